@@ -1,0 +1,20 @@
+//! palisade: a firewall for the tool calls of AI coding agents, run by Claude Code as a
+//! `PreToolUse`/`PostToolUse` hook.
+//!
+//! One way through: event → normalize (shell analysis, paths) → evaluate (packs, policy) →
+//! ledger check → risk backend → verdict → record (ledger, audit) → answer.
+
+pub mod audit;
+pub mod cli;
+pub mod evaluate;
+pub mod event;
+pub mod hook;
+pub mod ledger;
+pub mod locations;
+pub mod normalize;
+pub mod packs;
+pub mod paths;
+pub mod policy;
+pub mod risk;
+pub mod shell;
+pub mod verdict;

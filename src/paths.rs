@@ -1,0 +1,170 @@
+//! Path resolution for confinement: `~` and `$HOME` expanded, made absolute against `cwd`,
+//! Windows backslashes normalised, `..` folded, and symlinks resolved where the path exists.
+
+use std::path::{Component, Path, PathBuf};
+
+/// How paths of one call are resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PathResolver {
+    pub cwd: PathBuf,
+    pub home: PathBuf,
+    /// Resolve symlinks of the existing part of a path. Off in replay, where paths are lexical.
+    pub follow_symlinks: bool,
+}
+
+impl PathResolver {
+    /// Expands `~`, `$HOME` and `${HOME}`, normalises separators, anchors at `cwd`, folds `..`
+    /// and, when enabled, resolves symlinks of the longest existing prefix.
+    pub fn resolve(&self, raw: &str) -> PathBuf {
+        let lexical = self.lexical(raw);
+        if self.follow_symlinks {
+            resolve_existing_prefix(&lexical)
+        } else {
+            lexical
+        }
+    }
+
+    /// Like `resolve` but never touches the filesystem.
+    pub fn lexical(&self, raw: &str) -> PathBuf {
+        let text = raw.replace('\\', "/");
+        let home = self.home.to_string_lossy();
+        let expanded = if text == "~" {
+            home.to_string()
+        } else if let Some(rest) = text.strip_prefix("~/") {
+            format!("{home}/{rest}")
+        } else if let Some(rest) = strip_home_var(&text) {
+            format!("{home}{rest}")
+        } else {
+            text
+        };
+        let path = Path::new(&expanded);
+        let anchored = if path.is_absolute() || is_windows_absolute(&expanded) {
+            path.to_path_buf()
+        } else {
+            self.cwd.join(path)
+        };
+        fold(&anchored)
+    }
+}
+
+fn strip_home_var(text: &str) -> Option<&str> {
+    for var in ["${HOME}", "$HOME"] {
+        if let Some(rest) = text.strip_prefix(var)
+            && (rest.is_empty() || rest.starts_with('/'))
+        {
+            return Some(rest);
+        }
+    }
+    None
+}
+
+fn is_windows_absolute(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() >= 3 && b[0].is_ascii_alphabetic() && b[1] == b':' && b[2] == b'/'
+}
+
+/// Folds `.` and `..` lexically; `..` at the root stays at the root.
+pub fn fold(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for comp in path.components() {
+        match comp {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() || out.as_os_str().is_empty() {
+                    out.push("/");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    if out.as_os_str().is_empty() {
+        out.push("/");
+    }
+    out
+}
+
+/// Canonicalises the longest prefix of `path` that exists and appends the rest, so a new file
+/// under a symlinked directory resolves to where it will really be written.
+pub fn resolve_existing_prefix(path: &Path) -> PathBuf {
+    let mut existing = path.to_path_buf();
+    let mut rest: Vec<std::ffi::OsString> = Vec::new();
+    loop {
+        if let Ok(real) = std::fs::canonicalize(&existing) {
+            let mut out = real;
+            for part in rest.iter().rev() {
+                out.push(part);
+            }
+            return fold(&out);
+        }
+        match (
+            existing.file_name().map(|n| n.to_os_string()),
+            existing.parent(),
+        ) {
+            (Some(name), Some(parent)) => {
+                rest.push(name);
+                existing = parent.to_path_buf();
+            }
+            _ => return path.to_path_buf(),
+        }
+    }
+}
+
+/// True when `path` is `root` or inside it (both already resolved).
+pub fn is_within(path: &Path, root: &Path) -> bool {
+    path.starts_with(root)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn r() -> PathResolver {
+        PathResolver {
+            cwd: "/home/dev/project".into(),
+            home: "/home/dev".into(),
+            follow_symlinks: false,
+        }
+    }
+
+    #[test]
+    fn expands_and_folds() {
+        assert_eq!(r().resolve("~"), PathBuf::from("/home/dev"));
+        assert_eq!(
+            r().resolve("~/.ssh/id_rsa"),
+            PathBuf::from("/home/dev/.ssh/id_rsa")
+        );
+        assert_eq!(
+            r().resolve("$HOME/.bashrc"),
+            PathBuf::from("/home/dev/.bashrc")
+        );
+        assert_eq!(r().resolve("${HOME}"), PathBuf::from("/home/dev"));
+        assert_eq!(r().resolve("src/../../x"), PathBuf::from("/home/dev/x"));
+        assert_eq!(r().resolve("/../../etc"), PathBuf::from("/etc"));
+        assert_eq!(r().resolve("a\\b"), PathBuf::from("/home/dev/project/a/b"));
+        assert_eq!(r().resolve("C:\\project\\x"), PathBuf::from("C:/project/x"));
+        assert_eq!(r().resolve("."), PathBuf::from("/home/dev/project"));
+        assert_eq!(
+            r().resolve("$HOMEx"),
+            PathBuf::from("/home/dev/project/$HOMEx")
+        );
+    }
+
+    #[test]
+    fn symlink_inside_root_pointing_outside_is_outside() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("root");
+        let outside = dir.path().join("outside");
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        std::os::unix::fs::symlink(&outside, root.join("link")).unwrap();
+        let res = PathResolver {
+            cwd: root.clone(),
+            home: "/nonexistent".into(),
+            follow_symlinks: true,
+        };
+        let got = res.resolve("link/new.txt");
+        let real_root = std::fs::canonicalize(&root).unwrap();
+        assert!(!is_within(&got, &real_root), "{got:?}");
+        assert!(is_within(&got, &std::fs::canonicalize(&outside).unwrap()));
+    }
+}
