@@ -23,7 +23,7 @@ pub fn evaluate(policy: &Policy, call: &Call, scope: &Scope) -> Verdict {
             let reason = if hit.detail.is_empty() {
                 hit.rule.reason.to_string()
             } else {
-                format!("{} ({})", hit.rule.reason, hit.detail)
+                format!("{}: {}.", hit.rule.reason, hit.detail)
             };
             best = Verdict::decided(effect, full_id, hit.rule.pack, reason, Source::Static);
         }

@@ -14,7 +14,28 @@ static DESTRUCTIVE_SQL: LazyLock<Regex> = LazyLock::new(|| {
         .expect("static regex")
 });
 
-const SQL_CLIENTS: &[&str] = &["psql", "mysql", "mariadb", "sqlite3", "sqlcmd", "cqlsh", "clickhouse-client", "clickhouse", "duckdb", "mongo", "mongosh", "redis-cli", "cockroach", "snowsql", "bq", "spanner-cli", "usql", "pgcli", "mycli", "litecli"];
+const SQL_CLIENTS: &[&str] = &[
+    "psql",
+    "mysql",
+    "mariadb",
+    "sqlite3",
+    "sqlcmd",
+    "cqlsh",
+    "clickhouse-client",
+    "clickhouse",
+    "duckdb",
+    "mongo",
+    "mongosh",
+    "redis-cli",
+    "cockroach",
+    "snowsql",
+    "bq",
+    "spanner-cli",
+    "usql",
+    "pgcli",
+    "mycli",
+    "litecli",
+];
 
 /// The SQL (or shell-of-database) text a client would run: inline options, operands, here-docs
 /// and what is piped in from `echo`/`printf`.
@@ -23,22 +44,27 @@ fn statements(a: &ShellAnalysis, c: &Command) -> String {
     if let Some(s) = &c.stdin_text {
         text.push(s);
     }
-    if let Some(up) = c.stdin_from.and_then(|i| a.commands.get(i)) {
-        if matches!(up.program.as_str(), "echo" | "printf" | "cat") {
-            text.extend(up.args.iter().map(|w| w.text.as_str()));
-            if let Some(s) = &up.stdin_text {
-                text.push(s);
-            }
+    if let Some(up) = c.stdin_from.and_then(|i| a.commands.get(i))
+        && matches!(up.program.as_str(), "echo" | "printf" | "cat")
+    {
+        text.extend(up.args.iter().map(|w| w.text.as_str()));
+        if let Some(s) = &up.stdin_text {
+            text.push(s);
         }
     }
     text.join(" ")
 }
 
 fn destructive_sql(a: &ShellAnalysis, _: &Scope) -> Option<String> {
-    a.commands.iter().filter(|c| SQL_CLIENTS.contains(&c.program.as_str())).find_map(|c| {
-        let text = statements(a, c);
-        DESTRUCTIVE_SQL.find(&text).map(|m| format!("`{}` runs `{}`", c.program, m.as_str().trim()))
-    })
+    a.commands
+        .iter()
+        .filter(|c| SQL_CLIENTS.contains(&c.program.as_str()))
+        .find_map(|c| {
+            let text = statements(a, c);
+            DESTRUCTIVE_SQL
+                .find(&text)
+                .map(|m| format!("`{}` runs `{}`", c.program, m.as_str().trim()))
+        })
 }
 
 fn drop_tools(c: &Command, _: &Scope) -> Option<String> {
@@ -49,15 +75,28 @@ fn drop_tools(c: &Command, _: &Scope) -> Option<String> {
         "mysqladmin" if has("drop") => Some("`mysqladmin drop` deletes a database".into()),
         "rails" | "rake" | "bin/rails" | "rake.rb" => ops
             .iter()
-            .find(|o| matches!(**o, "db:drop" | "db:reset" | "db:schema:load" | "db:purge" | "db:truncate_all"))
+            .find(|o| {
+                matches!(
+                    **o,
+                    "db:drop" | "db:reset" | "db:schema:load" | "db:purge" | "db:truncate_all"
+                )
+            })
             .map(|o| format!("`{} {o}` wipes the database", c.program)),
         "prisma" => {
-            let reset = (has("migrate") && has("reset")) || (has("db") && has("push") && c.has_flag(None, &["force-reset", "accept-data-loss"]));
+            let reset = (has("migrate") && has("reset"))
+                || (has("db")
+                    && has("push")
+                    && c.has_flag(None, &["force-reset", "accept-data-loss"]));
             reset.then(|| "prisma resets the database".into())
         }
         "python" | "python3" | "django-admin" => {
-            let manage = c.program == "django-admin" || ops.first().is_some_and(|o| o.ends_with("manage.py"));
-            (manage && ops.iter().any(|o| matches!(*o, "flush" | "reset_db" | "sqlflush"))).then(|| "Django `flush` deletes all data".into())
+            let manage = c.program == "django-admin"
+                || ops.first().is_some_and(|o| o.ends_with("manage.py"));
+            (manage
+                && ops
+                    .iter()
+                    .any(|o| matches!(*o, "flush" | "reset_db" | "sqlflush")))
+            .then(|| "Django `flush` deletes all data".into())
         }
         _ => None,
     }
@@ -92,7 +131,18 @@ pub static RULES: &[Rule] = &[
         pack: PACK,
         effect: Ask,
         reason: "Dropping or resetting a database deletes its data",
-        programs: &["dropdb", "dropuser", "mysqladmin", "rails", "rake", "bin/rails", "prisma", "python", "python3", "django-admin"],
+        programs: &[
+            "dropdb",
+            "dropuser",
+            "mysqladmin",
+            "rails",
+            "rake",
+            "bin/rails",
+            "prisma",
+            "python",
+            "python3",
+            "django-admin",
+        ],
         check: Check::Command(drop_tools),
         refused: &[
             Example::bash("dropdb app_dev"),
@@ -100,6 +150,10 @@ pub static RULES: &[Rule] = &[
             Example::bash("npx prisma migrate reset --force"),
             Example::bash("python manage.py flush --no-input"),
         ],
-        allowed: &[Example::bash("rails db:migrate"), Example::bash("python manage.py migrate"), Example::bash("npx prisma migrate dev")],
+        allowed: &[
+            Example::bash("rails db:migrate"),
+            Example::bash("python manage.py migrate"),
+            Example::bash("npx prisma migrate dev"),
+        ],
     },
 ];

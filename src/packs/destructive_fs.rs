@@ -31,14 +31,25 @@ fn rm_outside(c: &Command, scope: &Scope) -> Option<String> {
     }
     for w in c.operands() {
         let Some((path, contents)) = word_path(w, c, scope) else {
-            return Some(format!("the target `{}` is not known until it runs", w.text));
+            return Some(format!(
+                "the target `{}` is not known until it runs",
+                w.text
+            ));
         };
         if path == scope.project_root {
-            let what = if contents { "everything in the project root" } else { "the project root itself" };
+            let what = if contents {
+                "everything in the project root"
+            } else {
+                "the project root itself"
+            };
             return Some(format!("`{}` is {what}", w.text));
         }
         if !scope.within_roots(&path) || scope.roots.iter().any(|r| r == &path) {
-            return Some(format!("`{}` resolves to {} outside the project", w.text, path.display()));
+            return Some(format!(
+                "`{}` resolves to {} outside the project",
+                w.text,
+                path.display()
+            ));
         }
     }
     None
@@ -67,10 +78,15 @@ fn find_starts(c: &Command) -> Vec<&crate::shell::Word> {
 }
 
 fn is_disk_device(text: &str) -> bool {
-    let Some(dev) = text.strip_prefix("/dev/") else { return false };
-    ["sd", "hd", "vd", "xvd", "nvme", "mmcblk", "disk", "rdisk", "md", "dm-", "mapper/", "loop", "sr", "fd0"]
-        .iter()
-        .any(|p| dev.starts_with(p))
+    let Some(dev) = text.strip_prefix("/dev/") else {
+        return false;
+    };
+    [
+        "sd", "hd", "vd", "xvd", "nvme", "mmcblk", "disk", "rdisk", "md", "dm-", "mapper/", "loop",
+        "sr", "fd0",
+    ]
+    .iter()
+    .any(|p| dev.starts_with(p))
 }
 
 fn disk_write(c: &Command, _: &Scope) -> Option<String> {
@@ -79,19 +95,43 @@ fn disk_write(c: &Command, _: &Scope) -> Option<String> {
             let dev = a.text.strip_prefix("of=")?;
             is_disk_device(dev).then(|| format!("dd writes the disk device {dev}"))
         }),
-        p if p.starts_with("mkfs") || matches!(p, "wipefs" | "fdisk" | "sfdisk" | "gdisk" | "sgdisk" | "parted" | "shred" | "blkdiscard" | "mkswap" | "cryptsetup" | "badblocks") => c
-            .args
-            .iter()
-            .find(|a| is_disk_device(&a.text))
-            .map(|a| format!("{p} on the disk device {}", a.text)),
+        p if p.starts_with("mkfs")
+            || matches!(
+                p,
+                "wipefs"
+                    | "fdisk"
+                    | "sfdisk"
+                    | "gdisk"
+                    | "sgdisk"
+                    | "parted"
+                    | "shred"
+                    | "blkdiscard"
+                    | "mkswap"
+                    | "cryptsetup"
+                    | "badblocks"
+            ) =>
+        {
+            c.args
+                .iter()
+                .find(|a| is_disk_device(&a.text))
+                .map(|a| format!("{p} on the disk device {}", a.text))
+        }
         _ => None,
     }
 }
 
 fn redirect_to_disk(a: &ShellAnalysis, _: &Scope) -> Option<String> {
     a.commands.iter().flat_map(|c| &c.redirects).find_map(|r| {
-        (matches!(r.kind, RedirectKind::Write | RedirectKind::Append | RedirectKind::ReadWrite) && is_disk_device(&r.target.text))
-            .then(|| format!("output is redirected onto the disk device {}", r.target.text))
+        (matches!(
+            r.kind,
+            RedirectKind::Write | RedirectKind::Append | RedirectKind::ReadWrite
+        ) && is_disk_device(&r.target.text))
+        .then(|| {
+            format!(
+                "output is redirected onto the disk device {}",
+                r.target.text
+            )
+        })
     })
 }
 
@@ -101,8 +141,13 @@ fn fork_bomb(a: &ShellAnalysis, _: &Scope) -> Option<String> {
         let up = &a.commands[c.stdin_from?];
         let selfpipe = up.program == c.program && c.stdin_from != Some(i);
         let count = a.commands.iter().filter(|o| o.program == c.program).count();
-        (selfpipe && count >= 3 && !c.program.contains('/') && crate::packs::common::READERS.iter().all(|r| *r != c.program))
-            .then(|| format!("`{}` calls itself through a pipe", c.program))
+        (selfpipe
+            && count >= 3
+            && !c.program.contains('/')
+            && crate::packs::common::READERS
+                .iter()
+                .all(|r| *r != c.program))
+        .then(|| format!("`{}` calls itself through a pipe", c.program))
     })
 }
 
@@ -117,7 +162,8 @@ fn perms_critical(c: &Command, scope: &Scope) -> Option<String> {
 }
 
 fn shred_files(c: &Command, _: &Scope) -> Option<String> {
-    (!c.operands().is_empty()).then(|| format!("{} destroys file contents beyond recovery", c.program))
+    (!c.operands().is_empty())
+        .then(|| format!("{} destroys file contents beyond recovery", c.program))
 }
 
 pub static RULES: &[Rule] = &[
@@ -178,8 +224,14 @@ pub static RULES: &[Rule] = &[
         reason: "`find -delete` over a critical directory is refused",
         programs: &["find"],
         check: Check::Command(find_delete),
-        refused: &[Example::bash("find / -name '*' -delete"), Example::bash("find ~ -type f -delete")],
-        allowed: &[Example::bash("find . -name '*.pyc' -delete"), Example::bash("find /tmp/x -delete")],
+        refused: &[
+            Example::bash("find / -name '*' -delete"),
+            Example::bash("find ~ -type f -delete"),
+        ],
+        allowed: &[
+            Example::bash("find . -name '*.pyc' -delete"),
+            Example::bash("find /tmp/x -delete"),
+        ],
     },
     Rule {
         id: "disk-device-write",
@@ -194,7 +246,10 @@ pub static RULES: &[Rule] = &[
             Example::bash("wipefs -a /dev/sdb"),
             Example::bash("shred -n 3 /dev/sda"),
         ],
-        allowed: &[Example::bash("dd if=/dev/zero of=disk.img bs=1M count=10"), Example::bash("mkfs.ext4 disk.img")],
+        allowed: &[
+            Example::bash("dd if=/dev/zero of=disk.img bs=1M count=10"),
+            Example::bash("mkfs.ext4 disk.img"),
+        ],
     },
     Rule {
         id: "redirect-to-disk",
@@ -203,8 +258,14 @@ pub static RULES: &[Rule] = &[
         reason: "Redirecting output onto a disk device overwrites it",
         programs: &[],
         check: Check::Line(redirect_to_disk),
-        refused: &[Example::bash("cat /dev/urandom > /dev/sda"), Example::bash("echo x >/dev/nvme0n1")],
-        allowed: &[Example::bash("echo x > /dev/null"), Example::bash("make 2>/dev/null")],
+        refused: &[
+            Example::bash("cat /dev/urandom > /dev/sda"),
+            Example::bash("echo x >/dev/nvme0n1"),
+        ],
+        allowed: &[
+            Example::bash("echo x > /dev/null"),
+            Example::bash("make 2>/dev/null"),
+        ],
     },
     Rule {
         id: "fork-bomb",
@@ -213,8 +274,14 @@ pub static RULES: &[Rule] = &[
         reason: "A fork bomb exhausts the machine's processes",
         programs: &[],
         check: Check::Line(fork_bomb),
-        refused: &[Example::bash(":(){ :|:& };:"), Example::bash("bomb() { bomb | bomb & }; bomb")],
-        allowed: &[Example::bash("yes | head -n 3"), Example::bash("cat a | cat")],
+        refused: &[
+            Example::bash(":(){ :|:& };:"),
+            Example::bash("bomb() { bomb | bomb & }; bomb"),
+        ],
+        allowed: &[
+            Example::bash("yes | head -n 3"),
+            Example::bash("cat a | cat"),
+        ],
     },
     Rule {
         id: "perms-critical",
@@ -223,8 +290,14 @@ pub static RULES: &[Rule] = &[
         reason: "Recursively changing ownership or permissions of a critical directory breaks the system",
         programs: &["chmod", "chown", "chgrp"],
         check: Check::Command(perms_critical),
-        refused: &[Example::bash("chmod -R 777 /"), Example::bash("sudo chown -R dev:dev /usr")],
-        allowed: &[Example::bash("chmod -R u+w ./build"), Example::bash("chmod +x scripts/run.sh")],
+        refused: &[
+            Example::bash("chmod -R 777 /"),
+            Example::bash("sudo chown -R dev:dev /usr"),
+        ],
+        allowed: &[
+            Example::bash("chmod -R u+w ./build"),
+            Example::bash("chmod +x scripts/run.sh"),
+        ],
     },
     Rule {
         id: "shred-files",

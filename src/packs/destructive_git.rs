@@ -8,7 +8,15 @@ use crate::verdict::Effect::Ask;
 
 const PACK: &str = "destructive-git";
 
-const PROTECTED_BRANCHES: &[&str] = &["main", "master", "trunk", "develop", "production", "prod", "release"];
+const PROTECTED_BRANCHES: &[&str] = &[
+    "main",
+    "master",
+    "trunk",
+    "develop",
+    "production",
+    "prod",
+    "release",
+];
 
 fn sub(c: &Command) -> Option<&str> {
     c.subcommand()
@@ -16,11 +24,19 @@ fn sub(c: &Command) -> Option<&str> {
 
 /// Refspec operands of `git push` after the remote.
 fn push_refspecs(c: &Command) -> Vec<&str> {
-    c.operands().iter().skip(2).map(|w| w.text.as_str()).collect()
+    c.operands()
+        .iter()
+        .skip(2)
+        .map(|w| w.text.as_str())
+        .collect()
 }
 
 fn targets_protected(refspec: &str) -> bool {
-    let dst = refspec.trim_start_matches('+').rsplit(':').next().unwrap_or(refspec);
+    let dst = refspec
+        .trim_start_matches('+')
+        .rsplit(':')
+        .next()
+        .unwrap_or(refspec);
     let dst = dst.trim_start_matches("refs/heads/");
     PROTECTED_BRANCHES.contains(&dst)
 }
@@ -36,7 +52,9 @@ fn force_push(c: &Command, _: &Scope) -> Option<String> {
     if let Some(s) = specs.iter().find(|s| s.starts_with('+')) {
         return Some(format!("the refspec `{s}` forces the update"));
     }
-    if c.has_flag(None, &["force-with-lease", "force-if-includes"]) && (specs.is_empty() || specs.iter().any(|s| targets_protected(s))) {
+    if c.has_flag(None, &["force-with-lease", "force-if-includes"])
+        && (specs.is_empty() || specs.iter().any(|s| targets_protected(s)))
+    {
         return Some("a forced push to a protected branch".into());
     }
     if c.has_flag(None, &["mirror"]) {
@@ -64,8 +82,10 @@ fn reset_hard(c: &Command, _: &Scope) -> Option<String> {
 }
 
 fn clean_force(c: &Command, _: &Scope) -> Option<String> {
-    (sub(c) == Some("clean") && c.has_flag(Some('f'), &["force"]) && !c.has_flag(Some('n'), &["dry-run"]))
-        .then(|| "`git clean -f` deletes untracked files for good".into())
+    (sub(c) == Some("clean")
+        && c.has_flag(Some('f'), &["force"])
+        && !c.has_flag(Some('n'), &["dry-run"]))
+    .then(|| "`git clean -f` deletes untracked files for good".into())
 }
 
 fn discard_all(c: &Command, _: &Scope) -> Option<String> {
@@ -73,10 +93,15 @@ fn discard_all(c: &Command, _: &Scope) -> Option<String> {
     if s != "checkout" && s != "restore" {
         return None;
     }
-    if s == "restore" && c.has_flag(Some('S'), &["staged"]) && !c.has_flag(Some('W'), &["worktree"]) {
+    if s == "restore" && c.has_flag(Some('S'), &["staged"]) && !c.has_flag(Some('W'), &["worktree"])
+    {
         return None;
     }
-    let wide = c.operands().iter().skip(1).any(|w| matches!(w.text.as_str(), "." | ":/" | "*" | ":(top)"));
+    let wide = c
+        .operands()
+        .iter()
+        .skip(1)
+        .any(|w| matches!(w.text.as_str(), "." | ":/" | "*" | ":(top)"));
     wide.then(|| format!("`git {s} .` discards every uncommitted change"))
 }
 
@@ -85,14 +110,16 @@ fn stash_destroy(c: &Command, _: &Scope) -> Option<String> {
         return None;
     }
     let action = c.operands().get(1).map(|w| w.text.clone())?;
-    matches!(action.as_str(), "clear" | "drop").then(|| format!("`git stash {action}` deletes stashed work"))
+    matches!(action.as_str(), "clear" | "drop")
+        .then(|| format!("`git stash {action}` deletes stashed work"))
 }
 
 fn branch_force_delete(c: &Command, _: &Scope) -> Option<String> {
     if sub(c) != Some("branch") {
         return None;
     }
-    let forced = c.has_flag(Some('D'), &[]) || (c.has_flag(Some('d'), &["delete"]) && c.has_flag(Some('f'), &["force"]));
+    let forced = c.has_flag(Some('D'), &[])
+        || (c.has_flag(Some('d'), &["delete"]) && c.has_flag(Some('f'), &["force"]));
     forced.then(|| "`git branch -D` deletes a branch even if it is not merged".into())
 }
 
@@ -101,8 +128,14 @@ fn history_rewrite(c: &Command, _: &Scope) -> Option<String> {
     let second = c.operands().get(1).map(|w| w.text.as_str());
     match (s, second) {
         ("filter-branch" | "filter-repo", _) => Some(format!("`git {s}` rewrites history")),
-        ("reflog", Some("expire" | "delete")) => Some("it expires the reflog, the safety net for lost commits".into()),
-        ("gc", _) if c.args.iter().any(|a| a.text.starts_with("--prune=now") || a.text == "--prune=all") => {
+        ("reflog", Some("expire" | "delete")) => {
+            Some("it expires the reflog, the safety net for lost commits".into())
+        }
+        ("gc", _)
+            if c.args
+                .iter()
+                .any(|a| a.text.starts_with("--prune=now") || a.text == "--prune=all") =>
+        {
             Some("`git gc --prune=now` drops unreachable commits".into())
         }
         ("update-ref", _) if c.has_flag(Some('d'), &[]) => Some("it deletes a ref".into()),
@@ -116,7 +149,8 @@ fn rm_git_dir(c: &Command, scope: &Scope) -> Option<String> {
     }
     c.operands().iter().find_map(|w| {
         let (p, _) = word_path(w, c, scope)?;
-        (p.file_name().is_some_and(|n| n == ".git")).then(|| format!("`{}` is a repository's history", w.text))
+        (p.file_name().is_some_and(|n| n == ".git"))
+            .then(|| format!("`{}` is a repository's history", w.text))
     })
 }
 
@@ -148,7 +182,10 @@ pub static RULES: &[Rule] = &[
         reason: "Deleting remote branches or tags needs confirmation",
         programs: &["git"],
         check: Check::Command(push_delete),
-        refused: &[Example::bash("git push origin --delete feature"), Example::bash("git push origin :release")],
+        refused: &[
+            Example::bash("git push origin --delete feature"),
+            Example::bash("git push origin :release"),
+        ],
         allowed: &[Example::bash("git push origin feature:feature")],
     },
     Rule {
@@ -158,8 +195,14 @@ pub static RULES: &[Rule] = &[
         reason: "`git reset --hard` throws away uncommitted work",
         programs: &["git"],
         check: Check::Command(reset_hard),
-        refused: &[Example::bash("git reset --hard HEAD~3"), Example::bash("git reset --hard")],
-        allowed: &[Example::bash("git reset --soft HEAD~1"), Example::bash("git reset HEAD file.txt")],
+        refused: &[
+            Example::bash("git reset --hard HEAD~3"),
+            Example::bash("git reset --hard"),
+        ],
+        allowed: &[
+            Example::bash("git reset --soft HEAD~1"),
+            Example::bash("git reset HEAD file.txt"),
+        ],
     },
     Rule {
         id: "clean-force",
@@ -168,8 +211,14 @@ pub static RULES: &[Rule] = &[
         reason: "`git clean -f` deletes untracked files that no commit can restore",
         programs: &["git"],
         check: Check::Command(clean_force),
-        refused: &[Example::bash("git clean -fdx"), Example::bash("git clean --force -d")],
-        allowed: &[Example::bash("git clean -n"), Example::bash("git clean -nfd")],
+        refused: &[
+            Example::bash("git clean -fdx"),
+            Example::bash("git clean --force -d"),
+        ],
+        allowed: &[
+            Example::bash("git clean -n"),
+            Example::bash("git clean -nfd"),
+        ],
     },
     Rule {
         id: "discard-changes",
@@ -178,8 +227,16 @@ pub static RULES: &[Rule] = &[
         reason: "Discarding all uncommitted changes cannot be undone",
         programs: &["git"],
         check: Check::Command(discard_all),
-        refused: &[Example::bash("git checkout -- ."), Example::bash("git restore ."), Example::bash("git checkout .")],
-        allowed: &[Example::bash("git checkout -b feature"), Example::bash("git restore --staged ."), Example::bash("git checkout src/main.rs")],
+        refused: &[
+            Example::bash("git checkout -- ."),
+            Example::bash("git restore ."),
+            Example::bash("git checkout ."),
+        ],
+        allowed: &[
+            Example::bash("git checkout -b feature"),
+            Example::bash("git restore --staged ."),
+            Example::bash("git checkout src/main.rs"),
+        ],
     },
     Rule {
         id: "stash-destroy",
@@ -188,8 +245,15 @@ pub static RULES: &[Rule] = &[
         reason: "Dropping or clearing stashes deletes saved work",
         programs: &["git"],
         check: Check::Command(stash_destroy),
-        refused: &[Example::bash("git stash clear"), Example::bash("git stash drop stash@{0}")],
-        allowed: &[Example::bash("git stash"), Example::bash("git stash pop"), Example::bash("git stash list")],
+        refused: &[
+            Example::bash("git stash clear"),
+            Example::bash("git stash drop stash@{0}"),
+        ],
+        allowed: &[
+            Example::bash("git stash"),
+            Example::bash("git stash pop"),
+            Example::bash("git stash list"),
+        ],
     },
     Rule {
         id: "branch-force-delete",
@@ -198,8 +262,14 @@ pub static RULES: &[Rule] = &[
         reason: "Force-deleting a branch can lose unmerged commits",
         programs: &["git"],
         check: Check::Command(branch_force_delete),
-        refused: &[Example::bash("git branch -D feature"), Example::bash("git branch --delete --force old")],
-        allowed: &[Example::bash("git branch -d merged-feature"), Example::bash("git branch -a")],
+        refused: &[
+            Example::bash("git branch -D feature"),
+            Example::bash("git branch --delete --force old"),
+        ],
+        allowed: &[
+            Example::bash("git branch -d merged-feature"),
+            Example::bash("git branch -a"),
+        ],
     },
     Rule {
         id: "history-rewrite",
@@ -222,7 +292,13 @@ pub static RULES: &[Rule] = &[
         reason: "Deleting a `.git` directory deletes the repository's history",
         programs: &["rm"],
         check: Check::Command(rm_git_dir),
-        refused: &[Example::bash("rm -rf .git"), Example::bash("rm -rf /home/dev/project/.git")],
-        allowed: &[Example::bash("rm -rf .github/workflows/old.yml"), Example::bash("rm .gitignore")],
+        refused: &[
+            Example::bash("rm -rf .git"),
+            Example::bash("rm -rf /home/dev/project/.git"),
+        ],
+        allowed: &[
+            Example::bash("rm -rf .github/workflows/old.yml"),
+            Example::bash("rm .gitignore"),
+        ],
     },
 ];

@@ -10,7 +10,12 @@ const PACK: &str = "path-escape";
 
 fn outside(call: &Call, scope: &Scope) -> Option<String> {
     written_paths(call, scope).into_iter().find_map(|(p, how)| {
-        (!scope.within_roots(&p)).then(|| format!("{how} writes {}, outside the project and the allowed roots", p.display()))
+        (!scope.within_roots(&p)).then(|| {
+            format!(
+                "{how} writes {}, outside the project and the allowed roots",
+                p.display()
+            )
+        })
     })
 }
 
@@ -22,16 +27,31 @@ pub static RULES: &[Rule] = &[Rule {
     programs: &[],
     check: Check::Call(outside),
     refused: &[
-        Example::tool("Write", r#"{"file_path":"/home/dev/notes.txt","content":"x"}"#),
-        Example::tool("Write", r#"{"file_path":"/home/dev/project/../other/x.py","content":"x"}"#),
-        Example::tool("Edit", r#"{"file_path":"/etc/hosts","old_string":"a","new_string":"b"}"#),
+        Example::tool(
+            "Write",
+            r#"{"file_path":"/home/dev/notes.txt","content":"x"}"#,
+        ),
+        Example::tool(
+            "Write",
+            r#"{"file_path":"/home/dev/project/../other/x.py","content":"x"}"#,
+        ),
+        Example::tool(
+            "Edit",
+            r#"{"file_path":"/etc/hosts","old_string":"a","new_string":"b"}"#,
+        ),
         Example::bash("echo x > ../sibling/file.txt"),
         Example::bash("cp build/tool /usr/local/bin/tool"),
         Example::bash("echo data | tee ~/out.txt"),
-        Example::tool("Write", r#"{"file_path":"C:\\Users\\dev\\x.txt","content":"x"}"#),
+        Example::tool(
+            "Write",
+            r#"{"file_path":"C:\\Users\\dev\\x.txt","content":"x"}"#,
+        ),
     ],
     allowed: &[
-        Example::tool("Write", r#"{"file_path":"/home/dev/project/src/main.rs","content":"fn main(){}"}"#),
+        Example::tool(
+            "Write",
+            r#"{"file_path":"/home/dev/project/src/main.rs","content":"fn main(){}"}"#,
+        ),
         Example::tool("Write", r#"{"file_path":"/tmp/scratch.txt","content":"x"}"#),
         Example::bash("echo hi > out.txt"),
         Example::bash("make 2>/dev/null"),

@@ -10,29 +10,47 @@ const PACK: &str = "publishing";
 fn is_version_tag(t: &str) -> bool {
     let t = t.trim_start_matches("refs/tags/");
     let t = t.strip_prefix('v').unwrap_or(t);
-    t.split('.').count() >= 2 && t.split('.').next().is_some_and(|m| !m.is_empty() && m.chars().all(|c| c.is_ascii_digit()))
+    t.split('.').count() >= 2
+        && t.split('.')
+            .next()
+            .is_some_and(|m| !m.is_empty() && m.chars().all(|c| c.is_ascii_digit()))
 }
 
 fn publish(c: &Command, _: &Scope) -> Option<String> {
     let ops: Vec<&str> = c.operands().iter().map(|w| w.text.as_str()).collect();
     let first = ops.first().copied().unwrap_or("");
     let hit = match c.program.as_str() {
-        "npm" | "yarn" | "pnpm" | "bun" => first == "publish" || (first == "npm" && ops.get(1) == Some(&"publish")),
+        "npm" | "yarn" | "pnpm" | "bun" => {
+            first == "publish" || (first == "npm" && ops.get(1) == Some(&"publish"))
+        }
         "cargo" => first == "publish",
         "twine" => first == "upload",
         "poetry" | "flit" | "hatch" | "uv" | "pdm" => first == "publish",
         "gem" => first == "push",
-        "docker" | "podman" | "buildah" => first == "push" || (first == "image" && ops.get(1) == Some(&"push")) || (first == "buildx" && c.args.iter().any(|a| a.text == "--push")),
+        "docker" | "podman" | "buildah" => {
+            first == "push"
+                || (first == "image" && ops.get(1) == Some(&"push"))
+                || (first == "buildx" && c.args.iter().any(|a| a.text == "--push"))
+        }
         "gh" => first == "release" && matches!(ops.get(1), Some(&"create" | &"upload" | &"edit")),
         "vsce" | "ovsx" => first == "publish",
         "mvn" | "./mvnw" | "mvnw" => ops.contains(&"deploy"),
         "gradle" | "./gradlew" | "gradlew" => ops.iter().any(|o| o.starts_with("publish")),
-        "git" => first == "push" && (c.has_flag(None, &["tags", "follow-tags"]) || ops.iter().skip(2).any(|o| is_version_tag(o))),
+        "git" => {
+            first == "push"
+                && (c.has_flag(None, &["tags", "follow-tags"])
+                    || ops.iter().skip(2).any(|o| is_version_tag(o)))
+        }
         "dotnet" => first == "nuget" && ops.get(1) == Some(&"push"),
         "helm" => first == "push",
         _ => false,
     };
-    hit.then(|| format!("`{}` publishes a release", c.line().chars().take(80).collect::<String>()))
+    hit.then(|| {
+        format!(
+            "`{}` publishes a release",
+            c.line().chars().take(80).collect::<String>()
+        )
+    })
 }
 
 pub static RULES: &[Rule] = &[Rule {
@@ -40,7 +58,35 @@ pub static RULES: &[Rule] = &[Rule {
     pack: PACK,
     effect: Ask,
     reason: "Publishing a package, image or release tag cannot be taken back; confirm it",
-    programs: &["npm", "yarn", "pnpm", "bun", "cargo", "twine", "poetry", "flit", "hatch", "uv", "pdm", "gem", "docker", "podman", "buildah", "gh", "vsce", "ovsx", "mvn", "./mvnw", "mvnw", "gradle", "./gradlew", "gradlew", "git", "dotnet", "helm"],
+    programs: &[
+        "npm",
+        "yarn",
+        "pnpm",
+        "bun",
+        "cargo",
+        "twine",
+        "poetry",
+        "flit",
+        "hatch",
+        "uv",
+        "pdm",
+        "gem",
+        "docker",
+        "podman",
+        "buildah",
+        "gh",
+        "vsce",
+        "ovsx",
+        "mvn",
+        "./mvnw",
+        "mvnw",
+        "gradle",
+        "./gradlew",
+        "gradlew",
+        "git",
+        "dotnet",
+        "helm",
+    ],
     check: Check::Command(publish),
     refused: &[
         Example::bash("npm publish --access public"),

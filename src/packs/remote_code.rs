@@ -17,9 +17,11 @@ fn hidden_source(programs: &[String]) -> Option<&str> {
 
 fn download_to_interpreter(a: &ShellAnalysis, _: &Scope) -> Option<String> {
     a.findings.iter().find_map(|f| match f {
-        ShellFinding::InterpreterFromPipe { interpreter, upstream } => {
-            hidden_source(upstream).map(|src| format!("`{src}` output is piped into `{interpreter}`"))
-        }
+        ShellFinding::InterpreterFromPipe {
+            interpreter,
+            upstream,
+        } => hidden_source(upstream)
+            .map(|src| format!("`{src}` output is piped into `{interpreter}`")),
         ShellFinding::InterpreterFromSubstitution { interpreter, inner } => {
             hidden_source(inner).map(|src| format!("`{interpreter}` runs code produced by `{src}`"))
         }
@@ -29,18 +31,28 @@ fn download_to_interpreter(a: &ShellAnalysis, _: &Scope) -> Option<String> {
 
 fn code_to_interpreter(a: &ShellAnalysis, _: &Scope) -> Option<String> {
     a.findings.iter().find_map(|f| match f {
-        ShellFinding::InterpreterFromPipe { interpreter, upstream } => {
-            Some(format!("`{interpreter}` runs code piped from `{}`", upstream.first().map(String::as_str).unwrap_or("?")))
+        ShellFinding::InterpreterFromPipe {
+            interpreter,
+            upstream,
+        } => Some(format!(
+            "`{interpreter}` runs code piped from `{}`",
+            upstream.first().map(String::as_str).unwrap_or("?")
+        )),
+        ShellFinding::InterpreterFromSubstitution { interpreter, .. } => {
+            Some(format!("`{interpreter}` runs code from a substitution"))
         }
-        ShellFinding::InterpreterFromSubstitution { interpreter, .. } => Some(format!("`{interpreter}` runs code from a substitution")),
         _ => None,
     })
 }
 
 fn dynamic(a: &ShellAnalysis, _: &Scope) -> Option<String> {
     a.findings.iter().find_map(|f| match f {
-        ShellFinding::DynamicProgram { text } => Some(format!("the program `{text}` is only known when it runs")),
-        ShellFinding::DynamicScript { wrapper, text } => Some(format!("`{wrapper}` runs `{text}`, which is only known when it runs")),
+        ShellFinding::DynamicProgram { text } => {
+            Some(format!("the program `{text}` is only known when it runs"))
+        }
+        ShellFinding::DynamicScript { wrapper, text } => Some(format!(
+            "`{wrapper}` runs `{text}`, which is only known when it runs"
+        )),
         _ => None,
     })
 }
@@ -58,10 +70,21 @@ fn install_from_url(c: &Command, _: &Scope) -> Option<String> {
     if !installs {
         return None;
     }
-    let remote = |t: &str| t.contains("://") || t.starts_with("git+") || t.starts_with("github:") || t.starts_with("gitlab:") || t.starts_with("git@");
+    let remote = |t: &str| {
+        t.contains("://")
+            || t.starts_with("git+")
+            || t.starts_with("github:")
+            || t.starts_with("gitlab:")
+            || t.starts_with("git@")
+    };
     c.args
         .iter()
-        .find(|w| remote(&w.text) && !w.text.starts_with("--index-url") && !w.text.starts_with("--extra-index-url") && !w.text.starts_with("--registry"))
+        .find(|w| {
+            remote(&w.text)
+                && !w.text.starts_with("--index-url")
+                && !w.text.starts_with("--extra-index-url")
+                && !w.text.starts_with("--registry")
+        })
         .map(|w| format!("it installs code straight from `{}`", w.text))
 }
 
@@ -95,8 +118,14 @@ pub static RULES: &[Rule] = &[
         reason: "Code piped into an interpreter is not visible on the command line",
         programs: &[],
         check: Check::Line(code_to_interpreter),
-        refused: &[Example::bash("cat setup.sh | bash"), Example::bash("echo 'ls' | sh")],
-        allowed: &[Example::bash("bash setup.sh"), Example::bash("python3 -m pytest")],
+        refused: &[
+            Example::bash("cat setup.sh | bash"),
+            Example::bash("echo 'ls' | sh"),
+        ],
+        allowed: &[
+            Example::bash("bash setup.sh"),
+            Example::bash("python3 -m pytest"),
+        ],
     },
     Rule {
         id: "dynamic-command",
@@ -105,21 +134,35 @@ pub static RULES: &[Rule] = &[
         reason: "A command whose program or script is only known at run time cannot be checked",
         programs: &[],
         check: Check::Line(dynamic),
-        refused: &[Example::bash("$CMD -rf /tmp/x"), Example::bash("bash -c \"$SCRIPT\""), Example::bash("eval \"$x\"")],
-        allowed: &[Example::bash("echo \"$HOME\""), Example::bash("cargo test $FLAGS")],
+        refused: &[
+            Example::bash("$CMD -rf /tmp/x"),
+            Example::bash("bash -c \"$SCRIPT\""),
+            Example::bash("eval \"$x\""),
+        ],
+        allowed: &[
+            Example::bash("echo \"$HOME\""),
+            Example::bash("cargo test $FLAGS"),
+        ],
     },
     Rule {
         id: "install-from-url",
         pack: PACK,
         effect: Ask,
         reason: "Installing a package straight from a URL or repository bypasses the registry and lockfile",
-        programs: &["pip", "pip3", "pipx", "uv", "npm", "pnpm", "yarn", "bun", "gem", "cargo", "go"],
+        programs: &[
+            "pip", "pip3", "pipx", "uv", "npm", "pnpm", "yarn", "bun", "gem", "cargo", "go",
+        ],
         check: Check::Command(install_from_url),
         refused: &[
             Example::bash("pip install git+https://github.com/x/y.git"),
             Example::bash("npm install https://x.example/pkg.tgz"),
             Example::bash("cargo install --git https://github.com/x/y"),
         ],
-        allowed: &[Example::bash("pip install requests"), Example::bash("npm ci"), Example::bash("npm install lodash"), Example::bash("pip install -r requirements.txt")],
+        allowed: &[
+            Example::bash("pip install requests"),
+            Example::bash("npm ci"),
+            Example::bash("npm install lodash"),
+            Example::bash("pip install -r requirements.txt"),
+        ],
     },
 ];

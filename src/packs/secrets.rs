@@ -10,11 +10,14 @@ const PACK: &str = "secrets";
 
 fn shell_reads(c: &Command, scope: &Scope, want: Effect) -> Option<String> {
     let (class, path) = command_reads_secret(c, scope)?;
-    (class.effect == want).then(|| format!("`{}` reads {} ({})", c.program, path.display(), class.what))
+    (class.effect == want)
+        .then(|| format!("`{}` reads {} ({})", c.program, path.display(), class.what))
 }
 
 fn tool_reads(call: &Call, scope: &Scope, want: Effect) -> Option<String> {
-    let CallKind::Read { paths } = &call.kind else { return None };
+    let CallKind::Read { paths } = &call.kind else {
+        return None;
+    };
     if call.tool == "Glob" || call.tool == "LS" {
         return None;
     }
@@ -39,7 +42,11 @@ fn token_read_tool(c: &Call, s: &Scope) -> Option<String> {
 
 fn secret_var(c: &Command, _: &Scope) -> Option<String> {
     match c.program.as_str() {
-        "echo" | "printf" | "print" => c.args.iter().find_map(|a| secret_var_in(&a.text)).map(|v| format!("it prints ${v}")),
+        "echo" | "printf" | "print" => c
+            .args
+            .iter()
+            .find_map(|a| secret_var_in(&a.text))
+            .map(|v| format!("it prints ${v}")),
         "printenv" => c
             .operands()
             .iter()
@@ -52,10 +59,17 @@ fn secret_var(c: &Command, _: &Scope) -> Option<String> {
 fn keychain(c: &Command, _: &Scope) -> Option<String> {
     let first = c.subcommand().unwrap_or("");
     match c.program.as_str() {
-        "security" if matches!(first, "find-generic-password" | "find-internet-password" | "dump-keychain" | "export") => {
+        "security"
+            if matches!(
+                first,
+                "find-generic-password" | "find-internet-password" | "dump-keychain" | "export"
+            ) =>
+        {
             Some(format!("`security {first}` reads the keychain"))
         }
-        "gpg" | "gpg2" if c.has_flag(None, &["export-secret-keys", "export-secret-subkeys"]) => Some("it exports private GPG keys".into()),
+        "gpg" | "gpg2" if c.has_flag(None, &["export-secret-keys", "export-secret-subkeys"]) => {
+            Some("it exports private GPG keys".into())
+        }
         "secret-tool" if first == "lookup" => Some("it reads the desktop keyring".into()),
         _ => None,
     }
@@ -111,8 +125,15 @@ pub static RULES: &[Rule] = &[
         reason: "This file usually holds secrets (tokens, passwords); reading it needs confirmation",
         programs: &[],
         check: Check::Command(token_read_shell),
-        refused: &[Example::bash("cat .env"), Example::bash("cat ~/.npmrc"), Example::bash("less config/.env.production")],
-        allowed: &[Example::bash("cat .env.example"), Example::bash("cp .env.example .env.sample")],
+        refused: &[
+            Example::bash("cat .env"),
+            Example::bash("cat ~/.npmrc"),
+            Example::bash("less config/.env.production"),
+        ],
+        allowed: &[
+            Example::bash("cat .env.example"),
+            Example::bash("cp .env.example .env.sample"),
+        ],
     },
     Rule {
         id: "token-file-read-tool",
@@ -121,8 +142,14 @@ pub static RULES: &[Rule] = &[
         reason: "This file usually holds secrets (tokens, passwords); reading it needs confirmation",
         programs: &[],
         check: Check::Call(token_read_tool),
-        refused: &[Example::tool("Read", r#"{"file_path":"/home/dev/project/.env"}"#)],
-        allowed: &[Example::tool("Read", r#"{"file_path":"/home/dev/project/.env.example"}"#)],
+        refused: &[Example::tool(
+            "Read",
+            r#"{"file_path":"/home/dev/project/.env"}"#,
+        )],
+        allowed: &[Example::tool(
+            "Read",
+            r#"{"file_path":"/home/dev/project/.env.example"}"#,
+        )],
     },
     Rule {
         id: "secret-variable",
@@ -131,7 +158,10 @@ pub static RULES: &[Rule] = &[
         reason: "Printing a secret environment variable puts it into the conversation",
         programs: &["echo", "printf", "print", "printenv"],
         check: Check::Command(secret_var),
-        refused: &[Example::bash("echo $AWS_SECRET_ACCESS_KEY"), Example::bash("printenv GITHUB_TOKEN")],
+        refused: &[
+            Example::bash("echo $AWS_SECRET_ACCESS_KEY"),
+            Example::bash("printenv GITHUB_TOKEN"),
+        ],
         allowed: &[Example::bash("echo $PATH"), Example::bash("printenv HOME")],
     },
     Rule {
@@ -141,7 +171,13 @@ pub static RULES: &[Rule] = &[
         reason: "Reading the system keychain or exporting private keys needs confirmation",
         programs: &["security", "gpg", "gpg2", "secret-tool"],
         check: Check::Command(keychain),
-        refused: &[Example::bash("security find-generic-password -s github -w"), Example::bash("gpg --export-secret-keys -a")],
-        allowed: &[Example::bash("gpg --list-keys"), Example::bash("security list-keychains")],
+        refused: &[
+            Example::bash("security find-generic-password -s github -w"),
+            Example::bash("gpg --export-secret-keys -a"),
+        ],
+        allowed: &[
+            Example::bash("gpg --list-keys"),
+            Example::bash("security list-keychains"),
+        ],
     },
 ];

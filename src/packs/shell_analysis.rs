@@ -39,7 +39,10 @@ pub static RULES: &[Rule] = &[
         reason: "The command could not be parsed, so palisade cannot tell what it would do",
         programs: &[],
         check: Check::Line(parse_error),
-        refused: &[Example::bash("echo 'unterminated"), Example::bash("rm -rf \"/")],
+        refused: &[
+            Example::bash("echo 'unterminated"),
+            Example::bash("rm -rf \"/"),
+        ],
         allowed: &[Example::bash("echo 'fine'")],
     },
 ];

@@ -130,3 +130,23 @@ pub fn load(
     let _ = (locations, project_root);
     Ok(Policy::default())
 }
+
+/// The effective policy as text for a reviewer.
+pub fn explain(policy: &Policy) -> String {
+    let mut s = String::new();
+    for src in &policy.sources {
+        s.push_str(&format!("source: {:?} {}\n", src.layer, src.path.display()));
+    }
+    for r in crate::packs::all_rules() {
+        s.push_str(&format!(
+            "{}/{}: {} — {}\n",
+            r.pack, r.id, r.effect, r.reason
+        ));
+    }
+    s
+}
+
+/// The effective policy as JSON.
+pub fn explain_json(policy: &Policy) -> serde_json::Value {
+    serde_json::json!({"sources": policy.sources.iter().map(|s| s.path.display().to_string()).collect::<Vec<_>>()})
+}
