@@ -1,0 +1,137 @@
+//! The policy file as written: plain serde types, strict (`deny_unknown_fields` everywhere), so
+//! a typo is a load error and never turns a scoped rule into an unscoped one.
+
+use crate::audit::AuditConfig;
+use crate::risk::RiskConfig;
+use crate::verdict::Effect;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// One policy file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PolicyFile {
+    /// Must be 1.
+    pub version: u32,
+    pub headless: Option<bool>,
+    pub packs: Option<PacksConfig>,
+    pub roots: Option<Vec<String>>,
+    pub outside_roots: Option<OutsideRoots>,
+    #[serde(default)]
+    pub rules: Vec<RuleConfig>,
+    pub risk: Option<RiskConfig>,
+    pub audit: Option<AuditConfig>,
+}
+
+/// `packs:` — built-in packs switched off and built-in rules whose effect is changed.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PacksConfig {
+    #[serde(default)]
+    pub disable: Vec<String>,
+    /// `<pack>/<rule-id>` → effect.
+    #[serde(default)]
+    pub overrides: BTreeMap<String, Effect>,
+}
+
+/// `outside_roots:` — a write outside every root is asked or denied, never allowed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OutsideRoots {
+    Ask,
+    Deny,
+}
+
+impl OutsideRoots {
+    /// As an effect.
+    pub fn effect(self) -> Effect {
+        match self {
+            OutsideRoots::Ask => Effect::Ask,
+            OutsideRoots::Deny => Effect::Deny,
+        }
+    }
+}
+
+/// A single value or a list of them (`startsWith: /a` or `startsWith: [/a, /b]`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum OneOrMany<T> {
+    One(T),
+    Many(Vec<T>),
+}
+
+impl<T> OneOrMany<T> {
+    /// The values as a list.
+    pub fn into_vec(self) -> Vec<T> {
+        match self {
+            OneOrMany::One(v) => vec![v],
+            OneOrMany::Many(v) => v,
+        }
+    }
+}
+
+/// A YAML scalar compared as text (`equals`, `oneOf`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum Scalar {
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(String),
+}
+
+impl Scalar {
+    /// The text a value of the call is compared with: numbers and booleans in their JSON form.
+    pub fn into_text(self) -> String {
+        match self {
+            Scalar::Bool(b) => b.to_string(),
+            Scalar::Int(i) => i.to_string(),
+            Scalar::Float(f) => serde_json::Number::from_f64(f)
+                .map(|n| n.to_string())
+                .unwrap_or_else(|| f.to_string()),
+            Scalar::Str(s) => s,
+        }
+    }
+}
+
+/// One rule.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleConfig {
+    pub id: String,
+    pub tools: OneOrMany<String>,
+    pub effect: Effect,
+    pub reason: Option<String>,
+    /// Dotted path into `tool_input` → constraint.
+    pub when: Option<BTreeMap<String, ConstraintConfig>>,
+    pub command: Option<CommandConfig>,
+}
+
+/// The constraints on one argument.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ConstraintConfig {
+    pub equals: Option<Scalar>,
+    pub starts_with: Option<OneOrMany<String>>,
+    pub ends_with: Option<OneOrMany<String>>,
+    pub matches: Option<String>,
+    pub excludes: Option<OneOrMany<String>>,
+    pub one_of: Option<Vec<Scalar>>,
+    pub url_hosts: Option<OneOrMany<String>>,
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+    pub min_length: Option<usize>,
+    pub max_length: Option<usize>,
+    pub optional: Option<bool>,
+}
+
+/// The shell-aware matcher of a `Bash`/`PowerShell`/`Monitor` rule.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CommandConfig {
+    pub program: Option<OneOrMany<String>>,
+    pub subcommand: Option<OneOrMany<String>>,
+    pub flags: Option<OneOrMany<String>>,
+    pub args: Option<OneOrMany<String>>,
+    pub targets: Option<OneOrMany<String>>,
+}
