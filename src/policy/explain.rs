@@ -12,7 +12,7 @@ pub fn explain(policy: &Policy) -> String {
     let _ = writeln!(s, "palisade policy");
     let _ = writeln!(
         s,
-        "\nSources (later layers can only tighten earlier ones where noted):"
+        "\nSources (in layer order; a project policy can only tighten):"
     );
     for src in &policy.sources {
         let _ = writeln!(s, "  {:<9} {}", src.layer.as_str(), src.path.display());

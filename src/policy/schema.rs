@@ -31,7 +31,7 @@ pub struct PacksConfig {
     pub disable: Vec<String>,
     /// `<pack>/<rule-id>` → effect.
     #[serde(default)]
-    pub overrides: BTreeMap<String, Effect>,
+    pub overrides: UniqueMap<Effect>,
 }
 
 /// `outside_roots:` — a write outside every root is asked or denied, never allowed.
@@ -103,7 +103,7 @@ pub struct RuleConfig {
     pub effect: Effect,
     pub reason: Option<String>,
     /// Dotted path into `tool_input` → constraint.
-    pub when: Option<BTreeMap<String, ConstraintConfig>>,
+    pub when: Option<UniqueMap<ConstraintConfig>>,
     pub command: Option<CommandConfig>,
 }
 
@@ -134,4 +134,50 @@ pub struct CommandConfig {
     pub flags: Option<OneOrMany<String>>,
     pub args: Option<OneOrMany<String>>,
     pub targets: Option<OneOrMany<String>>,
+}
+
+/// A mapping whose keys must be unique: YAML parsers keep the last of two equal keys, which
+/// would silently drop the first constraint of a `when` block and widen the rule.
+#[derive(Debug, Clone)]
+pub struct UniqueMap<V>(pub BTreeMap<String, V>);
+
+impl<V> Default for UniqueMap<V> {
+    fn default() -> Self {
+        UniqueMap(BTreeMap::new())
+    }
+}
+
+impl<'de, V: Deserialize<'de>> Deserialize<'de> for UniqueMap<V> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit<V>(std::marker::PhantomData<V>);
+        impl<'de, V: Deserialize<'de>> serde::de::Visitor<'de> for Visit<V> {
+            type Value = UniqueMap<V>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a mapping with unique keys")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut access: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut map = BTreeMap::new();
+                while let Some(key) = access.next_key::<String>()? {
+                    if map.contains_key(&key) {
+                        return Err(serde::de::Error::custom(format!("duplicate key '{key}'")));
+                    }
+                    let value = access.next_value::<V>()?;
+                    map.insert(key, value);
+                }
+                Ok(UniqueMap(map))
+            }
+        }
+        d.deserialize_map(Visit(std::marker::PhantomData))
+    }
+}
+
+impl<V> IntoIterator for UniqueMap<V> {
+    type Item = (String, V);
+    type IntoIter = std::collections::btree_map::IntoIter<String, V>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
 }
