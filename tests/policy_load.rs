@@ -163,6 +163,12 @@ fn missing_id_or_tools_is_an_error() {
     let err = user_error("version: 1\nrules:\n  - tools: [Bash]\n    effect: deny\n");
     assert!(err.message.contains("id"), "{err}");
     assert_eq!(err.line, Some(3), "{err}");
+    let err = user_error("version: 1\nrules:\n  - id: x\n    tools: 5\n    effect: deny\n");
+    assert_eq!(err.line, Some(4), "{err}");
+    assert!(
+        err.message.contains("a string or a list of strings"),
+        "{err}"
+    );
     let err = user_error("version: 1\nrules:\n  - id: x\n    effect: deny\n");
     assert!(err.message.contains("tools"), "{err}");
     assert!(err.line.is_some(), "{err}");
@@ -199,6 +205,7 @@ fn other_semantic_errors() {
             "<pack>/<rule-id>",
         ),
         ("version: 1\nroots: [relative/dir]\n", "absolute"),
+        ("version: 1\nroots: [~other/dir]\n", "absolute"),
         (
             "version: 1\nrules:\n  - id: r\n    tools: [Read]\n    effect: deny\n    command: {program: rm}\n",
             "shell tools",
@@ -359,5 +366,26 @@ fn project_no_op_settings_are_not_reported() {
     let env = Env::new();
     env.proj("version: 1\nheadless: false\noutside_roots: ask\n");
     let p = env.load().unwrap();
+    assert!(p.ignored.is_empty(), "{:?}", p.ignored);
+}
+
+/// The examples in docs/POLICY.md load as written, and the project one only tightens.
+#[test]
+fn documented_examples_load() {
+    let doc =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/POLICY.md")).unwrap();
+    let examples = &doc[doc.find("## Examples").unwrap()..];
+    let blocks: Vec<&str> = examples
+        .split("```yaml\n")
+        .skip(1)
+        .map(|b| b.split("```").next().unwrap())
+        .collect();
+    assert_eq!(blocks.len(), 2);
+    let env = Env::new();
+    env.user(blocks[0]).proj(blocks[1]);
+    let p = env.load().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(p.rules.len(), 8);
+    assert!(p.headless);
+    assert_eq!(p.roots, vec![env.home().join("scratch/this-repo")]);
     assert!(p.ignored.is_empty(), "{:?}", p.ignored);
 }

@@ -52,7 +52,7 @@ impl CommandMatcher {
     pub fn compile(c: CommandConfig) -> Result<CommandMatcher, String> {
         fn globs(
             name: &str,
-            v: Option<super::schema::OneOrMany<String>>,
+            v: Option<super::schema::OneOrMany>,
             kind: GlobKind,
         ) -> Result<Vec<Glob>, String> {
             let v = v.map(|v| v.into_vec()).unwrap_or_default();
@@ -60,10 +60,8 @@ impl CommandMatcher {
                 .map(|g| Glob::new(g, kind).map_err(|e| format!("command.{name}: {e}")))
                 .collect()
         }
-        let empty = |o: &Option<super::schema::OneOrMany<String>>| match o {
-            Some(super::schema::OneOrMany::Many(v)) => v.is_empty(),
-            _ => false,
-        };
+        let empty =
+            |o: &Option<super::schema::OneOrMany>| o.as_ref().is_some_and(|v| v.0.is_empty());
         for (name, field) in [
             ("program", &c.program),
             ("subcommand", &c.subcommand),

@@ -209,8 +209,10 @@ impl LayerLoad<'_> {
         }
         if let Some(roots) = file.roots {
             for raw in roots {
-                let expands = raw.starts_with('~') || raw.starts_with("$HOME");
-                let expands = expands || raw.starts_with("${HOME}");
+                let expands = raw == "~"
+                    || ["~/", "$HOME", "${HOME}"]
+                        .iter()
+                        .any(|p| raw.starts_with(p));
                 if !expands && !Path::new(&raw).is_absolute() {
                     return Err(self.error(
                         text_line(self.text, &raw),

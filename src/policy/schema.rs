@@ -52,21 +52,40 @@ impl OutsideRoots {
     }
 }
 
-/// A single value or a list of them (`startsWith: /a` or `startsWith: [/a, /b]`).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(untagged)]
-pub enum OneOrMany<T> {
-    One(T),
-    Many(Vec<T>),
+/// A single string or a list of them (`startsWith: /a` or `startsWith: [/a, /b]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OneOrMany(pub Vec<String>);
+
+impl OneOrMany {
+    /// The values as a list.
+    pub fn into_vec(self) -> Vec<String> {
+        self.0
+    }
 }
 
-impl<T> OneOrMany<T> {
-    /// The values as a list.
-    pub fn into_vec(self) -> Vec<T> {
-        match self {
-            OneOrMany::One(v) => vec![v],
-            OneOrMany::Many(v) => v,
+impl<'de> Deserialize<'de> for OneOrMany {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = OneOrMany;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string or a list of strings")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<OneOrMany, E> {
+                Ok(OneOrMany(vec![v.to_string()]))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<OneOrMany, A::Error> {
+                let mut out = Vec::new();
+                while let Some(v) = seq.next_element::<String>()? {
+                    out.push(v);
+                }
+                Ok(OneOrMany(out))
+            }
         }
+        d.deserialize_any(Visit)
     }
 }
 
@@ -99,7 +118,7 @@ impl Scalar {
 #[serde(deny_unknown_fields)]
 pub struct RuleConfig {
     pub id: String,
-    pub tools: OneOrMany<String>,
+    pub tools: OneOrMany,
     pub effect: Effect,
     pub reason: Option<String>,
     /// Dotted path into `tool_input` → constraint.
@@ -112,12 +131,12 @@ pub struct RuleConfig {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ConstraintConfig {
     pub equals: Option<Scalar>,
-    pub starts_with: Option<OneOrMany<String>>,
-    pub ends_with: Option<OneOrMany<String>>,
+    pub starts_with: Option<OneOrMany>,
+    pub ends_with: Option<OneOrMany>,
     pub matches: Option<String>,
-    pub excludes: Option<OneOrMany<String>>,
+    pub excludes: Option<OneOrMany>,
     pub one_of: Option<Vec<Scalar>>,
-    pub url_hosts: Option<OneOrMany<String>>,
+    pub url_hosts: Option<OneOrMany>,
     pub min: Option<f64>,
     pub max: Option<f64>,
     pub min_length: Option<usize>,
@@ -129,11 +148,11 @@ pub struct ConstraintConfig {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CommandConfig {
-    pub program: Option<OneOrMany<String>>,
-    pub subcommand: Option<OneOrMany<String>>,
-    pub flags: Option<OneOrMany<String>>,
-    pub args: Option<OneOrMany<String>>,
-    pub targets: Option<OneOrMany<String>>,
+    pub program: Option<OneOrMany>,
+    pub subcommand: Option<OneOrMany>,
+    pub flags: Option<OneOrMany>,
+    pub args: Option<OneOrMany>,
+    pub targets: Option<OneOrMany>,
 }
 
 /// A mapping whose keys must be unique: YAML parsers keep the last of two equal keys, which
