@@ -504,3 +504,14 @@ fn default_policy_has_no_opinion_of_its_own() {
     assert_eq!(o, PolicyOutcome::default());
     let _ = PathBuf::new();
 }
+
+#[test]
+fn command_rules_ignore_other_tools() {
+    let p = policy(
+        "  - id: git-any\n    tools: ['*']\n    effect: allow\n    command: {program: git}\n",
+    );
+    let o = eval(&p, &call("Write", json!({"file_path": "/x"})));
+    assert_eq!(o, PolicyOutcome::default());
+    let o = eval(&p, &shell(vec![cmd("git", &["status"])]));
+    assert_eq!(hit_ids(&o), ["policy:git-any"]);
+}

@@ -79,9 +79,14 @@ pub struct PolicyRule {
 }
 
 impl PolicyRule {
-    /// True when one of the rule's tool globs matches `tool`.
-    pub fn applies_to(&self, tool: &str) -> bool {
-        self.tools.iter().any(|g| g.matches(tool))
+    /// True when one of the rule's tool globs matches the call's tool and, for a rule with a
+    /// `command` matcher, the call is a shell call (`tools: ['*']` plus `command` is about
+    /// shell calls only, so other tools are neither hits nor near misses).
+    pub fn applies_to(&self, call: &Call) -> bool {
+        if self.command.is_some() && !matches!(call.kind, CallKind::Shell { .. }) {
+            return false;
+        }
+        self.tools.iter().any(|g| g.matches(&call.tool))
     }
 
     fn tools_phrase(&self) -> String {
@@ -104,18 +109,15 @@ impl PolicyRule {
             } else {
                 command::Reading::Any
             };
-            match &call.kind {
-                CallKind::Shell { analysis, .. } => m
-                    .check(analysis, scope, reading)
-                    .map_err(|(w, f)| ("command".to_string(), w, f))?,
-                _ => {
-                    return Err((
-                        "command".into(),
-                        m.describe(),
-                        "the call is not a shell command".into(),
-                    ));
-                }
-            }
+            let CallKind::Shell { analysis, .. } = &call.kind else {
+                return Err((
+                    "command".into(),
+                    m.describe(),
+                    "the call is not a shell command".into(),
+                ));
+            };
+            m.check(analysis, scope, reading)
+                .map_err(|(w, f)| ("command".to_string(), w, f))?;
         }
         Ok(())
     }
@@ -203,7 +205,7 @@ impl Policy {
     /// Matches the policy's rules against a call. Pure.
     pub fn evaluate(&self, call: &Call, scope: &Scope) -> PolicyOutcome {
         let mut out = PolicyOutcome::default();
-        for rule in self.rules.iter().filter(|r| r.applies_to(&call.tool)) {
+        for rule in self.rules.iter().filter(|r| r.applies_to(call)) {
             match rule.check(call, scope) {
                 Ok(()) => out.hits.push(PolicyHit {
                     rule_id: format!("policy:{}", rule.id),
