@@ -515,3 +515,17 @@ fn command_rules_ignore_other_tools() {
     let o = eval(&p, &shell(vec![cmd("git", &["status"])]));
     assert_eq!(hit_ids(&o), ["policy:git-any"]);
 }
+
+#[test]
+fn target_globs_expand_home_and_match_anywhere() {
+    let p = policy(
+        "  - id: ssh\n    tools: [Bash]\n    effect: deny\n    command:\n      targets: ['~/.ssh/**', '**/.env']\n",
+    );
+    let hits = |c: Call| eval(&p, &c).hits.len();
+    assert_eq!(hits(shell(vec![cmd("cat", &["/home/dev/.ssh/id_rsa"])])), 1);
+    assert_eq!(hits(shell(vec![cmd("cat", &["~/.ssh/config"])])), 1);
+    assert_eq!(hits(shell(vec![cmd("cat", &[".env"])])), 1);
+    assert_eq!(hits(shell(vec![cmd("cat", &["sub/dir/.env"])])), 1);
+    assert_eq!(hits(shell(vec![cmd("cat", &[".envrc"])])), 0);
+    assert_eq!(hits(shell(vec![cmd("cat", &["/home/dev/.sshx"])])), 0);
+}

@@ -207,6 +207,10 @@ fn other_semantic_errors() {
         ("version: 1\nroots: [relative/dir]\n", "absolute"),
         ("version: 1\nroots: [~other/dir]\n", "absolute"),
         (
+            "version: 1\nrules:\n  - id: r\n    tools: [Bash]\n    effect: deny\n    command: {targets: [etc/x]}\n",
+            "must be absolute",
+        ),
+        (
             "version: 1\nrules:\n  - id: r\n    tools: [Read]\n    effect: deny\n    command: {program: rm}\n",
             "shell tools",
         ),

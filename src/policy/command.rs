@@ -48,8 +48,13 @@ pub enum Reading {
 }
 
 impl CommandMatcher {
-    /// Compiles a `command:` block.
-    pub fn compile(c: CommandConfig) -> Result<CommandMatcher, String> {
+    /// Compiles a `command:` block; `home` expands `~` and `$HOME` in `targets`.
+    pub fn compile(mut c: CommandConfig, home: &std::path::Path) -> Result<CommandMatcher, String> {
+        if let Some(targets) = c.targets.as_mut() {
+            for t in targets.0.iter_mut() {
+                *t = expand_target(t, home)?;
+            }
+        }
         fn globs(
             name: &str,
             v: Option<super::schema::OneOrMany>,
@@ -277,6 +282,26 @@ impl CommandMatcher {
             ));
         }
         parts.join(" and ")
+    }
+}
+
+/// Target globs are matched against absolute resolved paths, so they must be absolute too:
+/// `~/…` and `$HOME/…` are expanded, `**/…` matches anywhere, anything else is an error
+/// rather than a glob that silently never matches.
+fn expand_target(t: &str, home: &std::path::Path) -> Result<String, String> {
+    let home = home.to_string_lossy();
+    let home = home.trim_end_matches('/');
+    for prefix in ["~/", "$HOME/", "${HOME}/"] {
+        if let Some(rest) = t.strip_prefix(prefix) {
+            return Ok(format!("{home}/{rest}"));
+        }
+    }
+    if t.starts_with('/') || t.starts_with("**") {
+        Ok(t.to_string())
+    } else {
+        Err(format!(
+            "command.targets: '{t}' must be absolute, start with ~/ or $HOME/, or start with **"
+        ))
     }
 }
 

@@ -367,7 +367,7 @@ impl LayerLoad<'_> {
                     .unwrap_or_default();
                 return Err(self.error(line, format!("rule id '{id}' is defined twice{other}")));
             }
-            let rule = compile_rule(rc, layer, self.path)
+            let rule = compile_rule(rc, layer, self.path, self.home)
                 .map_err(|m| self.error(line, format!("rule '{id}': {m}")))?;
             if layer == Layer::Project && rule.effect == Effect::Allow {
                 self.ignore(policy, format!("rule '{id}' (effect allow)"));
@@ -409,7 +409,12 @@ fn check_override(key: &str) -> Result<Option<Effect>, String> {
         .ok_or_else(|| format!("pack '{pack}' has no rule '{rule}'"))
 }
 
-fn compile_rule(rc: RuleConfig, layer: Layer, file: &Path) -> Result<PolicyRule, String> {
+fn compile_rule(
+    rc: RuleConfig,
+    layer: Layer,
+    file: &Path,
+    home: &Path,
+) -> Result<PolicyRule, String> {
     if rc.id.is_empty() || rc.id.chars().any(|c| c.is_whitespace() || c.is_control()) {
         return Err("a rule id must be non-empty, without spaces".into());
     }
@@ -436,7 +441,7 @@ fn compile_rule(rc: RuleConfig, layer: Layer, file: &Path) -> Result<PolicyRule,
                     SHELL_TOOLS.join(", ")
                 ));
             }
-            Some(CommandMatcher::compile(c)?)
+            Some(CommandMatcher::compile(c, home)?)
         }
         None => None,
     };
