@@ -26,12 +26,19 @@ impl Answer {
             assert_eq!(self.code, 0, "empty stdout must mean exit 0: {self:?}");
             return "pass".into();
         }
-        let v: Value = serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("stdout is not one JSON object ({e}): {self:?}"));
-        let d = v["hookSpecificOutput"]["permissionDecision"].as_str().unwrap_or_else(|| panic!("no decision: {self:?}")).to_string();
+        let v: Value = serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not one JSON object ({e}): {self:?}"));
+        let d = v["hookSpecificOutput"]["permissionDecision"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no decision: {self:?}"))
+            .to_string();
         assert_eq!(v["hookSpecificOutput"]["hookEventName"], "PreToolUse");
         if d == "deny" {
             assert_eq!(self.code, 2, "a deny must exit 2: {self:?}");
-            assert!(!self.stderr.trim().is_empty(), "a deny must explain itself on stderr");
+            assert!(
+                !self.stderr.trim().is_empty(),
+                "a deny must explain itself on stderr"
+            );
         } else {
             assert_eq!(self.code, 0, "{self:?}");
         }
@@ -41,7 +48,10 @@ impl Answer {
     /// The reason shown to the model or the user.
     pub fn reason(&self) -> String {
         let v: Value = serde_json::from_str(&self.stdout).unwrap_or(Value::Null);
-        v["hookSpecificOutput"]["permissionDecisionReason"].as_str().unwrap_or("").to_string()
+        v["hookSpecificOutput"]["permissionDecisionReason"]
+            .as_str()
+            .unwrap_or("")
+            .to_string()
     }
 }
 
@@ -92,7 +102,10 @@ impl Sandbox {
     /// Runs `palisade hook` with extra setup of the command.
     pub fn hook_with(&self, stdin: &[u8], setup: impl FnOnce(&mut Command)) -> Answer {
         let mut cmd = self.command();
-        cmd.arg("hook").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        cmd.arg("hook")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
         setup(&mut cmd);
         let mut child = cmd.spawn().expect("spawn palisade");
         {
