@@ -7,6 +7,9 @@ use crate::verdict::Effect::{Ask, Deny};
 
 const PACK: &str = "shell-analysis";
 
+/// 70 nested command substitutions: past the nesting bound (64).
+const DEEP: &str = "echo $($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($($(echo))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))))";
+
 fn too_complex(a: &ShellAnalysis, _: &Scope) -> Option<String> {
     a.findings.iter().find_map(|f| match f {
         ShellFinding::TooComplex { reason } => Some(reason.clone()),
@@ -29,7 +32,7 @@ pub static RULES: &[Rule] = &[
         reason: "The command is too large or too deeply nested to analyse; split it into simpler commands",
         programs: &[],
         check: Check::Line(too_complex),
-        refused: &[],
+        refused: &[Example::bash(DEEP)],
         allowed: &[Example::bash("echo $(echo $(echo hi))")],
     },
     Rule {
