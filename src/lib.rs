@@ -16,6 +16,7 @@ pub mod normalize;
 pub mod packs;
 pub mod paths;
 pub mod policy;
+pub mod redact;
 pub mod risk;
 pub mod shell;
 pub mod verdict;

@@ -1,6 +1,27 @@
 //! The hash-chained audit log: one JSON line per decision, `prev` linking to the previous
 //! entry's `hash`, secrets redacted before hashing, appended under an exclusive file lock.
+//! The format and its canonicalisation are specified in `docs/AUDIT.md`.
 
+pub mod append;
+pub mod canonical;
+pub mod entry;
 pub mod settings;
+pub mod stats;
+pub mod tail;
+pub mod verify;
 
-pub use settings::{AuditConfig, AuditSettings};
+pub use append::{AppendReceipt, AuditError, append};
+pub use entry::{AuditDecision, AuditEntry, GENESIS, NewEntry};
+pub use settings::{AuditConfig, AuditSettings, audit_file};
+pub use verify::{Anchor, BreakKind, VerifyError, VerifySummary, anchor, verify, verify_against};
+
+use std::sync::LazyLock;
+use std::time::Instant;
+
+/// When this process started (first touched by `main`): `latency_us` is measured from here.
+pub static PROCESS_START: LazyLock<Instant> = LazyLock::new(Instant::now);
+
+/// Microseconds since [`PROCESS_START`].
+pub fn elapsed_us() -> u64 {
+    PROCESS_START.elapsed().as_micros() as u64
+}

@@ -1,0 +1,148 @@
+//! One audit entry: what was decided about one call, linked to the entry before it.
+
+use super::canonical::write_canonical;
+use crate::event::HookEvent;
+use crate::redact::{redact_text, redact_value};
+use crate::verdict::{ChainLink, Verdict};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+/// `prev` of the first entry of a chain.
+pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+
+/// The decision part of an entry.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditDecision {
+    /// `allow`, `ask`, `deny`, or `pass` (no opinion; every PostToolUse entry).
+    pub effect: String,
+    pub rule: Option<String>,
+    pub reason: String,
+    /// `static`, `ledger`, `risk` or `error`.
+    pub source: String,
+    pub category: Option<String>,
+}
+
+/// One line of the audit log. Every field is always present (`chain` is `[]` and `risk` is
+/// `null` when there are none), so that every entry has the same shape for verifiers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuditEntry {
+    /// 1 for the first entry, then +1 per entry, no gaps.
+    pub seq: u64,
+    /// Milliseconds since the Unix epoch, taken under the append lock.
+    pub at: u64,
+    pub session: String,
+    /// `PreToolUse` or `PostToolUse`.
+    pub event: String,
+    pub tool: String,
+    /// The redacted `tool_input`.
+    pub input: Value,
+    pub decision: AuditDecision,
+    pub chain: Vec<ChainLink>,
+    pub risk: Option<Value>,
+    /// Microseconds from process start to just before the append.
+    pub latency_us: u64,
+    /// `hash` of the previous entry, or [`GENESIS`].
+    pub prev: String,
+    /// Hex sha256 of the canonical JSON of this entry without `hash`.
+    pub hash: String,
+}
+
+/// An entry before it is chained: everything but `seq`, `at`, `prev` and `hash`, already
+/// redacted (build it with [`NewEntry::from_verdict`] to get that for free).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewEntry {
+    pub session: String,
+    pub event: String,
+    pub tool: String,
+    pub input: Value,
+    pub decision: AuditDecision,
+    pub chain: Vec<ChainLink>,
+    pub risk: Option<Value>,
+    pub latency_us: u64,
+}
+
+impl NewEntry {
+    /// The entry for a verdict on an event, with secrets redacted from the input, the risk
+    /// record and the reason (a reason may quote the command).
+    pub fn from_verdict(
+        event: &HookEvent,
+        verdict: &Verdict,
+        redact_paths: &[String],
+        latency_us: u64,
+    ) -> NewEntry {
+        let event_name = if event.is_post() {
+            "PostToolUse"
+        } else {
+            "PreToolUse"
+        };
+        NewEntry {
+            session: event.session_id.clone(),
+            event: event_name.to_string(),
+            tool: event.tool_name.clone(),
+            input: redact_value(&event.tool_input, redact_paths),
+            decision: AuditDecision {
+                effect: verdict.outcome().to_string(),
+                rule: verdict.rule.clone(),
+                reason: redact_text(&verdict.reason),
+                source: verdict.source.as_str().to_string(),
+                category: verdict.category.clone(),
+            },
+            chain: verdict.chain.clone(),
+            risk: verdict.risk.as_ref().map(|r| redact_value(r, &[])),
+            latency_us,
+        }
+    }
+
+    /// Chains the entry after `prev` (seq `seq`), computing its hash.
+    pub fn seal(self, seq: u64, at: u64, prev: String) -> AuditEntry {
+        let mut entry = AuditEntry {
+            seq,
+            at,
+            session: self.session,
+            event: self.event,
+            tool: self.tool,
+            input: self.input,
+            decision: self.decision,
+            chain: self.chain,
+            risk: self.risk,
+            latency_us: self.latency_us,
+            prev,
+            hash: String::new(),
+        };
+        entry.hash = entry.compute_hash();
+        entry
+    }
+}
+
+impl AuditEntry {
+    /// The entry as a JSON value, `hash` included.
+    pub fn to_value(&self) -> Value {
+        // Serialising plain strings, integers and Values cannot fail.
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+
+    /// The hash this entry should carry: sha256 over its canonical JSON without `hash`.
+    pub fn compute_hash(&self) -> String {
+        let mut v = self.to_value();
+        if let Value::Object(map) = &mut v {
+            map.shift_remove("hash");
+        }
+        hash_value(&v, &mut Vec::new())
+    }
+
+    /// The line written to the log: the canonical JSON of the whole entry, hash included.
+    pub fn to_line(&self) -> String {
+        let mut out = Vec::with_capacity(512);
+        write_canonical(&self.to_value(), &mut out);
+        out.push(b'\n');
+        String::from_utf8(out).unwrap_or_default()
+    }
+}
+
+/// Hex sha256 of the canonical JSON of `v`; `buf` is scratch space reused across calls.
+pub fn hash_value(v: &Value, buf: &mut Vec<u8>) -> String {
+    buf.clear();
+    write_canonical(v, buf);
+    hex::encode(Sha256::digest(&buf[..]))
+}
