@@ -91,6 +91,8 @@ pub struct Pipeline<'a> {
 /// Runs the whole hook on raw stdin bytes. Never panics on bad input; the caller still guards
 /// against panics and the deadline.
 pub fn run(stdin: &[u8], locations: &Locations, env_project_dir: Option<&Path>) -> HookAnswer {
+    // Latency is measured from here at the latest (main touches it first).
+    let _ = *crate::audit::PROCESS_START;
     let event = match event::parse_event(stdin) {
         Ok(ev) => ev,
         Err(e) => {
@@ -104,19 +106,25 @@ pub fn run(stdin: &[u8], locations: &Locations, env_project_dir: Option<&Path>) 
     let project_root = Locations::project_root(&cwd, env_project_dir);
     let policy = match policy::load(locations, &project_root) {
         Ok(p) => p,
-        // A PostToolUse cannot block anything: the tool already ran.
+        // A PostToolUse cannot block anything: the tool already ran. It is still recorded,
+        // with the default audit settings (the configured ones are unknown).
         Err(_) if event.is_post() => {
-            return HookAnswer {
-                stdout: String::new(),
-                stderr: String::new(),
-                code: 0,
-            };
+            let recorded = record_audit(
+                &Default::default(),
+                locations,
+                &event,
+                &Verdict::no_opinion(),
+            );
+            return post_answer(recorded.err().map(|v| *v));
         }
         Err(e) => {
-            return HookAnswer::for_verdict(&Verdict::failure(
+            let verdict = Verdict::failure(
                 "error/policy",
                 format!("the policy could not be loaded, so every call is denied: {e}"),
-            ));
+            );
+            // Recorded with the default audit settings; denied whether or not that works.
+            let _ = record_audit(&Default::default(), locations, &event, &verdict);
+            return HookAnswer::for_verdict(&verdict);
         }
     };
     let pipeline = Pipeline {
@@ -129,13 +137,27 @@ pub fn run(stdin: &[u8], locations: &Locations, env_project_dir: Option<&Path>) 
     };
     let verdict = process(&pipeline, &event);
     if event.is_post() {
-        return HookAnswer {
+        // A post verdict with an effect is a failure to record.
+        return post_answer(verdict.effect.is_some().then_some(verdict));
+    }
+    HookAnswer::for_verdict(&verdict)
+}
+
+/// The answer to a PostToolUse: nothing, or — when it could not be recorded — exit 2 with the
+/// cause on stderr (shown to Claude; the tool already ran, so nothing is blocked).
+fn post_answer(failure: Option<Verdict>) -> HookAnswer {
+    match failure {
+        None => HookAnswer {
             stdout: String::new(),
             stderr: String::new(),
             code: 0,
-        };
+        },
+        Some(v) => HookAnswer {
+            stdout: String::new(),
+            stderr: decorated_reason(&v),
+            code: 2,
+        },
     }
-    HookAnswer::for_verdict(&verdict)
 }
 
 /// The working directory of an event (`/` when Claude Code sent none).
@@ -159,10 +181,53 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
         &project_root,
         p.follow_symlinks,
     );
-    if event.is_post() {
-        return Verdict::no_opinion();
+    let verdict = if event.is_post() {
+        Verdict::no_opinion()
+    } else {
+        decide(p.policy, event, &scope)
+    };
+    // Record, audit half. The ledger links the writes of this call to the receipt (seq, hash).
+    match record_audit(&p.policy.audit, p.locations, event, &verdict) {
+        Ok(_receipt) => verdict,
+        Err(refusal) => *refusal,
     }
-    decide(p.policy, event, &scope)
+}
+
+/// Record step, audit half: appends the entry for `verdict`. When the entry cannot be written
+/// the call is refused (`on_error: deny`, or asked with `on_error: ask`; a deny stays a deny)
+/// with a reason naming the file and the cause.
+pub fn record_audit(
+    settings: &crate::audit::AuditSettings,
+    locations: &Locations,
+    event: &HookEvent,
+    verdict: &Verdict,
+) -> Result<crate::audit::AppendReceipt, Box<Verdict>> {
+    let path = crate::audit::audit_file(settings, locations);
+    let entry = crate::audit::NewEntry::from_verdict(
+        event,
+        verdict,
+        &settings.redact,
+        crate::audit::elapsed_us(),
+    );
+    crate::audit::append(&path, entry).map_err(|e| {
+        let effect = if settings.on_error_ask && verdict.effect != Some(Effect::Deny) {
+            Effect::Ask
+        } else {
+            Effect::Deny
+        };
+        let reason = if effect == Effect::Deny {
+            format!("the decision could not be recorded, so the call is refused: {e}")
+        } else {
+            format!("the decision could not be recorded, so a human must confirm: {e}")
+        };
+        Box::new(Verdict::decided(
+            effect,
+            "error/audit",
+            "error",
+            reason,
+            crate::verdict::Source::Error,
+        ))
+    })
 }
 
 /// The static decision for one event (the pure core used by `hook`, `check` and `replay`).

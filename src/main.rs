@@ -14,6 +14,8 @@ use std::sync::mpsc;
 const HOOK_STACK_BYTES: usize = 256 * 1024 * 1024;
 
 fn main() -> ExitCode {
+    // The hook's recorded latency counts from here.
+    let _ = *palisade::audit::PROCESS_START;
     let is_hook = std::env::args().nth(1).as_deref() == Some("hook");
     if is_hook {
         return run_hook();
@@ -23,6 +25,10 @@ fn main() -> ExitCode {
     let locations = Locations::from_env();
     let code = match cli.command {
         Command::Hook => return run_hook(),
+        Command::Audit(args) => {
+            let policy = load_policy_for_cli(&locations);
+            palisade::cli::audit::run(args, &locations, &policy)
+        }
         Command::Check(args) => palisade::cli::check::run(&args, &locations),
         Command::Explain { json, project } => explain(&locations, json, project),
         Command::Replay {
@@ -34,6 +40,23 @@ fn main() -> ExitCode {
         } => replay(&paths, json, risk, policy.as_deref(), record.as_deref()),
     };
     ExitCode::from(code.clamp(0, 255) as u8)
+}
+
+/// The policy in effect for the current directory; on a load error, the defaults with a
+/// warning (commands that inspect state should still work).
+fn load_policy_for_cli(locations: &Locations) -> palisade::policy::Policy {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+    let project = std::env::var_os("CLAUDE_PROJECT_DIR")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from);
+    let root = Locations::project_root(&cwd, project.as_deref());
+    match palisade::policy::load(locations, &root) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("palisade: warning: {e}; using the default settings");
+            palisade::policy::Policy::default()
+        }
+    }
 }
 
 /// Logs go to stderr only, at `-v` (info) / `-vv` (debug) or per `RUST_LOG`.

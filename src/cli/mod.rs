@@ -1,5 +1,6 @@
 //! The command-line interface: one struct per command, doc comments as help text.
 
+pub mod audit;
 pub mod check;
 pub mod replay;
 
@@ -22,6 +23,8 @@ pub struct Cli {
 pub enum Command {
     /// The hook entry point: reads one PreToolUse/PostToolUse event on stdin (run by Claude Code).
     Hook,
+    /// Inspect the audit log: --stats, verify, anchor, receipt, tail.
+    Audit(audit::AuditArgs),
     /// Evaluate one hypothetical call against the effective policy.
     Check(check::CheckArgs),
     /// Print the effective, layered policy for a reviewer.

@@ -1,0 +1,251 @@
+//! `palisade audit`: verify, anchor, stats and tail over the hash-chained audit log.
+
+use crate::audit::{self, stats, tail};
+use crate::locations::Locations;
+use crate::policy::Policy;
+use clap::{Args, Subcommand};
+use std::path::{Path, PathBuf};
+
+/// Inspect the audit log: statistics, chain verification, anchors, recent entries.
+///
+/// Examples:
+///   palisade audit --stats --since 24h
+///   palisade audit stats --json
+///   palisade audit verify
+///   palisade audit anchor --to ~/backup/palisade-anchors.jsonl
+///   palisade audit verify --against ~/backup/palisade-anchors.jsonl
+///   palisade audit tail -n 50 --follow
+#[derive(Debug, Clone, Args)]
+#[command(args_conflicts_with_subcommands = true, verbatim_doc_comment)]
+pub struct AuditArgs {
+    #[command(subcommand)]
+    pub command: Option<AuditCommand>,
+    /// Print decision statistics (same as `palisade audit stats`).
+    #[arg(long)]
+    pub stats: bool,
+    #[command(flatten)]
+    pub stats_opts: StatsOpts,
+}
+
+/// Options of `audit stats`.
+#[derive(Debug, Clone, Default, Args)]
+pub struct StatsOpts {
+    /// Print one JSON object instead of tables.
+    #[arg(long)]
+    pub json: bool,
+    /// Only entries newer than this: `90s`, `30m`, `24h`, `7d`, `2w`.
+    #[arg(long, value_name = "DURATION")]
+    pub since: Option<String>,
+    /// The audit log (default: the configured one, `<state dir>/audit.jsonl`).
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<PathBuf>,
+}
+
+/// `palisade audit` subcommands.
+#[derive(Debug, Clone, Subcommand)]
+pub enum AuditCommand {
+    /// Check the chain: exit 0 intact, 1 broken (first broken entry and cause), 2 unreadable.
+    ///
+    /// Examples:
+    ///   palisade audit verify
+    ///   palisade audit verify /backup/audit.jsonl --against anchors.jsonl
+    #[command(verbatim_doc_comment)]
+    Verify {
+        /// The audit log (default: the configured one).
+        file: Option<PathBuf>,
+        /// Also check the head against the last receipt anchored for this log (catches a
+        /// truncated or rewritten tail).
+        #[arg(long, value_name = "ANCHORS")]
+        against: Option<PathBuf>,
+        /// Print the result as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Append a receipt for the current head to an append-only anchors file (keep it elsewhere:
+    /// another disk, a repository, a ticket). Refuses a chain that does not verify.
+    ///
+    /// Example:
+    ///   palisade audit anchor --to ~/backup/palisade-anchors.jsonl
+    #[command(verbatim_doc_comment)]
+    Anchor {
+        /// The audit log (default: the configured one).
+        file: Option<PathBuf>,
+        /// The anchors file to append the receipt to.
+        #[arg(long, value_name = "ANCHORS")]
+        to: PathBuf,
+    },
+    /// Decisions by effect, tool, rule, category and source; top denied commands; chains
+    /// caught; hook latency percentiles; risk backend calls, failures and latency.
+    Stats {
+        #[command(flatten)]
+        opts: StatsOpts,
+    },
+    /// The last entries, one line each; `--follow` keeps printing new ones (Ctrl-C stops).
+    Tail {
+        /// How many entries.
+        #[arg(short = 'n', long = "lines", default_value_t = 20)]
+        n: usize,
+        /// Keep watching the log for new entries.
+        #[arg(short, long)]
+        follow: bool,
+        /// The audit log (default: the configured one).
+        #[arg(long, value_name = "FILE")]
+        file: Option<PathBuf>,
+    },
+}
+
+/// Runs `palisade audit …` and returns the exit code.
+pub fn run(args: AuditArgs, locations: &Locations, policy: &Policy) -> i32 {
+    let default_file = || audit::audit_file(&policy.audit, locations);
+    let pick = |f: Option<PathBuf>| f.unwrap_or_else(default_file);
+    match args.command {
+        Some(AuditCommand::Verify {
+            file,
+            against,
+            json,
+        }) => verify(&pick(file), against.as_deref(), json),
+        Some(AuditCommand::Anchor { file, to }) => anchor(&pick(file), &to),
+        Some(AuditCommand::Stats { opts }) => {
+            let file = pick(opts.file.clone());
+            run_stats(&file, &opts)
+        }
+        Some(AuditCommand::Tail { n, follow, file }) => {
+            let file = pick(file);
+            let mut out = std::io::stdout().lock();
+            match tail::tail(&file, n, follow, &mut out) {
+                Ok(()) => 0,
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+                Err(e) => {
+                    eprintln!("palisade: cannot read {}: {e}", file.display());
+                    2
+                }
+            }
+        }
+        None if args.stats => {
+            let file = pick(args.stats_opts.file.clone());
+            run_stats(&file, &args.stats_opts)
+        }
+        None => {
+            eprintln!(
+                "palisade audit: say what to do: --stats, stats, verify, anchor or tail \
+                 (see `palisade audit --help`)"
+            );
+            2
+        }
+    }
+}
+
+fn verify(file: &Path, against: Option<&Path>, json: bool) -> i32 {
+    let result = match against {
+        Some(anchors) => audit::verify_against(file, anchors).map(|(s, a)| (s, Some(a))),
+        None => audit::verify(file).map(|s| (s, None)),
+    };
+    match result {
+        Ok((summary, anchor)) => {
+            if json {
+                let v = serde_json::json!({
+                    "ok": true, "file": file, "summary": summary, "anchor": anchor,
+                });
+                println!("{v}");
+            } else {
+                println!(
+                    "{}: intact, {} entries, head {}",
+                    file.display(),
+                    summary.entries,
+                    summary.head_hash
+                );
+                if let (Some(a), Some(b)) = (summary.first_at, summary.last_at) {
+                    println!(
+                        "  from {} to {}",
+                        tail::format_time(a),
+                        tail::format_time(b)
+                    );
+                }
+                if let Some(a) = anchor {
+                    println!(
+                        "  holds the anchored head: seq {} ({}), anchored {}",
+                        a.entries,
+                        a.head_hash,
+                        tail::format_time(a.anchored_at)
+                    );
+                }
+            }
+            0
+        }
+        Err(e) => {
+            let code = if e.kind == audit::BreakKind::Unreadable {
+                2
+            } else {
+                1
+            };
+            if json {
+                let v = serde_json::json!({"ok": false, "file": file, "error": e});
+                println!("{v}");
+            } else if code == 1 {
+                println!("{}: BROKEN at {e}", file.display());
+            }
+            if code == 2 || !json {
+                eprintln!("palisade: {}: {e}", file.display());
+            }
+            code
+        }
+    }
+}
+
+fn anchor(file: &Path, to: &Path) -> i32 {
+    match audit::anchor(file, to) {
+        Ok(a) => {
+            println!(
+                "anchored {}: {} entries, head {} → {}",
+                a.file,
+                a.entries,
+                a.head_hash,
+                to.display()
+            );
+            0
+        }
+        Err(e) => {
+            eprintln!("palisade: not anchored: {}: {e}", file.display());
+            if e.kind == audit::BreakKind::Unreadable {
+                2
+            } else {
+                1
+            }
+        }
+    }
+}
+
+fn run_stats(file: &Path, opts: &StatsOpts) -> i32 {
+    let since = match opts.since.as_deref() {
+        None => None,
+        Some(d) => match stats::parse_duration_ms(d) {
+            Some(ms) => Some(audit::append::now_ms().saturating_sub(ms)),
+            None => {
+                eprintln!(
+                    "palisade: --since {d}: expected a number and a unit (s, m, h, d, w), like 24h"
+                );
+                return 2;
+            }
+        },
+    };
+    match stats::stats(file, since) {
+        Ok(report) => {
+            if opts.json {
+                match serde_json::to_string_pretty(&report) {
+                    Ok(s) => println!("{s}"),
+                    Err(e) => {
+                        eprintln!("palisade: {e}");
+                        return 2;
+                    }
+                }
+            } else {
+                print!("{}", stats::render(&report));
+            }
+            0
+        }
+        Err(e) => {
+            eprintln!("palisade: cannot read {}: {e}", file.display());
+            2
+        }
+    }
+}
