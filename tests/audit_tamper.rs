@@ -19,7 +19,7 @@ fn new_entry(i: usize) -> NewEntry {
         tool: "Bash".into(),
         input: json!({"command": format!("echo {i}")}),
         decision: AuditDecision {
-            effect: if i % 3 == 0 { "deny" } else { "pass" }.into(),
+            effect: if i.is_multiple_of(3) { "deny" } else { "pass" }.into(),
             rule: None,
             reason: String::new(),
             source: "static".into(),
