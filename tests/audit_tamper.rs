@@ -389,3 +389,24 @@ fn verify_cli_exit_codes() {
     let out = sb.run(&["audit", "verify", "--bogus"], "");
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn a_line_written_in_another_key_order_is_judged_by_its_canonical_form() {
+    let (_d, path) = log(3);
+    let mut l = lines(&path);
+    let reorder = |line: &str| {
+        let v: Value = serde_json::from_str(line).unwrap();
+        let mut m = serde_json::Map::new();
+        for (k, val) in v.as_object().unwrap().iter().rev() {
+            m.insert(k.clone(), val.clone());
+        }
+        serde_json::to_string(&Value::Object(m)).unwrap()
+    };
+    l[1] = reorder(&l[1]);
+    assert!(!l[1].starts_with("{\"at\""));
+    write_lines(&path, &l);
+    assert_eq!(verify(&path).unwrap().entries, 3);
+    l[1] = l[1].replace("echo 1", "echo 2");
+    write_lines(&path, &l);
+    assert_eq!(broken(&path), (BreakKind::BadHash, 2));
+}

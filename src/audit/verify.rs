@@ -3,8 +3,10 @@
 //! so that a truncated or rewritten tail is caught too.
 
 use super::entry::{GENESIS, hash_value};
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Serialize, de::IgnoredAny};
 use serde_json::Value;
+use sha2::{Digest, Sha256};
+use std::borrow::Cow;
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
@@ -94,6 +96,60 @@ fn unreadable(detail: String) -> VerifyError {
     }
 }
 
+/// The fields verification needs; the others must be present (an entry has every field) but
+/// are only covered by the hash.
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct Head<'a> {
+    seq: u64,
+    at: u64,
+    #[serde(borrow)]
+    prev: Cow<'a, str>,
+    #[serde(borrow)]
+    hash: Cow<'a, str>,
+    session: IgnoredAny,
+    event: IgnoredAny,
+    tool: IgnoredAny,
+    input: IgnoredAny,
+    decision: IgnoredAny,
+    chain: IgnoredAny,
+    risk: IgnoredAny,
+    latency_us: IgnoredAny,
+}
+
+/// Fast path: palisade writes each line as the canonical JSON of the whole entry, so the
+/// canonical bytes without `hash` are the line minus its `,"hash":"…"` member. A match proves
+/// the bytes are the ones that were hashed; anything else takes the slow path.
+fn hashes_to(line: &[u8], hash: &str, scratch: &mut Vec<u8>) -> bool {
+    if hash.len() != 64 {
+        return false;
+    }
+    scratch.clear();
+    scratch.extend_from_slice(b",\"hash\":\"");
+    scratch.extend_from_slice(hash.as_bytes());
+    scratch.push(b'"');
+    let Some(pos) = line
+        .windows(scratch.len())
+        .position(|w| w == scratch.as_slice())
+    else {
+        return false;
+    };
+    let mut h = Sha256::new();
+    h.update(&line[..pos]);
+    h.update(&line[pos + scratch.len()..]);
+    hex::encode(h.finalize()) == hash
+}
+
+/// Slow path, the definition: parse, drop `hash`, canonicalise, sha256.
+fn canonical_hash(line: &[u8], scratch: &mut Vec<u8>) -> Result<String, String> {
+    let mut value: Value = serde_json::from_slice(line).map_err(|e| format!("not JSON: {e}"))?;
+    let Some(obj) = value.as_object_mut() else {
+        return Err("not a JSON object".into());
+    };
+    obj.shift_remove("hash");
+    Ok(hash_value(&value, scratch))
+}
+
 /// Verifies the whole chain in `path`.
 pub fn verify(path: &Path) -> Result<VerifySummary, VerifyError> {
     verify_with(path, None)
@@ -143,38 +199,27 @@ fn verify_with(path: &Path, pin: Option<&Pin>) -> Result<VerifySummary, VerifyEr
             ));
         }
         buf.pop();
-        let mut value: Value = serde_json::from_slice(&buf)
-            .map_err(|e| at_line(BreakKind::Malformed, None, format!("not JSON: {e}")))?;
-        let Some(obj) = value.as_object_mut() else {
-            return Err(at_line(
+        let head: Head<'_> = serde_json::from_slice(&buf).map_err(|e| {
+            at_line(
                 BreakKind::Malformed,
                 None,
-                "not a JSON object".into(),
-            ));
-        };
-        let seq = obj.get("seq").and_then(Value::as_u64);
-        let at = obj.get("at").and_then(Value::as_u64);
-        let (Some(seq_v), Some(at_v)) = (seq, at) else {
-            return Err(at_line(
-                BreakKind::Malformed,
-                seq,
-                "no integer `seq` or `at`".into(),
-            ));
-        };
-        let Some(Value::String(hash)) = obj.shift_remove("hash") else {
-            return Err(at_line(BreakKind::Malformed, seq, "no `hash`".into()));
-        };
-        let prev = match obj.get("prev") {
-            Some(Value::String(p)) => p.clone(),
-            _ => return Err(at_line(BreakKind::Malformed, seq, "no `prev`".into())),
-        };
-        let computed = hash_value(&value, &mut scratch);
-        if computed != hash {
-            return Err(at_line(
-                BreakKind::BadHash,
-                seq,
-                format!("content hashes to {computed}, the entry says {hash}: it was edited"),
-            ));
+                format!("not an audit entry: {e}"),
+            )
+        })?;
+        let seq = Some(head.seq);
+        let hash = head.hash.into_owned();
+        let prev = head.prev.into_owned();
+        let (seq_v, at_v) = (head.seq, head.at);
+        if !hashes_to(&buf, &hash, &mut scratch) {
+            let computed = canonical_hash(&buf, &mut scratch)
+                .map_err(|e| at_line(BreakKind::Malformed, seq, e))?;
+            if computed != hash {
+                return Err(at_line(
+                    BreakKind::BadHash,
+                    seq,
+                    format!("content hashes to {computed}, the entry says {hash}: it was edited"),
+                ));
+            }
         }
         if prev != summary.head_hash {
             return Err(at_line(
@@ -249,7 +294,6 @@ pub struct Anchor {
 
 /// The stable identity of a chain: hex sha256 of its first entry's hash.
 pub fn chain_id(first_hash: &str) -> String {
-    use sha2::{Digest, Sha256};
     hex::encode(Sha256::digest(first_hash.as_bytes()))
 }
 
