@@ -394,19 +394,45 @@ fn verify_cli_exit_codes() {
 fn a_line_written_in_another_key_order_is_judged_by_its_canonical_form() {
     let (_d, path) = log(3);
     let mut l = lines(&path);
-    let reorder = |line: &str| {
-        let v: Value = serde_json::from_str(line).unwrap();
-        let mut m = serde_json::Map::new();
-        for (k, val) in v.as_object().unwrap().iter().rev() {
-            m.insert(k.clone(), val.clone());
-        }
-        serde_json::to_string(&Value::Object(m)).unwrap()
-    };
-    l[1] = reorder(&l[1]);
+    let v: Value = serde_json::from_str(&l[1]).unwrap();
+    let mut m = serde_json::Map::new();
+    for (k, val) in v.as_object().unwrap().iter().rev() {
+        m.insert(k.clone(), val.clone());
+    }
+    l[1] = serde_json::to_string(&Value::Object(m)).unwrap();
     assert!(!l[1].starts_with("{\"at\""));
     write_lines(&path, &l);
     assert_eq!(verify(&path).unwrap().entries, 3);
     l[1] = l[1].replace("echo 1", "echo 2");
     write_lines(&path, &l);
     assert_eq!(broken(&path), (BreakKind::BadHash, 2));
+}
+
+#[test]
+fn verify_waits_for_an_append_in_progress_instead_of_calling_it_torn() {
+    use std::io::Write;
+    let (_d, path) = log(3);
+    // A fourth entry, sealed properly, written in two halves under the writer's lock.
+    let prev = serde_json::from_str::<Value>(&lines(&path)[2]).unwrap()["hash"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let line = new_entry(3).seal(4, 1, prev).to_line();
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    file.lock().unwrap();
+    let (a, b) = line.split_at(line.len() / 2);
+    file.write_all(a.as_bytes()).unwrap();
+    let p = path.clone();
+    let verifier = std::thread::spawn(move || verify(&p));
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    file.write_all(b.as_bytes()).unwrap();
+    file.unlock().unwrap();
+    let s = verifier
+        .join()
+        .unwrap()
+        .expect("the completed line verifies");
+    assert_eq!(s.entries, 4);
 }

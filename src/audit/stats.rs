@@ -293,7 +293,8 @@ pub fn stats(path: &Path, since_ms: Option<u64>) -> std::io::Result<StatsReport>
     let mut buf = Vec::with_capacity(4096);
     loop {
         buf.clear();
-        if reader.read_until(b'\n', &mut buf)? == 0 {
+        if reader.read_until(b'\n', &mut buf)? == 0 || buf.last() != Some(&b'\n') {
+            // An unterminated last line is an append in progress (or torn: `verify` reports it).
             break;
         }
         let Ok(line) = serde_json::from_slice::<Line<'_>>(&buf) else {

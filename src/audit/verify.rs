@@ -150,6 +150,19 @@ fn canonical_hash(line: &[u8], scratch: &mut Vec<u8>) -> Result<String, String> 
     Ok(hash_value(&value, scratch))
 }
 
+/// The line starting at `offset`, read under a shared lock (so after any append in progress),
+/// if it is now complete.
+fn reread_locked(path: &Path, offset: u64) -> std::io::Result<Option<Vec<u8>>> {
+    use std::io::{Seek, SeekFrom};
+    let mut file = File::open(path)?;
+    file.lock_shared()?;
+    file.seek(SeekFrom::Start(offset))?;
+    let mut line = Vec::new();
+    BufReader::new(&file).read_until(b'\n', &mut line)?;
+    let _ = file.unlock();
+    Ok((line.last() == Some(&b'\n')).then_some(line))
+}
+
 /// Verifies the whole chain in `path`.
 pub fn verify(path: &Path) -> Result<VerifySummary, VerifyError> {
     verify_with(path, None)
@@ -176,7 +189,10 @@ fn verify_with(path: &Path, pin: Option<&Pin>) -> Result<VerifySummary, VerifyEr
         first_hash: GENESIS.to_string(),
     };
     let mut line_no = 0u64;
-    loop {
+    // Bytes before the current line, to re-read it if it looks torn.
+    let mut offset = 0u64;
+    let mut last = false;
+    while !last {
         buf.clear();
         let n = reader
             .read_until(b'\n', &mut buf)
@@ -192,12 +208,25 @@ fn verify_with(path: &Path, pin: Option<&Pin>) -> Result<VerifySummary, VerifyEr
             detail,
         };
         if buf.last() != Some(&b'\n') {
-            return Err(at_line(
-                BreakKind::Torn,
-                None,
-                format!("the last line has no newline ({n} bytes): a crash mid-write or a cut"),
-            ));
+            // Perhaps an append in progress: wait for the writer's lock and look again. Entries
+            // appended after this one are outside this verification.
+            match reread_locked(path, offset) {
+                Ok(Some(line)) => {
+                    buf = line;
+                    last = true;
+                }
+                _ => {
+                    return Err(at_line(
+                        BreakKind::Torn,
+                        None,
+                        format!(
+                            "the last line has no newline ({n} bytes): a crash mid-write or a cut"
+                        ),
+                    ));
+                }
+            }
         }
+        offset += n as u64;
         buf.pop();
         let head: Head<'_> = serde_json::from_slice(&buf).map_err(|e| {
             at_line(
