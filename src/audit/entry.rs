@@ -8,6 +8,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+/// Longest string value kept whole in `input`; longer ones (a Write of a big file) keep their
+/// head and a note with their size and sha256, so the log stays small and appends stay fast.
+pub const MAX_INPUT_STRING: usize = 16 * 1024;
+
+/// Deepest nesting kept in `input`; deeper values are replaced by a note.
+const MAX_INPUT_DEPTH: usize = 128;
+
 /// `prev` of the first entry of a chain.
 pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
 
@@ -80,7 +87,7 @@ impl NewEntry {
             session: event.session_id.clone(),
             event: event_name.to_string(),
             tool: event.tool_name.clone(),
-            input: redact_value(&event.tool_input, redact_paths),
+            input: cap_strings(redact_value(&event.tool_input, redact_paths), 0),
             decision: AuditDecision {
                 effect: verdict.outcome().to_string(),
                 rule: verdict.rule.clone(),
@@ -140,9 +147,64 @@ impl AuditEntry {
     }
 }
 
+/// Shortens string values longer than [`MAX_INPUT_STRING`] bytes (at a char boundary) to
+/// `<head>…[truncated: <n> bytes, sha256 <hex>]`, the hash being that of the whole (redacted)
+/// string.
+pub fn cap_strings(v: Value, depth: usize) -> Value {
+    if depth > MAX_INPUT_DEPTH {
+        return Value::String("[too deeply nested]".into());
+    }
+    match v {
+        Value::String(s) if s.len() > MAX_INPUT_STRING => {
+            let mut cut = MAX_INPUT_STRING;
+            while !s.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            let digest = hex::encode(Sha256::digest(s.as_bytes()));
+            Value::String(format!(
+                "{}…[truncated: {} bytes, sha256 {digest}]",
+                &s[..cut],
+                s.len()
+            ))
+        }
+        Value::Array(items) => Value::Array(
+            items
+                .into_iter()
+                .map(|i| cap_strings(i, depth + 1))
+                .collect(),
+        ),
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(k, i)| (k, cap_strings(i, depth + 1)))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
 /// Hex sha256 of the canonical JSON of `v`; `buf` is scratch space reused across calls.
 pub fn hash_value(v: &Value, buf: &mut Vec<u8>) -> String {
     buf.clear();
     write_canonical(v, buf);
     hex::encode(Sha256::digest(&buf[..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn long_strings_are_capped_with_their_size_and_hash() {
+        let big = "é".repeat(MAX_INPUT_STRING);
+        let v = cap_strings(json!({"content": big, "file_path": "/p/x"}), 0);
+        let s = v["content"].as_str().unwrap();
+        assert!(s.len() < MAX_INPUT_STRING + 120);
+        assert!(s.contains(&format!(
+            "truncated: {} bytes, sha256 ",
+            2 * MAX_INPUT_STRING
+        )));
+        assert!(s.ends_with(&format!("{}]", hex::encode(Sha256::digest(big.as_bytes())))));
+        assert_eq!(v["file_path"], "/p/x");
+    }
 }

@@ -13,7 +13,9 @@ pub mod verify;
 pub use append::{AppendReceipt, AuditError, append};
 pub use entry::{AuditDecision, AuditEntry, GENESIS, NewEntry};
 pub use settings::{AuditConfig, AuditSettings, audit_file};
-pub use verify::{Anchor, BreakKind, VerifyError, VerifySummary, anchor, verify, verify_against};
+pub use verify::{
+    Anchor, BreakKind, VerifyError, VerifySummary, anchor, receipt, verify, verify_against,
+};
 
 use std::sync::LazyLock;
 use std::time::Instant;

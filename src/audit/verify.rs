@@ -333,9 +333,9 @@ fn canonical_name(path: &Path) -> String {
         .into_owned()
 }
 
-/// Verifies the chain and appends a receipt for its head to `anchors`. Refuses a chain that
-/// does not verify or is empty.
-pub fn anchor(path: &Path, anchors: &Path) -> Result<Anchor, VerifyError> {
+/// A receipt for the head of the verified chain in `path` (nothing is written). Refuses a
+/// chain that does not verify or is empty.
+pub fn receipt(path: &Path) -> Result<Anchor, VerifyError> {
     let summary = verify(path)?;
     if summary.entries == 0 {
         return Err(unreadable(format!(
@@ -343,7 +343,7 @@ pub fn anchor(path: &Path, anchors: &Path) -> Result<Anchor, VerifyError> {
             path.display()
         )));
     }
-    let receipt = Anchor {
+    Ok(Anchor {
         file: canonical_name(path),
         file_id: chain_id(&summary.first_hash),
         entries: summary.entries,
@@ -351,7 +351,13 @@ pub fn anchor(path: &Path, anchors: &Path) -> Result<Anchor, VerifyError> {
         first_at: summary.first_at,
         last_at: summary.last_at,
         anchored_at: super::append::now_ms(),
-    };
+    })
+}
+
+/// Verifies the chain and appends a receipt for its head to `anchors`. Refuses a chain that
+/// does not verify or is empty.
+pub fn anchor(path: &Path, anchors: &Path) -> Result<Anchor, VerifyError> {
+    let receipt = receipt(path)?;
     let io = |e: std::io::Error| unreadable(format!("cannot write {}: {e}", anchors.display()));
     if let Some(dir) = anchors.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(io)?;

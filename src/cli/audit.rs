@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 ///   palisade audit stats --json
 ///   palisade audit verify
 ///   palisade audit anchor --to ~/backup/palisade-anchors.jsonl
+///   palisade audit receipt
 ///   palisade audit verify --against ~/backup/palisade-anchors.jsonl
 ///   palisade audit tail -n 50 --follow
 #[derive(Debug, Clone, Args)]
@@ -74,6 +75,12 @@ pub enum AuditCommand {
         #[arg(long, value_name = "ANCHORS")]
         to: PathBuf,
     },
+    /// Print a receipt for the current head (JSON, as `anchor` would append it) without
+    /// writing anything; for pasting into a ticket or a commit. Refuses a broken chain.
+    Receipt {
+        /// The audit log (default: the configured one).
+        file: Option<PathBuf>,
+    },
     /// Decisions by effect, tool, rule, category and source; top denied commands; chains
     /// caught; hook latency percentiles; risk backend calls, failures and latency.
     Stats {
@@ -105,6 +112,23 @@ pub fn run(args: AuditArgs, locations: &Locations, policy: &Policy) -> i32 {
             json,
         }) => verify(&pick(file), against.as_deref(), json),
         Some(AuditCommand::Anchor { file, to }) => anchor(&pick(file), &to),
+        Some(AuditCommand::Receipt { file }) => {
+            let file = pick(file);
+            match audit::receipt(&file) {
+                Ok(r) => {
+                    println!("{}", serde_json::to_string(&r).unwrap_or_default());
+                    0
+                }
+                Err(e) => {
+                    eprintln!("palisade: no receipt: {}: {e}", file.display());
+                    if e.kind == audit::BreakKind::Unreadable {
+                        2
+                    } else {
+                        1
+                    }
+                }
+            }
+        }
         Some(AuditCommand::Stats { opts }) => {
             let file = pick(opts.file.clone());
             run_stats(&file, &opts)
@@ -127,7 +151,7 @@ pub fn run(args: AuditArgs, locations: &Locations, policy: &Policy) -> i32 {
         }
         None => {
             eprintln!(
-                "palisade audit: say what to do: --stats, stats, verify, anchor or tail \
+                "palisade audit: say what to do: --stats, stats, verify, anchor, receipt or tail \
                  (see `palisade audit --help`)"
             );
             2
