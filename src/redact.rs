@@ -38,10 +38,12 @@ const PATTERNS: &[&str] = &[
     r"()(\bAIza[0-9A-Za-z_\-]{35})()",
     // JSON Web Tokens.
     r"()(\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,})()",
-    // `password=…` in any form: query strings, env assignments, flags.
-    r"(?i)(\b[\w\-]*(?:password|passwd|pwd)\s*[=:]\s*)([^\s&'\x22;]+)()",
-    // Long hex/base64 after `token=`, `key=`, `secret=` (`api_key=`, `GITHUB_TOKEN=`…).
-    r"(?i)(\b[\w\-]*(?:token|key|secret)\s*=\s*['\x22]?)([A-Za-z0-9+/_\-\.]{16,}={0,2})()",
+    // `password=…` in any form: query strings, env assignments, flags, `password: "…"` in
+    // YAML/JSON/code.
+    r"(?i)(\b[\w\-]*(?:password|passwd)['\x22]?\s*[=:]\s*['\x22]?)([^\s&'\x22;,]+)()",
+    // Long hex/base64 after `token=`, `key:`, `secret=` (`api_key=`, `GITHUB_TOKEN=`,
+    // `"client_secret": "…"`).
+    r"(?i)(\b[\w\-]*(?:token|key|secret)['\x22]?\s*[=:]\s*['\x22]?)([A-Za-z0-9+/_\-\.]{16,}={0,2})()",
     // Passwords in URLs: `https://user:pw@host`.
     r"(?i)(\b[a-z][a-z0-9+.\-]*://[^/\s:@]+:)([^/\s@]+)(@)",
 ];
@@ -253,6 +255,8 @@ mod tests {
             "key=short",
             "max_tokens: 100",
             "ask-before-running",
+            "env PWD=/home/dev/project OLDPWD=/tmp make",
+            "cache-key: v1",
         ] {
             assert_eq!(r(s), s);
         }
