@@ -96,10 +96,22 @@ pub fn run(stdin: &[u8], locations: &Locations, env_project_dir: Option<&Path>) 
     let event = match event::parse_event(stdin) {
         Ok(ev) => ev,
         Err(e) => {
-            return HookAnswer::for_verdict(&Verdict::failure(
-                "error/bad-input",
-                format!("refused: {e}"),
-            ));
+            let verdict = Verdict::failure("error/bad-input", format!("refused: {e}"));
+            // Recorded too (default audit settings, no input kept): a refusal is a decision.
+            let unreadable = HookEvent {
+                session_id: String::new(),
+                transcript_path: None,
+                cwd: None,
+                permission_mode: None,
+                hook_event_name: "PreToolUse".into(),
+                tool_name: "(unreadable)".into(),
+                tool_input: serde_json::Value::Null,
+                tool_use_id: None,
+                tool_response: None,
+                agent_id: None,
+            };
+            let _ = record_audit(&Default::default(), locations, &unreadable, &verdict);
+            return HookAnswer::for_verdict(&verdict);
         }
     };
     let cwd = event_cwd(&event);
@@ -278,6 +290,12 @@ pub fn scope_for(
         loc.data_dir.clone(),
         "palisade's state directory (audit log, ledger)",
         true,
+    );
+    // The user policy may put the audit log elsewhere.
+    guard(
+        crate::audit::audit_file(&policy.audit, loc),
+        "palisade's audit log",
+        false,
     );
     guard(
         project_root.join(".palisade.yaml"),
