@@ -110,19 +110,25 @@ fn open_for_append(path: &Path) -> Result<File, AuditError> {
     })
 }
 
+/// Maps an I/O error of `action` on the log at `path`.
+fn io_error<'a>(
+    path: &'a Path,
+    action: &'static str,
+) -> impl Fn(std::io::Error) -> AuditError + 'a {
+    move |e| AuditError::Io {
+        path: path.to_path_buf(),
+        action,
+        error: e.to_string(),
+    }
+}
+
 /// Appends one entry to the log at `path` and returns its seq and hash.
 ///
 /// Durability: the line is written with one `write_all` and not fsynced — the page cache
 /// survives a crash of the process; after a power loss a torn last line is possible and is
 /// detected (by the next append and by `verify`), never chained over.
 pub fn append(path: &Path, new: NewEntry) -> Result<AppendReceipt, AuditError> {
-    let io = |action: &'static str| {
-        move |e: std::io::Error| AuditError::Io {
-            path: path.to_path_buf(),
-            action,
-            error: e.to_string(),
-        }
-    };
+    let io = |action| io_error(path, action);
     let mut file = open_for_append(path)?;
     file.lock().map_err(io("lock"))?;
     let result = append_locked(path, &mut file, new);
@@ -132,13 +138,7 @@ pub fn append(path: &Path, new: NewEntry) -> Result<AppendReceipt, AuditError> {
 }
 
 fn append_locked(path: &Path, file: &mut File, new: NewEntry) -> Result<AppendReceipt, AuditError> {
-    let io = |action: &'static str| {
-        move |e: std::io::Error| AuditError::Io {
-            path: path.to_path_buf(),
-            action,
-            error: e.to_string(),
-        }
-    };
+    let io = |action| io_error(path, action);
     let len = file.metadata().map_err(io("inspect"))?.len();
     let (last_seq, prev) = if len == 0 {
         (0, GENESIS.to_string())
@@ -164,7 +164,13 @@ fn append_locked(path: &Path, file: &mut File, new: NewEntry) -> Result<AppendRe
         }
         (head.seq, head.hash)
     };
-    let entry = new.seal(last_seq + 1, now_ms(), prev);
+    let Some(seq) = last_seq.checked_add(1) else {
+        return Err(AuditError::Torn {
+            path: path.to_path_buf(),
+            detail: "the last entry's seq cannot be followed".into(),
+        });
+    };
+    let entry = new.seal(seq, now_ms(), prev);
     let line = entry.to_line();
     if let Err(e) = file.write_all(line.as_bytes()) {
         // Leave no half line behind: we still hold the lock, nobody appended after us.
