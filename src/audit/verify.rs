@@ -128,11 +128,17 @@ fn hashes_to(line: &[u8], hash: &str, scratch: &mut Vec<u8>) -> bool {
     scratch.extend_from_slice(b",\"hash\":\"");
     scratch.extend_from_slice(hash.as_bytes());
     scratch.push(b'"');
-    let Some(pos) = line
-        .windows(scratch.len())
-        .position(|w| w == scratch.as_slice())
-    else {
-        return false;
+    // Jump from comma to comma (a few per line) rather than comparing at every byte.
+    let mut from = 0;
+    let pos = loop {
+        let Some(rel) = line[from..].iter().position(|&b| b == b',') else {
+            return false;
+        };
+        let at = from + rel;
+        if line[at..].starts_with(scratch) {
+            break at;
+        }
+        from = at + 1;
     };
     let mut h = Sha256::new();
     h.update(&line[..pos]);
@@ -434,4 +440,35 @@ pub fn verify_against(path: &Path, anchors: &Path) -> Result<(VerifySummary, Anc
     };
     let summary = verify_with(path, Some(&pin))?;
     Ok((summary, anchor))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::{AuditDecision, NewEntry};
+
+    #[test]
+    fn the_fast_path_recognises_lines_palisade_writes() {
+        let e = NewEntry {
+            session: "s".into(),
+            event: "PreToolUse".into(),
+            tool: "Bash".into(),
+            input: serde_json::json!({"command": "ls", "hash": "x", "z": {"a": 1.5}}),
+            decision: AuditDecision {
+                effect: "pass".into(),
+                rule: None,
+                reason: String::new(),
+                source: "static".into(),
+                category: None,
+            },
+            chain: Vec::new(),
+            risk: Some(serde_json::json!({"latency_ms": 3})),
+            latency_us: 1,
+        }
+        .seal(1, 2, GENESIS.into());
+        let line = e.to_line();
+        let line = line.trim_end().as_bytes();
+        assert!(hashes_to(line, &e.hash, &mut Vec::new()));
+        assert_eq!(canonical_hash(line, &mut Vec::new()).unwrap(), e.hash);
+    }
 }
