@@ -16,12 +16,43 @@ const HOOK_STACK_BYTES: usize = 256 * 1024 * 1024;
 fn main() -> ExitCode {
     let is_hook = std::env::args().nth(1).as_deref() == Some("hook");
     if is_hook {
+        if std::env::var_os("RUST_LOG").is_some() {
+            init_tracing(0);
+        }
         return run_hook();
     }
     let cli = Cli::parse();
+    init_tracing(cli.verbose);
     match cli.command {
         Command::Hook => run_hook(),
+        Command::Init(args) => palisade::cli::init::run(&args),
+        Command::Doctor(args) => palisade::cli::doctor::run(&args),
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            let mut cmd = Cli::command();
+            clap_complete::generate(shell, &mut cmd, "palisade", &mut std::io::stdout());
+            ExitCode::SUCCESS
+        }
     }
+}
+
+/// Logs go to stderr, coloured only on a terminal; `-v` raises the level, `RUST_LOG` wins.
+/// The hook logs only when `RUST_LOG` asks for it: its stdout carries the protocol answer.
+fn init_tracing(verbose: u8) {
+    use std::io::IsTerminal;
+    use tracing_subscriber::EnvFilter;
+    let default = match verbose {
+        0 => "warn",
+        1 => "info",
+        2 => "debug",
+        _ => "trace",
+    };
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .try_init();
 }
 
 fn emit(answer: &HookAnswer) -> ExitCode {
