@@ -136,7 +136,7 @@ fn rich_settings_survive_in_meaning_and_order() {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&sb.user_settings(), std::fs::Permissions::from_mode(0o600))
+        std::fs::set_permissions(sb.user_settings(), std::fs::Permissions::from_mode(0o600))
             .unwrap();
     }
     let out = sb.run(&["init"]);
