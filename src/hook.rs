@@ -73,6 +73,21 @@ fn decorated_reason(v: &Verdict) -> String {
     }
 }
 
+/// How one event is processed beyond the policy: where state lives and which layers run.
+#[derive(Debug, Clone)]
+pub struct Pipeline<'a> {
+    pub policy: &'a Policy,
+    pub locations: &'a Locations,
+    /// `CLAUDE_PROJECT_DIR`, when Claude Code gave one.
+    pub project_dir: Option<&'a Path>,
+    /// Resolve symlinks of existing paths (off in replay, where paths are lexical).
+    pub follow_symlinks: bool,
+    /// Recorded risk answers to use instead of calling the backend (replay `--risk frozen`).
+    pub frozen_risk: Option<&'a serde_json::Value>,
+    /// Skip the risk layer entirely (replay `--risk off`).
+    pub risk_off: bool,
+}
+
 /// Runs the whole hook on raw stdin bytes. Never panics on bad input; the caller still guards
 /// against panics and the deadline.
 pub fn run(stdin: &[u8], locations: &Locations, env_project_dir: Option<&Path>) -> HookAnswer {
@@ -85,21 +100,18 @@ pub fn run(stdin: &[u8], locations: &Locations, env_project_dir: Option<&Path>) 
             ));
         }
     };
-    if event.is_post() {
-        return HookAnswer {
-            stdout: String::new(),
-            stderr: String::new(),
-            code: 0,
-        };
-    }
-    let cwd = event
-        .cwd
-        .clone()
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/"));
+    let cwd = event_cwd(&event);
     let project_root = Locations::project_root(&cwd, env_project_dir);
     let policy = match policy::load(locations, &project_root) {
         Ok(p) => p,
+        // A PostToolUse cannot block anything: the tool already ran.
+        Err(_) if event.is_post() => {
+            return HookAnswer {
+                stdout: String::new(),
+                stderr: String::new(),
+                code: 0,
+            };
+        }
         Err(e) => {
             return HookAnswer::for_verdict(&Verdict::failure(
                 "error/policy",
@@ -107,9 +119,50 @@ pub fn run(stdin: &[u8], locations: &Locations, env_project_dir: Option<&Path>) 
             ));
         }
     };
-    let scope = scope_for(&policy, locations, &cwd, &project_root, true);
-    let verdict = decide(&policy, &event, &scope);
+    let pipeline = Pipeline {
+        policy: &policy,
+        locations,
+        project_dir: env_project_dir,
+        follow_symlinks: true,
+        frozen_risk: None,
+        risk_off: false,
+    };
+    let verdict = process(&pipeline, &event);
+    if event.is_post() {
+        return HookAnswer {
+            stdout: String::new(),
+            stderr: String::new(),
+            code: 0,
+        };
+    }
     HookAnswer::for_verdict(&verdict)
+}
+
+/// The working directory of an event (`/` when Claude Code sent none).
+pub fn event_cwd(event: &HookEvent) -> PathBuf {
+    event
+        .cwd
+        .clone()
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/"))
+}
+
+/// The full pipeline for one event: normalize, static rules, ledger, risk, record.
+/// PostToolUse events are recorded only; their verdict is no opinion.
+pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
+    let cwd = event_cwd(event);
+    let project_root = Locations::project_root(&cwd, p.project_dir);
+    let scope = scope_for(
+        p.policy,
+        p.locations,
+        &cwd,
+        &project_root,
+        p.follow_symlinks,
+    );
+    if event.is_post() {
+        return Verdict::no_opinion();
+    }
+    decide(p.policy, event, &scope)
 }
 
 /// The static decision for one event (the pure core used by `hook`, `check` and `replay`).

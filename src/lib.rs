@@ -8,6 +8,7 @@ pub mod audit;
 pub mod cli;
 pub mod evaluate;
 pub mod event;
+pub mod fileops;
 pub mod hook;
 pub mod ledger;
 pub mod locations;
