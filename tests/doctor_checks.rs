@@ -72,7 +72,7 @@ fn healthy_installation_passes() {
             .any(|c| c["detail"].as_str().unwrap().starts_with("ls: passed")),
         "{v:#}"
     );
-    if sandbox::packs_present() {
+    if sandbox::shell_analysis_present() {
         assert!(
             selftest.iter().any(|c| c["detail"]
                 .as_str()

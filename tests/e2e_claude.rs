@@ -294,40 +294,43 @@ fn claude_code_session_with_palisade_installed() {
     let canary = sb.home.join("keep-me.txt");
     std::fs::write(&canary, "still here\n").unwrap();
 
-    // Destructive steps only run where palisade has the packs that stop them: without them
-    // the sandbox would really be wiped, and nothing would be learnt.
-    let packs = sandbox::packs_present();
+    // Destructive steps only run where palisade can see into a shell command: without the
+    // shell analysis the sandbox would really be wiped, and nothing would be learnt.
+    let shell = sandbox::shell_analysis_present();
     let clean_sh = sb.project.join("clean.sh");
     let mut steps = vec![
-        bash("echo hello > ok.txt"),                 // 0 ordinary
-        bash("echo '{}' > ~/.claude/settings.json"), // 1 Bash against Claude's settings
-        write(&sb.user_settings(), "{}\n"),          // 2 Write against Claude's settings
-        bash("ls"),                                  // 3 ordinary
+        bash("echo hello > ok.txt"), // 0 ordinary
+        // Claude Code refuses to Write a file the session has not Read, before any hook runs.
+        json!({"name": "Read", "input": {"file_path": sb.user_settings()}}), // 1 reading is fine
+        write(&sb.user_settings(), "{}\n"), // 2 Write against Claude's settings
+        bash("ls"),                         // 3 ordinary
     ];
-    if packs {
-        steps.push(write(&clean_sh, "#!/bin/sh\nrm -rf \"$HOME\"\n")); // 4 write…
-        steps.push(bash("bash clean.sh")); //                             5 …then run
-        steps.push(bash("rm -rf ~")); //                                  6
+    if shell {
+        steps.push(bash("echo '{}' > ~/.claude/settings.json")); // 4 Bash against the settings
+        steps.push(write(&clean_sh, "#!/bin/sh\nrm -rf \"$HOME\"\n")); // 5 write…
+        steps.push(bash("bash clean.sh")); //                             6 …then run
+        steps.push(bash("rm -rf ~")); //                                  7
     } else {
         eprintln!(
-            "NOTE claude_code_session_with_palisade_installed: this build has no rule packs; \
-             the destructive steps and the deny assertions are left out"
+            "NOTE claude_code_session_with_palisade_installed: this build has no shell \
+             analysis; the Bash attacks and their assertions are left out"
         );
     }
     let s = run_session(&sb, &claude, &python, &steps, &[]);
 
     // The dangerous calls were refused by palisade (Claude Code's own checks refuse some of
     // them too, but only palisade's reason counts here), and nothing was wiped.
-    if packs {
-        s.assert_refused_by_palisade(1, "Bash writing ~/.claude/settings.json");
-        s.assert_refused_by_palisade(2, "Write to ~/.claude/settings.json");
+    assert!(!s.result(1).is_error, "Read ran: {:?}", s.result(1));
+    s.assert_refused_by_palisade(2, "Write to ~/.claude/settings.json");
+    if shell {
+        s.assert_refused_by_palisade(4, "Bash writing ~/.claude/settings.json");
         assert!(
-            s.refused_by_palisade(4) || s.refused_by_palisade(5),
+            s.refused_by_palisade(5) || s.refused_by_palisade(6),
             "the write-then-run chain was refused at the write or at the run: {:?} / {:?}",
-            s.result(4),
-            s.result(5)
+            s.result(5),
+            s.result(6)
         );
-        s.assert_refused_by_palisade(6, "rm -rf ~");
+        s.assert_refused_by_palisade(7, "rm -rf ~");
         assert!(canary.exists() && sb.project.exists(), "nothing was wiped");
     }
 
@@ -416,7 +419,7 @@ fn claude_code_session_through_the_plugin() {
     #[cfg(unix)]
     std::os::unix::fs::symlink(Sandbox::bin(), cargo_bin.join("palisade")).unwrap();
     let mut steps = vec![bash("echo hello > ok.txt")];
-    if sandbox::packs_present() {
+    if sandbox::shell_analysis_present() {
         steps.push(bash("rm -rf ~"));
     }
     let s = run_session(&sb, &claude, &python, &steps, &["--plugin-dir", plugin_dir]);
@@ -427,7 +430,7 @@ fn claude_code_session_through_the_plugin() {
             .as_deref(),
         Some("hello\n")
     );
-    if sandbox::packs_present() {
+    if sandbox::shell_analysis_present() {
         s.assert_refused_by_palisade(1, "rm -rf ~ through the plugin");
     }
 }

@@ -180,7 +180,7 @@ fn wrapper_gives_palisades_answer() {
     let out = run_plugin_hook(&sb, &data, SYSTEM_PATH, &event(&sb, "ls"));
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 
-    if sandbox::packs_present() {
+    if sandbox::shell_analysis_present() {
         let out = run_plugin_hook(&sb, &data, SYSTEM_PATH, &event(&sb, "rm -rf ~"));
         assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     }

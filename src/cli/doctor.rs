@@ -211,6 +211,7 @@ pub fn checks(env: &DoctorEnv) -> Vec<Check> {
         installed.as_ref(),
         exe.as_deref(),
         policy.as_ref(),
+        &env.locations,
     ));
     out
 }
@@ -799,13 +800,36 @@ fn sample_event(cwd: &Path, command: &str, n: u32) -> Vec<u8> {
     .into_bytes()
 }
 
-/// Spawns the installed hook on a malformed event (must deny), `rm -rf ~` (must deny) and
-/// `ls` (must not be blocked), timing each.
+/// What this binary's own engine decides for a sample, under the user's policy and the
+/// self-test's locations: the answer the installed hook should give too.
+fn expected_effect(
+    input: &[u8],
+    policy: Option<&crate::policy::Policy>,
+    loc: &Locations,
+    project: &Path,
+) -> Option<crate::verdict::Effect> {
+    let Ok(event) = crate::event::parse_event(input) else {
+        return Some(crate::verdict::Effect::Deny);
+    };
+    // Without a loadable policy, judge by the built-in defaults: the hook then refuses even
+    // the ordinary sample, and that shows up as a failure.
+    let fallback = crate::policy::Policy::default();
+    let policy = policy.unwrap_or(&fallback);
+    let cwd = crate::hook::event_cwd(&event);
+    let scope = crate::hook::scope_for(policy, loc, &cwd, project, true);
+    crate::hook::decide(policy, &event, &scope).effect
+}
+
+/// Spawns the installed hook on a malformed event, `rm -rf ~` and `ls`, timing each, and
+/// compares its answers with what this binary's engine decides in-process: a malformed event
+/// must be denied; the installed hook must deny what the engine denies and pass what it passes.
 fn self_test(
     installed: Option<&InstalledHook>,
     exe: Option<&Path>,
     policy: Option<&crate::policy::Policy>,
+    loc: &Locations,
 ) -> Vec<Check> {
+    use crate::verdict::Effect;
     let mut out = Vec::new();
     let (hook, source) = match installed {
         Some(i) => (i.handler.clone(), i.file.display().to_string()),
@@ -845,15 +869,16 @@ fn self_test(
             .clamp(1.0, 60.0),
     );
     let project = sandbox.join("project");
-    let cases: [(&str, Vec<u8>, bool); 3] = [
-        ("malformed event", b"{\"tool_name\": ".to_vec(), true),
-        ("rm -rf ~", sample_event(&project, "rm -rf ~", 1), true),
-        ("ls", sample_event(&project, "ls", 2), false),
+    let mut sandbox_loc = loc.clone();
+    sandbox_loc.data_dir = sandbox.join("state");
+    let cases: [(&str, Vec<u8>); 3] = [
+        ("malformed event", b"{\"tool_name\": ".to_vec()),
+        ("rm -rf ~", sample_event(&project, "rm -rf ~", 1)),
+        ("ls", sample_event(&project, "ls", 2)),
     ];
-    let no_packs = crate::packs::all_rules().next().is_none();
-    let fs_pack_off = policy.is_some_and(|p| p.disabled_packs.contains("destructive-fs"));
-    for (label, input, must_deny) in cases {
-        let name = "self-test";
+    let name = "self-test";
+    for (label, input) in cases {
+        let expected = expected_effect(&input, policy, &sandbox_loc, &project);
         let run = match run_hook(&hook, exe, &sandbox, &input, limit) {
             Ok(r) => r,
             Err(e) => {
@@ -868,9 +893,15 @@ fn self_test(
         let ms = run.took.as_millis();
         let decided = decision(&run.stdout);
         let denied = run.code == Some(2) && decided.as_deref() == Some("deny");
+        let blocked = run.code == Some(2) || decided.as_deref() == Some("deny");
+        let got = format!(
+            "exit {}, decision {}",
+            code_text(run.code),
+            decided.as_deref().unwrap_or("none")
+        );
         let first_err = run.stderr.lines().next().unwrap_or("").to_string();
-        if run.code.is_none() {
-            out.push(Check::fail(
+        let check = if run.code.is_none() {
+            Check::fail(
                 name,
                 format!(
                     "{label}: the hook did not answer within {} s; Claude Code would let the \
@@ -878,58 +909,53 @@ fn self_test(
                     limit.as_secs()
                 ),
                 "`palisade hook` must answer quickly: check the risk backend and the state dir",
-            ));
-        } else if must_deny && !denied {
-            let got = format!(
-                "exit {}, decision {}",
-                code_text(run.code),
-                decided.as_deref().unwrap_or("none")
-            );
-            let check = if label == "rm -rf ~" && (no_packs || fs_pack_off) {
-                Check::warn(
-                    name,
-                    format!(
-                        "{label}: not denied ({got}): {}",
-                        if no_packs {
-                            "this build has no built-in packs"
-                        } else {
-                            "the destructive-fs pack is disabled in your policy"
-                        }
-                    ),
-                    "use a release of palisade with its rule packs, and keep destructive-fs on",
-                )
-            } else {
-                Check::fail(
-                    name,
-                    format!("{label}: expected a deny (exit 2 + JSON), got {got} {first_err}"),
-                    "reinstall the current palisade (`cargo install --path .`, `palisade init`)",
-                )
-            };
-            out.push(check);
-        } else if !must_deny && (run.code != Some(0) || decided.as_deref() == Some("deny")) {
-            out.push(Check::fail(
+            )
+        } else if !matches!(run.code, Some(0) | Some(2)) {
+            Check::fail(
+                name,
+                format!("{label}: the hook exited {got}, which Claude Code treats as a pass"),
+                "reinstall palisade (`cargo install --path .`, then `palisade init`)",
+            )
+        } else if expected == Some(Effect::Deny) && !denied {
+            Check::fail(
                 name,
                 format!(
-                    "{label}: an ordinary call was blocked (exit {}): {first_err}",
-                    code_text(run.code)
+                    "{label}: expected a deny (exit 2 + JSON), got {got}; the installed hook \
+                     disagrees with this binary {first_err}"
                 ),
+                "reinstall the current palisade (`cargo install --path .`, `palisade init`)",
+            )
+        } else if expected != Some(Effect::Deny) && blocked {
+            Check::fail(
+                name,
+                format!("{label}: an ordinary call was blocked ({got}): {first_err}"),
                 "fix what the reason names (a broken policy denies everything)",
-            ));
+            )
+        } else if label == "rm -rf ~" && expected != Some(Effect::Deny) {
+            Check::warn(
+                name,
+                format!(
+                    "{label}: not denied ({got}): this build, with your policy, has no rule \
+                     that refuses it"
+                ),
+                "keep the destructive-fs pack on (`palisade explain` lists what is active)",
+            )
         } else if run.took > Duration::from_secs(2) {
-            out.push(Check::warn(
+            Check::warn(
                 name,
                 format!("{label}: answered correctly but took {ms} ms"),
                 "a slow hook slows every tool call: check the risk backend's timeout",
-            ));
+            )
         } else {
-            out.push(Check::ok(
+            Check::ok(
                 name,
                 format!(
                     "{label}: {} in {ms} ms (hook from {source})",
-                    if must_deny { "denied" } else { "passed" }
+                    if denied { "denied" } else { "passed" }
                 ),
-            ));
-        }
+            )
+        };
+        out.push(check);
     }
     let _ = std::fs::remove_dir_all(&sandbox);
     out

@@ -14,7 +14,12 @@ pub struct Sandbox {
 
 impl Sandbox {
     pub fn new() -> Sandbox {
-        let dir = tempfile::tempdir().expect("tempdir");
+        // Under cargo's target tmp dir, not /tmp: the system temp dir is a write root for
+        // palisade, and a HOME inside it would make `rm -rf ~` look like cleaning up temp files.
+        let dir = tempfile::Builder::new()
+            .prefix("sandbox-")
+            .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+            .expect("tempdir");
         let home = dir.path().join("home");
         let project = home.join("project");
         std::fs::create_dir_all(&project).unwrap();
@@ -117,7 +122,8 @@ pub fn policy_loader_is_real() -> bool {
     palisade::policy::load(&loc, dir.path()).is_err()
 }
 
-/// True once the built-in rule packs are in the build.
-pub fn packs_present() -> bool {
-    palisade::packs::all_rules().next().is_some()
+/// True once the shell analysis is in the build (the skeleton's stub finds no commands): until
+/// then no rule can see what a Bash command does, so Bash denies are not asserted.
+pub fn shell_analysis_present() -> bool {
+    !palisade::shell::analyse("rm -rf /").commands.is_empty()
 }
