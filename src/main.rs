@@ -33,7 +33,10 @@ fn main() -> ExitCode {
         Command::Completions { shell } => {
             use clap::CommandFactory;
             let mut cmd = Cli::command();
-            clap_complete::generate(shell, &mut cmd, "palisade", &mut std::io::stdout());
+            // Into memory first: clap_complete panics on a closed pipe (`… | head`).
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut cmd, "palisade", &mut script);
+            let _ = std::io::Write::write_all(&mut std::io::stdout(), &script);
             0
         }
         Command::Check(args) => palisade::cli::check::run(&args, &locations),

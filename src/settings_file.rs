@@ -197,6 +197,7 @@ impl SettingsDoc {
                 });
             }
         };
+        tracing::debug!(path = %path.display(), existed, bytes = original.len(), "read settings");
         let value = SettingsDoc::parse(path, &original)?;
         Ok(SettingsDoc {
             path: path.to_path_buf(),
@@ -315,6 +316,7 @@ impl SettingsDoc {
         } else {
             None
         };
+        tracing::info!(path = %target.display(), backup = ?backup, "writing settings");
         write_atomic(&target, self.render().as_bytes()).map_err(io(&target))?;
         Ok(backup)
     }

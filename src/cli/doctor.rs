@@ -732,6 +732,7 @@ fn run_hook(
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    tracing::debug!(command = ?cmd, "self-test: spawning the installed hook");
     let start = Instant::now();
     let mut child = cmd.spawn()?;
     if let Some(mut stdin) = child.stdin.take() {
