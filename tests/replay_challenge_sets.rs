@@ -8,36 +8,17 @@ use common::Sandbox;
 fn shipped_challenge_sets_pass() {
     let sb = Sandbox::new();
     let sets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("challenge-sets");
-    let out = sb
-        .command()
-        .arg("replay")
-        .arg("--json")
-        .arg(&sets)
-        .output()
-        .expect("run replay");
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "replay --json printed no JSON ({e}): {}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
+    let out = sb.command().arg("replay").arg("--json").arg(&sets).output().expect("run replay");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("replay --json printed no JSON ({e}): {}", String::from_utf8_lossy(&out.stderr)));
     for key in ["total", "passed", "failed", "by_category", "failures"] {
         assert!(report.get(key).is_some(), "missing {key}");
     }
     let failures = report["failures"].as_array().cloned().unwrap_or_default();
     let listing: Vec<String> = failures.iter().map(|f| f.to_string()).collect();
-    assert!(
-        failures.is_empty(),
-        "{} of {} cases failed:\n{}",
-        failures.len(),
-        report["total"],
-        listing.join("\n")
-    );
+    assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), report["total"], listing.join("\n"));
     assert_eq!(out.status.code(), Some(0));
-    assert!(
-        report["total"].as_u64().unwrap_or(0) >= 250,
-        "at least 250 cases ship"
-    );
+    assert!(report["total"].as_u64().unwrap_or(0) >= 250, "at least 250 cases ship");
 }
 
 #[test]
@@ -51,13 +32,7 @@ fn a_miss_fails_the_replay() {
 "#,
     )
     .unwrap();
-    let out = sb
-        .command()
-        .arg("replay")
-        .arg("--json")
-        .arg(&file)
-        .output()
-        .unwrap();
+    let out = sb.command().arg("replay").arg("--json").arg(&file).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["total"], 2);
