@@ -471,3 +471,24 @@ fn a_symlinked_settings_file_stays_a_symlink() {
         2
     );
 }
+
+#[test]
+fn hand_written_shell_form_entries_are_reported_not_removed() {
+    let sb = Sandbox::new();
+    let text = r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "/opt/palisade hook"}]}]}}"#;
+    sb.write(&sb.user_settings(), text);
+    let out = sb.run(&["init"]);
+    assert!(out.status.success());
+    assert!(stderr(&out).contains("shell form"), "{}", stderr(&out));
+    let out = sb.run(&["init", "--uninstall"]);
+    assert!(out.status.success());
+    assert!(
+        stdout(&out).contains("hand-written shell-form"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(
+        read_json(&sb.user_settings()),
+        serde_json::from_str::<Value>(text).unwrap()
+    );
+}

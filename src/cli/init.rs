@@ -149,8 +149,20 @@ fn uninstall(
         return Ok(());
     }
     let removed = settings_file::uninstall(&mut doc.value);
+    let hand_written = settings_file::palisade_handlers(&doc.value).len();
+    if hand_written > 0 {
+        let _ = writeln!(
+            out,
+            "note: {shown} still runs palisade from {hand_written} hand-written shell-form \
+             entr{}; init does not remove those, edit the file to drop them.",
+            if hand_written == 1 { "y" } else { "ies" }
+        );
+    }
     if removed == 0 {
-        let _ = writeln!(out, "no palisade hooks in {shown}; nothing changed.");
+        let _ = writeln!(
+            out,
+            "no palisade hooks added by init in {shown}; nothing changed."
+        );
         return Ok(());
     }
     if args.dry_run {
@@ -303,7 +315,13 @@ fn warnings(env: &InitEnv, binary: &Path) -> Vec<String> {
                     (std::fs::canonicalize(&program), std::fs::canonicalize(binary)),
                     (Ok(a), Ok(b)) if a == b
                 );
-            if !same {
+            if h.shell_form {
+                out.push(format!(
+                    "{shown} runs palisade in shell form on {} (`{}`), which init neither \
+                     counts nor removes; delete that entry by hand so palisade runs once",
+                    h.event, h.command
+                ));
+            } else if !same {
                 out.push(format!(
                     "{shown} also runs palisade from {} on {}; two installations decide and \
                      record twice: remove the stale one (`palisade init --uninstall` in that \
