@@ -246,3 +246,24 @@ fn managed_only_hooks_without_palisade_fail() {
     assert_eq!(f.len(), 1, "{checks:#?}");
     assert!(f[0].detail.contains("allowManagedHooksOnly"));
 }
+
+#[test]
+fn a_corrupt_ledger_fails() {
+    let sb = installed();
+    let ledger = sb.data_dir().join("ledger");
+    sb.write(&ledger.join("0123456789abcdef.json"), "{\"files\": {}}");
+    let (code, v) = doctor_json(&sb, &[]);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(with(&v, "ledger", "ok").len(), 1);
+    sb.write(&ledger.join("fedcba9876543210.json"), "{\"files\": ");
+    let (code, v) = doctor_json(&sb, &[]);
+    assert_eq!(code, 1);
+    let f = with(&v, "ledger", "fail");
+    assert_eq!(f.len(), 1, "{v:#}");
+    assert!(
+        f[0]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("fedcba9876543210.json")
+    );
+}

@@ -614,9 +614,12 @@ fn audit_chain_check(file: &Path) -> Check {
     )
 }
 
-/// The ledger lives under the state dir; every file in it must be readable by the hook.
-// TODO(lead): switch to the ledger module's own location/reader once merged.
+/// The ledger: one JSON file per session under `<state dir>/ledger`. A ledger that cannot be
+/// read or parsed makes the hook refuse that session's calls (forgetting what the agent wrote
+/// would let a write-then-run chain through), so each file is read and parsed here.
+// TODO(lead): use the ledger module's reader (`LedgerStore`) once it is public and merged.
 fn ledger_check(data_dir: &Path) -> Check {
+    const MAX_LEDGER_BYTES: u64 = 64 * 1024 * 1024;
     let dir = data_dir.join("ledger");
     let entries = match std::fs::read_dir(&dir) {
         Ok(e) => e,
@@ -635,23 +638,44 @@ fn ledger_check(data_dir: &Path) -> Check {
         }
     };
     let mut files = 0;
+    let mut broken = Vec::new();
     for entry in entries.flatten() {
         let path = entry.path();
-        if path.is_file() {
-            if let Err(e) = std::fs::File::open(&path).and_then(|mut f| f.read(&mut [0u8; 1])) {
-                return Check::fail(
-                    "ledger",
-                    format!("{} is not readable ({e})", path.display()),
-                    format!("make {} readable by you, or remove it", path.display()),
-                );
-            }
-            files += 1;
+        if !path.is_file() || path.extension().is_none_or(|x| x != "json") {
+            continue;
+        }
+        files += 1;
+        let problem = match std::fs::metadata(&path) {
+            Ok(m) if m.len() > MAX_LEDGER_BYTES => Some("larger than 64 MiB".to_string()),
+            Ok(_) => match std::fs::read(&path) {
+                Err(e) => Some(e.to_string()),
+                Ok(bytes) => serde_json::from_slice::<serde_json::Value>(&bytes)
+                    .err()
+                    .map(|e| format!("not valid JSON ({e})")),
+            },
+            Err(e) => Some(e.to_string()),
+        };
+        if let Some(p) = problem {
+            broken.push(format!("{}: {p}", path.display()));
         }
     }
-    Check::ok(
-        "ledger",
-        format!("{} readable ({files} file(s))", dir.display()),
-    )
+    if broken.is_empty() {
+        Check::ok(
+            "ledger",
+            format!("{} readable ({files} session file(s))", dir.display()),
+        )
+    } else {
+        Check::fail(
+            "ledger",
+            format!(
+                "{} of {files} ledger file(s) cannot be used, and the hook refuses the calls of \
+                 those sessions: {}",
+                broken.len(),
+                broken.join("; ")
+            ),
+            "remove the broken file(s) if their sessions are over; otherwise restore them",
+        )
+    }
 }
 
 fn risk_check(policy: Option<&crate::policy::Policy>) -> Check {
