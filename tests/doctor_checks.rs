@@ -267,3 +267,27 @@ fn a_corrupt_ledger_fails() {
             .contains("fedcba9876543210.json")
     );
 }
+
+#[test]
+fn risk_backend_without_its_key_fails() {
+    if !sandbox::risk_block_applied() {
+        eprintln!("SKIPPED risk_backend_without_its_key_fails: the risk settings are the stub");
+        return;
+    }
+    let sb = installed();
+    std::fs::write(
+        sb.user_policy(),
+        "version: 1\nrisk:\n  enabled: true\n  api_key_env: PALISADE_TEST_NO_SUCH_KEY\n",
+    )
+    .unwrap();
+    let (code, v) = doctor_json(&sb, &[]);
+    assert_eq!(code, 1);
+    let f = with(&v, "risk backend", "fail");
+    assert_eq!(f.len(), 1, "{v:#}");
+    assert!(
+        f[0]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("PALISADE_TEST_NO_SUCH_KEY")
+    );
+}

@@ -55,16 +55,6 @@ fn layers(p: &Policy) -> Vec<Layer> {
     p.sources.iter().map(|s| s.layer).collect()
 }
 
-/// True once the risk module applies a policy's `risk:` block (the skeleton's stub ignores it).
-fn risk_block_applied() -> bool {
-    let mut s = palisade::risk::RiskSettings::default();
-    let c = palisade::risk::RiskConfig {
-        enabled: Some(true),
-        ..Default::default()
-    };
-    s.apply_user(&c).is_ok() && s.enabled
-}
-
 #[test]
 fn every_policy_example_loads() {
     let all = files_with(&examples(), ".yaml");
@@ -103,7 +93,7 @@ fn the_examples_say_what_they_claim() {
     let dir = examples().join("policies");
     let ci = load(Some(&dir.join("ci-agent.yaml")), None).unwrap();
     assert!(ci.headless, "asks become denies");
-    if risk_block_applied() {
+    if sandbox::risk_block_applied() {
         assert!(
             ci.risk.enabled && ci.risk.on_error_deny,
             "backend on, errors deny"

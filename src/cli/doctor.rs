@@ -206,7 +206,7 @@ pub fn checks(env: &DoctorEnv) -> Vec<Check> {
     }
     out.push(audit_chain_check(&audit_file));
     out.push(ledger_check(&env.locations.data_dir));
-    out.push(risk_check(policy.as_ref()));
+    out.extend(risk_check(policy.as_ref()));
     out.extend(self_test(
         installed.as_ref(),
         exe.as_deref(),
@@ -571,7 +571,8 @@ fn writable_check(name: &str, dir: &Path, fix: &str) -> Check {
 
 /// The audit file in effect: the policy's `audit.file` (`~/` = home, relative = under the
 /// state dir), else `<state dir>/audit.jsonl`.
-// TODO(lead): replace with `crate::audit::settings::audit_file` once the audit module lands.
+// TODO(lead): replace with `crate::audit::audit_file(&policy.audit, loc)` once the audit module
+// is merged (same rules).
 fn audit_file(policy: Option<&crate::policy::Policy>, loc: &Locations) -> PathBuf {
     match policy.and_then(|p| p.audit.file.as_ref()) {
         None => loc.data_dir.join("audit.jsonl"),
@@ -598,12 +599,19 @@ fn audit_chain_check(file: &Path) -> Check {
             ),
         );
     }
-    // TODO(lead): call the audit module once merged:
-    //   match crate::audit::verify(file) {
-    //       Ok(s) => Check::ok("audit chain", format!("{} entries, intact", s.entries)),
-    //       Err(e) => Check::fail("audit chain", format!("{}: {e}", file.display()),
-    //                             "`palisade audit verify` shows where; keep the file as evidence"),
-    //   }
+    // TODO(lead): once the audit module is merged, replace the warning below with
+    //
+    //     match crate::audit::verify(file) {
+    //         Ok(s) => Check::ok(
+    //             "audit chain",
+    //             format!("{}: {} entries, intact", file.display(), s.entries),
+    //         ),
+    //         Err(e) => Check::fail(
+    //             "audit chain",
+    //             format!("{}: {e}", file.display()),
+    //             "keep the file as evidence; `palisade audit verify` shows where it breaks",
+    //         ),
+    //     }
     Check::warn(
         "audit chain",
         format!(
@@ -678,21 +686,38 @@ fn ledger_check(data_dir: &Path) -> Check {
     }
 }
 
-fn risk_check(policy: Option<&crate::policy::Policy>) -> Check {
+fn risk_check(policy: Option<&crate::policy::Policy>) -> Vec<Check> {
     let Some(policy) = policy else {
-        return Check::warn(
+        return vec![Check::warn(
             "risk backend",
             "not checked: the policy did not load",
             "fix the policy first",
-        );
+        )];
     };
     let risk = &policy.risk;
+    // TODO(lead): once the risk module is merged, replace the rest of this function with
+    //
+    //     use crate::risk::CheckStatus;
+    //     crate::risk::doctor_check(risk)
+    //         .into_iter()
+    //         .map(|(status, msg)| {
+    //             let msg = msg.strip_prefix("risk backend: ").unwrap_or(&msg).to_string();
+    //             let fix = "see the message (`palisade explain` shows the risk block)";
+    //             match status {
+    //                 CheckStatus::Ok => Check::ok("risk backend", msg),
+    //                 CheckStatus::Warn => Check::warn("risk backend", msg, fix),
+    //                 CheckStatus::Fail => Check::fail("risk backend", msg, fix),
+    //             }
+    //         })
+    //         .collect()
+    //
+    // (it checks the key, sends a minimal request and times it).
     if !risk.enabled {
-        return Check::ok("risk backend", "off (risk.enabled: false)");
+        return vec![Check::ok("risk backend", "off (risk.enabled: false)")];
     }
     let key_set = std::env::var_os(&risk.api_key_env).is_some_and(|v| !v.is_empty());
     if !key_set {
-        return Check::fail(
+        return vec![Check::fail(
             "risk backend",
             format!(
                 "enabled, but ${} is not set: every undecided call gets on_error ({})",
@@ -703,18 +728,16 @@ fn risk_check(policy: Option<&crate::policy::Policy>) -> Check {
                 "export {}=<key> where Claude Code runs, or set risk.enabled: false",
                 risk.api_key_env
             ),
-        );
+        )];
     }
-    // TODO(lead): call `crate::risk::doctor_check(&policy.risk)` (endpoint answers, latency)
-    // once the risk module lands, and return its Check instead of this warning.
-    Check::warn(
+    vec![Check::warn(
         "risk backend",
         format!(
             "enabled ({} at {}), key in ${}; endpoint check not available in this build",
             risk.model, risk.url, risk.api_key_env
         ),
         "check the endpoint with a build that has the risk module",
-    )
+    )]
 }
 
 /// What a self-test run returned.

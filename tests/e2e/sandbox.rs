@@ -127,3 +127,13 @@ pub fn policy_loader_is_real() -> bool {
 pub fn shell_analysis_present() -> bool {
     !palisade::shell::analyse("rm -rf /").commands.is_empty()
 }
+
+/// True once the risk module applies a policy's `risk:` block (the skeleton's stub ignores it).
+pub fn risk_block_applied() -> bool {
+    let mut s = palisade::risk::RiskSettings::default();
+    let c = palisade::risk::RiskConfig {
+        enabled: Some(true),
+        ..Default::default()
+    };
+    s.apply_user(&c).is_ok() && s.enabled
+}
