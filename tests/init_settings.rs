@@ -492,3 +492,15 @@ fn hand_written_shell_form_entries_are_reported_not_removed() {
         serde_json::from_str::<Value>(text).unwrap()
     );
 }
+
+#[test]
+fn a_file_in_claude_codes_own_layout_round_trips_byte_for_byte() {
+    // Claude Code writes settings with JSON.stringify(v, null, 2): init then uninstall must
+    // give back exactly those bytes.
+    // RICH is in that layout, with 4-space indentation.
+    let sb = Sandbox::new();
+    sb.write(&sb.user_settings(), RICH);
+    assert!(sb.run(&["init"]).status.success());
+    assert!(sb.run(&["init", "--uninstall"]).status.success());
+    assert_eq!(std::fs::read_to_string(sb.user_settings()).unwrap(), RICH);
+}
