@@ -795,6 +795,27 @@ mod tests {
     }
 
     #[test]
+    fn a_file_changed_since_it_was_read_is_not_overwritten() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        std::fs::write(&path, "{}\n").unwrap();
+        let mut doc = SettingsDoc::read(&path).unwrap();
+        install(&mut doc.value, Path::new("/x/palisade"));
+        std::fs::write(&path, "{\"model\": \"opus\"}\n").unwrap();
+        assert!(doc.write().is_err());
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "{\"model\": \"opus\"}\n"
+        );
+        let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(leftovers, ["settings.json"], "no backup, no temp file");
+    }
+
+    #[test]
     fn dates() {
         assert_eq!(civil_from_days(0), (1970, 1, 1));
         assert_eq!(civil_from_days(20_454), (2026, 1, 1));
