@@ -19,18 +19,41 @@ use std::time::{Duration, Instant};
 
 const NPM_PACKAGE: &str = "@anthropic-ai/claude-code";
 
-/// Runs a command to completion or kills it after `limit`.
+/// Runs a command to completion or kills it after `limit`. Output is drained by threads so a
+/// chatty child cannot fill a pipe and stall until the limit.
 fn run_limited(cmd: &mut Command, limit: Duration) -> Result<std::process::Output, String> {
+    use std::io::Read;
     let mut child = cmd
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| e.to_string())?;
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut buf);
+            }
+            buf
+        })
+    };
+    let out = drain(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let err = drain(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
     let start = Instant::now();
-    loop {
+    let status = loop {
         match child.try_wait() {
-            Ok(Some(_)) => return child.wait_with_output().map_err(|e| e.to_string()),
+            Ok(Some(status)) => break status,
             Ok(None) if start.elapsed() > limit => {
                 let _ = child.kill();
                 let _ = child.wait();
@@ -39,7 +62,12 @@ fn run_limited(cmd: &mut Command, limit: Duration) -> Result<std::process::Outpu
             Ok(None) => std::thread::sleep(Duration::from_millis(50)),
             Err(e) => return Err(e.to_string()),
         }
-    }
+    };
+    Ok(std::process::Output {
+        status,
+        stdout: out.join().unwrap_or_default(),
+        stderr: err.join().unwrap_or_default(),
+    })
 }
 
 fn runs(bin: &Path) -> bool {
