@@ -17,5 +17,6 @@ pub mod packs;
 pub mod paths;
 pub mod policy;
 pub mod risk;
+pub mod scan;
 pub mod shell;
 pub mod verdict;
