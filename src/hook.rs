@@ -2,8 +2,9 @@
 //! ends in a deny with exit 2 and a reason; nothing but the one JSON object goes to stdout.
 
 use crate::event::{self, HookEvent};
+use crate::ledger::{self, LedgerStore, Receipt, WriteContext};
 use crate::locations::Locations;
-use crate::normalize::{self, ProtectedPath, Scope};
+use crate::normalize::{self, Call, ProtectedPath, Scope};
 use crate::paths::PathResolver;
 use crate::policy::{self, Policy};
 use crate::verdict::{Effect, Verdict};
@@ -59,6 +60,15 @@ impl HookAnswer {
         }
     }
 
+    /// No opinion: exit 0, nothing on stdout.
+    pub fn silent() -> HookAnswer {
+        HookAnswer {
+            stdout: String::new(),
+            stderr: String::new(),
+            code: 0,
+        }
+    }
+
     /// A deny for an internal failure, when nothing else can be trusted.
     pub fn failure(cause: &str) -> HookAnswer {
         HookAnswer::for_verdict(&Verdict::failure("error/internal", cause))
@@ -85,13 +95,6 @@ pub fn run(stdin: &[u8], locations: &Locations, env_project_dir: Option<&Path>) 
             ));
         }
     };
-    if event.is_post() {
-        return HookAnswer {
-            stdout: String::new(),
-            stderr: String::new(),
-            code: 0,
-        };
-    }
     let cwd = event
         .cwd
         .clone()
@@ -100,6 +103,7 @@ pub fn run(stdin: &[u8], locations: &Locations, env_project_dir: Option<&Path>) 
     let project_root = Locations::project_root(&cwd, env_project_dir);
     let policy = match policy::load(locations, &project_root) {
         Ok(p) => p,
+        Err(_) if event.is_post() => return HookAnswer::silent(),
         Err(e) => {
             return HookAnswer::for_verdict(&Verdict::failure(
                 "error/policy",
@@ -108,9 +112,123 @@ pub fn run(stdin: &[u8], locations: &Locations, env_project_dir: Option<&Path>) 
         }
     };
     let scope = scope_for(&policy, locations, &cwd, &project_root, true);
-    let verdict = decide(&policy, &event, &scope);
+    let call = normalize::normalize(&event, &scope);
+    let store = LedgerStore::new(&locations.data_dir);
+    if event.is_post() {
+        // PostToolUse cannot block: it only confirms what was written.
+        return match ledger_confirm(&policy, &store, &event, &call, &scope) {
+            Ok(()) => HookAnswer::silent(),
+            Err(e) => HookAnswer {
+                stdout: String::new(),
+                stderr: format!("palisade: {e}"),
+                code: 0,
+            },
+        };
+    }
+    let verdict = crate::evaluate::evaluate(&policy, &call, &scope);
+    let verdict = ledger_check(&policy, &store, &event, &call, &scope, verdict);
+    // The audit step appends the entry here and hands its receipt to the ledger.
+    let receipt: Option<Receipt> = None;
+    let verdict = ledger_record(&policy, &store, &event, &call, &scope, verdict, receipt);
     HookAnswer::for_verdict(&verdict)
 }
+
+// ---- Ledger step (write-then-run chains) ------------------------------------------------
+// Before the answer, a call that runs a file written earlier in the session is judged by
+// that file's content; after it, what an allowed (or asked) call writes is recorded. The
+// ledger is read only for calls that run or write files.
+
+/// The stricter of the static verdict and the ledger's, with the chain links of the run.
+fn ledger_check(
+    policy: &Policy,
+    store: &LedgerStore,
+    event: &HookEvent,
+    call: &Call,
+    scope: &Scope,
+    verdict: Verdict,
+) -> Verdict {
+    if verdict.effect == Some(Effect::Deny) || !ledger::relevance(call, scope).1 {
+        return verdict;
+    }
+    match store.load(&event.session_id) {
+        Ok(l) => {
+            let lv = ledger::check(&l, call, scope, policy);
+            let mut v = verdict.stricter(lv.verdict);
+            v.chain = lv.links;
+            v
+        }
+        Err(e) => ledger_failure(policy, &e),
+    }
+}
+
+/// Records the files the call writes, unless it was denied (a denied write never happens;
+/// an asked one may, once the user agrees, so it is recorded too). A ledger that cannot be
+/// written fails closed like the audit log: the call is denied (asked with `on_error: ask`).
+fn ledger_record(
+    policy: &Policy,
+    store: &LedgerStore,
+    event: &HookEvent,
+    call: &Call,
+    scope: &Scope,
+    verdict: Verdict,
+    receipt: Option<Receipt>,
+) -> Verdict {
+    if verdict.effect == Some(Effect::Deny) || !ledger::relevance(call, scope).0 {
+        return verdict;
+    }
+    let ctx = WriteContext {
+        tool_use_id: event.tool_use_id.clone(),
+        receipt,
+        now_ms: now_ms(),
+    };
+    match store.update(&event.session_id, |l| {
+        ledger::record(l, call, scope, policy, &ctx)
+    }) {
+        Ok(()) => verdict,
+        Err(e) => ledger_failure(policy, &e).stricter(verdict),
+    }
+}
+
+/// PostToolUse: refreshes the entries of the files the call wrote from disk.
+fn ledger_confirm(
+    policy: &Policy,
+    store: &LedgerStore,
+    event: &HookEvent,
+    call: &Call,
+    scope: &Scope,
+) -> Result<(), ledger::LedgerError> {
+    if !ledger::relevance(call, scope).0 {
+        return Ok(());
+    }
+    let ctx = WriteContext {
+        tool_use_id: event.tool_use_id.clone(),
+        receipt: None,
+        now_ms: now_ms(),
+    };
+    store.update(&event.session_id, |l| {
+        ledger::confirm(l, call, scope, policy, &ctx)
+    })
+}
+
+fn ledger_failure(policy: &Policy, e: &ledger::LedgerError) -> Verdict {
+    let mut v = Verdict::failure(
+        "error/ledger",
+        format!("{e}, so write-then-run chains cannot be checked and the call is refused"),
+    );
+    if policy.audit.on_error_ask {
+        v.effect = Some(Effect::Ask);
+    }
+    crate::evaluate::headless(policy, v)
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
+
+// ---- end of the ledger step --------------------------------------------------------------
 
 /// The static decision for one event (the pure core used by `hook`, `check` and `replay`).
 pub fn decide(policy: &Policy, event: &HookEvent, scope: &Scope) -> Verdict {
