@@ -141,7 +141,28 @@ fn a_write_is_recorded_with_its_analysis_and_confirmed_after_the_tool_ran() {
 }
 
 #[test]
-fn a_denied_write_is_not_recorded_and_other_sessions_are_apart() {
+fn a_denied_write_is_not_recorded() {
+    let env = env();
+    let keys = env.root.join("home/dev/.ssh/authorized_keys");
+    let (code, out, _) = hook(
+        &env,
+        &event(
+            &env,
+            "s-d",
+            "PreToolUse",
+            "Write",
+            json!({"file_path": keys, "content": "ssh-ed25519 AAAA attacker\n"}),
+        ),
+    );
+    assert_eq!(code, 2, "the persistence pack refuses this write: {out}");
+    assert!(
+        !env.data.join("ledger").exists(),
+        "a refused write left a ledger"
+    );
+}
+
+#[test]
+fn sessions_are_apart_and_idle_sessions_write_nothing() {
     let env = env();
     // A session that writes nothing has no ledger file at all.
     let (code, _, _) = hook(

@@ -389,7 +389,10 @@ fn judge_execution(
                             .next()
                             .unwrap_or("write-then-run")
                             .to_string(),
-                        reason: format!("runs {disp}, {origin}{changed_note}, {}", describe(f)),
+                        reason: format!(
+                            "runs {disp}, {origin}{changed_note}, {}",
+                            describe(f, a.language)
+                        ),
                     },
                     &mut best,
                 );
@@ -427,14 +430,19 @@ fn judge_execution(
 }
 
 /// "whose line 2 `rm -rf "$HOME"` is refused: <reason>".
-fn describe(f: &Finding) -> String {
+fn describe(f: &Finding, language: Language) -> String {
     let verb = match f.effect {
         Effect::Deny => "is refused",
         _ => "needs confirmation",
     };
+    let part = if language == Language::Make {
+        "target"
+    } else {
+        "script"
+    };
     let place = match (&f.section, f.line) {
-        (Some(s), Some(n)) => format!("whose script `{s}` (line {n}) `{}`", f.text),
-        (Some(s), None) => format!("whose script `{s}` `{}`", f.text),
+        (Some(s), Some(n)) => format!("whose {part} `{s}` (line {n}) `{}`", f.text),
+        (Some(s), None) => format!("whose {part} `{s}` `{}`", f.text),
         (None, Some(n)) if !f.text.is_empty() => format!("whose line {n} `{}`", f.text),
         (None, Some(n)) => format!("whose line {n}"),
         (None, None) => "whose content".to_string(),

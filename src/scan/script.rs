@@ -260,9 +260,16 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
     let Some(p) = patterns(language) else {
         return Vec::new();
     };
-    // Home expressions become the literal "~" (same length class is not needed: matching
-    // works on the rewritten text, and line numbers survive because no newline is touched).
+    // Home expressions become the literal "~"; matching works on the rewritten text, whose
+    // line numbers are the original's (no newline is touched), and quotes the original line.
+    let original: Vec<&str> = text.lines().collect();
     let text = substitute_home(text, p);
+    let line_text = |_: &str, at: usize| -> String {
+        original
+            .get(line_of(&text, at) - 1)
+            .map(|l| l.to_string())
+            .unwrap_or_default()
+    };
     let vars = literal_vars(&text, p);
     let mut out = Vec::new();
     let mut secret_reads: Vec<(usize, String, String)> = Vec::new();
@@ -497,10 +504,22 @@ fn catastrophic_delete(path: &str, recursive: bool, line: usize, lt: &str) -> Op
     .iter()
     .any(|c| p == *c || p.starts_with(&format!("{c}/")));
     if (recursive && top) || creds {
+        let what = if creds {
+            "credentials"
+        } else if p == "~" || p == "$HOME" || p.matches('/').count() == 2 {
+            "the home directory"
+        } else if p.is_empty() {
+            "the root directory"
+        } else {
+            "a system directory"
+        };
         Some(finding(
             Effect::Deny,
             "scan/delete-home",
-            &format!("deletes {}", if path.is_empty() { "/" } else { path }),
+            &format!(
+                "deletes {what} (`{}`); delete only specific paths inside the project",
+                if path.is_empty() { "/" } else { path }
+            ),
             line,
             lt,
         ))
