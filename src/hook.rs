@@ -179,9 +179,9 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
     }
     let verdict = crate::evaluate::evaluate(p.policy, &call, &scope);
     let verdict = ledger_check(p.policy, &store, event, &call, &scope, verdict);
-    // The audit step appends the entry here and hands its receipt to the ledger.
-    let receipt: Option<Receipt> = None;
-    ledger_record(p.policy, &store, event, &call, &scope, verdict, receipt)
+    // The audit entry is appended after this; `ledger_attach_receipt` then links the
+    // recorded writes to it.
+    ledger_record(p.policy, &store, event, &call, &scope, verdict, None)
 }
 
 // ---- Ledger step (write-then-run chains) ------------------------------------------------
@@ -258,6 +258,35 @@ fn ledger_confirm(
     };
     store.update(&event.session_id, |l| {
         ledger::confirm(l, call, scope, policy, &ctx)
+    })
+}
+
+/// After the audit entry of a PreToolUse call is appended: the writes the call recorded get
+/// its receipt, so a later run of them links to it (`chain`). Only calls that wrote files
+/// touch the ledger. A failure here loses only the link, never a write, so it is reported,
+/// not turned into a deny.
+pub fn ledger_attach_receipt(
+    locations: &Locations,
+    event: &HookEvent,
+    receipt: Receipt,
+) -> Result<(), ledger::LedgerError> {
+    let Some(id) = event.tool_use_id.as_deref() else {
+        return Ok(());
+    };
+    if event.is_post()
+        || !matches!(
+            event.tool_name.as_str(),
+            "Write" | "Edit" | "MultiEdit" | "NotebookEdit" | "Bash"
+        )
+    {
+        return Ok(());
+    }
+    let store = LedgerStore::new(&locations.data_dir);
+    if !store.file_for(&event.session_id).exists() {
+        return Ok(());
+    }
+    store.update_when(&event.session_id, |l| {
+        ((), l.attach_receipt(id, &receipt) > 0)
     })
 }
 

@@ -150,6 +150,21 @@ pub struct LedgerVerdict {
     pub links: Vec<ChainLink>,
 }
 
+impl Ledger {
+    /// Gives the entries a call recorded (matched by `tool_use_id`, still without a receipt)
+    /// the receipt of the audit entry appended for that call. Returns how many changed.
+    pub fn attach_receipt(&mut self, tool_use_id: &str, receipt: &Receipt) -> usize {
+        let mut n = 0;
+        for e in self.entries.values_mut() {
+            if e.receipt.is_none() && e.tool_use_id.as_deref() == Some(tool_use_id) {
+                e.receipt = Some(receipt.clone());
+                n += 1;
+            }
+        }
+        n
+    }
+}
+
 /// Who wrote: the call's identity for the entries it records.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WriteContext {

@@ -70,6 +70,15 @@ impl LedgerStore {
         session_id: &str,
         change: impl FnOnce(&mut Ledger) -> T,
     ) -> Result<T, LedgerError> {
+        self.update_when(session_id, |l| (change(l), true))
+    }
+
+    /// Like `update`, but writes back only when `change` says it changed something.
+    pub fn update_when<T>(
+        &self,
+        session_id: &str,
+        change: impl FnOnce(&mut Ledger) -> (T, bool),
+    ) -> Result<T, LedgerError> {
         let path = self.file_for(session_id);
         let err = |message: String| LedgerError {
             path: path.clone(),
@@ -85,9 +94,12 @@ impl LedgerStore {
         lock.lock()
             .map_err(|e| err(format!("could not be locked ({e})")))?;
         let mut ledger = read_ledger(&path)?;
-        let out = change(&mut ledger);
-        ledger.enforce_bounds();
-        write_atomically(&path, &ledger).map_err(|e| err(format!("could not be written ({e})")))?;
+        let (out, changed) = change(&mut ledger);
+        if changed {
+            ledger.enforce_bounds();
+            write_atomically(&path, &ledger)
+                .map_err(|e| err(format!("could not be written ({e})")))?;
+        }
         // The lock is released when `lock` is dropped, after the rename.
         drop(lock);
         Ok(out)
@@ -139,6 +151,65 @@ fn write_atomically(path: &Path, ledger: &Ledger) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ledger::{LedgerEntry, Receipt};
+
+    fn entry(path: &str, id: &str) -> LedgerEntry {
+        LedgerEntry {
+            path: path.into(),
+            sha256: None,
+            size: None,
+            tool: "Write".into(),
+            tool_use_id: Some(id.into()),
+            summary: String::new(),
+            how: "Write".into(),
+            from_network: false,
+            executable: false,
+            excerpt: None,
+            excerpt_complete: false,
+            analysis: None,
+            receipt: None,
+            written_at: 1,
+            confirmed: false,
+        }
+    }
+
+    #[test]
+    fn receipts_attach_to_the_writes_of_their_call() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path());
+        store
+            .update("s", |l| {
+                l.entries.insert("/a".into(), entry("/a", "t1"));
+                l.entries.insert("/b".into(), entry("/b", "t2"));
+            })
+            .unwrap();
+        let before = fs::metadata(store.file_for("s"))
+            .unwrap()
+            .modified()
+            .unwrap();
+        let r = Receipt {
+            seq: 4,
+            hash: "h".into(),
+        };
+        let n = store
+            .update_when("s", |l| {
+                let n = l.attach_receipt("t9", &r);
+                (n, n > 0)
+            })
+            .unwrap();
+        assert_eq!(n, 0);
+        assert_eq!(
+            fs::metadata(store.file_for("s"))
+                .unwrap()
+                .modified()
+                .unwrap(),
+            before
+        );
+        store.update("s", |l| l.attach_receipt("t1", &r)).unwrap();
+        let l = store.load("s").unwrap();
+        assert_eq!(l.entries["/a"].receipt, Some(r));
+        assert_eq!(l.entries["/b"].receipt, None);
+    }
 
     #[test]
     fn session_ids_never_reach_the_path() {
@@ -162,6 +233,7 @@ mod tests {
         let e = store.load("s").unwrap_err();
         assert!(e.to_string().contains("corrupt"), "{e}");
         assert!(store.update("s", |_| ()).is_err());
+        assert!(store.update_when("s", |_| ((), false)).is_err());
         // The corrupt file is left for inspection, not overwritten.
         assert_eq!(fs::read(&file).unwrap(), b"{\"entries\": [tru");
     }

@@ -104,6 +104,10 @@ pub(super) fn shell_script(text: &str, engine: &dyn ShellEngine) -> Vec<Finding>
         .findings
         .iter()
         .any(|f| matches!(f, crate::shell::ShellFinding::ParseError { .. }));
+    if parses && whole.effect.is_none_or(|e| e == Effect::Allow) {
+        // Nothing to attribute: ordinary scripts cost one evaluation.
+        return Vec::new();
+    }
     let lines = logical_lines(text);
     let judged: Vec<(LogicalLine, crate::verdict::Verdict)> = if lines.len() <= MAX_LINES {
         lines

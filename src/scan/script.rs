@@ -74,8 +74,8 @@ static PYTHON: LazyLock<Patterns> = LazyLock::new(|| Patterns {
             Op::Remove,
             r"\bos\.(?:remove|unlink|rmdir)|\bPath|\bpathlib\.Path",
         ),
+        // `open(path, mode)`: a read, or a write when the mode says so (`io.open` too).
         (Op::Read, r"\bopen"),
-        (Op::Write, r"\bio\.open"),
     ]),
     eval: re(r"\b(?:exec|eval|compile)\s*\("),
     hidden: re(
