@@ -224,7 +224,11 @@ fn ledger_record(
     verdict: Verdict,
     receipt: Option<Receipt>,
 ) -> Verdict {
-    if verdict.effect == Some(Effect::Deny) || !ledger::relevance(call, scope).0 {
+    let (writes, runs) = ledger::relevance(call, scope);
+    // A run of a ledgered script records what that script writes; with no ledger yet there
+    // is nothing ledgered to run.
+    let ledgered = || store.file_for(&event.session_id).exists();
+    if verdict.effect == Some(Effect::Deny) || !(writes || (runs && ledgered())) {
         return verdict;
     }
     let ctx = WriteContext {
@@ -232,8 +236,8 @@ fn ledger_record(
         receipt,
         now_ms: now_ms(),
     };
-    match store.update(&event.session_id, |l| {
-        ledger::record(l, call, scope, policy, &ctx)
+    match store.update_when(&event.session_id, |l| {
+        ((), ledger::record(l, call, scope, policy, &ctx) > 0)
     }) {
         Ok(()) => verdict,
         Err(e) => ledger_failure(policy, &e).stricter(verdict),

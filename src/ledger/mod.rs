@@ -202,9 +202,9 @@ pub fn record(
     scope: &Scope,
     policy: &Policy,
     ctx: &WriteContext,
-) {
+) -> usize {
     let engine = StaticEngine { policy, scope };
-    record_with(ledger, call, scope, &engine, ctx);
+    record_with(ledger, call, scope, &engine, ctx)
 }
 
 /// PostToolUse: the call ran; refreshes the entries of the files it wrote from disk.
@@ -234,23 +234,29 @@ pub fn check_with(
         };
     }
     // Writes of this same line count (`echo … > x.sh && sh x.sh`).
-    let planned = planned_writes(
-        ledger,
-        call,
-        scope,
-        engine,
-        &WriteContext {
-            tool_use_id: None,
-            receipt: None,
-            now_ms: 0,
-        },
-    );
-    let overlay;
-    let ledger = if planned.is_empty() {
-        ledger
-    } else {
+    let quiet = WriteContext {
+        tool_use_id: None,
+        receipt: None,
+        now_ms: 0,
+    };
+    let planned = planned_writes(ledger, call, scope, engine, &quiet);
+    let mut with_planned = None;
+    if !planned.is_empty() {
         let mut l = ledger.clone();
         for e in planned {
+            l.put(e);
+        }
+        with_planned = Some(l);
+    }
+    let base = with_planned.as_ref().unwrap_or(ledger);
+    // And what the scripts it runs write (`bash gen.sh && bash out.sh`).
+    let derived = derived_writes(base, call, scope, engine, &quiet);
+    let overlay;
+    let ledger = if derived.is_empty() {
+        base
+    } else {
+        let mut l = base.clone();
+        for e in derived {
             l.put(e);
         }
         overlay = l;
@@ -323,21 +329,7 @@ fn judge_execution(
         None if entry.excerpt_complete => entry.excerpt.clone(),
         None => None,
     };
-    let stored_lang = entry.analysis.as_ref().map(|a| a.language);
-    let want = exec.language.unwrap_or(match stored_lang {
-        Some(Language::Other) | None => text
-            .as_deref()
-            .map(|t| scan::detect(&exec.path, t))
-            .map(|l| {
-                if l == Language::Other {
-                    Language::Shell
-                } else {
-                    l
-                }
-            })
-            .unwrap_or(Language::Shell),
-        Some(l) => l,
-    });
+    let want = run_language(exec, entry, text.as_deref());
     let analysis: Option<ContentAnalysis> = match (&text, &entry.analysis) {
         (Some(t), Some(a)) if !changed && a.language == want => Some(a.clone()),
         (Some(t), _) => Some(scan::analyse(want, t, engine)),
@@ -419,15 +411,7 @@ fn judge_execution(
     if let Some(t) = &text {
         trail.push(exec.path.clone());
         for line in scan::command_lines(want, t, &exec.sections) {
-            let inner = Call {
-                tool: "Bash".into(),
-                input: serde_json::json!({ "command": line }),
-                kind: CallKind::Shell {
-                    analysis: crate::shell::analyse(&line),
-                    command: line,
-                },
-            };
-            for e in fileops::executions(&inner, scope) {
+            for e in fileops::executions(&shell_call(&line), scope) {
                 if let Some(j) = judge_execution(ledger, &e, scope, engine, trail, links) {
                     consider(
                         Judged {
@@ -442,6 +426,99 @@ fn judge_execution(
         trail.pop();
     }
     best
+}
+
+/// The language a run executes a file as: what the runner forces (`bash f`), else what the
+/// file is; a file of no known language run directly is run by the shell.
+fn run_language(exec: &Execution, entry: &LedgerEntry, text: Option<&str>) -> Language {
+    exec.language
+        .unwrap_or(match entry.analysis.as_ref().map(|a| a.language) {
+            Some(Language::Other) | None => text
+                .map(|t| scan::detect(&exec.path, t))
+                .map(|l| {
+                    if l == Language::Other {
+                        Language::Shell
+                    } else {
+                        l
+                    }
+                })
+                .unwrap_or(Language::Shell),
+            Some(l) => l,
+        })
+}
+
+/// A Bash call for one command line of a script.
+fn shell_call(line: &str) -> Call {
+    Call {
+        tool: "Bash".into(),
+        input: serde_json::json!({ "command": line }),
+        kind: CallKind::Shell {
+            analysis: crate::shell::analyse(line),
+            command: line.to_string(),
+        },
+    }
+}
+
+/// Files written by the ledgered scripts a call runs: a script that writes another file is
+/// recorded as its writer (`bash a.sh`, where `a.sh` holds `cat > b.sh <<EOF`), so running
+/// that file later is judged too. Shell, Makefile and package scripts are read with the
+/// shell analysis (content known where it is literal); other languages give the paths they
+/// write literally, with content unknown.
+fn derived_writes(
+    ledger: &Ledger,
+    call: &Call,
+    scope: &Scope,
+    engine: &dyn ShellEngine,
+    ctx: &WriteContext,
+) -> Vec<LedgerEntry> {
+    let mut out = Vec::new();
+    for exec in fileops::executions(call, scope) {
+        let Some(entry) = ledger.get(&exec.path) else {
+            continue;
+        };
+        let text = match read_text(&exec.path) {
+            Some(t) => t,
+            None if entry.excerpt_complete => entry.excerpt.clone().unwrap_or_default(),
+            None => continue,
+        };
+        let by = display(&exec.path, scope);
+        let lang = run_language(&exec, entry, Some(&text));
+        match lang {
+            Language::Shell | Language::Make | Language::PackageJson => {
+                for line in scan::command_lines(lang, &text, &exec.sections) {
+                    for mut e in planned_writes(ledger, &shell_call(&line), scope, engine, ctx) {
+                        e.how = format!("{} in {by}", e.how);
+                        e.tool = call.tool.clone();
+                        e.summary = summary(call);
+                        out.push(e);
+                    }
+                }
+            }
+            other => {
+                for raw in scan::written_paths(other, &text) {
+                    let path = scope.resolve(&raw);
+                    out.push(LedgerEntry {
+                        path: path.to_string_lossy().into_owned(),
+                        sha256: None,
+                        size: None,
+                        tool: call.tool.clone(),
+                        tool_use_id: ctx.tool_use_id.clone(),
+                        summary: summary(call),
+                        how: format!("written by {by}"),
+                        from_network: false,
+                        executable: false,
+                        excerpt: None,
+                        excerpt_complete: false,
+                        analysis: None,
+                        receipt: ctx.receipt.clone(),
+                        written_at: ctx.now_ms,
+                        confirmed: false,
+                    });
+                }
+            }
+        }
+    }
+    out
 }
 
 /// "whose line 2 `rm -rf "$HOME"` is refused: <reason>".
@@ -480,10 +557,17 @@ pub fn record_with(
     scope: &Scope,
     engine: &dyn ShellEngine,
     ctx: &WriteContext,
-) {
+) -> usize {
+    let mut n = 0;
     for e in planned_writes(ledger, call, scope, engine, ctx) {
         ledger.put(e);
+        n += 1;
     }
+    for e in derived_writes(ledger, call, scope, engine, ctx) {
+        ledger.put(e);
+        n += 1;
+    }
+    n
 }
 
 /// `confirm` with an explicit engine.

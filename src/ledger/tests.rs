@@ -498,3 +498,35 @@ fn excerpts_are_bounded() {
         vec!["x.sh", "y.py"]
     );
 }
+
+#[test]
+fn files_written_by_a_program_it_ran_are_ledgered() {
+    let mut l = Ledger::default();
+    record_with(
+        &mut l,
+        &write(
+            "/home/dev/project/gen.py",
+            "with open('run.sh', 'w') as f:\n    f.write(payload)\n",
+        ),
+        &scope(),
+        &FakeEngine,
+        &ctx(1),
+    );
+    record_with(
+        &mut l,
+        &bash(vec![cmd("python3 gen.py")]),
+        &scope(),
+        &FakeEngine,
+        &ctx(2),
+    );
+    let e = l.get(Path::new("/home/dev/project/run.sh")).unwrap();
+    assert_eq!(e.how, "written by gen.py");
+    assert_eq!(e.receipt.as_ref().unwrap().seq, 2);
+    let v = run(&l, &bash(vec![cmd("bash run.sh")]));
+    assert_eq!(v.verdict.effect, Some(Effect::Ask));
+    assert!(
+        v.verdict.reason.contains("written by gen.py"),
+        "{}",
+        v.verdict.reason
+    );
+}

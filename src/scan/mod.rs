@@ -214,6 +214,20 @@ pub fn analyse(language: Language, text: &str, engine: &dyn ShellEngine) -> Cont
     ContentAnalysis { language, findings }
 }
 
+/// Files a script of `language` writes by a literal path, resolved by the caller. Shell
+/// scripts are not covered here: their writes come from the shell analysis (`fileops`).
+pub fn written_paths(language: Language, text: &str) -> Vec<String> {
+    match language {
+        Language::Python
+        | Language::Node
+        | Language::Ruby
+        | Language::Perl
+        | Language::Php
+        | Language::Rust => script::written_paths(language, text),
+        _ => Vec::new(),
+    }
+}
+
 /// A finding from the engine's verdict on one command, when it asks or denies.
 fn from_verdict(
     v: &Verdict,

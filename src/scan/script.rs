@@ -443,6 +443,37 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
     out
 }
 
+/// The files a program writes by a literal path (`open("run.sh", "w")`,
+/// `fs.writeFileSync("x.sh", …)`), so the ledger knows a program it ran wrote them.
+pub(super) fn written_paths(language: Language, text: &str) -> Vec<String> {
+    let Some(p) = patterns(language) else {
+        return Vec::new();
+    };
+    let text = substitute_home(text, p);
+    let vars = literal_vars(&text, p);
+    let mut out = Vec::new();
+    for (op, regex) in &p.calls {
+        if !matches!(op, Op::Read | Op::Write) {
+            continue;
+        }
+        for m in regex.find_iter(&text).take(MAX_OPERATIONS) {
+            if in_comment(&text, m.start()) {
+                continue;
+            }
+            let args = arguments(&text[m.end()..], &vars, p.concat);
+            let writes = *op == Op::Write
+                || (language == Language::Python
+                    && matches!(args.get(1), Some(Arg::Text(mode)) if mode.contains(['w', 'a', 'x', '+'])));
+            if let (true, Some(Arg::Text(path))) = (writes, args.first())
+                && !out.contains(path)
+            {
+                out.push(path.clone());
+            }
+        }
+    }
+    out
+}
+
 fn finding(effect: Effect, rule: &str, reason: &str, line: usize, text: &str) -> Finding {
     Finding {
         effect,
@@ -1098,6 +1129,20 @@ mod tests {
         assert_eq!(
             worst(Language::Php, "<?php\neval(base64_decode($x));\n").map(|w| w.1),
             Some("scan/hidden-code".into())
+        );
+        assert_eq!(
+            written_paths(
+                Language::Python,
+                "with open('run.sh', 'w') as f:\n    f.write(x)\nopen('in.txt').read()\n"
+            ),
+            vec!["run.sh"]
+        );
+        assert_eq!(
+            written_paths(
+                Language::Node,
+                "const fs = require('fs');\nfs.writeFileSync(`${os.homedir()}/.bashrc`, x);\n"
+            ),
+            vec!["~/.bashrc"]
         );
         let rs = "use std::process::Command;\nfn main() {\n    Command::new(\"sh\").arg(\"-c\").arg(\"rm -rf ~\").status().unwrap();\n}\n";
         assert_eq!(
