@@ -18,5 +18,7 @@ pub mod paths;
 pub mod policy;
 pub mod redact;
 pub mod risk;
+pub mod scan;
+pub mod settings_file;
 pub mod shell;
 pub mod verdict;

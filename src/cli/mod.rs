@@ -2,6 +2,8 @@
 
 pub mod audit;
 pub mod check;
+pub mod doctor;
+pub mod init;
 pub mod replay;
 
 use clap::{Parser, Subcommand};
@@ -25,6 +27,15 @@ pub enum Command {
     Hook,
     /// Inspect the audit log: --stats, verify, anchor, receipt, tail.
     Audit(audit::AuditArgs),
+    /// Install palisade's hooks into Claude Code's settings (or remove them with --uninstall).
+    Init(init::InitArgs),
+    /// Check the installation, policy, state and a live hook call; exit 1 on any failure.
+    Doctor(doctor::DoctorArgs),
+    /// Print a shell completion script (`palisade completions bash > ~/.local/share/bash-completion/completions/palisade`).
+    Completions {
+        /// The shell to generate completions for.
+        shell: clap_complete::Shell,
+    },
     /// Evaluate one hypothetical call against the effective policy.
     Check(check::CheckArgs),
     /// Print the effective, layered policy for a reviewer.
