@@ -117,3 +117,53 @@ fn a_relocated_audit_log_is_still_protected() {
         audit_support::stdout(&out)
     );
 }
+
+#[test]
+fn a_run_of_a_written_script_links_to_the_audit_entry_of_the_write() {
+    let sb = Sandbox::new();
+    let project = std::fs::canonicalize(sb.root()).unwrap().join("proj");
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    let script = project.join("clean.sh");
+    let ev = |id: &str, tool: &str, input: serde_json::Value| {
+        json!({"session_id":"chain","cwd": project,"hook_event_name":"PreToolUse",
+            "tool_name": tool,"tool_input": input,"tool_use_id": id})
+        .to_string()
+    };
+    let out = sb.run(
+        &["hook"],
+        &ev(
+            "t1",
+            "Write",
+            json!({"file_path": script, "content": "#!/bin/sh\nrm -rf \"$HOME\"\n"}),
+        ),
+    );
+    assert_ne!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        audit_support::stdout(&out)
+    );
+    std::fs::write(&script, "#!/bin/sh\nrm -rf \"$HOME\"\n").unwrap();
+    let out = sb.run(
+        &["hook"],
+        &ev("t2", "Bash", json!({"command": "sh clean.sh"})),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        audit_support::stdout(&out)
+    );
+    let e = sb.entries();
+    assert_eq!(e.len(), 2);
+    assert_eq!(e[1]["decision"]["effect"], "deny");
+    assert_eq!(e[1]["decision"]["source"], "ledger");
+    assert_eq!(
+        e[1]["chain"],
+        json!([{"path": script, "seq": 1, "hash": e[0]["hash"]}])
+    );
+    // And the stats count it as a chain caught.
+    let out = sb.run(&["audit", "stats", "--json"], "");
+    let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(s["chains_caught"], 1);
+}
