@@ -176,12 +176,18 @@ fn services(c: &Command, _: &Scope) -> Option<String> {
         "systemctl"
             if matches!(
                 sub,
-                "enable" | "link" | "unmask" | "set-default" | "edit" | "preset"
+                "enable"
+                    | "link"
+                    | "unmask"
+                    | "set-default"
+                    | "edit"
+                    | "preset"
+                    | "start"
+                    | "restart"
+                    | "reenable"
             ) =>
         {
-            Some(format!(
-                "`systemctl {sub}` installs a service that persists"
-            ))
+            Some(format!("`systemctl {sub}` starts or installs a service"))
         }
         "launchctl" if matches!(sub, "load" | "bootstrap" | "submit" | "enable") => {
             Some(format!("`launchctl {sub}` installs an agent that persists"))
@@ -244,6 +250,7 @@ pub static RULES: &[Rule] = &[
         ],
         allowed: &[
             Example::bash("ssh-keygen -t ed25519 -f ./deploy_key -N ''"),
+            Example::bash("ssh-keygen -lf ~/.ssh/id_ed25519.pub"),
             Example::bash("cat ~/.ssh/config"),
         ],
     },
@@ -352,6 +359,7 @@ pub static RULES: &[Rule] = &[
         refused: &[
             Example::bash("systemctl --user enable miner.service"),
             Example::bash("launchctl load ~/Library/LaunchAgents/x.plist"),
+            Example::bash("systemctl start postgresql"),
         ],
         allowed: &[
             Example::bash("systemctl status nginx"),

@@ -34,7 +34,7 @@ fn tamper(call: &Call, scope: &Scope) -> Option<String> {
 fn uninstall(c: &Command, _: &Scope) -> Option<String> {
     let ops: Vec<&str> = c.operands().iter().map(|w| w.text.as_str()).collect();
     match c.program.as_str() {
-        "palisade" if ops.first() == Some(&"init") => {
+        "palisade" if ops.first() == Some(&"init") && !c.has_flag(None, &["dry-run"]) => {
             Some("`palisade init` rewrites the hook installation".into())
         }
         "cargo" if ops.first() == Some(&"uninstall") && ops.contains(&"palisade") => {
@@ -117,6 +117,7 @@ pub static RULES: &[Rule] = &[
         allowed: &[
             Example::bash("palisade explain"),
             Example::bash("cargo uninstall ripgrep"),
+            Example::bash("palisade init --dry-run"),
         ],
     },
 ];
