@@ -148,6 +148,12 @@ fn ssh_dir_write(call: &Call, scope: &Scope) -> Option<String> {
             .commands
             .iter()
             .filter(|c| c.program == "ssh-keygen")
+            // -l, -y and -B only read the key named by -f.
+            .filter(|c| {
+                !["l", "y", "B"]
+                    .iter()
+                    .any(|f| c.has_flag(f.chars().next(), &[]))
+            })
         {
             if let Some(f) = c.option_value(Some('f'), &[]) {
                 paths.push((
