@@ -362,3 +362,101 @@ mod tests {
         assert!(a.worst(&["build".into()]).is_none());
     }
 }
+
+#[cfg(test)]
+mod robustness {
+    //! Scanners read untrusted text: no input may panic them.
+    use super::testing::FakeEngine;
+    use super::*;
+
+    const TOKENS: &[&str] = &[
+        "os.system(",
+        "subprocess.run([",
+        "'",
+        "\"",
+        "`",
+        "\\",
+        "(",
+        ")",
+        "[",
+        "]",
+        "{",
+        "}",
+        "${",
+        "#{",
+        "$ENV{HOME}",
+        "os.path.expanduser('~')",
+        "\u{a0}",
+        "é",
+        "日本",
+        "\n",
+        "\t",
+        "<<",
+        "<<-'EOF'",
+        "EOF",
+        "rm -rf ~",
+        " + ",
+        " . ",
+        ",",
+        "exec(",
+        "eval(",
+        "b64decode",
+        "shutil.rmtree(",
+        "fs.rmSync(",
+        "Command::new(\"sh\")",
+        ".arg(",
+        "%x(",
+        "qx{",
+        "$(",
+        "$(shell ",
+        ":",
+        "=",
+        ":=",
+        "\t@",
+        "#",
+        "//",
+        "\"scripts\"",
+        "r'",
+        "f\"",
+        "\"\"\"",
+        "open(",
+        "'w'",
+        "require('child_process')",
+        "execSync(",
+        "spawn(",
+        "\u{2028}",
+    ];
+
+    #[test]
+    fn no_input_panics() {
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..1500 {
+            let mut text = String::new();
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let len = (seed >> 58) as usize + 1;
+            for _ in 0..len {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                text.push_str(TOKENS[(seed >> 33) as usize % TOKENS.len()]);
+            }
+            for lang in [
+                Language::Shell,
+                Language::Python,
+                Language::Node,
+                Language::Ruby,
+                Language::Perl,
+                Language::Php,
+                Language::Rust,
+                Language::Make,
+                Language::PackageJson,
+            ] {
+                let _ = analyse(lang, &text, &FakeEngine);
+                let _ = written_paths(lang, &text);
+                let _ = command_lines(lang, &text, &[]);
+            }
+        }
+    }
+}

@@ -9,7 +9,7 @@ use super::{Finding, Language, ShellEngine, from_verdict, shorten};
 use crate::verdict::Effect;
 use regex::Regex;
 use std::collections::{HashMap, HashSet};
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 /// Most operations judged per file; more is itself suspicious and asked about.
 const MAX_OPERATIONS: usize = 2000;
@@ -43,6 +43,9 @@ struct Patterns {
     network: Regex,
     /// Expressions for the home directory, replaced by `"~"` before matching.
     home: Regex,
+    /// The same inside an interpolation (`${os.homedir()}`, `#{Dir.home}`), replaced by `~`;
+    /// built from `home` on first use.
+    home_interp: OnceLock<Regex>,
     /// Backtick or `qx` command strings run by a shell.
     backticks: Option<Regex>,
     /// Simple assignments of one literal: `NAME = "…"`.
@@ -54,6 +57,11 @@ struct Patterns {
 fn re(s: &str) -> Regex {
     // The patterns are constants checked by the tests below; a bad one is a build defect.
     Regex::new(s).unwrap_or_else(|e| panic!("scanner pattern {s:?}: {e}"))
+}
+
+/// The home pattern inside `${…}` or `#{…}`.
+fn interp(home: &Regex) -> Regex {
+    re(&format!(r"(?:\$\{{|#\{{)\s*(?:{})\s*\}}", home.as_str()))
 }
 
 fn calls(table: &[(Op, &str)]) -> Vec<(Op, Regex)> {
@@ -87,6 +95,7 @@ static PYTHON: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     home: re(
         r#"os\.path\.expanduser\(\s*["']~["']\s*\)|(?:pathlib\.)?Path\.home\(\)|os\.environ\[\s*["']HOME["']\s*\]|os\.environ\.get\(\s*["']HOME["']\s*\)|os\.getenv\(\s*["']HOME["']\s*\)"#,
     ),
+    home_interp: OnceLock::new(),
     backticks: None,
     assign: re(r#"(?m)^[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*"#),
     concat: "+",
@@ -131,6 +140,7 @@ static NODE: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     home: re(
         r#"(?:require\(\s*['"](?:node:)?os['"]\s*\)|\bos)\.homedir\(\)|\bprocess\.env\.HOME\b|\bprocess\.env\[\s*['"]HOME['"]\s*\]|\bDeno\.env\.get\(\s*['"]HOME['"]\s*\)"#,
     ),
+    home_interp: OnceLock::new(),
     backticks: None,
     assign: re(r#"(?m)(?:^|[;{])[ \t]*(?:const|let|var)[ \t]+([A-Za-z_$][\w$]*)[ \t]*=[ \t]*"#),
     concat: "+",
@@ -159,6 +169,7 @@ static RUBY: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     ),
     network: re(r"Net::HTTP|\bURI\.open|open-uri|RestClient|HTTParty|Faraday|TCPSocket|Net::SMTP"),
     home: re(r#"\bDir\.home\b|\bENV\[\s*["']HOME["']\s*\]|\bENV\.fetch\(\s*["']HOME["']\s*\)"#),
+    home_interp: OnceLock::new(),
     backticks: Some(re(r"`([^`\n]*)`|%x\(([^)\n]*)\)|%x\{([^}\n]*)\}")),
     assign: re(r#"(?m)^[ \t]*([a-z_]\w*|[A-Z]\w*)[ \t]*=[ \t]*"#),
     concat: "+",
@@ -176,6 +187,7 @@ static PERL: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     ),
     network: re(r"LWP::|HTTP::Tiny|IO::Socket|Net::(?:SMTP|FTP|HTTP)|WWW::Mechanize|\bcurl\b"),
     home: re(r#"\$ENV\{\s*['"]?HOME['"]?\s*\}|\(getpwuid\(\$<\)\)\[7\]"#),
+    home_interp: OnceLock::new(),
     backticks: Some(re(r"`([^`\n]*)`|qx\(([^)\n]*)\)|qx\{([^}\n]*)\}")),
     assign: re(r#"(?m)^[ \t]*(?:my|our|local)?[ \t]*\$([A-Za-z_]\w*)[ \t]*=[ \t]*"#),
     concat: ".",
@@ -204,6 +216,7 @@ static PHP: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     home: re(
         r#"\bgetenv\(\s*['"]HOME['"]\s*\)|\$_SERVER\[\s*['"]HOME['"]\s*\]|\$_ENV\[\s*['"]HOME['"]\s*\]"#,
     ),
+    home_interp: OnceLock::new(),
     backticks: Some(re(r"`([^`\n]*)`")),
     assign: re(r#"(?m)^[ \t]*\$([A-Za-z_]\w*)[ \t]*=[ \t]*"#),
     concat: ".",
@@ -223,6 +236,7 @@ static RUST: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     home: re(
         r#"(?:std::)?env::var\(\s*"HOME"\s*\)(?:\.unwrap\(\)|\?|\.expect\([^)]*\))?|(?:dirs|home|std::env)::home_dir\(\)(?:\.unwrap\(\)|\.expect\([^)]*\))?"#,
     ),
+    home_interp: OnceLock::new(),
     backticks: None,
     assign: re(r#"(?m)^[ \t]*let[ \t]+(?:mut[ \t]+)?([a-z_]\w*)(?:[ \t]*:[^=]+)?[ \t]*=[ \t]*"#),
     concat: "+",
@@ -286,7 +300,7 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
             }
             // The opening parenthesis is on the line of the call (the match may start with
             // the character before the name, a newline included).
-            let at = m.end().saturating_sub(1);
+            let at = m.start() + m.as_str().rfind('(').unwrap_or(0);
             let line = line_of(&text, at);
             let line_text = line_text(&text, at);
             let args = arguments(&text[m.end()..], &vars, p.concat);
@@ -618,11 +632,11 @@ fn balanced(s: &str) -> &str {
 
 fn substitute_home(text: &str, p: &Patterns) -> String {
     // Inside interpolations first (`${os.homedir()}`, `#{Dir.home}`), then bare expressions.
-    let interp = Regex::new(&format!(r"(?:\$\{{|#\{{)\s*(?:{})\s*\}}", p.home.as_str()));
-    let text = match interp {
-        Ok(r) => r.replace_all(text, "~").into_owned(),
-        Err(_) => text.to_string(),
-    };
+    let text = p
+        .home_interp
+        .get_or_init(|| interp(&p.home))
+        .replace_all(text, "~")
+        .into_owned();
     let text = replace_home(&text, &p.home);
     // `os.path.expanduser("~/x")`, `File.expand_path("~/x")`, `Path("~/x").expanduser()`.
     static EXPAND: LazyLock<Regex> = LazyLock::new(|| {
