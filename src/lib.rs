@@ -18,5 +18,6 @@ pub mod paths;
 pub mod policy;
 pub mod risk;
 pub mod scan;
+pub mod settings_file;
 pub mod shell;
 pub mod verdict;

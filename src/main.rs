@@ -16,6 +16,11 @@ const HOOK_STACK_BYTES: usize = 256 * 1024 * 1024;
 fn main() -> ExitCode {
     let is_hook = std::env::args().nth(1).as_deref() == Some("hook");
     if is_hook {
+        // The hook logs only when RUST_LOG asks for it, and only to stderr: stdout carries the
+        // protocol answer.
+        if std::env::var_os("RUST_LOG").is_some() {
+            init_logging(0);
+        }
         return run_hook();
     }
     let cli = Cli::parse();
@@ -23,6 +28,17 @@ fn main() -> ExitCode {
     let locations = Locations::from_env();
     let code = match cli.command {
         Command::Hook => return run_hook(),
+        Command::Init(args) => return palisade::cli::init::run(&args),
+        Command::Doctor(args) => return palisade::cli::doctor::run(&args),
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            let mut cmd = Cli::command();
+            // Into memory first: clap_complete panics on a closed pipe (`… | head`).
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut cmd, "palisade", &mut script);
+            let _ = std::io::Write::write_all(&mut std::io::stdout(), &script);
+            0
+        }
         Command::Check(args) => palisade::cli::check::run(&args, &locations),
         Command::Explain { json, project } => explain(&locations, json, project),
         Command::Replay {

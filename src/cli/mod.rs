@@ -1,6 +1,8 @@
 //! The command-line interface: one struct per command, doc comments as help text.
 
 pub mod check;
+pub mod doctor;
+pub mod init;
 pub mod replay;
 
 use clap::{Parser, Subcommand};
@@ -22,6 +24,15 @@ pub struct Cli {
 pub enum Command {
     /// The hook entry point: reads one PreToolUse/PostToolUse event on stdin (run by Claude Code).
     Hook,
+    /// Install palisade's hooks into Claude Code's settings (or remove them with --uninstall).
+    Init(init::InitArgs),
+    /// Check the installation, policy, state and a live hook call; exit 1 on any failure.
+    Doctor(doctor::DoctorArgs),
+    /// Print a shell completion script (`palisade completions bash > ~/.local/share/bash-completion/completions/palisade`).
+    Completions {
+        /// The shell to generate completions for.
+        shell: clap_complete::Shell,
+    },
     /// Evaluate one hypothetical call against the effective policy.
     Check(check::CheckArgs),
     /// Print the effective, layered policy for a reviewer.
