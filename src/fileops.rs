@@ -775,6 +775,27 @@ fn script_operand<'a>(
     None
 }
 
+/// Deepest inline code followed (`python -c` running `perl -e` running …).
+const MAX_INLINE_DEPTH: usize = 4;
+
+/// The code argument of `python -c CODE`, `node -e CODE`, `perl -e CODE`, `php -r CODE`.
+fn inline_code<'a>(interp: &Interpreter, args: &'a [Word]) -> Option<&'a Word> {
+    let mut iter = args.iter();
+    while let Some(a) = iter.next() {
+        let name = a.text.split('=').next().unwrap_or(&a.text);
+        if name == "-m" {
+            return None;
+        }
+        if interp.code_from_arg.contains(&name) {
+            return match a.text.split_once('=') {
+                Some(_) => None,
+                None => iter.next(),
+            };
+        }
+    }
+    None
+}
+
 /// Every file the call executes. Commands in the analysis are already unwrapped (`sudo`,
 /// `env`, `timeout`, `bash -c`…), so wrappers need no handling here.
 pub fn executions(call: &Call, scope: &Scope) -> Vec<Execution> {
@@ -783,7 +804,7 @@ pub fn executions(call: &Call, scope: &Scope) -> Vec<Execution> {
     };
     let mut out = Vec::new();
     for (i, cmd) in analysis.commands.iter().enumerate() {
-        command_executions(analysis, scope, i, cmd, &mut out);
+        command_executions(analysis, scope, i, cmd, &mut out, 0);
     }
     out
 }
@@ -809,9 +830,25 @@ fn command_executions(
     i: usize,
     cmd: &Command,
     out: &mut Vec<Execution>,
+    depth: usize,
 ) {
+    if depth > MAX_INLINE_DEPTH {
+        return;
+    }
     let res = |raw: &str| resolve_for(scope, cmd, raw);
     let program = cmd.program.as_str();
+    // `busybox sh x.sh`: the applet is the program.
+    if program == "busybox"
+        && let Some((applet, rest)) = cmd.args.split_first()
+    {
+        let shifted = Command {
+            program: basename(&applet.text).to_string(),
+            program_path: applet.text.clone(),
+            args: rest.to_vec(),
+            ..cmd.clone()
+        };
+        return command_executions(analysis, scope, i, &shifted, out, depth + 1);
+    }
     // A program named by a path runs that file: `./x.sh`, `/abs/x`, `scripts/x`.
     if cmd.program_path.contains('/') && !cmd.program_path.contains('$') {
         out.push(exec(
@@ -980,6 +1017,18 @@ fn command_executions(
         };
         match script_operand(cmd, &interp, args) {
             Some(f) => out.push(exec(res(&f.text), program, i, Some(interp.language))),
+            None if interp.language != Language::Shell
+                && let Some(code) = inline_code(&interp, args) =>
+            {
+                // `python3 -c "…"`, `perl -e '…'`: the commands the code runs, as far as
+                // they are literal (the shell analysis unwraps `sh -c` itself).
+                for line in crate::scan::commands_run(interp.language, &code.text) {
+                    let inner = crate::shell::analyse(&line);
+                    for c in &inner.commands {
+                        command_executions(&inner, scope, i, c, out, depth + 1);
+                    }
+                }
+            }
             None => {
                 // The interpreter reads its code from stdin: `sh < x.sh`, `cat x.sh | sh`.
                 let mut fed = reads(cmd, scope);
@@ -1327,6 +1376,15 @@ mod tests {
         );
         assert!(ex(vec![cmd("python3 -m pytest")]).is_empty());
         assert!(ex(vec![cmd("python3 -c print(1)")]).is_empty());
+        let mut inline = cmd("python3 -c");
+        inline
+            .args
+            .push(Word::literal("import os; os.system('./x.sh')"));
+        assert_eq!(ex(vec![inline]), vec![(x.clone(), None)]);
+        assert_eq!(
+            ex(vec![cmd("busybox sh x.sh")]),
+            vec![(x.clone(), Some(Language::Shell))]
+        );
         assert_eq!(
             ex(vec![cmd("node --require dotenv/config a.js")])[0].0,
             p("/home/dev/project/a.js")

@@ -461,9 +461,9 @@ fn shell_call(line: &str) -> Call {
 
 /// Files written by the ledgered scripts a call runs: a script that writes another file is
 /// recorded as its writer (`bash a.sh`, where `a.sh` holds `cat > b.sh <<EOF`), so running
-/// that file later is judged too. Shell, Makefile and package scripts are read with the
-/// shell analysis (content known where it is literal); other languages give the paths they
-/// write literally, with content unknown.
+/// that file later is judged too. The command lines the file runs are read with the shell
+/// analysis (content known where it is literal); programs also give the paths they write
+/// literally, with content unknown.
 fn derived_writes(
     ledger: &Ledger,
     call: &Call,
@@ -483,17 +483,16 @@ fn derived_writes(
         };
         let by = display(&exec.path, scope);
         let lang = run_language(&exec, entry, Some(&text));
-        match lang {
-            Language::Shell | Language::Make | Language::PackageJson => {
-                for line in scan::command_lines(lang, &text, &exec.sections) {
-                    for mut e in planned_writes(ledger, &shell_call(&line), scope, engine, ctx) {
-                        e.how = format!("{} in {by}", e.how);
-                        e.tool = call.tool.clone();
-                        e.summary = summary(call);
-                        out.push(e);
-                    }
-                }
+        for line in scan::command_lines(lang, &text, &exec.sections) {
+            for mut e in planned_writes(ledger, &shell_call(&line), scope, engine, ctx) {
+                e.how = format!("{} in {by}", e.how);
+                e.tool = call.tool.clone();
+                e.summary = summary(call);
+                out.push(e);
             }
+        }
+        match lang {
+            Language::Shell | Language::Make | Language::PackageJson => {}
             other => {
                 for raw in scan::written_paths(other, &text) {
                     let path = scope.resolve(&raw);

@@ -379,7 +379,8 @@ fn script_line(text: &str, name: &str) -> Option<usize> {
 }
 
 /// The command lines a file of `language` runs, restricted to `sections` (npm scripts;
-/// empty = all): the ledger follows them to the files they run in turn.
+/// empty = all): the ledger follows them to the files they run in turn. For programs, the
+/// literal commands they hand to a shell or spawn.
 pub fn command_lines(language: Language, text: &str, sections: &[String]) -> Vec<String> {
     match language {
         Language::Shell => vec![text.to_string()],
@@ -389,7 +390,7 @@ pub fn command_lines(language: Language, text: &str, sections: &[String]) -> Vec
             .filter(|(n, _)| sections.is_empty() || sections.contains(n))
             .map(|(_, c)| c)
             .collect(),
-        _ => Vec::new(),
+        other => super::commands_run(other, text),
     }
 }
 

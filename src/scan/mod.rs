@@ -214,6 +214,19 @@ pub fn analyse(language: Language, text: &str, engine: &dyn ShellEngine) -> Cont
     ContentAnalysis { language, findings }
 }
 
+/// The shell command lines a program of `language` runs, where they are literal.
+pub fn commands_run(language: Language, text: &str) -> Vec<String> {
+    match language {
+        Language::Python
+        | Language::Node
+        | Language::Ruby
+        | Language::Perl
+        | Language::Php
+        | Language::Rust => script::commands_run(language, text),
+        _ => Vec::new(),
+    }
+}
+
 /// Files a script of `language` writes by a literal path, resolved by the caller. Shell
 /// scripts are not covered here: their writes come from the shell analysis (`fileops`).
 pub fn written_paths(language: Language, text: &str) -> Vec<String> {

@@ -11,6 +11,10 @@ use regex::Regex;
 use std::collections::{HashMap, HashSet};
 use std::sync::{LazyLock, OnceLock};
 
+/// Stands for an argument computed at run time; left unquoted so the shell analysis sees a
+/// parameter expansion.
+const DYNAMIC_ARG: &str = "${ARG}";
+
 /// Most operations judged per file; more is itself suspicious and asked about.
 const MAX_OPERATIONS: usize = 2000;
 
@@ -457,6 +461,71 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
     out
 }
 
+/// The shell command lines a program runs, where they are known statically (`os.system("…")`,
+/// `spawn("sh", ["x.sh"])`, backticks), so the ledger can follow a program that runs a file
+/// written earlier.
+pub(super) fn commands_run(language: Language, text: &str) -> Vec<String> {
+    let Some(p) = patterns(language) else {
+        return Vec::new();
+    };
+    let text = substitute_home(text, p);
+    let vars = literal_vars(&text, p);
+    let mut out = Vec::new();
+    for (op, regex) in &p.calls {
+        if !matches!(op, Op::Shell | Op::Spawn) {
+            continue;
+        }
+        for m in regex.find_iter(&text).take(MAX_OPERATIONS) {
+            if in_comment(&text, m.start()) {
+                continue;
+            }
+            let args = arguments(&text[m.end()..], &vars, p.concat);
+            let cmd = match (op, args.first(), args.get(1)) {
+                (Op::Shell, Some(Arg::Text(c)), _)
+                    if args.len() == 1 || language == Language::Python =>
+                {
+                    c.clone()
+                }
+                (Op::Shell, Some(Arg::List(argv)), _) => join_argv(argv),
+                (Op::Shell, Some(Arg::Text(_)), _) => {
+                    let argv: Vec<String> = args
+                        .iter()
+                        .map(|a| match a {
+                            Arg::Text(t) => t.clone(),
+                            _ => DYNAMIC_ARG.to_string(),
+                        })
+                        .collect();
+                    join_argv(&argv)
+                }
+                (Op::Spawn, Some(Arg::Text(prog)), rest) => {
+                    let mut argv = vec![prog.clone()];
+                    match rest {
+                        Some(Arg::List(more)) => argv.extend(more.iter().cloned()),
+                        Some(Arg::Text(one)) => argv.push(one.clone()),
+                        _ => {}
+                    }
+                    if language == Language::Rust {
+                        argv.extend(rust_args(&text[m.end()..], &vars));
+                    }
+                    join_argv(&argv)
+                }
+                _ => continue,
+            };
+            out.push(cmd);
+        }
+    }
+    if let Some(bt) = &p.backticks {
+        for c in bt.captures_iter(&text) {
+            if let Some(m) = c.iter().skip(1).flatten().next()
+                && !in_comment(&text, m.start())
+            {
+                out.push(m.as_str().to_string());
+            }
+        }
+    }
+    out
+}
+
 /// The files a program writes by a literal path (`open("run.sh", "w")`,
 /// `fs.writeFileSync("x.sh", …)`), so the ledger knows a program it ran wrote them.
 pub(super) fn written_paths(language: Language, text: &str) -> Vec<String> {
@@ -638,6 +707,18 @@ fn substitute_home(text: &str, p: &Patterns) -> String {
         .replace_all(text, "~")
         .into_owned();
     let text = replace_home(&text, &p.home);
+    // The interpreter running the program (`sys.executable`, `process.execPath`).
+    static SELF_EXE: LazyLock<Regex> =
+        LazyLock::new(|| re(r"\bsys\.executable\b|\bprocess\.execPath\b"));
+    let text = SELF_EXE
+        .replace_all(&text, |c: &regex::Captures| {
+            if c[0].starts_with("sys") {
+                "\"python3\""
+            } else {
+                "\"node\""
+            }
+        })
+        .into_owned();
     // `os.path.expanduser("~/x")`, `File.expand_path("~/x")`, `Path("~/x").expanduser()`.
     static EXPAND: LazyLock<Regex> = LazyLock::new(|| {
         re(
@@ -798,7 +879,9 @@ fn expression(s: &str, vars: &HashMap<String, String>, concat: &str) -> (Arg, us
             for item in split_top(body) {
                 match expression(item.trim(), vars, concat).0 {
                     Arg::Text(t) => items.push(t),
-                    _ => return (Arg::Unknown, consumed),
+                    // An argument computed at run time: a word the shell analysis sees as
+                    // dynamic (an argv list runs no shell, so it is no reason to ask by itself).
+                    _ => items.push(DYNAMIC_ARG.to_string()),
                 }
             }
             return (Arg::List(items), consumed);
@@ -925,7 +1008,7 @@ fn rust_args(s: &str, vars: &HashMap<String, String>) -> Vec<String> {
         match arg {
             Arg::Text(t) => out.push(t),
             Arg::List(l) => out.extend(l),
-            Arg::Unknown => out.push("$UNKNOWN".into()),
+            Arg::Unknown => out.push(DYNAMIC_ARG.into()),
         }
         let tail = &after[used..];
         let close = tail.find(')').map(|c| c + 1).unwrap_or(tail.len());
@@ -947,7 +1030,7 @@ fn quote(word: &str) -> String {
             && s.chars()
                 .all(|c| c.is_alphanumeric() || "_./=:,@%+-~".contains(c))
     };
-    if safe(word) {
+    if safe(word) || word == DYNAMIC_ARG {
         word.to_string()
     } else if let Some(rest) = word.strip_prefix("~/")
         && safe(rest)
@@ -1054,6 +1137,7 @@ mod tests {
         // Ordinary work.
         for ok in [
             "import subprocess\nsubprocess.run(['pytest', '-q'], check=True)\n",
+            "import subprocess, sys\nsubprocess.check_call([sys.executable, '-m', 'pip', 'install', '-r', 'requirements.txt'])\n",
             "import shutil\nshutil.rmtree('build', ignore_errors=True)\n",
             "def test_add():\n    assert 1 + 1 == 2\n",
             "with open('data.json') as f:\n    print(f.read())\n",
