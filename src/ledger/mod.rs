@@ -1,6 +1,21 @@
 //! The action ledger: per session, every file the agent wrote or changed, with the analysis of
 //! its content, so that a later call that executes it is judged by what it runs.
 //!
+//! Decisions worth knowing:
+//! - What is recorded: writes of calls that were allowed, passed *or asked* (an asked write
+//!   happens once the user agrees, and an unrecorded write would escape the chain check);
+//!   denied writes never. PostToolUse confirms and takes the hash and analysis from disk.
+//! - What a run is judged by: the file on disk when it is there and its hash differs from the
+//!   recorded one (or none was known), else the analysis stored at write time, so chains
+//!   replay without the files. Downloaded content is asked about at least (remote code);
+//!   content nobody could see (`python gen.py > run.sh` without the file) is asked about.
+//! - A ledger file that cannot be read or parsed is an error, never an empty ledger: the hook
+//!   refuses calls that write or run files (asks with `audit.on_error: ask`) and names the
+//!   file; calls that neither write nor run files do not read the ledger at all.
+//! - Bounds: 4096 entries and 4 MiB of excerpts per session (oldest first out; an entry
+//!   without excerpt keeps its hash and analysis), files read up to 8 MiB, chains followed
+//!   4 deep.
+//!
 //! Two pure-ish steps around a `Ledger` value (they read the files involved from disk when
 //! they exist, nothing else): `check` before a call (does it run something written earlier?)
 //! and `record` after the verdict (what did it write?). `LedgerStore` keeps the ledger of a
@@ -30,7 +45,7 @@ const EXCERPT_TAIL: usize = 8 * 1024;
 const MAX_ENTRIES: usize = 4096;
 /// Total excerpt bytes one session keeps; older entries lose their excerpt (not their
 /// hash or analysis) first.
-const EXCERPT_BUDGET: usize = 8 * 1024 * 1024;
+const EXCERPT_BUDGET: usize = 4 * 1024 * 1024;
 /// Deepest chain followed: `a.sh` runs `b.sh` runs `c.py`…
 const MAX_CHAIN_DEPTH: usize = 4;
 /// Largest file read from disk to hash and analyse.
@@ -185,6 +200,20 @@ pub fn relevance(call: &Call, scope: &Scope) -> (bool, bool) {
         ),
         _ => (false, false),
     }
+}
+
+/// The ledger entries of the files a call runs (for the risk backend's state: what the
+/// agent wrote earlier that this call executes).
+pub fn entries_run_by<'a>(ledger: &'a Ledger, call: &Call, scope: &Scope) -> Vec<&'a LedgerEntry> {
+    let mut out: Vec<&LedgerEntry> = Vec::new();
+    for e in fileops::executions(call, scope) {
+        if let Some(entry) = ledger.get(&e.path)
+            && !out.iter().any(|x| x.path == entry.path)
+        {
+            out.push(entry);
+        }
+    }
+    out
 }
 
 /// Judges a call by the ledgered files it executes, with the static engine of `policy`.

@@ -657,3 +657,22 @@ fn a_cycle_of_scripts_ends() {
     let v = run(&l, &bash(vec![cmd("bash a.sh")]));
     assert_eq!(v.verdict.effect, None);
 }
+
+#[test]
+fn entries_run_by_a_call() {
+    let mut l = Ledger::default();
+    record_with(
+        &mut l,
+        &write("/home/dev/project/a.sh", "echo a\n"),
+        &scope(),
+        &FakeEngine,
+        &ctx(1),
+    );
+    let got = entries_run_by(
+        &l,
+        &bash(vec![cmd("bash a.sh"), cmd("./a.sh"), cmd("sh b.sh")]),
+        &scope(),
+    );
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].path, "/home/dev/project/a.sh");
+}
