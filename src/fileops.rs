@@ -59,6 +59,8 @@ pub struct Execution {
     pub language: Option<Language>,
     /// The parts of the file that run: npm scripts (`pretest`, `test`, `posttest`); empty = all.
     pub sections: Vec<String>,
+    /// Variables the invocation sets for the file (`make PY=python3`, `PY=python3 make`).
+    pub defines: Vec<(String, String)>,
 }
 
 /// Resolves a path argument of `cmd`, relative to the directory the command runs in.
@@ -821,6 +823,7 @@ fn exec(
         command,
         language,
         sections: Vec::new(),
+        defines: Vec::new(),
     }
 }
 
@@ -893,6 +896,21 @@ fn command_executions(
                 .option_value(Some('C'), &["directory"])
                 .map(|d| res(&d))
                 .unwrap_or_else(|| cwd_of(scope, cmd));
+            // `make VAR=value` and `VAR=value make`: variables the recipes see.
+            let mut defines: Vec<(String, String)> = cmd
+                .env
+                .iter()
+                .map(|(k, v)| (k.clone(), v.text.clone()))
+                .collect();
+            defines.extend(cmd.operands().iter().filter_map(|w| {
+                w.text
+                    .split_once('=')
+                    .filter(|(k, _)| {
+                        !k.is_empty() && k.chars().all(|c| c.is_alphanumeric() || c == '_')
+                    })
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+            }));
+            let first = out.len();
             match cmd.option_value(Some('f'), &["file", "makefile"]) {
                 Some(f) => {
                     let p = if f.starts_with('/') {
@@ -907,6 +925,30 @@ fn command_executions(
                         out.push(exec(dir.join(name), "make", i, Some(Language::Make)));
                     }
                 }
+            }
+            // The goals: what make is asked to build (the default goal when none).
+            let goals: Vec<String> = operands_skipping(
+                cmd,
+                "fCIoW",
+                &[
+                    "file",
+                    "makefile",
+                    "directory",
+                    "include-dir",
+                    "old-file",
+                    "new-file",
+                    "what-if",
+                    "assume-old",
+                    "assume-new",
+                ],
+            )
+            .iter()
+            .map(|w| w.text.clone())
+            .filter(|g| !g.contains('=') && !g.chars().all(|c| c.is_ascii_digit()))
+            .collect();
+            for e in &mut out[first..] {
+                e.defines = defines.clone();
+                e.sections = goals.clone();
             }
             return;
         }
@@ -1423,6 +1465,15 @@ mod tests {
         );
         let e = executions(&shell_call(vec![cmd("make -f build.mk")]), &scope());
         assert_eq!(e[0].path, p("/home/dev/project/build.mk"));
+        let e = executions(
+            &shell_call(vec![cmd("make -j 4 -C sub test lint PY=python3")]),
+            &scope(),
+        );
+        assert_eq!(e[0].sections, vec!["test", "lint"]);
+        assert_eq!(
+            e[0].defines,
+            vec![("PY".to_string(), "python3".to_string())]
+        );
         let e = executions(&shell_call(vec![cmd("npm test")]), &scope());
         assert_eq!(e[0].path, p("/home/dev/project/package.json"));
         assert_eq!(e[0].sections, vec!["pretest", "test", "posttest"]);

@@ -359,9 +359,12 @@ fn judge_execution(
         None => None,
     };
     let want = run_language(exec, entry, text.as_deref());
+    let sections = run_sections(exec, want, text.as_deref());
     let analysis: Option<ContentAnalysis> = match (&text, &entry.analysis) {
-        (Some(t), Some(a)) if !changed && a.language == want => Some(a.clone()),
-        (Some(t), _) => Some(scan::analyse(want, t, engine)),
+        (Some(_), Some(a)) if !changed && a.language == want && exec.defines.is_empty() => {
+            Some(a.clone())
+        }
+        (Some(t), _) => Some(scan::analyse_run(want, t, &exec.defines, engine)),
         (None, Some(a)) => Some(a.clone()),
         (None, None) => None,
     };
@@ -414,7 +417,7 @@ fn judge_execution(
                     &mut best,
                 );
             }
-            if let Some(f) = a.worst(&exec.sections) {
+            if let Some(f) = a.worst(&sections) {
                 consider(
                     Judged {
                         effect: f.effect,
@@ -439,7 +442,7 @@ fn judge_execution(
     // What the file runs in turn, when it is a script of commands.
     if let Some(t) = &text {
         trail.push(exec.path.clone());
-        for line in scan::command_lines(want, t, &exec.sections) {
+        for line in scan::command_lines(want, t, &sections, &exec.defines) {
             for e in fileops::executions(&shell_call(&line), scope) {
                 if let Some(j) = judge_execution(ledger, &e, scope, engine, trail, links) {
                     consider(
@@ -474,6 +477,16 @@ fn run_language(exec: &Execution, entry: &LedgerEntry, text: Option<&str>) -> La
                 .unwrap_or(Language::Shell),
             Some(l) => l,
         })
+}
+
+/// The parts of a file a run executes: npm scripts as named, Makefile targets as make
+/// would build them (goals and their prerequisites; all targets when the text is not known).
+fn run_sections(exec: &Execution, language: Language, text: Option<&str>) -> Vec<String> {
+    match (language, text) {
+        (Language::Make, Some(t)) => scan::make_targets(t, &exec.sections, &exec.defines),
+        (Language::Make, None) => Vec::new(),
+        _ => exec.sections.clone(),
+    }
 }
 
 /// A Bash call for one command line of a script.
@@ -512,7 +525,8 @@ fn derived_writes(
         };
         let by = display(&exec.path, scope);
         let lang = run_language(&exec, entry, Some(&text));
-        for line in scan::command_lines(lang, &text, &exec.sections) {
+        let sections = run_sections(&exec, lang, Some(&text));
+        for line in scan::command_lines(lang, &text, &sections, &exec.defines) {
             for mut e in planned_writes(ledger, &shell_call(&line), scope, engine, ctx) {
                 e.how = format!("{} in {by}", e.how);
                 e.tool = call.tool.clone();

@@ -415,7 +415,9 @@ fn makefile_and_git_hooks() {
         &FakeEngine,
         &ctx(1),
     );
-    let v = run(&l, &bash(vec![cmd("make")]));
+    // `make` builds the default goal `all`; `clean` is not run.
+    assert_eq!(run(&l, &bash(vec![cmd("make")])).verdict.effect, None);
+    let v = run(&l, &bash(vec![cmd("make clean")]));
     assert_eq!(v.verdict.effect, Some(Effect::Deny));
     assert!(v.verdict.reason.contains("line 4"), "{}", v.verdict.reason);
     record_with(

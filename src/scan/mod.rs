@@ -13,7 +13,7 @@ use crate::verdict::{Effect, Verdict};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-pub use commands::command_lines;
+pub use commands::{command_lines, make_targets};
 
 /// Longest line kept in a finding (the reason quotes it).
 const MAX_QUOTED_LINE: usize = 160;
@@ -177,6 +177,16 @@ impl ShellEngine for StaticEngine<'_> {
 
 /// Analyses `text` as `language`. Never panics; bounded in time by the size cap.
 pub fn analyse(language: Language, text: &str, engine: &dyn ShellEngine) -> ContentAnalysis {
+    analyse_run(language, text, &[], engine)
+}
+
+/// Like `analyse`, for one invocation that defines variables (`make PY=python3 test`).
+pub fn analyse_run(
+    language: Language,
+    text: &str,
+    defines: &[(String, String)],
+    engine: &dyn ShellEngine,
+) -> ContentAnalysis {
     let (text, truncated) = if text.len() > MAX_SCANNED_BYTES {
         let mut end = MAX_SCANNED_BYTES;
         while !text.is_char_boundary(end) {
@@ -188,7 +198,7 @@ pub fn analyse(language: Language, text: &str, engine: &dyn ShellEngine) -> Cont
     };
     let mut findings = match language {
         Language::Shell => commands::shell_script(text, engine),
-        Language::Make => commands::makefile(text, engine),
+        Language::Make => commands::makefile(text, defines, engine),
         Language::PackageJson => commands::package_json(text, engine),
         Language::Python
         | Language::Node
@@ -468,7 +478,7 @@ mod robustness {
             ] {
                 let _ = analyse(lang, &text, &FakeEngine);
                 let _ = written_paths(lang, &text);
-                let _ = command_lines(lang, &text, &[]);
+                let _ = command_lines(lang, &text, &[], &[]);
             }
         }
     }
