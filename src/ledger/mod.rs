@@ -14,7 +14,7 @@
 //!   file; calls that neither write nor run files do not read the ledger at all.
 //! - Bounds: 4096 entries and 4 MiB of excerpts per session (oldest first out; an entry
 //!   without excerpt keeps its hash and analysis), files read up to 8 MiB, chains followed
-//!   4 deep.
+//!   4 deep; ledgers of sessions untouched for 30 days are removed when a new one starts.
 //!
 //! Two pure-ish steps around a `Ledger` value (they read the files involved from disk when
 //! they exist, nothing else): `check` before a call (does it run something written earlier?)
