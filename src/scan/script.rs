@@ -327,6 +327,12 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
                     }
                     Arg::Text(cmd) => judge(engine, cmd, line, &line_text, &mut out),
                     Arg::List(argv) => judge(engine, &join_argv(argv), line, &line_text, &mut out),
+                    // `subprocess.run(cmd)` without `shell=True` runs no shell: a computed
+                    // argv is not a command line to check.
+                    Arg::Unknown
+                        if m.as_str().contains("subprocess.")
+                            && !m.as_str().contains("getoutput")
+                            && !balanced(&text[m.end()..]).contains("shell=True") => {}
                     Arg::Unknown => out.push(finding(
                         Effect::Ask,
                         "scan/dynamic-shell",
@@ -1138,6 +1144,7 @@ mod tests {
         for ok in [
             "import subprocess\nsubprocess.run(['pytest', '-q'], check=True)\n",
             "import subprocess, sys\nsubprocess.check_call([sys.executable, '-m', 'pip', 'install', '-r', 'requirements.txt'])\n",
+            "import subprocess\ncmd = ['pytest', '-q']\nsubprocess.run(cmd, check=True)\n",
             "import shutil\nshutil.rmtree('build', ignore_errors=True)\n",
             "def test_add():\n    assert 1 + 1 == 2\n",
             "with open('data.json') as f:\n    print(f.read())\n",
