@@ -167,7 +167,11 @@ pub fn replay_policy(policy_file: Option<&Path>) -> Result<Policy, String> {
         "PALISADE_CONFIG" => Some(file.to_path_buf()),
         _ => None,
     });
-    policy::load(&loc, Path::new("/nonexistent-project")).map_err(|e| e.to_string())
+    let mut policy =
+        policy::load(&loc, Path::new("/nonexistent-project")).map_err(|e| e.to_string())?;
+    // Each case keeps its audit log in its own scratch state, never in a file the policy names.
+    policy.audit.file = None;
+    Ok(policy)
 }
 
 /// Replays cases, each in a fresh state directory under `scratch`.
