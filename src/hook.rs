@@ -108,7 +108,9 @@ pub fn run(stdin: &[u8], locations: &Locations, env_project_dir: Option<&Path>) 
         }
     };
     let scope = scope_for(&policy, locations, &cwd, &project_root, true);
-    let verdict = decide(&policy, &event, &scope);
+    let call = normalize::normalize(&event, &scope);
+    let verdict = crate::evaluate::evaluate(&policy, &call, &scope);
+    let verdict = with_risk(&policy, &event, &call, &scope, verdict, &locations.data_dir);
     HookAnswer::for_verdict(&verdict)
 }
 
@@ -116,6 +118,23 @@ pub fn run(stdin: &[u8], locations: &Locations, env_project_dir: Option<&Path>) 
 pub fn decide(policy: &Policy, event: &HookEvent, scope: &Scope) -> Verdict {
     let call = normalize::normalize(event, scope);
     crate::evaluate::evaluate(policy, &call, scope)
+}
+
+/// Pipeline step 5, the risk backend: after the static (and ledger) verdict, before recording.
+/// Off, out of scope or after a static deny it changes nothing and starts no runtime.
+// TODO(lead): pass the ledger step's excerpts of executed files instead of `&[]`.
+fn with_risk(
+    policy: &Policy,
+    event: &HookEvent,
+    call: &normalize::Call,
+    scope: &Scope,
+    verdict: Verdict,
+    data_dir: &Path,
+) -> Verdict {
+    match crate::risk::assess(&policy.risk, event, call, scope, &verdict, &[], data_dir) {
+        Some(outcome) => crate::evaluate::headless(policy, crate::risk::combine(verdict, outcome)),
+        None => verdict,
+    }
 }
 
 /// Builds the scope of a call: path resolution, write roots and protected paths.

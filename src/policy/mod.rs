@@ -127,6 +127,64 @@ pub fn load(
     locations: &crate::locations::Locations,
     project_root: &std::path::Path,
 ) -> Result<Policy, PolicyError> {
-    let _ = (locations, project_root);
-    Ok(Policy::default())
+    // STOPGAP (risk branch): reads only the `risk:` block of the user and project policy so
+    // the risk layer can be switched on and tested end to end. The policy branch's real loader
+    // replaces this whole body; it must call `RiskSettings::apply_user`/`apply_project` the same
+    // way.
+    let mut policy = Policy::default();
+    let read = |path: &std::path::Path| -> Result<Option<serde_yaml::Value>, PolicyError> {
+        let err = |message: String| PolicyError {
+            path: path.to_path_buf(),
+            line: None,
+            message,
+        };
+        match std::fs::read_to_string(path) {
+            Ok(text) => serde_yaml::from_str(&text)
+                .map(Some)
+                .map_err(|e| err(e.to_string())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(err(e.to_string())),
+        }
+    };
+    let risk_block = |v: &serde_yaml::Value, path: &std::path::Path| {
+        v.get("risk")
+            .map(|r| serde_yaml::from_value::<crate::risk::RiskConfig>(r.clone()))
+            .transpose()
+            .map_err(|e| PolicyError {
+                path: path.to_path_buf(),
+                line: None,
+                message: format!("risk: {e}"),
+            })
+    };
+    let user = read(&locations.user_policy)?;
+    if user.is_none() && locations.user_policy_explicit {
+        return Err(PolicyError {
+            path: locations.user_policy.clone(),
+            line: None,
+            message: "PALISADE_CONFIG names a file that does not exist".into(),
+        });
+    }
+    if let Some(v) = &user
+        && let Some(c) = risk_block(v, &locations.user_policy)?
+    {
+        policy.risk.apply_user(&c).map_err(|message| PolicyError {
+            path: locations.user_policy.clone(),
+            line: None,
+            message,
+        })?;
+    }
+    let project = project_root.join(".palisade.yaml");
+    if let Some(v) = read(&project)?
+        && let Some(c) = risk_block(&v, &project)?
+    {
+        policy
+            .risk
+            .apply_project(&c, &mut policy.ignored)
+            .map_err(|message| PolicyError {
+                path: project.clone(),
+                line: None,
+                message,
+            })?;
+    }
+    Ok(policy)
 }
