@@ -76,10 +76,37 @@ pub fn assess(
     if !in_scope(settings, static_verdict) {
         return None;
     }
-    let started = Instant::now();
     let key = std::env::var(&settings.api_key_env)
         .ok()
         .filter(|k| !k.trim().is_empty());
+    assess_with_key(
+        settings,
+        key,
+        event,
+        call,
+        scope,
+        static_verdict,
+        ledger_context,
+        data_dir,
+    )
+}
+
+/// `assess` with the key given instead of read from `api_key_env` (tests, embedding).
+#[allow(clippy::too_many_arguments)]
+pub fn assess_with_key(
+    settings: &RiskSettings,
+    key: Option<String>,
+    event: &HookEvent,
+    call: &Call,
+    scope: &Scope,
+    static_verdict: &Verdict,
+    ledger_context: &[LedgerExcerpt],
+    data_dir: &Path,
+) -> Option<RiskOutcome> {
+    if !in_scope(settings, static_verdict) {
+        return None;
+    }
+    let started = Instant::now();
     let ctx = context(static_verdict, ledger_context);
     let cwd = event
         .cwd
@@ -133,6 +160,12 @@ pub fn assess(
     let budget = Duration::from_millis(settings.timeout_ms).saturating_sub(started.elapsed());
     let exchange = match client::post(&settings.url, &key, body, budget) {
         Ok(x) => x,
+        Err(RiskError::Timeout { .. }) => {
+            let e = RiskError::Timeout {
+                ms: settings.timeout_ms,
+            };
+            return Some(failed(settings, e, &state_value, started));
+        }
         Err(e) => return Some(failed(settings, e, &state_value, started)),
     };
     let answers = RiskAnswers(exchange.response.answers.clone());
