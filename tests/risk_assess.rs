@@ -236,3 +236,57 @@ fn unseen_agent_written_file_asks_and_ledger_reaches_the_state() {
         out.verdict.reason
     );
 }
+
+#[test]
+fn doctor_reports_key_and_endpoint() {
+    let server = Server::start(vec![Reply::ok(json!({
+        "model": "jev-1.13.0",
+        "answers": {"ping": {"type": "noul", "noul": 0.98}},
+        "usage": {"input_tokens": 280, "output_tokens": 1}
+    }))]);
+    // Cargo sets CARGO_PKG_NAME for test processes: a variable that is surely present, so the
+    // test needs no `set_var` (unsound with other threads running).
+    let s = RiskSettings {
+        api_key_env: "CARGO_PKG_NAME".into(),
+        ..settings(server.url())
+    };
+    let report = risk::doctor_check(&s);
+    assert_eq!(report.len(), 2, "{report:?}");
+    assert!(
+        report.iter().all(|(st, _)| *st != risk::CheckStatus::Fail),
+        "{report:?}"
+    );
+    assert!(report[1].1.contains("answered in"), "{report:?}");
+    let req = &server.seen()[0];
+    assert_eq!(req.header("authorization"), Some("Bearer palisade"));
+    assert!(req.json()["questions"]["ping"].is_object());
+
+    let missing = RiskSettings {
+        api_key_env: "PALISADE_SURELY_UNSET_VARIABLE_FOR_TESTS".into(),
+        ..settings(server.url())
+    };
+    let report = risk::doctor_check(&missing);
+    assert_eq!(report[0].0, risk::CheckStatus::Fail);
+    assert!(
+        report[0]
+            .1
+            .contains("PALISADE_SURELY_UNSET_VARIABLE_FOR_TESTS")
+    );
+
+    let down = Server::start(vec![Reply::status(503, "{}")]);
+    let s = RiskSettings {
+        api_key_env: "CARGO_PKG_NAME".into(),
+        ..settings(down.url())
+    };
+    let report = risk::doctor_check(&s);
+    assert_eq!(
+        report.last().unwrap().0,
+        risk::CheckStatus::Fail,
+        "{report:?}"
+    );
+    assert!(report.last().unwrap().1.contains("HTTP 503"));
+
+    let off = risk::doctor_check(&RiskSettings::default());
+    assert_eq!(off[0].0, risk::CheckStatus::Ok);
+    assert!(off[0].1.contains("off"));
+}

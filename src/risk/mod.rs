@@ -220,6 +220,30 @@ pub fn assess_frozen(
     outcome(settings, answers, ctx, prov, &Value::Null)
 }
 
+/// `assess_frozen` on answers as recorded JSON (a case's `risk_answers`): answers that do not
+/// even parse (an unknown answer type) follow `on_error`, like a malformed live response.
+pub fn assess_frozen_value(
+    settings: &RiskSettings,
+    answers: &Value,
+    ctx: &LadderContext,
+) -> RiskOutcome {
+    match serde_json::from_value::<RiskAnswers>(answers.clone()) {
+        Ok(a) => assess_frozen(settings, &a, ctx),
+        Err(e) => {
+            let mut out = failed(
+                settings,
+                RiskError::BadAnswers(format!("the recorded answers do not parse ({e})")),
+                &Value::Null,
+                Instant::now(),
+            );
+            if let Some(obj) = out.record.as_object_mut() {
+                obj.insert("model".into(), json!("frozen"));
+            }
+            out
+        }
+    }
+}
+
 /// The ladder context of a call: the static category (when the static layer had an opinion)
 /// and whether it runs an agent-written file palisade never saw.
 pub fn context(static_verdict: &Verdict, ledger_context: &[LedgerExcerpt]) -> LadderContext {
