@@ -139,9 +139,17 @@ fn risk_latency() {
         cache_ttl_s: 0,
         ..s.clone()
     };
+    let before = server.count();
     let a_call: Vec<_> = (0..N).map(|_| assess(&s_nocache)).collect();
+    assert_eq!(
+        server.count() - before,
+        N,
+        "every in-process call reached the server"
+    );
     assess(&s);
+    let before = server.count();
     let a_hit: Vec<_> = (0..N).map(|_| assess(&s)).collect();
+    assert_eq!(server.count(), before, "all cache hits");
 
     let row = |name: &str, v: Vec<Duration>| {
         println!(

@@ -9,7 +9,7 @@ use serde::Serialize;
 use serde_json::Value;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
-use std::sync::LazyLock;
+use std::sync::OnceLock;
 
 /// Most user messages sent.
 pub const MAX_USER_MESSAGES: usize = 3;
@@ -162,34 +162,69 @@ pub fn head_tail(s: &str, max: usize) -> String {
 
 const REDACTED: &str = "[REDACTED]";
 
-static SECRET_PATTERNS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
-    [
+/// A secret shape: literals one of which must appear (lowercase, matched case-insensitively) before
+/// the regex is compiled and run, so an ordinary command pays for no regex compilation in a
+/// short-lived hook process.
+struct SecretShape {
+    needles: &'static [&'static str],
+    pattern: &'static str,
+    replacement: &'static str,
+    regex: OnceLock<Option<Regex>>,
+}
+
+const fn shape(
+    needles: &'static [&'static str],
+    pattern: &'static str,
+    replacement: &'static str,
+) -> SecretShape {
+    SecretShape {
+        needles,
+        pattern,
+        replacement,
+        regex: OnceLock::new(),
+    }
+}
+
+static SECRET_SHAPES: [SecretShape; 12] = [
+    shape(
+        &["private key-----"],
         r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|\z)",
-        r"\bsk-[A-Za-z0-9_\-]{16,}",
-        r"\bgh[pousr]_[A-Za-z0-9]{20,}",
+        REDACTED,
+    ),
+    shape(&["sk-"], r"\bsk-[A-Za-z0-9_\-]{16,}", REDACTED),
+    shape(&["gh"], r"\bgh[pousr]_[A-Za-z0-9]{20,}", REDACTED),
+    shape(
+        &["github_pat_"],
         r"\bgithub_pat_[A-Za-z0-9_]{20,}",
-        r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b",
-        r"\bxox[abposr]-[A-Za-z0-9\-]{10,}",
-        r"\bAIza[0-9A-Za-z_\-]{35}",
-        r"\bglpat-[A-Za-z0-9_\-]{20,}",
+        REDACTED,
+    ),
+    shape(&["akia"], r"\bAKIA[0-9A-Z]{16}\b", REDACTED),
+    shape(&["asia"], r"\bASIA[0-9A-Z]{16}\b", REDACTED),
+    shape(&["xox"], r"\bxox[abposr]-[A-Za-z0-9\-]{10,}", REDACTED),
+    shape(&["aiza"], r"\bAIza[0-9A-Za-z_\-]{35}", REDACTED),
+    shape(&["glpat-"], r"\bglpat-[A-Za-z0-9_\-]{20,}", REDACTED),
+    shape(
+        &["bearer"],
         r"(?i)\bbearer\s+[A-Za-z0-9._~+/=\-]{12,}",
-    ]
-    .iter()
-    .filter_map(|p| Regex::new(p).ok())
-    .collect()
-});
-
-/// `NAME=value` where the name says secret; the name is kept.
-static SECRET_ASSIGNMENT: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(
+        REDACTED,
+    ),
+    // `NAME=value` where the name says secret; the name is kept.
+    shape(
+        &[
+            "secret",
+            "token",
+            "passw",
+            "api_key",
+            "apikey",
+            "access_key",
+            "private_key",
+        ],
         r#"(?i)\b([A-Z0-9_]*(?:SECRET|TOKEN|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY)[A-Z0-9_]*)=("[^"]*"|'[^']*'|[^\s"';&|]+)"#,
-    )
-    .ok()
-});
-
-/// `scheme://user:password@host`.
-static URL_CREDENTIALS: LazyLock<Option<Regex>> =
-    LazyLock::new(|| Regex::new(r"://[^/\s:@]+:[^/\s@]+@").ok());
+        "$1=[REDACTED]",
+    ),
+    // `scheme://user:password@host`.
+    shape(&["@"], r"://[^/\s:@]+:[^/\s@]+@", "://[REDACTED]@"),
+];
 
 fn secret_key_name(name: &str) -> bool {
     let n = name.to_ascii_lowercase();
@@ -214,20 +249,18 @@ pub fn redact_text(s: &str, secret: Option<&str>) -> String {
     if let Some(k) = secret.filter(|k| k.len() >= 4) {
         out = out.replace(k, REDACTED);
     }
-    for re in SECRET_PATTERNS.iter() {
-        if re.is_match(&out) {
-            out = re.replace_all(&out, REDACTED).into_owned();
+    let mut lower = out.to_ascii_lowercase();
+    for shape in &SECRET_SHAPES {
+        if !shape.needles.iter().any(|n| lower.contains(n)) {
+            continue;
         }
-    }
-    if let Some(re) = SECRET_ASSIGNMENT.as_ref()
-        && re.is_match(&out)
-    {
-        out = re.replace_all(&out, format!("$1={REDACTED}")).into_owned();
-    }
-    if let Some(re) = URL_CREDENTIALS.as_ref()
-        && re.is_match(&out)
-    {
-        out = re.replace_all(&out, format!("://{REDACTED}@")).into_owned();
+        let Some(re) = shape.regex.get_or_init(|| Regex::new(shape.pattern).ok()) else {
+            continue;
+        };
+        if re.is_match(&out) {
+            out = re.replace_all(&out, shape.replacement).into_owned();
+            lower = out.to_ascii_lowercase();
+        }
     }
     out
 }
@@ -427,6 +460,16 @@ mod tests {
             human_text(&json!({"type":"user","message":{"content":"a".repeat(5000)}}).to_string())
                 .unwrap();
         assert!(m.chars().count() < MAX_MESSAGE_CHARS + 60);
+    }
+
+    #[test]
+    fn every_secret_shape_compiles() {
+        for shape in &SECRET_SHAPES {
+            assert!(Regex::new(shape.pattern).is_ok(), "{}", shape.pattern);
+            for n in shape.needles {
+                assert_eq!(*n, n.to_ascii_lowercase());
+            }
+        }
     }
 
     #[test]
