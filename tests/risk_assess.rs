@@ -105,6 +105,10 @@ fn record_holds_what_the_audit_needs() {
     assert_eq!(r["tokens"]["input"], 449);
     assert_eq!(r["answers"]["risk"]["score"], 1.8);
     assert_eq!(r["answers"].as_object().unwrap().len(), 7);
+    assert!(
+        r["answers"]["risk"].get("legend").is_none(),
+        "the echoed legend is not kept"
+    );
     assert!(r["latency_ms"].as_u64().is_some());
     assert!(r["error"].is_null());
     assert_eq!(r["state"]["input"]["command"], "git push origin main");

@@ -154,7 +154,11 @@ async fn exchange(
         attempts += 1;
         match attempt(&client, url, &auth, &body, family).await {
             Ok((response, header_id)) => {
-                let request_id = header_id.or_else(|| response.id.clone());
+                let mut response = response;
+                // Server-chosen strings go into the audit: keep them short.
+                response.model = response.model.map(|m| super::wire::clip(&m, 128));
+                let request_id =
+                    header_id.or_else(|| response.id.as_deref().map(|i| super::wire::clip(i, 128)));
                 return Ok(Exchange {
                     response,
                     request_id,

@@ -42,6 +42,43 @@ fn unit(id: &str, what: &str, v: f64) -> Result<f64, String> {
 }
 
 impl RiskAnswers {
+    /// The answers worth keeping (audit, cache): the seven ids only, without the `legend`
+    /// (an echo of the question's levels), so a verbose server cannot bloat the record.
+    pub fn recorded(answers: &BTreeMap<String, Answer>) -> RiskAnswers {
+        RiskAnswers(
+            answers
+                .iter()
+                .filter(|(id, _)| QUESTION_IDS.contains(&id.as_str()))
+                .map(|(id, a)| {
+                    let a = match a {
+                        Answer::Score {
+                            score,
+                            confidence,
+                            probabilities,
+                            ..
+                        } => Answer::Score {
+                            score: *score,
+                            confidence: *confidence,
+                            probabilities: probabilities.clone().filter(|p| p.len() <= 16),
+                            legend: None,
+                        },
+                        Answer::Choice {
+                            choice,
+                            confidence,
+                            probabilities,
+                        } => Answer::Choice {
+                            choice: super::wire::clip(choice, 64),
+                            confidence: *confidence,
+                            probabilities: probabilities.clone().filter(|p| p.len() <= 16),
+                        },
+                        other => other.clone(),
+                    };
+                    (id.clone(), a)
+                })
+                .collect(),
+        )
+    }
+
     /// Checks the answers: a missing id, a wrong type or a value out of range is an error.
     pub fn check(&self) -> Result<CheckedAnswers, String> {
         let get = |id: &str| {

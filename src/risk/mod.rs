@@ -168,7 +168,7 @@ pub fn assess_with_key(
         }
         Err(e) => return Some(failed(settings, e, &state_value, started)),
     };
-    let answers = RiskAnswers(exchange.response.answers.clone());
+    let answers = RiskAnswers::recorded(&exchange.response.answers);
     if let Err(e) = answers.check() {
         let mut out = failed(settings, RiskError::BadAnswers(e), &state_value, started);
         if let Some(obj) = out.record.as_object_mut() {
