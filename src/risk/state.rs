@@ -313,6 +313,10 @@ pub fn user_messages(transcript: Option<&Path>) -> Vec<String> {
 }
 
 fn read_tail_messages(path: &Path) -> std::io::Result<Vec<String>> {
+    // Only a regular file: opening a FIFO would block the hook until its deadline.
+    if !std::fs::metadata(path)?.is_file() {
+        return Ok(Vec::new());
+    }
     let mut file = std::fs::File::open(path)?;
     let len = file.seek(SeekFrom::End(0))?;
     let floor = len.saturating_sub(MAX_TRANSCRIPT_TAIL);
@@ -435,6 +439,7 @@ mod tests {
         );
         assert!(user_messages(Some(Path::new("/nonexistent/t.jsonl"))).is_empty());
         assert!(user_messages(None).is_empty());
+        assert!(user_messages(Some(dir.path())).is_empty(), "a directory");
     }
 
     #[test]
