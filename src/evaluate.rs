@@ -13,17 +13,19 @@ pub fn evaluate(policy: &Policy, call: &Call, scope: &Scope) -> Verdict {
 
     for hit in packs::hits(call, scope, |r| !policy.disabled_packs.contains(r.pack)) {
         let full_id = format!("{}/{}", hit.rule.pack, hit.rule.id);
-        let effect = policy
-            .rule_overrides
-            .get(&full_id)
-            .copied()
-            .unwrap_or(hit.rule.effect);
+        // Confinement's strength is a policy setting (`outside_roots`), not a fixed rule effect.
+        let base = if hit.rule.pack == "path-escape" {
+            policy.outside_roots
+        } else {
+            hit.rule.effect
+        };
+        let effect = policy.rule_overrides.get(&full_id).copied().unwrap_or(base);
         if Some(effect) > best_rank {
             best_rank = Some(effect);
             let reason = if hit.detail.is_empty() {
                 hit.rule.reason.to_string()
             } else {
-                format!("{} ({})", hit.rule.reason, hit.detail)
+                format!("{}: {}.", hit.rule.reason, hit.detail)
             };
             best = Verdict::decided(effect, full_id, hit.rule.pack, reason, Source::Static);
         }

@@ -73,6 +73,21 @@ fn decorated_reason(v: &Verdict) -> String {
     }
 }
 
+/// How one event is processed beyond the policy: where state lives and which layers run.
+#[derive(Debug, Clone)]
+pub struct Pipeline<'a> {
+    pub policy: &'a Policy,
+    pub locations: &'a Locations,
+    /// `CLAUDE_PROJECT_DIR`, when Claude Code gave one.
+    pub project_dir: Option<&'a Path>,
+    /// Resolve symlinks of existing paths (off in replay, where paths are lexical).
+    pub follow_symlinks: bool,
+    /// Recorded risk answers to use instead of calling the backend (replay `--risk frozen`).
+    pub frozen_risk: Option<&'a serde_json::Value>,
+    /// Skip the risk layer entirely (replay `--risk off`).
+    pub risk_off: bool,
+}
+
 /// Runs the whole hook on raw stdin bytes. Never panics on bad input; the caller still guards
 /// against panics and the deadline.
 pub fn run(stdin: &[u8], locations: &Locations, env_project_dir: Option<&Path>) -> HookAnswer {
@@ -85,21 +100,18 @@ pub fn run(stdin: &[u8], locations: &Locations, env_project_dir: Option<&Path>) 
             ));
         }
     };
-    if event.is_post() {
-        return HookAnswer {
-            stdout: String::new(),
-            stderr: String::new(),
-            code: 0,
-        };
-    }
-    let cwd = event
-        .cwd
-        .clone()
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/"));
+    let cwd = event_cwd(&event);
     let project_root = Locations::project_root(&cwd, env_project_dir);
     let policy = match policy::load(locations, &project_root) {
         Ok(p) => p,
+        // A PostToolUse cannot block anything: the tool already ran.
+        Err(_) if event.is_post() => {
+            return HookAnswer {
+                stdout: String::new(),
+                stderr: String::new(),
+                code: 0,
+            };
+        }
         Err(e) => {
             return HookAnswer::for_verdict(&Verdict::failure(
                 "error/policy",
@@ -107,34 +119,101 @@ pub fn run(stdin: &[u8], locations: &Locations, env_project_dir: Option<&Path>) 
             ));
         }
     };
-    let scope = scope_for(&policy, locations, &cwd, &project_root, true);
-    let call = normalize::normalize(&event, &scope);
-    let verdict = crate::evaluate::evaluate(&policy, &call, &scope);
-    let verdict = with_risk(&policy, &event, &call, &scope, verdict, &locations.data_dir);
+    let pipeline = Pipeline {
+        policy: &policy,
+        locations,
+        project_dir: env_project_dir,
+        follow_symlinks: true,
+        frozen_risk: None,
+        risk_off: false,
+    };
+    let verdict = process(&pipeline, &event);
+    if event.is_post() {
+        return HookAnswer {
+            stdout: String::new(),
+            stderr: String::new(),
+            code: 0,
+        };
+    }
     HookAnswer::for_verdict(&verdict)
+}
+
+/// The working directory of an event (`/` when Claude Code sent none).
+pub fn event_cwd(event: &HookEvent) -> PathBuf {
+    event
+        .cwd
+        .clone()
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/"))
+}
+
+/// The full pipeline for one event: normalize, static rules, ledger, risk, record.
+/// PostToolUse events are recorded only; their verdict is no opinion.
+pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
+    let cwd = event_cwd(event);
+    let project_root = Locations::project_root(&cwd, p.project_dir);
+    let scope = scope_for(
+        p.policy,
+        p.locations,
+        &cwd,
+        &project_root,
+        p.follow_symlinks,
+    );
+    if event.is_post() {
+        return Verdict::no_opinion();
+    }
+    let call = normalize::normalize(event, &scope);
+    let verdict = crate::evaluate::evaluate(p.policy, &call, &scope);
+    with_risk(p, event, &call, &scope, verdict)
+}
+
+/// Pipeline step 5, the risk backend: after the static (and ledger) verdict, before recording.
+/// Off, out of scope or after a static deny it changes nothing and starts no runtime. Frozen
+/// answers (replay `--risk frozen`) run the ladder offline, whether or not the policy enables
+/// the layer; its scope still applies.
+// TODO(lead): pass the ledger step's excerpts of executed files instead of `&[]`.
+fn with_risk(
+    p: &Pipeline,
+    event: &HookEvent,
+    call: &normalize::Call,
+    scope: &Scope,
+    verdict: Verdict,
+) -> Verdict {
+    if p.risk_off {
+        return verdict;
+    }
+    let outcome = match p.frozen_risk {
+        Some(answers) => {
+            let settings = crate::risk::RiskSettings {
+                enabled: true,
+                ..p.policy.risk.clone()
+            };
+            if !crate::risk::in_scope(&settings, &verdict) {
+                return verdict;
+            }
+            let ctx = crate::risk::context(&verdict, &[]);
+            crate::risk::assess_frozen_value(&settings, answers, &ctx)
+        }
+        None => match crate::risk::assess(
+            &p.policy.risk,
+            event,
+            call,
+            scope,
+            &verdict,
+            &[],
+            &p.locations.data_dir,
+        ) {
+            Some(outcome) => outcome,
+            None => return verdict,
+        },
+    };
+    crate::evaluate::headless(p.policy, crate::risk::combine(verdict, outcome))
 }
 
 /// The static decision for one event (the pure core used by `hook`, `check` and `replay`).
 pub fn decide(policy: &Policy, event: &HookEvent, scope: &Scope) -> Verdict {
     let call = normalize::normalize(event, scope);
     crate::evaluate::evaluate(policy, &call, scope)
-}
-
-/// Pipeline step 5, the risk backend: after the static (and ledger) verdict, before recording.
-/// Off, out of scope or after a static deny it changes nothing and starts no runtime.
-// TODO(lead): pass the ledger step's excerpts of executed files instead of `&[]`.
-fn with_risk(
-    policy: &Policy,
-    event: &HookEvent,
-    call: &normalize::Call,
-    scope: &Scope,
-    verdict: Verdict,
-    data_dir: &Path,
-) -> Verdict {
-    match crate::risk::assess(&policy.risk, event, call, scope, &verdict, &[], data_dir) {
-        Some(outcome) => crate::evaluate::headless(policy, crate::risk::combine(verdict, outcome)),
-        None => verdict,
-    }
 }
 
 /// Builds the scope of a call: path resolution, write roots and protected paths.

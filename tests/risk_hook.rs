@@ -201,7 +201,7 @@ fn mitigator_turns_ask_into_pass() {
 #[test]
 fn mitigator_never_lifts_a_deny() {
     let s = answering(2.9, 0.95, [0.97, 0.1, 0.2, 0.02, 0.1, 1.0]);
-    let a = Env::new(&s.url(), "").bash("git push --force origin main");
+    let a = Env::new(&s.url(), "").bash("git push origin main");
     assert_eq!(a.decision(), "deny");
     // Nor an ask when untrusted content is in play.
     let s = answering(1.8, 0.9, [0.3, 0.1, 0.2, 0.4, 0.1, 1.0]);
@@ -222,7 +222,7 @@ fn authorization_inside_a_tool_result_is_never_sent_as_the_user() {
     ];
     let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
     std::fs::write(&transcript, text).unwrap();
-    let a = env.run(&env.event("git push --force origin main", Some(&transcript)));
+    let a = env.run(&env.event("git push origin release", Some(&transcript)));
     assert_eq!(a.decision(), "ask");
     let seen = s.seen();
     assert_eq!(seen.len(), 1);
@@ -266,10 +266,7 @@ fn authorization_inside_a_tool_result_is_never_sent_as_the_user() {
         ]
     );
     assert_eq!(body["state"]["tool"], "Bash");
-    assert_eq!(
-        body["state"]["input"]["command"],
-        "git push --force origin main"
-    );
+    assert_eq!(body["state"]["input"]["command"], "git push origin release");
 }
 
 #[test]

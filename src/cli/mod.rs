@@ -1,11 +1,20 @@
 //! The command-line interface: one struct per command, doc comments as help text.
 
+pub mod check;
+pub mod doctor;
+pub mod init;
+pub mod replay;
+
 use clap::{Parser, Subcommand};
+use std::path::PathBuf;
 
 /// A firewall for the tool calls of AI coding agents (a Claude Code PreToolUse hook).
 #[derive(Debug, Parser)]
 #[command(name = "palisade", version, about, long_about = None)]
 pub struct Cli {
+    /// Log to stderr (repeat for more detail); RUST_LOG works too.
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    pub verbose: u8,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -15,4 +24,46 @@ pub struct Cli {
 pub enum Command {
     /// The hook entry point: reads one PreToolUse/PostToolUse event on stdin (run by Claude Code).
     Hook,
+    /// Install palisade's hooks into Claude Code's settings (or remove them with --uninstall).
+    Init(init::InitArgs),
+    /// Check the installation, policy, state and a live hook call; exit 1 on any failure.
+    Doctor(doctor::DoctorArgs),
+    /// Print a shell completion script (`palisade completions bash > ~/.local/share/bash-completion/completions/palisade`).
+    Completions {
+        /// The shell to generate completions for.
+        shell: clap_complete::Shell,
+    },
+    /// Evaluate one hypothetical call against the effective policy.
+    Check(check::CheckArgs),
+    /// Print the effective, layered policy for a reviewer.
+    #[command(after_help = "Examples:\n  palisade explain\n  palisade explain --json | jq .rules")]
+    Explain {
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Project directory whose .palisade.yaml applies (default: the current directory).
+        #[arg(long)]
+        project: Option<PathBuf>,
+    },
+    /// Replay challenge sets (JSONL files or folders); exit 1 on any miss.
+    #[command(
+        after_help = "Examples:\n  palisade replay challenge-sets/\n  palisade replay challenge-sets/chains.jsonl --json\n  palisade replay --risk off challenge-sets/"
+    )]
+    Replay {
+        /// Files or folders of .jsonl cases.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Print one JSON object: total, passed, failed, by_category, failures.
+        #[arg(long)]
+        json: bool,
+        /// How the risk layer runs.
+        #[arg(long, value_enum, default_value = "frozen")]
+        risk: replay::RiskReplay,
+        /// Use this file as the user policy instead of the built-in default.
+        #[arg(long)]
+        policy: Option<PathBuf>,
+        /// With --risk live: write the live answers out as a new frozen set.
+        #[arg(long)]
+        record: Option<PathBuf>,
+    },
 }

@@ -4,6 +4,22 @@
 //! Checks match on the program first (`programs`), so a call pays only for rules that can apply;
 //! a rule that needs a regex compiles it on first use (`LazyLock`).
 
+mod cloud;
+pub mod common;
+mod database;
+mod destructive_fs;
+mod destructive_git;
+mod exfiltration;
+mod path_escape;
+mod persistence;
+mod publishing;
+mod remote_code;
+mod secrets;
+mod self_protection;
+mod shell_analysis;
+#[cfg(test)]
+mod tests;
+
 use crate::normalize::{Call, Scope};
 use crate::shell::{Command, ShellAnalysis};
 use crate::verdict::Effect;
@@ -85,7 +101,22 @@ pub const PACKS: &[&str] = &[
 
 /// Every built-in rule.
 pub fn all_rules() -> impl Iterator<Item = &'static Rule> {
-    [].iter()
+    [
+        destructive_fs::RULES,
+        destructive_git::RULES,
+        secrets::RULES,
+        exfiltration::RULES,
+        remote_code::RULES,
+        persistence::RULES,
+        database::RULES,
+        cloud::RULES,
+        publishing::RULES,
+        self_protection::RULES,
+        path_escape::RULES,
+        shell_analysis::RULES,
+    ]
+    .into_iter()
+    .flatten()
 }
 
 /// A rule that matched, with what it matched on.

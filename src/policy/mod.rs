@@ -1,9 +1,21 @@
 //! The policy: YAML, strictly validated, layered built-in defaults ← user ← project, where a
 //! project policy can only tighten. Also the matching of user rules against a call.
 
+use crate::normalize::{Call, CallKind, Scope};
 use crate::verdict::Effect;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
+
+pub mod command;
+pub mod constraints;
+pub mod explain;
+pub mod glob;
+mod load;
+pub mod schema;
+
+pub use explain::{explain, explain_json};
+pub use glob::{Glob, GlobKind};
+pub use load::load;
 
 /// Which layer a setting or rule came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -11,6 +23,17 @@ pub enum Layer {
     BuiltIn,
     User,
     Project,
+}
+
+impl Layer {
+    /// The layer's name in `explain` and messages.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Layer::BuiltIn => "built-in",
+            Layer::User => "user",
+            Layer::Project => "project",
+        }
+    }
 }
 
 /// A policy file that contributed to the effective policy.
@@ -47,6 +70,74 @@ pub struct PolicyRule {
     pub reason: Option<String>,
     pub layer: Layer,
     pub file: PathBuf,
+    /// Tool-name globs; the rule applies when any matches.
+    pub tools: Vec<Glob>,
+    /// Constraints on `tool_input`, all of which must hold.
+    pub when: Vec<constraints::Constraint>,
+    /// The shell-aware matcher (shell tools only).
+    pub command: Option<command::CommandMatcher>,
+}
+
+impl PolicyRule {
+    /// True when one of the rule's tool globs matches the call's tool and, for a rule with a
+    /// `command` matcher, the call is a shell call (`tools: ['*']` plus `command` is about
+    /// shell calls only, so other tools are neither hits nor near misses).
+    pub fn applies_to(&self, call: &Call) -> bool {
+        if self.command.is_some() && !matches!(call.kind, CallKind::Shell { .. }) {
+            return false;
+        }
+        self.tools.iter().any(|g| g.matches(&call.tool))
+    }
+
+    fn tools_phrase(&self) -> String {
+        self.tools
+            .iter()
+            .map(Glob::as_str)
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// Checks constraints and command matcher; on failure, (argument, wanted, found).
+    fn check(&self, call: &Call, scope: &Scope) -> Result<(), (String, String, String)> {
+        for c in &self.when {
+            c.check(&call.input)
+                .map_err(|f| (f.path, f.wanted, f.found))?;
+        }
+        if let Some(m) = &self.command {
+            let reading = if self.effect == Effect::Allow {
+                command::Reading::Every
+            } else {
+                command::Reading::Any
+            };
+            let CallKind::Shell { analysis, .. } = &call.kind else {
+                return Err((
+                    "command".into(),
+                    m.describe(),
+                    "the call is not a shell command".into(),
+                ));
+            };
+            m.check(analysis, scope, reading)
+                .map_err(|(w, f)| ("command".to_string(), w, f))?;
+        }
+        Ok(())
+    }
+
+    /// The reason given when the rule matches.
+    fn hit_reason(&self) -> String {
+        if let Some(r) = &self.reason {
+            return r.clone();
+        }
+        let verb = match self.effect {
+            Effect::Allow => "allows",
+            Effect::Ask => "asks before",
+            Effect::Deny => "denies",
+        };
+        format!(
+            "the {} policy rule '{}' {verb} this call",
+            self.layer.as_str(),
+            self.id
+        )
+    }
 }
 
 /// The effective, layered policy.
@@ -56,7 +147,7 @@ pub struct Policy {
     pub sources: Vec<PolicySource>,
     /// Built-in packs switched off (user layer only).
     pub disabled_packs: BTreeSet<String>,
-    /// Built-in rules whose effect was changed (`pack-rule-id` → effect).
+    /// Built-in rules whose effect was changed (`<pack>/<rule-id>` → effect).
     pub rule_overrides: BTreeMap<String, Effect>,
     pub rules: Vec<PolicyRule>,
     /// Extra write roots beyond the project root and the temp dir, resolved.
@@ -112,79 +203,30 @@ pub struct PolicyOutcome {
 
 impl Policy {
     /// Matches the policy's rules against a call. Pure.
-    pub fn evaluate(
-        &self,
-        call: &crate::normalize::Call,
-        scope: &crate::normalize::Scope,
-    ) -> PolicyOutcome {
-        let _ = (call, scope);
-        PolicyOutcome::default()
-    }
-}
-
-/// Loads the layered policy: built-in defaults ← user policy ← `<project_root>/.palisade.yaml`.
-pub fn load(
-    locations: &crate::locations::Locations,
-    project_root: &std::path::Path,
-) -> Result<Policy, PolicyError> {
-    // STOPGAP (risk branch): reads only the `risk:` block of the user and project policy so
-    // the risk layer can be switched on and tested end to end. The policy branch's real loader
-    // replaces this whole body; it must call `RiskSettings::apply_user`/`apply_project` the same
-    // way.
-    let mut policy = Policy::default();
-    let read = |path: &std::path::Path| -> Result<Option<serde_yaml::Value>, PolicyError> {
-        let err = |message: String| PolicyError {
-            path: path.to_path_buf(),
-            line: None,
-            message,
-        };
-        match std::fs::read_to_string(path) {
-            Ok(text) => serde_yaml::from_str(&text)
-                .map(Some)
-                .map_err(|e| err(e.to_string())),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(err(e.to_string())),
+    pub fn evaluate(&self, call: &Call, scope: &Scope) -> PolicyOutcome {
+        let mut out = PolicyOutcome::default();
+        for rule in self.rules.iter().filter(|r| r.applies_to(call)) {
+            match rule.check(call, scope) {
+                Ok(()) => out.hits.push(PolicyHit {
+                    rule_id: format!("policy:{}", rule.id),
+                    effect: rule.effect,
+                    reason: rule.hit_reason(),
+                }),
+                Err((arg, wanted, found)) if rule.effect == Effect::Allow => {
+                    let arg = if arg == "command" {
+                        String::new()
+                    } else {
+                        format!("{arg} ")
+                    };
+                    out.near_misses.push(format!(
+                        "rule '{}' allows {} only when {arg}{wanted}; {found}",
+                        rule.id,
+                        rule.tools_phrase()
+                    ))
+                }
+                Err(_) => {}
+            }
         }
-    };
-    let risk_block = |v: &serde_yaml::Value, path: &std::path::Path| {
-        v.get("risk")
-            .map(|r| serde_yaml::from_value::<crate::risk::RiskConfig>(r.clone()))
-            .transpose()
-            .map_err(|e| PolicyError {
-                path: path.to_path_buf(),
-                line: None,
-                message: format!("risk: {e}"),
-            })
-    };
-    let user = read(&locations.user_policy)?;
-    if user.is_none() && locations.user_policy_explicit {
-        return Err(PolicyError {
-            path: locations.user_policy.clone(),
-            line: None,
-            message: "PALISADE_CONFIG names a file that does not exist".into(),
-        });
+        out
     }
-    if let Some(v) = &user
-        && let Some(c) = risk_block(v, &locations.user_policy)?
-    {
-        policy.risk.apply_user(&c).map_err(|message| PolicyError {
-            path: locations.user_policy.clone(),
-            line: None,
-            message,
-        })?;
-    }
-    let project = project_root.join(".palisade.yaml");
-    if let Some(v) = read(&project)?
-        && let Some(c) = risk_block(&v, &project)?
-    {
-        policy
-            .risk
-            .apply_project(&c, &mut policy.ignored)
-            .map_err(|message| PolicyError {
-                path: project.clone(),
-                line: None,
-                message,
-            })?;
-    }
-    Ok(policy)
 }

@@ -52,6 +52,18 @@ impl RiskScope {
     }
 }
 
+impl std::fmt::Display for RiskScope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl serde::Serialize for RiskScope {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
 /// Which way a threshold moves when it gets stricter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tighter {

@@ -10,7 +10,7 @@ pub const MAX_COMMAND_BYTES: usize = 256 * 1024;
 pub const MAX_NESTING: usize = 64;
 
 /// One word after unquoting: `'r''m'` → `rm`, `"$HOME/x"` → `$HOME/x`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Word {
     /// The value with quotes and escapes removed. Expansions that could not be resolved are
     /// kept as written (`$HOME`, `${X}`, `$(…)`), `~` at the start is kept as `~`.
@@ -117,10 +117,15 @@ pub struct ShellAnalysis {
     pub findings: Vec<ShellFinding>,
 }
 
+mod bounds;
 mod flags;
+mod parse;
+#[cfg(test)]
+mod tests;
+mod unwrap;
+mod words;
 
 /// Parses and analyses one command line. Never panics and never recurses without bound.
 pub fn analyse(command: &str) -> ShellAnalysis {
-    let _ = command;
-    ShellAnalysis::default()
+    parse::analyse(command)
 }

@@ -1,0 +1,563 @@
+//! Shared vocabulary of the packs: which paths are critical or secret, which programs send
+//! data over the network, read files, or interpret code.
+
+use crate::normalize::Scope;
+use crate::paths::fold;
+use crate::shell::{Command, RedirectKind, ShellAnalysis, Word};
+use crate::verdict::Effect;
+use std::path::{Path, PathBuf};
+
+/// Top-level system directories whose loss breaks the machine.
+pub const SYSTEM_DIRS: &[&str] = &[
+    "/etc",
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/var",
+    "/boot",
+    "/opt",
+    "/root",
+    "/sys",
+    "/proc",
+    "/dev",
+    "/srv",
+    "/home",
+    "/Users",
+    "/System",
+    "/Library",
+    "/Applications",
+    "/private",
+    "/snap",
+    "/usr/bin",
+    "/usr/lib",
+    "/usr/local",
+    "/usr/sbin",
+    "/var/lib",
+    "/var/log",
+];
+
+/// Programs that send data to another host.
+pub const NETWORK_SENDERS: &[&str] = &[
+    "curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "scp", "sftp", "ftp", "rsync",
+    "ssh", "http", "https", "xh", "httpie", "aria2c", "rclone", "gsutil", "aws", "az", "mail",
+    "sendmail", "mutt", "s3cmd",
+];
+
+/// Programs that fetch code or data from the network.
+pub const DOWNLOADERS: &[&str] = &[
+    "curl",
+    "wget",
+    "fetch",
+    "aria2c",
+    "http",
+    "https",
+    "xh",
+    "httpie",
+    "nc",
+    "ncat",
+    "netcat",
+    "socat",
+    "lwp-download",
+    "lwp-request",
+    "GET",
+];
+
+/// Programs that decode or unscramble text: code through them into a shell is hidden code.
+pub const DECODERS: &[&str] = &[
+    "base64", "base32", "basenc", "xxd", "openssl", "uudecode", "rev", "gpg", "od",
+];
+
+/// Programs that read the content of their file operands.
+pub const READERS: &[&str] = &[
+    "cat",
+    "tac",
+    "less",
+    "more",
+    "most",
+    "head",
+    "tail",
+    "bat",
+    "batcat",
+    "nl",
+    "od",
+    "xxd",
+    "hexdump",
+    "hd",
+    "strings",
+    "base64",
+    "base32",
+    "basenc",
+    "cp",
+    "scp",
+    "rsync",
+    "tar",
+    "zip",
+    "7z",
+    "gzip",
+    "bzip2",
+    "xz",
+    "zstd",
+    "grep",
+    "egrep",
+    "fgrep",
+    "rg",
+    "ag",
+    "ack",
+    "awk",
+    "gawk",
+    "sed",
+    "cut",
+    "sort",
+    "uniq",
+    "diff",
+    "cmp",
+    "vim",
+    "vi",
+    "nvim",
+    "nano",
+    "emacs",
+    "view",
+    "openssl",
+    "gpg",
+    "curl",
+    "wget",
+    "nc",
+    "ncat",
+    "netcat",
+    "socat",
+    "jq",
+    "yq",
+    "python",
+    "python3",
+    "node",
+    "perl",
+    "ruby",
+    "file",
+    "md5sum",
+    "sha256sum",
+    "paste",
+    "column",
+    "fold",
+    "fmt",
+    "pr",
+    "iconv",
+    "dd",
+    "install",
+    "mv",
+    "ln",
+    "sqlite3",
+    "split",
+    "tee",
+    "printf",
+    "mail",
+    "uuencode",
+    "gzcat",
+    "zcat",
+    "zless",
+    "xclip",
+    "pbcopy",
+    "wc",
+];
+
+/// Whether a secret is one whose reading is refused outright, or one a human should confirm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SecretClass {
+    pub effect: Effect,
+    pub what: &'static str,
+}
+
+const PRIVATE_KEY_NAMES: &[&str] = &[
+    "id_rsa",
+    "id_dsa",
+    "id_ecdsa",
+    "id_ed25519",
+    "id_ecdsa_sk",
+    "id_ed25519_sk",
+];
+
+/// Classifies a resolved path as a secret: private keys and credential stores are `Deny`,
+/// `.env` files and tool tokens are `Ask`.
+pub fn secret_class(path: &Path, scope: &Scope) -> Option<SecretClass> {
+    let home = scope.home();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let deny = |what| {
+        Some(SecretClass {
+            effect: Effect::Deny,
+            what,
+        })
+    };
+    let ask = |what| {
+        Some(SecretClass {
+            effect: Effect::Ask,
+            what,
+        })
+    };
+    if PRIVATE_KEY_NAMES.contains(&name.as_str()) {
+        return deny("a private SSH key");
+    }
+    if let Ok(rel) = path.strip_prefix(home) {
+        let rel = rel.to_string_lossy();
+        let rel = rel.as_ref();
+        if rel == ".ssh"
+            || rel == ".aws"
+            || rel == ".gnupg"
+            || rel == ".config/gcloud"
+            || rel == ".azure"
+        {
+            return deny("a credential directory");
+        }
+        if let Some(file) = rel.strip_prefix(".ssh/") {
+            let public = file.ends_with(".pub")
+                || matches!(
+                    file,
+                    "known_hosts"
+                        | "known_hosts.old"
+                        | "config"
+                        | "authorized_keys"
+                        | "authorized_keys2"
+                );
+            if !public {
+                return deny("a private SSH key");
+            }
+            return None;
+        }
+        if rel == ".aws/credentials"
+            || rel.starts_with(".aws/sso/cache")
+            || rel.starts_with(".aws/cli/cache")
+        {
+            return deny("AWS credentials");
+        }
+        if rel.starts_with(".config/gcloud/")
+            && (rel.contains("credentials")
+                || rel.ends_with("access_tokens.db")
+                || rel.contains("legacy_credentials"))
+        {
+            return deny("Google Cloud credentials");
+        }
+        if rel.starts_with(".azure/") {
+            return deny("Azure credentials");
+        }
+        if rel == ".netrc" || rel == ".git-credentials" || rel == ".config/git/credentials" {
+            return deny("stored login credentials");
+        }
+        if rel.starts_with(".gnupg/private-keys") || rel == ".gnupg/secring.gpg" {
+            return deny("a private GPG key");
+        }
+        if rel.starts_with(".password-store/") || rel.starts_with(".local/share/keyrings/") {
+            return deny("a password store");
+        }
+        match rel {
+            ".npmrc"
+            | ".pypirc"
+            | ".docker/config.json"
+            | ".kube/config"
+            | ".config/gh/hosts.yml"
+            | ".gem/credentials"
+            | ".cargo/credentials"
+            | ".cargo/credentials.toml"
+            | ".config/hub"
+            | ".terraform.d/credentials.tfrc.json" => {
+                return ask("a file holding access tokens");
+            }
+            _ => {}
+        }
+    }
+    let p = path.to_string_lossy();
+    if p == "/etc/shadow"
+        || p == "/etc/gshadow"
+        || p.starts_with("/etc/ssh/ssh_host_") && !p.ends_with(".pub")
+    {
+        return deny("system password hashes or host keys");
+    }
+    if name == ".env"
+        || (name.starts_with(".env.") && !is_env_template(&name))
+        || name.ends_with(".env") && name.len() > 4
+    {
+        return ask("an environment file that usually holds secrets");
+    }
+    if [".pem", ".key", ".p12", ".pfx", ".jks", ".keystore"]
+        .iter()
+        .any(|ext| name.ends_with(ext))
+    {
+        return ask("a key or certificate store");
+    }
+    None
+}
+
+fn is_env_template(name: &str) -> bool {
+    ["example", "sample", "template", "dist", "defaults"]
+        .iter()
+        .any(|t| name.ends_with(t))
+}
+
+/// The critical directory a resolved path is, if any: `/`, the home directory, an ancestor of
+/// home, or a top-level system directory. `contents` marks a glob over its children (`/*`).
+pub fn critical(path: &Path, scope: &Scope) -> Option<String> {
+    let home = scope.home();
+    if path == Path::new("/") {
+        return Some("the root directory".into());
+    }
+    if path == home {
+        return Some("your home directory".into());
+    }
+    if home.starts_with(path) {
+        return Some(format!(
+            "{}, which contains your home directory",
+            path.display()
+        ));
+    }
+    let s = path.to_string_lossy();
+    if SYSTEM_DIRS.contains(&s.as_ref()) {
+        return Some(format!("the system directory {s}"));
+    }
+    None
+}
+
+/// A word as a path target: resolved against the command's own directory when it changed
+/// (`cd dir && …`). `None` when the word is not known statically. A glob resolves to the
+/// directory it ranges over, with `true` for "its contents".
+pub fn word_path(word: &Word, cmd: &Command, scope: &Scope) -> Option<(PathBuf, bool)> {
+    let text = word.text.as_str();
+    if word.dynamic && !starts_with_home_var(text) {
+        return None;
+    }
+    let (base, glob) = if word.glob {
+        let cut = text.find(['*', '?', '[']).unwrap_or(text.len());
+        let dir = &text[..cut];
+        let dir = match dir.rfind('/') {
+            Some(i) => &dir[..=i],
+            None => "",
+        };
+        (
+            if dir.is_empty() {
+                ".".to_string()
+            } else {
+                dir.to_string()
+            },
+            true,
+        )
+    } else {
+        (text.to_string(), false)
+    };
+    Some((resolve_in(cmd, &base, scope), glob))
+}
+
+fn starts_with_home_var(text: &str) -> bool {
+    let rest = text
+        .strip_prefix("${HOME}")
+        .or_else(|| text.strip_prefix("$HOME"));
+    match rest {
+        Some(r) => (r.is_empty() || r.starts_with('/')) && !r.contains('$'),
+        None => false,
+    }
+}
+
+/// Resolves `raw` for a command, honouring a directory change earlier in the line.
+pub fn resolve_in(cmd: &Command, raw: &str, scope: &Scope) -> PathBuf {
+    match &cmd.cwd {
+        Some(dir) if !raw.starts_with('/') && !raw.starts_with('~') && !raw.starts_with('$') => {
+            let base = scope.resolve(dir);
+            scope.resolve(&fold(&base.join(raw)).to_string_lossy())
+        }
+        _ => scope.resolve(raw),
+    }
+}
+
+/// Paths a word names for reading, including `@file` forms (`curl -d @f`, `-F x=@f`).
+pub fn word_read_paths(word: &Word, cmd: &Command, scope: &Scope) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Some((p, _)) = word_path(word, cmd, scope) {
+        out.push(p);
+    }
+    if let Some(idx) = word.text.rfind('@') {
+        let after = word.text[idx + 1..].split(';').next().unwrap_or("");
+        if !after.is_empty()
+            && after != "-"
+            && (after.contains('/')
+                || after.starts_with('.')
+                || after.starts_with('~')
+                || after.starts_with('$'))
+        {
+            let w = Word {
+                text: after.to_string(),
+                dynamic: word.dynamic,
+                glob: word.glob,
+            };
+            if let Some((p, _)) = word_path(&w, cmd, scope) {
+                out.push(p);
+            }
+        }
+    }
+    if let Some((_, v)) = word.text.split_once('=')
+        && (v.starts_with('/') || v.starts_with('~') || v.starts_with("$HOME"))
+    {
+        let w = Word {
+            text: v.to_string(),
+            dynamic: word.dynamic,
+            glob: word.glob,
+        };
+        if let Some((p, _)) = word_path(&w, cmd, scope) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// The strictest secret a command reads: its operands when it is a reader, and its `<` input.
+pub fn command_reads_secret(cmd: &Command, scope: &Scope) -> Option<(SecretClass, PathBuf)> {
+    let mut best: Option<(SecretClass, PathBuf)> = None;
+    let mut consider = |path: PathBuf| {
+        if let Some(class) = secret_class(&path, scope)
+            && best.as_ref().is_none_or(|(b, _)| class.effect > b.effect)
+        {
+            best = Some((class, path));
+        }
+    };
+    if READERS.contains(&cmd.program.as_str()) {
+        for w in &cmd.args {
+            for p in word_read_paths(w, cmd, scope) {
+                consider(p);
+            }
+        }
+    }
+    for r in &cmd.redirects {
+        if matches!(r.kind, RedirectKind::Read | RedirectKind::ReadWrite)
+            && let Some((p, _)) = word_path(&r.target, cmd, scope)
+        {
+            consider(p);
+        }
+    }
+    best
+}
+
+/// True when the command dumps the whole environment (`env`, `printenv`, `set`, `export -p`).
+pub fn dumps_environment(cmd: &Command) -> bool {
+    match cmd.program.as_str() {
+        "env" | "printenv" => cmd.operands().is_empty(),
+        "set" => cmd.args.is_empty(),
+        "export" => cmd.args.iter().any(|a| a.text == "-p") || cmd.args.is_empty(),
+        _ => false,
+    }
+}
+
+/// True when a network sender in the line talks only to this machine.
+pub fn local_only(cmd: &Command) -> bool {
+    let hosts: Vec<String> = cmd
+        .args
+        .iter()
+        .filter(|a| a.text.contains("://"))
+        .filter_map(|a| crate::normalize::url_host(&a.text))
+        .collect();
+    !hosts.is_empty() && hosts.iter().all(|h| is_local_host(h))
+}
+
+/// Loopback names and addresses.
+pub fn is_local_host(h: &str) -> bool {
+    h == "localhost"
+        || h.starts_with("127.")
+        || h == "::1"
+        || h == "0.0.0.0"
+        || h.ends_with(".localhost")
+}
+
+/// The commands of a line that send to the network (excluding loopback-only ones).
+pub fn network_senders(a: &ShellAnalysis) -> impl Iterator<Item = &Command> {
+    a.commands.iter().filter(|c| {
+        NETWORK_SENDERS.contains(&c.program.as_str())
+            && !local_only(c)
+            && match c.program.as_str() {
+                // `aws`/`az`/`gsutil` only leak when copying local data out.
+                "aws" | "gsutil" | "az" => c
+                    .args
+                    .iter()
+                    .any(|a| a.text == "cp" || a.text == "sync" || a.text == "upload"),
+                "ssh" => true,
+                "rsync" => c.args.iter().any(|a| is_remote_spec(&a.text)),
+                _ => true,
+            }
+    })
+}
+
+/// `host:path`, `user@host:path` or `rsync://…`: a remote operand of scp/rsync.
+pub fn is_remote_spec(text: &str) -> bool {
+    if text.starts_with('-') || text.starts_with('/') || text.starts_with('.') {
+        return false;
+    }
+    if text.starts_with("rsync://") {
+        return true;
+    }
+    match text.split_once(':') {
+        Some((host, _)) => !host.is_empty() && !host.contains('/') && !host.contains('='),
+        None => false,
+    }
+}
+
+/// Secret-looking variable names (`$AWS_SECRET_ACCESS_KEY`, `${GITHUB_TOKEN}`).
+pub fn secret_var_in(text: &str) -> Option<String> {
+    static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)\$\{?([A-Z0-9_]*(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL|AUTH)[A-Z0-9_]*)",
+        )
+        .expect("static regex")
+    });
+    RE.captures(text).map(|c| c[1].to_string())
+}
+
+/// Every path a call writes, creates or changes, with how: file tools, and in a shell line
+/// the writes `fileops` finds.
+pub fn written_paths(call: &crate::normalize::Call, scope: &Scope) -> Vec<(PathBuf, String)> {
+    use crate::normalize::CallKind;
+    match &call.kind {
+        CallKind::Write { path, .. } => vec![(path.clone(), call.tool.clone())],
+        CallKind::Shell { analysis, .. } => crate::fileops::writes(analysis, scope)
+            .into_iter()
+            .filter(|w| !is_pseudo_device(&w.path))
+            .map(|w| (w.path, w.how))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Paths a shell line removes, moves away, truncates or re-permissions (beyond plain writes).
+pub fn altered_paths(a: &ShellAnalysis, scope: &Scope) -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    for c in &a.commands {
+        let ops = c.operands();
+        let targets: Vec<&Word> = match c.program.as_str() {
+            "rm" | "rmdir" | "unlink" | "shred" | "srm" | "truncate" | "trash" | "trash-put"
+            | "touch" => ops,
+            "mv" => ops,
+            "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" => ops.into_iter().skip(1).collect(),
+            "ln" | "cp" | "install" | "rsync" => ops.last().copied().into_iter().collect(),
+            "sed" | "perl"
+                if c.args
+                    .iter()
+                    .any(|a| a.text.starts_with("-i") || a.text == "--in-place") =>
+            {
+                ops.into_iter().skip(1).collect()
+            }
+            _ => Vec::new(),
+        };
+        for w in targets {
+            if let Some((p, _)) = word_path(w, c, scope) {
+                out.push((p, c.program.clone()));
+            }
+        }
+    }
+    out
+}
+
+/// `/dev/null`, `/dev/stdout`, `/dev/stderr`, `/dev/tty`, `/dev/fd/N`: not files.
+pub fn is_pseudo_device(p: &Path) -> bool {
+    let s = p.to_string_lossy();
+    matches!(
+        s.as_ref(),
+        "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/tty" | "/dev/zero"
+    ) || s.starts_with("/dev/fd/")
+}

@@ -1,0 +1,312 @@
+//! destructive-fs: recursive deletes of critical directories, raw disk writes, fork bombs.
+
+use super::common::{critical, word_path};
+use super::{Check, Example, Rule};
+use crate::normalize::Scope;
+use crate::shell::{Command, RedirectKind, ShellAnalysis};
+use crate::verdict::Effect::{Ask, Deny};
+
+const PACK: &str = "destructive-fs";
+
+fn recursive(c: &Command) -> bool {
+    c.has_flag(Some('r'), &["recursive"]) || c.has_flag(Some('R'), &[])
+}
+
+fn rm_critical(c: &Command, scope: &Scope) -> Option<String> {
+    if !recursive(c) {
+        return None;
+    }
+    c.operands().iter().find_map(|w| {
+        let (path, _) = word_path(w, c, scope)?;
+        critical(&path, scope).map(|what| format!("`{}` is {what}", w.text))
+    })
+}
+
+fn rm_outside(c: &Command, scope: &Scope) -> Option<String> {
+    if !recursive(c) {
+        return None;
+    }
+    if c.args_from_stdin {
+        return Some("its targets come from stdin and cannot be checked".into());
+    }
+    for w in c.operands() {
+        let Some((path, contents)) = word_path(w, c, scope) else {
+            return Some(format!(
+                "the target `{}` is not known until it runs",
+                w.text
+            ));
+        };
+        if path == scope.project_root {
+            let what = if contents {
+                "everything in the project root"
+            } else {
+                "the project root itself"
+            };
+            return Some(format!("`{}` is {what}", w.text));
+        }
+        if !scope.within_roots(&path) || scope.roots.iter().any(|r| r == &path) {
+            return Some(format!(
+                "`{}` resolves to {} outside the project",
+                w.text,
+                path.display()
+            ));
+        }
+    }
+    None
+}
+
+fn find_delete(c: &Command, scope: &Scope) -> Option<String> {
+    if !c.args.iter().any(|a| a.text == "-delete") {
+        return None;
+    }
+    find_starts(c).into_iter().find_map(|w| {
+        let (path, _) = word_path(w, c, scope)?;
+        critical(&path, scope).map(|what| format!("`find {} -delete` deletes {what}", w.text))
+    })
+}
+
+fn find_starts(c: &Command) -> Vec<&crate::shell::Word> {
+    let mut out = Vec::new();
+    for a in &c.args {
+        let t = a.text.as_str();
+        if t.starts_with('-') || t == "(" || t == "!" {
+            break;
+        }
+        out.push(a);
+    }
+    out
+}
+
+fn is_disk_device(text: &str) -> bool {
+    let Some(dev) = text.strip_prefix("/dev/") else {
+        return false;
+    };
+    [
+        "sd", "hd", "vd", "xvd", "nvme", "mmcblk", "disk", "rdisk", "md", "dm-", "mapper/", "loop",
+        "sr", "fd0",
+    ]
+    .iter()
+    .any(|p| dev.starts_with(p))
+}
+
+fn disk_write(c: &Command, _: &Scope) -> Option<String> {
+    match c.program.as_str() {
+        "dd" => c.args.iter().find_map(|a| {
+            let dev = a.text.strip_prefix("of=")?;
+            is_disk_device(dev).then(|| format!("dd writes the disk device {dev}"))
+        }),
+        p if p.starts_with("mkfs")
+            || matches!(
+                p,
+                "wipefs"
+                    | "fdisk"
+                    | "sfdisk"
+                    | "gdisk"
+                    | "sgdisk"
+                    | "parted"
+                    | "shred"
+                    | "blkdiscard"
+                    | "mkswap"
+                    | "cryptsetup"
+                    | "badblocks"
+            ) =>
+        {
+            c.args
+                .iter()
+                .find(|a| is_disk_device(&a.text))
+                .map(|a| format!("{p} on the disk device {}", a.text))
+        }
+        _ => None,
+    }
+}
+
+fn redirect_to_disk(a: &ShellAnalysis, _: &Scope) -> Option<String> {
+    a.commands.iter().flat_map(|c| &c.redirects).find_map(|r| {
+        (matches!(
+            r.kind,
+            RedirectKind::Write | RedirectKind::Append | RedirectKind::ReadWrite
+        ) && is_disk_device(&r.target.text))
+        .then(|| {
+            format!(
+                "output is redirected onto the disk device {}",
+                r.target.text
+            )
+        })
+    })
+}
+
+/// A function that pipes itself into itself in the background: `:(){ :|:& };:`.
+fn fork_bomb(a: &ShellAnalysis, _: &Scope) -> Option<String> {
+    a.commands.iter().enumerate().find_map(|(i, c)| {
+        let up = &a.commands[c.stdin_from?];
+        let selfpipe = up.program == c.program && c.stdin_from != Some(i);
+        let count = a.commands.iter().filter(|o| o.program == c.program).count();
+        (selfpipe
+            && count >= 3
+            && !c.program.contains('/')
+            && crate::packs::common::READERS
+                .iter()
+                .all(|r| *r != c.program))
+        .then(|| format!("`{}` calls itself through a pipe", c.program))
+    })
+}
+
+fn perms_critical(c: &Command, scope: &Scope) -> Option<String> {
+    if !recursive(c) {
+        return None;
+    }
+    c.operands().iter().skip(1).find_map(|w| {
+        let (path, _) = word_path(w, c, scope)?;
+        critical(&path, scope).map(|what| format!("recursive {} of {what}", c.program))
+    })
+}
+
+fn shred_files(c: &Command, _: &Scope) -> Option<String> {
+    (!c.operands().is_empty())
+        .then(|| format!("{} destroys file contents beyond recovery", c.program))
+}
+
+pub static RULES: &[Rule] = &[
+    Rule {
+        id: "rm-critical",
+        pack: PACK,
+        effect: Deny,
+        reason: "Recursive delete of a critical directory (root, home or a system directory) is refused; delete only specific paths inside the project",
+        programs: &["rm", "rmdir", "unlink", "trash", "trash-put", "gio"],
+        check: Check::Command(rm_critical),
+        refused: &[
+            Example::bash("rm -rf /"),
+            Example::bash("rm -rf ~"),
+            Example::bash("rm -rf ~/"),
+            Example::bash("rm -fr $HOME"),
+            Example::bash("rm -r -f \"${HOME}\""),
+            Example::bash("rm --recursive --force /etc"),
+            Example::bash("/bin/rm -Rf /usr"),
+            Example::bash("r''m -rf /*"),
+            Example::bash("\\rm -rf /home/dev/project/../.."),
+            Example::bash("sudo rm -rf --no-preserve-root /"),
+            Example::bash("bash -c 'rm -rf ~'"),
+            Example::bash("find / -exec rm -rf {} \\;"),
+        ],
+        allowed: &[
+            Example::bash("rm -rf target/ node_modules/"),
+            Example::bash("rm -rf /tmp/build-123"),
+            Example::bash("rm ~/notes.txt"),
+            Example::bash("rm -rf ./dist"),
+        ],
+    },
+    Rule {
+        id: "rm-outside-project",
+        pack: PACK,
+        effect: Ask,
+        reason: "Recursive delete outside the project, of the project root, or of a target not known in advance needs confirmation",
+        programs: &["rm"],
+        check: Check::Command(rm_outside),
+        refused: &[
+            Example::bash("rm -rf ~/Documents"),
+            Example::bash("rm -rf ../other-project"),
+            Example::bash("rm -rf ."),
+            Example::bash("rm -rf *"),
+            Example::bash("rm -rf \"$BUILD_DIR\""),
+            Example::bash("ls | xargs rm -rf"),
+        ],
+        allowed: &[
+            Example::bash("rm -rf target/ node_modules/ dist build .next __pycache__"),
+            Example::bash("rm -rf /tmp/scratch"),
+            Example::bash("rm -f old.log"),
+            Example::bash("cd src && rm -rf generated"),
+        ],
+    },
+    Rule {
+        id: "find-delete-critical",
+        pack: PACK,
+        effect: Deny,
+        reason: "`find -delete` over a critical directory is refused",
+        programs: &["find"],
+        check: Check::Command(find_delete),
+        refused: &[
+            Example::bash("find / -name '*' -delete"),
+            Example::bash("find ~ -type f -delete"),
+        ],
+        allowed: &[
+            Example::bash("find . -name '*.pyc' -delete"),
+            Example::bash("find /tmp/x -delete"),
+        ],
+    },
+    Rule {
+        id: "disk-device-write",
+        pack: PACK,
+        effect: Deny,
+        reason: "Writing, formatting or wiping a disk device destroys everything on it",
+        programs: &[],
+        check: Check::Command(disk_write),
+        refused: &[
+            Example::bash("dd if=/dev/zero of=/dev/sda bs=1M"),
+            Example::bash("sudo mkfs.ext4 /dev/nvme0n1p1"),
+            Example::bash("wipefs -a /dev/sdb"),
+            Example::bash("shred -n 3 /dev/sda"),
+        ],
+        allowed: &[
+            Example::bash("dd if=/dev/zero of=disk.img bs=1M count=10"),
+            Example::bash("mkfs.ext4 disk.img"),
+        ],
+    },
+    Rule {
+        id: "redirect-to-disk",
+        pack: PACK,
+        effect: Deny,
+        reason: "Redirecting output onto a disk device overwrites it",
+        programs: &[],
+        check: Check::Line(redirect_to_disk),
+        refused: &[
+            Example::bash("cat /dev/urandom > /dev/sda"),
+            Example::bash("echo x >/dev/nvme0n1"),
+        ],
+        allowed: &[
+            Example::bash("echo x > /dev/null"),
+            Example::bash("make 2>/dev/null"),
+        ],
+    },
+    Rule {
+        id: "fork-bomb",
+        pack: PACK,
+        effect: Deny,
+        reason: "A fork bomb exhausts the machine's processes",
+        programs: &[],
+        check: Check::Line(fork_bomb),
+        refused: &[
+            Example::bash(":(){ :|:& };:"),
+            Example::bash("bomb() { bomb | bomb & }; bomb"),
+        ],
+        allowed: &[
+            Example::bash("yes | head -n 3"),
+            Example::bash("cat a | cat"),
+        ],
+    },
+    Rule {
+        id: "perms-critical",
+        pack: PACK,
+        effect: Deny,
+        reason: "Recursively changing ownership or permissions of a critical directory breaks the system",
+        programs: &["chmod", "chown", "chgrp"],
+        check: Check::Command(perms_critical),
+        refused: &[
+            Example::bash("chmod -R 777 /"),
+            Example::bash("sudo chown -R dev:dev /usr"),
+        ],
+        allowed: &[
+            Example::bash("chmod -R u+w ./build"),
+            Example::bash("chmod +x scripts/run.sh"),
+        ],
+    },
+    Rule {
+        id: "shred-files",
+        pack: PACK,
+        effect: Ask,
+        reason: "Shredding files makes them unrecoverable",
+        programs: &["shred", "srm"],
+        check: Check::Command(shred_files),
+        refused: &[Example::bash("shred -u secrets.txt")],
+        allowed: &[Example::bash("shred --help")],
+    },
+];

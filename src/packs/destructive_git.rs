@@ -1,0 +1,304 @@
+//! destructive-git: history rewrites, force pushes and discarding uncommitted work.
+
+use super::common::word_path;
+use super::{Check, Example, Rule};
+use crate::normalize::Scope;
+use crate::shell::Command;
+use crate::verdict::Effect::Ask;
+
+const PACK: &str = "destructive-git";
+
+const PROTECTED_BRANCHES: &[&str] = &[
+    "main",
+    "master",
+    "trunk",
+    "develop",
+    "production",
+    "prod",
+    "release",
+];
+
+fn sub(c: &Command) -> Option<&str> {
+    c.subcommand()
+}
+
+/// Refspec operands of `git push` after the remote.
+fn push_refspecs(c: &Command) -> Vec<&str> {
+    c.operands()
+        .iter()
+        .skip(2)
+        .map(|w| w.text.as_str())
+        .collect()
+}
+
+fn targets_protected(refspec: &str) -> bool {
+    let dst = refspec
+        .trim_start_matches('+')
+        .rsplit(':')
+        .next()
+        .unwrap_or(refspec);
+    let dst = dst.trim_start_matches("refs/heads/");
+    PROTECTED_BRANCHES.contains(&dst)
+}
+
+fn force_push(c: &Command, _: &Scope) -> Option<String> {
+    if sub(c) != Some("push") {
+        return None;
+    }
+    if c.has_flag(Some('f'), &["force"]) {
+        return Some("`--force` overwrites the remote branch".into());
+    }
+    let specs = push_refspecs(c);
+    if let Some(s) = specs.iter().find(|s| s.starts_with('+')) {
+        return Some(format!("the refspec `{s}` forces the update"));
+    }
+    if c.has_flag(None, &["force-with-lease", "force-if-includes"])
+        && (specs.is_empty() || specs.iter().any(|s| targets_protected(s)))
+    {
+        return Some("a forced push to a protected branch".into());
+    }
+    if c.has_flag(None, &["mirror"]) {
+        return Some("`--mirror` overwrites every remote ref".into());
+    }
+    None
+}
+
+fn push_delete(c: &Command, _: &Scope) -> Option<String> {
+    if sub(c) != Some("push") {
+        return None;
+    }
+    if c.has_flag(Some('d'), &["delete", "prune"]) {
+        return Some("it deletes remote refs".into());
+    }
+    push_refspecs(c)
+        .into_iter()
+        .find(|s| s.starts_with(':') && s.len() > 1)
+        .map(|s| format!("the refspec `{s}` deletes a remote branch"))
+}
+
+fn reset_hard(c: &Command, _: &Scope) -> Option<String> {
+    (sub(c) == Some("reset") && c.args.iter().any(|a| a.text == "--hard"))
+        .then(|| "`git reset --hard` discards uncommitted changes".into())
+}
+
+fn clean_force(c: &Command, _: &Scope) -> Option<String> {
+    (sub(c) == Some("clean")
+        && c.has_flag(Some('f'), &["force"])
+        && !c.has_flag(Some('n'), &["dry-run"]))
+    .then(|| "`git clean -f` deletes untracked files for good".into())
+}
+
+fn discard_all(c: &Command, _: &Scope) -> Option<String> {
+    let s = sub(c)?;
+    if s != "checkout" && s != "restore" {
+        return None;
+    }
+    if s == "restore" && c.has_flag(Some('S'), &["staged"]) && !c.has_flag(Some('W'), &["worktree"])
+    {
+        return None;
+    }
+    let wide = c
+        .operands()
+        .iter()
+        .skip(1)
+        .any(|w| matches!(w.text.as_str(), "." | ":/" | "*" | ":(top)"));
+    wide.then(|| format!("`git {s} .` discards every uncommitted change"))
+}
+
+fn stash_destroy(c: &Command, _: &Scope) -> Option<String> {
+    if sub(c) != Some("stash") {
+        return None;
+    }
+    let action = c.operands().get(1).map(|w| w.text.clone())?;
+    matches!(action.as_str(), "clear" | "drop")
+        .then(|| format!("`git stash {action}` deletes stashed work"))
+}
+
+fn branch_force_delete(c: &Command, _: &Scope) -> Option<String> {
+    if sub(c) != Some("branch") {
+        return None;
+    }
+    let forced = c.has_flag(Some('D'), &[])
+        || (c.has_flag(Some('d'), &["delete"]) && c.has_flag(Some('f'), &["force"]));
+    forced.then(|| "`git branch -D` deletes a branch even if it is not merged".into())
+}
+
+fn history_rewrite(c: &Command, _: &Scope) -> Option<String> {
+    let s = sub(c)?;
+    let second = c.operands().get(1).map(|w| w.text.as_str());
+    match (s, second) {
+        ("filter-branch" | "filter-repo", _) => Some(format!("`git {s}` rewrites history")),
+        ("reflog", Some("expire" | "delete")) => {
+            Some("it expires the reflog, the safety net for lost commits".into())
+        }
+        ("gc", _)
+            if c.args
+                .iter()
+                .any(|a| a.text.starts_with("--prune=now") || a.text == "--prune=all") =>
+        {
+            Some("`git gc --prune=now` drops unreachable commits".into())
+        }
+        ("update-ref", _) if c.has_flag(Some('d'), &[]) => Some("it deletes a ref".into()),
+        _ => None,
+    }
+}
+
+fn rm_git_dir(c: &Command, scope: &Scope) -> Option<String> {
+    if !(c.has_flag(Some('r'), &["recursive"]) || c.has_flag(Some('R'), &[])) {
+        return None;
+    }
+    c.operands().iter().find_map(|w| {
+        let (p, _) = word_path(w, c, scope)?;
+        (p.file_name().is_some_and(|n| n == ".git"))
+            .then(|| format!("`{}` is a repository's history", w.text))
+    })
+}
+
+pub static RULES: &[Rule] = &[
+    Rule {
+        id: "force-push",
+        pack: PACK,
+        effect: Ask,
+        reason: "A forced push can overwrite commits others rely on; push normally or confirm",
+        programs: &["git"],
+        check: Check::Command(force_push),
+        refused: &[
+            Example::bash("git push --force"),
+            Example::bash("git push -f origin main"),
+            Example::bash("git push origin +main"),
+            Example::bash("git push --force-with-lease origin master"),
+            Example::bash("git -C /home/dev/project push --force origin feature"),
+        ],
+        allowed: &[
+            Example::bash("git push origin feature-x"),
+            Example::bash("git push -u origin HEAD"),
+            Example::bash("git push --force-with-lease origin feature-x"),
+        ],
+    },
+    Rule {
+        id: "push-delete",
+        pack: PACK,
+        effect: Ask,
+        reason: "Deleting remote branches or tags needs confirmation",
+        programs: &["git"],
+        check: Check::Command(push_delete),
+        refused: &[
+            Example::bash("git push origin --delete feature"),
+            Example::bash("git push origin :release"),
+        ],
+        allowed: &[Example::bash("git push origin feature:feature")],
+    },
+    Rule {
+        id: "reset-hard",
+        pack: PACK,
+        effect: Ask,
+        reason: "`git reset --hard` throws away uncommitted work",
+        programs: &["git"],
+        check: Check::Command(reset_hard),
+        refused: &[
+            Example::bash("git reset --hard HEAD~3"),
+            Example::bash("git reset --hard"),
+        ],
+        allowed: &[
+            Example::bash("git reset --soft HEAD~1"),
+            Example::bash("git reset HEAD file.txt"),
+        ],
+    },
+    Rule {
+        id: "clean-force",
+        pack: PACK,
+        effect: Ask,
+        reason: "`git clean -f` deletes untracked files that no commit can restore",
+        programs: &["git"],
+        check: Check::Command(clean_force),
+        refused: &[
+            Example::bash("git clean -fdx"),
+            Example::bash("git clean --force -d"),
+        ],
+        allowed: &[
+            Example::bash("git clean -n"),
+            Example::bash("git clean -nfd"),
+        ],
+    },
+    Rule {
+        id: "discard-changes",
+        pack: PACK,
+        effect: Ask,
+        reason: "Discarding all uncommitted changes cannot be undone",
+        programs: &["git"],
+        check: Check::Command(discard_all),
+        refused: &[
+            Example::bash("git checkout -- ."),
+            Example::bash("git restore ."),
+            Example::bash("git checkout ."),
+        ],
+        allowed: &[
+            Example::bash("git checkout -b feature"),
+            Example::bash("git restore --staged ."),
+            Example::bash("git checkout src/main.rs"),
+        ],
+    },
+    Rule {
+        id: "stash-destroy",
+        pack: PACK,
+        effect: Ask,
+        reason: "Dropping or clearing stashes deletes saved work",
+        programs: &["git"],
+        check: Check::Command(stash_destroy),
+        refused: &[
+            Example::bash("git stash clear"),
+            Example::bash("git stash drop stash@{0}"),
+        ],
+        allowed: &[
+            Example::bash("git stash"),
+            Example::bash("git stash pop"),
+            Example::bash("git stash list"),
+        ],
+    },
+    Rule {
+        id: "branch-force-delete",
+        pack: PACK,
+        effect: Ask,
+        reason: "Force-deleting a branch can lose unmerged commits",
+        programs: &["git"],
+        check: Check::Command(branch_force_delete),
+        refused: &[
+            Example::bash("git branch -D feature"),
+            Example::bash("git branch --delete --force old"),
+        ],
+        allowed: &[
+            Example::bash("git branch -d merged-feature"),
+            Example::bash("git branch -a"),
+        ],
+    },
+    Rule {
+        id: "history-rewrite",
+        pack: PACK,
+        effect: Ask,
+        reason: "Rewriting or pruning history can lose commits for good",
+        programs: &["git"],
+        check: Check::Command(history_rewrite),
+        refused: &[
+            Example::bash("git filter-branch --tree-filter 'rm -f x' HEAD"),
+            Example::bash("git reflog expire --expire=now --all"),
+            Example::bash("git gc --prune=now"),
+        ],
+        allowed: &[Example::bash("git gc"), Example::bash("git reflog")],
+    },
+    Rule {
+        id: "rm-git-dir",
+        pack: PACK,
+        effect: Ask,
+        reason: "Deleting a `.git` directory deletes the repository's history",
+        programs: &["rm"],
+        check: Check::Command(rm_git_dir),
+        refused: &[
+            Example::bash("rm -rf .git"),
+            Example::bash("rm -rf /home/dev/project/.git"),
+        ],
+        allowed: &[
+            Example::bash("rm -rf .github/workflows/old.yml"),
+            Example::bash("rm .gitignore"),
+        ],
+    },
+];

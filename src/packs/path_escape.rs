@@ -1,0 +1,60 @@
+//! path-escape: writes outside the project, the temp dirs and the policy's extra roots,
+//! judged by resolved path (`..` folded, symlinks resolved where they exist).
+
+use super::common::written_paths;
+use super::{Check, Example, Rule};
+use crate::normalize::{Call, Scope};
+use crate::verdict::Effect::Ask;
+
+const PACK: &str = "path-escape";
+
+fn outside(call: &Call, scope: &Scope) -> Option<String> {
+    written_paths(call, scope).into_iter().find_map(|(p, how)| {
+        (!scope.within_roots(&p)).then(|| {
+            format!(
+                "{how} writes {}, outside the project and the allowed roots",
+                p.display()
+            )
+        })
+    })
+}
+
+pub static RULES: &[Rule] = &[Rule {
+    id: "write-outside-roots",
+    pack: PACK,
+    effect: Ask,
+    reason: "Writes outside the project need confirmation (add a root in the policy to allow a directory)",
+    programs: &[],
+    check: Check::Call(outside),
+    refused: &[
+        Example::tool(
+            "Write",
+            r#"{"file_path":"/home/dev/notes.txt","content":"x"}"#,
+        ),
+        Example::tool(
+            "Write",
+            r#"{"file_path":"/home/dev/project/../other/x.py","content":"x"}"#,
+        ),
+        Example::tool(
+            "Edit",
+            r#"{"file_path":"/etc/hosts","old_string":"a","new_string":"b"}"#,
+        ),
+        Example::bash("echo x > ../sibling/file.txt"),
+        Example::bash("cp build/tool /usr/local/bin/tool"),
+        Example::bash("echo data | tee ~/out.txt"),
+        Example::tool(
+            "Write",
+            r#"{"file_path":"C:\\Users\\dev\\x.txt","content":"x"}"#,
+        ),
+    ],
+    allowed: &[
+        Example::tool(
+            "Write",
+            r#"{"file_path":"/home/dev/project/src/main.rs","content":"fn main(){}"}"#,
+        ),
+        Example::tool("Write", r#"{"file_path":"/tmp/scratch.txt","content":"x"}"#),
+        Example::bash("echo hi > out.txt"),
+        Example::bash("make 2>/dev/null"),
+        Example::tool("Read", r#"{"file_path":"/etc/hosts"}"#),
+    ],
+}];

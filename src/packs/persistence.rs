@@ -1,0 +1,322 @@
+//! persistence-privilege: footholds that outlive the session (authorized keys, sudoers, rc
+//! files, cron, services, git hooks) and privilege escalation.
+
+use super::common::{word_path, written_paths};
+use super::{Check, Example, Rule};
+use crate::normalize::{Call, Scope};
+use crate::shell::Command;
+use crate::verdict::Effect::{Ask, Deny};
+use std::path::Path;
+
+const PACK: &str = "persistence-privilege";
+
+fn is_account_file(p: &Path, scope: &Scope) -> Option<&'static str> {
+    let s = p.to_string_lossy();
+    if let Ok(rel) = p.strip_prefix(scope.home())
+        && (rel == Path::new(".ssh/authorized_keys") || rel == Path::new(".ssh/authorized_keys2"))
+    {
+        return Some("SSH authorized_keys (a login backdoor)");
+    }
+    if s.ends_with("/.ssh/authorized_keys") || s.ends_with("/.ssh/authorized_keys2") {
+        return Some("SSH authorized_keys (a login backdoor)");
+    }
+    if s == "/etc/sudoers" || s.starts_with("/etc/sudoers.d/") {
+        return Some("sudoers");
+    }
+    if matches!(
+        s.as_ref(),
+        "/etc/passwd" | "/etc/shadow" | "/etc/group" | "/etc/gshadow"
+    ) {
+        return Some("the system account database");
+    }
+    None
+}
+
+fn account_write(call: &Call, scope: &Scope) -> Option<String> {
+    written_paths(call, scope).into_iter().find_map(|(p, how)| {
+        is_account_file(&p, scope).map(|what| format!("{how} writes {} ({what})", p.display()))
+    })
+}
+
+fn autostart_kind(p: &Path, scope: &Scope) -> Option<&'static str> {
+    let home = scope.home();
+    if let Ok(rel) = p.strip_prefix(home) {
+        let rel = rel.to_string_lossy();
+        let rc = [
+            ".bashrc",
+            ".bash_profile",
+            ".bash_login",
+            ".profile",
+            ".zshrc",
+            ".zprofile",
+            ".zshenv",
+            ".zlogin",
+            ".config/fish/config.fish",
+            ".kshrc",
+            ".tcshrc",
+            ".cshrc",
+            ".inputrc",
+            ".bash_logout",
+        ];
+        if rc.contains(&rel.as_ref()) {
+            return Some("a shell startup file");
+        }
+        if rel.starts_with(".config/systemd/user")
+            || rel.starts_with(".config/autostart")
+            || rel.starts_with("Library/LaunchAgents")
+        {
+            return Some("an autostart location");
+        }
+    }
+    let s = p.to_string_lossy();
+    if [
+        "/etc/cron",
+        "/etc/systemd",
+        "/etc/init.d",
+        "/etc/profile",
+        "/etc/bash.bashrc",
+        "/etc/zsh",
+        "/Library/Launch",
+        "/etc/rc.local",
+        "/var/spool/cron",
+        "/etc/ld.so.preload",
+    ]
+    .iter()
+    .any(|pre| s.starts_with(pre))
+    {
+        return Some("a system startup location");
+    }
+    if s.contains("/.git/hooks/") {
+        return Some("a git hook (runs on every commit or checkout)");
+    }
+    None
+}
+
+fn autostart_write(call: &Call, scope: &Scope) -> Option<String> {
+    written_paths(call, scope).into_iter().find_map(|(p, how)| {
+        autostart_kind(&p, scope).map(|what| format!("{how} writes {} ({what})", p.display()))
+    })
+}
+
+fn privileged(c: &Command, _: &Scope) -> Option<String> {
+    if c.privileged {
+        return Some(format!(
+            "`{}` runs with elevated privileges via {}",
+            c.program,
+            c.wrappers.first().map(String::as_str).unwrap_or("sudo")
+        ));
+    }
+    matches!(
+        c.program.as_str(),
+        "sudo" | "su" | "doas" | "pkexec" | "runas"
+    )
+    .then(|| format!("`{}` escalates privileges", c.program))
+}
+
+fn add_admin(c: &Command, _: &Scope) -> Option<String> {
+    let admin = c.args.iter().any(|a| {
+        ["sudo", "wheel", "admin", "root"]
+            .iter()
+            .any(|g| a.text.split(',').any(|x| x == *g))
+    });
+    (matches!(
+        c.program.as_str(),
+        "usermod" | "gpasswd" | "adduser" | "useradd" | "dseditgroup"
+    ) && admin)
+        .then(|| "it adds a user to an administrator group".into())
+}
+
+fn cron(c: &Command, _: &Scope) -> Option<String> {
+    if c.has_flag(Some('l'), &["list"]) {
+        return None;
+    }
+    (!c.args.is_empty() || c.stdin_from.is_some()).then(|| "it replaces the crontab".into())
+}
+
+fn services(c: &Command, _: &Scope) -> Option<String> {
+    let sub = c.subcommand().unwrap_or("");
+    match c.program.as_str() {
+        "systemctl"
+            if matches!(
+                sub,
+                "enable" | "link" | "unmask" | "set-default" | "edit" | "preset"
+            ) =>
+        {
+            Some(format!(
+                "`systemctl {sub}` installs a service that persists"
+            ))
+        }
+        "launchctl" if matches!(sub, "load" | "bootstrap" | "submit" | "enable") => {
+            Some(format!("`launchctl {sub}` installs an agent that persists"))
+        }
+        "update-rc.d" | "chkconfig" | "rc-update" => Some("it installs a boot-time service".into()),
+        "at" | "batch" => Some("it schedules a command for later".into()),
+        _ => None,
+    }
+}
+
+fn hooks_path(c: &Command, _: &Scope) -> Option<String> {
+    (c.subcommand() == Some("config")
+        && c.args
+            .iter()
+            .any(|a| a.text.eq_ignore_ascii_case("core.hooksPath"))
+        && c.operands().len() >= 3)
+        .then(|| "it redirects git hooks to another directory".into())
+}
+
+fn setuid(c: &Command, scope: &Scope) -> Option<String> {
+    if c.program == "setcap" {
+        return Some("it grants file capabilities".into());
+    }
+    let mode = c.operands().first().map(|w| w.text.clone())?;
+    let numeric_suid = mode.len() == 4
+        && mode.chars().all(|ch| ch.is_ascii_digit())
+        && matches!(&mode[..1], "2" | "4" | "6" | "7");
+    let symbolic_suid = mode.contains('s') && mode.chars().all(|ch| "ugoa+-=rwxXst,".contains(ch));
+    let _ = (word_path, scope);
+    (numeric_suid || symbolic_suid).then(|| format!("`chmod {mode}` sets the setuid/setgid bit"))
+}
+
+pub static RULES: &[Rule] = &[
+    Rule {
+        id: "account-backdoor",
+        pack: PACK,
+        effect: Deny,
+        reason: "Writing SSH authorized_keys, sudoers or the account database creates a lasting backdoor and is refused",
+        programs: &[],
+        check: Check::Call(account_write),
+        refused: &[
+            Example::bash("echo 'ssh-ed25519 AAAA x' >> ~/.ssh/authorized_keys"),
+            Example::bash("echo 'dev ALL=(ALL) NOPASSWD:ALL' | sudo tee -a /etc/sudoers"),
+            Example::tool(
+                "Write",
+                r#"{"file_path":"/home/dev/.ssh/authorized_keys","content":"ssh-rsa AAA"}"#,
+            ),
+            Example::bash("cp keys.txt /root/.ssh/authorized_keys"),
+        ],
+        allowed: &[
+            Example::bash("cat ~/.ssh/authorized_keys"),
+            Example::bash("ssh-keygen -lf ~/.ssh/id_rsa.pub"),
+        ],
+    },
+    Rule {
+        id: "autostart-write",
+        pack: PACK,
+        effect: Ask,
+        reason: "Writing shell startup files, autostart or cron locations, or git hooks makes code run later, outside this session",
+        programs: &[],
+        check: Check::Call(autostart_write),
+        refused: &[
+            Example::bash("echo 'export PATH=$PATH:/x' >> ~/.bashrc"),
+            Example::tool(
+                "Write",
+                r##"{"file_path":"/home/dev/project/.git/hooks/pre-commit","content":"#!/bin/sh\nexit 0\n"}"##,
+            ),
+            Example::bash("cp job.service ~/.config/systemd/user/"),
+            Example::tool(
+                "Edit",
+                r#"{"file_path":"/home/dev/.zshrc","old_string":"a","new_string":"b"}"#,
+            ),
+        ],
+        allowed: &[
+            Example::bash("cat ~/.bashrc"),
+            Example::bash("source .venv/bin/activate"),
+        ],
+    },
+    Rule {
+        id: "privilege-escalation",
+        pack: PACK,
+        effect: Ask,
+        reason: "Commands run with elevated privileges need confirmation",
+        programs: &[],
+        check: Check::Command(privileged),
+        refused: &[
+            Example::bash("sudo apt-get install -y jq"),
+            Example::bash("sudo -i"),
+            Example::bash("su -c 'id'"),
+            Example::bash("doas make install"),
+        ],
+        allowed: &[
+            Example::bash("apt list --installed"),
+            Example::bash("id -u"),
+        ],
+    },
+    Rule {
+        id: "admin-group",
+        pack: PACK,
+        effect: Deny,
+        reason: "Adding a user to an administrator group is refused",
+        programs: &["usermod", "gpasswd", "adduser", "useradd", "dseditgroup"],
+        check: Check::Command(add_admin),
+        refused: &[Example::bash("sudo usermod -aG sudo mallory")],
+        allowed: &[Example::bash("usermod --help")],
+    },
+    Rule {
+        id: "crontab",
+        pack: PACK,
+        effect: Ask,
+        reason: "Replacing the crontab schedules code that runs after this session",
+        programs: &["crontab"],
+        check: Check::Command(cron),
+        refused: &[
+            Example::bash("crontab jobs.txt"),
+            Example::bash("(crontab -l; echo '* * * * * x') | crontab -"),
+            Example::bash("crontab -r"),
+        ],
+        allowed: &[Example::bash("crontab -l")],
+    },
+    Rule {
+        id: "persistent-service",
+        pack: PACK,
+        effect: Ask,
+        reason: "Installing a service or scheduled job makes code run after this session",
+        programs: &[
+            "systemctl",
+            "launchctl",
+            "update-rc.d",
+            "chkconfig",
+            "rc-update",
+            "at",
+            "batch",
+        ],
+        check: Check::Command(services),
+        refused: &[
+            Example::bash("systemctl --user enable miner.service"),
+            Example::bash("launchctl load ~/Library/LaunchAgents/x.plist"),
+        ],
+        allowed: &[
+            Example::bash("systemctl status nginx"),
+            Example::bash("launchctl list"),
+        ],
+    },
+    Rule {
+        id: "git-hooks-path",
+        pack: PACK,
+        effect: Ask,
+        reason: "Pointing git at another hooks directory makes its scripts run on every commit",
+        programs: &["git"],
+        check: Check::Command(hooks_path),
+        refused: &[Example::bash("git config core.hooksPath /tmp/hooks")],
+        allowed: &[
+            Example::bash("git config user.name dev"),
+            Example::bash("git config --get core.hooksPath"),
+        ],
+    },
+    Rule {
+        id: "setuid",
+        pack: PACK,
+        effect: Ask,
+        reason: "Setting setuid/setgid bits or file capabilities grants privileges to a program",
+        programs: &["chmod", "setcap"],
+        check: Check::Command(setuid),
+        refused: &[
+            Example::bash("chmod u+s ./tool"),
+            Example::bash("chmod 4755 /tmp/sh"),
+        ],
+        allowed: &[
+            Example::bash("chmod 755 script.sh"),
+            Example::bash("chmod +x run.sh"),
+            Example::bash("chmod -R u+rwX src"),
+        ],
+    },
+];

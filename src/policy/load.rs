@@ -1,0 +1,463 @@
+//! Reading and layering: built-in defaults ← user policy ← project policy, where the project
+//! layer can only tighten. Everything a project tries to loosen is recorded in
+//! `Policy::ignored`, never an error: a cloned repository must not loosen the firewall, and
+//! must not be able to hide that it tried.
+
+use super::command::CommandMatcher;
+use super::constraints::Constraint;
+use super::glob::{Glob, GlobKind};
+use super::schema::{PolicyFile, RuleConfig};
+use super::{Layer, Policy, PolicyError, PolicyRule, PolicySource};
+use crate::locations::Locations;
+use crate::paths::PathResolver;
+use crate::verdict::Effect;
+use std::collections::BTreeSet;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// Largest policy file read; a bigger one is an error, not a truncation.
+const MAX_POLICY_BYTES: u64 = 1024 * 1024;
+
+/// The tools a `command:` matcher can apply to.
+const SHELL_TOOLS: &[&str] = &["Bash", "PowerShell", "Monitor"];
+
+/// Loads the layered policy: built-in defaults ← user policy ← `<project_root>/.palisade.yaml`.
+///
+/// A missing user policy is fine unless it was named explicitly (`PALISADE_CONFIG`); a missing
+/// project policy is fine. A file that exists but cannot be read or parsed is an error naming
+/// the file and, where known, the line.
+pub fn load(locations: &Locations, project_root: &Path) -> Result<Policy, PolicyError> {
+    let mut policy = Policy::default();
+    let user_path = &locations.user_policy;
+    match read_policy(user_path)? {
+        Some(text) => {
+            let file = parse(user_path, &text)?;
+            let mut layer = LayerLoad {
+                path: user_path,
+                text: &text,
+                home: &locations.home,
+                project_root,
+            };
+            layer.apply_user(&mut policy, file)?;
+        }
+        None if locations.user_policy_explicit => {
+            return Err(PolicyError {
+                path: user_path.clone(),
+                line: None,
+                message: "the policy named by PALISADE_CONFIG does not exist".into(),
+            });
+        }
+        None => {}
+    }
+
+    let project_path = project_root.join(".palisade.yaml");
+    if same_file(&project_path, user_path) {
+        // PALISADE_CONFIG names the project's own file: it is the user layer already.
+        return Ok(policy);
+    }
+    if let Some(text) = read_policy(&project_path)? {
+        let file = parse(&project_path, &text)?;
+        let mut layer = LayerLoad {
+            path: &project_path,
+            text: &text,
+            home: &locations.home,
+            project_root,
+        };
+        layer.apply_project(&mut policy, file)?;
+    }
+    Ok(policy)
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// The file's text, `None` when it does not exist.
+fn read_policy(path: &Path) -> Result<Option<String>, PolicyError> {
+    let err = |message: String| PolicyError {
+        path: path.to_path_buf(),
+        line: None,
+        message,
+    };
+    match std::fs::metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(err(format!("cannot read the policy: {e}"))),
+        Ok(m) if m.is_dir() => return Err(err("is a directory, not a policy file".into())),
+        Ok(_) => {}
+    }
+    let file =
+        std::fs::File::open(path).map_err(|e| err(format!("cannot read the policy: {e}")))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_POLICY_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| err(format!("cannot read the policy: {e}")))?;
+    if bytes.len() as u64 > MAX_POLICY_BYTES {
+        return Err(err(format!(
+            "the policy is larger than {MAX_POLICY_BYTES} bytes"
+        )));
+    }
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|_| err("the policy is not valid UTF-8".into()))
+}
+
+fn parse(path: &Path, text: &str) -> Result<PolicyFile, PolicyError> {
+    if text.trim().is_empty() {
+        return Err(PolicyError {
+            path: path.to_path_buf(),
+            line: None,
+            message: "the policy file is empty (it must start with `version: 1`)".into(),
+        });
+    }
+    let file: PolicyFile = serde_yaml::from_str(text).map_err(|e| PolicyError {
+        path: path.to_path_buf(),
+        line: e.location().map(|l| l.line()),
+        message: e.to_string(),
+    })?;
+    if file.version != 1 {
+        return Err(PolicyError {
+            path: path.to_path_buf(),
+            line: key_line(text, "version"),
+            message: format!(
+                "unsupported policy version {} (this palisade reads version 1)",
+                file.version
+            ),
+        });
+    }
+    Ok(file)
+}
+
+/// The first line (1-based) whose content starts with `key:` — for errors found after parsing,
+/// where the YAML parser no longer gives positions.
+fn key_line(text: &str, key: &str) -> Option<usize> {
+    text.lines()
+        .position(|l| {
+            let t = l.trim_start().trim_start_matches("- ").trim_start();
+            t.strip_prefix(key)
+                .is_some_and(|rest| rest.trim_start().starts_with(':'))
+        })
+        .map(|i| i + 1)
+}
+
+/// The line of a rule's `id:` (quoted or not).
+fn rule_line(text: &str, id: &str) -> Option<usize> {
+    text.lines()
+        .position(|l| {
+            let t = l.trim_start().trim_start_matches("- ").trim_start();
+            t.strip_prefix("id")
+                .and_then(|r| r.trim_start().strip_prefix(':'))
+                .map(|v| {
+                    let v = v.split(" #").next().unwrap_or(v).trim();
+                    v.trim_matches(|c| c == '"' || c == '\'') == id
+                })
+                .unwrap_or(false)
+        })
+        .map(|i| i + 1)
+}
+
+/// The line of the first occurrence of `needle`, for names inside lists.
+fn text_line(text: &str, needle: &str) -> Option<usize> {
+    text.lines().position(|l| l.contains(needle)).map(|i| i + 1)
+}
+
+/// One file being applied.
+struct LayerLoad<'a> {
+    path: &'a Path,
+    text: &'a str,
+    home: &'a Path,
+    project_root: &'a Path,
+}
+
+impl LayerLoad<'_> {
+    fn error(&self, line: Option<usize>, message: impl Into<String>) -> PolicyError {
+        PolicyError {
+            path: self.path.to_path_buf(),
+            line,
+            message: message.into(),
+        }
+    }
+
+    fn ignore(&self, policy: &mut Policy, what: String) {
+        policy.ignored.push(format!(
+            "{}: {what} (ignored: a project policy can only tighten)",
+            self.path.display()
+        ));
+    }
+
+    fn apply_user(&mut self, policy: &mut Policy, file: PolicyFile) -> Result<(), PolicyError> {
+        policy.sources.push(PolicySource {
+            layer: Layer::User,
+            path: self.path.to_path_buf(),
+        });
+        if let Some(h) = file.headless {
+            policy.headless = h;
+        }
+        if let Some(packs) = file.packs {
+            for name in packs.disable {
+                if !crate::packs::PACKS.contains(&name.as_str()) {
+                    return Err(self.error(text_line(self.text, &name), unknown_pack(&name)));
+                }
+                policy.disabled_packs.insert(name);
+            }
+            for (key, effect) in packs.overrides {
+                check_override(&key).map_err(|m| self.error(text_line(self.text, &key), m))?;
+                policy.rule_overrides.insert(key, effect);
+            }
+        }
+        if let Some(roots) = file.roots {
+            for raw in roots {
+                let expands = raw == "~"
+                    || ["~/", "$HOME", "${HOME}"]
+                        .iter()
+                        .any(|p| raw.starts_with(p));
+                if !expands && !Path::new(&raw).is_absolute() {
+                    return Err(self.error(
+                        text_line(self.text, &raw),
+                        format!("root '{raw}' must be absolute (or start with ~ or $HOME)"),
+                    ));
+                }
+                let root = self.resolve_root(&raw);
+                if !policy.roots.contains(&root) {
+                    policy.roots.push(root);
+                }
+            }
+        }
+        if let Some(o) = file.outside_roots {
+            policy.outside_roots = o.effect();
+        }
+        self.add_rules(policy, file.rules, Layer::User)?;
+        if let Some(risk) = &file.risk {
+            policy
+                .risk
+                .apply_user(risk)
+                .map_err(|m| self.error(key_line(self.text, "risk"), m))?;
+        }
+        if let Some(audit) = &file.audit {
+            policy
+                .audit
+                .apply_user(audit)
+                .map_err(|m| self.error(key_line(self.text, "audit"), m))?;
+        }
+        Ok(())
+    }
+
+    fn apply_project(&mut self, policy: &mut Policy, file: PolicyFile) -> Result<(), PolicyError> {
+        policy.sources.push(PolicySource {
+            layer: Layer::Project,
+            path: self.path.to_path_buf(),
+        });
+        match file.headless {
+            Some(true) => policy.headless = true,
+            Some(false) if policy.headless => {
+                self.ignore(policy, "headless: false".into());
+            }
+            _ => {}
+        }
+        if let Some(packs) = file.packs {
+            for name in packs.disable {
+                self.ignore(policy, format!("packs.disable: {name}"));
+            }
+            for (key, effect) in packs.overrides {
+                let base =
+                    check_override(&key).map_err(|m| self.error(text_line(self.text, &key), m))?;
+                let current = policy.rule_overrides.get(&key).copied().or(base);
+                // With the rule's effect unknown, only `deny` is certain not to loosen it.
+                let tightens = match current {
+                    Some(c) => effect >= c,
+                    None => effect == Effect::Deny,
+                };
+                if tightens {
+                    policy.rule_overrides.insert(key, effect);
+                } else {
+                    let was = current.map_or("unknown".to_string(), |c| c.to_string());
+                    self.ignore(
+                        policy,
+                        format!("packs.overrides: {key}: {effect} (the rule's effect is {was})"),
+                    );
+                }
+            }
+        }
+        if let Some(roots) = file.roots {
+            let project = self.resolve_root(&self.project_root.to_string_lossy());
+            let mut kept = Vec::new();
+            for raw in roots {
+                let root = self.resolve_root(&raw);
+                let inside = policy
+                    .roots
+                    .iter()
+                    .chain(std::iter::once(&project))
+                    .any(|r| root.starts_with(r));
+                if inside {
+                    if !kept.contains(&root) {
+                        kept.push(root);
+                    }
+                } else {
+                    self.ignore(
+                        policy,
+                        format!(
+                            "roots: {raw} (resolves to {}, outside every existing root)",
+                            root.display()
+                        ),
+                    );
+                }
+            }
+            // The project's list replaces the user's: roots can only narrow.
+            policy.roots = kept;
+        }
+        match file.outside_roots {
+            Some(super::schema::OutsideRoots::Deny) => policy.outside_roots = Effect::Deny,
+            Some(super::schema::OutsideRoots::Ask) if policy.outside_roots == Effect::Deny => {
+                self.ignore(
+                    policy,
+                    "outside_roots: ask (the user policy says deny)".into(),
+                );
+            }
+            _ => {}
+        }
+        self.add_rules(policy, file.rules, Layer::Project)?;
+        let mut ignored = Vec::new();
+        if let Some(risk) = &file.risk {
+            policy
+                .risk
+                .apply_project(risk, &mut ignored)
+                .map_err(|m| self.error(key_line(self.text, "risk"), m))?;
+        }
+        if let Some(audit) = &file.audit {
+            policy
+                .audit
+                .apply_project(audit, &mut ignored)
+                .map_err(|m| self.error(key_line(self.text, "audit"), m))?;
+        }
+        for what in ignored {
+            self.ignore(policy, what);
+        }
+        Ok(())
+    }
+
+    /// `~`, `$HOME` expanded; relative roots are relative to the project root; symlinks of the
+    /// existing part resolved, so a root is compared by where it really is.
+    fn resolve_root(&self, raw: &str) -> PathBuf {
+        PathResolver {
+            cwd: self.project_root.to_path_buf(),
+            home: self.home.to_path_buf(),
+            follow_symlinks: true,
+        }
+        .resolve(raw)
+    }
+
+    fn add_rules(
+        &mut self,
+        policy: &mut Policy,
+        rules: Vec<RuleConfig>,
+        layer: Layer,
+    ) -> Result<(), PolicyError> {
+        let mut seen: BTreeSet<String> = policy.rules.iter().map(|r| r.id.clone()).collect();
+        for rc in rules {
+            let line = rule_line(self.text, &rc.id);
+            let id = rc.id.clone();
+            if !seen.insert(id.clone()) {
+                let other = policy
+                    .rules
+                    .iter()
+                    .find(|r| r.id == id)
+                    .map(|r| format!(" (also in {})", r.file.display()))
+                    .unwrap_or_default();
+                return Err(self.error(line, format!("rule id '{id}' is defined twice{other}")));
+            }
+            let rule = compile_rule(rc, layer, self.path, self.home)
+                .map_err(|m| self.error(line, format!("rule '{id}': {m}")))?;
+            if layer == Layer::Project && rule.effect == Effect::Allow {
+                self.ignore(policy, format!("rule '{id}' (effect allow)"));
+                continue;
+            }
+            policy.rules.push(rule);
+        }
+        Ok(())
+    }
+}
+
+fn unknown_pack(name: &str) -> String {
+    format!(
+        "unknown pack '{name}' (packs: {})",
+        crate::packs::PACKS.join(", ")
+    )
+}
+
+/// Validates `<pack>/<rule-id>` and returns the built-in rule's effect when it is known.
+/// While a pack has no rules listed at all, any rule id in it is accepted.
+fn check_override(key: &str) -> Result<Option<Effect>, String> {
+    let Some((pack, rule)) = key.split_once('/') else {
+        return Err(format!(
+            "override '{key}' must name a built-in rule as <pack>/<rule-id>"
+        ));
+    };
+    if !crate::packs::PACKS.contains(&pack) {
+        return Err(unknown_pack(pack));
+    }
+    let mut in_pack = crate::packs::all_rules()
+        .filter(|r| r.pack == pack)
+        .peekable();
+    if in_pack.peek().is_none() {
+        return Ok(None);
+    }
+    in_pack
+        .find(|r| r.id == rule || r.id == key)
+        .map(|r| Some(r.effect))
+        .ok_or_else(|| format!("pack '{pack}' has no rule '{rule}'"))
+}
+
+fn compile_rule(
+    rc: RuleConfig,
+    layer: Layer,
+    file: &Path,
+    home: &Path,
+) -> Result<PolicyRule, String> {
+    if rc.id.is_empty() || rc.id.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err("a rule id must be non-empty, without spaces".into());
+    }
+    let tools = rc.tools.into_vec();
+    if tools.is_empty() {
+        return Err("tools is an empty list and would never match".into());
+    }
+    let tools = tools
+        .iter()
+        .map(|t| Glob::new(t, GlobKind::Tool).map_err(|e| format!("tools: {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut when = Vec::new();
+    for (path, c) in rc.when.unwrap_or_default() {
+        when.push(Constraint::compile(&path, c)?);
+    }
+    let command = match rc.command {
+        Some(c) => {
+            if !tools
+                .iter()
+                .any(|g| SHELL_TOOLS.iter().any(|t| g.matches(t)))
+            {
+                return Err(format!(
+                    "command applies only to the shell tools ({}), which tools does not match",
+                    SHELL_TOOLS.join(", ")
+                ));
+            }
+            Some(CommandMatcher::compile(c, home)?)
+        }
+        None => None,
+    };
+    if let Some(r) = &rc.reason
+        && r.trim().is_empty()
+    {
+        return Err("reason is empty".into());
+    }
+    Ok(PolicyRule {
+        id: rc.id,
+        effect: rc.effect,
+        reason: rc.reason,
+        layer,
+        file: file.to_path_buf(),
+        tools,
+        when,
+        command,
+    })
+}

@@ -1,0 +1,202 @@
+//! The policy file as written: plain serde types, strict (`deny_unknown_fields` everywhere), so
+//! a typo is a load error and never turns a scoped rule into an unscoped one.
+
+use crate::audit::AuditConfig;
+use crate::risk::RiskConfig;
+use crate::verdict::Effect;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// One policy file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PolicyFile {
+    /// Must be 1.
+    pub version: u32,
+    pub headless: Option<bool>,
+    pub packs: Option<PacksConfig>,
+    pub roots: Option<Vec<String>>,
+    pub outside_roots: Option<OutsideRoots>,
+    #[serde(default)]
+    pub rules: Vec<RuleConfig>,
+    pub risk: Option<RiskConfig>,
+    pub audit: Option<AuditConfig>,
+}
+
+/// `packs:` — built-in packs switched off and built-in rules whose effect is changed.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PacksConfig {
+    #[serde(default)]
+    pub disable: Vec<String>,
+    /// `<pack>/<rule-id>` → effect.
+    #[serde(default)]
+    pub overrides: UniqueMap<Effect>,
+}
+
+/// `outside_roots:` — a write outside every root is asked or denied, never allowed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OutsideRoots {
+    Ask,
+    Deny,
+}
+
+impl OutsideRoots {
+    /// As an effect.
+    pub fn effect(self) -> Effect {
+        match self {
+            OutsideRoots::Ask => Effect::Ask,
+            OutsideRoots::Deny => Effect::Deny,
+        }
+    }
+}
+
+/// A single string or a list of them (`startsWith: /a` or `startsWith: [/a, /b]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OneOrMany(pub Vec<String>);
+
+impl OneOrMany {
+    /// The values as a list.
+    pub fn into_vec(self) -> Vec<String> {
+        self.0
+    }
+}
+
+impl<'de> Deserialize<'de> for OneOrMany {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = OneOrMany;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string or a list of strings")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<OneOrMany, E> {
+                Ok(OneOrMany(vec![v.to_string()]))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<OneOrMany, A::Error> {
+                let mut out = Vec::new();
+                while let Some(v) = seq.next_element::<String>()? {
+                    out.push(v);
+                }
+                Ok(OneOrMany(out))
+            }
+        }
+        d.deserialize_any(Visit)
+    }
+}
+
+/// A YAML scalar compared as text (`equals`, `oneOf`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum Scalar {
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(String),
+}
+
+impl Scalar {
+    /// The text a value of the call is compared with: numbers and booleans in their JSON form.
+    pub fn into_text(self) -> String {
+        match self {
+            Scalar::Bool(b) => b.to_string(),
+            Scalar::Int(i) => i.to_string(),
+            Scalar::Float(f) => serde_json::Number::from_f64(f)
+                .map(|n| n.to_string())
+                .unwrap_or_else(|| f.to_string()),
+            Scalar::Str(s) => s,
+        }
+    }
+}
+
+/// One rule.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleConfig {
+    pub id: String,
+    pub tools: OneOrMany,
+    pub effect: Effect,
+    pub reason: Option<String>,
+    /// Dotted path into `tool_input` → constraint.
+    pub when: Option<UniqueMap<ConstraintConfig>>,
+    pub command: Option<CommandConfig>,
+}
+
+/// The constraints on one argument.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ConstraintConfig {
+    pub equals: Option<Scalar>,
+    pub starts_with: Option<OneOrMany>,
+    pub ends_with: Option<OneOrMany>,
+    pub matches: Option<String>,
+    pub excludes: Option<OneOrMany>,
+    pub one_of: Option<Vec<Scalar>>,
+    pub url_hosts: Option<OneOrMany>,
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+    pub min_length: Option<usize>,
+    pub max_length: Option<usize>,
+    pub optional: Option<bool>,
+}
+
+/// The shell-aware matcher of a `Bash`/`PowerShell`/`Monitor` rule.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CommandConfig {
+    pub program: Option<OneOrMany>,
+    pub subcommand: Option<OneOrMany>,
+    pub flags: Option<OneOrMany>,
+    pub args: Option<OneOrMany>,
+    pub targets: Option<OneOrMany>,
+}
+
+/// A mapping whose keys must be unique: YAML parsers keep the last of two equal keys, which
+/// would silently drop the first constraint of a `when` block and widen the rule.
+#[derive(Debug, Clone)]
+pub struct UniqueMap<V>(pub BTreeMap<String, V>);
+
+impl<V> Default for UniqueMap<V> {
+    fn default() -> Self {
+        UniqueMap(BTreeMap::new())
+    }
+}
+
+impl<'de, V: Deserialize<'de>> Deserialize<'de> for UniqueMap<V> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit<V>(std::marker::PhantomData<V>);
+        impl<'de, V: Deserialize<'de>> serde::de::Visitor<'de> for Visit<V> {
+            type Value = UniqueMap<V>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a mapping with unique keys")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut access: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut map = BTreeMap::new();
+                while let Some(key) = access.next_key::<String>()? {
+                    if map.contains_key(&key) {
+                        return Err(serde::de::Error::custom(format!("duplicate key '{key}'")));
+                    }
+                    let value = access.next_value::<V>()?;
+                    map.insert(key, value);
+                }
+                Ok(UniqueMap(map))
+            }
+        }
+        d.deserialize_map(Visit(std::marker::PhantomData))
+    }
+}
+
+impl<V> IntoIterator for UniqueMap<V> {
+    type Item = (String, V);
+    type IntoIter = std::collections::btree_map::IntoIter<String, V>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}

@@ -1,0 +1,582 @@
+//! The walk over brush-parser's AST: every simple command the line can run, in order, with the
+//! pipes, redirections and substitutions around it.
+
+use super::bounds::{self, Rejection};
+use super::words::{Expanded, basename, guarded};
+use super::{Command, MAX_NESTING, Redirect, RedirectKind, ShellAnalysis, ShellFinding, Word};
+use brush_parser::ast;
+use brush_parser::{Parser, ParserOptions};
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+/// More commands than this in one line is not a command a person reviews: stop there.
+const MAX_COMMANDS: usize = 10_000;
+
+static PARSER_OPTIONS: LazyLock<ParserOptions> = LazyLock::new(ParserOptions::default);
+
+/// Where the commands being walked stand: inherited by everything nested inside.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Ctx {
+    /// Nested parses and unwraps so far; bounded by `MAX_NESTING`.
+    pub depth: usize,
+    pub wrappers: Vec<String>,
+    pub privileged: bool,
+    pub in_substitution: bool,
+    pub args_from_stdin: bool,
+    pub cwd: Option<String>,
+    /// Command whose output feeds the stdin of the commands at this level.
+    pub stdin_from: Option<usize>,
+    /// Programs of the pipeline stages feeding this level, nearest first.
+    pub upstream: Vec<String>,
+    /// Redirections of an enclosing compound command or wrapper, applied to every command.
+    pub redirects: Vec<Redirect>,
+    /// `$0`, `$1`… of a `sh -c SCRIPT NAME ARGS` script; `None` where not literal.
+    pub positional: Vec<Option<String>>,
+}
+
+/// One simple command before unwrapping.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Invocation {
+    pub program: Expanded,
+    pub args: Vec<Expanded>,
+    pub env: Vec<(String, Word)>,
+    pub redirects: Vec<Redirect>,
+    pub stdin_from: Option<usize>,
+    /// Here-document or here-string fed to stdin.
+    pub stdin_text: Option<Expanded>,
+    /// Programs of a process substitution read on stdin (`< <(curl …)`).
+    pub stdin_substitution: Option<Vec<String>>,
+}
+
+/// The analysis state of one line.
+#[derive(Default)]
+pub(super) struct Analyser {
+    pub out: ShellAnalysis,
+    /// Variables assigned a literal value earlier in the line.
+    pub vars: HashMap<String, String>,
+    stopped: bool,
+}
+
+/// Entry point behind `shell::analyse`.
+pub(super) fn analyse(command: &str) -> ShellAnalysis {
+    let mut a = Analyser::default();
+    let mut ctx = Ctx::default();
+    a.analyse_script(command, &mut ctx);
+    a.out
+}
+
+impl Analyser {
+    pub(super) fn parse_error(&mut self, message: String) {
+        self.out.findings.push(ShellFinding::ParseError { message });
+    }
+
+    pub(super) fn too_complex(&mut self, reason: String) {
+        let f = ShellFinding::TooComplex { reason };
+        if !self.out.findings.contains(&f) {
+            self.out.findings.push(f);
+        }
+    }
+
+    pub(super) fn finding(&mut self, f: ShellFinding) {
+        if !self.out.findings.contains(&f) {
+            self.out.findings.push(f);
+        }
+    }
+
+    /// Parses `text` as a script and walks it in `ctx` (whose `cwd` it may change). Returns
+    /// the last command run at the top level of the script.
+    pub(super) fn analyse_script(&mut self, text: &str, ctx: &mut Ctx) -> Option<usize> {
+        if self.stopped {
+            return None;
+        }
+        if ctx.depth > MAX_NESTING {
+            self.too_complex(format!(
+                "more than {MAX_NESTING} nested substitutions or wrapped shells"
+            ));
+            return None;
+        }
+        match bounds::check(text) {
+            Ok(()) => {}
+            Err(Rejection::TooComplex(reason)) => {
+                self.too_complex(reason);
+                return None;
+            }
+            Err(Rejection::Invalid(message)) => {
+                self.parse_error(message);
+                return None;
+            }
+        }
+        let parsed = guarded(|| {
+            Parser::new(std::io::Cursor::new(text.as_bytes()), &PARSER_OPTIONS).parse_program()
+        });
+        match parsed {
+            Some(Ok(program)) => {
+                let mut last = None;
+                for list in &program.complete_commands {
+                    last = self.walk_list(list, ctx).or(last);
+                }
+                last
+            }
+            Some(Err(e)) => {
+                self.parse_error(e.to_string());
+                None
+            }
+            None => {
+                self.parse_error("the shell parser failed on this input".to_string());
+                None
+            }
+        }
+    }
+
+    /// Analyses the text of `$(…)` or backticks; returns the programs it runs.
+    pub(super) fn analyse_substitution(&mut self, text: &str, ctx: &Ctx) -> Vec<String> {
+        let start = self.out.commands.len();
+        let mut inner = ctx.clone();
+        inner.depth += 1;
+        inner.in_substitution = true;
+        self.analyse_script(text, &mut inner);
+        self.programs_since(start)
+    }
+
+    fn programs_since(&self, start: usize) -> Vec<String> {
+        self.out.commands[start.min(self.out.commands.len())..]
+            .iter()
+            .filter(|c| !c.program.is_empty())
+            .map(|c| c.program.clone())
+            .collect()
+    }
+
+    /// Walks a process substitution `<(…)`/`>(…)`; returns the programs it runs.
+    fn walk_process_substitution(&mut self, sub: &ast::SubshellCommand, ctx: &Ctx) -> Vec<String> {
+        let start = self.out.commands.len();
+        if ctx.depth >= MAX_NESTING {
+            self.too_complex("process substitutions nested too deeply".to_string());
+            return Vec::new();
+        }
+        let mut inner = ctx.clone();
+        inner.depth += 1;
+        inner.in_substitution = true;
+        inner.stdin_from = None;
+        inner.upstream.clear();
+        inner.redirects.clear();
+        self.walk_list(&sub.list, &mut inner);
+        self.programs_since(start)
+    }
+
+    /// Walks `a; b && c & …`. Returns the last command run at this level.
+    fn walk_list(&mut self, list: &ast::CompoundList, ctx: &mut Ctx) -> Option<usize> {
+        let mut last = None;
+        for item in &list.0 {
+            let and_or = &item.0;
+            last = self.walk_pipeline(&and_or.first, ctx);
+            for next in &and_or.additional {
+                let (ast::AndOr::And(p) | ast::AndOr::Or(p)) = next;
+                last = self.walk_pipeline(p, ctx);
+            }
+        }
+        last
+    }
+
+    /// Walks one pipeline; returns the command whose output leaves it.
+    fn walk_pipeline(&mut self, pipeline: &ast::Pipeline, ctx: &mut Ctx) -> Option<usize> {
+        if pipeline.seq.len() == 1 {
+            let main = self.walk_command(&pipeline.seq[0], ctx);
+            if let Some(i) = main {
+                self.follow_cd(i, ctx);
+            }
+            return main;
+        }
+        let mut prev = ctx.stdin_from;
+        let mut upstream = ctx.upstream.clone();
+        for stage in &pipeline.seq {
+            // Each stage runs in its own subshell: a `cd` there does not leak.
+            let mut stage_ctx = ctx.clone();
+            stage_ctx.stdin_from = prev;
+            stage_ctx.upstream = upstream.clone();
+            if let Some(i) = self.walk_command(stage, &mut stage_ctx) {
+                let program = self.out.commands[i].program.clone();
+                upstream.insert(0, program);
+                prev = Some(i);
+            }
+        }
+        prev
+    }
+
+    /// `cd DIR` changes the directory of the commands after it in the same shell.
+    fn follow_cd(&mut self, index: usize, ctx: &mut Ctx) {
+        let c = &self.out.commands[index];
+        if c.in_substitution || !matches!(c.program.as_str(), "cd" | "pushd") {
+            return;
+        }
+        let target = match c.operands().first() {
+            Some(w) if w.text == "-" => return,
+            Some(w) => w.text.clone(),
+            None => "~".to_string(),
+        };
+        ctx.cwd = Some(join_dir(ctx.cwd.as_deref(), &target));
+    }
+
+    fn walk_command(&mut self, command: &ast::Command, ctx: &mut Ctx) -> Option<usize> {
+        match command {
+            ast::Command::Simple(sc) => self.walk_simple(sc, ctx),
+            ast::Command::Compound(cc, redirects) => match redirects {
+                Some(list) if !list.0.is_empty() => {
+                    let mut inner = ctx.clone();
+                    let mut inv = Invocation::default();
+                    for r in &list.0 {
+                        self.add_redirect(&mut inv, r, ctx);
+                    }
+                    inner.redirects.extend(inv.redirects);
+                    self.walk_compound(cc, &mut inner)
+                }
+                _ => self.walk_compound(cc, ctx),
+            },
+            ast::Command::Function(def) => {
+                // The body runs wherever the function is called: analyse it as if run here.
+                let mut inner = ctx.clone();
+                self.walk_compound(&def.body.0, &mut inner);
+                None
+            }
+            ast::Command::ExtendedTest(test, _) => {
+                self.walk_test(&test.expr, ctx, 0);
+                None
+            }
+        }
+    }
+
+    fn walk_compound(&mut self, cc: &ast::CompoundCommand, ctx: &mut Ctx) -> Option<usize> {
+        use ast::CompoundCommand as C;
+        match cc {
+            C::BraceGroup(g) => self.walk_list(&g.list, ctx),
+            C::Subshell(s) => {
+                let mut inner = ctx.clone();
+                self.walk_list(&s.list, &mut inner)
+            }
+            C::ForClause(f) => {
+                for w in f.values.iter().flatten() {
+                    self.expand_word(&w.value, ctx);
+                }
+                self.vars.remove(&f.variable_name);
+                self.walk_list(&f.body.list, ctx)
+            }
+            C::ArithmeticForClause(f) => {
+                for e in [&f.initializer, &f.condition, &f.updater]
+                    .into_iter()
+                    .flatten()
+                {
+                    self.expand_arithmetic(&e.value, ctx);
+                }
+                self.walk_list(&f.body.list, ctx)
+            }
+            C::CaseClause(c) => {
+                self.expand_word(&c.value.value, ctx);
+                let mut last = None;
+                for item in &c.cases {
+                    for p in &item.patterns {
+                        self.expand_word(&p.value, ctx);
+                    }
+                    if let Some(body) = &item.cmd {
+                        last = self.walk_list(body, ctx).or(last);
+                    }
+                }
+                last
+            }
+            C::IfClause(i) => {
+                self.walk_list(&i.condition, ctx);
+                let mut last = self.walk_list(&i.then, ctx);
+                for e in i.elses.iter().flatten() {
+                    if let Some(cond) = &e.condition {
+                        self.walk_list(cond, ctx);
+                    }
+                    last = self.walk_list(&e.body, ctx).or(last);
+                }
+                last
+            }
+            C::WhileClause(w) | C::UntilClause(w) => {
+                self.walk_list(&w.0, ctx);
+                self.walk_list(&w.1.list, ctx)
+            }
+            C::Coprocess(c) => {
+                let mut inner = ctx.clone();
+                self.walk_command(&c.body, &mut inner)
+            }
+            C::Arithmetic(a) => {
+                self.expand_arithmetic(&a.expr.value, ctx);
+                None
+            }
+        }
+    }
+
+    /// Arithmetic text can hold command substitutions, which run.
+    fn expand_arithmetic(&mut self, text: &str, ctx: &Ctx) {
+        if text.contains("$(") || text.contains('`') {
+            self.expand_word(text, ctx);
+        }
+    }
+
+    /// `[[ … ]]` only matters for the substitutions in its words.
+    fn walk_test(&mut self, expr: &ast::ExtendedTestExpr, ctx: &Ctx, depth: usize) {
+        use ast::ExtendedTestExpr as T;
+        if depth > MAX_NESTING * 16 {
+            self.too_complex("[[ ]] expression too long".to_string());
+            return;
+        }
+        match expr {
+            T::And(a, b) | T::Or(a, b) => {
+                self.walk_test(a, ctx, depth + 1);
+                self.walk_test(b, ctx, depth + 1);
+            }
+            T::Not(a) | T::Parenthesized(a) => self.walk_test(a, ctx, depth + 1),
+            T::UnaryTest(_, w) => {
+                self.expand_word(&w.value, ctx);
+            }
+            T::BinaryTest(_, a, b) => {
+                self.expand_word(&a.value, ctx);
+                self.expand_word(&b.value, ctx);
+            }
+        }
+    }
+
+    fn walk_simple(&mut self, sc: &ast::SimpleCommand, ctx: &mut Ctx) -> Option<usize> {
+        let mut inv = Invocation {
+            stdin_from: ctx.stdin_from,
+            ..Invocation::default()
+        };
+        let mut assignments: Vec<(String, Option<Expanded>)> = Vec::new();
+        for item in sc.prefix.iter().flat_map(|p| p.0.iter()) {
+            match item {
+                ast::CommandPrefixOrSuffixItem::AssignmentWord(a, _) => {
+                    let value = self.expand_assignment(&a.value, ctx);
+                    let name = assignment_name(&a.name);
+                    if let Some(v) = &value {
+                        inv.env.push((name.clone(), v.word.clone()));
+                    }
+                    assignments.push((name, value));
+                }
+                other => self.add_item(&mut inv, other, ctx),
+            }
+        }
+        let Some(program) = &sc.word_or_name else {
+            for (name, value) in &assignments {
+                self.assign(name, value.as_ref());
+            }
+            if inv.redirects.is_empty() {
+                return None;
+            }
+            // `> file` alone still truncates the file: keep it visible, with no program.
+            inv.env.clear();
+            return Some(self.emit(inv, ctx));
+        };
+        inv.program = self.expand_word(&program.value, ctx);
+        let declares = matches!(
+            inv.program.text(),
+            "export" | "declare" | "typeset" | "local" | "readonly"
+        );
+        for item in sc.suffix.iter().flat_map(|s| s.0.iter()) {
+            match item {
+                ast::CommandPrefixOrSuffixItem::AssignmentWord(a, w) => {
+                    let word = self.expand_word(&w.value, ctx);
+                    if declares {
+                        let value = self.expand_assignment(&a.value, ctx);
+                        self.assign(&assignment_name(&a.name), value.as_ref());
+                    }
+                    inv.args.push(word);
+                }
+                other => self.add_item(&mut inv, other, ctx),
+            }
+        }
+        if matches!(
+            inv.program.text(),
+            "read" | "unset" | "mapfile" | "readarray"
+        ) {
+            for a in &inv.args {
+                self.vars.remove(a.text());
+            }
+        }
+        self.run(inv, ctx)
+    }
+
+    fn expand_assignment(&mut self, value: &ast::AssignmentValue, ctx: &Ctx) -> Option<Expanded> {
+        match value {
+            ast::AssignmentValue::Scalar(w) => Some(self.expand_word(&w.value, ctx)),
+            ast::AssignmentValue::Array(items) => {
+                for (k, v) in items {
+                    if let Some(k) = k {
+                        self.expand_word(&k.value, ctx);
+                    }
+                    self.expand_word(&v.value, ctx);
+                }
+                None
+            }
+        }
+    }
+
+    fn add_item(&mut self, inv: &mut Invocation, item: &ast::CommandPrefixOrSuffixItem, ctx: &Ctx) {
+        match item {
+            ast::CommandPrefixOrSuffixItem::IoRedirect(r) => self.add_redirect(inv, r, ctx),
+            ast::CommandPrefixOrSuffixItem::Word(w) => {
+                let e = self.expand_word(&w.value, ctx);
+                inv.args.push(e);
+            }
+            ast::CommandPrefixOrSuffixItem::AssignmentWord(_, w) => {
+                let e = self.expand_word(&w.value, ctx);
+                inv.args.push(e);
+            }
+            ast::CommandPrefixOrSuffixItem::ProcessSubstitution(kind, sub) => {
+                let programs = self.walk_process_substitution(sub, ctx);
+                inv.args.push(Expanded {
+                    word: Word {
+                        text: format!("{kind}({})", sub.list),
+                        dynamic: true,
+                        glob: false,
+                    },
+                    substitutions: Some(programs),
+                });
+            }
+        }
+    }
+
+    fn add_redirect(&mut self, inv: &mut Invocation, r: &ast::IoRedirect, ctx: &Ctx) {
+        let fd = |n: &Option<i32>| n.and_then(|n| u32::try_from(n).ok());
+        match r {
+            ast::IoRedirect::File(n, kind, target) => {
+                use ast::IoFileRedirectKind as K;
+                let mut rk = match kind {
+                    K::Read => RedirectKind::Read,
+                    K::Write | K::Clobber => RedirectKind::Write,
+                    K::Append => RedirectKind::Append,
+                    K::ReadAndWrite => RedirectKind::ReadWrite,
+                    K::DuplicateInput | K::DuplicateOutput => RedirectKind::Dup,
+                };
+                let target = match target {
+                    ast::IoFileRedirectTarget::Filename(w) => self.expand_word(&w.value, ctx).word,
+                    ast::IoFileRedirectTarget::Fd(n) => Word::literal(n.to_string()),
+                    ast::IoFileRedirectTarget::Duplicate(w) => {
+                        let e = self.expand_word(&w.value, ctx).word;
+                        // `>&file` (not a number, not `-`) writes stdout and stderr to a file.
+                        if matches!(kind, K::DuplicateOutput)
+                            && !e.dynamic
+                            && e.text != "-"
+                            && !e
+                                .text
+                                .trim_end_matches('-')
+                                .chars()
+                                .all(|c| c.is_ascii_digit())
+                        {
+                            rk = RedirectKind::Write;
+                        }
+                        e
+                    }
+                    ast::IoFileRedirectTarget::ProcessSubstitution(pk, sub) => {
+                        let programs = self.walk_process_substitution(sub, ctx);
+                        if matches!(kind, K::Read) && matches!(n, None | Some(0)) {
+                            inv.stdin_substitution = Some(programs);
+                        }
+                        Word {
+                            text: format!("{pk}({})", sub.list),
+                            dynamic: true,
+                            glob: false,
+                        }
+                    }
+                };
+                inv.redirects.push(Redirect {
+                    fd: fd(n),
+                    kind: rk,
+                    target,
+                });
+            }
+            ast::IoRedirect::OutputAndError(w, append) => {
+                let target = self.expand_word(&w.value, ctx).word;
+                inv.redirects.push(Redirect {
+                    fd: None,
+                    kind: if *append {
+                        RedirectKind::Append
+                    } else {
+                        RedirectKind::Write
+                    },
+                    target,
+                });
+            }
+            ast::IoRedirect::HereDocument(n, doc) => {
+                let mut e = if doc.requires_expansion {
+                    self.expand_heredoc(&doc.doc.value, ctx)
+                } else {
+                    Expanded::literal(doc.doc.value.clone())
+                };
+                if doc.remove_tabs {
+                    e.word.text = e
+                        .word
+                        .text
+                        .lines()
+                        .map(|l| l.trim_start_matches('\t'))
+                        .collect::<Vec<_>>()
+                        .join("\n");
+                }
+                if matches!(n, None | Some(0)) {
+                    inv.stdin_text = Some(e);
+                }
+            }
+            ast::IoRedirect::HereString(n, w) => {
+                let e = self.expand_word(&w.value, ctx);
+                if matches!(n, None | Some(0)) {
+                    inv.stdin_text = Some(e);
+                }
+            }
+        }
+    }
+
+    /// Records one command as the analysis result; returns its index.
+    pub(super) fn emit(&mut self, inv: Invocation, ctx: &Ctx) -> usize {
+        if self.out.commands.len() >= MAX_COMMANDS {
+            self.stopped = true;
+            self.too_complex(format!("more than {MAX_COMMANDS} commands"));
+            // Point at the last command so callers still have a valid index.
+            return self.out.commands.len() - 1;
+        }
+        let program_word = inv.program.word;
+        if program_word.dynamic {
+            self.finding(ShellFinding::DynamicProgram {
+                text: program_word.text.clone(),
+            });
+        }
+        let program = if program_word.dynamic {
+            program_word.text.clone()
+        } else {
+            basename(&program_word.text).to_string()
+        };
+        let mut redirects = inv.redirects;
+        redirects.extend(ctx.redirects.iter().cloned());
+        self.out.commands.push(Command {
+            program,
+            program_path: program_word.text,
+            args: inv.args.into_iter().map(|a| a.word).collect(),
+            env: inv.env,
+            redirects,
+            stdin_from: inv.stdin_from,
+            stdin_text: inv.stdin_text.map(|t| t.word.text),
+            wrappers: ctx.wrappers.clone(),
+            privileged: ctx.privileged,
+            args_from_stdin: ctx.args_from_stdin,
+            in_substitution: ctx.in_substitution,
+            cwd: ctx.cwd.clone(),
+        });
+        self.out.commands.len() - 1
+    }
+}
+
+fn assignment_name(name: &ast::AssignmentName) -> String {
+    match name {
+        ast::AssignmentName::VariableName(n) => n.clone(),
+        ast::AssignmentName::ArrayElementName(n, _) => n.clone(),
+    }
+}
+
+/// `cd` target relative to the current directory of the line, when known.
+pub(super) fn join_dir(cwd: Option<&str>, target: &str) -> String {
+    match cwd {
+        Some(base) if !target.starts_with(['/', '~', '$']) => {
+            format!("{}/{}", base.trim_end_matches('/'), target)
+        }
+        _ => target.to_string(),
+    }
+}

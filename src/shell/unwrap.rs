@@ -1,0 +1,1181 @@
+//! Wrappers: commands that run another command (`sudo`, `env`, `timeout`, `xargs`, `find -exec`)
+//! or shell code (`bash -c`, `eval`, `su -c`, `git -c alias.x=!…`). The inner command is what
+//! the rules must see, with the path of wrappers recorded.
+//!
+//! Which wrappers are emitted themselves: `find` (its own `-delete`, `-fprint`…), `git` (its
+//! subcommand), non-shell interpreters (`python3 -c …`: the code is not shell), and any wrapper
+//! left with no inner command (`sudo -i`, `env`, `exec >f`, `xargs`, `command -v x`). Pure
+//! launchers (`sudo rm`, `timeout 5 rm`, `bash -c 'rm'`) are replaced by what they launch.
+
+use super::parse::{Analyser, Ctx, Invocation, join_dir};
+use super::words::{Expanded, basename};
+use super::{MAX_NESTING, ShellFinding, Word};
+
+/// Upper bound on `{}` replacements for one `find -exec`, so `find a b c … -exec x {} {} {}…`
+/// cannot multiply words without bound.
+const MAX_FIND_WORDS: usize = 4096;
+
+/// What one unwrapping step decided.
+enum Flow {
+    /// The invocation now holds the inner command; record the wrapper and go on.
+    Inner(Wrap),
+    /// Not a wrapper (or a wrapper with nothing inside): record the invocation as it is.
+    Emit,
+    /// As `Emit`, for a privilege wrapper with nothing inside (`sudo -i`, `su`).
+    EmitPrivileged,
+    /// Handled completely; the index of the command whose output leaves it.
+    Done(Option<usize>),
+}
+
+struct Wrap {
+    label: String,
+    privileged: bool,
+    cwd: Option<String>,
+    args_from_stdin: bool,
+}
+
+impl Wrap {
+    fn new(label: impl Into<String>) -> Wrap {
+        Wrap {
+            label: label.into(),
+            privileged: false,
+            cwd: None,
+            args_from_stdin: false,
+        }
+    }
+
+    fn privileged(label: impl Into<String>) -> Wrap {
+        Wrap {
+            privileged: true,
+            ..Wrap::new(label)
+        }
+    }
+}
+
+/// Where an interpreter takes its code from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Source {
+    /// From an argument (`-c CODE`, `-e CODE`); `offset` skips an option glued to it (`-e'…'`).
+    Code { index: usize, offset: usize },
+    /// A code option with no code after it (`sh -c` fed by `xargs`).
+    MissingCode,
+    /// From a script file operand.
+    File(usize),
+    /// A library module (`python -m x`): not code from the line.
+    Module,
+    /// From stdin (no operand, `-`, `-s`).
+    Stdin,
+}
+
+/// Interpreter families whose command-line conventions differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Shell,
+    Python,
+    Perl,
+    Ruby,
+    Node,
+    Php,
+    Lua,
+    Tcl,
+    Pwsh,
+    Osascript,
+}
+
+fn interpreter_kind(name: &str) -> Option<Kind> {
+    // `python3.12`, `perl5.36`, `lua5.4`: the family is the name without its version.
+    let family = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.' || c == '-');
+    Some(match family {
+        "sh" | "bash" | "zsh" | "dash" | "ksh" | "mksh" | "ash" | "yash" | "fish" | "csh"
+        | "tcsh" | "busybox sh" => Kind::Shell,
+        "python" | "pypy" => Kind::Python,
+        "perl" => Kind::Perl,
+        "ruby" => Kind::Ruby,
+        "node" | "nodejs" | "bun" => Kind::Node,
+        "php" => Kind::Php,
+        "lua" | "luajit" => Kind::Lua,
+        "tclsh" | "wish" => Kind::Tcl,
+        "pwsh" | "powershell" => Kind::Pwsh,
+        "osascript" => Kind::Osascript,
+        _ => return None,
+    })
+}
+
+/// Index of the first operand at or after `from`: options (and their values) are skipped, `--`
+/// ends them. `value_short` lists short options that take a value, `value_long` long ones.
+fn skip_options(args: &[Expanded], from: usize, value_short: &str, value_long: &[&str]) -> usize {
+    let mut i = from;
+    while i < args.len() {
+        let a = args[i].text();
+        if a == "--" {
+            return i + 1;
+        }
+        if let Some(long) = a.strip_prefix("--") {
+            let takes_next = !long.contains('=') && value_long.contains(&a);
+            i += if takes_next { 2 } else { 1 };
+            continue;
+        }
+        if a.len() < 2 || !a.starts_with('-') {
+            return i;
+        }
+        let cluster = &a[1..];
+        let mut skip = 1;
+        for (ci, ch) in cluster.char_indices() {
+            if value_short.contains(ch) {
+                if ci + ch.len_utf8() == cluster.len() {
+                    skip = 2;
+                }
+                break;
+            }
+        }
+        i += skip;
+    }
+    args.len().min(i)
+}
+
+/// Makes `args[index]` the program and the words after it the arguments.
+fn promote(inv: &mut Invocation, index: usize) -> bool {
+    if index >= inv.args.len() {
+        return false;
+    }
+    let mut rest = inv.args.split_off(index);
+    inv.program = rest.remove(0);
+    inv.args = rest;
+    true
+}
+
+/// `NAME=value` as `env` and `sudo` read it.
+fn env_assignment(w: &Expanded) -> Option<(String, Word)> {
+    let (name, value) = w.text().split_once('=')?;
+    let valid = !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    valid.then(|| {
+        (
+            name.to_string(),
+            Word {
+                text: value.to_string(),
+                dynamic: w.word.dynamic,
+                glob: false,
+            },
+        )
+    })
+}
+
+/// Moves leading `NAME=value` words into the environment; returns the index after them.
+fn take_env(inv: &mut Invocation, mut i: usize) -> usize {
+    while let Some(w) = inv.args.get(i) {
+        match env_assignment(w) {
+            Some(pair) => inv.env.push(pair),
+            None => break,
+        }
+        i += 1;
+    }
+    i
+}
+
+fn has_arg(inv: &Invocation, upto: usize, names: &[&str]) -> bool {
+    inv.args[..upto.min(inv.args.len())]
+        .iter()
+        .any(|a| names.contains(&a.text()))
+}
+
+/// A wrapper whose inner command follows its options and `skip_operands` operands.
+fn strip_simple(
+    inv: &mut Invocation,
+    label: &str,
+    value_short: &str,
+    value_long: &[&str],
+    skip_operands: usize,
+) -> Flow {
+    let i = skip_options(&inv.args, 0, value_short, value_long) + skip_operands;
+    if promote(inv, i) {
+        Flow::Inner(Wrap::new(label))
+    } else {
+        Flow::Emit
+    }
+}
+
+impl Analyser {
+    /// Unwraps an invocation down to the command it really runs and records it.
+    pub(super) fn run(&mut self, mut inv: Invocation, ctx: &Ctx) -> Option<usize> {
+        let mut local: Option<Ctx> = None;
+        loop {
+            let cur = local.as_ref().unwrap_or(ctx);
+            if cur.depth > MAX_NESTING {
+                self.too_complex(format!("more than {MAX_NESTING} nested wrappers"));
+                return None;
+            }
+            let flow = if inv.program.word.dynamic {
+                Flow::Emit
+            } else {
+                self.step(&mut inv, cur)
+            };
+            match flow {
+                Flow::Emit => return Some(self.emit(inv, cur)),
+                Flow::EmitPrivileged => {
+                    let mut c = cur.clone();
+                    c.privileged = true;
+                    return Some(self.emit(inv, &c));
+                }
+                Flow::Done(result) => return result,
+                Flow::Inner(w) => {
+                    let mut c = cur.clone();
+                    c.depth += 1;
+                    c.wrappers.push(w.label);
+                    c.privileged |= w.privileged;
+                    c.args_from_stdin |= w.args_from_stdin;
+                    if let Some(dir) = w.cwd {
+                        c.cwd = Some(join_dir(c.cwd.as_deref(), &dir));
+                    }
+                    local = Some(c);
+                }
+            }
+        }
+    }
+
+    fn step(&mut self, inv: &mut Invocation, ctx: &Ctx) -> Flow {
+        let name = basename(inv.program.text()).to_string();
+        match name.as_str() {
+            "sudo" => strip_sudo(inv),
+            "doas" => {
+                let i = skip_options(&inv.args, 0, "uC", &[]);
+                if has_arg(inv, i, &["-C", "-s"]) || !promote(inv, i) {
+                    Flow::EmitPrivileged
+                } else {
+                    Flow::Inner(Wrap::privileged("doas"))
+                }
+            }
+            "pkexec" => {
+                let i = skip_options(&inv.args, 0, "", &["--user"]);
+                if promote(inv, i) {
+                    Flow::Inner(Wrap::privileged("pkexec"))
+                } else {
+                    Flow::EmitPrivileged
+                }
+            }
+            "su" | "runuser" => self.run_su(&name, inv, ctx),
+            "env" => strip_env(inv),
+            "command" => {
+                let i = skip_options(&inv.args, 0, "", &[]);
+                if has_arg(inv, i, &["-v", "-V", "-pv", "-vp", "-pV", "-Vp"]) || !promote(inv, i) {
+                    Flow::Emit
+                } else {
+                    Flow::Inner(Wrap::new("command"))
+                }
+            }
+            "builtin" => strip_simple(inv, "builtin", "", &[], 0),
+            "exec" => strip_simple(inv, "exec", "a", &[], 0),
+            "nice" => strip_simple(inv, "nice", "n", &["--adjustment"], 0),
+            "nohup" => strip_simple(inv, "nohup", "", &[], 0),
+            "setsid" => strip_simple(inv, "setsid", "", &[], 0),
+            "timeout" => strip_simple(inv, "timeout", "sk", &["--signal", "--kill-after"], 1),
+            "time" => strip_simple(inv, "time", "fo", &["--format", "--output"], 0),
+            "stdbuf" => strip_simple(inv, "stdbuf", "ioe", &["--input", "--output", "--error"], 0),
+            "ionice" => {
+                let i = skip_options(&inv.args, 0, "cnpPu", &["--class", "--classdata"]);
+                if has_arg(inv, i, &["-p", "-P", "-u", "--pid", "--pgid", "--uid"]) {
+                    Flow::Emit
+                } else {
+                    strip_simple(inv, "ionice", "cnpPu", &["--class", "--classdata"], 0)
+                }
+            }
+            "chrt" | "taskset" => {
+                let value = if name == "chrt" { "TPD" } else { "" };
+                let i = skip_options(&inv.args, 0, value, &[]);
+                if has_arg(inv, i, &["-p", "--pid"]) {
+                    Flow::Emit
+                } else {
+                    let label = name.clone();
+                    strip_simple(inv, &label, value, &[], 1)
+                }
+            }
+            "watch" => self.run_watch(inv, ctx),
+            "xargs" => strip_xargs(inv),
+            "find" => self.run_find(inv, ctx),
+            "git" => self.run_git(inv, ctx),
+            "eval" => self.run_eval(inv, ctx),
+            "trap" => self.run_trap(inv, ctx),
+            "source" | "." => self.run_source(&name, inv, ctx),
+            _ => match interpreter_kind(&name) {
+                Some(kind) => self.run_interpreter(kind, &name, inv, ctx),
+                None => Flow::Emit,
+            },
+        }
+    }
+
+    /// The context of a script run by a wrapper: the wrapper's stdin and redirections apply
+    /// to the script's commands.
+    fn script_ctx(&self, ctx: &Ctx, label: &str, inv: &Invocation) -> Ctx {
+        let mut c = ctx.clone();
+        c.depth += 1;
+        c.wrappers.push(label.to_string());
+        c.stdin_from = inv.stdin_from;
+        c.redirects.extend(inv.redirects.iter().cloned());
+        c.positional.clear();
+        c
+    }
+
+    /// Reports what cannot be known about a script word, then analyses its text.
+    fn run_script(
+        &mut self,
+        interpreter: &str,
+        label: &str,
+        script: &Expanded,
+        mut sctx: Ctx,
+    ) -> Option<usize> {
+        self.report_code(interpreter, label, script);
+        let before = self.out.commands.len();
+        let last = self.analyse_script(script.text(), &mut sctx);
+        last.or_else(|| (self.out.commands.len() > before).then(|| self.out.commands.len() - 1))
+    }
+
+    /// Findings for code that comes from a substitution or is otherwise not static.
+    fn report_code(&mut self, interpreter: &str, label: &str, code: &Expanded) {
+        if let Some(inner) = &code.substitutions {
+            self.finding(ShellFinding::InterpreterFromSubstitution {
+                interpreter: interpreter.to_string(),
+                inner: inner.clone(),
+            });
+        } else if code.word.dynamic {
+            self.finding(ShellFinding::DynamicScript {
+                wrapper: label.to_string(),
+                text: code.text().to_string(),
+            });
+        }
+    }
+
+    fn run_su(&mut self, name: &str, inv: &mut Invocation, ctx: &Ctx) -> Flow {
+        let mut script: Option<Expanded> = None;
+        let mut i = 0;
+        while i < inv.args.len() {
+            let a = inv.args[i].text();
+            if let Some(v) = a
+                .strip_prefix("--command=")
+                .or_else(|| a.strip_prefix("--session-command="))
+            {
+                script = Some(Expanded {
+                    word: Word {
+                        text: v.to_string(),
+                        ..inv.args[i].word.clone()
+                    },
+                    substitutions: inv.args[i].substitutions.clone(),
+                });
+                i += 1;
+            } else if matches!(a, "--command" | "--session-command")
+                || (a.starts_with('-') && !a.starts_with("--") && a.ends_with('c'))
+            {
+                script = inv.args.get(i + 1).cloned();
+                i += 2;
+            } else if matches!(
+                a,
+                "-s" | "--shell" | "-g" | "--group" | "-G" | "--supp-group" | "-w"
+            ) {
+                i += 2;
+            } else {
+                i += 1;
+            }
+        }
+        let Some(script) = script else {
+            return Flow::EmitPrivileged;
+        };
+        let label = format!("{name} -c");
+        let mut sctx = self.script_ctx(ctx, &label, inv);
+        sctx.privileged = true;
+        Flow::Done(self.run_script(name, &label, &script, sctx))
+    }
+
+    fn run_watch(&mut self, inv: &mut Invocation, ctx: &Ctx) -> Flow {
+        let i = skip_options(&inv.args, 0, "nq", &["--interval", "--equexit"]);
+        if has_arg(inv, i, &["-x", "--exec"]) {
+            return if promote(inv, i) {
+                Flow::Inner(Wrap::new("watch"))
+            } else {
+                Flow::Emit
+            };
+        }
+        if i >= inv.args.len() {
+            return Flow::Emit;
+        }
+        // `watch` hands its arguments, joined, to `sh -c`.
+        let script = join_words(&inv.args[i..]);
+        let sctx = self.script_ctx(ctx, "watch", inv);
+        Flow::Done(self.run_script("watch", "watch", &script, sctx))
+    }
+
+    fn run_eval(&mut self, inv: &mut Invocation, ctx: &Ctx) -> Flow {
+        let script = join_words(&inv.args);
+        let sctx = self.script_ctx(ctx, "eval", inv);
+        Flow::Done(self.run_script("eval", "eval", &script, sctx))
+    }
+
+    fn run_trap(&mut self, inv: &mut Invocation, ctx: &Ctx) -> Flow {
+        // `trap 'code' SIGNAL…` runs the code later, in this shell.
+        match inv.args.first() {
+            Some(code) if inv.args.len() >= 2 && !code.text().starts_with('-') => {
+                let code = code.clone();
+                let sctx = self.script_ctx(ctx, "trap", inv);
+                self.run_script("trap", "trap", &code, sctx);
+                Flow::Emit
+            }
+            _ => Flow::Emit,
+        }
+    }
+
+    fn run_source(&mut self, name: &str, inv: &mut Invocation, ctx: &Ctx) -> Flow {
+        let i = skip_options(&inv.args, 0, "", &[]);
+        let source = if i < inv.args.len() {
+            Source::File(i)
+        } else {
+            Source::Stdin
+        };
+        self.report_source(name, source, inv, ctx);
+        Flow::Emit
+    }
+
+    /// Findings for where an interpreter's code comes from (pipe, substitution).
+    fn report_source(&mut self, name: &str, source: Source, inv: &Invocation, ctx: &Ctx) {
+        let reads_stdin = match source {
+            Source::Stdin => true,
+            Source::File(i) => {
+                let w = &inv.args[i];
+                if let Some(inner) = &w.substitutions
+                    && w.text().starts_with("<(")
+                {
+                    self.finding(ShellFinding::InterpreterFromSubstitution {
+                        interpreter: name.to_string(),
+                        inner: inner.clone(),
+                    });
+                }
+                matches!(
+                    w.text(),
+                    "-" | "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0"
+                )
+            }
+            _ => false,
+        };
+        if !reads_stdin {
+            return;
+        }
+        if let Some(inner) = &inv.stdin_substitution {
+            self.finding(ShellFinding::InterpreterFromSubstitution {
+                interpreter: name.to_string(),
+                inner: inner.clone(),
+            });
+        } else if let Some(text) = &inv.stdin_text {
+            if let Some(inner) = &text.substitutions {
+                self.finding(ShellFinding::InterpreterFromSubstitution {
+                    interpreter: name.to_string(),
+                    inner: inner.clone(),
+                });
+            }
+        } else if inv.stdin_from.is_some() {
+            self.finding(ShellFinding::InterpreterFromPipe {
+                interpreter: name.to_string(),
+                upstream: ctx.upstream.clone(),
+            });
+        }
+    }
+
+    fn run_interpreter(&mut self, kind: Kind, name: &str, inv: &mut Invocation, ctx: &Ctx) -> Flow {
+        let source = interpreter_source(kind, &inv.args);
+        if kind != Kind::Shell {
+            match source {
+                Source::Code { index, .. } => {
+                    let code = inv.args[index].clone();
+                    let option = code_option(kind, &inv.args, index);
+                    let label = format!("{name} {option}");
+                    if kind == Kind::Pwsh && option.to_ascii_lowercase().starts_with("-e") {
+                        // Base64 code: never readable from the line.
+                        self.finding(ShellFinding::DynamicScript {
+                            wrapper: label,
+                            text: code.text().to_string(),
+                        });
+                    } else {
+                        self.report_code(name, label.trim(), &code);
+                    }
+                }
+                Source::MissingCode if ctx.args_from_stdin => {
+                    self.finding(ShellFinding::DynamicScript {
+                        wrapper: name.to_string(),
+                        text: "(code from xargs input)".to_string(),
+                    });
+                }
+                _ => self.report_source(name, source, inv, ctx),
+            }
+            return Flow::Emit;
+        }
+        let inv = std::mem::take(inv);
+        match source {
+            Source::Code { index, offset } => {
+                let mut script = inv.args[index].clone();
+                if offset > 0 {
+                    script.word.text = script.word.text.get(offset..).unwrap_or("").to_string();
+                }
+                let label = format!("{name} -c");
+                let mut sctx = self.script_ctx(ctx, &label, &inv);
+                // `sh -c SCRIPT NAME ARG…`: NAME is `$0`, the rest `$1`….
+                sctx.positional = inv.args[index + 1..]
+                    .iter()
+                    .map(|a| a.is_static().then(|| a.text().to_string()))
+                    .collect();
+                Flow::Done(self.run_script(name, &label, &script, sctx))
+            }
+            Source::MissingCode => {
+                if ctx.args_from_stdin {
+                    self.finding(ShellFinding::DynamicScript {
+                        wrapper: format!("{name} -c"),
+                        text: "(script from xargs input)".to_string(),
+                    });
+                }
+                Flow::Done(Some(self.emit(inv, ctx)))
+            }
+            Source::Stdin if inv.stdin_text.is_some() && inv.stdin_substitution.is_none() => {
+                // `bash <<EOF … EOF`, `sh <<< "…"`: the here-document is the script.
+                let script = inv.stdin_text.clone().unwrap_or_default();
+                let label = format!("{name} <<");
+                let mut sctx = self.script_ctx(ctx, &label, &inv);
+                sctx.stdin_from = None;
+                Flow::Done(self.run_script(name, &label, &script, sctx))
+            }
+            source => {
+                self.report_source(name, source, &inv, ctx);
+                Flow::Done(Some(self.emit(inv, ctx)))
+            }
+        }
+    }
+
+    fn run_find(&mut self, inv: &mut Invocation, ctx: &Ctx) -> Flow {
+        let inv = std::mem::take(inv);
+        let args = &inv.args;
+        let mut i = 0;
+        while i < args.len() {
+            match args[i].text() {
+                "-H" | "-L" | "-P" => i += 1,
+                "-D" => i += 2,
+                a if a.starts_with("-O") => i += 1,
+                _ => break,
+            }
+        }
+        let mut starts: Vec<Word> = Vec::new();
+        while let Some(a) = args.get(i) {
+            if a.text().starts_with('-') || matches!(a.text(), "(" | "!" | ")" | ",") {
+                break;
+            }
+            starts.push(a.word.clone());
+            i += 1;
+        }
+        if starts.is_empty() {
+            starts.push(Word::literal("."));
+        }
+        let mut inner: Vec<(String, Invocation)> = Vec::new();
+        while i < args.len() {
+            let action = args[i].text();
+            if !matches!(action, "-exec" | "-execdir" | "-ok" | "-okdir") {
+                i += 1;
+                continue;
+            }
+            let start = i + 1;
+            let mut end = start;
+            while end < args.len() {
+                let t = args[end].text();
+                if t == ";" || (t == "+" && end > start && args[end - 1].text() == "{}") {
+                    break;
+                }
+                end += 1;
+            }
+            let mut words = Vec::new();
+            let braces = args[start..end]
+                .iter()
+                .filter(|a| a.text().contains("{}"))
+                .count();
+            let expand = braces * starts.len() <= MAX_FIND_WORDS;
+            for a in &args[start..end] {
+                if !a.text().contains("{}") {
+                    words.push(a.clone());
+                } else if !expand {
+                    let mut w = a.clone();
+                    w.word.dynamic = true;
+                    words.push(w);
+                } else {
+                    for s in &starts {
+                        words.push(Expanded {
+                            word: Word {
+                                text: a.text().replace("{}", &s.text),
+                                dynamic: a.word.dynamic || s.dynamic,
+                                glob: a.word.glob || s.glob,
+                            },
+                            substitutions: a.substitutions.clone(),
+                        });
+                    }
+                }
+            }
+            if !words.is_empty() {
+                let program = words.remove(0);
+                inner.push((
+                    format!("find {action}"),
+                    Invocation {
+                        program,
+                        args: words,
+                        stdin_from: inv.stdin_from,
+                        ..Invocation::default()
+                    },
+                ));
+            }
+            i = end + 1;
+        }
+        let index = self.emit(inv, ctx);
+        for (label, child) in inner {
+            let mut c = ctx.clone();
+            c.depth += 1;
+            c.wrappers.push(label);
+            self.run(child, &c);
+        }
+        Flow::Done(Some(index))
+    }
+
+    fn run_git(&mut self, inv: &mut Invocation, ctx: &Ctx) -> Flow {
+        let mut inv = std::mem::take(inv);
+        let mut cwd: Option<String> = None;
+        let mut scripts: Vec<(String, Expanded)> = Vec::new();
+        let mut i = 0;
+        while let Some(a) = inv.args.get(i) {
+            let t = a.text();
+            match t {
+                "-C" => {
+                    if let Some(dir) = inv.args.get(i + 1) {
+                        cwd = Some(join_dir(cwd.as_deref(), dir.text()));
+                    }
+                    i += 2;
+                }
+                "-c" => {
+                    if let Some(kv) = inv.args.get(i + 1) {
+                        scripts.extend(git_config_script(kv));
+                    }
+                    i += 2;
+                }
+                "--git-dir" | "--work-tree" | "--namespace" | "--config-env" | "--super-prefix" => {
+                    i += 2
+                }
+                "-p"
+                | "--paginate"
+                | "-P"
+                | "--no-pager"
+                | "--bare"
+                | "--no-replace-objects"
+                | "--literal-pathspecs"
+                | "--glob-pathspecs"
+                | "--noglob-pathspecs"
+                | "--icase-pathspecs"
+                | "--no-optional-locks"
+                | "--no-lazy-fetch"
+                | "--no-advice"
+                | "--exec-path" => i += 1,
+                _ if t.starts_with("--")
+                    && t.contains('=')
+                    && [
+                        "--git-dir=",
+                        "--work-tree=",
+                        "--namespace=",
+                        "--config-env=",
+                        "--super-prefix=",
+                        "--exec-path=",
+                        "--list-cmds=",
+                        "--attr-source=",
+                    ]
+                    .iter()
+                    .any(|p| t.starts_with(p)) =>
+                {
+                    i += 1
+                }
+                _ => break,
+            }
+        }
+        inv.args.drain(..i.min(inv.args.len()));
+        let mut gctx = ctx.clone();
+        if let Some(dir) = cwd {
+            gctx.cwd = Some(join_dir(ctx.cwd.as_deref(), &dir));
+        }
+        let index = self.emit(inv, &gctx);
+        for (label, script) in scripts {
+            let mut sctx = gctx.clone();
+            sctx.depth += 1;
+            sctx.wrappers.push(label.clone());
+            self.run_script("git", &label, &script, sctx);
+        }
+        Flow::Done(Some(index))
+    }
+}
+
+fn strip_sudo(inv: &mut Invocation) -> Flow {
+    let i = skip_options(
+        &inv.args,
+        0,
+        "ugpChDrtTUR",
+        &[
+            "--user",
+            "--group",
+            "--prompt",
+            "--close-from",
+            "--chdir",
+            "--role",
+            "--type",
+            "--command-timeout",
+            "--other-user",
+            "--host",
+            "--chroot",
+        ],
+    );
+    if has_arg(inv, i, &["-e", "--edit", "-l", "--list"]) {
+        return Flow::EmitPrivileged;
+    }
+    let i = take_env(inv, i);
+    if promote(inv, i) {
+        Flow::Inner(Wrap::privileged("sudo"))
+    } else {
+        Flow::EmitPrivileged
+    }
+}
+
+fn strip_env(inv: &mut Invocation) -> Flow {
+    let mut cwd = None;
+    let mut i = 0;
+    let mut split: Option<(usize, Vec<Expanded>)> = None;
+    while let Some(a) = inv.args.get(i) {
+        let t = a.text();
+        if t == "--" {
+            i += 1;
+            break;
+        }
+        if matches!(t, "-u" | "--unset") {
+            i += 2;
+        } else if matches!(t, "-C" | "--chdir") {
+            cwd = inv.args.get(i + 1).map(|d| d.text().to_string());
+            i += 2;
+        } else if let Some(d) = t.strip_prefix("--chdir=") {
+            cwd = Some(d.to_string());
+            i += 1;
+        } else if let Some(s) = t
+            .strip_prefix("--split-string=")
+            .or_else(|| t.strip_prefix("-S").filter(|s| !s.is_empty()))
+        {
+            split = Some((i, split_words(s, a)));
+            i += 1;
+            break;
+        } else if matches!(t, "-S" | "--split-string") {
+            let words = inv
+                .args
+                .get(i + 1)
+                .map(|w| split_words(w.text(), w))
+                .unwrap_or_default();
+            // Replace `-S STRING` by the words of STRING.
+            inv.args.remove(i);
+            split = Some((i, words));
+            i += 1;
+            break;
+        } else if t.starts_with('-') && t.len() > 1 {
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    if let Some((at, words)) = split {
+        // `env -S 'a b' c` runs `a b c`: the split words take the place of the option.
+        let rest = inv.args.split_off(at + 1);
+        inv.args.truncate(at);
+        inv.args.extend(words);
+        inv.args.extend(rest);
+        i = at;
+    }
+    let i = take_env(inv, i);
+    if promote(inv, i) {
+        Flow::Inner(Wrap {
+            cwd,
+            ..Wrap::new("env")
+        })
+    } else {
+        Flow::Emit
+    }
+}
+
+fn strip_xargs(inv: &mut Invocation) -> Flow {
+    let value_long = [
+        "--arg-file",
+        "--delimiter",
+        "--eof",
+        "--max-lines",
+        "--max-args",
+        "--max-procs",
+        "--max-chars",
+        "--process-slot-var",
+    ];
+    let i = skip_options(&inv.args, 0, "adEILnPs", &value_long);
+    let mut replace: Option<String> = None;
+    for (k, a) in inv.args[..i.min(inv.args.len())].iter().enumerate() {
+        let t = a.text();
+        if t == "-I" {
+            replace = inv.args.get(k + 1).map(|w| w.text().to_string());
+        } else if let Some(r) = t.strip_prefix("--replace") {
+            replace = Some(r.strip_prefix('=').unwrap_or("{}").to_string());
+        } else if let Some(r) = t.strip_prefix("-i") {
+            replace = Some(if r.is_empty() { "{}" } else { r }.to_string());
+        } else if let Some(r) = t.strip_prefix("-I") {
+            replace = Some(r.to_string());
+        }
+    }
+    if !promote(inv, i) {
+        return Flow::Emit;
+    }
+    if let Some(r) = replace.filter(|r| !r.is_empty()) {
+        for a in inv.args.iter_mut().chain(std::iter::once(&mut inv.program)) {
+            if a.text().contains(&r) {
+                a.word.dynamic = true;
+            }
+        }
+    }
+    Flow::Inner(Wrap {
+        args_from_stdin: true,
+        ..Wrap::new("xargs")
+    })
+}
+
+/// Shell code that a `git -c KEY=VALUE` makes git run: aliases starting with `!`, pagers,
+/// editors, ssh commands, diff and filter drivers, credential helpers.
+fn git_config_script(kv: &Expanded) -> Option<(String, Expanded)> {
+    let (key, value) = kv.text().split_once('=')?;
+    let key = key.to_ascii_lowercase();
+    let parts: Vec<&str> = key.split('.').collect();
+    let (first, last) = (parts.first().copied()?, parts.last().copied()?);
+    let (label, code) = if first == "alias" {
+        ("git alias".to_string(), value.strip_prefix('!')?)
+    } else if first == "credential" && last == "helper" {
+        (format!("git -c {key}"), value.strip_prefix('!')?)
+    } else if matches!(
+        key.as_str(),
+        "core.pager"
+            | "core.editor"
+            | "core.sshcommand"
+            | "sequence.editor"
+            | "diff.external"
+            | "gpg.program"
+    ) || first == "pager"
+        || (first == "diff" && matches!(last, "textconv" | "command"))
+        || (first == "filter" && matches!(last, "clean" | "smudge" | "process"))
+        || (first == "merge" && last == "driver")
+        || (first == "gpg" && last == "program")
+        || (key == "core.fsmonitor" && !matches!(value, "true" | "false"))
+    {
+        (format!("git -c {key}"), value)
+    } else {
+        return None;
+    };
+    Some((
+        label,
+        Expanded {
+            word: Word {
+                text: code.to_string(),
+                dynamic: kv.word.dynamic,
+                glob: false,
+            },
+            substitutions: kv.substitutions.clone(),
+        },
+    ))
+}
+
+/// Words joined with spaces, as `eval` and `watch` do; dynamic if any part is.
+fn join_words(words: &[Expanded]) -> Expanded {
+    let mut out = Expanded::default();
+    for (i, w) in words.iter().enumerate() {
+        if i > 0 {
+            out.word.text.push(' ');
+        }
+        out.word.text.push_str(w.text());
+        out.word.dynamic |= w.word.dynamic;
+        if let Some(s) = &w.substitutions {
+            out.substitutions
+                .get_or_insert_with(Vec::new)
+                .extend(s.iter().cloned());
+        }
+    }
+    out
+}
+
+/// `env -S` splits its string on blanks.
+fn split_words(s: &str, from: &Expanded) -> Vec<Expanded> {
+    s.split_whitespace()
+        .map(|w| Expanded {
+            word: Word {
+                text: w.to_string(),
+                dynamic: from.word.dynamic,
+                glob: false,
+            },
+            substitutions: None,
+        })
+        .collect()
+}
+
+/// The option spelling used to pass code at `index`, for the finding's wrapper label.
+fn code_option(kind: Kind, args: &[Expanded], index: usize) -> String {
+    match index.checked_sub(1).and_then(|p| args.get(p)) {
+        Some(prev) if prev.text().starts_with('-') && kind != Kind::Shell => {
+            prev.text().to_string()
+        }
+        _ => String::new(),
+    }
+}
+
+/// Where an interpreter invoked with `args` takes its code from.
+fn interpreter_source(kind: Kind, args: &[Expanded]) -> Source {
+    match kind {
+        Kind::Shell => shell_source(args),
+        Kind::Pwsh => pwsh_source(args),
+        Kind::Python => generic_source(args, "c", &[], "WX", &["--check-hash-based-pycs"], "m", ""),
+        Kind::Perl => generic_source(args, "eE", &[], "", &[], "", ""),
+        Kind::Ruby => generic_source(args, "e", &[], "rICE", &[], "", ""),
+        Kind::Node => generic_source(
+            args,
+            "ep",
+            &["--eval", "--print"],
+            "rC",
+            &[
+                "--require",
+                "--import",
+                "--loader",
+                "--experimental-loader",
+                "--conditions",
+            ],
+            "",
+            "",
+        ),
+        Kind::Php => generic_source(args, "r", &[], "cdz", &[], "", "f"),
+        Kind::Lua => generic_source(args, "e", &[], "l", &[], "", ""),
+        Kind::Osascript => generic_source(args, "e", &[], "ls", &[], "", ""),
+        Kind::Tcl => generic_source(args, "", &[], "", &[], "", ""),
+    }
+}
+
+/// Shells: `-c` is a flag and the code is the first operand; `-s` or no operand reads stdin.
+fn shell_source(args: &[Expanded]) -> Source {
+    let (mut code, mut stdin) = (false, false);
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        let t = a.text();
+        if t == "--" || t == "-" {
+            i += 1;
+            break;
+        }
+        if let Some(long) = t.strip_prefix("--") {
+            if let Some(v) = long.strip_prefix("command=") {
+                let _ = v;
+                return Source::Code {
+                    index: i,
+                    offset: "--command=".len(),
+                };
+            }
+            i += if matches!(long, "rcfile" | "init-file") {
+                2
+            } else {
+                1
+            };
+            continue;
+        }
+        if t.len() > 1 && (t.starts_with('-') || t.starts_with('+')) {
+            let cluster = &t[1..];
+            let mut skip = 1;
+            for (ci, ch) in cluster.char_indices() {
+                match ch {
+                    'c' => code = true,
+                    's' => stdin = true,
+                    'o' | 'O' => {
+                        if ci + 1 == cluster.len() {
+                            skip = 2;
+                        }
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            i += skip;
+            continue;
+        }
+        break;
+    }
+    if code {
+        return if i < args.len() {
+            Source::Code {
+                index: i,
+                offset: 0,
+            }
+        } else {
+            Source::MissingCode
+        };
+    }
+    if stdin || i >= args.len() {
+        Source::Stdin
+    } else {
+        Source::File(i)
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn generic_source(
+    args: &[Expanded],
+    code_short: &str,
+    code_long: &[&str],
+    value_short: &str,
+    value_long: &[&str],
+    module_short: &str,
+    file_short: &str,
+) -> Source {
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        let t = a.text();
+        if t == "-" {
+            return Source::Stdin;
+        }
+        if t == "--" {
+            i += 1;
+            break;
+        }
+        if t.starts_with("--") {
+            let (name, has_value) = match t.split_once('=') {
+                Some((n, _)) => (n, true),
+                None => (t, false),
+            };
+            if code_long.contains(&name) {
+                return match (has_value, args.get(i + 1)) {
+                    (true, _) => Source::Code {
+                        index: i,
+                        offset: name.len() + 1,
+                    },
+                    (false, Some(_)) => Source::Code {
+                        index: i + 1,
+                        offset: 0,
+                    },
+                    (false, None) => Source::MissingCode,
+                };
+            }
+            i += if !has_value && value_long.contains(&name) {
+                2
+            } else {
+                1
+            };
+            continue;
+        }
+        if t.len() > 1 && t.starts_with('-') {
+            let cluster = &t[1..];
+            let mut skip = 1;
+            for (ci, ch) in cluster.char_indices() {
+                let rest_empty = ci + ch.len_utf8() == cluster.len();
+                if code_short.contains(ch) {
+                    return if !rest_empty {
+                        Source::Code {
+                            index: i,
+                            offset: 1 + ci + ch.len_utf8(),
+                        }
+                    } else if i + 1 < args.len() {
+                        Source::Code {
+                            index: i + 1,
+                            offset: 0,
+                        }
+                    } else {
+                        Source::MissingCode
+                    };
+                }
+                if module_short.contains(ch) {
+                    return Source::Module;
+                }
+                if file_short.contains(ch) {
+                    return if rest_empty && i + 1 < args.len() {
+                        Source::File(i + 1)
+                    } else {
+                        Source::Module
+                    };
+                }
+                if value_short.contains(ch) {
+                    if rest_empty {
+                        skip = 2;
+                    }
+                    break;
+                }
+            }
+            i += skip;
+            continue;
+        }
+        break;
+    }
+    if i < args.len() {
+        Source::File(i)
+    } else {
+        Source::Stdin
+    }
+}
+
+/// PowerShell: single-dash long options, case-insensitive, any unambiguous prefix.
+fn pwsh_source(args: &[Expanded]) -> Source {
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        let t = a.text().to_ascii_lowercase();
+        let Some(name) = t.strip_prefix('-').filter(|n| !n.is_empty()) else {
+            break;
+        };
+        let next_is_stdin = args.get(i + 1).is_some_and(|n| n.text() == "-");
+        if "command".starts_with(name) || name == "commandwithargs" || name == "cwa" {
+            return match (next_is_stdin, args.get(i + 1)) {
+                (true, _) => Source::Stdin,
+                (false, Some(_)) => Source::Code {
+                    index: i + 1,
+                    offset: 0,
+                },
+                (false, None) => Source::MissingCode,
+            };
+        }
+        if name.starts_with("e") && "encodedcommand".starts_with(name.trim_end_matches('c'))
+            || name == "ec"
+        {
+            return match args.get(i + 1) {
+                Some(_) => Source::Code {
+                    index: i + 1,
+                    offset: 0,
+                },
+                None => Source::MissingCode,
+            };
+        }
+        if "file".starts_with(name) {
+            return if next_is_stdin {
+                Source::Stdin
+            } else if i + 1 < args.len() {
+                Source::File(i + 1)
+            } else {
+                Source::MissingCode
+            };
+        }
+        let takes_value = [
+            "executionpolicy",
+            "ep",
+            "ex",
+            "workingdirectory",
+            "wd",
+            "inputformat",
+            "inp",
+            "if",
+            "outputformat",
+            "of",
+            "o",
+            "configurationname",
+            "config",
+            "windowstyle",
+            "w",
+            "settingsfile",
+            "custompipename",
+            "version",
+            "v",
+        ];
+        i += if takes_value.contains(&name) { 2 } else { 1 };
+    }
+    if i < args.len() {
+        Source::File(i)
+    } else {
+        Source::Stdin
+    }
+}

@@ -1,0 +1,404 @@
+//! Word expansion: quote removal, ANSI-C decoding, variables assigned earlier in the line, and
+//! the command substitutions a word runs (which are analysed as commands of their own).
+
+use super::Word;
+use super::parse::{Analyser, Ctx};
+use brush_parser::ParserOptions;
+use brush_parser::word::{self, Parameter, ParameterExpr, SpecialParameter, WordPiece};
+use std::sync::LazyLock;
+
+/// Values longer than this are not remembered, so `a=$a$a` chains cannot grow without bound.
+const MAX_VARIABLE_BYTES: usize = 16 * 1024;
+
+/// Tilde expansion is off so that `~` stays `~` (path resolution expands it), and so the word
+/// parser never reaches its `~<digits>` branch, which panics on overflow.
+static WORD_OPTIONS: LazyLock<ParserOptions> = LazyLock::new(|| ParserOptions {
+    tilde_expansion_at_word_start: false,
+    tilde_expansion_after_colon: false,
+    ..ParserOptions::default()
+});
+
+/// A word after expansion, with what its substitutions ran.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Expanded {
+    pub word: Word,
+    /// Programs run by the command or process substitutions of the word, in order; `None` when
+    /// the word has no substitution.
+    pub substitutions: Option<Vec<String>>,
+}
+
+impl Expanded {
+    /// A literal word with no substitution.
+    pub fn literal(text: impl Into<String>) -> Expanded {
+        Expanded {
+            word: Word::literal(text),
+            substitutions: None,
+        }
+    }
+
+    pub fn text(&self) -> &str {
+        &self.word.text
+    }
+
+    /// True when the word is exactly known.
+    pub fn is_static(&self) -> bool {
+        !self.word.dynamic
+    }
+}
+
+/// Accumulates one word.
+#[derive(Default)]
+struct Builder {
+    text: String,
+    dynamic: bool,
+    glob: bool,
+    substitutions: Option<Vec<String>>,
+}
+
+impl Builder {
+    fn add_substitution(&mut self, programs: Vec<String>) {
+        self.substitutions
+            .get_or_insert_with(Vec::new)
+            .extend(programs);
+    }
+}
+
+impl Analyser {
+    /// Expands one raw word as the tokenizer returned it (`"a b"`, `r''m`, `$(x)`…).
+    pub(super) fn expand_word(&mut self, raw: &str, ctx: &Ctx) -> Expanded {
+        // Fast path: most words have nothing to remove or expand.
+        if !raw.contains(['\'', '"', '\\', '$', '`']) {
+            return Expanded {
+                word: Word {
+                    text: raw.to_string(),
+                    dynamic: false,
+                    glob: has_glob(raw),
+                },
+                substitutions: None,
+            };
+        }
+        let pieces = match guarded(|| word::parse(raw, &WORD_OPTIONS)) {
+            Some(Ok(pieces)) => pieces,
+            Some(Err(e)) => {
+                self.parse_error(format!("cannot parse word {raw:?}: {e}"));
+                return dynamic_as_written(raw);
+            }
+            None => {
+                self.parse_error(format!("the word parser failed on {raw:?}"));
+                return dynamic_as_written(raw);
+            }
+        };
+        let mut b = Builder::default();
+        self.expand_pieces(raw, &pieces, false, &mut b, ctx);
+        Expanded {
+            word: Word {
+                text: b.text,
+                dynamic: b.dynamic,
+                glob: b.glob,
+            },
+            substitutions: b.substitutions,
+        }
+    }
+
+    /// Expands the body of an unquoted-delimiter here-document (`$x`, `$(…)` expand, quotes
+    /// are literal).
+    pub(super) fn expand_heredoc(&mut self, raw: &str, ctx: &Ctx) -> Expanded {
+        if !raw.contains(['\\', '$', '`']) {
+            return Expanded::literal(raw);
+        }
+        let pieces = match guarded(|| word::parse_heredoc(raw, &WORD_OPTIONS)) {
+            Some(Ok(pieces)) => pieces,
+            _ => {
+                self.parse_error("cannot parse the here-document body".to_string());
+                return dynamic_as_written(raw);
+            }
+        };
+        let mut b = Builder::default();
+        self.expand_pieces(raw, &pieces, true, &mut b, ctx);
+        Expanded {
+            word: Word {
+                text: b.text,
+                dynamic: b.dynamic,
+                glob: false,
+            },
+            substitutions: b.substitutions,
+        }
+    }
+
+    fn expand_pieces(
+        &mut self,
+        raw: &str,
+        pieces: &[word::WordPieceWithSource],
+        quoted: bool,
+        b: &mut Builder,
+        ctx: &Ctx,
+    ) {
+        for p in pieces {
+            let source = raw.get(p.start_index..p.end_index).unwrap_or("");
+            match &p.piece {
+                WordPiece::Text(s) => {
+                    if !quoted && has_glob(s) {
+                        b.glob = true;
+                    }
+                    b.text.push_str(s);
+                }
+                WordPiece::SingleQuotedText(s) => b.text.push_str(s),
+                WordPiece::AnsiCQuotedText(s) => b.text.push_str(&decode_ansi_c(s)),
+                WordPiece::DoubleQuotedSequence(inner)
+                | WordPiece::GettextDoubleQuotedSequence(inner) => {
+                    self.expand_pieces(raw, inner, true, b, ctx);
+                }
+                WordPiece::TildeExpansion(_) => b.text.push_str(source),
+                WordPiece::EscapeSequence(s) => {
+                    let c = s.strip_prefix('\\').unwrap_or(s);
+                    if c != "\n" {
+                        b.text.push_str(c);
+                    }
+                }
+                WordPiece::ParameterExpansion(expr) => {
+                    if let Some(value) = self.resolve_parameter(expr, ctx) {
+                        if !quoted && has_glob(&value) {
+                            b.glob = true;
+                        }
+                        b.text.push_str(&value);
+                    } else {
+                        b.text.push_str(source);
+                        b.dynamic = true;
+                        for nested in parameter_words(expr) {
+                            self.expand_nested_text(nested, b, ctx);
+                        }
+                    }
+                }
+                WordPiece::CommandSubstitution(inner)
+                | WordPiece::BackquotedCommandSubstitution(inner) => {
+                    b.text.push_str(source);
+                    b.dynamic = true;
+                    let programs = self.analyse_substitution(inner, ctx);
+                    b.add_substitution(programs);
+                }
+                WordPiece::ArithmeticExpression(expr) => {
+                    b.text.push_str(source);
+                    b.dynamic = true;
+                    self.expand_nested_text(&expr.value, b, ctx);
+                }
+            }
+        }
+    }
+
+    /// Finds the substitutions inside text that is itself expanded later (arithmetic, the
+    /// default of `${x:-…}`): they run, so their commands are analysed.
+    fn expand_nested_text(&mut self, text: &str, b: &mut Builder, ctx: &Ctx) {
+        if !text.contains("$(") && !text.contains('`') {
+            return;
+        }
+        if ctx.depth >= super::MAX_NESTING {
+            self.too_complex("expansions nested too deeply".to_string());
+            return;
+        }
+        let mut inner_ctx = ctx.clone();
+        inner_ctx.depth += 1;
+        let e = self.expand_word(text, &inner_ctx);
+        if let Some(programs) = e.substitutions {
+            b.add_substitution(programs);
+        }
+    }
+
+    /// The literal value of a parameter when it was assigned a literal earlier in the line.
+    fn resolve_parameter(&self, expr: &ParameterExpr, ctx: &Ctx) -> Option<String> {
+        let ParameterExpr::Parameter {
+            parameter,
+            indirect: false,
+        } = expr
+        else {
+            return None;
+        };
+        match parameter {
+            // `$HOME` stays as written: path resolution knows the real home.
+            Parameter::Named(name) if name == "HOME" => None,
+            Parameter::Named(name) => self.vars.get(name).cloned(),
+            Parameter::Positional(n) => ctx
+                .positional
+                .get(usize::try_from(*n).ok()?)
+                .cloned()
+                .flatten(),
+            Parameter::Special(SpecialParameter::ShellName) => {
+                ctx.positional.first().cloned().flatten()
+            }
+            _ => None,
+        }
+    }
+
+    /// Records `name=value` from a bare assignment: literal values are remembered, anything
+    /// else forgets an earlier value.
+    pub(super) fn assign(&mut self, name: &str, value: Option<&Expanded>) {
+        match value {
+            Some(v) if v.is_static() && v.text().len() <= MAX_VARIABLE_BYTES && name != "HOME" => {
+                self.vars.insert(name.to_string(), v.text().to_string());
+            }
+            _ => {
+                self.vars.remove(name);
+            }
+        }
+    }
+}
+
+fn dynamic_as_written(raw: &str) -> Expanded {
+    Expanded {
+        word: Word {
+            text: raw.to_string(),
+            dynamic: true,
+            glob: false,
+        },
+        substitutions: None,
+    }
+}
+
+/// Runs a brush-parser call, turning a panic into `None` (the crate has `unwrap`s on input).
+pub(super) fn guarded<T>(f: impl FnOnce() -> T) -> Option<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).ok()
+}
+
+/// The nested words of a parameter expansion that are expanded in turn.
+fn parameter_words(expr: &ParameterExpr) -> Vec<&str> {
+    fn opt(o: &Option<String>) -> Vec<&str> {
+        o.as_deref().into_iter().collect()
+    }
+    match expr {
+        ParameterExpr::UseDefaultValues { default_value, .. }
+        | ParameterExpr::AssignDefaultValues { default_value, .. } => opt(default_value),
+        ParameterExpr::IndicateErrorIfNullOrUnset { error_message, .. } => opt(error_message),
+        ParameterExpr::UseAlternativeValue {
+            alternative_value, ..
+        } => opt(alternative_value),
+        ParameterExpr::RemoveSmallestSuffixPattern { pattern, .. }
+        | ParameterExpr::RemoveLargestSuffixPattern { pattern, .. }
+        | ParameterExpr::RemoveSmallestPrefixPattern { pattern, .. }
+        | ParameterExpr::RemoveLargestPrefixPattern { pattern, .. }
+        | ParameterExpr::UppercaseFirstChar { pattern, .. }
+        | ParameterExpr::UppercasePattern { pattern, .. }
+        | ParameterExpr::LowercaseFirstChar { pattern, .. }
+        | ParameterExpr::LowercasePattern { pattern, .. } => opt(pattern),
+        ParameterExpr::ReplaceSubstring {
+            pattern,
+            replacement,
+            ..
+        } => {
+            let mut v = vec![pattern.as_str()];
+            v.extend(replacement.as_deref());
+            v
+        }
+        ParameterExpr::Substring { offset, length, .. } => {
+            let mut v = vec![offset.value.as_str()];
+            v.extend(length.as_ref().map(|l| l.value.as_str()));
+            v
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// True when unquoted text would be subject to pathname expansion.
+pub(super) fn has_glob(s: &str) -> bool {
+    s.contains(['*', '?', '['])
+}
+
+/// Decodes the inside of `$'…'`.
+pub(super) fn decode_ansi_c(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let chars: Vec<char> = s.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        i += 1;
+        if c != '\\' || i >= chars.len() {
+            out.push(c);
+            continue;
+        }
+        let e = chars[i];
+        i += 1;
+        match e {
+            'a' => out.push('\x07'),
+            'b' => out.push('\x08'),
+            'e' | 'E' => out.push('\x1b'),
+            'f' => out.push('\x0c'),
+            'n' => out.push('\n'),
+            'r' => out.push('\r'),
+            't' => out.push('\t'),
+            'v' => out.push('\x0b'),
+            '\\' | '\'' | '"' | '?' => out.push(e),
+            'x' | 'u' | 'U' => {
+                let max = match e {
+                    'x' => 2,
+                    'u' => 4,
+                    _ => 8,
+                };
+                let start = i;
+                while i < chars.len() && i - start < max && chars[i].is_ascii_hexdigit() {
+                    i += 1;
+                }
+                let digits: String = chars[start..i].iter().collect();
+                match u32::from_str_radix(&digits, 16)
+                    .ok()
+                    .and_then(char::from_u32)
+                {
+                    Some(ch) if !digits.is_empty() => out.push(ch),
+                    _ => {
+                        out.push('\\');
+                        out.push(e);
+                    }
+                }
+            }
+            '0'..='7' => {
+                let start = i - 1;
+                while i < chars.len() && i - start < 3 && ('0'..='7').contains(&chars[i]) {
+                    i += 1;
+                }
+                let digits: String = chars[start..i].iter().collect();
+                let v = u32::from_str_radix(&digits, 8).unwrap_or(0) & 0xff;
+                out.push(char::from_u32(v).unwrap_or('\u{fffd}'));
+            }
+            'c' if i < chars.len() => {
+                let ch = chars[i];
+                i += 1;
+                out.push(char::from_u32(u32::from(ch) & 0x1f).unwrap_or('\u{fffd}'));
+            }
+            other => {
+                out.push('\\');
+                out.push(other);
+            }
+        }
+    }
+    out
+}
+
+/// The last path component of a program word: `/usr/bin/env` → `env`.
+pub(super) fn basename(path: &str) -> &str {
+    match path.trim_end_matches('/').rsplit('/').next() {
+        Some(b) if !b.is_empty() => b,
+        _ => path,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ansi_c_escapes() {
+        assert_eq!(decode_ansi_c(r"\x72m"), "rm");
+        assert_eq!(decode_ansi_c(r"\162\155"), "rm");
+        assert_eq!(decode_ansi_c(r"\u0072m"), "rm");
+        assert_eq!(decode_ansi_c(r"a\tb\n"), "a\tb\n");
+        assert_eq!(decode_ansi_c(r"it\'s"), "it's");
+        assert_eq!(decode_ansi_c(r"\q"), r"\q");
+        assert_eq!(decode_ansi_c(r"\x"), r"\x");
+        assert_eq!(decode_ansi_c("\\"), "\\");
+    }
+
+    #[test]
+    fn basenames() {
+        assert_eq!(basename("/bin/rm"), "rm");
+        assert_eq!(basename("rm"), "rm");
+        assert_eq!(basename("./x/"), "x");
+        assert_eq!(basename("/"), "/");
+    }
+}
