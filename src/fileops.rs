@@ -1,11 +1,16 @@
 //! What a shell command line does to files: the paths it writes (redirections, `tee`, `cp`,
 //! `mv`, `install`, `curl -o`, `wget -O`, `dd of=`, `sed -i`…) with the content where it is
-//! known statically (here-docs, `echo`/`printf` into a file). Shared by the rule packs
-//! (self-protection, confinement) and the ledger (write-then-run chains).
+//! known statically (here-docs, `echo`/`printf` into a file), and the files it executes
+//! (`bash f`, `./f`, `source f`, `python f`, `make`, `npm test`, git hooks…). Shared by the rule
+//! packs (self-protection, confinement) and the ledger (write-then-run chains).
 
-use crate::normalize::Scope;
-use crate::shell::{RedirectKind, ShellAnalysis};
-use std::path::PathBuf;
+use crate::normalize::{Call, CallKind, Scope};
+use crate::scan::Language;
+use crate::shell::{Command, RedirectKind, ShellAnalysis, Word};
+use std::path::{Path, PathBuf};
+
+/// Longest pipe chain followed upstream (the analysis is acyclic; this is a guard).
+const MAX_PIPE_WALK: usize = 64;
 
 /// One file a command line writes or changes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,27 +27,1380 @@ pub struct FileWrite {
     pub command: usize,
     /// How it is written: `>`, `>>`, `tee`, `cp`, `mv`, `curl -o`, `chmod +x`…
     pub how: String,
+    /// The file whose content is copied here (`cp`, `mv`, `install`, `ln -s`, `cat a > b`),
+    /// resolved; the ledger takes the content from it when it knows it.
+    pub source: Option<PathBuf>,
+}
+
+impl FileWrite {
+    fn new(path: PathBuf, command: usize, how: impl Into<String>) -> FileWrite {
+        FileWrite {
+            path,
+            content: None,
+            append: false,
+            from_network: false,
+            command,
+            how: how.into(),
+            source: None,
+        }
+    }
+}
+
+/// One file a command line executes (or hands to an interpreter, `make`, `npm`, `git`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Execution {
+    /// Resolved path of the file that is run.
+    pub path: PathBuf,
+    /// How it is run, for reasons: `bash`, `./`, `source`, `python3`, `make`, `npm test`, `git commit`…
+    pub how: String,
+    /// Index of the command in `ShellAnalysis::commands`.
+    pub command: usize,
+    /// The language the runner forces (`bash f` runs `f` as shell whatever its name).
+    pub language: Option<Language>,
+    /// The parts of the file that run: npm scripts (`pretest`, `test`, `posttest`); empty = all.
+    pub sections: Vec<String>,
+}
+
+/// Resolves a path argument of `cmd`, relative to the directory the command runs in.
+pub fn resolve_for(scope: &Scope, cmd: &Command, raw: &str) -> PathBuf {
+    match &cmd.cwd {
+        Some(dir)
+            if !raw.starts_with('/')
+                && !raw.starts_with('~')
+                && !raw.starts_with("$HOME")
+                && !raw.starts_with("${HOME}") =>
+        {
+            scope.resolve(&format!("{}/{}", dir.trim_end_matches('/'), raw))
+        }
+        _ => scope.resolve(raw),
+    }
+}
+
+fn cwd_of(scope: &Scope, cmd: &Command) -> PathBuf {
+    match &cmd.cwd {
+        Some(dir) => scope.resolve(dir),
+        None => scope.paths.cwd.clone(),
+    }
+}
+
+fn is_device(path: &str) -> bool {
+    matches!(
+        path,
+        "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/tty" | "-"
+    ) || path.starts_with("/dev/fd/")
+}
+
+fn basename(s: &str) -> &str {
+    s.trim_end_matches('/').rsplit('/').next().unwrap_or(s)
+}
+
+/// Programs whose output is network content.
+fn is_downloader(program: &str) -> bool {
+    matches!(
+        program,
+        "curl" | "wget" | "fetch" | "aria2c" | "http" | "https" | "xh" | "lynx" | "nc" | "ncat"
+    )
+}
+
+/// True when `cmd` or anything piped into it downloads.
+fn upstream_network(analysis: &ShellAnalysis, idx: usize) -> bool {
+    let mut cur = Some(idx);
+    for _ in 0..MAX_PIPE_WALK {
+        let Some(i) = cur else { break };
+        let Some(c) = analysis.commands.get(i) else {
+            break;
+        };
+        if is_downloader(&c.program) {
+            return true;
+        }
+        cur = c.stdin_from.filter(|&j| j != i);
+    }
+    false
+}
+
+/// The text a command prints when it is known statically: `echo`, `printf`, `cat <<EOF`.
+fn printed_text(cmd: &Command) -> Option<String> {
+    if cmd.args.iter().any(|a| a.dynamic) {
+        return None;
+    }
+    match cmd.program.as_str() {
+        "echo" => Some(echo_text(&cmd.args)),
+        "printf" => printf_text(&cmd.args),
+        "cat" => {
+            let ops: Vec<&Word> = cmd.operands();
+            if (ops.is_empty() || ops.iter().all(|w| w.text == "-")) && cmd.args.len() == ops.len()
+            {
+                cmd.stdin_text.clone()
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
+/// `echo [-n] [-e] words…`: words joined by spaces, newline unless `-n`.
+fn echo_text(args: &[Word]) -> String {
+    let mut newline = true;
+    let mut escapes = false;
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        let t = a.text.as_str();
+        if t.len() > 1 && t.starts_with('-') && t[1..].chars().all(|c| "neE".contains(c)) {
+            newline &= !t.contains('n');
+            escapes |= t.contains('e');
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    let joined = args[i..]
+        .iter()
+        .map(|w| w.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut out = if escapes { unescape(&joined) } else { joined };
+    if newline {
+        out.push('\n');
+    }
+    out
+}
+
+/// `printf FORMAT [ARGS…]`: escapes interpreted; `%s`/`%b`/`%d` take the arguments in order,
+/// the format is reused while arguments remain (as the shell does).
+fn printf_text(args: &[Word]) -> Option<String> {
+    let mut rest = args;
+    if rest.first().is_some_and(|a| a.text == "--") {
+        rest = &rest[1..];
+    }
+    let (fmt, mut params) = rest.split_first()?;
+    if fmt.text.starts_with('-') {
+        return None; // `printf -v var`: assigns, prints nothing.
+    }
+    let mut out = String::new();
+    // Bounded: each round consumes at least one argument or stops.
+    for _ in 0..=args.len() {
+        let mut used = false;
+        let mut chars = fmt.text.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '%' => match chars.next() {
+                    Some('%') => out.push('%'),
+                    Some(conv) => {
+                        // Skip flags/width/precision up to the conversion letter.
+                        let mut conv = conv;
+                        while !conv.is_ascii_alphabetic() {
+                            match chars.next() {
+                                Some(n) => conv = n,
+                                None => break,
+                            }
+                        }
+                        let arg = params.first().map(|w| w.text.clone()).unwrap_or_default();
+                        if !params.is_empty() {
+                            params = &params[1..];
+                            used = true;
+                        }
+                        if conv == 'b' {
+                            out.push_str(&unescape(&arg));
+                        } else {
+                            out.push_str(&arg);
+                        }
+                    }
+                    None => out.push('%'),
+                },
+                '\\' => {
+                    let mut s = String::from('\\');
+                    if let Some(n) = chars.next() {
+                        s.push(n);
+                    }
+                    out.push_str(&unescape(&s));
+                }
+                other => out.push(other),
+            }
+        }
+        if !used || params.is_empty() {
+            break;
+        }
+    }
+    Some(out)
+}
+
+/// Interprets the common backslash escapes of `echo -e` and `printf`.
+fn unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('\\') => out.push('\\'),
+            Some('a') => out.push('\u{7}'),
+            Some('e') => out.push('\u{1b}'),
+            Some('0') => {}
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+/// Operands of a command, skipping the values of the options listed in `with_value`
+/// (short letters and long names).
+fn operands_skipping<'a>(
+    cmd: &'a Command,
+    short_with_value: &str,
+    long_with_value: &[&str],
+) -> Vec<&'a Word> {
+    let mut out = Vec::new();
+    let mut iter = cmd.args.iter();
+    let mut after = false;
+    while let Some(a) = iter.next() {
+        let t = a.text.as_str();
+        if after || t == "-" || !t.starts_with('-') {
+            out.push(a);
+        } else if t == "--" {
+            after = true;
+        } else if let Some(long) = t.strip_prefix("--") {
+            if !long.contains('=') && long_with_value.contains(&long) {
+                iter.next();
+            }
+        } else {
+            // A short cluster: the value follows when the last letter takes one and nothing
+            // is glued after it.
+            let cluster = &t[1..];
+            if let Some(pos) = cluster.find(|c| short_with_value.contains(c))
+                && pos + 1 == cluster.len()
+            {
+                iter.next();
+            }
+        }
+    }
+    out
 }
 
 /// Every file the analysed line writes or changes.
 pub fn writes(analysis: &ShellAnalysis, scope: &Scope) -> Vec<FileWrite> {
     let mut out = Vec::new();
     for (i, cmd) in analysis.commands.iter().enumerate() {
-        for r in &cmd.redirects {
-            let append = match r.kind {
-                RedirectKind::Write | RedirectKind::ReadWrite => false,
-                RedirectKind::Append => true,
-                _ => continue,
-            };
-            out.push(FileWrite {
-                path: scope.resolve(&r.target.text),
-                content: None,
-                append,
-                from_network: false,
-                command: i,
-                how: if append { ">>".into() } else { ">".into() },
-            });
-        }
+        redirect_writes(analysis, scope, i, cmd, &mut out);
+        command_writes(analysis, scope, i, cmd, &mut out);
     }
     out
+}
+
+fn redirect_writes(
+    analysis: &ShellAnalysis,
+    scope: &Scope,
+    i: usize,
+    cmd: &Command,
+    out: &mut Vec<FileWrite>,
+) {
+    for r in &cmd.redirects {
+        let append = match r.kind {
+            RedirectKind::Write | RedirectKind::ReadWrite => false,
+            RedirectKind::Append => true,
+            _ => continue,
+        };
+        // `2> err.log` carries diagnostics, not the command's output.
+        let stdout = r.fd.is_none_or(|fd| fd == 1);
+        if is_device(&r.target.text) {
+            continue;
+        }
+        let mut w = FileWrite::new(
+            resolve_for(scope, cmd, &r.target.text),
+            i,
+            if append { ">>" } else { ">" },
+        );
+        w.append = append;
+        if stdout {
+            w.from_network = upstream_network(analysis, i);
+            w.content = printed_text(cmd);
+            if w.content.is_none() && cmd.program == "cat" {
+                let ops = cmd.operands();
+                if let [only] = ops.as_slice()
+                    && !only.dynamic
+                    && cmd.args.len() == 1
+                {
+                    w.source = Some(resolve_for(scope, cmd, &only.text));
+                }
+            }
+        }
+        out.push(w);
+    }
+}
+
+fn command_writes(
+    analysis: &ShellAnalysis,
+    scope: &Scope,
+    i: usize,
+    cmd: &Command,
+    out: &mut Vec<FileWrite>,
+) {
+    let res = |raw: &str| resolve_for(scope, cmd, raw);
+    match cmd.program.as_str() {
+        "tee" => {
+            let append = cmd.has_flag(Some('a'), &["append"]);
+            let upstream = cmd.stdin_from.and_then(|j| analysis.commands.get(j));
+            let content = cmd
+                .stdin_text
+                .clone()
+                .or_else(|| upstream.and_then(printed_text));
+            let network = upstream_network(analysis, i);
+            for op in operands_skipping(cmd, "", &["output-error"]) {
+                if is_device(&op.text) {
+                    continue;
+                }
+                let mut w = FileWrite::new(res(&op.text), i, if append { "tee -a" } else { "tee" });
+                w.append = append;
+                w.content = content.clone();
+                w.from_network = network;
+                out.push(w);
+            }
+        }
+        "cp" | "mv" | "install" | "ln" => copy_writes(scope, i, cmd, out),
+        "curl" => curl_writes(scope, i, cmd, out),
+        "wget" => wget_writes(scope, i, cmd, out),
+        "chmod" => {
+            let ops = operands_skipping(cmd, "", &["reference"]);
+            let Some((mode, files)) = ops.split_first() else {
+                return;
+            };
+            if mode_adds_exec(&mode.text) {
+                for f in files {
+                    out.push(FileWrite::new(res(&f.text), i, "chmod +x"));
+                }
+            }
+        }
+        "git" if cmd.subcommand() == Some("apply") => {
+            for op in cmd.operands().iter().skip(1) {
+                let mut w = FileWrite::new(res(&op.text), i, "patch");
+                w.source = Some(res(&op.text));
+                out.push(w);
+            }
+        }
+        "patch" => {
+            let file = cmd.option_value(Some('i'), &["input"]).or_else(|| {
+                cmd.redirects
+                    .iter()
+                    .find(|r| r.kind == RedirectKind::Read)
+                    .map(|r| r.target.text.clone())
+            });
+            let ops = operands_skipping(
+                cmd,
+                "ipdDoBrVYzFg",
+                &[
+                    "input",
+                    "directory",
+                    "output",
+                    "reject-file",
+                    "prefix",
+                    "suffix",
+                    "strip",
+                    "fuzz",
+                    "define",
+                    "basename-prefix",
+                    "version-control",
+                    "quoting-style",
+                    "get",
+                ],
+            );
+            // `patch [options] [originalfile [patchfile]]`
+            if let Some(orig) = ops.first() {
+                out.push(FileWrite::new(res(&orig.text), i, "patch"));
+            }
+            let file = file.or_else(|| ops.get(1).map(|w| w.text.clone()));
+            if let Some(p) = file {
+                let mut w = FileWrite::new(res(&p), i, "patch");
+                w.source = Some(res(&p));
+                out.push(w);
+            }
+        }
+        "sed"
+            if cmd.args.iter().any(|a| {
+                a.text.starts_with("-i")
+                    || a.text.starts_with("--in-place")
+                    || (a.text.starts_with('-')
+                        && !a.text.starts_with("--")
+                        && a.text.contains('i')
+                        && a.text[1..].chars().all(|c| c.is_ascii_alphabetic()))
+            }) =>
+        {
+            let has_script_opt = cmd.args.iter().any(|a| {
+                a.text == "-e"
+                    || a.text == "-f"
+                    || a.text.starts_with("--expression")
+                    || a.text.starts_with("--file")
+            });
+            let ops = operands_skipping(cmd, "ef", &["expression", "file"]);
+            let skip = usize::from(!has_script_opt);
+            for f in ops.iter().skip(skip) {
+                out.push(FileWrite::new(res(&f.text), i, "sed -i"));
+            }
+        }
+        "perl"
+            if cmd.args.iter().any(|a| {
+                a.text.starts_with("-i") || (a.text.starts_with("-p") && a.text.contains('i'))
+            }) =>
+        {
+            // `perl -pi -e 's/…/' files`: in-place edit.
+            for f in operands_skipping(cmd, "eEIM", &[]).iter() {
+                out.push(FileWrite::new(res(&f.text), i, "perl -i"));
+            }
+        }
+        "dd" => {
+            for a in &cmd.args {
+                if let Some(of) = a.text.strip_prefix("of=")
+                    && !is_device(of)
+                {
+                    let mut w = FileWrite::new(res(of), i, "dd");
+                    w.source = cmd
+                        .args
+                        .iter()
+                        .find_map(|a| a.text.strip_prefix("if="))
+                        .map(&res);
+                    out.push(w);
+                }
+            }
+        }
+        "truncate" => {
+            let size = cmd.option_value(Some('s'), &["size"]);
+            for f in operands_skipping(cmd, "sr", &["size", "reference"]) {
+                let mut w = FileWrite::new(res(&f.text), i, "truncate");
+                if size.as_deref() == Some("0") {
+                    w.content = Some(String::new());
+                }
+                out.push(w);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `chmod` modes that make a file executable: `+x`, `u+x`, `a+rx`, `=rwx`, `755`, `0700`.
+fn mode_adds_exec(mode: &str) -> bool {
+    if mode.chars().all(|c| c.is_ascii_digit()) {
+        let digits: Vec<u32> = mode.chars().filter_map(|c| c.to_digit(8)).collect();
+        return digits.iter().rev().take(3).any(|d| d & 1 == 1);
+    }
+    mode.split(',').any(|clause| {
+        clause
+            .find(['+', '='])
+            .is_some_and(|pos| clause[pos + 1..].contains('x'))
+    })
+}
+
+fn copy_writes(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<FileWrite>) {
+    let program = cmd.program.as_str();
+    let res = |raw: &str| resolve_for(scope, cmd, raw);
+    if program == "install" && cmd.has_flag(Some('d'), &["directory"]) {
+        return;
+    }
+    if program == "ln" && !cmd.has_flag(Some('s'), &["symbolic"]) {
+        // A hard link shares the content: the same as a copy for our purpose.
+    }
+    let short = match program {
+        "install" => "mogtSZ",
+        "ln" => "tS",
+        _ => "tS",
+    };
+    let long = [
+        "target-directory",
+        "suffix",
+        "mode",
+        "owner",
+        "group",
+        "backup",
+        "context",
+    ];
+    let target_dir = cmd.option_value(Some('t'), &["target-directory"]);
+    let ops: Vec<&Word> = operands_skipping(cmd, short, &long);
+    let no_target_dir = cmd.has_flag(Some('T'), &["no-target-directory"]);
+    let (sources, dest_dir, dest_file): (Vec<&Word>, Option<PathBuf>, Option<PathBuf>) =
+        match target_dir {
+            Some(dir) => (ops, Some(res(&dir)), None),
+            None => {
+                let Some((dst, srcs)) = ops.split_last() else {
+                    return;
+                };
+                if srcs.is_empty() {
+                    return;
+                }
+                let dst_path = res(&dst.text);
+                let is_dir = !no_target_dir
+                    && (srcs.len() > 1 || dst.text.ends_with('/') || dst_path.is_dir());
+                if is_dir {
+                    (srcs.to_vec(), Some(dst_path), None)
+                } else {
+                    (srcs.to_vec(), None, Some(dst_path))
+                }
+            }
+        };
+    let how = if program == "ln" { "ln -s" } else { program };
+    for src in sources {
+        let path = match (&dest_dir, &dest_file) {
+            (Some(d), _) => d.join(basename(&src.text)),
+            (None, Some(f)) => f.clone(),
+            _ => continue,
+        };
+        let mut w = FileWrite::new(path, i, how);
+        w.source = Some(if program == "ln" && !src.text.starts_with('/') {
+            // A relative symlink target is relative to the link's directory.
+            let base = dest_dir
+                .clone()
+                .or_else(|| {
+                    dest_file
+                        .as_ref()
+                        .and_then(|f| f.parent().map(Path::to_path_buf))
+                })
+                .unwrap_or_else(|| cwd_of(scope, cmd));
+            scope.resolve(&base.join(&src.text).to_string_lossy())
+        } else {
+            res(&src.text)
+        });
+        out.push(w);
+    }
+}
+
+fn url_operands(cmd: &Command) -> Vec<String> {
+    cmd.args
+        .iter()
+        .filter(|a| a.text.contains("://"))
+        .map(|a| a.text.clone())
+        .collect()
+}
+
+/// The file name `curl -O`/`wget` derive from a URL: the last path segment.
+fn url_file_name(url: &str, default: &str) -> String {
+    let rest = url.split_once("://").map(|(_, r)| r).unwrap_or(url);
+    let path = rest.split(['?', '#']).next().unwrap_or(rest);
+    match path.split_once('/') {
+        Some((_, p)) if !p.is_empty() && !p.ends_with('/') => basename(p).to_string(),
+        _ => default.to_string(),
+    }
+}
+
+fn curl_writes(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<FileWrite>) {
+    let res = |raw: &str| resolve_for(scope, cmd, raw);
+    let dir = cmd.option_value(None, &["output-dir"]);
+    let place = |name: &str| match &dir {
+        Some(d) if !name.starts_with('/') => res(&format!("{d}/{name}")),
+        _ => res(name),
+    };
+    let mut iter = cmd.args.iter().peekable();
+    let urls = url_operands(cmd);
+    let mut remote_names = 0usize;
+    while let Some(a) = iter.next() {
+        let t = a.text.as_str();
+        let value = if t == "-o" || t == "--output" {
+            iter.next().map(|w| w.text.clone())
+        } else if let Some(v) = t.strip_prefix("--output=") {
+            Some(v.to_string())
+        } else if t.starts_with("-o") && t.len() > 2 && !t.starts_with("--") {
+            Some(t[2..].to_string())
+        } else {
+            if t == "-O" || t == "--remote-name" || t == "--remote-name-all" {
+                remote_names += if t == "--remote-name-all" {
+                    urls.len()
+                } else {
+                    1
+                };
+            } else if t.starts_with('-')
+                && !t.starts_with("--")
+                && t[1..].contains('O')
+                && t[1..].chars().all(|c| c.is_ascii_alphabetic())
+            {
+                remote_names += 1;
+            }
+            None
+        };
+        if let Some(v) = value
+            && !is_device(&v)
+        {
+            let mut w = FileWrite::new(place(&v), i, "curl -o");
+            w.from_network = true;
+            out.push(w);
+        }
+    }
+    for url in urls.iter().take(remote_names) {
+        let mut w = FileWrite::new(place(&url_file_name(url, "index.html")), i, "curl -O");
+        w.from_network = true;
+        out.push(w);
+    }
+}
+
+fn wget_writes(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<FileWrite>) {
+    let res = |raw: &str| resolve_for(scope, cmd, raw);
+    if let Some(doc) = cmd.option_value(Some('O'), &["output-document"]) {
+        if !is_device(&doc) {
+            let mut w = FileWrite::new(res(&doc), i, "wget -O");
+            w.from_network = true;
+            out.push(w);
+        }
+        return;
+    }
+    if cmd.has_flag(Some('r'), &["recursive", "mirror"]) || cmd.has_flag(Some('m'), &[]) {
+        return; // Unknown file set: the packs judge recursive downloads.
+    }
+    let prefix = cmd.option_value(Some('P'), &["directory-prefix"]);
+    for url in url_operands(cmd) {
+        let name = url_file_name(&url, "index.html");
+        let path = match &prefix {
+            Some(p) => res(&format!("{p}/{name}")),
+            None => res(&name),
+        };
+        let mut w = FileWrite::new(path, i, "wget");
+        w.from_network = true;
+        out.push(w);
+    }
+}
+
+/// Files a shell call reads as data (`cat f`, `< f`), for chains such as `cat x.sh | sh`.
+pub fn reads(cmd: &Command, scope: &Scope) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = cmd
+        .redirects
+        .iter()
+        .filter(|r| r.kind == RedirectKind::Read)
+        .map(|r| resolve_for(scope, cmd, &r.target.text))
+        .collect();
+    if cmd.program == "cat" {
+        out.extend(
+            cmd.operands()
+                .iter()
+                .filter(|w| w.text != "-")
+                .map(|w| resolve_for(scope, cmd, &w.text)),
+        );
+    }
+    out
+}
+
+/// How an interpreter names its script: options that take a value, and options after which
+/// the code comes from an argument (no script file).
+struct Interpreter {
+    language: Language,
+    with_value: &'static [&'static str],
+    code_from_arg: &'static [&'static str],
+}
+
+fn interpreter(program: &str) -> Option<Interpreter> {
+    let shell = Interpreter {
+        language: Language::Shell,
+        with_value: &["-o", "-O", "+o", "+O", "--rcfile", "--init-file"],
+        code_from_arg: &["-c", "-s"],
+    };
+    let python = Interpreter {
+        language: Language::Python,
+        with_value: &["-W", "-X", "--check-hash-based-pycs"],
+        code_from_arg: &["-c", "-m"],
+    };
+    let node = Interpreter {
+        language: Language::Node,
+        with_value: &[
+            "-r",
+            "--require",
+            "--import",
+            "--loader",
+            "--experimental-loader",
+            "--env-file",
+            "-C",
+            "--conditions",
+            "--input-type",
+        ],
+        code_from_arg: &["-e", "--eval", "-p", "--print"],
+    };
+    let p = program;
+    Some(match p {
+        "sh" | "bash" | "zsh" | "dash" | "ksh" | "mksh" | "ash" | "busybox" | "fish" => shell,
+        _ if p.starts_with("python") || p == "pypy" || p == "pypy3" => python,
+        "node" | "nodejs" | "bun" | "tsx" | "ts-node" => node,
+        "ruby" => Interpreter {
+            language: Language::Ruby,
+            with_value: &["-r", "-I", "-C", "-E", "--encoding"],
+            code_from_arg: &["-e"],
+        },
+        "perl" => Interpreter {
+            language: Language::Perl,
+            with_value: &["-I", "-M", "-m", "-x"],
+            code_from_arg: &["-e", "-E"],
+        },
+        "php" => Interpreter {
+            language: Language::Php,
+            with_value: &["-c", "-d", "-z"],
+            code_from_arg: &["-r", "-R", "-B", "-E"],
+        },
+        _ => return None,
+    })
+}
+
+/// The script operand of an interpreter command: the first operand after its options, or
+/// `None` when the code comes from an argument or stdin.
+fn script_operand<'a>(
+    cmd: &'a Command,
+    interp: &Interpreter,
+    args: &'a [Word],
+) -> Option<&'a Word> {
+    let mut iter = args.iter();
+    while let Some(a) = iter.next() {
+        let t = a.text.as_str();
+        if t == "--" {
+            return iter.next();
+        }
+        if t == "-" {
+            return None;
+        }
+        if !t.starts_with('-') && !t.starts_with('+') {
+            return Some(a);
+        }
+        let name = t.split('=').next().unwrap_or(t);
+        if interp.code_from_arg.contains(&name)
+            || (interp.language == Language::Shell
+                && t.starts_with('-')
+                && !t.starts_with("--")
+                && (t.contains('c') || t.contains('s')))
+        {
+            return None;
+        }
+        if interp.with_value.contains(&t) {
+            iter.next();
+        }
+        let _ = cmd;
+    }
+    None
+}
+
+/// Every file the call executes. Commands in the analysis are already unwrapped (`sudo`,
+/// `env`, `timeout`, `bash -c`…), so wrappers need no handling here.
+pub fn executions(call: &Call, scope: &Scope) -> Vec<Execution> {
+    let CallKind::Shell { analysis, .. } = &call.kind else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (i, cmd) in analysis.commands.iter().enumerate() {
+        command_executions(analysis, scope, i, cmd, &mut out);
+    }
+    out
+}
+
+fn exec(
+    path: PathBuf,
+    how: impl Into<String>,
+    command: usize,
+    language: Option<Language>,
+) -> Execution {
+    Execution {
+        path,
+        how: how.into(),
+        command,
+        language,
+        sections: Vec::new(),
+    }
+}
+
+fn command_executions(
+    analysis: &ShellAnalysis,
+    scope: &Scope,
+    i: usize,
+    cmd: &Command,
+    out: &mut Vec<Execution>,
+) {
+    let res = |raw: &str| resolve_for(scope, cmd, raw);
+    let program = cmd.program.as_str();
+    // A program named by a path runs that file: `./x.sh`, `/abs/x`, `scripts/x`.
+    if cmd.program_path.contains('/') && !cmd.program_path.contains('$') {
+        out.push(exec(
+            res(&cmd.program_path),
+            cmd.program_path.clone(),
+            i,
+            None,
+        ));
+    }
+    match program {
+        "source" | "." => {
+            if let Some(f) = cmd.args.first() {
+                out.push(exec(res(&f.text), program, i, Some(Language::Shell)));
+            }
+            return;
+        }
+        "deno" => {
+            if matches!(cmd.subcommand(), Some("run") | Some("test"))
+                && let Some(f) = cmd.operands().get(1)
+            {
+                out.push(exec(res(&f.text), "deno run", i, Some(Language::Node)));
+            }
+            return;
+        }
+        "npx" | "pnpx" | "bunx" => {
+            // `npx tsx f.ts`, `npx ts-node f.ts`, `npx node f.js`.
+            let ops = cmd.operands();
+            if let [runner, file, ..] = ops.as_slice()
+                && matches!(runner.text.as_str(), "tsx" | "ts-node" | "node" | "bun")
+            {
+                out.push(exec(
+                    res(&file.text),
+                    format!("{program} {}", runner.text),
+                    i,
+                    Some(Language::Node),
+                ));
+            }
+            return;
+        }
+        "make" | "gmake" => {
+            let dir = cmd
+                .option_value(Some('C'), &["directory"])
+                .map(|d| res(&d))
+                .unwrap_or_else(|| cwd_of(scope, cmd));
+            match cmd.option_value(Some('f'), &["file", "makefile"]) {
+                Some(f) => {
+                    let p = if f.starts_with('/') {
+                        scope.resolve(&f)
+                    } else {
+                        scope.resolve(&dir.join(&f).to_string_lossy())
+                    };
+                    out.push(exec(p, "make", i, Some(Language::Make)));
+                }
+                None => {
+                    for name in ["GNUmakefile", "makefile", "Makefile"] {
+                        out.push(exec(dir.join(name), "make", i, Some(Language::Make)));
+                    }
+                }
+            }
+            return;
+        }
+        "npm" | "yarn" | "pnpm" | "bun"
+            if !(program == "bun" && cmd.subcommand().is_some_and(|s| s.contains('.'))) =>
+        {
+            if let Some(sections) = package_scripts(cmd) {
+                let dir = cmd
+                    .option_value(Some('C'), &["prefix", "cwd", "dir"])
+                    .map(|d| res(&d))
+                    .unwrap_or_else(|| cwd_of(scope, cmd));
+                let how = format!("{program} {}", cmd.subcommand().unwrap_or("install"));
+                let mut e = exec(
+                    dir.join("package.json"),
+                    how,
+                    i,
+                    Some(Language::PackageJson),
+                );
+                e.sections = sections;
+                out.push(e);
+                return;
+            }
+        }
+        "git" => {
+            let hooks: &[&str] = match cmd.subcommand() {
+                Some("commit") => &[
+                    "pre-commit",
+                    "prepare-commit-msg",
+                    "commit-msg",
+                    "post-commit",
+                ],
+                Some("merge") | Some("pull") => &[
+                    "pre-merge-commit",
+                    "post-merge",
+                    "prepare-commit-msg",
+                    "commit-msg",
+                ],
+                Some("push") => &["pre-push"],
+                Some("checkout") | Some("switch") | Some("clone") => &["post-checkout"],
+                Some("rebase") => &["pre-rebase", "post-rewrite"],
+                Some("am") => &["applypatch-msg", "pre-applypatch", "post-applypatch"],
+                Some("cherry-pick") | Some("revert") => {
+                    &["prepare-commit-msg", "commit-msg", "post-commit"]
+                }
+                _ => &[],
+            };
+            let mut roots = vec![scope.project_root.clone()];
+            let here = cwd_of(scope, cmd);
+            if !roots.contains(&here) {
+                roots.push(here);
+            }
+            for root in roots {
+                for h in hooks {
+                    let how = format!("git {}", cmd.subcommand().unwrap_or(""));
+                    out.push(exec(
+                        root.join(".git/hooks").join(h),
+                        how,
+                        i,
+                        Some(Language::Shell),
+                    ));
+                }
+            }
+            return;
+        }
+        "cargo" => {
+            if matches!(
+                cmd.subcommand(),
+                Some(
+                    "build"
+                        | "test"
+                        | "run"
+                        | "check"
+                        | "bench"
+                        | "install"
+                        | "b"
+                        | "t"
+                        | "r"
+                        | "c"
+                        | "clippy"
+                        | "doc"
+                )
+            ) {
+                let root = cwd_of(scope, cmd);
+                out.push(exec(
+                    root.join("build.rs"),
+                    "cargo build script",
+                    i,
+                    Some(Language::Rust),
+                ));
+                if root != scope.project_root {
+                    out.push(exec(
+                        scope.project_root.join("build.rs"),
+                        "cargo build script",
+                        i,
+                        Some(Language::Rust),
+                    ));
+                }
+            }
+            return;
+        }
+        _ => {}
+    }
+    if let Some(interp) = interpreter(program) {
+        let args: &[Word] = if program == "bun" && cmd.subcommand() == Some("run") {
+            &cmd.args[1..]
+        } else {
+            &cmd.args
+        };
+        match script_operand(cmd, &interp, args) {
+            Some(f) => out.push(exec(res(&f.text), program, i, Some(interp.language))),
+            None => {
+                // The interpreter reads its code from stdin: `sh < x.sh`, `cat x.sh | sh`.
+                let mut fed = reads(cmd, scope);
+                if let Some(up) = cmd.stdin_from.and_then(|j| analysis.commands.get(j))
+                    && up.program == "cat"
+                {
+                    fed.extend(reads(up, scope));
+                }
+                for p in fed {
+                    out.push(exec(p, format!("{program} <"), i, Some(interp.language)));
+                }
+            }
+        }
+    }
+}
+
+/// The npm/yarn/pnpm scripts a command runs, with their `pre`/`post` companions; `None` when
+/// the command runs no package script.
+fn package_scripts(cmd: &Command) -> Option<Vec<String>> {
+    let ops = cmd.operands();
+    let sub = ops.first().map(|w| w.text.as_str());
+    let with_hooks = |name: &str| {
+        vec![
+            format!("pre{name}"),
+            name.to_string(),
+            format!("post{name}"),
+        ]
+    };
+    let install = || {
+        let mut v = vec![
+            "preinstall".to_string(),
+            "install".into(),
+            "postinstall".into(),
+            "prepublish".into(),
+            "preprepare".into(),
+            "prepare".into(),
+            "postprepare".into(),
+        ];
+        v.dedup();
+        v
+    };
+    Some(match (cmd.program.as_str(), sub) {
+        (_, Some("run" | "run-script" | "rum" | "urn")) => with_hooks(&ops.get(1)?.text),
+        (_, Some("test" | "t" | "tst")) => with_hooks("test"),
+        (_, Some("start")) => with_hooks("start"),
+        (_, Some("stop")) => with_hooks("stop"),
+        (_, Some("restart")) => with_hooks("restart"),
+        (_, Some("install" | "i" | "ci" | "add" | "isntall")) => install(),
+        ("yarn", None) => install(),
+        ("npm" | "pnpm", None) => return None,
+        ("yarn" | "pnpm" | "bun", Some(name))
+            if !matches!(
+                name,
+                "exec"
+                    | "dlx"
+                    | "x"
+                    | "create"
+                    | "init"
+                    | "why"
+                    | "info"
+                    | "list"
+                    | "ls"
+                    | "outdated"
+                    | "remove"
+                    | "upgrade"
+                    | "up"
+                    | "link"
+                    | "publish"
+                    | "pack"
+                    | "version"
+                    | "config"
+                    | "cache"
+            ) =>
+        {
+            with_hooks(name)
+        }
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::paths::PathResolver;
+    use crate::shell::Redirect;
+
+    pub(crate) fn scope() -> Scope {
+        Scope {
+            paths: PathResolver {
+                cwd: "/home/dev/project".into(),
+                home: "/home/dev".into(),
+                follow_symlinks: false,
+            },
+            project_root: "/home/dev/project".into(),
+            roots: vec!["/home/dev/project".into()],
+            protected: Vec::new(),
+        }
+    }
+
+    fn cmd(line: &str) -> Command {
+        let mut words = line.split_whitespace();
+        let program_path = words.next().unwrap_or_default().to_string();
+        Command {
+            program: basename(&program_path).to_string(),
+            program_path,
+            args: words.map(Word::literal).collect(),
+            ..Command::default()
+        }
+    }
+
+    fn redirect(mut c: Command, kind: RedirectKind, target: &str) -> Command {
+        c.redirects.push(Redirect {
+            fd: None,
+            kind,
+            target: Word::literal(target),
+        });
+        c
+    }
+
+    fn analysis(cmds: Vec<Command>) -> ShellAnalysis {
+        ShellAnalysis {
+            commands: cmds,
+            findings: Vec::new(),
+        }
+    }
+
+    fn shell_call(cmds: Vec<Command>) -> Call {
+        Call {
+            tool: "Bash".into(),
+            input: serde_json::json!({}),
+            kind: CallKind::Shell {
+                command: String::new(),
+                analysis: analysis(cmds),
+            },
+        }
+    }
+
+    fn p(s: &str) -> PathBuf {
+        PathBuf::from(s)
+    }
+
+    #[test]
+    fn heredoc_and_echo_content() {
+        let mut c = redirect(cmd("cat"), RedirectKind::Write, "x.sh");
+        c.stdin_text = Some("rm -rf ~\n".into());
+        let w = writes(&analysis(vec![c]), &scope());
+        assert_eq!(w.len(), 1);
+        assert_eq!(w[0].path, p("/home/dev/project/x.sh"));
+        assert_eq!(w[0].content.as_deref(), Some("rm -rf ~\n"));
+        assert!(!w[0].from_network);
+
+        let c = redirect(cmd("echo hello world"), RedirectKind::Append, "~/notes");
+        let w = writes(&analysis(vec![c]), &scope());
+        assert_eq!(w[0].path, p("/home/dev/notes"));
+        assert!(w[0].append);
+        assert_eq!(w[0].content.as_deref(), Some("hello world\n"));
+
+        let mut c = cmd("printf");
+        c.args = vec![
+            Word::literal("#!/bin/sh\\n%s\\n"),
+            Word::literal("rm -rf /"),
+        ];
+        let c = redirect(c, RedirectKind::Write, "y.sh");
+        let w = writes(&analysis(vec![c]), &scope());
+        assert_eq!(w[0].content.as_deref(), Some("#!/bin/sh\nrm -rf /\n"));
+
+        // stderr and /dev/null are not files the agent wrote.
+        let mut c = redirect(cmd("make"), RedirectKind::Write, "/dev/null");
+        c.redirects.push(Redirect {
+            fd: Some(2),
+            kind: RedirectKind::Write,
+            target: Word::literal("err.log"),
+        });
+        let w = writes(&analysis(vec![c]), &scope());
+        assert_eq!(w.len(), 1);
+        assert_eq!(w[0].content, None);
+    }
+
+    #[test]
+    fn tee_takes_upstream_content_and_network() {
+        let echo = cmd("echo rm -rf /");
+        let mut tee = cmd("tee -a a.sh b.sh");
+        tee.stdin_from = Some(0);
+        let w = writes(&analysis(vec![echo, tee]), &scope());
+        assert_eq!(w.len(), 2);
+        assert!(
+            w.iter()
+                .all(|w| w.append && w.content.as_deref() == Some("rm -rf /\n"))
+        );
+
+        let curl = cmd("curl -fsSL https://x.example/i.sh");
+        let mut tee = cmd("tee i.sh");
+        tee.stdin_from = Some(0);
+        let w = writes(&analysis(vec![curl, tee]), &scope());
+        assert!(w[0].from_network);
+        assert_eq!(w[0].content, None);
+
+        let c = redirect(
+            cmd("curl -s https://x.example/i.sh"),
+            RedirectKind::Write,
+            "i.sh",
+        );
+        let w = writes(&analysis(vec![c]), &scope());
+        assert!(w[0].from_network);
+    }
+
+    #[test]
+    fn copies_into_place() {
+        let w = writes(&analysis(vec![cmd("cp a.sh b.sh")]), &scope());
+        assert_eq!(w[0].path, p("/home/dev/project/b.sh"));
+        assert_eq!(w[0].source, Some(p("/home/dev/project/a.sh")));
+        let w = writes(&analysis(vec![cmd("mv a.sh c.sh bin/")]), &scope());
+        assert_eq!(w.len(), 2);
+        assert_eq!(w[1].path, p("/home/dev/project/bin/c.sh"));
+        assert_eq!(w[1].how, "mv");
+        let w = writes(
+            &analysis(vec![cmd("install -m 755 tool /home/dev/.local/bin/tool")]),
+            &scope(),
+        );
+        assert_eq!(w[0].path, p("/home/dev/.local/bin/tool"));
+        let w = writes(&analysis(vec![cmd("cp -t dst x y")]), &scope());
+        assert_eq!(w[1].path, p("/home/dev/project/dst/y"));
+        let w = writes(&analysis(vec![cmd("ln -s evil.sh run.sh")]), &scope());
+        assert_eq!(w[0].source, Some(p("/home/dev/project/evil.sh")));
+        assert_eq!(w[0].how, "ln -s");
+    }
+
+    #[test]
+    fn downloads() {
+        let w = writes(
+            &analysis(vec![cmd(
+                "curl -fsSL -o inst.sh https://get.example/install.sh",
+            )]),
+            &scope(),
+        );
+        assert_eq!(w.len(), 1);
+        assert_eq!(w[0].path, p("/home/dev/project/inst.sh"));
+        assert!(w[0].from_network);
+        let w = writes(
+            &analysis(vec![cmd("curl -sLO https://get.example/dir/setup.sh?x=1")]),
+            &scope(),
+        );
+        assert_eq!(w[0].path, p("/home/dev/project/setup.sh"));
+        let w = writes(
+            &analysis(vec![cmd("curl --output=/tmp/a.py https://e.example/a")]),
+            &scope(),
+        );
+        assert_eq!(w[0].path, p("/tmp/a.py"));
+        let w = writes(
+            &analysis(vec![cmd("wget -qO run.sh https://e.example/r")]),
+            &scope(),
+        );
+        assert_eq!(w[0].path, p("/home/dev/project/run.sh"));
+        let w = writes(
+            &analysis(vec![cmd("wget https://e.example/path/tool.py")]),
+            &scope(),
+        );
+        assert_eq!(w[0].path, p("/home/dev/project/tool.py"));
+        assert!(w[0].from_network);
+        let w = writes(
+            &analysis(vec![cmd("wget -O - https://e.example/x")]),
+            &scope(),
+        );
+        assert!(w.is_empty());
+    }
+
+    #[test]
+    fn chmod_patch_sed_dd_truncate() {
+        let w = writes(&analysis(vec![cmd("chmod +x a.sh b.sh")]), &scope());
+        assert_eq!(w.len(), 2);
+        assert_eq!(w[0].how, "chmod +x");
+        assert_eq!(
+            writes(&analysis(vec![cmd("chmod 755 a")]), &scope()).len(),
+            1
+        );
+        assert_eq!(
+            writes(&analysis(vec![cmd("chmod u+rwx,go-w a")]), &scope()).len(),
+            1
+        );
+        assert!(writes(&analysis(vec![cmd("chmod 644 a")]), &scope()).is_empty());
+        assert!(writes(&analysis(vec![cmd("chmod -x a")]), &scope()).is_empty());
+
+        let w = writes(&analysis(vec![cmd("git apply fix.patch")]), &scope());
+        assert_eq!(w[0].how, "patch");
+        assert_eq!(w[0].path, p("/home/dev/project/fix.patch"));
+        let c = redirect(cmd("patch -p1"), RedirectKind::Read, "fix.diff");
+        let w = writes(&analysis(vec![c]), &scope());
+        assert_eq!(w[0].source, Some(p("/home/dev/project/fix.diff")));
+
+        let w = writes(&analysis(vec![cmd("sed -i s/a/b/ run.sh")]), &scope());
+        assert_eq!(w.len(), 1);
+        assert_eq!(w[0].path, p("/home/dev/project/run.sh"));
+        let w = writes(&analysis(vec![cmd("sed -i -e s/a/b/ x y")]), &scope());
+        assert_eq!(w.len(), 2);
+        assert!(writes(&analysis(vec![cmd("sed s/a/b/ x")]), &scope()).is_empty());
+
+        let w = writes(
+            &analysis(vec![cmd("dd if=/dev/zero of=disk.img bs=1M")]),
+            &scope(),
+        );
+        assert_eq!(w[0].path, p("/home/dev/project/disk.img"));
+        let w = writes(&analysis(vec![cmd("truncate -s 0 log.txt")]), &scope());
+        assert_eq!(w[0].content.as_deref(), Some(""));
+    }
+
+    #[test]
+    fn command_cwd_applies() {
+        let mut c = redirect(cmd("echo hi"), RedirectKind::Write, "x.sh");
+        c.cwd = Some("sub".into());
+        let w = writes(&analysis(vec![c]), &scope());
+        assert_eq!(w[0].path, p("/home/dev/project/sub/x.sh"));
+    }
+
+    fn ex(cmds: Vec<Command>) -> Vec<(PathBuf, Option<Language>)> {
+        executions(&shell_call(cmds), &scope())
+            .into_iter()
+            .map(|e| (e.path, e.language))
+            .collect()
+    }
+
+    #[test]
+    fn interpreters_and_paths() {
+        let x = p("/home/dev/project/x.sh");
+        assert_eq!(
+            ex(vec![cmd("bash x.sh")]),
+            vec![(x.clone(), Some(Language::Shell))]
+        );
+        assert_eq!(
+            ex(vec![cmd("sh -e -o pipefail x.sh arg")]),
+            vec![(x.clone(), Some(Language::Shell))]
+        );
+        assert!(ex(vec![cmd("bash -c x.sh")]).is_empty());
+        assert_eq!(ex(vec![cmd("./x.sh")]), vec![(x.clone(), None)]);
+        assert_eq!(
+            ex(vec![cmd("source x.sh")]),
+            vec![(x.clone(), Some(Language::Shell))]
+        );
+        assert_eq!(
+            ex(vec![cmd(". ./x.sh")]),
+            vec![(x.clone(), Some(Language::Shell))]
+        );
+        assert_eq!(
+            ex(vec![cmd("python3 -u t.py")]),
+            vec![(p("/home/dev/project/t.py"), Some(Language::Python))]
+        );
+        assert!(ex(vec![cmd("python3 -m pytest")]).is_empty());
+        assert!(ex(vec![cmd("python3 -c print(1)")]).is_empty());
+        assert_eq!(
+            ex(vec![cmd("node --require dotenv/config a.js")])[0].0,
+            p("/home/dev/project/a.js")
+        );
+        assert_eq!(ex(vec![cmd("ruby a.rb")])[0].1, Some(Language::Ruby));
+        assert_eq!(ex(vec![cmd("perl -w a.pl")])[0].1, Some(Language::Perl));
+        assert_eq!(ex(vec![cmd("php a.php")])[0].1, Some(Language::Php));
+        assert_eq!(
+            ex(vec![cmd("deno run --allow-all a.ts")])[0].0,
+            p("/home/dev/project/a.ts")
+        );
+        assert_eq!(
+            ex(vec![cmd("npx tsx a.ts")])[0].0,
+            p("/home/dev/project/a.ts")
+        );
+        assert_eq!(ex(vec![cmd("/opt/tool/run")])[0].0, p("/opt/tool/run"));
+        // Wrapped commands arrive unwrapped; the wrapper list changes nothing.
+        let mut c = cmd("bash x.sh");
+        c.wrappers = vec!["sudo".into()];
+        c.privileged = true;
+        assert_eq!(ex(vec![c])[0].0, x);
+        // Code fed on stdin from a file.
+        let c = redirect(cmd("sh"), RedirectKind::Read, "x.sh");
+        assert_eq!(ex(vec![c])[0].0, x);
+        let mut sh = cmd("bash");
+        sh.stdin_from = Some(0);
+        assert_eq!(ex(vec![cmd("cat x.sh"), sh])[0].0, x);
+    }
+
+    #[test]
+    fn build_tools_and_hooks() {
+        let e = executions(&shell_call(vec![cmd("make -C sub test")]), &scope());
+        assert!(
+            e.iter()
+                .any(|e| e.path == p("/home/dev/project/sub/Makefile"))
+        );
+        let e = executions(&shell_call(vec![cmd("make -f build.mk")]), &scope());
+        assert_eq!(e[0].path, p("/home/dev/project/build.mk"));
+        let e = executions(&shell_call(vec![cmd("npm test")]), &scope());
+        assert_eq!(e[0].path, p("/home/dev/project/package.json"));
+        assert_eq!(e[0].sections, vec!["pretest", "test", "posttest"]);
+        let e = executions(&shell_call(vec![cmd("npm run build")]), &scope());
+        assert_eq!(e[0].sections, vec!["prebuild", "build", "postbuild"]);
+        let e = executions(&shell_call(vec![cmd("yarn lint")]), &scope());
+        assert_eq!(e[0].sections[1], "lint");
+        let e = executions(&shell_call(vec![cmd("npm ci")]), &scope());
+        assert!(e[0].sections.contains(&"postinstall".to_string()));
+        assert!(executions(&shell_call(vec![cmd("npm view react")]), &scope()).is_empty());
+        let e = executions(&shell_call(vec![cmd("git commit -m x")]), &scope());
+        assert!(
+            e.iter()
+                .any(|e| e.path == p("/home/dev/project/.git/hooks/pre-commit"))
+        );
+        assert!(executions(&shell_call(vec![cmd("git status")]), &scope()).is_empty());
+        let e = executions(&shell_call(vec![cmd("git push origin main")]), &scope());
+        assert_eq!(e[0].path, p("/home/dev/project/.git/hooks/pre-push"));
+    }
+
+    #[test]
+    fn printf_reuses_format_and_stays_bounded() {
+        let args: Vec<Word> = ["%s\\n", "a", "b", "c"]
+            .iter()
+            .map(|s| Word::literal(*s))
+            .collect();
+        assert_eq!(printf_text(&args).as_deref(), Some("a\nb\nc\n"));
+        let args: Vec<Word> = ["no conversions\\n", "x"]
+            .iter()
+            .map(|s| Word::literal(*s))
+            .collect();
+        assert_eq!(printf_text(&args).as_deref(), Some("no conversions\n"));
+        assert_eq!(
+            echo_text(&[Word::literal("-e"), Word::literal("a\\nb")]),
+            "a\nb\n"
+        );
+        assert_eq!(echo_text(&[Word::literal("-n"), Word::literal("a")]), "a");
+    }
 }

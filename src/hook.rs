@@ -2,8 +2,9 @@
 //! ends in a deny with exit 2 and a reason; nothing but the one JSON object goes to stdout.
 
 use crate::event::{self, HookEvent};
+use crate::ledger::{self, LedgerStore, Receipt, WriteContext};
 use crate::locations::Locations;
-use crate::normalize::{self, ProtectedPath, Scope};
+use crate::normalize::{self, Call, ProtectedPath, Scope};
 use crate::paths::PathResolver;
 use crate::policy::{self, Policy};
 use crate::verdict::{Effect, Verdict};
@@ -56,6 +57,15 @@ impl HookAnswer {
                     }
                 }
             }
+        }
+    }
+
+    /// No opinion: exit 0, nothing on stdout.
+    pub fn silent() -> HookAnswer {
+        HookAnswer {
+            stdout: String::new(),
+            stderr: String::new(),
+            code: 0,
         }
     }
 
@@ -159,48 +169,193 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
         &project_root,
         p.follow_symlinks,
     );
+    let call = normalize::normalize(event, &scope);
+    let store = LedgerStore::new(&p.locations.data_dir);
     if event.is_post() {
+        // PostToolUse cannot block: it confirms what was written. A ledger that cannot be
+        // updated here is caught by the next PreToolUse that needs it.
+        let _ = ledger_confirm(p.policy, &store, event, &call, &scope);
         return Verdict::no_opinion();
     }
-    let call = normalize::normalize(event, &scope);
     let verdict = crate::evaluate::evaluate(p.policy, &call, &scope);
-    with_risk(p, event, &call, &scope, verdict)
+    let verdict = ledger_check(p.policy, &store, event, &call, &scope, verdict);
+    let verdict = with_risk(p, &store, event, &call, &scope, verdict);
+    // The audit entry is appended after this; `ledger_attach_receipt` then links the
+    // recorded writes to it.
+    ledger_record(p.policy, &store, event, &call, &scope, verdict, None)
 }
 
-/// Pipeline step 5, the risk backend: after the static (and ledger) verdict, before recording.
-/// Off, out of scope or after a static deny it changes nothing and starts no runtime. Frozen
-/// answers (replay `--risk frozen`) run the ladder offline, whether or not the policy enables
-/// the layer; its scope still applies.
-// TODO(lead): pass the ledger step's excerpts of executed files instead of `&[]`.
+// ---- Ledger step (write-then-run chains) ------------------------------------------------
+// Before the answer, a call that runs a file written earlier in the session is judged by
+// that file's content; after it, what an allowed (or asked) call writes is recorded. The
+// ledger is read only for calls that run or write files.
+
+/// The stricter of the static verdict and the ledger's, with the chain links of the run.
+fn ledger_check(
+    policy: &Policy,
+    store: &LedgerStore,
+    event: &HookEvent,
+    call: &Call,
+    scope: &Scope,
+    verdict: Verdict,
+) -> Verdict {
+    if verdict.effect == Some(Effect::Deny) || !ledger::relevance(call, scope).1 {
+        return verdict;
+    }
+    match store.load(&event.session_id) {
+        Ok(l) => {
+            let lv = ledger::check(&l, call, scope, policy);
+            let mut v = verdict.stricter(lv.verdict);
+            v.chain = lv.links;
+            v
+        }
+        Err(e) => ledger_failure(policy, &e),
+    }
+}
+
+/// Records the files the call writes, unless it was denied (a denied write never happens;
+/// an asked one may, once the user agrees, so it is recorded too). A ledger that cannot be
+/// written fails closed like the audit log: the call is denied (asked with `on_error: ask`).
+fn ledger_record(
+    policy: &Policy,
+    store: &LedgerStore,
+    event: &HookEvent,
+    call: &Call,
+    scope: &Scope,
+    verdict: Verdict,
+    receipt: Option<Receipt>,
+) -> Verdict {
+    let (writes, runs) = ledger::relevance(call, scope);
+    // A run of a ledgered script records what that script writes; with no ledger yet there
+    // is nothing ledgered to run.
+    let ledgered = || store.file_for(&event.session_id).exists();
+    if verdict.effect == Some(Effect::Deny) || !(writes || (runs && ledgered())) {
+        return verdict;
+    }
+    let ctx = WriteContext {
+        tool_use_id: event.tool_use_id.clone(),
+        receipt,
+        now_ms: now_ms(),
+    };
+    match store.update_when(&event.session_id, |l| {
+        ((), ledger::record(l, call, scope, policy, &ctx) > 0)
+    }) {
+        Ok(()) => verdict,
+        Err(e) => ledger_failure(policy, &e).stricter(verdict),
+    }
+}
+
+/// PostToolUse: refreshes the entries of the files the call wrote from disk.
+fn ledger_confirm(
+    policy: &Policy,
+    store: &LedgerStore,
+    event: &HookEvent,
+    call: &Call,
+    scope: &Scope,
+) -> Result<(), ledger::LedgerError> {
+    if !ledger::relevance(call, scope).0 {
+        return Ok(());
+    }
+    let ctx = WriteContext {
+        tool_use_id: event.tool_use_id.clone(),
+        receipt: None,
+        now_ms: now_ms(),
+    };
+    store.update(&event.session_id, |l| {
+        ledger::confirm(l, call, scope, policy, &ctx)
+    })
+}
+
+/// After the audit entry of a PreToolUse call is appended: the writes the call recorded get
+/// its receipt, so a later run of them links to it (`chain`). Only calls that wrote files
+/// touch the ledger. A failure here loses only the link, never a write, so it is reported,
+/// not turned into a deny.
+pub fn ledger_attach_receipt(
+    locations: &Locations,
+    event: &HookEvent,
+    receipt: Receipt,
+) -> Result<(), ledger::LedgerError> {
+    let Some(id) = event.tool_use_id.as_deref() else {
+        return Ok(());
+    };
+    if event.is_post()
+        || !matches!(
+            event.tool_name.as_str(),
+            "Write" | "Edit" | "MultiEdit" | "NotebookEdit" | "Bash"
+        )
+    {
+        return Ok(());
+    }
+    let store = LedgerStore::new(&locations.data_dir);
+    if !store.file_for(&event.session_id).exists() {
+        return Ok(());
+    }
+    store.update_when(&event.session_id, |l| {
+        ((), l.attach_receipt(id, &receipt) > 0)
+    })
+}
+
+fn ledger_failure(policy: &Policy, e: &ledger::LedgerError) -> Verdict {
+    let mut v = Verdict::failure(
+        "error/ledger",
+        format!("{e}, so write-then-run chains cannot be checked and the call is refused"),
+    );
+    if policy.audit.on_error_ask {
+        v.effect = Some(Effect::Ask);
+    }
+    crate::evaluate::headless(policy, v)
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
+
+// ---- end of the ledger step --------------------------------------------------------------
+
+// ---- Risk step (the decision-model backend) ---------------------------------------------
+// After the static and ledger verdicts, before recording. Off, out of scope (by default: only
+// calls nothing else had an opinion on) or after a deny it changes nothing and starts no
+// runtime. Frozen answers (replay `--risk frozen`) run the ladder offline whether or not the
+// policy enables the layer; its scope still applies.
+
+/// The stricter of the verdict so far and the risk layer's, with the risk record attached.
 fn with_risk(
     p: &Pipeline,
+    store: &LedgerStore,
     event: &HookEvent,
-    call: &normalize::Call,
+    call: &Call,
     scope: &Scope,
     verdict: Verdict,
 ) -> Verdict {
     if p.risk_off {
         return verdict;
     }
+    let settings = match p.frozen_risk {
+        Some(_) => crate::risk::RiskSettings {
+            enabled: true,
+            ..p.policy.risk.clone()
+        },
+        None => p.policy.risk.clone(),
+    };
+    if !crate::risk::in_scope(&settings, &verdict) {
+        return verdict;
+    }
+    let executed = risk_ledger_context(store, event, call, scope);
     let outcome = match p.frozen_risk {
         Some(answers) => {
-            let settings = crate::risk::RiskSettings {
-                enabled: true,
-                ..p.policy.risk.clone()
-            };
-            if !crate::risk::in_scope(&settings, &verdict) {
-                return verdict;
-            }
-            let ctx = crate::risk::context(&verdict, &[]);
+            let ctx = crate::risk::context(&verdict, &executed);
             crate::risk::assess_frozen_value(&settings, answers, &ctx)
         }
         None => match crate::risk::assess(
-            &p.policy.risk,
+            &settings,
             event,
             call,
             scope,
             &verdict,
-            &[],
+            &executed,
             &p.locations.data_dir,
         ) {
             Some(outcome) => outcome,
@@ -209,6 +364,45 @@ fn with_risk(
     };
     crate::evaluate::headless(p.policy, crate::risk::combine(verdict, outcome))
 }
+
+/// The ledger entries of the files this call executes, as the risk state shows them: the
+/// model judges what actually runs, not the one-line command. Downloaded files go to
+/// `untrusted_reads`. An unreadable ledger gives none (the ledger step already failed closed).
+fn risk_ledger_context(
+    store: &LedgerStore,
+    event: &HookEvent,
+    call: &Call,
+    scope: &Scope,
+) -> Vec<crate::risk::LedgerExcerpt> {
+    let execs = crate::fileops::executions(call, scope);
+    if execs.is_empty() || !store.file_for(&event.session_id).exists() {
+        return Vec::new();
+    }
+    let Ok(l) = store.load(&event.session_id) else {
+        return Vec::new();
+    };
+    let mut out: Vec<crate::risk::LedgerExcerpt> = Vec::new();
+    for exec in &execs {
+        let Some(entry) = l.get(&exec.path) else {
+            continue;
+        };
+        if out.iter().any(|e| e.path == entry.path) {
+            continue;
+        }
+        out.push(crate::risk::LedgerExcerpt {
+            path: entry.path.clone(),
+            written_by_agent: true,
+            turns_ago: None,
+            excerpt: entry.excerpt.clone(),
+            untrusted_source: entry
+                .from_network
+                .then(|| format!("{} ({})", entry.summary, entry.how)),
+        });
+    }
+    out
+}
+
+// ---- end of the risk step ----------------------------------------------------------------
 
 /// The static decision for one event (the pure core used by `hook`, `check` and `replay`).
 pub fn decide(policy: &Policy, event: &HookEvent, scope: &Scope) -> Verdict {

@@ -17,6 +17,7 @@ pub mod packs;
 pub mod paths;
 pub mod policy;
 pub mod risk;
+pub mod scan;
 pub mod settings_file;
 pub mod shell;
 pub mod verdict;

@@ -1,2 +1,928 @@
 //! The action ledger: per session, every file the agent wrote or changed, with the analysis of
 //! its content, so that a later call that executes it is judged by what it runs.
+//!
+//! Two pure-ish steps around a `Ledger` value (they read the files involved from disk when
+//! they exist, nothing else): `check` before a call (does it run something written earlier?)
+//! and `record` after the verdict (what did it write?). `LedgerStore` keeps the ledger of a
+//! session on disk between hook processes; replay keeps one in memory per case.
+
+mod store;
+
+pub use store::{LedgerError, LedgerStore};
+
+use crate::fileops::{self, Execution};
+use crate::normalize::{Call, CallKind, Scope};
+use crate::policy::Policy;
+use crate::scan::{self, ContentAnalysis, Finding, Language, ShellEngine, StaticEngine};
+use crate::verdict::{ChainLink, Effect, Source, Verdict};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// Content up to this size is kept whole (so replay and later edits can re-analyse it).
+const EXCERPT_FULL: usize = 32 * 1024;
+const EXCERPT_HEAD: usize = 24 * 1024;
+const EXCERPT_TAIL: usize = 8 * 1024;
+/// Most entries one session keeps; the oldest go first.
+const MAX_ENTRIES: usize = 4096;
+/// Total excerpt bytes one session keeps; older entries lose their excerpt (not their
+/// hash or analysis) first.
+const EXCERPT_BUDGET: usize = 8 * 1024 * 1024;
+/// Deepest chain followed: `a.sh` runs `b.sh` runs `c.py`…
+const MAX_CHAIN_DEPTH: usize = 4;
+/// Largest file read from disk to hash and analyse.
+const MAX_READ_BYTES: u64 = 8 * 1024 * 1024;
+/// Longest tool-call summary kept.
+const MAX_SUMMARY: usize = 200;
+
+/// The audit receipt of the entry that recorded a write (`audit::append` returns it).
+/// Placeholder shape until the audit module lands: sequence number and entry hash.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Receipt {
+    pub seq: u64,
+    pub hash: String,
+}
+
+/// One file written or changed in the session, as last written.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LedgerEntry {
+    /// Resolved path.
+    pub path: String,
+    /// sha256 of the content as written; `None` when the content is not known.
+    #[serde(default)]
+    pub sha256: Option<String>,
+    #[serde(default)]
+    pub size: Option<u64>,
+    /// The tool that wrote it (`Write`, `Edit`, `Bash`…) and its call id.
+    pub tool: String,
+    #[serde(default)]
+    pub tool_use_id: Option<String>,
+    /// The call, shortened (`Write clean.sh`, the command line of a Bash call).
+    pub summary: String,
+    /// How it was written: `Write`, `Edit`, `>`, `tee`, `cp`, `curl -o`, `chmod +x`…
+    pub how: String,
+    /// Downloaded: running it is running remote code.
+    #[serde(default)]
+    pub from_network: bool,
+    /// Made executable (`chmod +x`, `install`).
+    #[serde(default)]
+    pub executable: bool,
+    /// The content, whole when `excerpt_complete`, else head and tail.
+    #[serde(default)]
+    pub excerpt: Option<String>,
+    #[serde(default)]
+    pub excerpt_complete: bool,
+    /// What the content would do, computed when it was written; `None` when the content is
+    /// not known (`python gen.py > run.sh`, `curl -o`).
+    #[serde(default)]
+    pub analysis: Option<ContentAnalysis>,
+    /// The audit entry of the write, for the `chain` link of a later run.
+    #[serde(default)]
+    pub receipt: Option<Receipt>,
+    /// Milliseconds since the epoch.
+    pub written_at: u64,
+    /// A PostToolUse event confirmed the write and the hash was taken from disk.
+    #[serde(default)]
+    pub confirmed: bool,
+}
+
+/// A session's ledger: the last write of every path.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Ledger {
+    #[serde(default)]
+    pub entries: BTreeMap<String, LedgerEntry>,
+}
+
+impl Ledger {
+    /// The entry of a resolved path.
+    pub fn get(&self, path: &Path) -> Option<&LedgerEntry> {
+        self.entries.get(path.to_string_lossy().as_ref())
+    }
+
+    fn put(&mut self, entry: LedgerEntry) {
+        self.entries.insert(entry.path.clone(), entry);
+    }
+
+    /// Drops the oldest entries beyond `MAX_ENTRIES` and the oldest excerpts beyond the
+    /// excerpt budget, so a long session keeps a ledger the hook can read quickly.
+    pub fn enforce_bounds(&mut self) {
+        let mut by_age: Vec<(u64, String)> = self
+            .entries
+            .values()
+            .map(|e| (e.written_at, e.path.clone()))
+            .collect();
+        by_age.sort();
+        while self.entries.len() > MAX_ENTRIES {
+            let Some((_, path)) = by_age.first().cloned() else {
+                break;
+            };
+            by_age.remove(0);
+            self.entries.remove(&path);
+        }
+        let mut total: usize = self
+            .entries
+            .values()
+            .filter_map(|e| e.excerpt.as_ref().map(String::len))
+            .sum();
+        for (_, path) in by_age {
+            if total <= EXCERPT_BUDGET {
+                break;
+            }
+            if let Some(e) = self.entries.get_mut(&path)
+                && let Some(x) = e.excerpt.take()
+            {
+                total -= x.len();
+                e.excerpt_complete = false;
+            }
+        }
+    }
+}
+
+/// What the ledger says about one call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LedgerVerdict {
+    /// No opinion, or an ask/deny from what the call runs (source `Ledger`).
+    pub verdict: Verdict,
+    /// The writes the call executes, for the audit `chain` (also in `verdict.chain`).
+    pub links: Vec<ChainLink>,
+}
+
+impl Ledger {
+    /// Gives the entries a call recorded (matched by `tool_use_id`, still without a receipt)
+    /// the receipt of the audit entry appended for that call. Returns how many changed.
+    pub fn attach_receipt(&mut self, tool_use_id: &str, receipt: &Receipt) -> usize {
+        let mut n = 0;
+        for e in self.entries.values_mut() {
+            if e.receipt.is_none() && e.tool_use_id.as_deref() == Some(tool_use_id) {
+                e.receipt = Some(receipt.clone());
+                n += 1;
+            }
+        }
+        n
+    }
+}
+
+/// Who wrote: the call's identity for the entries it records.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WriteContext {
+    pub tool_use_id: Option<String>,
+    pub receipt: Option<Receipt>,
+    /// Milliseconds since the epoch (passed in: the ledger reads no clock).
+    pub now_ms: u64,
+}
+
+/// Whether a call may write files and whether it may execute files: the hook loads the
+/// ledger only when one is true.
+pub fn relevance(call: &Call, scope: &Scope) -> (bool, bool) {
+    match &call.kind {
+        CallKind::Write { .. } => (true, false),
+        CallKind::Shell { analysis, .. } => (
+            !fileops::writes(analysis, scope).is_empty(),
+            !fileops::executions(call, scope).is_empty(),
+        ),
+        _ => (false, false),
+    }
+}
+
+/// Judges a call by the ledgered files it executes, with the static engine of `policy`.
+pub fn check(ledger: &Ledger, call: &Call, scope: &Scope, policy: &Policy) -> LedgerVerdict {
+    let engine = StaticEngine { policy, scope };
+    let mut v = check_with(ledger, call, scope, &engine);
+    v.verdict = crate::evaluate::headless(policy, v.verdict);
+    v
+}
+
+/// Records what an allowed (or asked) call writes, analysed with the static engine of `policy`.
+pub fn record(
+    ledger: &mut Ledger,
+    call: &Call,
+    scope: &Scope,
+    policy: &Policy,
+    ctx: &WriteContext,
+) -> usize {
+    let engine = StaticEngine { policy, scope };
+    record_with(ledger, call, scope, &engine, ctx)
+}
+
+/// PostToolUse: the call ran; refreshes the entries of the files it wrote from disk.
+pub fn confirm(
+    ledger: &mut Ledger,
+    call: &Call,
+    scope: &Scope,
+    policy: &Policy,
+    ctx: &WriteContext,
+) {
+    let engine = StaticEngine { policy, scope };
+    confirm_with(ledger, call, scope, &engine, ctx);
+}
+
+/// `check` with an explicit engine.
+pub fn check_with(
+    ledger: &Ledger,
+    call: &Call,
+    scope: &Scope,
+    engine: &dyn ShellEngine,
+) -> LedgerVerdict {
+    let execs = fileops::executions(call, scope);
+    if execs.is_empty() {
+        return LedgerVerdict {
+            verdict: Verdict::no_opinion(),
+            links: Vec::new(),
+        };
+    }
+    // Writes of this same line count (`echo … > x.sh && sh x.sh`).
+    let quiet = WriteContext {
+        tool_use_id: None,
+        receipt: None,
+        now_ms: 0,
+    };
+    let planned = planned_writes(ledger, call, scope, engine, &quiet);
+    let mut with_planned = None;
+    if !planned.is_empty() {
+        let mut l = ledger.clone();
+        for e in planned {
+            l.put(e);
+        }
+        with_planned = Some(l);
+    }
+    let base = with_planned.as_ref().unwrap_or(ledger);
+    // And what the scripts it runs write (`bash gen.sh && bash out.sh`).
+    let derived = derived_writes(base, call, scope, engine, &quiet);
+    let overlay;
+    let ledger = if derived.is_empty() {
+        base
+    } else {
+        let mut l = base.clone();
+        for e in derived {
+            l.put(e);
+        }
+        overlay = l;
+        &overlay
+    };
+    let mut best: Option<Judged> = None;
+    let mut links: Vec<ChainLink> = Vec::new();
+    for exec in &execs {
+        let mut trail = Vec::new();
+        if let Some(j) = judge_execution(ledger, exec, scope, engine, &mut trail, &mut links)
+            && best.as_ref().is_none_or(|b| j.effect > b.effect)
+        {
+            best = Some(j);
+        }
+    }
+    let mut verdict = match best {
+        Some(j) => Verdict::decided(j.effect, j.rule, j.category, j.reason, Source::Ledger),
+        None => Verdict::no_opinion(),
+    };
+    verdict.chain = links.clone();
+    LedgerVerdict { verdict, links }
+}
+
+/// One judged execution, before it becomes a verdict.
+struct Judged {
+    effect: Effect,
+    rule: String,
+    category: String,
+    reason: String,
+}
+
+fn judge_execution(
+    ledger: &Ledger,
+    exec: &Execution,
+    scope: &Scope,
+    engine: &dyn ShellEngine,
+    trail: &mut Vec<PathBuf>,
+    links: &mut Vec<ChainLink>,
+) -> Option<Judged> {
+    if trail.len() >= MAX_CHAIN_DEPTH || trail.contains(&exec.path) {
+        return None;
+    }
+    let entry = ledger.get(&exec.path)?;
+    if let Some(r) = &entry.receipt {
+        let link = ChainLink {
+            path: entry.path.clone(),
+            seq: r.seq,
+            hash: r.hash.clone(),
+        };
+        if !links.contains(&link) {
+            links.push(link);
+        }
+    }
+    let disp = display(&exec.path, scope);
+    let origin = if entry.from_network {
+        format!("downloaded earlier in this session (`{}`)", entry.how)
+    } else {
+        format!("written earlier in this session ({})", entry.how)
+    };
+
+    // The content as it is now: from disk when the file is there, else as recorded.
+    let on_disk = read_text(&exec.path);
+    let changed = match (&on_disk, &entry.sha256) {
+        (Some(d), Some(h)) => &sha256_hex(d.as_bytes()) != h,
+        (Some(_), None) => true,
+        (None, _) => false,
+    };
+    let text: Option<String> = match &on_disk {
+        Some(d) => Some(d.clone()),
+        None if entry.excerpt_complete => entry.excerpt.clone(),
+        None => None,
+    };
+    let want = run_language(exec, entry, text.as_deref());
+    let analysis: Option<ContentAnalysis> = match (&text, &entry.analysis) {
+        (Some(t), Some(a)) if !changed && a.language == want => Some(a.clone()),
+        (Some(t), _) => Some(scan::analyse(want, t, engine)),
+        (None, Some(a)) => Some(a.clone()),
+        (None, None) => None,
+    };
+    let changed_note = if changed && on_disk.is_some() && entry.sha256.is_some() {
+        " (changed on disk since; analysed as it is now)"
+    } else {
+        ""
+    };
+
+    let mut best: Option<Judged> = None;
+    let consider = |j: Judged, best: &mut Option<Judged>| {
+        if best.as_ref().is_none_or(|b| j.effect > b.effect) {
+            *best = Some(j);
+        }
+    };
+    match &analysis {
+        None => consider(
+            Judged {
+                effect: Effect::Ask,
+                rule: if entry.from_network {
+                    "ledger/remote-code".into()
+                } else {
+                    "ledger/unknown-content".into()
+                },
+                category: if entry.from_network {
+                    "remote-code".into()
+                } else {
+                    "write-then-run".into()
+                },
+                reason: format!(
+                    "runs {disp}, {origin}, whose content palisade could not see{}",
+                    if entry.from_network {
+                        ": remote code must be confirmed"
+                    } else {
+                        ""
+                    }
+                ),
+            },
+            &mut best,
+        ),
+        Some(a) => {
+            if entry.from_network {
+                consider(
+                    Judged {
+                        effect: Effect::Ask,
+                        rule: "ledger/remote-code".into(),
+                        category: "remote-code".into(),
+                        reason: format!("runs {disp}, {origin}: remote code must be confirmed"),
+                    },
+                    &mut best,
+                );
+            }
+            if let Some(f) = a.worst(&exec.sections) {
+                consider(
+                    Judged {
+                        effect: f.effect,
+                        rule: format!("ledger/{}", f.rule),
+                        category: f
+                            .rule
+                            .split('/')
+                            .next()
+                            .unwrap_or("write-then-run")
+                            .to_string(),
+                        reason: format!(
+                            "runs {disp}, {origin}{changed_note}, {}",
+                            describe(f, a.language)
+                        ),
+                    },
+                    &mut best,
+                );
+            }
+        }
+    }
+
+    // What the file runs in turn, when it is a script of commands.
+    if let Some(t) = &text {
+        trail.push(exec.path.clone());
+        for line in scan::command_lines(want, t, &exec.sections) {
+            for e in fileops::executions(&shell_call(&line), scope) {
+                if let Some(j) = judge_execution(ledger, &e, scope, engine, trail, links) {
+                    consider(
+                        Judged {
+                            reason: format!("runs {disp}, which {}", j.reason),
+                            ..j
+                        },
+                        &mut best,
+                    );
+                }
+            }
+        }
+        trail.pop();
+    }
+    best
+}
+
+/// The language a run executes a file as: what the runner forces (`bash f`), else what the
+/// file is; a file of no known language run directly is run by the shell.
+fn run_language(exec: &Execution, entry: &LedgerEntry, text: Option<&str>) -> Language {
+    exec.language
+        .unwrap_or(match entry.analysis.as_ref().map(|a| a.language) {
+            Some(Language::Other) | None => text
+                .map(|t| scan::detect(&exec.path, t))
+                .map(|l| {
+                    if l == Language::Other {
+                        Language::Shell
+                    } else {
+                        l
+                    }
+                })
+                .unwrap_or(Language::Shell),
+            Some(l) => l,
+        })
+}
+
+/// A Bash call for one command line of a script.
+fn shell_call(line: &str) -> Call {
+    Call {
+        tool: "Bash".into(),
+        input: serde_json::json!({ "command": line }),
+        kind: CallKind::Shell {
+            analysis: crate::shell::analyse(line),
+            command: line.to_string(),
+        },
+    }
+}
+
+/// Files written by the ledgered scripts a call runs: a script that writes another file is
+/// recorded as its writer (`bash a.sh`, where `a.sh` holds `cat > b.sh <<EOF`), so running
+/// that file later is judged too. Shell, Makefile and package scripts are read with the
+/// shell analysis (content known where it is literal); other languages give the paths they
+/// write literally, with content unknown.
+fn derived_writes(
+    ledger: &Ledger,
+    call: &Call,
+    scope: &Scope,
+    engine: &dyn ShellEngine,
+    ctx: &WriteContext,
+) -> Vec<LedgerEntry> {
+    let mut out = Vec::new();
+    for exec in fileops::executions(call, scope) {
+        let Some(entry) = ledger.get(&exec.path) else {
+            continue;
+        };
+        let text = match read_text(&exec.path) {
+            Some(t) => t,
+            None if entry.excerpt_complete => entry.excerpt.clone().unwrap_or_default(),
+            None => continue,
+        };
+        let by = display(&exec.path, scope);
+        let lang = run_language(&exec, entry, Some(&text));
+        match lang {
+            Language::Shell | Language::Make | Language::PackageJson => {
+                for line in scan::command_lines(lang, &text, &exec.sections) {
+                    for mut e in planned_writes(ledger, &shell_call(&line), scope, engine, ctx) {
+                        e.how = format!("{} in {by}", e.how);
+                        e.tool = call.tool.clone();
+                        e.summary = summary(call);
+                        out.push(e);
+                    }
+                }
+            }
+            other => {
+                for raw in scan::written_paths(other, &text) {
+                    let path = scope.resolve(&raw);
+                    out.push(LedgerEntry {
+                        path: path.to_string_lossy().into_owned(),
+                        sha256: None,
+                        size: None,
+                        tool: call.tool.clone(),
+                        tool_use_id: ctx.tool_use_id.clone(),
+                        summary: summary(call),
+                        how: format!("written by {by}"),
+                        from_network: false,
+                        executable: false,
+                        excerpt: None,
+                        excerpt_complete: false,
+                        analysis: None,
+                        receipt: ctx.receipt.clone(),
+                        written_at: ctx.now_ms,
+                        confirmed: false,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// "whose line 2 `rm -rf "$HOME"` is refused: <reason>".
+fn describe(f: &Finding, language: Language) -> String {
+    let verb = match f.effect {
+        Effect::Deny => "is refused",
+        _ => "needs confirmation",
+    };
+    let part = if language == Language::Make {
+        "target"
+    } else {
+        "script"
+    };
+    let place = match (&f.section, f.line) {
+        (Some(s), Some(n)) => format!("whose {part} `{s}` (line {n}) `{}`", f.text),
+        (Some(s), None) => format!("whose {part} `{s}` `{}`", f.text),
+        (None, Some(n)) if !f.text.is_empty() => format!("whose line {n} `{}`", f.text),
+        (None, Some(n)) => format!("whose line {n}"),
+        (None, None) => "whose content".to_string(),
+    };
+    format!("{place} {verb}: {}", f.reason)
+}
+
+/// A path as the reader knows it: relative to the working directory when inside it.
+fn display(path: &Path, scope: &Scope) -> String {
+    match path.strip_prefix(&scope.paths.cwd) {
+        Ok(rel) if !rel.as_os_str().is_empty() => rel.to_string_lossy().into_owned(),
+        _ => path.to_string_lossy().into_owned(),
+    }
+}
+
+/// `record` with an explicit engine.
+pub fn record_with(
+    ledger: &mut Ledger,
+    call: &Call,
+    scope: &Scope,
+    engine: &dyn ShellEngine,
+    ctx: &WriteContext,
+) -> usize {
+    let mut n = 0;
+    for e in planned_writes(ledger, call, scope, engine, ctx) {
+        ledger.put(e);
+        n += 1;
+    }
+    for e in derived_writes(ledger, call, scope, engine, ctx) {
+        ledger.put(e);
+        n += 1;
+    }
+    n
+}
+
+/// `confirm` with an explicit engine.
+pub fn confirm_with(
+    ledger: &mut Ledger,
+    call: &Call,
+    scope: &Scope,
+    engine: &dyn ShellEngine,
+    ctx: &WriteContext,
+) {
+    let planned = planned_writes(ledger, call, scope, engine, ctx);
+    for mut e in planned {
+        let path = PathBuf::from(&e.path);
+        if let Some(text) = read_text(&path) {
+            let previous = ledger.get(&path).cloned();
+            let mut fresh = entry_from_text(&path, &text, &e, engine);
+            if let Some(p) = previous {
+                fresh.receipt = p.receipt.or(fresh.receipt);
+                fresh.from_network |= p.from_network;
+                fresh.executable |= p.executable;
+            }
+            fresh.confirmed = true;
+            e = fresh;
+        }
+        ledger.put(e);
+    }
+}
+
+/// The entries a call would record, without changing the ledger.
+fn planned_writes(
+    ledger: &Ledger,
+    call: &Call,
+    scope: &Scope,
+    engine: &dyn ShellEngine,
+    ctx: &WriteContext,
+) -> Vec<LedgerEntry> {
+    let base = |path: &Path, how: &str| LedgerEntry {
+        path: path.to_string_lossy().into_owned(),
+        sha256: None,
+        size: None,
+        tool: call.tool.clone(),
+        tool_use_id: ctx.tool_use_id.clone(),
+        summary: summary(call),
+        how: how.to_string(),
+        from_network: false,
+        executable: false,
+        excerpt: None,
+        excerpt_complete: false,
+        analysis: None,
+        receipt: ctx.receipt.clone(),
+        written_at: ctx.now_ms,
+        confirmed: false,
+    };
+    let mut out: Vec<LedgerEntry> = Vec::new();
+    match &call.kind {
+        CallKind::Write { path, content } => {
+            let seed = base(path, &call.tool);
+            let input = &call.input;
+            match call.tool.as_str() {
+                "Write" => {
+                    let text = input
+                        .get("content")
+                        .and_then(Value::as_str)
+                        .or(content.as_deref())
+                        .unwrap_or("");
+                    out.push(entry_from_text(path, text, &seed, engine));
+                }
+                "Edit" | "MultiEdit" => {
+                    let edits: Vec<(String, String, bool)> = if call.tool == "Edit" {
+                        vec![edit_of(input)]
+                    } else {
+                        input
+                            .get("edits")
+                            .and_then(Value::as_array)
+                            .map(|a| a.iter().map(edit_of).collect())
+                            .unwrap_or_default()
+                    };
+                    match current_text(ledger, path) {
+                        Some(mut text) => {
+                            for (old, new, all) in &edits {
+                                text = apply_edit(&text, old, new, *all);
+                            }
+                            let mut e = entry_from_text(path, &text, &seed, engine);
+                            if let Some(prev) = ledger.get(path) {
+                                e.from_network = prev.from_network;
+                                e.executable = prev.executable;
+                            }
+                            out.push(e);
+                        }
+                        None => {
+                            // The file as a whole is unknown: judge the new text, and keep
+                            // what was known before.
+                            let new_text: Vec<&str> =
+                                edits.iter().map(|(_, n, _)| n.as_str()).collect();
+                            let joined = new_text.join("\n");
+                            let mut e = seed;
+                            let lang = scan::detect(path, &joined);
+                            let mut analysis = scan::analyse(lang, &joined, engine);
+                            if let Some(prev) = ledger.get(path) {
+                                if let Some(pa) = &prev.analysis {
+                                    analysis.findings.extend(pa.findings.iter().cloned());
+                                }
+                                e.from_network = prev.from_network;
+                                e.executable = prev.executable;
+                            }
+                            e.analysis = Some(analysis);
+                            out.push(e);
+                        }
+                    }
+                }
+                "NotebookEdit" => {
+                    let is_code =
+                        input.get("cell_type").and_then(Value::as_str) != Some("markdown");
+                    if let Some(src) = input
+                        .get("new_source")
+                        .and_then(Value::as_str)
+                        .filter(|_| is_code)
+                    {
+                        let mut e = seed;
+                        e.analysis = Some(scan::analyse(Language::Python, src, engine));
+                        out.push(e);
+                    }
+                }
+                _ => {
+                    if let Some(text) = content {
+                        out.push(entry_from_text(path, text, &seed, engine));
+                    }
+                }
+            }
+        }
+        CallKind::Shell { analysis, .. } => {
+            for w in fileops::writes(analysis, scope) {
+                let known = |p: &Path, out: &Vec<LedgerEntry>| -> Option<LedgerEntry> {
+                    let key = p.to_string_lossy();
+                    out.iter()
+                        .rev()
+                        .find(|e| e.path == key)
+                        .cloned()
+                        .or_else(|| ledger.get(p).cloned())
+                };
+                let mut seed = base(&w.path, &w.how);
+                seed.from_network = w.from_network;
+                match w.how.as_str() {
+                    "chmod +x" => {
+                        if let Some(mut e) = known(&w.path, &out) {
+                            e.executable = true;
+                            out.push(e);
+                        } else if let Some(text) = read_text(&w.path) {
+                            let mut e = entry_from_text(&w.path, &text, &seed, engine);
+                            e.executable = true;
+                            out.push(e);
+                        }
+                    }
+                    "patch" => match &w.source {
+                        Some(patch) => {
+                            let text = known(patch, &out)
+                                .filter(|e| e.excerpt_complete)
+                                .and_then(|e| e.excerpt)
+                                .or_else(|| read_text(patch));
+                            for target in text.as_deref().map(patch_targets).unwrap_or_default() {
+                                out.push(base(
+                                    &fileops::resolve_for(
+                                        scope,
+                                        &analysis.commands[w.command],
+                                        &target,
+                                    ),
+                                    "patch",
+                                ));
+                            }
+                        }
+                        None => out.push(seed),
+                    },
+                    _ => {
+                        let prior = known(&w.path, &out);
+                        let entry = match (&w.content, &w.source) {
+                            (Some(c), _) if w.append => {
+                                let before = prior
+                                    .as_ref()
+                                    .filter(|e| e.excerpt_complete)
+                                    .and_then(|e| e.excerpt.clone())
+                                    .or_else(|| read_text(&w.path));
+                                match before {
+                                    Some(b) => entry_from_text(&w.path, &(b + c), &seed, engine),
+                                    None => {
+                                        let mut e = seed;
+                                        let mut a =
+                                            scan::analyse(scan::detect(&w.path, c), c, engine);
+                                        if let Some(pa) =
+                                            prior.as_ref().and_then(|p| p.analysis.as_ref())
+                                        {
+                                            a.findings.extend(pa.findings.iter().cloned());
+                                        }
+                                        e.analysis = Some(a);
+                                        e
+                                    }
+                                }
+                            }
+                            (Some(c), _) => entry_from_text(&w.path, c, &seed, engine),
+                            (None, Some(src)) => match known(src, &out) {
+                                Some(src_entry) => LedgerEntry {
+                                    path: seed.path.clone(),
+                                    how: format!("{} {}", w.how, display(src, scope)),
+                                    tool: seed.tool.clone(),
+                                    tool_use_id: seed.tool_use_id.clone(),
+                                    summary: seed.summary.clone(),
+                                    receipt: seed.receipt.clone(),
+                                    written_at: seed.written_at,
+                                    executable: w.how == "install",
+                                    confirmed: false,
+                                    from_network: src_entry.from_network || w.from_network,
+                                    ..src_entry
+                                },
+                                None => match read_text(src) {
+                                    Some(text) => entry_from_text(&w.path, &text, &seed, engine),
+                                    None => seed,
+                                },
+                            },
+                            (None, None) => seed,
+                        };
+                        let mut entry = entry;
+                        if w.append
+                            && let Some(p) = &prior
+                        {
+                            entry.from_network |= p.from_network;
+                        }
+                        if let Some(p) = &prior {
+                            entry.executable |= p.executable;
+                        }
+                        entry.executable |= w.how == "install";
+                        out.push(entry);
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+fn edit_of(v: &Value) -> (String, String, bool) {
+    let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    (
+        s("old_string"),
+        s("new_string"),
+        v.get("replace_all")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
+    )
+}
+
+/// The text after one Edit: the first (or every) `old` replaced; unchanged when `old` does
+/// not occur (the tool would fail). An empty `old` on an empty file creates it.
+fn apply_edit(text: &str, old: &str, new: &str, all: bool) -> String {
+    if old.is_empty() {
+        return if text.is_empty() {
+            new.to_string()
+        } else {
+            text.to_string()
+        };
+    }
+    if all {
+        text.replace(old, new)
+    } else {
+        text.replacen(old, new, 1)
+    }
+}
+
+/// Files a unified diff changes (`+++ b/path`).
+fn patch_targets(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("+++ ") {
+            let path = rest.split('\t').next().unwrap_or(rest).trim();
+            if path == "/dev/null" {
+                continue;
+            }
+            let path = path.strip_prefix("b/").unwrap_or(path).to_string();
+            if !out.contains(&path) {
+                out.push(path);
+            }
+        }
+    }
+    out
+}
+
+/// The text of a file now: from disk when it exists, else the complete excerpt the ledger holds.
+fn current_text(ledger: &Ledger, path: &Path) -> Option<String> {
+    read_text(path).or_else(|| {
+        ledger
+            .get(path)
+            .filter(|e| e.excerpt_complete)
+            .and_then(|e| e.excerpt.clone())
+    })
+}
+
+/// A regular file's text, when it exists, is UTF-8 (lossily) and not over the read cap.
+fn read_text(path: &Path) -> Option<String> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > MAX_READ_BYTES {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(MAX_READ_BYTES)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    Some(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
+}
+
+/// An entry for known content: hash, size, excerpt and analysis.
+fn entry_from_text(
+    path: &Path,
+    text: &str,
+    seed: &LedgerEntry,
+    engine: &dyn ShellEngine,
+) -> LedgerEntry {
+    let (excerpt, complete) = excerpt_of(text);
+    LedgerEntry {
+        sha256: Some(sha256_hex(text.as_bytes())),
+        size: Some(text.len() as u64),
+        excerpt: Some(excerpt),
+        excerpt_complete: complete,
+        analysis: Some(scan::analyse(scan::detect(path, text), text, engine)),
+        ..seed.clone()
+    }
+}
+
+fn excerpt_of(text: &str) -> (String, bool) {
+    if text.len() <= EXCERPT_FULL {
+        return (text.to_string(), true);
+    }
+    let mut head = EXCERPT_HEAD;
+    while !text.is_char_boundary(head) {
+        head -= 1;
+    }
+    let mut tail = text.len() - EXCERPT_TAIL;
+    while !text.is_char_boundary(tail) {
+        tail += 1;
+    }
+    (format!("{}\n[…]\n{}", &text[..head], &text[tail..]), false)
+}
+
+fn summary(call: &Call) -> String {
+    let s = match &call.kind {
+        CallKind::Shell { command, .. } => command.clone(),
+        CallKind::Write { path, .. } => format!("{} {}", call.tool, path.display()),
+        _ => call.tool.clone(),
+    };
+    scan::shorten(&s).chars().take(MAX_SUMMARY).collect()
+}
+
+#[cfg(test)]
+mod tests;

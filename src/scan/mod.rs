@@ -1,0 +1,364 @@
+//! Content analysis: what a file the agent wrote would do when run. Shell scripts, Makefile
+//! recipes and `package.json` scripts go through the same static engine as a Bash command;
+//! Python, Node, Ruby, Perl, PHP and Rust build scripts are scanned for dangerous operations,
+//! whose shell-like parts (the command of `os.system`, the path of `shutil.rmtree`) are again
+//! judged by the engine, so one rule set decides everywhere.
+
+mod commands;
+mod script;
+
+use crate::normalize::{Call, CallKind, Scope};
+use crate::policy::Policy;
+use crate::verdict::{Effect, Verdict};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+pub use commands::command_lines;
+
+/// Longest line kept in a finding (the reason quotes it).
+const MAX_QUOTED_LINE: usize = 160;
+/// Files larger than this are analysed on their first `MAX_SCANNED_BYTES` only, and the
+/// analysis says so with an ask.
+pub const MAX_SCANNED_BYTES: usize = 1024 * 1024;
+
+/// The language a file is analysed as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Language {
+    Shell,
+    Python,
+    Node,
+    Ruby,
+    Perl,
+    Php,
+    Rust,
+    Make,
+    PackageJson,
+    /// Data or a language without a scanner: no findings.
+    Other,
+}
+
+impl Language {
+    /// A short name for reasons.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Language::Shell => "shell",
+            Language::Python => "Python",
+            Language::Node => "JavaScript",
+            Language::Ruby => "Ruby",
+            Language::Perl => "Perl",
+            Language::Php => "PHP",
+            Language::Rust => "Rust",
+            Language::Make => "Makefile",
+            Language::PackageJson => "package.json",
+            Language::Other => "data",
+        }
+    }
+}
+
+/// The language of a file from its name, its extension and its shebang. A file without any
+/// of these is shell: the kernel runs a script without `#!` with `/bin/sh`.
+pub fn detect(path: &Path, text: &str) -> Language {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    match name {
+        "Makefile" | "makefile" | "GNUmakefile" => return Language::Make,
+        "package.json" => return Language::PackageJson,
+        "build.rs" => return Language::Rust,
+        _ => {}
+    }
+    if let Some(first) = text.lines().next()
+        && let Some(bang) = first.strip_prefix("#!")
+    {
+        return from_shebang(bang);
+    }
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    match ext {
+        "sh" | "bash" | "zsh" | "ksh" | "command" => Language::Shell,
+        "py" | "pyw" => Language::Python,
+        "js" | "mjs" | "cjs" | "ts" | "mts" | "cts" | "jsx" | "tsx" => Language::Node,
+        "rb" | "rake" => Language::Ruby,
+        "pl" | "pm" | "t" => Language::Perl,
+        "php" => Language::Php,
+        "rs" => Language::Rust,
+        "mk" | "mak" => Language::Make,
+        "" => Language::Shell,
+        _ if path.components().any(|c| c.as_os_str() == "hooks") => Language::Shell,
+        _ => Language::Other,
+    }
+}
+
+fn from_shebang(bang: &str) -> Language {
+    let mut words = bang.split_whitespace();
+    let mut prog = words.next().unwrap_or("");
+    if prog.ends_with("/env") {
+        prog = words.find(|w| !w.starts_with('-')).unwrap_or("");
+    }
+    let prog = prog.rsplit('/').next().unwrap_or(prog);
+    match prog {
+        p if p.starts_with("python") || p.starts_with("pypy") => Language::Python,
+        "node" | "nodejs" | "deno" | "bun" | "tsx" | "ts-node" => Language::Node,
+        "ruby" => Language::Ruby,
+        "perl" => Language::Perl,
+        "php" => Language::Php,
+        "make" => Language::Make,
+        _ => Language::Shell,
+    }
+}
+
+/// One dangerous operation in a file's content.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Finding {
+    pub effect: Effect,
+    /// The rule that decided: an engine rule (`destructive-fs/rm-home`) or a scanner rule
+    /// (`scan/exfiltration`).
+    pub rule: String,
+    pub reason: String,
+    /// 1-based line of the file, when one line is to blame.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// That line (or the command it runs), shortened.
+    #[serde(default)]
+    pub text: String,
+    /// The part of the file it belongs to: a Makefile target, a `package.json` script.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub section: Option<String>,
+}
+
+/// What a file's content would do when run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ContentAnalysis {
+    pub language: Language,
+    /// Ask and deny findings only; an empty list is "nothing dangerous found".
+    pub findings: Vec<Finding>,
+}
+
+impl ContentAnalysis {
+    /// The strictest finding among those in `sections` (all when `sections` is empty); the
+    /// first one in file order among equals.
+    pub fn worst(&self, sections: &[String]) -> Option<&Finding> {
+        let mut best: Option<&Finding> = None;
+        for f in &self.findings {
+            let applies = sections.is_empty()
+                || f.section.is_none()
+                || f.section.as_ref().is_some_and(|s| sections.contains(s));
+            if applies && best.is_none_or(|b| f.effect > b.effect) {
+                best = Some(f);
+            }
+        }
+        best
+    }
+}
+
+/// The static engine for one shell command line.
+pub trait ShellEngine {
+    /// The verdict the static rules give `command` as a Bash call.
+    fn judge(&self, command: &str) -> Verdict;
+}
+
+/// The real engine: `shell::analyse` and `evaluate::evaluate` under a policy and scope.
+pub struct StaticEngine<'a> {
+    pub policy: &'a Policy,
+    pub scope: &'a Scope,
+}
+
+impl ShellEngine for StaticEngine<'_> {
+    fn judge(&self, command: &str) -> Verdict {
+        let call = Call {
+            tool: "Bash".into(),
+            input: serde_json::json!({ "command": command }),
+            kind: CallKind::Shell {
+                command: command.to_string(),
+                analysis: crate::shell::analyse(command),
+            },
+        };
+        crate::evaluate::evaluate(self.policy, &call, self.scope)
+    }
+}
+
+/// Analyses `text` as `language`. Never panics; bounded in time by the size cap.
+pub fn analyse(language: Language, text: &str, engine: &dyn ShellEngine) -> ContentAnalysis {
+    let (text, truncated) = if text.len() > MAX_SCANNED_BYTES {
+        let mut end = MAX_SCANNED_BYTES;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        (&text[..end], true)
+    } else {
+        (text, false)
+    };
+    let mut findings = match language {
+        Language::Shell => commands::shell_script(text, engine),
+        Language::Make => commands::makefile(text, engine),
+        Language::PackageJson => commands::package_json(text, engine),
+        Language::Python
+        | Language::Node
+        | Language::Ruby
+        | Language::Perl
+        | Language::Php
+        | Language::Rust => script::scan(language, text, engine),
+        Language::Other => Vec::new(),
+    };
+    if truncated {
+        findings.push(Finding {
+            effect: Effect::Ask,
+            rule: "scan/too-large".into(),
+            reason: format!(
+                "the file is larger than {} KiB; only its beginning was analysed",
+                MAX_SCANNED_BYTES / 1024
+            ),
+            line: None,
+            text: String::new(),
+            section: None,
+        });
+    }
+    ContentAnalysis { language, findings }
+}
+
+/// Files a script of `language` writes by a literal path, resolved by the caller. Shell
+/// scripts are not covered here: their writes come from the shell analysis (`fileops`).
+pub fn written_paths(language: Language, text: &str) -> Vec<String> {
+    match language {
+        Language::Python
+        | Language::Node
+        | Language::Ruby
+        | Language::Perl
+        | Language::Php
+        | Language::Rust => script::written_paths(language, text),
+        _ => Vec::new(),
+    }
+}
+
+/// A finding from the engine's verdict on one command, when it asks or denies.
+fn from_verdict(
+    v: &Verdict,
+    line: Option<usize>,
+    text: &str,
+    section: Option<&str>,
+) -> Option<Finding> {
+    let effect = v.effect.filter(|e| *e > Effect::Allow)?;
+    Some(Finding {
+        effect,
+        rule: v.rule.clone().unwrap_or_else(|| "static".into()),
+        reason: v.reason.clone(),
+        line,
+        text: shorten(text),
+        section: section.map(str::to_string),
+    })
+}
+
+/// One line, trimmed and bounded, for a reason.
+pub fn shorten(text: &str) -> String {
+    let t = text.trim();
+    if t.chars().count() <= MAX_QUOTED_LINE {
+        t.to_string()
+    } else {
+        let mut s: String = t.chars().take(MAX_QUOTED_LINE).collect();
+        s.push('…');
+        s
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod testing {
+    //! A stand-in for the static engine, so scanner tests do not depend on the rule packs.
+    use super::ShellEngine;
+    use crate::verdict::{Effect, Source, Verdict};
+
+    /// Denies deleting home or root and piping to a shell, asks for `git push`.
+    pub struct FakeEngine;
+
+    impl ShellEngine for FakeEngine {
+        fn judge(&self, command: &str) -> Verdict {
+            let c = command;
+            let home = [
+                "rm -rf ~",
+                "rm -rf /home/dev",
+                "rm -rf \"$HOME\"",
+                "rm -rf $HOME",
+                "rm -rf / ",
+                "rm -rf /\n",
+            ];
+            if home.iter().any(|h| c.contains(h)) || c.trim_end().ends_with("rm -rf /") {
+                return Verdict::decided(
+                    Effect::Deny,
+                    "destructive-fs/rm-home",
+                    "destructive-fs",
+                    "deletes the home directory or the root",
+                    Source::Static,
+                );
+            }
+            if c.contains("| sh") || c.contains("| bash") {
+                return Verdict::decided(
+                    Effect::Deny,
+                    "remote-code/pipe-shell",
+                    "remote-code",
+                    "pipes into a shell",
+                    Source::Static,
+                );
+            }
+            if c.contains("git push") {
+                return Verdict::decided(
+                    Effect::Ask,
+                    "publishing/git-push",
+                    "publishing",
+                    "pushes to a remote",
+                    Source::Static,
+                );
+            }
+            if c.contains(".ssh/id_") || c.contains(".aws/credentials") {
+                return Verdict::decided(
+                    Effect::Ask,
+                    "secrets/read-key",
+                    "secrets",
+                    "reads a credential",
+                    Source::Static,
+                );
+            }
+            Verdict::no_opinion()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_languages() {
+        let d = |p: &str, t: &str| detect(Path::new(p), t);
+        assert_eq!(d("/p/x.sh", ""), Language::Shell);
+        assert_eq!(d("/p/run", "#!/usr/bin/env python3\n"), Language::Python);
+        assert_eq!(
+            d("/p/run.sh", "#!/usr/bin/env -S node --x\n"),
+            Language::Node
+        );
+        assert_eq!(d("/p/tool", "echo hi\n"), Language::Shell);
+        assert_eq!(d("/p/Makefile", "all:\n"), Language::Make);
+        assert_eq!(d("/p/package.json", "{}"), Language::PackageJson);
+        assert_eq!(d("/p/a.py", ""), Language::Python);
+        assert_eq!(d("/p/README.md", "# hi"), Language::Other);
+        assert_eq!(d("/p/.git/hooks/pre-commit", ""), Language::Shell);
+    }
+
+    #[test]
+    fn worst_respects_sections() {
+        let f = |e, s: Option<&str>| Finding {
+            effect: e,
+            rule: "r".into(),
+            reason: String::new(),
+            line: None,
+            text: String::new(),
+            section: s.map(str::to_string),
+        };
+        let a = ContentAnalysis {
+            language: Language::PackageJson,
+            findings: vec![
+                f(Effect::Ask, Some("test")),
+                f(Effect::Deny, Some("deploy")),
+            ],
+        };
+        assert_eq!(a.worst(&[]).unwrap().effect, Effect::Deny);
+        assert_eq!(a.worst(&["test".into()]).unwrap().effect, Effect::Ask);
+        assert!(a.worst(&["build".into()]).is_none());
+    }
+}
