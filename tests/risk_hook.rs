@@ -590,3 +590,43 @@ fn a_misspelt_risk_key_denies_everything() {
     }
     assert_eq!(s.count(), 0);
 }
+
+#[test]
+fn the_model_sees_what_a_ledgered_script_runs() {
+    let s = answering(0.1, 0.9, LOW);
+    let env = Env::new(&s.url(), "");
+    let script = env.path("project/scripts/build.sh");
+    std::fs::create_dir_all(script.parent().unwrap()).unwrap();
+    let content = "#!/bin/sh\necho building LEDGER-MARKER\n";
+    let write = json!({
+        "session_id": "risk-ledger",
+        "cwd": env.path("project").to_string_lossy(),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Write",
+        "tool_input": {"file_path": script.to_string_lossy(), "content": content},
+        "tool_use_id": "toolu_w",
+    });
+    assert_eq!(env.run(&write).decision(), "pass");
+    std::fs::write(&script, content).unwrap();
+    let mut run = env.event("bash scripts/build.sh", None);
+    run["session_id"] = json!("risk-ledger");
+    let a = env.run(&run);
+    assert_eq!(a.decision(), "pass");
+    let seen = s.seen();
+    assert_eq!(seen.len(), 2, "the write and the run were both judged");
+    let ledger = &seen[1].json()["state"]["ledger"];
+    assert_eq!(ledger.as_array().map(Vec::len), Some(1), "{ledger}");
+    assert!(
+        ledger[0]["path"]
+            .as_str()
+            .unwrap()
+            .ends_with("scripts/build.sh")
+    );
+    assert_eq!(ledger[0]["written_by_agent"], true);
+    assert!(
+        ledger[0]["excerpt"]
+            .as_str()
+            .unwrap()
+            .contains("LEDGER-MARKER")
+    );
+}
