@@ -694,50 +694,23 @@ fn risk_check(policy: Option<&crate::policy::Policy>) -> Vec<Check> {
             "fix the policy first",
         )];
     };
-    let risk = &policy.risk;
-    // TODO(lead): once the risk module is merged, replace the rest of this function with
-    //
-    //     use crate::risk::CheckStatus;
-    //     crate::risk::doctor_check(risk)
-    //         .into_iter()
-    //         .map(|(status, msg)| {
-    //             let msg = msg.strip_prefix("risk backend: ").unwrap_or(&msg).to_string();
-    //             let fix = "see the message (`palisade explain` shows the risk block)";
-    //             match status {
-    //                 CheckStatus::Ok => Check::ok("risk backend", msg),
-    //                 CheckStatus::Warn => Check::warn("risk backend", msg, fix),
-    //                 CheckStatus::Fail => Check::fail("risk backend", msg, fix),
-    //             }
-    //         })
-    //         .collect()
-    //
-    // (it checks the key, sends a minimal request and times it).
-    if !risk.enabled {
-        return vec![Check::ok("risk backend", "off (risk.enabled: false)")];
-    }
-    let key_set = std::env::var_os(&risk.api_key_env).is_some_and(|v| !v.is_empty());
-    if !key_set {
-        return vec![Check::fail(
-            "risk backend",
-            format!(
-                "enabled, but ${} is not set: every undecided call gets on_error ({})",
-                risk.api_key_env,
-                if risk.on_error_deny { "deny" } else { "ask" }
-            ),
-            format!(
-                "export {}=<key> where Claude Code runs, or set risk.enabled: false",
-                risk.api_key_env
-            ),
-        )];
-    }
-    vec![Check::warn(
-        "risk backend",
-        format!(
-            "enabled ({} at {}), key in ${}; endpoint check not available in this build",
-            risk.model, risk.url, risk.api_key_env
-        ),
-        "check the endpoint with a build that has the risk module",
-    )]
+    // The risk module checks the key, sends a minimal request and times it.
+    use crate::risk::CheckStatus;
+    crate::risk::doctor_check(&policy.risk)
+        .into_iter()
+        .map(|(status, msg)| {
+            let msg = msg
+                .strip_prefix("risk backend: ")
+                .unwrap_or(&msg)
+                .to_string();
+            let fix = "see the message (`palisade explain` shows the risk block)";
+            match status {
+                CheckStatus::Ok => Check::ok("risk backend", msg),
+                CheckStatus::Warn => Check::warn("risk backend", msg, fix),
+                CheckStatus::Fail => Check::fail("risk backend", msg, fix),
+            }
+        })
+        .collect()
 }
 
 /// What a self-test run returned.

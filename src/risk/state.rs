@@ -156,9 +156,11 @@ pub fn head_tail(s: &str, max: usize) -> String {
 }
 
 // --- redaction -------------------------------------------------------------------------------
-// A minimal internal redaction: the shared `crate::redact` (written by the audit helper in
-// parallel) does not exist on this branch yet. When it lands, `redact_value` should delegate
-// to it; the literal-key scrub below stays.
+// A minimal internal redaction: the shared `crate::redact` (audit branch) is not on this
+// branch. TODO(lead), once it is merged: make `redact_text` call
+// `crate::redact::redact_text` after the literal-key scrub, and `redact_value` call
+// `crate::redact::redact_value(v, &[])` on a copy whose strings had the key scrubbed — that
+// module is a superset of the shapes below.
 
 const REDACTED: &str = "[REDACTED]";
 
