@@ -630,3 +630,69 @@ fn the_model_sees_what_a_ledgered_script_runs() {
             .contains("LEDGER-MARKER")
     );
 }
+
+#[test]
+fn live_replay_records_a_frozen_set_that_replays_offline() {
+    let s = answering(1.8, 0.9, [0.3, 0.1, 0.2, 0.02, 0.1, 0.1]);
+    let env = Env::new(&s.url(), "");
+    let ev = |cmd: &str, sid: &str| {
+        json!({"hook_event_name":"PreToolUse","session_id":sid,"cwd":"/home/dev/project",
+               "tool_name":"Bash","tool_input":{"command":cmd}})
+    };
+    let cases = [
+        json!({"id":"live-1","category":"risk-live","expect":"ask","event":ev("npm run build","l1")}),
+        json!({"id":"live-2","category":"risk-live","steps":[
+            {"event":ev("kubectl get pods","l2"),"expect":"ask"},
+            {"event":ev("make docs","l2"),"expect":"block"}]}),
+    ];
+    let set = env.path("live.jsonl");
+    std::fs::write(
+        &set,
+        cases.iter().map(|c| format!("{c}\n")).collect::<String>(),
+    )
+    .unwrap();
+    let out = env.path("recorded.jsonl");
+    let replay = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_palisade"))
+            .arg("replay")
+            .args(args)
+            .env_clear()
+            .env("HOME", env.path("home"))
+            .env("TMPDIR", env.path("cache"))
+            .env(KEY_VAR, KEY)
+            .output()
+            .unwrap()
+    };
+    let policy = env.path("config/policy.yaml");
+    let live = replay(&[
+        "--risk",
+        "live",
+        "--json",
+        "--policy",
+        policy.to_str().unwrap(),
+        "--record",
+        out.to_str().unwrap(),
+        set.to_str().unwrap(),
+    ]);
+    assert_eq!(live.status.code(), Some(0), "{live:?}");
+    assert_eq!(s.count(), 3, "one backend call per step");
+    let recorded: Vec<Value> = std::fs::read_to_string(&out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(recorded.len(), 2);
+    assert_eq!(recorded[0]["risk_answers"]["risk"]["score"], 1.8);
+    assert_eq!(
+        recorded[1]["steps"][1]["risk_answers"]["authorized"]["noul"],
+        0.1
+    );
+    assert!(!std::fs::read_to_string(&out).unwrap().contains(KEY));
+    // Offline, from the recorded answers alone: same outcomes, no request.
+    let frozen = replay(&["--risk", "frozen", "--json", out.to_str().unwrap()]);
+    assert_eq!(frozen.status.code(), Some(0), "{frozen:?}");
+    assert_eq!(s.count(), 3);
+    // Without the answers the layer is skipped, and the ask expectations fail.
+    let off = replay(&["--risk", "off", "--json", out.to_str().unwrap()]);
+    assert_eq!(off.status.code(), Some(1));
+}
