@@ -59,6 +59,8 @@ pub struct Execution {
     pub language: Option<Language>,
     /// The parts of the file that run: npm scripts (`pretest`, `test`, `posttest`); empty = all.
     pub sections: Vec<String>,
+    /// Variables the invocation sets for the file (`make PY=python3`, `PY=python3 make`).
+    pub defines: Vec<(String, String)>,
 }
 
 /// Resolves a path argument of `cmd`, relative to the directory the command runs in.
@@ -775,6 +777,27 @@ fn script_operand<'a>(
     None
 }
 
+/// Deepest inline code followed (`python -c` running `perl -e` running …).
+const MAX_INLINE_DEPTH: usize = 4;
+
+/// The code argument of `python -c CODE`, `node -e CODE`, `perl -e CODE`, `php -r CODE`.
+fn inline_code<'a>(interp: &Interpreter, args: &'a [Word]) -> Option<&'a Word> {
+    let mut iter = args.iter();
+    while let Some(a) = iter.next() {
+        let name = a.text.split('=').next().unwrap_or(&a.text);
+        if name == "-m" {
+            return None;
+        }
+        if interp.code_from_arg.contains(&name) {
+            return match a.text.split_once('=') {
+                Some(_) => None,
+                None => iter.next(),
+            };
+        }
+    }
+    None
+}
+
 /// Every file the call executes. Commands in the analysis are already unwrapped (`sudo`,
 /// `env`, `timeout`, `bash -c`…), so wrappers need no handling here.
 pub fn executions(call: &Call, scope: &Scope) -> Vec<Execution> {
@@ -783,7 +806,7 @@ pub fn executions(call: &Call, scope: &Scope) -> Vec<Execution> {
     };
     let mut out = Vec::new();
     for (i, cmd) in analysis.commands.iter().enumerate() {
-        command_executions(analysis, scope, i, cmd, &mut out);
+        command_executions(analysis, scope, i, cmd, &mut out, 0);
     }
     out
 }
@@ -800,6 +823,7 @@ fn exec(
         command,
         language,
         sections: Vec::new(),
+        defines: Vec::new(),
     }
 }
 
@@ -809,9 +833,25 @@ fn command_executions(
     i: usize,
     cmd: &Command,
     out: &mut Vec<Execution>,
+    depth: usize,
 ) {
+    if depth > MAX_INLINE_DEPTH {
+        return;
+    }
     let res = |raw: &str| resolve_for(scope, cmd, raw);
     let program = cmd.program.as_str();
+    // `busybox sh x.sh`: the applet is the program.
+    if program == "busybox"
+        && let Some((applet, rest)) = cmd.args.split_first()
+    {
+        let shifted = Command {
+            program: basename(&applet.text).to_string(),
+            program_path: applet.text.clone(),
+            args: rest.to_vec(),
+            ..cmd.clone()
+        };
+        return command_executions(analysis, scope, i, &shifted, out, depth + 1);
+    }
     // A program named by a path runs that file: `./x.sh`, `/abs/x`, `scripts/x`.
     if cmd.program_path.contains('/') && !cmd.program_path.contains('$') {
         out.push(exec(
@@ -856,6 +896,21 @@ fn command_executions(
                 .option_value(Some('C'), &["directory"])
                 .map(|d| res(&d))
                 .unwrap_or_else(|| cwd_of(scope, cmd));
+            // `make VAR=value` and `VAR=value make`: variables the recipes see.
+            let mut defines: Vec<(String, String)> = cmd
+                .env
+                .iter()
+                .map(|(k, v)| (k.clone(), v.text.clone()))
+                .collect();
+            defines.extend(cmd.operands().iter().filter_map(|w| {
+                w.text
+                    .split_once('=')
+                    .filter(|(k, _)| {
+                        !k.is_empty() && k.chars().all(|c| c.is_alphanumeric() || c == '_')
+                    })
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+            }));
+            let first = out.len();
             match cmd.option_value(Some('f'), &["file", "makefile"]) {
                 Some(f) => {
                     let p = if f.starts_with('/') {
@@ -870,6 +925,30 @@ fn command_executions(
                         out.push(exec(dir.join(name), "make", i, Some(Language::Make)));
                     }
                 }
+            }
+            // The goals: what make is asked to build (the default goal when none).
+            let goals: Vec<String> = operands_skipping(
+                cmd,
+                "fCIoW",
+                &[
+                    "file",
+                    "makefile",
+                    "directory",
+                    "include-dir",
+                    "old-file",
+                    "new-file",
+                    "what-if",
+                    "assume-old",
+                    "assume-new",
+                ],
+            )
+            .iter()
+            .map(|w| w.text.clone())
+            .filter(|g| !g.contains('=') && !g.chars().all(|c| c.is_ascii_digit()))
+            .collect();
+            for e in &mut out[first..] {
+                e.defines = defines.clone();
+                e.sections = goals.clone();
             }
             return;
         }
@@ -980,6 +1059,18 @@ fn command_executions(
         };
         match script_operand(cmd, &interp, args) {
             Some(f) => out.push(exec(res(&f.text), program, i, Some(interp.language))),
+            None if interp.language != Language::Shell
+                && let Some(code) = inline_code(&interp, args) =>
+            {
+                // `python3 -c "…"`, `perl -e '…'`: the commands the code runs, as far as
+                // they are literal (the shell analysis unwraps `sh -c` itself).
+                for line in crate::scan::commands_run(interp.language, &code.text) {
+                    let inner = crate::shell::analyse(&line);
+                    for c in &inner.commands {
+                        command_executions(&inner, scope, i, c, out, depth + 1);
+                    }
+                }
+            }
             None => {
                 // The interpreter reads its code from stdin: `sh < x.sh`, `cat x.sh | sh`.
                 let mut fed = reads(cmd, scope);
@@ -1327,6 +1418,15 @@ mod tests {
         );
         assert!(ex(vec![cmd("python3 -m pytest")]).is_empty());
         assert!(ex(vec![cmd("python3 -c print(1)")]).is_empty());
+        let mut inline = cmd("python3 -c");
+        inline
+            .args
+            .push(Word::literal("import os; os.system('./x.sh')"));
+        assert_eq!(ex(vec![inline]), vec![(x.clone(), None)]);
+        assert_eq!(
+            ex(vec![cmd("busybox sh x.sh")]),
+            vec![(x.clone(), Some(Language::Shell))]
+        );
         assert_eq!(
             ex(vec![cmd("node --require dotenv/config a.js")])[0].0,
             p("/home/dev/project/a.js")
@@ -1365,6 +1465,15 @@ mod tests {
         );
         let e = executions(&shell_call(vec![cmd("make -f build.mk")]), &scope());
         assert_eq!(e[0].path, p("/home/dev/project/build.mk"));
+        let e = executions(
+            &shell_call(vec![cmd("make -j 4 -C sub test lint PY=python3")]),
+            &scope(),
+        );
+        assert_eq!(e[0].sections, vec!["test", "lint"]);
+        assert_eq!(
+            e[0].defines,
+            vec![("PY".to_string(), "python3".to_string())]
+        );
         let e = executions(&shell_call(vec![cmd("npm test")]), &scope());
         assert_eq!(e[0].path, p("/home/dev/project/package.json"));
         assert_eq!(e[0].sections, vec!["pretest", "test", "posttest"]);

@@ -434,61 +434,111 @@ pub fn scope_for(
             .iter()
             .map(|r| paths.resolve(&r.to_string_lossy())),
     );
-    let mut protected = Vec::new();
-    let mut guard = |path: PathBuf, what: &str, subtree: bool| {
-        protected.push(ProtectedPath {
-            path: paths.resolve(&path.to_string_lossy()),
-            what: what.to_string(),
-            subtree,
-        });
-    };
-    guard(loc.user_policy.clone(), "palisade's user policy", false);
-    if let Some(dir) = loc.user_policy.parent()
-        && dir.file_name().is_some_and(|n| n == "palisade")
-    {
-        guard(dir.to_path_buf(), "palisade's config directory", true);
-    }
-    guard(
-        loc.data_dir.clone(),
-        "palisade's state directory (audit log, ledger)",
-        true,
-    );
-    guard(
-        project_root.join(".palisade.yaml"),
-        "palisade's project policy",
-        false,
-    );
-    if let Ok(exe) = std::env::current_exe() {
-        guard(exe, "the palisade binary", false);
-    }
-    for name in ["settings.json", "settings.local.json"] {
-        guard(
-            loc.claude_dir.join(name),
-            "Claude Code settings (they install the hooks)",
-            false,
-        );
-        guard(
-            project_root.join(".claude").join(name),
-            "Claude Code project settings (they can install or disable hooks)",
-            false,
-        );
-    }
-    guard(
-        loc.claude_dir.join("plugins"),
-        "Claude Code plugins (they carry hooks)",
-        true,
-    );
-    guard(
-        PathBuf::from("/etc/claude-code"),
-        "Claude Code managed settings",
-        true,
-    );
+    let protected = protected_paths(loc, &paths);
     Scope {
         paths,
         project_root,
         roots,
         protected,
     }
+}
+
+/// What self-protection guards: palisade's policy, state and binary — at the configured places
+/// and at the default ones, since an override only moves where palisade looks today — and the
+/// Claude Code settings that install or disable hooks, in any project.
+fn protected_paths(loc: &Locations, paths: &PathResolver) -> Vec<ProtectedPath> {
+    let mut protected = Vec::new();
+    let mut guard = |path: PathBuf, what: &str, subtree: bool, suffix: bool| {
+        let path = if suffix {
+            path
+        } else {
+            paths.resolve(&path.to_string_lossy())
+        };
+        protected.push(ProtectedPath {
+            path,
+            what: what.to_string(),
+            subtree,
+            suffix,
+        });
+    };
+    let defaults = Locations::from_vars(|k| (k == "HOME").then(|| loc.home.clone()));
+    for l in [loc, &defaults] {
+        guard(
+            l.user_policy.clone(),
+            "palisade's user policy",
+            false,
+            false,
+        );
+        if let Some(dir) = l.user_policy.parent()
+            && dir.file_name().is_some_and(|n| n == "palisade")
+        {
+            guard(
+                dir.to_path_buf(),
+                "palisade's config directory",
+                true,
+                false,
+            );
+        }
+        guard(
+            l.data_dir.clone(),
+            "palisade's state directory (audit log, ledger)",
+            true,
+            false,
+        );
+        guard(
+            l.claude_dir.join("plugins"),
+            "Claude Code plugins (they carry hooks)",
+            true,
+            false,
+        );
+        for name in ["settings.json", "settings.local.json"] {
+            guard(
+                l.claude_dir.join(name),
+                "Claude Code settings (they install the hooks)",
+                false,
+                false,
+            );
+        }
+    }
+    guard(
+        PathBuf::from(".palisade.yaml"),
+        "a palisade project policy",
+        false,
+        true,
+    );
+    for name in [".claude/settings.json", ".claude/settings.local.json"] {
+        guard(
+            PathBuf::from(name),
+            "Claude Code project settings (they can install or disable hooks)",
+            false,
+            true,
+        );
+    }
+    if let Ok(exe) = std::env::current_exe() {
+        guard(exe, "the palisade binary", false, false);
+    }
+    for bin in [".cargo/bin/palisade", ".local/bin/palisade"] {
+        guard(loc.home.join(bin), "the palisade binary", false, false);
+    }
+    guard(
+        PathBuf::from("/usr/local/bin/palisade"),
+        "the palisade binary",
+        false,
+        false,
+    );
+    guard(
+        PathBuf::from("/etc/claude-code"),
+        "Claude Code managed settings",
+        true,
+        false,
+    );
+    guard(
+        PathBuf::from("/Library/Application Support/ClaudeCode"),
+        "Claude Code managed settings",
+        true,
+        false,
+    );
+    protected
 }
 
 fn temp_dirs() -> Vec<PathBuf> {

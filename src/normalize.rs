@@ -59,13 +59,17 @@ pub struct ProtectedPath {
     pub what: String,
     /// Protects everything below `path` too.
     pub subtree: bool,
+    /// `path` is a relative tail (`.claude/settings.json`): any path ending in it is protected.
+    pub suffix: bool,
 }
 
 impl Scope {
     /// The protected entry covering `path`, if any.
     pub fn protected(&self, path: &Path) -> Option<&ProtectedPath> {
         self.protected.iter().find(|p| {
-            if p.subtree {
+            if p.suffix {
+                path.ends_with(&p.path)
+            } else if p.subtree {
                 path.starts_with(&p.path)
             } else {
                 path == p.path

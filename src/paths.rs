@@ -34,6 +34,8 @@ impl PathResolver {
             format!("{home}/{rest}")
         } else if let Some(rest) = strip_home_var(&text) {
             format!("{home}{rest}")
+        } else if let Some(user_path) = other_user_home(&text, &self.home) {
+            user_path
         } else {
             text
         };
@@ -56,6 +58,28 @@ fn strip_home_var(text: &str) -> Option<&str> {
         }
     }
     None
+}
+
+/// `~name` and `~name/rest`: another user's home, taken as a sibling of this home
+/// (`/home/dev` → `/home/name`), which is where it is on every common system.
+fn other_user_home(text: &str, home: &Path) -> Option<String> {
+    let rest = text.strip_prefix('~')?;
+    let (user, tail) = rest
+        .split_once('/')
+        .map(|(u, t)| (u, Some(t)))
+        .unwrap_or((rest, None));
+    if user.is_empty()
+        || !user
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.')
+    {
+        return None;
+    }
+    let base = home.parent().unwrap_or(Path::new("/")).join(user);
+    Some(match tail {
+        Some(t) => format!("{}/{t}", base.display()),
+        None => base.display().to_string(),
+    })
 }
 
 fn is_windows_absolute(s: &str) -> bool {

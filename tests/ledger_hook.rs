@@ -303,14 +303,8 @@ fn a_corrupt_ledger_fails_closed_for_writes_only() {
     assert_eq!(code, 0);
 }
 
-fn parser_landed() -> bool {
-    !palisade::shell::analyse("python3 x.py").commands.is_empty()
-}
-
 #[test]
-#[ignore = "needs the shell parser (shell::analyse, built on the shell branch) to see that `python3 cleanup.py` runs the file; run with --ignored after the merge"]
 fn write_then_run_across_two_processes() {
-    assert!(parser_landed(), "shell::analyse returns no commands yet");
     let env = env();
     let script = env.project.join("cleanup.py");
     let (code, _, _) = hook(
@@ -378,9 +372,7 @@ fn write_then_run_across_two_processes() {
 }
 
 #[test]
-#[ignore = "needs the shell parser (shell branch) for `curl -o` and `bash install.sh`; run with --ignored after the merge"]
 fn downloaded_then_run_asks_across_processes() {
-    assert!(parser_landed(), "shell::analyse returns no commands yet");
     let env = env();
     let (code, _, _) = hook(
         &env,
@@ -406,4 +398,59 @@ fn downloaded_then_run_asks_across_processes() {
     assert_eq!(code, 0, "{out}");
     let answer: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(answer["hookSpecificOutput"]["permissionDecision"], "ask");
+}
+
+#[test]
+fn the_design_example_shell_chain() {
+    let env = env();
+    let script = env.project.join("clean.sh");
+    let (code, out, _) = hook(
+        &env,
+        &event(
+            &env,
+            "c2",
+            "PreToolUse",
+            "Write",
+            json!({"file_path": script, "content": "#!/bin/sh\nrm -rf \"$HOME\"\n"}),
+        ),
+    );
+    assert_eq!((code, out.as_str()), (0, ""), "writing the script passes");
+    let (code, out, err) = hook(
+        &env,
+        &event(
+            &env,
+            "c2",
+            "PreToolUse",
+            "Bash",
+            json!({"command": "sh clean.sh"}),
+        ),
+    );
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains("clean.sh") && err.contains("line 2"), "{err}");
+    assert!(err.contains("[ledger/destructive-fs/"), "{err}");
+    // Rewritten on disk into something harmless (by hand, outside the agent): judged as it is now.
+    std::fs::write(&script, "#!/bin/sh\necho clean\n").unwrap();
+    let (code, out, _) = hook(
+        &env,
+        &event(
+            &env,
+            "c2",
+            "PreToolUse",
+            "Bash",
+            json!({"command": "sh clean.sh"}),
+        ),
+    );
+    assert_eq!((code, out.as_str()), (0, ""));
+    // A line that writes and runs in one call.
+    let (code, _, err) = hook(
+        &env,
+        &event(
+            &env,
+            "c3",
+            "PreToolUse",
+            "Bash",
+            json!({"command": "printf 'rm -rf ~\\n' > w.sh && bash w.sh"}),
+        ),
+    );
+    assert_eq!(code, 2, "{err}");
 }

@@ -1,6 +1,21 @@
 //! The action ledger: per session, every file the agent wrote or changed, with the analysis of
 //! its content, so that a later call that executes it is judged by what it runs.
 //!
+//! Decisions worth knowing:
+//! - What is recorded: writes of calls that were allowed, passed *or asked* (an asked write
+//!   happens once the user agrees, and an unrecorded write would escape the chain check);
+//!   denied writes never. PostToolUse confirms and takes the hash and analysis from disk.
+//! - What a run is judged by: the file on disk when it is there and its hash differs from the
+//!   recorded one (or none was known), else the analysis stored at write time, so chains
+//!   replay without the files. Downloaded content is asked about at least (remote code);
+//!   content nobody could see (`python gen.py > run.sh` without the file) is asked about.
+//! - A ledger file that cannot be read or parsed is an error, never an empty ledger: the hook
+//!   refuses calls that write or run files (asks with `audit.on_error: ask`) and names the
+//!   file; calls that neither write nor run files do not read the ledger at all.
+//! - Bounds: 4096 entries and 4 MiB of excerpts per session (oldest first out; an entry
+//!   without excerpt keeps its hash and analysis), files read up to 8 MiB, chains followed
+//!   4 deep; ledgers of sessions untouched for 30 days are removed when a new one starts.
+//!
 //! Two pure-ish steps around a `Ledger` value (they read the files involved from disk when
 //! they exist, nothing else): `check` before a call (does it run something written earlier?)
 //! and `record` after the verdict (what did it write?). `LedgerStore` keeps the ledger of a
@@ -30,7 +45,7 @@ const EXCERPT_TAIL: usize = 8 * 1024;
 const MAX_ENTRIES: usize = 4096;
 /// Total excerpt bytes one session keeps; older entries lose their excerpt (not their
 /// hash or analysis) first.
-const EXCERPT_BUDGET: usize = 8 * 1024 * 1024;
+const EXCERPT_BUDGET: usize = 4 * 1024 * 1024;
 /// Deepest chain followed: `a.sh` runs `b.sh` runs `c.py`…
 const MAX_CHAIN_DEPTH: usize = 4;
 /// Largest file read from disk to hash and analyse.
@@ -187,6 +202,20 @@ pub fn relevance(call: &Call, scope: &Scope) -> (bool, bool) {
     }
 }
 
+/// The ledger entries of the files a call runs (for the risk backend's state: what the
+/// agent wrote earlier that this call executes).
+pub fn entries_run_by<'a>(ledger: &'a Ledger, call: &Call, scope: &Scope) -> Vec<&'a LedgerEntry> {
+    let mut out: Vec<&LedgerEntry> = Vec::new();
+    for e in fileops::executions(call, scope) {
+        if let Some(entry) = ledger.get(&e.path)
+            && !out.iter().any(|x| x.path == entry.path)
+        {
+            out.push(entry);
+        }
+    }
+    out
+}
+
 /// Judges a call by the ledgered files it executes, with the static engine of `policy`.
 pub fn check(ledger: &Ledger, call: &Call, scope: &Scope, policy: &Policy) -> LedgerVerdict {
     let engine = StaticEngine { policy, scope };
@@ -330,9 +359,12 @@ fn judge_execution(
         None => None,
     };
     let want = run_language(exec, entry, text.as_deref());
+    let sections = run_sections(exec, want, text.as_deref());
     let analysis: Option<ContentAnalysis> = match (&text, &entry.analysis) {
-        (Some(t), Some(a)) if !changed && a.language == want => Some(a.clone()),
-        (Some(t), _) => Some(scan::analyse(want, t, engine)),
+        (Some(_), Some(a)) if !changed && a.language == want && exec.defines.is_empty() => {
+            Some(a.clone())
+        }
+        (Some(t), _) => Some(scan::analyse_run(want, t, &exec.defines, engine)),
         (None, Some(a)) => Some(a.clone()),
         (None, None) => None,
     };
@@ -385,7 +417,7 @@ fn judge_execution(
                     &mut best,
                 );
             }
-            if let Some(f) = a.worst(&exec.sections) {
+            if let Some(f) = a.worst(&sections) {
                 consider(
                     Judged {
                         effect: f.effect,
@@ -410,7 +442,7 @@ fn judge_execution(
     // What the file runs in turn, when it is a script of commands.
     if let Some(t) = &text {
         trail.push(exec.path.clone());
-        for line in scan::command_lines(want, t, &exec.sections) {
+        for line in scan::command_lines(want, t, &sections, &exec.defines) {
             for e in fileops::executions(&shell_call(&line), scope) {
                 if let Some(j) = judge_execution(ledger, &e, scope, engine, trail, links) {
                     consider(
@@ -447,6 +479,16 @@ fn run_language(exec: &Execution, entry: &LedgerEntry, text: Option<&str>) -> La
         })
 }
 
+/// The parts of a file a run executes: npm scripts as named, Makefile targets as make
+/// would build them (goals and their prerequisites; all targets when the text is not known).
+fn run_sections(exec: &Execution, language: Language, text: Option<&str>) -> Vec<String> {
+    match (language, text) {
+        (Language::Make, Some(t)) => scan::make_targets(t, &exec.sections, &exec.defines),
+        (Language::Make, None) => Vec::new(),
+        _ => exec.sections.clone(),
+    }
+}
+
 /// A Bash call for one command line of a script.
 fn shell_call(line: &str) -> Call {
     Call {
@@ -461,9 +503,9 @@ fn shell_call(line: &str) -> Call {
 
 /// Files written by the ledgered scripts a call runs: a script that writes another file is
 /// recorded as its writer (`bash a.sh`, where `a.sh` holds `cat > b.sh <<EOF`), so running
-/// that file later is judged too. Shell, Makefile and package scripts are read with the
-/// shell analysis (content known where it is literal); other languages give the paths they
-/// write literally, with content unknown.
+/// that file later is judged too. The command lines the file runs are read with the shell
+/// analysis (content known where it is literal); programs also give the paths they write
+/// literally, with content unknown.
 fn derived_writes(
     ledger: &Ledger,
     call: &Call,
@@ -483,17 +525,17 @@ fn derived_writes(
         };
         let by = display(&exec.path, scope);
         let lang = run_language(&exec, entry, Some(&text));
-        match lang {
-            Language::Shell | Language::Make | Language::PackageJson => {
-                for line in scan::command_lines(lang, &text, &exec.sections) {
-                    for mut e in planned_writes(ledger, &shell_call(&line), scope, engine, ctx) {
-                        e.how = format!("{} in {by}", e.how);
-                        e.tool = call.tool.clone();
-                        e.summary = summary(call);
-                        out.push(e);
-                    }
-                }
+        let sections = run_sections(&exec, lang, Some(&text));
+        for line in scan::command_lines(lang, &text, &sections, &exec.defines) {
+            for mut e in planned_writes(ledger, &shell_call(&line), scope, engine, ctx) {
+                e.how = format!("{} in {by}", e.how);
+                e.tool = call.tool.clone();
+                e.summary = summary(call);
+                out.push(e);
             }
+        }
+        match lang {
+            Language::Shell | Language::Make | Language::PackageJson => {}
             other => {
                 for raw in scan::written_paths(other, &text) {
                     let path = scope.resolve(&raw);

@@ -9,6 +9,11 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
+/// Ledgers of sessions untouched this long are removed when a new session starts one.
+pub const STALE_AFTER: std::time::Duration = std::time::Duration::from_secs(30 * 24 * 3600);
+/// Most stale files removed at once, so starting a session stays quick.
+const MAX_PRUNED: usize = 256;
+
 /// Largest ledger file read; a bigger one is reported, not trusted.
 pub const MAX_LEDGER_BYTES: u64 = 64 * 1024 * 1024;
 
@@ -93,6 +98,7 @@ impl LedgerStore {
             .map_err(|e| err(format!("could not be locked ({e})")))?;
         lock.lock()
             .map_err(|e| err(format!("could not be locked ({e})")))?;
+        let fresh = !path.exists();
         let mut ledger = read_ledger(&path)?;
         let (out, changed) = change(&mut ledger);
         if changed {
@@ -102,7 +108,39 @@ impl LedgerStore {
         }
         // The lock is released when `lock` is dropped, after the rename.
         drop(lock);
+        if fresh && changed {
+            self.prune_stale(&path);
+        }
         Ok(out)
+    }
+
+    /// Removes ledgers (and their lock files) of sessions not written for `STALE_AFTER`.
+    /// Best effort: a file that cannot be removed stays, nothing fails.
+    fn prune_stale(&self, keep: &Path) {
+        let Ok(dir) = fs::read_dir(&self.dir) else {
+            return;
+        };
+        let now = std::time::SystemTime::now();
+        let mut removed = 0;
+        for entry in dir.flatten() {
+            if removed >= MAX_PRUNED {
+                break;
+            }
+            let path = entry.path();
+            if path == keep || path.extension().is_none_or(|x| x != "json") {
+                continue;
+            }
+            let stale = entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| now.duration_since(t).ok())
+                .is_some_and(|age| age > STALE_AFTER);
+            if stale && fs::remove_file(&path).is_ok() {
+                let _ = fs::remove_file(path.with_extension("lock"));
+                removed += 1;
+            }
+        }
     }
 }
 
@@ -220,6 +258,39 @@ mod tests {
         assert_eq!(name.len(), 16 + ".json".len());
         assert!(name[..16].chars().all(|c| c.is_ascii_hexdigit()));
         assert_ne!(store.file_for("a"), store.file_for("b"));
+    }
+
+    #[test]
+    fn stale_ledgers_are_pruned_when_a_session_starts() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path());
+        store
+            .update("old", |l| l.entries.insert("/a".into(), entry("/a", "t")))
+            .unwrap();
+        store
+            .update("recent", |l| {
+                l.entries.insert("/b".into(), entry("/b", "t"))
+            })
+            .unwrap();
+        let old = store.file_for("old");
+        let long_ago =
+            std::time::SystemTime::now() - STALE_AFTER - std::time::Duration::from_secs(60);
+        File::options()
+            .write(true)
+            .open(&old)
+            .unwrap()
+            .set_modified(long_ago)
+            .unwrap();
+        // Writing to an existing session prunes nothing.
+        store.update("recent", |_| ()).unwrap();
+        assert!(old.exists());
+        store
+            .update("new", |l| l.entries.insert("/c".into(), entry("/c", "t")))
+            .unwrap();
+        assert!(!old.exists());
+        assert!(!old.with_extension("lock").exists());
+        assert!(store.file_for("recent").exists());
+        assert!(store.file_for("new").exists());
     }
 
     #[test]

@@ -415,7 +415,9 @@ fn makefile_and_git_hooks() {
         &FakeEngine,
         &ctx(1),
     );
-    let v = run(&l, &bash(vec![cmd("make")]));
+    // `make` builds the default goal `all`; `clean` is not run.
+    assert_eq!(run(&l, &bash(vec![cmd("make")])).verdict.effect, None);
+    let v = run(&l, &bash(vec![cmd("make clean")]));
     assert_eq!(v.verdict.effect, Some(Effect::Deny));
     assert!(v.verdict.reason.contains("line 4"), "{}", v.verdict.reason);
     record_with(
@@ -529,4 +531,150 @@ fn files_written_by_a_program_it_ran_are_ledgered() {
         "{}",
         v.verdict.reason
     );
+}
+
+#[test]
+fn patches_mark_their_targets_unknown() {
+    let mut l = Ledger::default();
+    let diff = "--- a/build.sh\n+++ b/build.sh\n@@ -1 +1 @@\n-cargo build\n+rm -rf ~\n";
+    record_with(
+        &mut l,
+        &write("/home/dev/project/build.sh", "cargo build\n"),
+        &scope(),
+        &FakeEngine,
+        &ctx(1),
+    );
+    record_with(
+        &mut l,
+        &write("/home/dev/project/fix.patch", diff),
+        &scope(),
+        &FakeEngine,
+        &ctx(2),
+    );
+    record_with(
+        &mut l,
+        &bash(vec![cmd("git apply fix.patch")]),
+        &scope(),
+        &FakeEngine,
+        &ctx(3),
+    );
+    let e = l.get(Path::new("/home/dev/project/build.sh")).unwrap();
+    assert_eq!((e.how.as_str(), e.analysis.is_none()), ("patch", true));
+    // Without the file on disk the patched script is unknown: asked, not passed.
+    assert_eq!(
+        run(&l, &bash(vec![cmd("sh build.sh")])).verdict.effect,
+        Some(Effect::Ask)
+    );
+}
+
+#[test]
+fn notebook_cells_sed_and_install() {
+    let mut l = Ledger::default();
+    let nb = Call {
+        tool: "NotebookEdit".into(),
+        input: json!({ "notebook_path": "/home/dev/project/a.ipynb", "new_source": "import shutil\nshutil.rmtree('/home/dev')\n" }),
+        kind: CallKind::Write {
+            path: "/home/dev/project/a.ipynb".into(),
+            content: None,
+        },
+    };
+    record_with(&mut l, &nb, &scope(), &FakeEngine, &ctx(1));
+    let e = l.get(Path::new("/home/dev/project/a.ipynb")).unwrap();
+    assert_eq!(
+        e.analysis.as_ref().unwrap().worst(&[]).unwrap().effect,
+        Effect::Deny
+    );
+
+    record_with(
+        &mut l,
+        &write("/home/dev/project/ok.sh", "echo ok\n"),
+        &scope(),
+        &FakeEngine,
+        &ctx(2),
+    );
+    record_with(
+        &mut l,
+        &bash(vec![cmd("sed -i s/ok/no/ ok.sh")]),
+        &scope(),
+        &FakeEngine,
+        &ctx(3),
+    );
+    assert_eq!(
+        l.get(Path::new("/home/dev/project/ok.sh"))
+            .unwrap()
+            .analysis,
+        None
+    );
+    assert_eq!(
+        run(&l, &bash(vec![cmd("sh ok.sh")]))
+            .verdict
+            .rule
+            .as_deref(),
+        Some("ledger/unknown-content")
+    );
+
+    record_with(
+        &mut l,
+        &write("/home/dev/project/tool", "#!/bin/sh\nrm -rf ~\n"),
+        &scope(),
+        &FakeEngine,
+        &ctx(4),
+    );
+    record_with(
+        &mut l,
+        &bash(vec![cmd("install -m 755 tool /home/dev/.local/bin/tool")]),
+        &scope(),
+        &FakeEngine,
+        &ctx(5),
+    );
+    let e = l.get(Path::new("/home/dev/.local/bin/tool")).unwrap();
+    assert!(e.executable);
+    assert_eq!(
+        run(&l, &bash(vec![cmd("/home/dev/.local/bin/tool")]))
+            .verdict
+            .effect,
+        Some(Effect::Deny)
+    );
+}
+
+#[test]
+fn a_cycle_of_scripts_ends() {
+    // a.sh runs b.sh runs a.sh: judged without looping (the shell analysis is a stand-in
+    // here, so only the direct run is seen; the trail bound is what is tested).
+    let mut l = Ledger::default();
+    record_with(
+        &mut l,
+        &write("/home/dev/project/a.sh", "bash b.sh\n"),
+        &scope(),
+        &FakeEngine,
+        &ctx(1),
+    );
+    record_with(
+        &mut l,
+        &write("/home/dev/project/b.sh", "bash a.sh\n"),
+        &scope(),
+        &FakeEngine,
+        &ctx(2),
+    );
+    let v = run(&l, &bash(vec![cmd("bash a.sh")]));
+    assert_eq!(v.verdict.effect, None);
+}
+
+#[test]
+fn entries_run_by_a_call() {
+    let mut l = Ledger::default();
+    record_with(
+        &mut l,
+        &write("/home/dev/project/a.sh", "echo a\n"),
+        &scope(),
+        &FakeEngine,
+        &ctx(1),
+    );
+    let got = entries_run_by(
+        &l,
+        &bash(vec![cmd("bash a.sh"), cmd("./a.sh"), cmd("sh b.sh")]),
+        &scope(),
+    );
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].path, "/home/dev/project/a.sh");
 }

@@ -1,5 +1,6 @@
 //! cloud-infra: destroying or reconfiguring cloud and cluster resources.
 
+use super::common::positionals;
 use super::{Check, Example, Rule};
 use crate::normalize::Scope;
 use crate::shell::Command;
@@ -8,23 +9,26 @@ use crate::verdict::Effect::Ask;
 const PACK: &str = "cloud-infra";
 
 fn infra(c: &Command, _: &Scope) -> Option<String> {
-    let ops: Vec<&str> = c.operands().iter().map(|w| w.text.as_str()).collect();
+    let ops = positionals(c);
     let has = |x: &str| ops.contains(&x);
     let first = ops.first().copied().unwrap_or("");
+    let second = ops.get(1).copied().unwrap_or("");
     let yes = c.has_flag(Some('y'), &["yes", "auto-approve", "force"])
         || c.args
             .iter()
             .any(|a| a.text == "-auto-approve" || a.text == "-auto-approve=true");
-    let p = c.program.as_str();
-    let hit = match p {
+    let hit = match c.program.as_str() {
         "terraform" | "tofu" | "terragrunt" => {
             first == "destroy"
                 || (first == "apply" && (yes || c.args.iter().any(|a| a.text == "-destroy")))
-                || (first == "state" && has("rm"))
+                || (first == "state" && second == "rm")
         }
-        "pulumi" => first == "destroy" || (first == "up" && yes) || (first == "stack" && has("rm")),
+        "pulumi" => {
+            first == "destroy" || (first == "up" && yes) || (first == "stack" && second == "rm")
+        }
         "kubectl" | "oc" | "k" => {
-            matches!(first, "delete" | "drain" | "replace" if first != "replace" || c.has_flag(None, &["force"]))
+            matches!(first, "delete" | "drain")
+                || (first == "replace" && c.has_flag(None, &["force"]))
         }
         "helm" => matches!(first, "uninstall" | "delete" | "rollback"),
         "aws" => {
@@ -41,24 +45,24 @@ fn infra(c: &Command, _: &Scope) -> Option<String> {
                             | "put-user-policy"
                             | "put-role-policy"
                     )
-                    || o.starts_with("attach-") && o.ends_with("-policy")
-            }) || (has("s3") && has("rm") && c.has_flag(None, &["recursive"]))
+                    || (o.starts_with("attach-") && o.ends_with("-policy"))
+            }) || (first == "s3" && second == "rm" && c.has_flag(None, &["recursive"]))
         }
         "gcloud" | "az" | "doctl" | "linode-cli" | "hcloud" | "ibmcloud" | "scw" => ops
             .iter()
             .any(|o| matches!(*o, "delete" | "destroy" | "purge")),
         "eksctl" => first == "delete",
         "docker" | "podman" => {
-            (first == "system" && has("prune"))
-                || (first == "volume" && (has("rm") || has("prune")))
-                || (first == "image" && has("prune") && c.has_flag(Some('a'), &["all"]))
+            (first == "system" && second == "prune")
+                || (first == "volume" && matches!(second, "rm" | "prune"))
+                || (first == "image" && second == "prune" && c.has_flag(Some('a'), &["all"]))
         }
         "flyctl" | "fly" => has("destroy"),
         "heroku" => ops
             .iter()
             .any(|o| matches!(*o, "apps:destroy" | "pg:reset" | "destroy")),
         "vercel" | "netlify" => matches!(first, "remove" | "rm" | "delete"),
-        "gsutil" => has("rm") && c.has_flag(Some('r'), &[]) || has("rb"),
+        "gsutil" => (has("rm") && c.has_flag(Some('r'), &[])) || has("rb"),
         _ => false,
     };
     hit.then(|| {

@@ -150,8 +150,6 @@ pub const READERS: &[&str] = &[
     "ln",
     "sqlite3",
     "split",
-    "tee",
-    "printf",
     "mail",
     "uuencode",
     "gzcat",
@@ -319,33 +317,40 @@ pub fn critical(path: &Path, scope: &Scope) -> Option<String> {
     None
 }
 
+/// How much of a directory a path word covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Span {
+    /// The path itself.
+    Exact,
+    /// Everything in the directory (`dir/*`, `dir/.*`).
+    Contents,
+    /// Some entries of the directory (`dir/*.log`, `dir/build-*`).
+    Pattern,
+}
+
 /// A word as a path target: resolved against the command's own directory when it changed
 /// (`cd dir && …`). `None` when the word is not known statically. A glob resolves to the
-/// directory it ranges over, with `true` for "its contents".
-pub fn word_path(word: &Word, cmd: &Command, scope: &Scope) -> Option<(PathBuf, bool)> {
+/// directory it ranges over, with how much of it it covers.
+pub fn word_path(word: &Word, cmd: &Command, scope: &Scope) -> Option<(PathBuf, Span)> {
     let text = word.text.as_str();
     if word.dynamic && !starts_with_home_var(text) {
         return None;
     }
-    let (base, glob) = if word.glob {
-        let cut = text.find(['*', '?', '[']).unwrap_or(text.len());
-        let dir = &text[..cut];
-        let dir = match dir.rfind('/') {
-            Some(i) => &dir[..=i],
-            None => "",
-        };
-        (
-            if dir.is_empty() {
-                ".".to_string()
-            } else {
-                dir.to_string()
-            },
-            true,
-        )
-    } else {
-        (text.to_string(), false)
+    if !word.glob {
+        return Some((resolve_in(cmd, text, scope), Span::Exact));
+    }
+    let cut = text.find(['*', '?', '[']).unwrap_or(text.len());
+    let (dir, rest) = match text[..cut].rfind('/') {
+        Some(i) => (&text[..=i], &text[i + 1..]),
+        None => ("", text),
     };
-    Some((resolve_in(cmd, &base, scope), glob))
+    let span = if matches!(rest.trim_end_matches('/'), "*" | ".*" | "{*,.*}" | ".[!.]*") {
+        Span::Contents
+    } else {
+        Span::Pattern
+    };
+    let dir = if dir.is_empty() { "." } else { dir };
+    Some((resolve_in(cmd, dir, scope), span))
 }
 
 fn starts_with_home_var(text: &str) -> bool {
@@ -420,11 +425,30 @@ pub fn command_reads_secret(cmd: &Command, scope: &Scope) -> Option<(SecretClass
         }
     };
     if READERS.contains(&cmd.program.as_str()) {
+        // The last operand of a copy is where it writes, not what it reads.
+        let dest = match cmd.program.as_str() {
+            "cp" | "mv" | "install" | "ln" | "rsync" | "scp" => {
+                cmd.operands().last().map(|w| *w as *const Word)
+            }
+            _ => None,
+        };
         for w in &cmd.args {
+            if dest == Some(w as *const Word) {
+                continue;
+            }
+            if cmd.program == "dd" {
+                if let Some(src) = w.text.strip_prefix("if=") {
+                    consider(resolve_in(cmd, src, scope));
+                }
+                continue;
+            }
             for p in word_read_paths(w, cmd, scope) {
                 consider(p);
             }
         }
+    }
+    for p in inline_code_paths(cmd) {
+        consider(resolve_in(cmd, &p, scope));
     }
     for r in &cmd.redirects {
         if matches!(r.kind, RedirectKind::Read | RedirectKind::ReadWrite)
@@ -524,23 +548,38 @@ pub fn written_paths(call: &crate::normalize::Call, scope: &Scope) -> Vec<(PathB
     }
 }
 
-/// Paths a shell line removes, moves away, truncates or re-permissions (beyond plain writes).
+/// Paths a shell line removes, moves away, truncates, re-permissions or rewrites (beyond plain
+/// writes): `rm`, `mv`, `chmod`, `ln`, `sed -i`, `find -delete`, `git checkout -- path`…
 pub fn altered_paths(a: &ShellAnalysis, scope: &Scope) -> Vec<(PathBuf, String)> {
     let mut out = Vec::new();
     for c in &a.commands {
         let ops = c.operands();
+        let in_place = c
+            .args
+            .iter()
+            .any(|a| a.text.starts_with("-i") || a.text == "--in-place");
         let targets: Vec<&Word> = match c.program.as_str() {
             "rm" | "rmdir" | "unlink" | "shred" | "srm" | "truncate" | "trash" | "trash-put"
-            | "touch" => ops,
-            "mv" => ops,
+            | "touch" | "mv" => ops,
             "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" => ops.into_iter().skip(1).collect(),
             "ln" | "cp" | "install" | "rsync" => ops.last().copied().into_iter().collect(),
-            "sed" | "perl"
-                if c.args
+            "sed" | "perl" if in_place => ops.into_iter().skip(1).collect(),
+            "find" if c.args.iter().any(|a| a.text == "-delete") => {
+                ops.into_iter().take(1).collect()
+            }
+            // `git checkout REV -- path` and `git restore path` rewrite the named files.
+            "git" if matches!(c.subcommand(), Some("checkout" | "restore")) => {
+                let after: Vec<&Word> = c
+                    .args
                     .iter()
-                    .any(|a| a.text.starts_with("-i") || a.text == "--in-place") =>
-            {
-                ops.into_iter().skip(1).collect()
+                    .skip_while(|a| a.text != "--")
+                    .skip(1)
+                    .collect();
+                if after.is_empty() && c.subcommand() == Some("restore") {
+                    ops.into_iter().skip(1).collect()
+                } else {
+                    after
+                }
             }
             _ => Vec::new(),
         };
@@ -560,4 +599,220 @@ pub fn is_pseudo_device(p: &Path) -> bool {
         s.as_ref(),
         "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/tty" | "/dev/zero"
     ) || s.starts_with("/dev/fd/")
+}
+
+/// Interpreters that take code on the command line, and the flags that introduce it.
+const INLINE_CODE: &[(&str, &[&str])] = &[
+    ("python", &["-c"]),
+    ("python3", &["-c"]),
+    ("python2", &["-c"]),
+    ("node", &["-e", "--eval", "-p", "--print"]),
+    ("deno", &["eval"]),
+    ("bun", &["-e", "--eval"]),
+    ("perl", &["-e", "-E"]),
+    ("ruby", &["-e"]),
+    ("php", &["-r"]),
+    ("lua", &["-e"]),
+    ("osascript", &["-e"]),
+];
+
+/// The code an interpreter is given inline (`python3 -c CODE`, `node -e CODE`).
+pub fn inline_code(cmd: &Command) -> Option<&str> {
+    let prog = cmd.program.as_str();
+    let base = prog.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    let flags = INLINE_CODE
+        .iter()
+        .find(|(p, _)| *p == prog || *p == base)
+        .map(|(_, f)| *f)?;
+    let mut it = cmd.args.iter();
+    while let Some(a) = it.next() {
+        if flags.contains(&a.text.as_str()) {
+            return it.next().map(|w| w.text.as_str());
+        }
+    }
+    None
+}
+
+/// Path-like string literals in inline interpreter code: `'/home/dev/.ssh/id_rsa'`, `"~/.aws/x"`.
+pub fn inline_code_paths(cmd: &Command) -> Vec<String> {
+    static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r#"["'`]((?:/|~/|\$HOME/)[^"'`\s]*)["'`]"#).expect("static regex")
+    });
+    let Some(code) = inline_code(cmd) else {
+        return Vec::new();
+    };
+    RE.captures_iter(code).map(|c| c[1].to_string()).collect()
+}
+
+/// True when inline code opens something for writing, or deletes or moves it.
+pub fn inline_code_writes(code: &str) -> bool {
+    static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r#"open\([^)]*,\s*['"][wax+]|\.write(_text|_bytes)?\(|writeFile|appendFile|unlink|rmSync|remove\(|rmtree|os\.rename|shutil\.(move|copy)|truncate|File\.write|IO\.write"#,
+        )
+        .expect("static regex")
+    });
+    RE.is_match(code)
+}
+
+/// Options that take a value, per program, so positional words can be told from values:
+/// `kubectl -n prod delete …` has the verb `delete`, not `prod`.
+const VALUE_OPTIONS: &[(&str, &[&str])] = &[
+    (
+        "kubectl",
+        &[
+            "-n",
+            "--namespace",
+            "--context",
+            "--cluster",
+            "--kubeconfig",
+            "-l",
+            "--selector",
+            "-o",
+            "--output",
+            "--user",
+            "-s",
+            "--server",
+            "--token",
+            "--as",
+            "-f",
+            "--filename",
+        ],
+    ),
+    (
+        "oc",
+        &[
+            "-n",
+            "--namespace",
+            "--context",
+            "--cluster",
+            "--kubeconfig",
+            "-l",
+            "--selector",
+            "-o",
+            "--output",
+            "--user",
+            "-s",
+            "--server",
+            "--token",
+        ],
+    ),
+    (
+        "helm",
+        &[
+            "-n",
+            "--namespace",
+            "--kube-context",
+            "--kubeconfig",
+            "-o",
+            "--output",
+            "--repo",
+            "--version",
+        ],
+    ),
+    (
+        "npm",
+        &[
+            "--registry",
+            "--prefix",
+            "-w",
+            "--workspace",
+            "--userconfig",
+            "--cache",
+            "--tag",
+            "--otp",
+            "--access",
+            "-C",
+        ],
+    ),
+    (
+        "pnpm",
+        &[
+            "--registry",
+            "-C",
+            "--dir",
+            "--filter",
+            "-F",
+            "--tag",
+            "--otp",
+            "--access",
+        ],
+    ),
+    (
+        "yarn",
+        &["--registry", "--cwd", "--tag", "--otp", "--access"],
+    ),
+    (
+        "cargo",
+        &[
+            "--registry",
+            "--index",
+            "--manifest-path",
+            "-p",
+            "--package",
+            "--token",
+            "-Z",
+            "--config",
+            "--target-dir",
+        ],
+    ),
+    (
+        "docker",
+        &["-H", "--host", "--context", "--config", "-l", "--log-level"],
+    ),
+    ("terraform", &["-chdir"]),
+    (
+        "aws",
+        &[
+            "--profile",
+            "--region",
+            "--output",
+            "--endpoint-url",
+            "--query",
+        ],
+    ),
+    (
+        "gcloud",
+        &[
+            "--project",
+            "--account",
+            "--configuration",
+            "--format",
+            "--zone",
+            "--region",
+        ],
+    ),
+    (
+        "az",
+        &["--subscription", "-o", "--output", "-g", "--resource-group"],
+    ),
+    ("gh", &["-R", "--repo"]),
+    ("git", &[]),
+];
+
+/// The positional words of a command, with the values of its value-taking options skipped.
+pub fn positionals(c: &Command) -> Vec<&str> {
+    let opts = VALUE_OPTIONS
+        .iter()
+        .find(|(p, _)| *p == c.program)
+        .map(|(_, o)| *o)
+        .unwrap_or(&[]);
+    let mut out = Vec::new();
+    let mut it = c.args.iter();
+    let mut after_dashdash = false;
+    while let Some(a) = it.next() {
+        let t = a.text.as_str();
+        if after_dashdash {
+            out.push(t);
+        } else if t == "--" {
+            after_dashdash = true;
+        } else if t.starts_with('-') && t != "-" {
+            if opts.contains(&t) {
+                it.next();
+            }
+        } else {
+            out.push(t);
+        }
+    }
+    out
 }

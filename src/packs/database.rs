@@ -55,12 +55,19 @@ fn statements(a: &ShellAnalysis, c: &Command) -> String {
     text.join(" ")
 }
 
+/// SQL with `-- …` and `/* … */` comments removed, so a commented-out `WHERE` counts as absent.
+fn without_comments(sql: &str) -> String {
+    static COMMENT: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?s)(^|\s)--(\s[^\n]*|$)|/\*.*?\*/").expect("static regex"));
+    COMMENT.replace_all(sql, " ").into_owned()
+}
+
 fn destructive_sql(a: &ShellAnalysis, _: &Scope) -> Option<String> {
     a.commands
         .iter()
         .filter(|c| SQL_CLIENTS.contains(&c.program.as_str()))
         .find_map(|c| {
-            let text = statements(a, c);
+            let text = without_comments(&statements(a, c));
             DESTRUCTIVE_SQL
                 .find(&text)
                 .map(|m| format!("`{}` runs `{}`", c.program, m.as_str().trim()))
@@ -117,6 +124,7 @@ pub static RULES: &[Rule] = &[
             Example::bash("echo 'DROP TABLE users;' | psql app"),
             Example::bash("psql app <<'SQL'\nDROP SCHEMA public CASCADE;\nSQL"),
             Example::bash("redis-cli FLUSHALL"),
+            Example::bash("psql -c 'DELETE FROM users -- WHERE id=1'"),
             Example::bash("mongosh app --eval 'db.dropDatabase()'"),
         ],
         allowed: &[

@@ -1,6 +1,6 @@
 //! destructive-fs: recursive deletes of critical directories, raw disk writes, fork bombs.
 
-use super::common::{critical, word_path};
+use super::common::{Span, critical, word_path};
 use super::{Check, Example, Rule};
 use crate::normalize::Scope;
 use crate::shell::{Command, RedirectKind, ShellAnalysis};
@@ -17,7 +17,10 @@ fn rm_critical(c: &Command, scope: &Scope) -> Option<String> {
         return None;
     }
     c.operands().iter().find_map(|w| {
-        let (path, _) = word_path(w, c, scope)?;
+        let (path, span) = word_path(w, c, scope)?;
+        if span == Span::Pattern {
+            return None;
+        }
         critical(&path, scope).map(|what| format!("`{}` is {what}", w.text))
     })
 }
@@ -29,27 +32,35 @@ fn rm_outside(c: &Command, scope: &Scope) -> Option<String> {
     if c.args_from_stdin {
         return Some("its targets come from stdin and cannot be checked".into());
     }
+    // `find DIR … -exec rm -rf {}` deletes what find selects under DIR, not DIR itself.
+    let via_find = c.wrappers.iter().any(|w| w.starts_with("find"));
     for w in c.operands() {
-        let Some((path, contents)) = word_path(w, c, scope) else {
+        let Some((path, span)) = word_path(w, c, scope) else {
             return Some(format!(
                 "the target `{}` is not known until it runs",
                 w.text
             ));
         };
-        if path == scope.project_root {
-            let what = if contents {
-                "everything in the project root"
-            } else {
-                "the project root itself"
-            };
-            return Some(format!("`{}` is {what}", w.text));
-        }
-        if !scope.within_roots(&path) || scope.roots.iter().any(|r| r == &path) {
+        if !scope.within_roots(&path) {
             return Some(format!(
                 "`{}` resolves to {} outside the project",
                 w.text,
                 path.display()
             ));
+        }
+        let is_root = scope.roots.iter().any(|r| r == &path);
+        if is_root && !via_find && span != Span::Pattern {
+            let what = if path == scope.project_root {
+                "the project root"
+            } else {
+                "a whole root directory"
+            };
+            let how = if span == Span::Contents {
+                "everything in "
+            } else {
+                ""
+            };
+            return Some(format!("`{}` is {how}{what}", w.text));
         }
     }
     None
@@ -63,6 +74,22 @@ fn find_delete(c: &Command, scope: &Scope) -> Option<String> {
         let (path, _) = word_path(w, c, scope)?;
         critical(&path, scope).map(|what| format!("`find {} -delete` deletes {what}", w.text))
     })
+}
+
+fn find_delete_outside(c: &Command, scope: &Scope) -> Option<String> {
+    if !c.args.iter().any(|a| a.text == "-delete") {
+        return None;
+    }
+    find_starts(c)
+        .into_iter()
+        .find_map(|w| match word_path(w, c, scope) {
+            None => Some(format!(
+                "`find {} -delete` starts from a path not known until it runs",
+                w.text
+            )),
+            Some((path, _)) => (!scope.within_roots(&path))
+                .then(|| format!("`find {} -delete` deletes under {}", w.text, path.display())),
+        })
 }
 
 fn find_starts(c: &Command) -> Vec<&crate::shell::Word> {
@@ -215,6 +242,9 @@ pub static RULES: &[Rule] = &[
             Example::bash("rm -rf /tmp/scratch"),
             Example::bash("rm -f old.log"),
             Example::bash("cd src && rm -rf generated"),
+            Example::bash("rm -rf /tmp/*.log"),
+            Example::bash("rm -rf *.egg-info"),
+            Example::bash("find . -type d -name __pycache__ -exec rm -rf {} +"),
         ],
     },
     Rule {
@@ -227,6 +257,22 @@ pub static RULES: &[Rule] = &[
         refused: &[
             Example::bash("find / -name '*' -delete"),
             Example::bash("find ~ -type f -delete"),
+        ],
+        allowed: &[
+            Example::bash("find . -name '*.pyc' -delete"),
+            Example::bash("find /tmp/x -delete"),
+        ],
+    },
+    Rule {
+        id: "find-delete-outside",
+        pack: PACK,
+        effect: Ask,
+        reason: "`find -delete` outside the project needs confirmation",
+        programs: &["find"],
+        check: Check::Command(find_delete_outside),
+        refused: &[
+            Example::bash("find ~/Downloads -delete"),
+            Example::bash("find .. -name '*.log' -delete"),
         ],
         allowed: &[
             Example::bash("find . -name '*.pyc' -delete"),

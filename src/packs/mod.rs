@@ -106,6 +106,7 @@ pub fn all_rules() -> impl Iterator<Item = &'static Rule> {
         destructive_git::RULES,
         secrets::RULES,
         exfiltration::RULES,
+        exfiltration::LINE_RULES,
         remote_code::RULES,
         persistence::RULES,
         database::RULES,

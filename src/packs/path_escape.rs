@@ -1,15 +1,21 @@
 //! path-escape: writes outside the project, the temp dirs and the policy's extra roots,
 //! judged by resolved path (`..` folded, symlinks resolved where they exist).
 
-use super::common::written_paths;
+use super::common::{word_path, written_paths};
 use super::{Check, Example, Rule};
-use crate::normalize::{Call, Scope};
+use crate::normalize::{Call, CallKind, Scope};
+use crate::shell::ShellAnalysis;
 use crate::verdict::Effect::Ask;
+use std::path::PathBuf;
 
 const PACK: &str = "path-escape";
 
 fn outside(call: &Call, scope: &Scope) -> Option<String> {
-    written_paths(call, scope).into_iter().find_map(|(p, how)| {
+    let mut paths = written_paths(call, scope);
+    if let CallKind::Shell { analysis, .. } = &call.kind {
+        paths.extend(created_paths(analysis, scope));
+    }
+    paths.into_iter().find_map(|(p, how)| {
         (!scope.within_roots(&p)).then(|| {
             format!(
                 "{how} writes {}, outside the project and the allowed roots",
@@ -17,6 +23,19 @@ fn outside(call: &Call, scope: &Scope) -> Option<String> {
             )
         })
     })
+}
+
+/// Files and directories a line creates without writing content (`touch`, `mkdir`).
+fn created_paths(a: &ShellAnalysis, scope: &Scope) -> Vec<(PathBuf, String)> {
+    a.commands
+        .iter()
+        .filter(|c| matches!(c.program.as_str(), "touch" | "mkdir" | "mkfifo" | "mknod"))
+        .flat_map(|c| {
+            c.operands()
+                .into_iter()
+                .filter_map(move |w| word_path(w, c, scope).map(|(p, _)| (p, c.program.clone())))
+        })
+        .collect()
 }
 
 pub static RULES: &[Rule] = &[Rule {
@@ -42,6 +61,8 @@ pub static RULES: &[Rule] = &[Rule {
         Example::bash("echo x > ../sibling/file.txt"),
         Example::bash("cp build/tool /usr/local/bin/tool"),
         Example::bash("echo data | tee ~/out.txt"),
+        Example::bash("touch ~/x"),
+        Example::bash("mkdir -p /opt/tool"),
         Example::tool(
             "Write",
             r#"{"file_path":"C:\\Users\\dev\\x.txt","content":"x"}"#,
@@ -55,6 +76,7 @@ pub static RULES: &[Rule] = &[Rule {
         Example::tool("Write", r#"{"file_path":"/tmp/scratch.txt","content":"x"}"#),
         Example::bash("echo hi > out.txt"),
         Example::bash("make 2>/dev/null"),
+        Example::bash("mkdir -p src/new && touch src/new/mod.rs"),
         Example::tool("Read", r#"{"file_path":"/etc/hosts"}"#),
     ],
 }];

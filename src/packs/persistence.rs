@@ -126,6 +126,49 @@ fn add_admin(c: &Command, _: &Scope) -> Option<String> {
         .then(|| "it adds a user to an administrator group".into())
 }
 
+fn account_change(c: &Command, _: &Scope) -> Option<String> {
+    let p = c.program.as_str();
+    let hit = match p {
+        "passwd" | "chpasswd" | "chsh" | "chfn" | "vipw" | "visudo" | "userdel" | "groupdel"
+        | "newusers" => true,
+        "useradd" | "adduser" | "usermod" | "groupadd" | "groupmod" | "gpasswd" => {
+            !c.has_flag(Some('h'), &["help"])
+        }
+        _ => false,
+    };
+    hit.then(|| format!("`{p}` changes system accounts or passwords"))
+}
+
+/// Writes into `~/.ssh` (keys, config) other than the backdoor files denied above.
+fn ssh_dir_write(call: &Call, scope: &Scope) -> Option<String> {
+    let ssh = scope.home().join(".ssh");
+    let mut paths = written_paths(call, scope);
+    if let crate::normalize::CallKind::Shell { analysis, .. } = &call.kind {
+        for c in analysis
+            .commands
+            .iter()
+            .filter(|c| c.program == "ssh-keygen")
+            // -l, -y and -B only read the key named by -f.
+            .filter(|c| {
+                !["l", "y", "B"]
+                    .iter()
+                    .any(|f| c.has_flag(f.chars().next(), &[]))
+            })
+        {
+            if let Some(f) = c.option_value(Some('f'), &[]) {
+                paths.push((
+                    super::common::resolve_in(c, &f, scope),
+                    "ssh-keygen -f".into(),
+                ));
+            }
+        }
+    }
+    paths.into_iter().find_map(|(p, how)| {
+        p.starts_with(&ssh)
+            .then(|| format!("{how} writes {}", p.display()))
+    })
+}
+
 fn cron(c: &Command, _: &Scope) -> Option<String> {
     if c.has_flag(Some('l'), &["list"]) {
         return None;
@@ -139,12 +182,18 @@ fn services(c: &Command, _: &Scope) -> Option<String> {
         "systemctl"
             if matches!(
                 sub,
-                "enable" | "link" | "unmask" | "set-default" | "edit" | "preset"
+                "enable"
+                    | "link"
+                    | "unmask"
+                    | "set-default"
+                    | "edit"
+                    | "preset"
+                    | "start"
+                    | "restart"
+                    | "reenable"
             ) =>
         {
-            Some(format!(
-                "`systemctl {sub}` installs a service that persists"
-            ))
+            Some(format!("`systemctl {sub}` starts or installs a service"))
         }
         "launchctl" if matches!(sub, "load" | "bootstrap" | "submit" | "enable") => {
             Some(format!("`launchctl {sub}` installs an agent that persists"))
@@ -178,6 +227,39 @@ fn setuid(c: &Command, scope: &Scope) -> Option<String> {
 }
 
 pub static RULES: &[Rule] = &[
+    Rule {
+        id: "account-change",
+        pack: PACK,
+        effect: Ask,
+        reason: "Changing system accounts, groups or passwords needs confirmation",
+        programs: &[
+            "passwd", "chpasswd", "chsh", "chfn", "vipw", "visudo", "userdel", "groupdel",
+            "newusers", "useradd", "adduser", "usermod", "groupadd", "groupmod", "gpasswd",
+        ],
+        check: Check::Command(account_change),
+        refused: &[
+            Example::bash("passwd root"),
+            Example::bash("sudo useradd -m bob"),
+        ],
+        allowed: &[Example::bash("id"), Example::bash("getent passwd dev")],
+    },
+    Rule {
+        id: "ssh-dir-write",
+        pack: PACK,
+        effect: Ask,
+        reason: "Writing into ~/.ssh changes how this machine logs in elsewhere",
+        programs: &[],
+        check: Check::Call(ssh_dir_write),
+        refused: &[
+            Example::bash("ssh-keygen -t ed25519 -f ~/.ssh/id_new -N ''"),
+            Example::bash("echo 'Host x' >> ~/.ssh/config"),
+        ],
+        allowed: &[
+            Example::bash("ssh-keygen -t ed25519 -f ./deploy_key -N ''"),
+            Example::bash("ssh-keygen -lf ~/.ssh/id_ed25519.pub"),
+            Example::bash("cat ~/.ssh/config"),
+        ],
+    },
     Rule {
         id: "account-backdoor",
         pack: PACK,
@@ -283,6 +365,7 @@ pub static RULES: &[Rule] = &[
         refused: &[
             Example::bash("systemctl --user enable miner.service"),
             Example::bash("launchctl load ~/Library/LaunchAgents/x.plist"),
+            Example::bash("systemctl start postgresql"),
         ],
         allowed: &[
             Example::bash("systemctl status nginx"),

@@ -1,5 +1,6 @@
 //! publishing: releasing packages, images and tags to the world.
 
+use super::common::positionals;
 use super::{Check, Example, Rule};
 use crate::normalize::Scope;
 use crate::shell::Command;
@@ -17,31 +18,37 @@ fn is_version_tag(t: &str) -> bool {
 }
 
 fn publish(c: &Command, _: &Scope) -> Option<String> {
-    let ops: Vec<&str> = c.operands().iter().map(|w| w.text.as_str()).collect();
+    if c.has_flag(Some('n'), &["dry-run"]) && c.program != "git" {
+        return None;
+    }
+    let ops = positionals(c);
     let first = ops.first().copied().unwrap_or("");
+    let second = ops.get(1).copied();
     let hit = match c.program.as_str() {
         "npm" | "yarn" | "pnpm" | "bun" => {
-            first == "publish" || (first == "npm" && ops.get(1) == Some(&"publish"))
+            first == "publish" || (first == "npm" && second == Some("publish"))
         }
         "cargo" => first == "publish",
         "twine" => first == "upload",
         "poetry" | "flit" | "hatch" | "uv" | "pdm" => first == "publish",
         "gem" => first == "push",
+        "lerna" => first == "publish",
+        "changeset" => first == "publish",
         "docker" | "podman" | "buildah" => {
             first == "push"
-                || (first == "image" && ops.get(1) == Some(&"push"))
+                || (first == "image" && second == Some("push"))
                 || (first == "buildx" && c.args.iter().any(|a| a.text == "--push"))
         }
-        "gh" => first == "release" && matches!(ops.get(1), Some(&"create" | &"upload" | &"edit")),
+        "gh" => first == "release" && matches!(second, Some("create" | "upload" | "edit")),
         "vsce" | "ovsx" => first == "publish",
-        "mvn" | "./mvnw" | "mvnw" => ops.contains(&"deploy"),
-        "gradle" | "./gradlew" | "gradlew" => ops.iter().any(|o| o.starts_with("publish")),
+        "mvn" | "mvnw" => ops.contains(&"deploy"),
+        "gradle" | "gradlew" => ops.iter().any(|o| o.starts_with("publish")),
         "git" => {
             first == "push"
                 && (c.has_flag(None, &["tags", "follow-tags"])
                     || ops.iter().skip(2).any(|o| is_version_tag(o)))
         }
-        "dotnet" => first == "nuget" && ops.get(1) == Some(&"push"),
+        "dotnet" => first == "nuget" && second == Some("push"),
         "helm" => first == "push",
         _ => false,
     };
@@ -78,14 +85,14 @@ pub static RULES: &[Rule] = &[Rule {
         "vsce",
         "ovsx",
         "mvn",
-        "./mvnw",
         "mvnw",
         "gradle",
-        "./gradlew",
         "gradlew",
         "git",
         "dotnet",
         "helm",
+        "lerna",
+        "changeset",
     ],
     check: Check::Command(publish),
     refused: &[
@@ -96,6 +103,8 @@ pub static RULES: &[Rule] = &[Rule {
         Example::bash("gh release create v1.2.0"),
         Example::bash("git push origin v1.2.3"),
         Example::bash("git push --tags"),
+        Example::bash("npm --registry https://registry.npmjs.org publish"),
+        Example::bash("lerna publish from-git --yes"),
     ],
     allowed: &[
         Example::bash("npm pack"),
@@ -104,5 +113,7 @@ pub static RULES: &[Rule] = &[Rule {
         Example::bash("gh pr create --fill"),
         Example::bash("git push origin feature/v2"),
         Example::bash("npm run build"),
+        Example::bash("npm publish --dry-run"),
+        Example::bash("cargo publish --dry-run"),
     ],
 }];

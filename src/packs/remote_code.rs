@@ -72,20 +72,42 @@ fn install_from_url(c: &Command, _: &Scope) -> Option<String> {
     }
     let remote = |t: &str| {
         t.contains("://")
-            || t.starts_with("git+")
+            || t.contains("git+")
             || t.starts_with("github:")
             || t.starts_with("gitlab:")
+            || t.starts_with("bitbucket:")
             || t.starts_with("git@")
+            // npm's GitHub shorthand `user/repo` (a scope is `@scope/name`, a path starts with `.` or `/`)
+            || (matches!(c.program.as_str(), "npm" | "pnpm" | "yarn" | "bun")
+                && !t.starts_with(['@', '.', '/', '-', '~'])
+                && t.matches('/').count() == 1
+                && !t.ends_with(".tgz"))
     };
-    c.args
-        .iter()
-        .find(|w| {
-            remote(&w.text)
-                && !w.text.starts_with("--index-url")
-                && !w.text.starts_with("--extra-index-url")
-                && !w.text.starts_with("--registry")
-        })
-        .map(|w| format!("it installs code straight from `{}`", w.text))
+    // Values of index and registry options name where packages come from, not a package.
+    let mut skip_next = false;
+    c.args.iter().skip(1).find_map(|w| {
+        let t = w.text.as_str();
+        if std::mem::take(&mut skip_next) {
+            return None;
+        }
+        if matches!(
+            t,
+            "--index-url"
+                | "-i"
+                | "--extra-index-url"
+                | "--registry"
+                | "--find-links"
+                | "-f"
+                | "--trusted-host"
+        ) {
+            skip_next = true;
+            return None;
+        }
+        if t.starts_with('-') && t.contains('=') {
+            return None;
+        }
+        remote(t).then(|| format!("it installs code straight from `{t}`"))
+    })
 }
 
 pub static RULES: &[Rule] = &[
@@ -157,12 +179,16 @@ pub static RULES: &[Rule] = &[
             Example::bash("pip install git+https://github.com/x/y.git"),
             Example::bash("npm install https://x.example/pkg.tgz"),
             Example::bash("cargo install --git https://github.com/x/y"),
+            Example::bash("npm i user/repo"),
+            Example::bash("pip install 'pkg @ git+https://github.com/u/pkg'"),
         ],
         allowed: &[
             Example::bash("pip install requests"),
             Example::bash("npm ci"),
             Example::bash("npm install lodash"),
             Example::bash("pip install -r requirements.txt"),
+            Example::bash("npm install @types/node"),
+            Example::bash("pip install --index-url https://pypi.example/simple pkg"),
         ],
     },
 ];

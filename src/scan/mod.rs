@@ -13,7 +13,7 @@ use crate::verdict::{Effect, Verdict};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-pub use commands::command_lines;
+pub use commands::{command_lines, make_targets};
 
 /// Longest line kept in a finding (the reason quotes it).
 const MAX_QUOTED_LINE: usize = 160;
@@ -177,6 +177,16 @@ impl ShellEngine for StaticEngine<'_> {
 
 /// Analyses `text` as `language`. Never panics; bounded in time by the size cap.
 pub fn analyse(language: Language, text: &str, engine: &dyn ShellEngine) -> ContentAnalysis {
+    analyse_run(language, text, &[], engine)
+}
+
+/// Like `analyse`, for one invocation that defines variables (`make PY=python3 test`).
+pub fn analyse_run(
+    language: Language,
+    text: &str,
+    defines: &[(String, String)],
+    engine: &dyn ShellEngine,
+) -> ContentAnalysis {
     let (text, truncated) = if text.len() > MAX_SCANNED_BYTES {
         let mut end = MAX_SCANNED_BYTES;
         while !text.is_char_boundary(end) {
@@ -188,7 +198,7 @@ pub fn analyse(language: Language, text: &str, engine: &dyn ShellEngine) -> Cont
     };
     let mut findings = match language {
         Language::Shell => commands::shell_script(text, engine),
-        Language::Make => commands::makefile(text, engine),
+        Language::Make => commands::makefile(text, defines, engine),
         Language::PackageJson => commands::package_json(text, engine),
         Language::Python
         | Language::Node
@@ -212,6 +222,19 @@ pub fn analyse(language: Language, text: &str, engine: &dyn ShellEngine) -> Cont
         });
     }
     ContentAnalysis { language, findings }
+}
+
+/// The shell command lines a program of `language` runs, where they are literal.
+pub fn commands_run(language: Language, text: &str) -> Vec<String> {
+    match language {
+        Language::Python
+        | Language::Node
+        | Language::Ruby
+        | Language::Perl
+        | Language::Php
+        | Language::Rust => script::commands_run(language, text),
+        _ => Vec::new(),
+    }
 }
 
 /// Files a script of `language` writes by a literal path, resolved by the caller. Shell
@@ -360,5 +383,103 @@ mod tests {
         assert_eq!(a.worst(&[]).unwrap().effect, Effect::Deny);
         assert_eq!(a.worst(&["test".into()]).unwrap().effect, Effect::Ask);
         assert!(a.worst(&["build".into()]).is_none());
+    }
+}
+
+#[cfg(test)]
+mod robustness {
+    //! Scanners read untrusted text: no input may panic them.
+    use super::testing::FakeEngine;
+    use super::*;
+
+    const TOKENS: &[&str] = &[
+        "os.system(",
+        "subprocess.run([",
+        "'",
+        "\"",
+        "`",
+        "\\",
+        "(",
+        ")",
+        "[",
+        "]",
+        "{",
+        "}",
+        "${",
+        "#{",
+        "$ENV{HOME}",
+        "os.path.expanduser('~')",
+        "\u{a0}",
+        "é",
+        "日本",
+        "\n",
+        "\t",
+        "<<",
+        "<<-'EOF'",
+        "EOF",
+        "rm -rf ~",
+        " + ",
+        " . ",
+        ",",
+        "exec(",
+        "eval(",
+        "b64decode",
+        "shutil.rmtree(",
+        "fs.rmSync(",
+        "Command::new(\"sh\")",
+        ".arg(",
+        "%x(",
+        "qx{",
+        "$(",
+        "$(shell ",
+        ":",
+        "=",
+        ":=",
+        "\t@",
+        "#",
+        "//",
+        "\"scripts\"",
+        "r'",
+        "f\"",
+        "\"\"\"",
+        "open(",
+        "'w'",
+        "require('child_process')",
+        "execSync(",
+        "spawn(",
+        "\u{2028}",
+    ];
+
+    #[test]
+    fn no_input_panics() {
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..1500 {
+            let mut text = String::new();
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let len = (seed >> 58) as usize + 1;
+            for _ in 0..len {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                text.push_str(TOKENS[(seed >> 33) as usize % TOKENS.len()]);
+            }
+            for lang in [
+                Language::Shell,
+                Language::Python,
+                Language::Node,
+                Language::Ruby,
+                Language::Perl,
+                Language::Php,
+                Language::Rust,
+                Language::Make,
+                Language::PackageJson,
+            ] {
+                let _ = analyse(lang, &text, &FakeEngine);
+                let _ = written_paths(lang, &text);
+                let _ = command_lines(lang, &text, &[], &[]);
+            }
+        }
     }
 }

@@ -9,7 +9,11 @@ use super::{Finding, Language, ShellEngine, from_verdict, shorten};
 use crate::verdict::Effect;
 use regex::Regex;
 use std::collections::{HashMap, HashSet};
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
+
+/// Stands for an argument computed at run time; left unquoted so the shell analysis sees a
+/// parameter expansion.
+const DYNAMIC_ARG: &str = "${ARG}";
 
 /// Most operations judged per file; more is itself suspicious and asked about.
 const MAX_OPERATIONS: usize = 2000;
@@ -43,6 +47,9 @@ struct Patterns {
     network: Regex,
     /// Expressions for the home directory, replaced by `"~"` before matching.
     home: Regex,
+    /// The same inside an interpolation (`${os.homedir()}`, `#{Dir.home}`), replaced by `~`;
+    /// built from `home` on first use.
+    home_interp: OnceLock<Regex>,
     /// Backtick or `qx` command strings run by a shell.
     backticks: Option<Regex>,
     /// Simple assignments of one literal: `NAME = "…"`.
@@ -54,6 +61,11 @@ struct Patterns {
 fn re(s: &str) -> Regex {
     // The patterns are constants checked by the tests below; a bad one is a build defect.
     Regex::new(s).unwrap_or_else(|e| panic!("scanner pattern {s:?}: {e}"))
+}
+
+/// The home pattern inside `${…}` or `#{…}`.
+fn interp(home: &Regex) -> Regex {
+    re(&format!(r"(?:\$\{{|#\{{)\s*(?:{})\s*\}}", home.as_str()))
 }
 
 fn calls(table: &[(Op, &str)]) -> Vec<(Op, Regex)> {
@@ -87,6 +99,7 @@ static PYTHON: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     home: re(
         r#"os\.path\.expanduser\(\s*["']~["']\s*\)|(?:pathlib\.)?Path\.home\(\)|os\.environ\[\s*["']HOME["']\s*\]|os\.environ\.get\(\s*["']HOME["']\s*\)|os\.getenv\(\s*["']HOME["']\s*\)"#,
     ),
+    home_interp: OnceLock::new(),
     backticks: None,
     assign: re(r#"(?m)^[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*"#),
     concat: "+",
@@ -131,6 +144,7 @@ static NODE: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     home: re(
         r#"(?:require\(\s*['"](?:node:)?os['"]\s*\)|\bos)\.homedir\(\)|\bprocess\.env\.HOME\b|\bprocess\.env\[\s*['"]HOME['"]\s*\]|\bDeno\.env\.get\(\s*['"]HOME['"]\s*\)"#,
     ),
+    home_interp: OnceLock::new(),
     backticks: None,
     assign: re(r#"(?m)(?:^|[;{])[ \t]*(?:const|let|var)[ \t]+([A-Za-z_$][\w$]*)[ \t]*=[ \t]*"#),
     concat: "+",
@@ -159,6 +173,7 @@ static RUBY: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     ),
     network: re(r"Net::HTTP|\bURI\.open|open-uri|RestClient|HTTParty|Faraday|TCPSocket|Net::SMTP"),
     home: re(r#"\bDir\.home\b|\bENV\[\s*["']HOME["']\s*\]|\bENV\.fetch\(\s*["']HOME["']\s*\)"#),
+    home_interp: OnceLock::new(),
     backticks: Some(re(r"`([^`\n]*)`|%x\(([^)\n]*)\)|%x\{([^}\n]*)\}")),
     assign: re(r#"(?m)^[ \t]*([a-z_]\w*|[A-Z]\w*)[ \t]*=[ \t]*"#),
     concat: "+",
@@ -176,6 +191,7 @@ static PERL: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     ),
     network: re(r"LWP::|HTTP::Tiny|IO::Socket|Net::(?:SMTP|FTP|HTTP)|WWW::Mechanize|\bcurl\b"),
     home: re(r#"\$ENV\{\s*['"]?HOME['"]?\s*\}|\(getpwuid\(\$<\)\)\[7\]"#),
+    home_interp: OnceLock::new(),
     backticks: Some(re(r"`([^`\n]*)`|qx\(([^)\n]*)\)|qx\{([^}\n]*)\}")),
     assign: re(r#"(?m)^[ \t]*(?:my|our|local)?[ \t]*\$([A-Za-z_]\w*)[ \t]*=[ \t]*"#),
     concat: ".",
@@ -204,6 +220,7 @@ static PHP: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     home: re(
         r#"\bgetenv\(\s*['"]HOME['"]\s*\)|\$_SERVER\[\s*['"]HOME['"]\s*\]|\$_ENV\[\s*['"]HOME['"]\s*\]"#,
     ),
+    home_interp: OnceLock::new(),
     backticks: Some(re(r"`([^`\n]*)`")),
     assign: re(r#"(?m)^[ \t]*\$([A-Za-z_]\w*)[ \t]*=[ \t]*"#),
     concat: ".",
@@ -223,6 +240,7 @@ static RUST: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     home: re(
         r#"(?:std::)?env::var\(\s*"HOME"\s*\)(?:\.unwrap\(\)|\?|\.expect\([^)]*\))?|(?:dirs|home|std::env)::home_dir\(\)(?:\.unwrap\(\)|\.expect\([^)]*\))?"#,
     ),
+    home_interp: OnceLock::new(),
     backticks: None,
     assign: re(r#"(?m)^[ \t]*let[ \t]+(?:mut[ \t]+)?([a-z_]\w*)(?:[ \t]*:[^=]+)?[ \t]*=[ \t]*"#),
     concat: "+",
@@ -286,7 +304,7 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
             }
             // The opening parenthesis is on the line of the call (the match may start with
             // the character before the name, a newline included).
-            let at = m.end().saturating_sub(1);
+            let at = m.start() + m.as_str().rfind('(').unwrap_or(0);
             let line = line_of(&text, at);
             let line_text = line_text(&text, at);
             let args = arguments(&text[m.end()..], &vars, p.concat);
@@ -309,6 +327,12 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
                     }
                     Arg::Text(cmd) => judge(engine, cmd, line, &line_text, &mut out),
                     Arg::List(argv) => judge(engine, &join_argv(argv), line, &line_text, &mut out),
+                    // `subprocess.run(cmd)` without `shell=True` runs no shell: a computed
+                    // argv is not a command line to check.
+                    Arg::Unknown
+                        if m.as_str().contains("subprocess.")
+                            && !m.as_str().contains("getoutput")
+                            && !balanced(&text[m.end()..]).contains("shell=True") => {}
                     Arg::Unknown => out.push(finding(
                         Effect::Ask,
                         "scan/dynamic-shell",
@@ -440,6 +464,71 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
         ));
     }
     out.sort_by_key(|f| f.line);
+    out
+}
+
+/// The shell command lines a program runs, where they are known statically (`os.system("…")`,
+/// `spawn("sh", ["x.sh"])`, backticks), so the ledger can follow a program that runs a file
+/// written earlier.
+pub(super) fn commands_run(language: Language, text: &str) -> Vec<String> {
+    let Some(p) = patterns(language) else {
+        return Vec::new();
+    };
+    let text = substitute_home(text, p);
+    let vars = literal_vars(&text, p);
+    let mut out = Vec::new();
+    for (op, regex) in &p.calls {
+        if !matches!(op, Op::Shell | Op::Spawn) {
+            continue;
+        }
+        for m in regex.find_iter(&text).take(MAX_OPERATIONS) {
+            if in_comment(&text, m.start()) {
+                continue;
+            }
+            let args = arguments(&text[m.end()..], &vars, p.concat);
+            let cmd = match (op, args.first(), args.get(1)) {
+                (Op::Shell, Some(Arg::Text(c)), _)
+                    if args.len() == 1 || language == Language::Python =>
+                {
+                    c.clone()
+                }
+                (Op::Shell, Some(Arg::List(argv)), _) => join_argv(argv),
+                (Op::Shell, Some(Arg::Text(_)), _) => {
+                    let argv: Vec<String> = args
+                        .iter()
+                        .map(|a| match a {
+                            Arg::Text(t) => t.clone(),
+                            _ => DYNAMIC_ARG.to_string(),
+                        })
+                        .collect();
+                    join_argv(&argv)
+                }
+                (Op::Spawn, Some(Arg::Text(prog)), rest) => {
+                    let mut argv = vec![prog.clone()];
+                    match rest {
+                        Some(Arg::List(more)) => argv.extend(more.iter().cloned()),
+                        Some(Arg::Text(one)) => argv.push(one.clone()),
+                        _ => {}
+                    }
+                    if language == Language::Rust {
+                        argv.extend(rust_args(&text[m.end()..], &vars));
+                    }
+                    join_argv(&argv)
+                }
+                _ => continue,
+            };
+            out.push(cmd);
+        }
+    }
+    if let Some(bt) = &p.backticks {
+        for c in bt.captures_iter(&text) {
+            if let Some(m) = c.iter().skip(1).flatten().next()
+                && !in_comment(&text, m.start())
+            {
+                out.push(m.as_str().to_string());
+            }
+        }
+    }
     out
 }
 
@@ -618,12 +707,24 @@ fn balanced(s: &str) -> &str {
 
 fn substitute_home(text: &str, p: &Patterns) -> String {
     // Inside interpolations first (`${os.homedir()}`, `#{Dir.home}`), then bare expressions.
-    let interp = Regex::new(&format!(r"(?:\$\{{|#\{{)\s*(?:{})\s*\}}", p.home.as_str()));
-    let text = match interp {
-        Ok(r) => r.replace_all(text, "~").into_owned(),
-        Err(_) => text.to_string(),
-    };
+    let text = p
+        .home_interp
+        .get_or_init(|| interp(&p.home))
+        .replace_all(text, "~")
+        .into_owned();
     let text = replace_home(&text, &p.home);
+    // The interpreter running the program (`sys.executable`, `process.execPath`).
+    static SELF_EXE: LazyLock<Regex> =
+        LazyLock::new(|| re(r"\bsys\.executable\b|\bprocess\.execPath\b"));
+    let text = SELF_EXE
+        .replace_all(&text, |c: &regex::Captures| {
+            if c[0].starts_with("sys") {
+                "\"python3\""
+            } else {
+                "\"node\""
+            }
+        })
+        .into_owned();
     // `os.path.expanduser("~/x")`, `File.expand_path("~/x")`, `Path("~/x").expanduser()`.
     static EXPAND: LazyLock<Regex> = LazyLock::new(|| {
         re(
@@ -784,7 +885,9 @@ fn expression(s: &str, vars: &HashMap<String, String>, concat: &str) -> (Arg, us
             for item in split_top(body) {
                 match expression(item.trim(), vars, concat).0 {
                     Arg::Text(t) => items.push(t),
-                    _ => return (Arg::Unknown, consumed),
+                    // An argument computed at run time: a word the shell analysis sees as
+                    // dynamic (an argv list runs no shell, so it is no reason to ask by itself).
+                    _ => items.push(DYNAMIC_ARG.to_string()),
                 }
             }
             return (Arg::List(items), consumed);
@@ -911,7 +1014,7 @@ fn rust_args(s: &str, vars: &HashMap<String, String>) -> Vec<String> {
         match arg {
             Arg::Text(t) => out.push(t),
             Arg::List(l) => out.extend(l),
-            Arg::Unknown => out.push("$UNKNOWN".into()),
+            Arg::Unknown => out.push(DYNAMIC_ARG.into()),
         }
         let tail = &after[used..];
         let close = tail.find(')').map(|c| c + 1).unwrap_or(tail.len());
@@ -933,7 +1036,7 @@ fn quote(word: &str) -> String {
             && s.chars()
                 .all(|c| c.is_alphanumeric() || "_./=:,@%+-~".contains(c))
     };
-    if safe(word) {
+    if safe(word) || word == DYNAMIC_ARG {
         word.to_string()
     } else if let Some(rest) = word.strip_prefix("~/")
         && safe(rest)
@@ -1040,6 +1143,8 @@ mod tests {
         // Ordinary work.
         for ok in [
             "import subprocess\nsubprocess.run(['pytest', '-q'], check=True)\n",
+            "import subprocess, sys\nsubprocess.check_call([sys.executable, '-m', 'pip', 'install', '-r', 'requirements.txt'])\n",
+            "import subprocess\ncmd = ['pytest', '-q']\nsubprocess.run(cmd, check=True)\n",
             "import shutil\nshutil.rmtree('build', ignore_errors=True)\n",
             "def test_add():\n    assert 1 + 1 == 2\n",
             "with open('data.json') as f:\n    print(f.read())\n",
