@@ -214,6 +214,7 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
     }
     let verdict = crate::evaluate::evaluate(p.policy, &call, &scope);
     let verdict = ledger_check(p.policy, &store, event, &call, &scope, verdict);
+    let verdict = with_risk(p, &store, event, &call, &scope, verdict);
     let verdict = ledger_record(p.policy, &store, event, &call, &scope, verdict, None);
     // Record, audit half: append the entry, then link the writes the ledger just recorded to
     // its receipt. A lost link is reported, not a deny (the write itself is ledgered).
@@ -398,6 +399,95 @@ fn now_ms() -> u64 {
 }
 
 // ---- end of the ledger step --------------------------------------------------------------
+
+// ---- Risk step (the decision-model backend) ---------------------------------------------
+// After the static and ledger verdicts, before recording. Off, out of scope (by default: only
+// calls nothing else had an opinion on) or after a deny it changes nothing and starts no
+// runtime. Frozen answers (replay `--risk frozen`) run the ladder offline whether or not the
+// policy enables the layer; its scope still applies.
+
+/// The stricter of the verdict so far and the risk layer's, with the risk record attached.
+fn with_risk(
+    p: &Pipeline,
+    store: &LedgerStore,
+    event: &HookEvent,
+    call: &Call,
+    scope: &Scope,
+    verdict: Verdict,
+) -> Verdict {
+    if p.risk_off {
+        return verdict;
+    }
+    let settings = match p.frozen_risk {
+        Some(_) => crate::risk::RiskSettings {
+            enabled: true,
+            ..p.policy.risk.clone()
+        },
+        None => p.policy.risk.clone(),
+    };
+    if !crate::risk::in_scope(&settings, &verdict) {
+        return verdict;
+    }
+    let executed = risk_ledger_context(store, event, call, scope);
+    let outcome = match p.frozen_risk {
+        Some(answers) => {
+            let ctx = crate::risk::context(&verdict, &executed);
+            crate::risk::assess_frozen_value(&settings, answers, &ctx)
+        }
+        None => match crate::risk::assess(
+            &settings,
+            event,
+            call,
+            scope,
+            &verdict,
+            &executed,
+            &p.locations.data_dir,
+        ) {
+            Some(outcome) => outcome,
+            None => return verdict,
+        },
+    };
+    crate::evaluate::headless(p.policy, crate::risk::combine(verdict, outcome))
+}
+
+/// The ledger entries of the files this call executes, as the risk state shows them: the
+/// model judges what actually runs, not the one-line command. Downloaded files go to
+/// `untrusted_reads`. An unreadable ledger gives none (the ledger step already failed closed).
+fn risk_ledger_context(
+    store: &LedgerStore,
+    event: &HookEvent,
+    call: &Call,
+    scope: &Scope,
+) -> Vec<crate::risk::LedgerExcerpt> {
+    let execs = crate::fileops::executions(call, scope);
+    if execs.is_empty() || !store.file_for(&event.session_id).exists() {
+        return Vec::new();
+    }
+    let Ok(l) = store.load(&event.session_id) else {
+        return Vec::new();
+    };
+    let mut out: Vec<crate::risk::LedgerExcerpt> = Vec::new();
+    for exec in &execs {
+        let Some(entry) = l.get(&exec.path) else {
+            continue;
+        };
+        if out.iter().any(|e| e.path == entry.path) {
+            continue;
+        }
+        out.push(crate::risk::LedgerExcerpt {
+            path: entry.path.clone(),
+            written_by_agent: true,
+            turns_ago: None,
+            excerpt: entry.excerpt.clone(),
+            untrusted_source: entry
+                .from_network
+                .then(|| format!("{} ({})", entry.summary, entry.how)),
+        });
+    }
+    out
+}
+
+// ---- end of the risk step ----------------------------------------------------------------
 
 /// The static decision for one event (the pure core used by `hook`, `check` and `replay`).
 pub fn decide(policy: &Policy, event: &HookEvent, scope: &Scope) -> Verdict {

@@ -569,24 +569,10 @@ fn writable_check(name: &str, dir: &Path, fix: &str) -> Check {
     }
 }
 
-/// The audit file in effect: the policy's `audit.file` (`~/` = home, relative = under the
-/// state dir), else `<state dir>/audit.jsonl`.
-// TODO(lead): replace with `crate::audit::audit_file(&policy.audit, loc)` once the audit module
-// is merged (same rules).
+/// The audit file in effect (the policy's `audit.file`, else `<state dir>/audit.jsonl`).
 fn audit_file(policy: Option<&crate::policy::Policy>, loc: &Locations) -> PathBuf {
-    match policy.and_then(|p| p.audit.file.as_ref()) {
-        None => loc.data_dir.join("audit.jsonl"),
-        Some(f) => {
-            let text = f.to_string_lossy();
-            if let Some(rest) = text.strip_prefix("~/") {
-                loc.home.join(rest)
-            } else if f.is_absolute() {
-                f.clone()
-            } else {
-                loc.data_dir.join(f)
-            }
-        }
-    }
+    let defaults = crate::audit::AuditSettings::default();
+    crate::audit::audit_file(policy.map(|p| &p.audit).unwrap_or(&defaults), loc)
 }
 
 fn audit_chain_check(file: &Path) -> Check {
@@ -599,33 +585,22 @@ fn audit_chain_check(file: &Path) -> Check {
             ),
         );
     }
-    // TODO(lead): once the audit module is merged, replace the warning below with
-    //
-    //     match crate::audit::verify(file) {
-    //         Ok(s) => Check::ok(
-    //             "audit chain",
-    //             format!("{}: {} entries, intact", file.display(), s.entries),
-    //         ),
-    //         Err(e) => Check::fail(
-    //             "audit chain",
-    //             format!("{}: {e}", file.display()),
-    //             "keep the file as evidence; `palisade audit verify` shows where it breaks",
-    //         ),
-    //     }
-    Check::warn(
-        "audit chain",
-        format!(
-            "audit verification not available in this build ({} not checked)",
-            file.display()
+    match crate::audit::verify(file) {
+        Ok(summary) => Check::ok(
+            "audit chain",
+            format!("{}: {} entries, intact", file.display(), summary.entries),
         ),
-        "run `palisade audit verify` with a build that has the audit module",
-    )
+        Err(e) => Check::fail(
+            "audit chain",
+            format!("{}: {e}", file.display()),
+            "keep the file as evidence; `palisade audit verify` shows where it breaks",
+        ),
+    }
 }
 
 /// The ledger: one JSON file per session under `<state dir>/ledger`. A ledger that cannot be
 /// read or parsed makes the hook refuse that session's calls (forgetting what the agent wrote
 /// would let a write-then-run chain through), so each file is read and parsed here.
-// TODO(lead): use the ledger module's reader (`LedgerStore`) once it is public and merged.
 fn ledger_check(data_dir: &Path) -> Check {
     const MAX_LEDGER_BYTES: u64 = 64 * 1024 * 1024;
     let dir = data_dir.join("ledger");
@@ -694,50 +669,23 @@ fn risk_check(policy: Option<&crate::policy::Policy>) -> Vec<Check> {
             "fix the policy first",
         )];
     };
-    let risk = &policy.risk;
-    // TODO(lead): once the risk module is merged, replace the rest of this function with
-    //
-    //     use crate::risk::CheckStatus;
-    //     crate::risk::doctor_check(risk)
-    //         .into_iter()
-    //         .map(|(status, msg)| {
-    //             let msg = msg.strip_prefix("risk backend: ").unwrap_or(&msg).to_string();
-    //             let fix = "see the message (`palisade explain` shows the risk block)";
-    //             match status {
-    //                 CheckStatus::Ok => Check::ok("risk backend", msg),
-    //                 CheckStatus::Warn => Check::warn("risk backend", msg, fix),
-    //                 CheckStatus::Fail => Check::fail("risk backend", msg, fix),
-    //             }
-    //         })
-    //         .collect()
-    //
-    // (it checks the key, sends a minimal request and times it).
-    if !risk.enabled {
-        return vec![Check::ok("risk backend", "off (risk.enabled: false)")];
-    }
-    let key_set = std::env::var_os(&risk.api_key_env).is_some_and(|v| !v.is_empty());
-    if !key_set {
-        return vec![Check::fail(
-            "risk backend",
-            format!(
-                "enabled, but ${} is not set: every undecided call gets on_error ({})",
-                risk.api_key_env,
-                if risk.on_error_deny { "deny" } else { "ask" }
-            ),
-            format!(
-                "export {}=<key> where Claude Code runs, or set risk.enabled: false",
-                risk.api_key_env
-            ),
-        )];
-    }
-    vec![Check::warn(
-        "risk backend",
-        format!(
-            "enabled ({} at {}), key in ${}; endpoint check not available in this build",
-            risk.model, risk.url, risk.api_key_env
-        ),
-        "check the endpoint with a build that has the risk module",
-    )]
+    // The risk module checks the key, sends a minimal request and times it.
+    use crate::risk::CheckStatus;
+    crate::risk::doctor_check(&policy.risk)
+        .into_iter()
+        .map(|(status, msg)| {
+            let msg = msg
+                .strip_prefix("risk backend: ")
+                .unwrap_or(&msg)
+                .to_string();
+            let fix = "see the message (`palisade explain` shows the risk block)";
+            match status {
+                CheckStatus::Ok => Check::ok("risk backend", msg),
+                CheckStatus::Warn => Check::warn("risk backend", msg, fix),
+                CheckStatus::Fail => Check::fail("risk backend", msg, fix),
+            }
+        })
+        .collect()
 }
 
 /// What a self-test run returned.

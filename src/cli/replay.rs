@@ -198,6 +198,8 @@ pub fn replay(cases: &[Case], policy: &Policy, risk: RiskReplay, scratch: &Path)
                 .collect()
         };
         let mut ok = true;
+        // With `--risk live`: the answers the backend gave, per step, for `--record`.
+        let mut live_answers: Vec<Option<Value>> = Vec::new();
         for (i, (event, expect, answers)) in steps.iter().enumerate() {
             let verdict = match serde_json::from_value::<HookEvent>(event.clone()) {
                 Ok(ev) => {
@@ -221,6 +223,15 @@ pub fn replay(cases: &[Case], policy: &Policy, risk: RiskReplay, scratch: &Path)
                     format!("refused: the event is not a hook event ({e})"),
                 ),
             };
+            if risk == RiskReplay::Live {
+                live_answers.push(
+                    verdict
+                        .risk
+                        .as_ref()
+                        .map(|r| r["answers"].clone())
+                        .filter(Value::is_object),
+                );
+            }
             if let Some(expect) = expect
                 && !satisfies(expect, &verdict)
             {
@@ -236,6 +247,11 @@ pub fn replay(cases: &[Case], policy: &Policy, risk: RiskReplay, scratch: &Path)
             }
         }
         let _ = std::fs::remove_dir_all(&state);
+        if risk == RiskReplay::Live {
+            report
+                .recorded
+                .push(recorded_case(case, &steps, &live_answers));
+        }
         report.total += 1;
         let cat = report
             .by_category
@@ -248,6 +264,45 @@ pub fn replay(cases: &[Case], policy: &Policy, risk: RiskReplay, scratch: &Path)
         }
     }
     report
+}
+
+/// A case as a new frozen set line: the same events and expectations, with the live answers
+/// as `risk_answers` (left out where the backend was not asked or failed).
+fn recorded_case(
+    case: &Case,
+    steps: &[(Value, Option<String>, Option<Value>)],
+    answers: &[Option<Value>],
+) -> Value {
+    let with_answers = |mut v: serde_json::Map<String, Value>, a: Option<&Option<Value>>| {
+        if let Some(Some(a)) = a {
+            v.insert("risk_answers".into(), a.clone());
+        }
+        Value::Object(v)
+    };
+    let mut out = serde_json::Map::new();
+    out.insert("id".into(), json!(case.id));
+    out.insert("category".into(), json!(case.category));
+    if case.steps.is_empty() {
+        if let Some(e) = &case.expect {
+            out.insert("expect".into(), json!(e));
+        }
+        out.insert("event".into(), steps[0].0.clone());
+        return with_answers(out, answers.first());
+    }
+    let recorded: Vec<Value> = steps
+        .iter()
+        .enumerate()
+        .map(|(i, (event, expect, _))| {
+            let mut step = serde_json::Map::new();
+            step.insert("event".into(), event.clone());
+            if let Some(e) = expect {
+                step.insert("expect".into(), json!(e));
+            }
+            with_answers(step, answers.get(i))
+        })
+        .collect();
+    out.insert("steps".into(), Value::Array(recorded));
+    Value::Object(out)
 }
 
 /// A human-readable summary: per category, then each failure.

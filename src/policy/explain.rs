@@ -117,6 +117,23 @@ pub fn explain(policy: &Policy) -> String {
             r.auto_allow,
             r.non_mitigable.join(", ")
         );
+        let changed: Vec<String> = crate::risk::settings::THRESHOLD_KEYS
+            .iter()
+            .filter_map(|k| {
+                let v = r.thresholds.get(k.name)?;
+                (v != k.default).then(|| format!("{} {v} (default {})", k.name, k.default))
+            })
+            .collect();
+        let _ = writeln!(
+            s,
+            "  question set {}, thresholds: {}",
+            crate::risk::questions::QUESTION_SET,
+            if changed.is_empty() {
+                "defaults".to_string()
+            } else {
+                changed.join(", ")
+            }
+        );
     } else {
         let _ = writeln!(s, "  disabled");
     }
@@ -189,6 +206,12 @@ pub fn explain_json(policy: &Policy) -> Value {
             "on_error": if r.on_error_deny { "deny" } else { "ask" },
             "auto_allow": r.auto_allow,
             "non_mitigable": r.non_mitigable,
+            "cache_ttl_s": r.cache_ttl_s,
+            "question_set": crate::risk::questions::QUESTION_SET,
+            "thresholds": crate::risk::settings::THRESHOLD_KEYS
+                .iter()
+                .map(|k| (k.name.to_string(), json!(r.thresholds.get(k.name))))
+                .collect::<serde_json::Map<String, Value>>(),
         },
         "audit": {
             "on_error": if a.on_error_ask { "ask" } else { "deny" },
