@@ -192,7 +192,7 @@ fn one_verdict_per_category() {
         ),
         (
             "Write",
-            json!({"file_path": home.join("elsewhere.txt"), "content": "x"}),
+            json!({"file_path": "/srv/palisade-test/elsewhere.txt", "content": "x"}),
             "ask",
         ),
         (
