@@ -368,6 +368,29 @@ fn command_writes(
             }
         }
         "cp" | "mv" | "install" | "ln" => copy_writes(scope, i, cmd, out),
+        // rsync/scp into a local destination (a remote one is not a write here).
+        "rsync" | "scp" => {
+            let ops = cmd.operands();
+            if let Some((dst, srcs)) = ops.split_last()
+                && !srcs.is_empty()
+                && !crate::packs::common::is_remote_spec(&dst.text)
+            {
+                out.push(FileWrite::new(res(&dst.text), i, program_name(cmd)));
+            }
+        }
+        // Archives extracted into a directory write everything under it.
+        "tar" | "bsdtar" if extracts(cmd) => {
+            let dir = cmd
+                .option_value(Some('C'), &["directory"])
+                .unwrap_or_else(|| ".".into());
+            out.push(FileWrite::new(res(&dir), i, "tar -x"));
+        }
+        "unzip" => {
+            let dir = cmd
+                .option_value(Some('d'), &[])
+                .unwrap_or_else(|| ".".into());
+            out.push(FileWrite::new(res(&dir), i, "unzip"));
+        }
         "curl" => curl_writes(scope, i, cmd, out),
         "wget" => wget_writes(scope, i, cmd, out),
         "chmod" => {
@@ -497,6 +520,24 @@ fn mode_adds_exec(mode: &str) -> bool {
             .find(['+', '='])
             .is_some_and(|pos| clause[pos + 1..].contains('x'))
     })
+}
+
+/// The program's name as a `how` for a write.
+fn program_name(cmd: &Command) -> &'static str {
+    match cmd.program.as_str() {
+        "scp" => "scp",
+        _ => "rsync",
+    }
+}
+
+/// `tar -x…`, `tar xzf`, `tar --extract`: the archive is unpacked.
+fn extracts(cmd: &Command) -> bool {
+    cmd.has_flag(Some('x'), &["extract", "get"])
+        || cmd.args.first().is_some_and(|a| {
+            !a.text.starts_with('-')
+                && a.text.contains('x')
+                && a.text.chars().all(|c| c.is_ascii_alphabetic())
+        })
 }
 
 fn copy_writes(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<FileWrite>) {

@@ -62,6 +62,8 @@ pub static RULES: &[Rule] = &[Rule {
         Example::bash("cp build/tool /usr/local/bin/tool"),
         Example::bash("echo data | tee ~/out.txt"),
         Example::bash("touch ~/x"),
+        Example::bash("tar xzf x.tgz -C /opt"),
+        Example::bash("rsync -a dist/ ~/www/"),
         Example::bash("mkdir -p /opt/tool"),
         Example::tool(
             "Write",
@@ -77,6 +79,8 @@ pub static RULES: &[Rule] = &[Rule {
         Example::bash("echo hi > out.txt"),
         Example::bash("make 2>/dev/null"),
         Example::bash("mkdir -p src/new && touch src/new/mod.rs"),
+        Example::bash("tar xzf vendor.tgz"),
+        Example::bash("rsync -a dist/ deploy@host:/srv/www/"),
         Example::tool("Read", r#"{"file_path":"/etc/hosts"}"#),
     ],
 }];
