@@ -367,7 +367,9 @@ impl Analyser {
             inv.env.clear();
             return Some(self.emit(inv, ctx));
         };
-        inv.program = self.expand_word(&program.value, ctx);
+        let mut fields = self.expand_fields(&program.value, ctx).into_iter();
+        inv.program = fields.next().unwrap_or_default();
+        inv.args.extend(fields);
         let declares = matches!(
             inv.program.text(),
             "export" | "declare" | "typeset" | "local" | "readonly"
@@ -415,8 +417,8 @@ impl Analyser {
         match item {
             ast::CommandPrefixOrSuffixItem::IoRedirect(r) => self.add_redirect(inv, r, ctx),
             ast::CommandPrefixOrSuffixItem::Word(w) => {
-                let e = self.expand_word(&w.value, ctx);
-                inv.args.push(e);
+                let fields = self.expand_fields(&w.value, ctx);
+                inv.args.extend(fields);
             }
             ast::CommandPrefixOrSuffixItem::AssignmentWord(_, w) => {
                 let e = self.expand_word(&w.value, ctx);
@@ -507,10 +509,9 @@ impl Analyser {
                     e.word.text = e
                         .word
                         .text
-                        .lines()
+                        .split_inclusive('\n')
                         .map(|l| l.trim_start_matches('\t'))
-                        .collect::<Vec<_>>()
-                        .join("\n");
+                        .collect();
                 }
                 if matches!(n, None | Some(0)) {
                     inv.stdin_text = Some(e);

@@ -365,6 +365,12 @@ fn dynamic_programs() {
     assert_rm_rf_root("export D=/; rm -rf \"${D}\"");
     let an = a("D=/; rm -rf $D");
     assert!(!find(&an, "rm").args[1].dynamic);
+    // Unquoted values split into words; quoted ones do not.
+    assert_rm_rf_root("x='rm -rf /'; $x");
+    assert_rm_rf_root("cmd=\"rm -rf /\"; eval $cmd");
+    assert_rm_rf_root("f=/; bash -c \"rm -rf $f\"");
+    let an = a("x='a b'; touch \"$x\" $x");
+    assert_eq!(args(find(&an, "touch")), ["a b", "a", "b"]);
     // A later non-literal assignment forgets the value.
     let an = a("x=rm; x=$(curl e); $x -rf /");
     assert!(has_finding(&an, |f| matches!(
@@ -460,6 +466,62 @@ fn pipes_to_interpreters() {
         let an = a(line);
         assert!(an.findings.is_empty(), "{line}: {:?}", an.findings);
     }
+}
+
+#[test]
+fn root_shells_reading_a_pipe() {
+    for line in [
+        "curl x | sudo -s",
+        "curl x | sudo -i",
+        "curl x | su",
+        "curl x | doas -s",
+    ] {
+        let an = a(line);
+        assert!(
+            has_finding(&an, |f| matches!(
+                f,
+                ShellFinding::InterpreterFromPipe { .. }
+            )),
+            "{line}: {:?}",
+            an.findings
+        );
+        assert!(an.commands[1].privileged, "{line}");
+    }
+    // A file on stdin replaces the pipe.
+    assert!(a("curl x | sh < script.sh").findings.is_empty());
+    assert_rm_rf_root("busybox rm -rf /");
+    assert_rm_rf_root("env - rm -rf /");
+}
+
+#[test]
+fn unusual_words_parse_cleanly() {
+    for line in [
+        "echo ${#arr[@]} ${arr[0]} ${x//a/b} ${x,,} ${x^^} ${x:0:2} ${x:-} ${!p*}",
+        "echo $@ $# $? $$ $! $- $0 $1 \"$\" $\"t\"",
+        "echo \"\\$\" '\\' a\\ b \"a\\nb\" $[1+2] $((1+2))",
+        "echo @(x|y) ~user ~+ {a,b} \\{ x=y",
+        "awk '{print $1}' f; printf '%s\\n' a; echo \"${HOME}\"",
+        "echo $ a$ \"$\"",
+        "arr=(a b c); echo ${arr[1]}; declare -A m=([k]=v)",
+        "x+=1; let x=1; echo $x",
+        "echo a 2>/dev/null 1>&2 <&- 0<in",
+        "cat <<-EOF\n\tindented\n\tEOF",
+        "echo 'it'\\''s'",
+    ] {
+        let an = a(line);
+        assert!(
+            !has_finding(&an, |f| matches!(
+                f,
+                ShellFinding::ParseError { .. } | ShellFinding::TooComplex { .. }
+            )),
+            "{line}: {:?}",
+            an.findings
+        );
+    }
+    let an = a("cat <<-EOF\n\tindented\n\tEOF");
+    assert_eq!(an.commands[0].stdin_text.as_deref(), Some("indented\n"));
+    let an = a("echo \"$\" 'it'\\''s' a\\ b");
+    assert_eq!(args(&an.commands[0]), ["$", "it's", "a b"]);
 }
 
 #[test]
@@ -620,4 +682,28 @@ fn bounds_hold_on_hostile_input() {
     );
     let an = a(&line);
     assert!(an.commands.iter().map(|c| c.args.len()).sum::<usize>() < 20_000);
+}
+
+#[test]
+#[ignore = "manual timing, run with --release --ignored --nocapture"]
+fn timing() {
+    let lines = [
+        "cargo build --release && cargo test",
+        "git commit -m \"fix: x\"",
+        "ls -la | grep foo | wc -l",
+        "for f in *.rs; do rustfmt $f; done",
+        "sudo -u root bash -c 'rm -rf \"$HOME/x\"' && echo $(date)",
+        "find . -name '*.o' -exec rm {} \\; && git -C /x -c alias.y='!ls' y",
+    ];
+    for line in lines {
+        let n = 2000;
+        let t = std::time::Instant::now();
+        for _ in 0..n {
+            std::hint::black_box(analyse(std::hint::black_box(line)));
+        }
+        println!(
+            "{:>8.1} µs  {line}",
+            t.elapsed().as_secs_f64() * 1e6 / n as f64
+        );
+    }
 }

@@ -237,10 +237,22 @@ impl Analyser {
     fn step(&mut self, inv: &mut Invocation, ctx: &Ctx) -> Flow {
         let name = basename(inv.program.text()).to_string();
         match name.as_str() {
-            "sudo" => strip_sudo(inv),
+            "sudo" => {
+                let flow = strip_sudo(inv);
+                if matches!(flow, Flow::EmitPrivileged)
+                    && has_arg(inv, inv.args.len(), &["-s", "-i", "--shell", "--login"])
+                {
+                    // A root shell with no command reads its commands from stdin.
+                    self.report_source(&name, Source::Stdin, inv, ctx);
+                }
+                flow
+            }
             "doas" => {
                 let i = skip_options(&inv.args, 0, "uC", &[]);
-                if has_arg(inv, i, &["-C", "-s"]) || !promote(inv, i) {
+                if has_arg(inv, i, &["-C"]) {
+                    Flow::EmitPrivileged
+                } else if has_arg(inv, i, &["-s"]) || !promote(inv, i) {
+                    self.report_source(&name, Source::Stdin, inv, ctx);
                     Flow::EmitPrivileged
                 } else {
                     Flow::Inner(Wrap::privileged("doas"))
@@ -265,6 +277,7 @@ impl Analyser {
                 }
             }
             "builtin" => strip_simple(inv, "builtin", "", &[], 0),
+            "busybox" => strip_simple(inv, "busybox", "", &[], 0),
             "exec" => strip_simple(inv, "exec", "a", &[], 0),
             "nice" => strip_simple(inv, "nice", "n", &["--adjustment"], 0),
             "nohup" => strip_simple(inv, "nohup", "", &[], 0),
@@ -377,6 +390,8 @@ impl Analyser {
             }
         }
         let Some(script) = script else {
+            // `su` with no command starts a shell, which reads stdin.
+            self.report_source(name, Source::Stdin, inv, ctx);
             return Flow::EmitPrivileged;
         };
         let label = format!("{name} -c");
@@ -469,7 +484,7 @@ impl Analyser {
                     inner: inner.clone(),
                 });
             }
-        } else if inv.stdin_from.is_some() {
+        } else if inv.stdin_from.is_some() && !reads_file_on_stdin(inv) {
             self.finding(ShellFinding::InterpreterFromPipe {
                 interpreter: name.to_string(),
                 upstream: ctx.upstream.clone(),
@@ -707,6 +722,13 @@ impl Analyser {
     }
 }
 
+/// `< file` replaces a piped stdin.
+fn reads_file_on_stdin(inv: &Invocation) -> bool {
+    inv.redirects
+        .iter()
+        .any(|r| r.kind == super::RedirectKind::Read && matches!(r.fd, None | Some(0)))
+}
+
 fn strip_sudo(inv: &mut Invocation) -> Flow {
     let i = skip_options(
         &inv.args,
@@ -747,7 +769,10 @@ fn strip_env(inv: &mut Invocation) -> Flow {
             i += 1;
             break;
         }
-        if matches!(t, "-u" | "--unset") {
+        if t == "-" {
+            // Same as `-i`.
+            i += 1;
+        } else if matches!(t, "-u" | "--unset") {
             i += 2;
         } else if matches!(t, "-C" | "--chdir") {
             cwd = inv.args.get(i + 1).map(|d| d.text().to_string());

@@ -46,13 +46,15 @@ impl Expanded {
     }
 }
 
-/// Accumulates one word.
+/// Accumulates one word (or several, when an unquoted variable value splits).
 #[derive(Default)]
 struct Builder {
     text: String,
     dynamic: bool,
     glob: bool,
     substitutions: Option<Vec<String>>,
+    /// Fields completed by word splitting before the current one.
+    fields: Vec<Word>,
 }
 
 impl Builder {
@@ -61,43 +63,95 @@ impl Builder {
             .get_or_insert_with(Vec::new)
             .extend(programs);
     }
+
+    /// Appends an unquoted variable value, splitting it on blanks as the shell does.
+    fn push_split(&mut self, value: &str) {
+        let mut parts = value.split([' ', '\t', '\n']);
+        if let Some(first) = parts.next() {
+            self.text.push_str(first);
+        }
+        for part in parts {
+            if !self.text.is_empty() {
+                self.fields.push(Word {
+                    text: std::mem::take(&mut self.text),
+                    dynamic: self.dynamic,
+                    glob: self.glob,
+                });
+                self.glob = false;
+            }
+            self.text.push_str(part);
+        }
+    }
+
+    fn finish(self) -> Vec<Expanded> {
+        let substitutions = self.substitutions;
+        let mut words = self.fields;
+        if !self.text.is_empty() || words.is_empty() {
+            words.push(Word {
+                text: self.text,
+                dynamic: self.dynamic,
+                glob: self.glob,
+            });
+        }
+        words
+            .into_iter()
+            .map(|word| Expanded {
+                word,
+                substitutions: substitutions.clone(),
+            })
+            .collect()
+    }
 }
 
 impl Analyser {
-    /// Expands one raw word as the tokenizer returned it (`"a b"`, `r''m`, `$(x)`…).
+    /// Expands one raw word as the tokenizer returned it (`"a b"`, `r''m`, `$(x)`…), without
+    /// word splitting (assignments, redirection targets).
     pub(super) fn expand_word(&mut self, raw: &str, ctx: &Ctx) -> Expanded {
+        let mut fields = self.expand_fields(raw, ctx);
+        if fields.len() == 1 {
+            return fields.pop().unwrap_or_default();
+        }
+        let mut out = Expanded::default();
+        for (i, f) in fields.into_iter().enumerate() {
+            if i > 0 {
+                out.word.text.push(' ');
+            }
+            out.word.text.push_str(&f.word.text);
+            out.word.dynamic |= f.word.dynamic;
+            out.word.glob |= f.word.glob;
+            out.substitutions = f.substitutions;
+        }
+        out
+    }
+
+    /// Expands one command word into the fields it becomes: more than one when an unquoted
+    /// variable with a literal value holds blanks (`x="rm -rf /"; $x`).
+    pub(super) fn expand_fields(&mut self, raw: &str, ctx: &Ctx) -> Vec<Expanded> {
         // Fast path: most words have nothing to remove or expand.
         if !raw.contains(['\'', '"', '\\', '$', '`']) {
-            return Expanded {
+            return vec![Expanded {
                 word: Word {
                     text: raw.to_string(),
                     dynamic: false,
                     glob: has_glob(raw),
                 },
                 substitutions: None,
-            };
+            }];
         }
         let pieces = match guarded(|| word::parse(raw, &WORD_OPTIONS)) {
             Some(Ok(pieces)) => pieces,
             Some(Err(e)) => {
                 self.parse_error(format!("cannot parse word {raw:?}: {e}"));
-                return dynamic_as_written(raw);
+                return vec![dynamic_as_written(raw)];
             }
             None => {
                 self.parse_error(format!("the word parser failed on {raw:?}"));
-                return dynamic_as_written(raw);
+                return vec![dynamic_as_written(raw)];
             }
         };
         let mut b = Builder::default();
         self.expand_pieces(raw, &pieces, false, &mut b, ctx);
-        Expanded {
-            word: Word {
-                text: b.text,
-                dynamic: b.dynamic,
-                glob: b.glob,
-            },
-            substitutions: b.substitutions,
-        }
+        b.finish()
     }
 
     /// Expands the body of an unquoted-delimiter here-document (`$x`, `$(…)` expand, quotes
@@ -157,10 +211,12 @@ impl Analyser {
                 }
                 WordPiece::ParameterExpansion(expr) => {
                     if let Some(value) = self.resolve_parameter(expr, ctx) {
-                        if !quoted && has_glob(&value) {
-                            b.glob = true;
+                        if quoted {
+                            b.text.push_str(&value);
+                        } else {
+                            b.glob |= has_glob(&value);
+                            b.push_split(&value);
                         }
-                        b.text.push_str(&value);
                     } else {
                         b.text.push_str(source);
                         b.dynamic = true;
