@@ -12,6 +12,10 @@ use std::sync::LazyLock;
 /// More commands than this in one line is not a command a person reviews: stop there.
 const MAX_COMMANDS: usize = 10_000;
 
+/// Compound commands nested in one another, across all nested scripts: the pre-scan bounds
+/// each text, this bounds their sum.
+const MAX_WALK_DEPTH: usize = 4 * MAX_NESTING;
+
 static PARSER_OPTIONS: LazyLock<ParserOptions> = LazyLock::new(ParserOptions::default);
 
 /// Where the commands being walked stand: inherited by everything nested inside.
@@ -55,6 +59,8 @@ pub(super) struct Analyser {
     /// Variables assigned a literal value earlier in the line.
     pub vars: HashMap<String, String>,
     stopped: bool,
+    /// Current depth of the AST walk, bounded independently of the pre-scan.
+    walk_depth: usize,
 }
 
 /// Entry point behind `shell::analyse`.
@@ -217,6 +223,17 @@ impl Analyser {
     }
 
     fn walk_command(&mut self, command: &ast::Command, ctx: &mut Ctx) -> Option<usize> {
+        if self.walk_depth > MAX_WALK_DEPTH {
+            self.too_complex("compound commands nested too deeply".to_string());
+            return None;
+        }
+        self.walk_depth += 1;
+        let result = self.walk_command_inner(command, ctx);
+        self.walk_depth -= 1;
+        result
+    }
+
+    fn walk_command_inner(&mut self, command: &ast::Command, ctx: &mut Ctx) -> Option<usize> {
         match command {
             ast::Command::Simple(sc) => self.walk_simple(sc, ctx),
             ast::Command::Compound(cc, redirects) => match redirects {

@@ -707,3 +707,134 @@ fn timing() {
         );
     }
 }
+
+#[test]
+fn random_input_never_panics() {
+    const TOKENS: &[&str] = &[
+        " ",
+        "  ",
+        "\n",
+        ";",
+        "&",
+        "&&",
+        "|",
+        "||",
+        "(",
+        ")",
+        "{",
+        "}",
+        "$(",
+        "`",
+        "\"",
+        "'",
+        "\\",
+        "$",
+        "${",
+        "<",
+        ">",
+        ">>",
+        "<<",
+        "<<<",
+        "<(",
+        ">(",
+        "2>&1",
+        "EOF",
+        "rm",
+        "-rf",
+        "/",
+        "sudo",
+        "bash",
+        "-c",
+        "sh",
+        "eval",
+        "env",
+        "xargs",
+        "find",
+        "-exec",
+        "{}",
+        "\\;",
+        "+",
+        "git",
+        "-C",
+        "alias.x=!",
+        "if",
+        "then",
+        "fi",
+        "for",
+        "in",
+        "do",
+        "done",
+        "case",
+        "esac",
+        "x=",
+        "$x",
+        "~",
+        "*",
+        "$'\\x",
+        "python3",
+        "-",
+        "timeout",
+        "5",
+        "watch",
+        "su",
+        "trap",
+        "source",
+        ".",
+        "nice",
+        "-n",
+        "#",
+        "=",
+        "[[",
+        "]]",
+        "((",
+        "))",
+        "$((",
+        "é",
+        "\t",
+    ];
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    for _ in 0..5_000 {
+        let mut line = String::new();
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let len = (seed % 24) as usize;
+        for _ in 0..len {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            line.push_str(TOKENS[(seed % TOKENS.len() as u64) as usize]);
+        }
+        let an = analyse(&line);
+        // Indices always point backwards at a real command.
+        for (i, c) in an.commands.iter().enumerate() {
+            if let Some(from) = c.stdin_from {
+                assert!(from < i, "{line:?}: {an:#?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn keyword_chains_stay_bounded() {
+    for unit in [
+        "coproc ",
+        "time ",
+        "! ",
+        "f() ",
+        "function f ",
+        "exec ",
+        "sudo ",
+    ] {
+        for n in [100, 3_000] {
+            let line = format!("{}{{ x; }}", unit.repeat(n));
+            let an = analyse(&line);
+            if n > MAX_NESTING * 4 && unit == "coproc " {
+                assert!(has_finding(&an, |f| matches!(
+                    f,
+                    ShellFinding::TooComplex { .. }
+                )));
+            }
+        }
+    }
+}
