@@ -386,6 +386,26 @@ fn dynamic_programs() {
 }
 
 #[test]
+fn brace_expansion() {
+    assert_rm_rf_root("{rm,-rf,/}");
+    assert_rm_rf_root("rm -rf {/,}");
+    let an = a("mkdir -p src/{a,b}/{c,d} x{1..3} {a..c} '{q,r}' \"{s,t}\" {} {x}");
+    assert_eq!(
+        args(&an.commands[0]),
+        [
+            "-p", "src/a/c", "src/a/d", "src/b/c", "src/b/d", "x1", "x2", "x3", "a", "b", "c",
+            "{q,r}", "{s,t}", "{}", "{x}"
+        ]
+    );
+    assert!(an.findings.is_empty(), "{:?}", an.findings);
+    // Too many words: kept as written, marked unknown.
+    let an = a("echo {1..100000} {1..99999999999999999999999}");
+    assert!(an.commands[0].args.iter().all(|w| w.dynamic));
+    let an = a("echo {a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}{o,p}{q,r}");
+    assert!(an.commands[0].args[0].dynamic);
+}
+
+#[test]
 fn words() {
     let an = a("printf %s \"a b\" 'c d' e\\ f ~/x *.rs '*.rs' $HOME \"${HOME}/y\"");
     let p = find(&an, "printf");

@@ -4,7 +4,10 @@
 use super::Word;
 use super::parse::{Analyser, Ctx};
 use brush_parser::ParserOptions;
-use brush_parser::word::{self, Parameter, ParameterExpr, SpecialParameter, WordPiece};
+use brush_parser::word::{
+    self, BraceExpressionMember, BraceExpressionOrText, Parameter, ParameterExpr, SpecialParameter,
+    WordPiece,
+};
 use std::sync::LazyLock;
 
 /// Values longer than this are not remembered, so `a=$a$a` chains cannot grow without bound.
@@ -124,9 +127,35 @@ impl Analyser {
         out
     }
 
-    /// Expands one command word into the fields it becomes: more than one when an unquoted
-    /// variable with a literal value holds blanks (`x="rm -rf /"; $x`).
+    /// Expands one command word into the fields it becomes: more than one for brace
+    /// expansion (`{rm,-rf,/}`) and when an unquoted variable with a literal value holds blanks
+    /// (`x="rm -rf /"; $x`).
     pub(super) fn expand_fields(&mut self, raw: &str, ctx: &Ctx) -> Vec<Expanded> {
+        if raw.contains('{') && (raw.contains(',') || raw.contains("..")) {
+            match brace_expand(raw) {
+                Some(alternatives) if alternatives.len() > 1 => {
+                    let mut out = Vec::new();
+                    // An empty alternative (`{/,}`) is no word at all.
+                    for alt in alternatives.iter().filter(|a| !a.is_empty()) {
+                        out.extend(self.expand_unbraced(alt, ctx));
+                    }
+                    return out;
+                }
+                Some(_) => {}
+                None => {
+                    // Too many words to list: keep the word, marked as not known.
+                    let mut fields = self.expand_unbraced(raw, ctx);
+                    for f in &mut fields {
+                        f.word.dynamic = true;
+                    }
+                    return fields;
+                }
+            }
+        }
+        self.expand_unbraced(raw, ctx)
+    }
+
+    fn expand_unbraced(&mut self, raw: &str, ctx: &Ctx) -> Vec<Expanded> {
         // Fast path: most words have nothing to remove or expand.
         if !raw.contains(['\'', '"', '\\', '$', '`']) {
             return vec![Expanded {
@@ -350,6 +379,102 @@ fn parameter_words(expr: &ParameterExpr) -> Vec<&str> {
         }
         _ => Vec::new(),
     }
+}
+
+/// Most words one brace expansion may produce before the word counts as unknown.
+const MAX_BRACE_WORDS: usize = 256;
+
+/// Brace expansion of a raw word: the raw alternatives (still quoted), `Some(vec![raw])` when
+/// there is nothing to expand, `None` when there would be too many.
+fn brace_expand(raw: &str) -> Option<Vec<String>> {
+    // brush-parser unwraps the numbers of `{1..N}` as i64: refuse what would overflow.
+    let longest_digits = raw
+        .split(|c: char| !c.is_ascii_digit())
+        .map(str::len)
+        .max()
+        .unwrap_or(0);
+    if longest_digits > 17 {
+        return None;
+    }
+    match guarded(|| word::parse_brace_expansions(raw, &WORD_OPTIONS)) {
+        Some(Ok(Some(items))) => brace_items(&items, 0),
+        _ => Some(vec![raw.to_string()]),
+    }
+}
+
+fn brace_items(items: &[BraceExpressionOrText], depth: usize) -> Option<Vec<String>> {
+    if depth > super::MAX_NESTING {
+        return None;
+    }
+    let mut acc = vec![String::new()];
+    for item in items {
+        let alternatives = match item {
+            BraceExpressionOrText::Text(t) => vec![t.clone()],
+            BraceExpressionOrText::Expr(members) => {
+                let mut v = Vec::new();
+                for m in members {
+                    v.extend(brace_member(m, depth + 1)?);
+                    if v.len() > MAX_BRACE_WORDS {
+                        return None;
+                    }
+                }
+                v
+            }
+        };
+        if acc.len().saturating_mul(alternatives.len()) > MAX_BRACE_WORDS {
+            return None;
+        }
+        acc = acc
+            .iter()
+            .flat_map(|a| alternatives.iter().map(move |b| format!("{a}{b}")))
+            .collect();
+    }
+    Some(acc)
+}
+
+fn brace_member(m: &BraceExpressionMember, depth: usize) -> Option<Vec<String>> {
+    let (start, end, increment) = match m {
+        BraceExpressionMember::Child(items) => return brace_items(items, depth),
+        BraceExpressionMember::NumberSequence {
+            start,
+            end,
+            increment,
+        } => (*start, *end, *increment),
+        BraceExpressionMember::CharSequence {
+            start,
+            end,
+            increment,
+        } => (
+            i64::from(u32::from(*start)),
+            i64::from(u32::from(*end)),
+            *increment,
+        ),
+    };
+    let step = increment.unsigned_abs().max(1);
+    let count = start.abs_diff(end) / step + 1;
+    if count > MAX_BRACE_WORDS as u64 {
+        return None;
+    }
+    let is_char = matches!(m, BraceExpressionMember::CharSequence { .. });
+    let mut out = Vec::new();
+    let mut v = start;
+    for _ in 0..count {
+        out.push(if is_char {
+            u32::try_from(v)
+                .ok()
+                .and_then(char::from_u32)
+                .map(String::from)
+                .unwrap_or_default()
+        } else {
+            v.to_string()
+        });
+        v = if start <= end {
+            v.saturating_add_unsigned(step)
+        } else {
+            v.saturating_sub_unsigned(step)
+        };
+    }
+    Some(out)
 }
 
 /// True when unquoted text would be subject to pathname expansion.
