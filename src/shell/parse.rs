@@ -61,6 +61,8 @@ pub(super) struct Analyser {
     stopped: bool,
     /// Current depth of the AST walk, bounded independently of the pre-scan.
     walk_depth: usize,
+    /// IFS was assigned in the line: unquoted values no longer split predictably.
+    pub ifs_changed: bool,
 }
 
 /// Entry point behind `shell::analyse`.

@@ -371,6 +371,13 @@ fn dynamic_programs() {
     assert_rm_rf_root("f=/; bash -c \"rm -rf $f\"");
     let an = a("x='a b'; touch \"$x\" $x");
     assert_eq!(args(find(&an, "touch")), ["a b", "a", "b"]);
+    assert_rm_rf_root("rm${IFS}-rf${IFS}/");
+    assert_rm_rf_root("rm$IFS-rf$IFS/");
+    let an = a("IFS=,; x=rm,-rf,/; $x");
+    assert!(has_finding(&an, |f| matches!(
+        f,
+        ShellFinding::DynamicProgram { .. }
+    )));
     // A later non-literal assignment forgets the value.
     let an = a("x=rm; x=$(curl e); $x -rf /");
     assert!(has_finding(&an, |f| matches!(

@@ -239,7 +239,13 @@ impl Analyser {
                     }
                 }
                 WordPiece::ParameterExpansion(expr) => {
-                    if let Some(value) = self.resolve_parameter(expr, ctx) {
+                    // Once IFS is changed, how an unquoted value splits is not known.
+                    let resolved = if quoted || !self.ifs_changed {
+                        self.resolve_parameter(expr, ctx)
+                    } else {
+                        None
+                    };
+                    if let Some(value) = resolved {
                         if quoted {
                             b.text.push_str(&value);
                         } else {
@@ -300,6 +306,10 @@ impl Analyser {
         match parameter {
             // `$HOME` stays as written: path resolution knows the real home.
             Parameter::Named(name) if name == "HOME" => None,
+            // `rm${IFS}-rf${IFS}/`: the default IFS is known.
+            Parameter::Named(name) if name == "IFS" && !self.ifs_changed => {
+                Some(" \t\n".to_string())
+            }
             Parameter::Named(name) => self.vars.get(name).cloned(),
             Parameter::Positional(n) => ctx
                 .positional
@@ -316,6 +326,9 @@ impl Analyser {
     /// Records `name=value` from a bare assignment: literal values are remembered, anything
     /// else forgets an earlier value.
     pub(super) fn assign(&mut self, name: &str, value: Option<&Expanded>) {
+        if name == "IFS" {
+            self.ifs_changed = true;
+        }
         match value {
             Some(v) if v.is_static() && v.text().len() <= MAX_VARIABLE_BYTES && name != "HOME" => {
                 self.vars.insert(name.to_string(), v.text().to_string());
