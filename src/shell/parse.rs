@@ -142,6 +142,8 @@ impl Analyser {
         let mut inner = ctx.clone();
         inner.depth += 1;
         inner.in_substitution = true;
+        // Its output is captured, not sent where the enclosing command's goes.
+        inner.redirects.clear();
         self.analyse_script(text, &mut inner);
         self.programs_since(start)
     }

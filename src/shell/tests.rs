@@ -496,6 +496,30 @@ fn pipes_to_interpreters() {
 }
 
 #[test]
+fn literal_text_piped_into_a_shell_is_parsed() {
+    for line in [
+        "echo 'rm -rf /' | sh",
+        "echo rm -rf / | bash",
+        "cat <<EOF | sh\nrm -rf /\nEOF",
+    ] {
+        let an = assert_rm_rf_root(line);
+        assert!(
+            has_finding(&an, |f| matches!(
+                f,
+                ShellFinding::InterpreterFromPipe { .. }
+            )),
+            "{line}"
+        );
+        let rm = an.commands.iter().find(|c| is_rm_rf_root(c)).unwrap();
+        assert_eq!(rm.wrappers.len(), 1, "{line}");
+        assert!(rm.wrappers[0].ends_with(" stdin"), "{line}");
+    }
+    // Unknown text is only the finding.
+    let an = a("echo $x | sh");
+    assert_eq!(programs(&an), ["echo", "sh"]);
+}
+
+#[test]
 fn root_shells_reading_a_pipe() {
     for line in [
         "curl x | sudo -s",

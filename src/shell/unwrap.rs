@@ -555,8 +555,47 @@ impl Analyser {
             }
             source => {
                 self.report_source(name, source, &inv, ctx);
-                Flow::Done(Some(self.emit(inv, ctx)))
+                let piped = match (source, inv.stdin_from) {
+                    (Source::Stdin, Some(up)) if !reads_file_on_stdin(&inv) => {
+                        self.piped_script(up)
+                    }
+                    _ => None,
+                };
+                let index = self.emit(inv, ctx);
+                if let Some(script) = piped {
+                    // `echo 'rm -rf /' | sh`: the piped text is known, so is the script.
+                    let label = format!("{name} stdin");
+                    let mut sctx = ctx.clone();
+                    sctx.depth += 1;
+                    sctx.wrappers.push(label.clone());
+                    sctx.stdin_from = None;
+                    sctx.positional.clear();
+                    self.run_script(name, &label, &Expanded::literal(script), sctx);
+                }
+                Flow::Done(Some(index))
             }
+        }
+    }
+
+    /// The text a command writes to its stdout, when it is a literal: `echo` of static words,
+    /// `cat` of its here-document.
+    fn piped_script(&self, index: usize) -> Option<String> {
+        let c = self.out.commands.get(index)?;
+        if c.args.iter().any(|a| a.dynamic) || c.redirects.iter().any(|r| r.fd != Some(2)) {
+            return None;
+        }
+        match c.program.as_str() {
+            "echo" => {
+                let args: Vec<&str> = c.args.iter().map(|a| a.text.as_str()).collect();
+                let words = match args.first() {
+                    Some(&"-n") => &args[1..],
+                    Some(f) if f.starts_with('-') => return None,
+                    _ => &args[..],
+                };
+                Some(words.join(" "))
+            }
+            "cat" if c.args.is_empty() => c.stdin_text.clone(),
+            _ => None,
         }
     }
 
