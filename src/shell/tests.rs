@@ -889,3 +889,40 @@ fn keyword_chains_stay_bounded() {
         }
     }
 }
+
+#[test]
+fn everyday_developer_commands_have_no_findings() {
+    for line in [
+        "npm run build 2>&1 | tail -20",
+        "python -m pytest -x -q",
+        "cat package.json | jq .scripts",
+        "grep -rn \"TODO\" src/ | head",
+        "docker compose up -d",
+        "export PATH=\"$HOME/.cargo/bin:$PATH\" && cargo build",
+        "source venv/bin/activate && pip install -r requirements.txt",
+        "echo \"$(git rev-parse HEAD)\"",
+        "for i in $(seq 1 3); do echo $i; done",
+        "if [ -f x ]; then echo y; fi",
+        "make -j$(nproc)",
+        "kubectl get pods -o json | jq '.items[]'",
+        "git log --oneline | head -5",
+        "python3 - <<'EOF'\nprint(1)\nEOF",
+        "node -e 'console.log(1)'",
+        "sh ./configure --prefix=/usr",
+        "curl -fsSL https://x -o install.sh && bash install.sh",
+        "gh pr view 12 --json title | jq -r .title",
+        "tar -czf a.tgz dir/",
+        "time cargo build",
+        "cd \"$(git rev-parse --show-toplevel)\" && ls",
+        "find . -name '*.rs' -not -path './target/*' | xargs wc -l",
+        "RUSTFLAGS='-D warnings' cargo clippy --all-targets",
+        "git diff HEAD~1 -- src/ > /tmp/patch.diff",
+        "echo \"done\" >&2",
+        "while IFS= read -r line; do echo \"$line\"; done < file",
+        "ls ~/.config",
+    ] {
+        let an = a(line);
+        assert!(an.findings.is_empty(), "{line}: {:?}", an.findings);
+        assert!(!an.commands.is_empty(), "{line}");
+    }
+}
