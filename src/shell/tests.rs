@@ -285,6 +285,33 @@ fn git_global_options_and_aliases() {
 }
 
 #[test]
+fn more_wrappers() {
+    for (line, wrappers) in [
+        ("git config alias.x '!rm -rf /'", &["git config alias"][..]),
+        (
+            "git config --global alias.x '!rm -rf /'",
+            &["git config alias"],
+        ),
+        (
+            "git config set core.pager 'rm -rf /'",
+            &["git config core.pager"],
+        ),
+        ("alias ll='rm -rf /'", &["alias"]),
+        ("runuser -u root -- rm -rf /", &["runuser"]),
+        ("flock /tmp/l -c 'rm -rf /'", &["flock -c"]),
+        ("flock -w 5 /tmp/l rm -rf /", &["flock"]),
+        ("script -qc 'rm -rf /' /dev/null", &["script -c"]),
+        ("unbuffer rm -rf /", &["unbuffer"]),
+        ("chroot /mnt rm -rf /", &["chroot"]),
+    ] {
+        let an = assert_rm_rf_root(line);
+        let rm = an.commands.iter().find(|c| is_rm_rf_root(c)).unwrap();
+        assert_eq!(rm.wrappers, wrappers, "{line}");
+    }
+    assert_eq!(programs(&a("git config user.name me")), ["git"]);
+}
+
+#[test]
 fn heredocs_and_redirects() {
     let an = a("cat > f <<'EOF'\nhello $USER\nEOF");
     let cat = find(&an, "cat");

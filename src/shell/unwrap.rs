@@ -267,6 +267,34 @@ impl Analyser {
                 }
             }
             "su" | "runuser" => self.run_su(&name, inv, ctx),
+            "unbuffer" => strip_simple(inv, "unbuffer", "", &[], 0),
+            "chroot" => {
+                // The command runs inside NEWROOT (and `chroot` needs root).
+                let i = skip_options(&inv.args, 0, "", &["--userspec", "--groups"]) + 1;
+                if promote(inv, i) {
+                    Flow::Inner(Wrap::privileged("chroot"))
+                } else {
+                    Flow::EmitPrivileged
+                }
+            }
+            "flock" | "script" => self.run_flock_or_script(&name, inv, ctx),
+            "alias" => {
+                // `alias ll='rm -rf /'`: the value runs wherever the alias is used.
+                for a in inv.args.clone() {
+                    if let Some((_, value)) = a.text().split_once('=') {
+                        let code = Expanded {
+                            word: Word {
+                                text: value.to_string(),
+                                ..a.word.clone()
+                            },
+                            substitutions: a.substitutions.clone(),
+                        };
+                        let sctx = self.script_ctx(ctx, "alias", inv);
+                        self.run_script("alias", "alias", &code, sctx);
+                    }
+                }
+                Flow::Emit
+            }
             "env" => strip_env(inv),
             "command" => {
                 let i = skip_options(&inv.args, 0, "", &[]);
@@ -389,6 +417,14 @@ impl Analyser {
                 i += 1;
             }
         }
+        if script.is_none() && name == "runuser" {
+            // `runuser -u USER -- CMD ARGS` runs the command directly.
+            if let Some(dd) = inv.args.iter().position(|a| a.text() == "--")
+                && promote(inv, dd + 1)
+            {
+                return Flow::Inner(Wrap::privileged("runuser"));
+            }
+        }
         let Some(script) = script else {
             // `su` with no command starts a shell, which reads stdin.
             self.report_source(name, Source::Stdin, inv, ctx);
@@ -398,6 +434,33 @@ impl Analyser {
         let mut sctx = self.script_ctx(ctx, &label, inv);
         sctx.privileged = true;
         Flow::Done(self.run_script(name, &label, &script, sctx))
+    }
+
+    /// `flock FILE -c CMD`, `flock FILE CMD ARGS`, `script -c CMD`: shell code or a command.
+    fn run_flock_or_script(&mut self, name: &str, inv: &mut Invocation, ctx: &Ctx) -> Flow {
+        let code = inv.args.iter().position(|a| {
+            matches!(a.text(), "-c" | "--command")
+                || (a.text().starts_with('-')
+                    && !a.text().starts_with("--")
+                    && a.text().ends_with('c'))
+        });
+        if let Some(at) = code
+            && let Some(script) = inv.args.get(at + 1).cloned()
+        {
+            let label = format!("{name} -c");
+            let sctx = self.script_ctx(ctx, &label, inv);
+            return Flow::Done(self.run_script(name, &label, &script, sctx));
+        }
+        if name == "flock" {
+            return strip_simple(
+                inv,
+                "flock",
+                "wEn",
+                &["--timeout", "--conflict-exit-code"],
+                1,
+            );
+        }
+        Flow::Emit
     }
 
     fn run_watch(&mut self, inv: &mut Invocation, ctx: &Ctx) -> Flow {
@@ -750,6 +813,10 @@ impl Analyser {
         if let Some(dir) = cwd {
             gctx.cwd = Some(join_dir(ctx.cwd.as_deref(), &dir));
         }
+        // `git config alias.x '!cmd'` stores shell code that a later `git x` runs.
+        if inv.args.first().is_some_and(|a| a.text() == "config") {
+            scripts.extend(git_config_command_script(&inv.args[1..]));
+        }
         let index = self.emit(inv, &gctx);
         for (label, script) in scripts {
             let mut sctx = gctx.clone();
@@ -944,6 +1011,49 @@ fn git_config_script(kv: &Expanded) -> Option<(String, Expanded)> {
             substitutions: kv.substitutions.clone(),
         },
     ))
+}
+
+/// The shell code a `git config [options] KEY VALUE` stores, when KEY runs shell code.
+fn git_config_command_script(args: &[Expanded]) -> Option<(String, Expanded)> {
+    let mut operands = Vec::new();
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        let t = a.text();
+        if matches!(
+            t,
+            "-f" | "--file" | "--blob" | "--type" | "--default" | "--comment"
+        ) {
+            i += 2;
+            continue;
+        }
+        if t.starts_with('-') {
+            i += 1;
+            continue;
+        }
+        operands.push(a);
+        i += 1;
+    }
+    // `git config set KEY VALUE` (git ≥ 2.46) and `git config KEY VALUE`.
+    let (key, value) = match operands.as_slice() {
+        [verb, key, value, ..] if matches!(verb.text(), "set" | "--add") => (*key, *value),
+        [key, value, ..] => (*key, *value),
+        _ => return None,
+    };
+    let kv = Expanded {
+        word: Word {
+            text: format!("{}={}", key.text(), value.text()),
+            dynamic: key.word.dynamic || value.word.dynamic,
+            glob: false,
+        },
+        substitutions: value.substitutions.clone(),
+    };
+    git_config_script(&kv).map(|(label, code)| {
+        let label = match label.strip_prefix("git -c ") {
+            Some(key) => format!("git config {key}"),
+            None => "git config alias".to_string(),
+        };
+        (label, code)
+    })
 }
 
 /// Words joined with spaces, as `eval` and `watch` do; dynamic if any part is.
