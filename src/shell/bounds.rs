@@ -114,7 +114,10 @@ fn nesting_depth(text: &str) -> usize {
                 let end_ok = i == bytes.len() || is_separator(bytes[i]);
                 if end_ok {
                     match &text[start..i] {
-                        "if" | "while" | "until" | "for" | "case" | "select" => keywords += 1,
+                        // `coproc` has no closing word, but its chains nest all the same.
+                        "if" | "while" | "until" | "for" | "case" | "select" | "coproc" => {
+                            keywords += 1
+                        }
                         "fi" | "done" | "esac" => keywords = keywords.saturating_sub(1),
                         _ => {}
                     }

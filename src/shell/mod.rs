@@ -3,6 +3,17 @@
 //! be resolved statically.
 //!
 //! The analysis reports facts; the rule packs decide what is dangerous.
+//!
+//! Conventions of the result:
+//! - Commands are listed in the order they start: a substitution's commands come before the
+//!   command whose word holds it (they run first), with `in_substitution: true`.
+//! - A wrapper that only launches something (`sudo`, `timeout`, `bash -c`, `eval`, `xargs`…)
+//!   is replaced by what it launches, recorded in `wrappers`; `find` and `git` stay as
+//!   commands of their own next to what they run, and so does any wrapper with nothing inside
+//!   (`sudo -i`, `env`, `command -v x`). See `unwrap.rs`.
+//! - A line that only redirects (`> file`) yields a command with an empty `program`.
+//! - Variables assigned a literal earlier in the line are substituted (`D=/; rm -rf $D`),
+//!   except `HOME`; brace expansion is performed (`{rm,-rf,/}`), capped in size.
 
 /// Largest command line analysed; longer ones are a `TooComplex` finding.
 pub const MAX_COMMAND_BYTES: usize = 256 * 1024;

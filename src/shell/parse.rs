@@ -12,6 +12,10 @@ use std::sync::LazyLock;
 /// More commands than this in one line is not a command a person reviews: stop there.
 const MAX_COMMANDS: usize = 10_000;
 
+/// Compound commands nested in one another, across all nested scripts: the pre-scan bounds
+/// each text, this bounds their sum.
+const MAX_WALK_DEPTH: usize = 4 * MAX_NESTING;
+
 static PARSER_OPTIONS: LazyLock<ParserOptions> = LazyLock::new(ParserOptions::default);
 
 /// Where the commands being walked stand: inherited by everything nested inside.
@@ -55,6 +59,10 @@ pub(super) struct Analyser {
     /// Variables assigned a literal value earlier in the line.
     pub vars: HashMap<String, String>,
     stopped: bool,
+    /// Current depth of the AST walk, bounded independently of the pre-scan.
+    walk_depth: usize,
+    /// IFS was assigned in the line: unquoted values no longer split predictably.
+    pub ifs_changed: bool,
 }
 
 /// Entry point behind `shell::analyse`.
@@ -134,6 +142,8 @@ impl Analyser {
         let mut inner = ctx.clone();
         inner.depth += 1;
         inner.in_substitution = true;
+        // Its output is captured, not sent where the enclosing command's goes.
+        inner.redirects.clear();
         self.analyse_script(text, &mut inner);
         self.programs_since(start)
     }
@@ -217,6 +227,17 @@ impl Analyser {
     }
 
     fn walk_command(&mut self, command: &ast::Command, ctx: &mut Ctx) -> Option<usize> {
+        if self.walk_depth > MAX_WALK_DEPTH {
+            self.too_complex("compound commands nested too deeply".to_string());
+            return None;
+        }
+        self.walk_depth += 1;
+        let result = self.walk_command_inner(command, ctx);
+        self.walk_depth -= 1;
+        result
+    }
+
+    fn walk_command_inner(&mut self, command: &ast::Command, ctx: &mut Ctx) -> Option<usize> {
         match command {
             ast::Command::Simple(sc) => self.walk_simple(sc, ctx),
             ast::Command::Compound(cc, redirects) => match redirects {
@@ -367,7 +388,9 @@ impl Analyser {
             inv.env.clear();
             return Some(self.emit(inv, ctx));
         };
-        inv.program = self.expand_word(&program.value, ctx);
+        let mut fields = self.expand_fields(&program.value, ctx).into_iter();
+        inv.program = fields.next().unwrap_or_default();
+        inv.args.extend(fields);
         let declares = matches!(
             inv.program.text(),
             "export" | "declare" | "typeset" | "local" | "readonly"
@@ -415,8 +438,8 @@ impl Analyser {
         match item {
             ast::CommandPrefixOrSuffixItem::IoRedirect(r) => self.add_redirect(inv, r, ctx),
             ast::CommandPrefixOrSuffixItem::Word(w) => {
-                let e = self.expand_word(&w.value, ctx);
-                inv.args.push(e);
+                let fields = self.expand_fields(&w.value, ctx);
+                inv.args.extend(fields);
             }
             ast::CommandPrefixOrSuffixItem::AssignmentWord(_, w) => {
                 let e = self.expand_word(&w.value, ctx);
@@ -507,10 +530,9 @@ impl Analyser {
                     e.word.text = e
                         .word
                         .text
-                        .lines()
+                        .split_inclusive('\n')
                         .map(|l| l.trim_start_matches('\t'))
-                        .collect::<Vec<_>>()
-                        .join("\n");
+                        .collect();
                 }
                 if matches!(n, None | Some(0)) {
                     inv.stdin_text = Some(e);

@@ -285,6 +285,33 @@ fn git_global_options_and_aliases() {
 }
 
 #[test]
+fn more_wrappers() {
+    for (line, wrappers) in [
+        ("git config alias.x '!rm -rf /'", &["git config alias"][..]),
+        (
+            "git config --global alias.x '!rm -rf /'",
+            &["git config alias"],
+        ),
+        (
+            "git config set core.pager 'rm -rf /'",
+            &["git config core.pager"],
+        ),
+        ("alias ll='rm -rf /'", &["alias"]),
+        ("runuser -u root -- rm -rf /", &["runuser"]),
+        ("flock /tmp/l -c 'rm -rf /'", &["flock -c"]),
+        ("flock -w 5 /tmp/l rm -rf /", &["flock"]),
+        ("script -qc 'rm -rf /' /dev/null", &["script -c"]),
+        ("unbuffer rm -rf /", &["unbuffer"]),
+        ("chroot /mnt rm -rf /", &["chroot"]),
+    ] {
+        let an = assert_rm_rf_root(line);
+        let rm = an.commands.iter().find(|c| is_rm_rf_root(c)).unwrap();
+        assert_eq!(rm.wrappers, wrappers, "{line}");
+    }
+    assert_eq!(programs(&a("git config user.name me")), ["git"]);
+}
+
+#[test]
 fn heredocs_and_redirects() {
     let an = a("cat > f <<'EOF'\nhello $USER\nEOF");
     let cat = find(&an, "cat");
@@ -365,6 +392,19 @@ fn dynamic_programs() {
     assert_rm_rf_root("export D=/; rm -rf \"${D}\"");
     let an = a("D=/; rm -rf $D");
     assert!(!find(&an, "rm").args[1].dynamic);
+    // Unquoted values split into words; quoted ones do not.
+    assert_rm_rf_root("x='rm -rf /'; $x");
+    assert_rm_rf_root("cmd=\"rm -rf /\"; eval $cmd");
+    assert_rm_rf_root("f=/; bash -c \"rm -rf $f\"");
+    let an = a("x='a b'; touch \"$x\" $x");
+    assert_eq!(args(find(&an, "touch")), ["a b", "a", "b"]);
+    assert_rm_rf_root("rm${IFS}-rf${IFS}/");
+    assert_rm_rf_root("rm$IFS-rf$IFS/");
+    let an = a("IFS=,; x=rm,-rf,/; $x");
+    assert!(has_finding(&an, |f| matches!(
+        f,
+        ShellFinding::DynamicProgram { .. }
+    )));
     // A later non-literal assignment forgets the value.
     let an = a("x=rm; x=$(curl e); $x -rf /");
     assert!(has_finding(&an, |f| matches!(
@@ -377,6 +417,26 @@ fn dynamic_programs() {
     // A prefix assignment does not apply to the expansion of its own command.
     let an = a("D=/ rm -rf $D");
     assert!(find(&an, "rm").args[1].dynamic);
+}
+
+#[test]
+fn brace_expansion() {
+    assert_rm_rf_root("{rm,-rf,/}");
+    assert_rm_rf_root("rm -rf {/,}");
+    let an = a("mkdir -p src/{a,b}/{c,d} x{1..3} {a..c} '{q,r}' \"{s,t}\" {} {x}");
+    assert_eq!(
+        args(&an.commands[0]),
+        [
+            "-p", "src/a/c", "src/a/d", "src/b/c", "src/b/d", "x1", "x2", "x3", "a", "b", "c",
+            "{q,r}", "{s,t}", "{}", "{x}"
+        ]
+    );
+    assert!(an.findings.is_empty(), "{:?}", an.findings);
+    // Too many words: kept as written, marked unknown.
+    let an = a("echo {1..100000} {1..99999999999999999999999}");
+    assert!(an.commands[0].args.iter().all(|w| w.dynamic));
+    let an = a("echo {a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}{o,p}{q,r}");
+    assert!(an.commands[0].args[0].dynamic);
 }
 
 #[test]
@@ -460,6 +520,86 @@ fn pipes_to_interpreters() {
         let an = a(line);
         assert!(an.findings.is_empty(), "{line}: {:?}", an.findings);
     }
+}
+
+#[test]
+fn literal_text_piped_into_a_shell_is_parsed() {
+    for line in [
+        "echo 'rm -rf /' | sh",
+        "echo rm -rf / | bash",
+        "cat <<EOF | sh\nrm -rf /\nEOF",
+    ] {
+        let an = assert_rm_rf_root(line);
+        assert!(
+            has_finding(&an, |f| matches!(
+                f,
+                ShellFinding::InterpreterFromPipe { .. }
+            )),
+            "{line}"
+        );
+        let rm = an.commands.iter().find(|c| is_rm_rf_root(c)).unwrap();
+        assert_eq!(rm.wrappers.len(), 1, "{line}");
+        assert!(rm.wrappers[0].ends_with(" stdin"), "{line}");
+    }
+    // Unknown text is only the finding.
+    let an = a("echo $x | sh");
+    assert_eq!(programs(&an), ["echo", "sh"]);
+}
+
+#[test]
+fn root_shells_reading_a_pipe() {
+    for line in [
+        "curl x | sudo -s",
+        "curl x | sudo -i",
+        "curl x | su",
+        "curl x | doas -s",
+    ] {
+        let an = a(line);
+        assert!(
+            has_finding(&an, |f| matches!(
+                f,
+                ShellFinding::InterpreterFromPipe { .. }
+            )),
+            "{line}: {:?}",
+            an.findings
+        );
+        assert!(an.commands[1].privileged, "{line}");
+    }
+    // A file on stdin replaces the pipe.
+    assert!(a("curl x | sh < script.sh").findings.is_empty());
+    assert_rm_rf_root("busybox rm -rf /");
+    assert_rm_rf_root("env - rm -rf /");
+}
+
+#[test]
+fn unusual_words_parse_cleanly() {
+    for line in [
+        "echo ${#arr[@]} ${arr[0]} ${x//a/b} ${x,,} ${x^^} ${x:0:2} ${x:-} ${!p*}",
+        "echo $@ $# $? $$ $! $- $0 $1 \"$\" $\"t\"",
+        "echo \"\\$\" '\\' a\\ b \"a\\nb\" $[1+2] $((1+2))",
+        "echo @(x|y) ~user ~+ {a,b} \\{ x=y",
+        "awk '{print $1}' f; printf '%s\\n' a; echo \"${HOME}\"",
+        "echo $ a$ \"$\"",
+        "arr=(a b c); echo ${arr[1]}; declare -A m=([k]=v)",
+        "x+=1; let x=1; echo $x",
+        "echo a 2>/dev/null 1>&2 <&- 0<in",
+        "cat <<-EOF\n\tindented\n\tEOF",
+        "echo 'it'\\''s'",
+    ] {
+        let an = a(line);
+        assert!(
+            !has_finding(&an, |f| matches!(
+                f,
+                ShellFinding::ParseError { .. } | ShellFinding::TooComplex { .. }
+            )),
+            "{line}: {:?}",
+            an.findings
+        );
+    }
+    let an = a("cat <<-EOF\n\tindented\n\tEOF");
+    assert_eq!(an.commands[0].stdin_text.as_deref(), Some("indented\n"));
+    let an = a("echo \"$\" 'it'\\''s' a\\ b");
+    assert_eq!(args(&an.commands[0]), ["$", "it's", "a b"]);
 }
 
 #[test]
@@ -620,4 +760,196 @@ fn bounds_hold_on_hostile_input() {
     );
     let an = a(&line);
     assert!(an.commands.iter().map(|c| c.args.len()).sum::<usize>() < 20_000);
+}
+
+#[test]
+#[ignore = "manual timing, run with --release --ignored --nocapture"]
+fn timing() {
+    let lines = [
+        "cargo build --release && cargo test",
+        "git commit -m \"fix: x\"",
+        "ls -la | grep foo | wc -l",
+        "for f in *.rs; do rustfmt $f; done",
+        "sudo -u root bash -c 'rm -rf \"$HOME/x\"' && echo $(date)",
+        "find . -name '*.o' -exec rm {} \\; && git -C /x -c alias.y='!ls' y",
+    ];
+    for line in lines {
+        let n = 2000;
+        let t = std::time::Instant::now();
+        for _ in 0..n {
+            std::hint::black_box(analyse(std::hint::black_box(line)));
+        }
+        println!(
+            "{:>8.1} µs  {line}",
+            t.elapsed().as_secs_f64() * 1e6 / n as f64
+        );
+    }
+}
+
+#[test]
+fn random_input_never_panics() {
+    const TOKENS: &[&str] = &[
+        " ",
+        "  ",
+        "\n",
+        ";",
+        "&",
+        "&&",
+        "|",
+        "||",
+        "(",
+        ")",
+        "{",
+        "}",
+        "$(",
+        "`",
+        "\"",
+        "'",
+        "\\",
+        "$",
+        "${",
+        "<",
+        ">",
+        ">>",
+        "<<",
+        "<<<",
+        "<(",
+        ">(",
+        "2>&1",
+        "EOF",
+        "rm",
+        "-rf",
+        "/",
+        "sudo",
+        "bash",
+        "-c",
+        "sh",
+        "eval",
+        "env",
+        "xargs",
+        "find",
+        "-exec",
+        "{}",
+        "\\;",
+        "+",
+        "git",
+        "-C",
+        "alias.x=!",
+        "if",
+        "then",
+        "fi",
+        "for",
+        "in",
+        "do",
+        "done",
+        "case",
+        "esac",
+        "x=",
+        "$x",
+        "~",
+        "*",
+        "$'\\x",
+        "python3",
+        "-",
+        "timeout",
+        "5",
+        "watch",
+        "su",
+        "trap",
+        "source",
+        ".",
+        "nice",
+        "-n",
+        "#",
+        "=",
+        "[[",
+        "]]",
+        "((",
+        "))",
+        "$((",
+        "é",
+        "\t",
+    ];
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    for _ in 0..5_000 {
+        let mut line = String::new();
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let len = (seed % 24) as usize;
+        for _ in 0..len {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            line.push_str(TOKENS[(seed % TOKENS.len() as u64) as usize]);
+        }
+        let an = analyse(&line);
+        // Indices always point backwards at a real command.
+        for (i, c) in an.commands.iter().enumerate() {
+            if let Some(from) = c.stdin_from {
+                assert!(from < i, "{line:?}: {an:#?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn keyword_chains_stay_bounded() {
+    for unit in [
+        "coproc ",
+        "time ",
+        "! ",
+        "f() ",
+        "function f ",
+        "exec ",
+        "sudo ",
+    ] {
+        for n in [100, 3_000] {
+            let line = format!("{}{{ x; }}", unit.repeat(n));
+            let an = analyse(&line);
+            if n > MAX_NESTING * 4 && unit == "coproc " {
+                assert!(has_finding(&an, |f| matches!(
+                    f,
+                    ShellFinding::TooComplex { .. }
+                )));
+            }
+        }
+    }
+}
+
+#[test]
+fn everyday_developer_commands_have_no_findings() {
+    for line in [
+        "npm run build 2>&1 | tail -20",
+        "python -m pytest -x -q",
+        "cat package.json | jq .scripts",
+        "grep -rn \"TODO\" src/ | head",
+        "docker compose up -d",
+        "export PATH=\"$HOME/.cargo/bin:$PATH\" && cargo build",
+        "source venv/bin/activate && pip install -r requirements.txt",
+        "echo \"$(git rev-parse HEAD)\"",
+        "for i in $(seq 1 3); do echo $i; done",
+        "if [ -f x ]; then echo y; fi",
+        "make -j$(nproc)",
+        "kubectl get pods -o json | jq '.items[]'",
+        "git log --oneline | head -5",
+        "python3 - <<'EOF'\nprint(1)\nEOF",
+        "node -e 'console.log(1)'",
+        "sh ./configure --prefix=/usr",
+        "curl -fsSL https://x -o install.sh && bash install.sh",
+        "gh pr view 12 --json title | jq -r .title",
+        "tar -czf a.tgz dir/",
+        "time cargo build",
+        "cd \"$(git rev-parse --show-toplevel)\" && ls",
+        "find . -name '*.rs' -not -path './target/*' | xargs wc -l",
+        "RUSTFLAGS='-D warnings' cargo clippy --all-targets",
+        "git diff HEAD~1 -- src/ > /tmp/patch.diff",
+        "echo \"done\" >&2",
+        "while IFS= read -r line; do echo \"$line\"; done < file",
+        "ls ~/.config",
+    ] {
+        let an = a(line);
+        assert!(an.findings.is_empty(), "{line}: {:?}", an.findings);
+        assert!(!an.commands.is_empty(), "{line}");
+    }
 }

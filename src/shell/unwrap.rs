@@ -237,10 +237,22 @@ impl Analyser {
     fn step(&mut self, inv: &mut Invocation, ctx: &Ctx) -> Flow {
         let name = basename(inv.program.text()).to_string();
         match name.as_str() {
-            "sudo" => strip_sudo(inv),
+            "sudo" => {
+                let flow = strip_sudo(inv);
+                if matches!(flow, Flow::EmitPrivileged)
+                    && has_arg(inv, inv.args.len(), &["-s", "-i", "--shell", "--login"])
+                {
+                    // A root shell with no command reads its commands from stdin.
+                    self.report_source(&name, Source::Stdin, inv, ctx);
+                }
+                flow
+            }
             "doas" => {
                 let i = skip_options(&inv.args, 0, "uC", &[]);
-                if has_arg(inv, i, &["-C", "-s"]) || !promote(inv, i) {
+                if has_arg(inv, i, &["-C"]) {
+                    Flow::EmitPrivileged
+                } else if has_arg(inv, i, &["-s"]) || !promote(inv, i) {
+                    self.report_source(&name, Source::Stdin, inv, ctx);
                     Flow::EmitPrivileged
                 } else {
                     Flow::Inner(Wrap::privileged("doas"))
@@ -255,6 +267,34 @@ impl Analyser {
                 }
             }
             "su" | "runuser" => self.run_su(&name, inv, ctx),
+            "unbuffer" => strip_simple(inv, "unbuffer", "", &[], 0),
+            "chroot" => {
+                // The command runs inside NEWROOT (and `chroot` needs root).
+                let i = skip_options(&inv.args, 0, "", &["--userspec", "--groups"]) + 1;
+                if promote(inv, i) {
+                    Flow::Inner(Wrap::privileged("chroot"))
+                } else {
+                    Flow::EmitPrivileged
+                }
+            }
+            "flock" | "script" => self.run_flock_or_script(&name, inv, ctx),
+            "alias" => {
+                // `alias ll='rm -rf /'`: the value runs wherever the alias is used.
+                for a in inv.args.clone() {
+                    if let Some((_, value)) = a.text().split_once('=') {
+                        let code = Expanded {
+                            word: Word {
+                                text: value.to_string(),
+                                ..a.word.clone()
+                            },
+                            substitutions: a.substitutions.clone(),
+                        };
+                        let sctx = self.script_ctx(ctx, "alias", inv);
+                        self.run_script("alias", "alias", &code, sctx);
+                    }
+                }
+                Flow::Emit
+            }
             "env" => strip_env(inv),
             "command" => {
                 let i = skip_options(&inv.args, 0, "", &[]);
@@ -265,6 +305,7 @@ impl Analyser {
                 }
             }
             "builtin" => strip_simple(inv, "builtin", "", &[], 0),
+            "busybox" => strip_simple(inv, "busybox", "", &[], 0),
             "exec" => strip_simple(inv, "exec", "a", &[], 0),
             "nice" => strip_simple(inv, "nice", "n", &["--adjustment"], 0),
             "nohup" => strip_simple(inv, "nohup", "", &[], 0),
@@ -376,13 +417,50 @@ impl Analyser {
                 i += 1;
             }
         }
+        if script.is_none() && name == "runuser" {
+            // `runuser -u USER -- CMD ARGS` runs the command directly.
+            if let Some(dd) = inv.args.iter().position(|a| a.text() == "--")
+                && promote(inv, dd + 1)
+            {
+                return Flow::Inner(Wrap::privileged("runuser"));
+            }
+        }
         let Some(script) = script else {
+            // `su` with no command starts a shell, which reads stdin.
+            self.report_source(name, Source::Stdin, inv, ctx);
             return Flow::EmitPrivileged;
         };
         let label = format!("{name} -c");
         let mut sctx = self.script_ctx(ctx, &label, inv);
         sctx.privileged = true;
         Flow::Done(self.run_script(name, &label, &script, sctx))
+    }
+
+    /// `flock FILE -c CMD`, `flock FILE CMD ARGS`, `script -c CMD`: shell code or a command.
+    fn run_flock_or_script(&mut self, name: &str, inv: &mut Invocation, ctx: &Ctx) -> Flow {
+        let code = inv.args.iter().position(|a| {
+            matches!(a.text(), "-c" | "--command")
+                || (a.text().starts_with('-')
+                    && !a.text().starts_with("--")
+                    && a.text().ends_with('c'))
+        });
+        if let Some(at) = code
+            && let Some(script) = inv.args.get(at + 1).cloned()
+        {
+            let label = format!("{name} -c");
+            let sctx = self.script_ctx(ctx, &label, inv);
+            return Flow::Done(self.run_script(name, &label, &script, sctx));
+        }
+        if name == "flock" {
+            return strip_simple(
+                inv,
+                "flock",
+                "wEn",
+                &["--timeout", "--conflict-exit-code"],
+                1,
+            );
+        }
+        Flow::Emit
     }
 
     fn run_watch(&mut self, inv: &mut Invocation, ctx: &Ctx) -> Flow {
@@ -469,7 +547,7 @@ impl Analyser {
                     inner: inner.clone(),
                 });
             }
-        } else if inv.stdin_from.is_some() {
+        } else if inv.stdin_from.is_some() && !reads_file_on_stdin(inv) {
             self.finding(ShellFinding::InterpreterFromPipe {
                 interpreter: name.to_string(),
                 upstream: ctx.upstream.clone(),
@@ -540,8 +618,47 @@ impl Analyser {
             }
             source => {
                 self.report_source(name, source, &inv, ctx);
-                Flow::Done(Some(self.emit(inv, ctx)))
+                let piped = match (source, inv.stdin_from) {
+                    (Source::Stdin, Some(up)) if !reads_file_on_stdin(&inv) => {
+                        self.piped_script(up)
+                    }
+                    _ => None,
+                };
+                let index = self.emit(inv, ctx);
+                if let Some(script) = piped {
+                    // `echo 'rm -rf /' | sh`: the piped text is known, so is the script.
+                    let label = format!("{name} stdin");
+                    let mut sctx = ctx.clone();
+                    sctx.depth += 1;
+                    sctx.wrappers.push(label.clone());
+                    sctx.stdin_from = None;
+                    sctx.positional.clear();
+                    self.run_script(name, &label, &Expanded::literal(script), sctx);
+                }
+                Flow::Done(Some(index))
             }
+        }
+    }
+
+    /// The text a command writes to its stdout, when it is a literal: `echo` of static words,
+    /// `cat` of its here-document.
+    fn piped_script(&self, index: usize) -> Option<String> {
+        let c = self.out.commands.get(index)?;
+        if c.args.iter().any(|a| a.dynamic) || c.redirects.iter().any(|r| r.fd != Some(2)) {
+            return None;
+        }
+        match c.program.as_str() {
+            "echo" => {
+                let args: Vec<&str> = c.args.iter().map(|a| a.text.as_str()).collect();
+                let words = match args.first() {
+                    Some(&"-n") => &args[1..],
+                    Some(f) if f.starts_with('-') => return None,
+                    _ => &args[..],
+                };
+                Some(words.join(" "))
+            }
+            "cat" if c.args.is_empty() => c.stdin_text.clone(),
+            _ => None,
         }
     }
 
@@ -696,6 +813,10 @@ impl Analyser {
         if let Some(dir) = cwd {
             gctx.cwd = Some(join_dir(ctx.cwd.as_deref(), &dir));
         }
+        // `git config alias.x '!cmd'` stores shell code that a later `git x` runs.
+        if inv.args.first().is_some_and(|a| a.text() == "config") {
+            scripts.extend(git_config_command_script(&inv.args[1..]));
+        }
         let index = self.emit(inv, &gctx);
         for (label, script) in scripts {
             let mut sctx = gctx.clone();
@@ -705,6 +826,13 @@ impl Analyser {
         }
         Flow::Done(Some(index))
     }
+}
+
+/// `< file` replaces a piped stdin.
+fn reads_file_on_stdin(inv: &Invocation) -> bool {
+    inv.redirects
+        .iter()
+        .any(|r| r.kind == super::RedirectKind::Read && matches!(r.fd, None | Some(0)))
 }
 
 fn strip_sudo(inv: &mut Invocation) -> Flow {
@@ -747,7 +875,10 @@ fn strip_env(inv: &mut Invocation) -> Flow {
             i += 1;
             break;
         }
-        if matches!(t, "-u" | "--unset") {
+        if t == "-" {
+            // Same as `-i`.
+            i += 1;
+        } else if matches!(t, "-u" | "--unset") {
             i += 2;
         } else if matches!(t, "-C" | "--chdir") {
             cwd = inv.args.get(i + 1).map(|d| d.text().to_string());
@@ -880,6 +1011,49 @@ fn git_config_script(kv: &Expanded) -> Option<(String, Expanded)> {
             substitutions: kv.substitutions.clone(),
         },
     ))
+}
+
+/// The shell code a `git config [options] KEY VALUE` stores, when KEY runs shell code.
+fn git_config_command_script(args: &[Expanded]) -> Option<(String, Expanded)> {
+    let mut operands = Vec::new();
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        let t = a.text();
+        if matches!(
+            t,
+            "-f" | "--file" | "--blob" | "--type" | "--default" | "--comment"
+        ) {
+            i += 2;
+            continue;
+        }
+        if t.starts_with('-') {
+            i += 1;
+            continue;
+        }
+        operands.push(a);
+        i += 1;
+    }
+    // `git config set KEY VALUE` (git ≥ 2.46) and `git config KEY VALUE`.
+    let (key, value) = match operands.as_slice() {
+        [verb, key, value, ..] if matches!(verb.text(), "set" | "--add") => (*key, *value),
+        [key, value, ..] => (*key, *value),
+        _ => return None,
+    };
+    let kv = Expanded {
+        word: Word {
+            text: format!("{}={}", key.text(), value.text()),
+            dynamic: key.word.dynamic || value.word.dynamic,
+            glob: false,
+        },
+        substitutions: value.substitutions.clone(),
+    };
+    git_config_script(&kv).map(|(label, code)| {
+        let label = match label.strip_prefix("git -c ") {
+            Some(key) => format!("git config {key}"),
+            None => "git config alias".to_string(),
+        };
+        (label, code)
+    })
 }
 
 /// Words joined with spaces, as `eval` and `watch` do; dynamic if any part is.

@@ -4,7 +4,10 @@
 use super::Word;
 use super::parse::{Analyser, Ctx};
 use brush_parser::ParserOptions;
-use brush_parser::word::{self, Parameter, ParameterExpr, SpecialParameter, WordPiece};
+use brush_parser::word::{
+    self, BraceExpressionMember, BraceExpressionOrText, Parameter, ParameterExpr, SpecialParameter,
+    WordPiece,
+};
 use std::sync::LazyLock;
 
 /// Values longer than this are not remembered, so `a=$a$a` chains cannot grow without bound.
@@ -46,13 +49,15 @@ impl Expanded {
     }
 }
 
-/// Accumulates one word.
+/// Accumulates one word (or several, when an unquoted variable value splits).
 #[derive(Default)]
 struct Builder {
     text: String,
     dynamic: bool,
     glob: bool,
     substitutions: Option<Vec<String>>,
+    /// Fields completed by word splitting before the current one.
+    fields: Vec<Word>,
 }
 
 impl Builder {
@@ -61,43 +66,121 @@ impl Builder {
             .get_or_insert_with(Vec::new)
             .extend(programs);
     }
+
+    /// Appends an unquoted variable value, splitting it on blanks as the shell does.
+    fn push_split(&mut self, value: &str) {
+        let mut parts = value.split([' ', '\t', '\n']);
+        if let Some(first) = parts.next() {
+            self.text.push_str(first);
+        }
+        for part in parts {
+            if !self.text.is_empty() {
+                self.fields.push(Word {
+                    text: std::mem::take(&mut self.text),
+                    dynamic: self.dynamic,
+                    glob: self.glob,
+                });
+                self.glob = false;
+            }
+            self.text.push_str(part);
+        }
+    }
+
+    fn finish(self) -> Vec<Expanded> {
+        let substitutions = self.substitutions;
+        let mut words = self.fields;
+        if !self.text.is_empty() || words.is_empty() {
+            words.push(Word {
+                text: self.text,
+                dynamic: self.dynamic,
+                glob: self.glob,
+            });
+        }
+        words
+            .into_iter()
+            .map(|word| Expanded {
+                word,
+                substitutions: substitutions.clone(),
+            })
+            .collect()
+    }
 }
 
 impl Analyser {
-    /// Expands one raw word as the tokenizer returned it (`"a b"`, `r''m`, `$(x)`…).
+    /// Expands one raw word as the tokenizer returned it (`"a b"`, `r''m`, `$(x)`…), without
+    /// word splitting (assignments, redirection targets).
     pub(super) fn expand_word(&mut self, raw: &str, ctx: &Ctx) -> Expanded {
+        let mut fields = self.expand_fields(raw, ctx);
+        if fields.len() == 1 {
+            return fields.pop().unwrap_or_default();
+        }
+        let mut out = Expanded::default();
+        for (i, f) in fields.into_iter().enumerate() {
+            if i > 0 {
+                out.word.text.push(' ');
+            }
+            out.word.text.push_str(&f.word.text);
+            out.word.dynamic |= f.word.dynamic;
+            out.word.glob |= f.word.glob;
+            out.substitutions = f.substitutions;
+        }
+        out
+    }
+
+    /// Expands one command word into the fields it becomes: more than one for brace
+    /// expansion (`{rm,-rf,/}`) and when an unquoted variable with a literal value holds blanks
+    /// (`x="rm -rf /"; $x`).
+    pub(super) fn expand_fields(&mut self, raw: &str, ctx: &Ctx) -> Vec<Expanded> {
+        if raw.contains('{') && (raw.contains(',') || raw.contains("..")) {
+            match brace_expand(raw) {
+                Some(alternatives) if alternatives.len() > 1 => {
+                    let mut out = Vec::new();
+                    // An empty alternative (`{/,}`) is no word at all.
+                    for alt in alternatives.iter().filter(|a| !a.is_empty()) {
+                        out.extend(self.expand_unbraced(alt, ctx));
+                    }
+                    return out;
+                }
+                Some(_) => {}
+                None => {
+                    // Too many words to list: keep the word, marked as not known.
+                    let mut fields = self.expand_unbraced(raw, ctx);
+                    for f in &mut fields {
+                        f.word.dynamic = true;
+                    }
+                    return fields;
+                }
+            }
+        }
+        self.expand_unbraced(raw, ctx)
+    }
+
+    fn expand_unbraced(&mut self, raw: &str, ctx: &Ctx) -> Vec<Expanded> {
         // Fast path: most words have nothing to remove or expand.
         if !raw.contains(['\'', '"', '\\', '$', '`']) {
-            return Expanded {
+            return vec![Expanded {
                 word: Word {
                     text: raw.to_string(),
                     dynamic: false,
                     glob: has_glob(raw),
                 },
                 substitutions: None,
-            };
+            }];
         }
         let pieces = match guarded(|| word::parse(raw, &WORD_OPTIONS)) {
             Some(Ok(pieces)) => pieces,
             Some(Err(e)) => {
                 self.parse_error(format!("cannot parse word {raw:?}: {e}"));
-                return dynamic_as_written(raw);
+                return vec![dynamic_as_written(raw)];
             }
             None => {
                 self.parse_error(format!("the word parser failed on {raw:?}"));
-                return dynamic_as_written(raw);
+                return vec![dynamic_as_written(raw)];
             }
         };
         let mut b = Builder::default();
         self.expand_pieces(raw, &pieces, false, &mut b, ctx);
-        Expanded {
-            word: Word {
-                text: b.text,
-                dynamic: b.dynamic,
-                glob: b.glob,
-            },
-            substitutions: b.substitutions,
-        }
+        b.finish()
     }
 
     /// Expands the body of an unquoted-delimiter here-document (`$x`, `$(…)` expand, quotes
@@ -156,11 +239,19 @@ impl Analyser {
                     }
                 }
                 WordPiece::ParameterExpansion(expr) => {
-                    if let Some(value) = self.resolve_parameter(expr, ctx) {
-                        if !quoted && has_glob(&value) {
-                            b.glob = true;
+                    // Once IFS is changed, how an unquoted value splits is not known.
+                    let resolved = if quoted || !self.ifs_changed {
+                        self.resolve_parameter(expr, ctx)
+                    } else {
+                        None
+                    };
+                    if let Some(value) = resolved {
+                        if quoted {
+                            b.text.push_str(&value);
+                        } else {
+                            b.glob |= has_glob(&value);
+                            b.push_split(&value);
                         }
-                        b.text.push_str(&value);
                     } else {
                         b.text.push_str(source);
                         b.dynamic = true;
@@ -215,6 +306,10 @@ impl Analyser {
         match parameter {
             // `$HOME` stays as written: path resolution knows the real home.
             Parameter::Named(name) if name == "HOME" => None,
+            // `rm${IFS}-rf${IFS}/`: the default IFS is known.
+            Parameter::Named(name) if name == "IFS" && !self.ifs_changed => {
+                Some(" \t\n".to_string())
+            }
             Parameter::Named(name) => self.vars.get(name).cloned(),
             Parameter::Positional(n) => ctx
                 .positional
@@ -231,6 +326,9 @@ impl Analyser {
     /// Records `name=value` from a bare assignment: literal values are remembered, anything
     /// else forgets an earlier value.
     pub(super) fn assign(&mut self, name: &str, value: Option<&Expanded>) {
+        if name == "IFS" {
+            self.ifs_changed = true;
+        }
         match value {
             Some(v) if v.is_static() && v.text().len() <= MAX_VARIABLE_BYTES && name != "HOME" => {
                 self.vars.insert(name.to_string(), v.text().to_string());
@@ -294,6 +392,102 @@ fn parameter_words(expr: &ParameterExpr) -> Vec<&str> {
         }
         _ => Vec::new(),
     }
+}
+
+/// Most words one brace expansion may produce before the word counts as unknown.
+const MAX_BRACE_WORDS: usize = 256;
+
+/// Brace expansion of a raw word: the raw alternatives (still quoted), `Some(vec![raw])` when
+/// there is nothing to expand, `None` when there would be too many.
+fn brace_expand(raw: &str) -> Option<Vec<String>> {
+    // brush-parser unwraps the numbers of `{1..N}` as i64: refuse what would overflow.
+    let longest_digits = raw
+        .split(|c: char| !c.is_ascii_digit())
+        .map(str::len)
+        .max()
+        .unwrap_or(0);
+    if longest_digits > 17 {
+        return None;
+    }
+    match guarded(|| word::parse_brace_expansions(raw, &WORD_OPTIONS)) {
+        Some(Ok(Some(items))) => brace_items(&items, 0),
+        _ => Some(vec![raw.to_string()]),
+    }
+}
+
+fn brace_items(items: &[BraceExpressionOrText], depth: usize) -> Option<Vec<String>> {
+    if depth > super::MAX_NESTING {
+        return None;
+    }
+    let mut acc = vec![String::new()];
+    for item in items {
+        let alternatives = match item {
+            BraceExpressionOrText::Text(t) => vec![t.clone()],
+            BraceExpressionOrText::Expr(members) => {
+                let mut v = Vec::new();
+                for m in members {
+                    v.extend(brace_member(m, depth + 1)?);
+                    if v.len() > MAX_BRACE_WORDS {
+                        return None;
+                    }
+                }
+                v
+            }
+        };
+        if acc.len().saturating_mul(alternatives.len()) > MAX_BRACE_WORDS {
+            return None;
+        }
+        acc = acc
+            .iter()
+            .flat_map(|a| alternatives.iter().map(move |b| format!("{a}{b}")))
+            .collect();
+    }
+    Some(acc)
+}
+
+fn brace_member(m: &BraceExpressionMember, depth: usize) -> Option<Vec<String>> {
+    let (start, end, increment) = match m {
+        BraceExpressionMember::Child(items) => return brace_items(items, depth),
+        BraceExpressionMember::NumberSequence {
+            start,
+            end,
+            increment,
+        } => (*start, *end, *increment),
+        BraceExpressionMember::CharSequence {
+            start,
+            end,
+            increment,
+        } => (
+            i64::from(u32::from(*start)),
+            i64::from(u32::from(*end)),
+            *increment,
+        ),
+    };
+    let step = increment.unsigned_abs().max(1);
+    let count = start.abs_diff(end) / step + 1;
+    if count > MAX_BRACE_WORDS as u64 {
+        return None;
+    }
+    let is_char = matches!(m, BraceExpressionMember::CharSequence { .. });
+    let mut out = Vec::new();
+    let mut v = start;
+    for _ in 0..count {
+        out.push(if is_char {
+            u32::try_from(v)
+                .ok()
+                .and_then(char::from_u32)
+                .map(String::from)
+                .unwrap_or_default()
+        } else {
+            v.to_string()
+        });
+        v = if start <= end {
+            v.saturating_add_unsigned(step)
+        } else {
+            v.saturating_sub_unsigned(step)
+        };
+    }
+    Some(out)
 }
 
 /// True when unquoted text would be subject to pathname expansion.
