@@ -75,9 +75,14 @@ fn destructive_sql(a: &ShellAnalysis, _: &Scope) -> Option<String> {
 }
 
 fn drop_tools(c: &Command, _: &Scope) -> Option<String> {
-    let ops: Vec<&str> = c.operands().iter().map(|w| w.text.as_str()).collect();
+    let mut ops: Vec<&str> = c.operands().iter().map(|w| w.text.as_str()).collect();
+    let mut program = c.program.as_str();
+    // `yarn prisma …`, `pnpm rails …`: the package manager runs a project binary.
+    if matches!(program, "yarn" | "pnpm") && !ops.is_empty() {
+        program = ops.remove(0);
+    }
     let has = |x: &str| ops.contains(&x);
-    match c.program.as_str() {
+    match program {
         "dropdb" | "dropuser" => Some(format!("`{}` deletes a database object", c.program)),
         "mysqladmin" if has("drop") => Some("`mysqladmin drop` deletes a database".into()),
         "rails" | "rake" | "bin/rails" | "rake.rb" => ops
@@ -124,6 +129,7 @@ pub static RULES: &[Rule] = &[
             Example::bash("echo 'DROP TABLE users;' | psql app"),
             Example::bash("psql app <<'SQL'\nDROP SCHEMA public CASCADE;\nSQL"),
             Example::bash("redis-cli FLUSHALL"),
+            Example::bash("docker exec db psql -U postgres -c 'DROP DATABASE app'"),
             Example::bash("psql -c 'DELETE FROM users -- WHERE id=1'"),
             Example::bash("mongosh app --eval 'db.dropDatabase()'"),
         ],
@@ -150,6 +156,8 @@ pub static RULES: &[Rule] = &[
             "python",
             "python3",
             "django-admin",
+            "yarn",
+            "pnpm",
         ],
         check: Check::Command(drop_tools),
         refused: &[
@@ -157,6 +165,8 @@ pub static RULES: &[Rule] = &[
             Example::bash("rails db:drop"),
             Example::bash("npx prisma migrate reset --force"),
             Example::bash("python manage.py flush --no-input"),
+            Example::bash("yarn prisma migrate reset"),
+            Example::bash("bundle exec rails db:drop"),
         ],
         allowed: &[
             Example::bash("rails db:migrate"),

@@ -180,6 +180,40 @@ fn has_arg(inv: &Invocation, upto: usize, names: &[&str]) -> bool {
         .any(|a| names.contains(&a.text()))
 }
 
+/// True when the argument at `index` is one of `names`.
+fn arg_at(inv: &Invocation, index: usize, names: &[&str]) -> bool {
+    inv.args
+        .get(index)
+        .is_some_and(|a| names.contains(&a.text()))
+}
+
+/// A runner (`npx`, `npm exec`, `bundle exec`, `python -m`, `docker exec`…): after `lead` words
+/// of its own, its options and `skip_operands` operands, the command it runs. A package
+/// version (`prisma@5`) is not part of the program's name.
+fn strip_runner(
+    inv: &mut Invocation,
+    label: &str,
+    lead: usize,
+    value_short: &str,
+    value_long: &[&str],
+    skip_operands: usize,
+) -> Flow {
+    let i = skip_options(&inv.args, lead, value_short, value_long) + skip_operands;
+    if !promote(inv, i) {
+        return Flow::Emit;
+    }
+    let text = inv.program.word.text.clone();
+    if let Some(at) = text
+        .char_indices()
+        .skip(1)
+        .find(|(_, c)| *c == '@')
+        .map(|(i, _)| i)
+    {
+        inv.program.word.text = text[..at].to_string();
+    }
+    Flow::Inner(Wrap::new(label))
+}
+
 /// A wrapper whose inner command follows its options and `skip_operands` operands.
 fn strip_simple(
     inv: &mut Invocation,
@@ -294,6 +328,51 @@ impl Analyser {
                     }
                 }
                 Flow::Emit
+            }
+            // Package and environment runners: the command they run is what matters.
+            "npx" | "pnpx" | "bunx" => strip_runner(inv, &name, 0, "p", &["--package"], 0),
+            "npm" if arg_at(inv, 0, &["exec", "x"]) => {
+                strip_runner(inv, "npm exec", 1, "p", &["--package"], 0)
+            }
+            "pnpm" | "yarn" if arg_at(inv, 0, &["dlx", "exec"]) => {
+                strip_runner(inv, &name, 1, "p", &["--package"], 0)
+            }
+            "bundle" if arg_at(inv, 0, &["exec"]) => {
+                strip_runner(inv, "bundle exec", 1, "", &[], 0)
+            }
+            "poetry" | "pipenv" | "pdm" | "hatch" | "uv" | "rye" if arg_at(inv, 0, &["run"]) => {
+                strip_runner(
+                    inv,
+                    &name,
+                    1,
+                    "",
+                    &["--with", "--python", "--env", "--from"],
+                    0,
+                )
+            }
+            "python" | "python3" | "python2" | "pypy3" if arg_at(inv, 0, &["-m"]) => {
+                strip_runner(inv, "python -m", 1, "", &[], 0)
+            }
+            // `docker exec [opts] CONTAINER CMD…` runs CMD in the container.
+            "docker" | "podman" if arg_at(inv, 0, &["exec"]) => strip_runner(
+                inv,
+                "docker exec",
+                1,
+                "euw",
+                &[
+                    "--env",
+                    "--user",
+                    "--workdir",
+                    "--env-file",
+                    "--detach-keys",
+                ],
+                1,
+            ),
+            "kubectl" | "oc" if arg_at(inv, 0, &["exec"]) => {
+                match inv.args.iter().position(|a| a.text() == "--") {
+                    Some(dd) if promote(inv, dd + 1) => Flow::Inner(Wrap::new("kubectl exec")),
+                    _ => Flow::Emit,
+                }
             }
             "env" => strip_env(inv),
             "command" => {
