@@ -3,6 +3,7 @@
 //! the size bound is reached, and it panics on some inputs; both are rejected here.
 
 use super::{MAX_COMMAND_BYTES, MAX_NESTING};
+use std::borrow::Cow;
 
 /// Why a text is not handed to the parser.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,37 +18,79 @@ pub(super) enum Rejection {
 enum Frame {
     DoubleQuote,
     Paren,
+    /// `((` or `$((`: `<<` is a shift there, not a here-document.
+    Arith,
     Brace,
     Backtick,
 }
 
-/// Checks size and nesting of one script text.
-pub(super) fn check(text: &str) -> Result<(), Rejection> {
+/// Checks size and nesting of one script text; returns the text to hand to the parser, which
+/// differs from the input only in blanks brush-parser mishandles (see `Scan::heredoc_blanks`).
+pub(super) fn check(text: &str) -> Result<Cow<'_, str>, Rejection> {
     if text.len() > MAX_COMMAND_BYTES {
         return Err(Rejection::TooComplex(format!(
             "command is {} bytes, over the {MAX_COMMAND_BYTES}-byte bound",
             text.len()
         )));
     }
-    let depth = nesting_depth(text);
-    if depth > MAX_NESTING {
+    let scan = scan(text);
+    if scan.depth > MAX_NESTING {
         return Err(Rejection::TooComplex(format!(
-            "nesting depth {depth} is over the bound of {MAX_NESTING}"
+            "nesting depth {} is over the bound of {MAX_NESTING}",
+            scan.depth
         )));
     }
-    if has_oversized_io_number(text) {
+    let text = if scan.heredoc_blanks.is_empty() {
+        Cow::Borrowed(text)
+    } else {
+        Cow::Owned(squeeze(text, &scan.heredoc_blanks))
+    };
+    if scan.bad_heredoc {
+        return Err(Rejection::Invalid(
+            "here-document delimiter missing or not a plain word".into(),
+        ));
+    }
+    if has_oversized_io_number(&text) {
         return Err(Rejection::Invalid(
             "file descriptor number out of range in a redirection".into(),
         ));
     }
-    Ok(())
+    Ok(text)
+}
+
+/// What one pass over a text found.
+struct Scan {
+    depth: usize,
+    /// Byte ranges of two or more blanks after an unquoted `<<`/`<<-`: inside `$(…)`,
+    /// brush-parser then records an empty delimiter and may loop forever. One blank means
+    /// the same to the shell.
+    heredoc_blanks: Vec<(usize, usize)>,
+    /// A here-document delimiter that is not a plain word (see `plain_delimiter`).
+    bad_heredoc: bool,
+}
+
+/// The text with each range replaced by one space.
+fn squeeze(text: &str, ranges: &[(usize, usize)]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for &(start, end) in ranges {
+        out.push_str(&text[at..start]);
+        out.push(' ');
+        at = end;
+    }
+    out.push_str(&text[at..]);
+    out
 }
 
 /// Deepest nesting of quotes-aware `(`, `{`, `$(`, `${`, backticks and compound-command
 /// keywords. Over-counts rather than under-counts where the syntax is ambiguous (a `)` only
 /// closes a `(`, keywords are counted wherever they stand as a whole unquoted word).
-fn nesting_depth(text: &str) -> usize {
+fn scan(text: &str) -> Scan {
     let bytes = text.as_bytes();
+    let mut heredoc_blanks = Vec::new();
+    let mut bad_heredoc = false;
+    // Open `((` frames count twice: each opens two levels in the parser.
+    let mut arith = 0usize;
     let mut stack: Vec<Frame> = Vec::new();
     let mut keywords: usize = 0;
     let mut max = 0usize;
@@ -85,6 +128,26 @@ fn nesting_depth(text: &str) -> usize {
                     stack.push(Frame::Backtick);
                 }
             }
+            b'<' if bytes.get(i + 1) == Some(&b'<') && bytes.get(i + 2) == Some(&b'<') => {
+                // `<<<`: a here-string, not a here-document.
+                i += 3;
+                continue;
+            }
+            b'$' if bytes.get(i + 1) == Some(&b'(') && bytes.get(i + 2) == Some(&b'(') => {
+                stack.push(Frame::Arith);
+                arith += 1;
+                i += 2;
+            }
+            b'(' if !quoted && bytes.get(i + 1) == Some(&b'(') => {
+                stack.push(Frame::Arith);
+                arith += 1;
+                i += 1;
+            }
+            b')' if stack.last() == Some(&Frame::Arith) && bytes.get(i + 1) == Some(&b')') => {
+                stack.pop();
+                arith -= 1;
+                i += 1;
+            }
             b'$' if matches!(bytes.get(i + 1), Some(b'(' | b'{')) => {
                 stack.push(if bytes[i + 1] == b'(' {
                     Frame::Paren
@@ -92,6 +155,28 @@ fn nesting_depth(text: &str) -> usize {
                     Frame::Brace
                 });
                 i += 1;
+            }
+            b'<' if !quoted
+                && stack.last() != Some(&Frame::Arith)
+                && bytes.get(i + 1) == Some(&b'<')
+                && bytes.get(i + 2) != Some(&b'<') =>
+            {
+                let mut j = i + 2;
+                if bytes.get(j) == Some(&b'-') {
+                    j += 1;
+                }
+                let start = j;
+                while matches!(bytes.get(j), Some(b' ' | b'\t')) {
+                    j += 1;
+                }
+                if j - start >= 2 {
+                    heredoc_blanks.push((start, j));
+                }
+                if !plain_delimiter(&bytes[j..]) {
+                    bad_heredoc = true;
+                }
+                i = j;
+                continue;
             }
             b'(' if !quoted => stack.push(Frame::Paren),
             b'{' if !quoted => stack.push(Frame::Brace),
@@ -122,15 +207,24 @@ fn nesting_depth(text: &str) -> usize {
                         _ => {}
                     }
                 }
-                max = max.max(stack.len() + keywords);
+                max = max.max(stack.len() + arith + keywords);
                 continue;
             }
             _ => {}
         }
-        max = max.max(stack.len() + keywords);
+        max = max.max(stack.len() + arith + keywords);
         i += 1;
     }
-    max
+    Scan {
+        depth: max,
+        heredoc_blanks,
+        bad_heredoc,
+    }
+}
+
+#[cfg(test)]
+fn nesting_depth(text: &str) -> usize {
+    scan(text).depth
 }
 
 fn is_separator(b: u8) -> bool {
@@ -138,6 +232,40 @@ fn is_separator(b: u8) -> bool {
         b,
         b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b'(' | b')' | b'{' | b'}' | b'`'
     )
+}
+
+/// True when `rest` (what follows `<<` or `<<-` and its blanks) starts with a delimiter word
+/// brush-parser handles: letters, digits and `_.-+:@%,=/`, optionally quoted whole or in part
+/// with `'…'` or `"…"`, or led by `\`. brush-parser loops forever on some others (missing,
+/// empty, or holding an unterminated `$(`), and bash would reject or mis-read most of them.
+fn plain_delimiter(rest: &[u8]) -> bool {
+    let plain = |b: u8| b.is_ascii_alphanumeric() || b"_.-+:@%,=/".contains(&b);
+    let mut k = usize::from(rest.first() == Some(&b'\\'));
+    let mut content = 0;
+    while let Some(&b) = rest.get(k) {
+        if plain(b) {
+            content += 1;
+            k += 1;
+        } else if b == b'\'' || b == b'"' {
+            let close = rest[k + 1..].iter().position(|&c| c == b);
+            let Some(len) = close else {
+                return false;
+            };
+            let inner = &rest[k + 1..k + 1 + len];
+            if !inner.iter().all(|&c| plain(c) || c == b' ') {
+                return false;
+            }
+            content += len;
+            k += len + 2;
+        } else {
+            break;
+        }
+    }
+    let ends = matches!(
+        rest.get(k),
+        None | Some(b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b')' | b'<' | b'>')
+    );
+    content > 0 && ends
 }
 
 /// brush-parser panics converting an I/O number such as `99999999999>f` to `i32`.
@@ -174,7 +302,7 @@ mod tests {
             "echo 'unbalanced ( in quotes'",
             "# comment ((((",
         ] {
-            assert_eq!(check(t), Ok(()), "{t}");
+            assert_eq!(check(t).as_deref(), Ok(t), "{t}");
         }
     }
 
@@ -189,7 +317,7 @@ mod tests {
         let t = format!("echo {}", "((".repeat(MAX_NESTING));
         assert!(matches!(check(&t), Err(Rejection::TooComplex(_))));
         let ok = format!("echo {}x{}", "$(".repeat(10), ")".repeat(10));
-        assert_eq!(check(&ok), Ok(()));
+        assert!(check(&ok).is_ok());
     }
 
     #[test]
@@ -205,6 +333,51 @@ mod tests {
     }
 
     #[test]
+    fn blanks_after_heredoc_operators_are_squeezed() {
+        assert_eq!(
+            check("echo \"$(cat <<  EOF\nhi\nEOF\n)\" '<<  x'").as_deref(),
+            Ok("echo \"$(cat << EOF\nhi\nEOF\n)\" '<<  x'")
+        );
+        assert_eq!(check("cat <<-\t\tEOF").as_deref(), Ok("cat <<- EOF"));
+    }
+
+    #[test]
+    fn empty_heredoc_tags_are_refused() {
+        for t in [
+            "\"$(<<  ",
+            "$(cat <<-  ",
+            "$(cat << \"\" ",
+            "cat <<",
+            "cat << ;",
+            "cat <<''",
+        ] {
+            assert!(matches!(check(t), Err(Rejection::Invalid(_))), "{t}");
+        }
+        for t in [
+            "<<rm-s#$(  ",
+            "python3-oflock&<<$( ((>(${",
+            "cat <<$x",
+            "cat <<'EOF",
+        ] {
+            assert!(matches!(check(t), Err(Rejection::Invalid(_))), "{t}");
+        }
+        for t in [
+            "cat <<EOF\nx\nEOF",
+            "cat <<- 'EOF'\nx\nEOF",
+            "cat <<\"END TEXT\"\nx\nEND TEXT",
+            "cat <<\\EOF\nx\nEOF",
+            "git commit -m \"$(cat <<'EOF'\nmsg\nEOF\n)\"",
+            "cat <<< x",
+            "a<<b",
+            "echo $((1 << $n)) $(( x<<2 ))",
+            "(( y <<= $z ))",
+            "echo '<<$(' \"<< $x\"",
+        ] {
+            assert_eq!(check(t).as_deref(), Ok(t), "{t}");
+        }
+    }
+
+    #[test]
     fn oversized_input_and_io_numbers() {
         let big = "a".repeat(MAX_COMMAND_BYTES + 1);
         assert!(matches!(check(&big), Err(Rejection::TooComplex(_))));
@@ -212,6 +385,6 @@ mod tests {
             check("echo 99999999999>f"),
             Err(Rejection::Invalid(_))
         ));
-        assert_eq!(check("echo 2>f 12345678901 x"), Ok(()));
+        assert!(check("echo 2>f 12345678901 x").is_ok());
     }
 }

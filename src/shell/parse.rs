@@ -103,8 +103,8 @@ impl Analyser {
             ));
             return None;
         }
-        match bounds::check(text) {
-            Ok(()) => {}
+        let text = match bounds::check(text) {
+            Ok(text) => text,
             Err(Rejection::TooComplex(reason)) => {
                 self.too_complex(reason);
                 return None;
@@ -113,7 +113,7 @@ impl Analyser {
                 self.parse_error(message);
                 return None;
             }
-        }
+        };
         let parsed = guarded(|| {
             Parser::new(std::io::Cursor::new(text.as_bytes()), &PARSER_OPTIONS).parse_program()
         });

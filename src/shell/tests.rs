@@ -23,6 +23,7 @@ fn programs(an: &ShellAnalysis) -> Vec<&str> {
 }
 
 #[test]
+#[ignore = "manual probe: SHELL_DUMP='line;;;line' cargo test debug_dump -- --ignored --nocapture"]
 fn debug_dump() {
     for line in std::env::var("SHELL_DUMP").unwrap_or_default().split(";;;") {
         if !line.is_empty() {
@@ -713,6 +714,17 @@ fn empty_and_errors() {
             "{line}: {an:?}"
         );
     }
+    // Would make brush-parser loop forever: refused or repaired before parsing.
+    for line in [
+        "\"$(<<  ",
+        "$(cat <<  \"\" ",
+        "$(a <<  x ",
+        "$(a <<-  {1..3}${",
+    ] {
+        assert!(!a(line).findings.is_empty(), "{line}");
+    }
+    let an = a("echo \"$(cat <<  EOF\nrm -rf /\nEOF\n)\" | sh");
+    assert!(find(&an, "cat").in_substitution);
     // Would make brush-parser panic: refused before parsing.
     let an = a("echo 99999999999>f");
     assert!(has_finding(&an, |f| matches!(
@@ -869,9 +881,37 @@ fn random_input_never_panics() {
         "$((",
         "é",
         "\t",
+        "-S",
+        "-I",
+        "-e",
+        "-m",
+        "pwsh",
+        "-Command",
+        "-u",
+        "flock",
+        "alias",
+        "config",
+        "chroot",
+        "runuser",
+        "--",
+        "-o",
+        "-s",
+        "<<-",
+        "perl",
+        "node",
+        "|&",
+        "{a,b}",
+        "{1..3}",
     ];
-    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-    for _ in 0..5_000 {
+    let mut seed: u64 = std::env::var("SHELL_FUZZ_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0x9e37_79b9_7f4a_7c15);
+    let rounds: usize = std::env::var("SHELL_FUZZ_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(5_000);
+    for _ in 0..rounds {
         let mut line = String::new();
         seed ^= seed << 13;
         seed ^= seed >> 7;
@@ -883,7 +923,14 @@ fn random_input_never_panics() {
             seed ^= seed << 17;
             line.push_str(TOKENS[(seed % TOKENS.len() as u64) as usize]);
         }
+        if std::env::var_os("SHELL_FUZZ_SLOW").is_some() {
+            eprintln!("LINE {line:?}");
+        }
+        let started = std::time::Instant::now();
         let an = analyse(&line);
+        if std::env::var_os("SHELL_FUZZ_SLOW").is_some() && started.elapsed().as_millis() > 200 {
+            println!("SLOW {:?} {line:?}", started.elapsed());
+        }
         // Indices always point backwards at a real command.
         for (i, c) in an.commands.iter().enumerate() {
             if let Some(from) = c.stdin_from {

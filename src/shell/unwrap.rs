@@ -947,7 +947,8 @@ fn strip_sudo(inv: &mut Invocation) -> Flow {
 fn strip_env(inv: &mut Invocation) -> Flow {
     let mut cwd = None;
     let mut i = 0;
-    let mut split: Option<(usize, Vec<Expanded>)> = None;
+    // Where `-S` stood, how many words it took, and the words of its string.
+    let mut split: Option<(usize, usize, Vec<Expanded>)> = None;
     while let Some(a) = inv.args.get(i) {
         let t = a.text();
         if t == "--" {
@@ -969,7 +970,7 @@ fn strip_env(inv: &mut Invocation) -> Flow {
             .strip_prefix("--split-string=")
             .or_else(|| t.strip_prefix("-S").filter(|s| !s.is_empty()))
         {
-            split = Some((i, split_words(s, a)));
+            split = Some((i, 1, split_words(s, a)));
             i += 1;
             break;
         } else if matches!(t, "-S" | "--split-string") {
@@ -978,9 +979,7 @@ fn strip_env(inv: &mut Invocation) -> Flow {
                 .get(i + 1)
                 .map(|w| split_words(w.text(), w))
                 .unwrap_or_default();
-            // Replace `-S STRING` by the words of STRING.
-            inv.args.remove(i);
-            split = Some((i, words));
+            split = Some((i, 2, words));
             i += 1;
             break;
         } else if t.starts_with('-') && t.len() > 1 {
@@ -989,9 +988,9 @@ fn strip_env(inv: &mut Invocation) -> Flow {
             break;
         }
     }
-    if let Some((at, words)) = split {
+    if let Some((at, taken, words)) = split {
         // `env -S 'a b' c` runs `a b c`: the split words take the place of the option.
-        let rest = inv.args.split_off(at + 1);
+        let rest = inv.args.split_off((at + taken).min(inv.args.len()));
         inv.args.truncate(at);
         inv.args.extend(words);
         inv.args.extend(rest);
