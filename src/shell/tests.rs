@@ -1000,3 +1000,71 @@ fn everyday_developer_commands_have_no_findings() {
         assert!(!an.commands.is_empty(), "{line}");
     }
 }
+
+#[test]
+fn runners_unwrap_to_what_they_run() {
+    for (line, program, first) in [
+        ("npx prisma migrate reset", "prisma", "migrate"),
+        ("npx -y prisma@5 db push", "prisma", "db"),
+        ("npx @vscode/vsce publish", "vsce", "publish"),
+        ("npm exec -- eslint .", "eslint", "."),
+        ("pnpm dlx create-vite app", "create-vite", "app"),
+        ("bundle exec rails db:drop", "rails", "db:drop"),
+        ("poetry run pytest -q", "pytest", "-q"),
+        ("uv run --with rich python x.py", "python", "x.py"),
+        ("python3 -m twine upload dist/x", "twine", "upload"),
+        ("docker exec -it -u root db psql -c x", "psql", "-c"),
+        ("kubectl exec -n prod pod -- rm -rf /data", "rm", "-rf"),
+    ] {
+        let an = a(line);
+        let c = find(&an, program);
+        assert_eq!(
+            args(c).first().copied(),
+            Some(first),
+            "{line}: {:?}",
+            an.commands
+        );
+    }
+    // Not runners: the package manager's own subcommands stay.
+    assert_eq!(programs(&a("npm test")), vec!["npm"]);
+    assert_eq!(programs(&a("python3 script.py")), vec!["python3"]);
+}
+
+#[test]
+fn xargs_fed_by_echo_gets_the_echoed_words() {
+    let an = a("echo / | xargs rm -rf");
+    let rm = find(&an, "rm");
+    assert_eq!(args(rm), vec!["-rf", "/"]);
+    assert!(!rm.args_from_stdin);
+    let an = a("echo ~ | xargs -I{} rm -rf {}");
+    assert_eq!(args(find(&an, "rm")), vec!["-rf", "~"]);
+    // Unknown input stays unknown.
+    let an = a("ls | xargs rm -rf");
+    assert!(find(&an, "rm").args_from_stdin);
+    let an = a("echo $X | xargs rm -rf");
+    assert!(find(&an, "rm").args_from_stdin);
+}
+
+#[test]
+fn variables_holding_home_resolve_to_home() {
+    let an = a("T=$HOME && rm -rf \"$T\"");
+    let rm = find(&an, "rm");
+    assert_eq!(args(rm), vec!["-rf", "$HOME"]);
+    assert!(!rm.args[1].dynamic);
+    let an = a("T=$HOME/x$Y; rm -rf $T");
+    assert!(
+        find(&an, "rm").args[1].dynamic,
+        "a second variable keeps it dynamic"
+    );
+}
+
+#[test]
+fn git_subcommand_aliases_expand() {
+    let an = a("git -c alias.yolo='push --force' yolo origin main");
+    assert_eq!(
+        args(find(&an, "git")),
+        vec!["push", "--force", "origin", "main"]
+    );
+    let an = a("git -c alias.st=status st");
+    assert_eq!(args(find(&an, "git")), vec!["status"]);
+}

@@ -411,7 +411,23 @@ impl Analyser {
                 }
             }
             "watch" => self.run_watch(inv, ctx),
-            "xargs" => strip_xargs(inv),
+            "xargs" => {
+                // `echo / | xargs rm -rf`: the targets are the literal words echoed into it.
+                let fed = inv
+                    .stdin_from
+                    .and_then(|i| self.out.commands.get(i))
+                    .filter(|c| matches!(c.program.as_str(), "echo" | "printf"))
+                    .filter(|c| c.args.iter().all(|a| !a.dynamic && !a.glob))
+                    .map(|c| {
+                        c.args
+                            .iter()
+                            .filter(|a| !a.text.starts_with('-'))
+                            .flat_map(|a| a.text.split_whitespace().map(str::to_string))
+                            .collect::<Vec<_>>()
+                    })
+                    .filter(|words| !words.is_empty());
+                strip_xargs(inv, fed)
+            }
             "find" => self.run_find(inv, ctx),
             "git" => self.run_git(inv, ctx),
             "eval" => self.run_eval(inv, ctx),
@@ -834,6 +850,7 @@ impl Analyser {
         let mut inv = std::mem::take(inv);
         let mut cwd: Option<String> = None;
         let mut scripts: Vec<(String, Expanded)> = Vec::new();
+        let mut aliases: Vec<(String, Vec<String>)> = Vec::new();
         let mut i = 0;
         while let Some(a) = inv.args.get(i) {
             let t = a.text();
@@ -847,6 +864,9 @@ impl Analyser {
                 "-c" => {
                     if let Some(kv) = inv.args.get(i + 1) {
                         scripts.extend(git_config_script(kv));
+                        if let Some((name, value)) = git_subcommand_alias(kv.text()) {
+                            aliases.push((name, value));
+                        }
                     }
                     i += 2;
                 }
@@ -888,6 +908,21 @@ impl Analyser {
             }
         }
         inv.args.drain(..i.min(inv.args.len()));
+        // `git -c alias.yolo='push --force' yolo`: the alias stands for a git subcommand.
+        if let Some(first) = inv.args.first()
+            && let Some((_, words)) = aliases.iter().find(|(n, _)| n == first.text())
+        {
+            let template = first.clone();
+            let expanded: Vec<Expanded> = words
+                .iter()
+                .map(|w| {
+                    let mut e = template.clone();
+                    e.word.text = w.clone();
+                    e
+                })
+                .collect();
+            inv.args.splice(0..1, expanded);
+        }
         let mut gctx = ctx.clone();
         if let Some(dir) = cwd {
             gctx.cwd = Some(join_dir(ctx.cwd.as_deref(), &dir));
@@ -1007,7 +1042,7 @@ fn strip_env(inv: &mut Invocation) -> Flow {
     }
 }
 
-fn strip_xargs(inv: &mut Invocation) -> Flow {
+fn strip_xargs(inv: &mut Invocation, fed: Option<Vec<String>>) -> Flow {
     let value_long = [
         "--arg-file",
         "--delimiter",
@@ -1035,17 +1070,60 @@ fn strip_xargs(inv: &mut Invocation) -> Flow {
     if !promote(inv, i) {
         return Flow::Emit;
     }
-    if let Some(r) = replace.filter(|r| !r.is_empty()) {
-        for a in inv.args.iter_mut().chain(std::iter::once(&mut inv.program)) {
-            if a.text().contains(&r) {
-                a.word.dynamic = true;
+    let literal = |text: String| Expanded {
+        word: Word {
+            text,
+            dynamic: false,
+            glob: false,
+        },
+        substitutions: None,
+    };
+    match (replace.filter(|r| !r.is_empty()), fed) {
+        (Some(r), Some(words)) => {
+            // One run per input line; each is checked with the first, and the rest appended.
+            for a in inv.args.iter_mut().chain(std::iter::once(&mut inv.program)) {
+                if a.text().contains(&r) {
+                    a.word.text = a.word.text.replace(&r, &words[0]);
+                }
             }
+            inv.args.extend(words[1..].iter().cloned().map(literal));
+            Flow::Inner(Wrap::new("xargs"))
         }
+        (None, Some(words)) => {
+            inv.args.extend(words.into_iter().map(literal));
+            Flow::Inner(Wrap::new("xargs"))
+        }
+        (Some(r), None) => {
+            for a in inv.args.iter_mut().chain(std::iter::once(&mut inv.program)) {
+                if a.text().contains(&r) {
+                    a.word.dynamic = true;
+                }
+            }
+            Flow::Inner(Wrap {
+                args_from_stdin: true,
+                ..Wrap::new("xargs")
+            })
+        }
+        (None, None) => Flow::Inner(Wrap {
+            args_from_stdin: true,
+            ..Wrap::new("xargs")
+        }),
     }
-    Flow::Inner(Wrap {
-        args_from_stdin: true,
-        ..Wrap::new("xargs")
-    })
+}
+
+/// `alias.NAME=VALUE` whose value is git arguments (not `!shell`): NAME and the words.
+fn git_subcommand_alias(kv: &str) -> Option<(String, Vec<String>)> {
+    let (key, value) = kv.split_once('=')?;
+    let name = key
+        .strip_prefix("alias.")
+        .or_else(|| key.strip_prefix("Alias."))?;
+    if value.starts_with('!') || name.is_empty() {
+        return None;
+    }
+    Some((
+        name.to_string(),
+        value.split_whitespace().map(str::to_string).collect(),
+    ))
 }
 
 /// Shell code that a `git -c KEY=VALUE` makes git run: aliases starting with `!`, pagers,

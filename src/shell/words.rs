@@ -330,7 +330,11 @@ impl Analyser {
             self.ifs_changed = true;
         }
         match value {
-            Some(v) if v.is_static() && v.text().len() <= MAX_VARIABLE_BYTES && name != "HOME" => {
+            Some(v)
+                if (v.is_static() || home_rooted(v))
+                    && v.text().len() <= MAX_VARIABLE_BYTES
+                    && name != "HOME" =>
+            {
                 self.vars.insert(name.to_string(), v.text().to_string());
             }
             _ => {
@@ -338,6 +342,17 @@ impl Analyser {
             }
         }
     }
+}
+
+/// `$HOME/…` with nothing else dynamic: kept as written, path resolution expands it, so a
+/// variable holding it (`T=$HOME; rm -rf "$T"`) is as known as `$HOME` itself.
+fn home_rooted(v: &Expanded) -> bool {
+    let t = v.text();
+    let rest = t
+        .strip_prefix("${HOME}")
+        .or_else(|| t.strip_prefix("$HOME"));
+    v.substitutions.is_none()
+        && rest.is_some_and(|r| (r.is_empty() || r.starts_with('/')) && !r.contains(['$', '`']))
 }
 
 fn dynamic_as_written(raw: &str) -> Expanded {
