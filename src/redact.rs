@@ -6,9 +6,9 @@
 //! line keeps its shape); object keys named like secrets (`password`, `api_key`, …), whose whole
 //! value is replaced; and configured dotted paths (`env.API_TOKEN`, `headers.*`).
 
-use regex::{Regex, RegexSet};
+use regex::Regex;
 use serde_json::Value;
-use std::sync::LazyLock;
+use std::sync::OnceLock;
 
 /// What a redacted secret is replaced with.
 pub const REDACTED: &str = "[redacted]";
@@ -16,51 +16,75 @@ pub const REDACTED: &str = "[redacted]";
 /// Deepest nesting redaction walks; deeper values are replaced whole (fail closed).
 const MAX_DEPTH: usize = 128;
 
-/// Each pattern has three groups: kept prefix, secret, kept suffix.
-const PATTERNS: &[&str] = &[
+/// Each pattern has three groups: kept prefix, secret, kept suffix. It comes with the
+/// lowercase literals one of which any match must contain: a pattern is compiled and run only
+/// when one appears, so an ordinary command costs a few substring searches instead of the
+/// milliseconds compiling all of them takes in a process that lives for one hook call.
+const PATTERNS: &[(&[&str], &str)] = &[
     // PEM private key blocks (RSA, EC, OPENSSH, ENCRYPTED…), also when the END line is missing.
-    r"()(-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?s:.*?)(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\z))()",
+    (
+        &["private key-----"],
+        r"()(-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?s:.*?)(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\z))()",
+    ),
     // Authorization / Proxy-Authorization headers, any scheme.
-    r"(?i)(\b(?:proxy-)?authorization\s*[:=]\s*(?:(?:bearer|basic|token|digest|negotiate)\s+)?)([^\s'\x22,;]+)()",
+    (
+        &["authorization"],
+        r"(?i)(\b(?:proxy-)?authorization\s*[:=]\s*(?:(?:bearer|basic|token|digest|negotiate)\s+)?)([^\s'\x22,;]+)()",
+    ),
     // A bare bearer token (`-H "Bearer …"` split from its header name).
-    r"(?i)(\bbearer\s+)([A-Za-z0-9._~+/\-]{8,}=*)()",
+    (
+        &["bearer"],
+        r"(?i)(\bbearer\s+)([A-Za-z0-9._~+/\-]{8,}=*)()",
+    ),
     // Header-style API keys: `X-Api-Key: …`, `api-key: …`.
-    r"(?i)(\b(?:x-)?api[-_]?key\s*:\s*)([^\s'\x22,;]+)()",
+    (
+        &["api"],
+        r"(?i)(\b(?:x-)?api[-_]?key\s*:\s*)([^\s'\x22,;]+)()",
+    ),
     // Anthropic / OpenAI keys.
-    r"()(\bsk-(?:ant-|proj-)?[A-Za-z0-9_\-]{20,})()",
+    (&["sk-"], r"()(\bsk-(?:ant-|proj-)?[A-Za-z0-9_\-]{20,})()"),
     // GitHub tokens: classic (ghp_, gho_, ghu_, ghs_, ghr_) and fine-grained.
-    r"()(\bgh[pousr]_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{22,})()",
+    (
+        &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
+        r"()(\bgh[pousr]_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{22,})()",
+    ),
     // Slack tokens.
-    r"()(\bxox[bpaors]-[A-Za-z0-9\-]{10,})()",
+    (&["xox"], r"()(\bxox[bpaors]-[A-Za-z0-9\-]{10,})()"),
     // AWS access key ids.
-    r"()(\b(?:AKIA|ASIA)[0-9A-Z]{16}\b)()",
+    (&["akia", "asia"], r"()(\b(?:AKIA|ASIA)[0-9A-Z]{16}\b)()"),
     // Google API keys.
-    r"()(\bAIza[0-9A-Za-z_\-]{35})()",
+    (&["aiza"], r"()(\bAIza[0-9A-Za-z_\-]{35})()"),
     // JSON Web Tokens.
-    r"()(\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,})()",
+    (
+        &["eyj"],
+        r"()(\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,})()",
+    ),
     // `password=…` in any form: query strings, env assignments, flags, `password: "…"` in
     // YAML/JSON/code.
-    r"(?i)(\b[\w\-]*(?:password|passwd)['\x22]?\s*[=:]\s*['\x22]?)([^\s&'\x22;,]+)()",
+    (
+        &["passw"],
+        r"(?i)(\b[\w\-]*(?:password|passwd)['\x22]?\s*[=:]\s*['\x22]?)([^\s&'\x22;,]+)()",
+    ),
     // Long hex/base64 after `token=`, `key:`, `secret=` (`api_key=`, `GITHUB_TOKEN=`,
     // `"client_secret": "…"`).
-    r"(?i)(\b[\w\-]*(?:token|key|secret)['\x22]?\s*[=:]\s*['\x22]?)([A-Za-z0-9+/_\-\.]{16,}={0,2})()",
+    (
+        &["token", "key", "secret"],
+        r"(?i)(\b[\w\-]*(?:token|key|secret)['\x22]?\s*[=:]\s*['\x22]?)([A-Za-z0-9+/_\-\.]{16,}={0,2})()",
+    ),
     // Passwords in URLs: `https://user:pw@host`.
-    r"(?i)(\b[a-z][a-z0-9+.\-]*://[^/\s:@]+:)([^/\s@]+)(@)",
+    (
+        &["://"],
+        r"(?i)(\b[a-z][a-z0-9+.\-]*://[^/\s:@]+:)([^/\s@]+)(@)",
+    ),
 ];
 
-struct Patterns {
-    set: RegexSet,
-    each: Vec<Regex>,
-}
+/// Each pattern, compiled on first need.
+static COMPILED: [OnceLock<Regex>; PATTERNS.len()] = [const { OnceLock::new() }; PATTERNS.len()];
 
-static PATTERNS_COMPILED: LazyLock<Patterns> = LazyLock::new(|| Patterns {
+fn compiled(i: usize) -> &'static Regex {
     // The patterns are constants checked by the tests; an invalid one is a build-time bug.
-    set: RegexSet::new(PATTERNS).expect("redaction patterns compile"),
-    each: PATTERNS
-        .iter()
-        .map(|p| Regex::new(p).expect("redaction pattern compiles"))
-        .collect(),
-});
+    COMPILED[i].get_or_init(|| Regex::new(PATTERNS[i].1).expect("redaction pattern compiles"))
+}
 
 /// Object keys whose values are secrets whatever they look like: matched on the key lowercased
 /// with every non-alphanumeric removed, by suffix (`client_secret`, `GITHUB_TOKEN`, `X-Api-Key`).
@@ -92,20 +116,20 @@ pub fn is_secret_key(key: &str) -> bool {
 
 /// Replaces the secret parts of a string with `[redacted]`, keeping the rest.
 pub fn redact_text(s: &str) -> String {
-    let p = &*PATTERNS_COMPILED;
-    let hits = p.set.matches(s);
-    if !hits.matched_any() {
-        return s.to_string();
-    }
     let mut out = s.to_string();
-    for i in hits.iter() {
-        let replaced = p.each[i].replace_all(&out, |c: &regex::Captures<'_>| {
+    let mut lower = s.to_ascii_lowercase();
+    for (i, (needles, _)) in PATTERNS.iter().enumerate() {
+        if !needles.iter().any(|n| lower.contains(n)) {
+            continue;
+        }
+        let replaced = compiled(i).replace_all(&out, |c: &regex::Captures<'_>| {
             let pre = c.get(1).map_or("", |m| m.as_str());
             let post = c.get(3).map_or("", |m| m.as_str());
             format!("{pre}{REDACTED}{post}")
         });
         if let std::borrow::Cow::Owned(o) = replaced {
             out = o;
+            lower = out.to_ascii_lowercase();
         }
     }
     out
@@ -242,6 +266,17 @@ mod tests {
         ];
         for (input, want) in cases {
             assert_eq!(r(input), want, "input: {input}");
+        }
+    }
+
+    #[test]
+    fn every_pattern_compiles_and_its_needles_are_lowercase() {
+        for (i, (needles, _)) in PATTERNS.iter().enumerate() {
+            let _ = compiled(i);
+            assert!(
+                needles.iter().all(|n| *n == n.to_ascii_lowercase()),
+                "{needles:?}"
+            );
         }
     }
 
