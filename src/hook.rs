@@ -15,6 +15,16 @@ use std::time::Duration;
 /// Internal deadline for one hook call, well under the `timeout` `palisade init` sets (30 s).
 pub const DEADLINE: Duration = Duration::from_secs(10);
 
+/// The deadline in effect: `DEADLINE`, or shorter when `PALISADE_DEADLINE_MS` asks for it (for a
+/// tighter hook timeout, and for tests). It can never be made longer.
+pub fn deadline() -> Duration {
+    std::env::var("PALISADE_DEADLINE_MS")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .map(Duration::from_millis)
+        .map_or(DEADLINE, |d| d.min(DEADLINE))
+}
+
 /// What the process prints and how it exits.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HookAnswer {

@@ -1,5 +1,6 @@
 //! The `palisade` binary: dispatches to the library. The `hook` path is guarded so that no
-//! panic, stack overflow of a worker, or deadline ends in an exit code other than 0 or 2.
+//! panic or deadline ends in an exit code other than 0 or 2; deep input cannot overflow the
+//! stack because the shell analysis bounds size and nesting before it parses.
 
 use clap::Parser;
 use palisade::cli::{Cli, Command};
@@ -8,10 +9,6 @@ use palisade::locations::Locations;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::mpsc;
-
-/// Stack for the hook worker: deep enough that the bounded parser never comes near it.
-const HOOK_STACK_BYTES: usize = 256 * 1024 * 1024;
 
 fn main() -> ExitCode {
     // The hook's recorded latency counts from here.
@@ -155,56 +152,69 @@ fn replay(
     if report.passed == report.total { 0 } else { 1 }
 }
 
-fn emit(answer: &HookAnswer) -> ExitCode {
+fn run_hook() -> ExitCode {
+    // A panic anywhere (any thread) becomes a deny: print it and exit 2 before unwinding can
+    // reach a 101 exit.
+    std::panic::set_hook(Box::new(|info| {
+        emit_once(&HookAnswer::failure(&format!(
+            "internal error, call refused: {info}"
+        )));
+        std::process::exit(2);
+    }));
+    // The deadline is a watchdog: the work runs on this thread at once (no waiting for a worker
+    // to be scheduled), and whichever answers first — the work or the watchdog — is the answer.
+    let deadline = hook::deadline();
+    let watchdog = std::thread::Builder::new().spawn(move || {
+        std::thread::sleep(deadline);
+        emit_once(&HookAnswer::failure(&format!(
+            "palisade did not decide within its {} ms deadline, so the call is refused",
+            deadline.as_millis()
+        )));
+        std::process::exit(2);
+    });
+    if let Err(e) = watchdog {
+        emit_once(&HookAnswer::failure(&format!(
+            "could not start the hook's deadline watchdog: {e}"
+        )));
+        return ExitCode::from(2);
+    }
+    let mut input = Vec::new();
+    let read = std::io::stdin()
+        .lock()
+        .take(palisade::event::MAX_EVENT_BYTES as u64 + 1)
+        .read_to_end(&mut input);
+    let answer = match read {
+        Ok(_) => {
+            let project = std::env::var_os("CLAUDE_PROJECT_DIR")
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from);
+            hook::run(&input, &Locations::from_env(), project.as_deref())
+        }
+        Err(e) => HookAnswer::failure(&format!("could not read the hook input: {e}")),
+    };
+    if emit_once(&answer) {
+        ExitCode::from(answer.code as u8)
+    } else {
+        // The watchdog or a panic answered first and is ending the process with exit 2.
+        loop {
+            std::thread::park();
+        }
+    }
+}
+
+/// Set by the first path that answers: the work, the deadline watchdog or the panic hook.
+static ANSWERED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Writes `answer` unless another path already answered; true when this call wrote it.
+fn emit_once(answer: &HookAnswer) -> bool {
+    if ANSWERED.swap(true, std::sync::atomic::Ordering::SeqCst) {
+        return false;
+    }
     let mut out = std::io::stdout().lock();
     let _ = out.write_all(answer.stdout.as_bytes());
     let _ = out.flush();
     if !answer.stderr.is_empty() {
         let _ = writeln!(std::io::stderr(), "{}", answer.stderr);
     }
-    ExitCode::from(answer.code as u8)
-}
-
-fn run_hook() -> ExitCode {
-    // A panic anywhere (any thread) becomes a deny: print it and exit 2 before unwinding can
-    // reach a 101 exit.
-    std::panic::set_hook(Box::new(|info| {
-        let answer = HookAnswer::failure(&format!("internal error, call refused: {info}"));
-        let _ = std::io::stdout().lock().write_all(answer.stdout.as_bytes());
-        let _ = writeln!(std::io::stderr(), "{}", answer.stderr);
-        std::process::exit(2);
-    }));
-    let (tx, rx) = mpsc::channel();
-    let spawned = std::thread::Builder::new()
-        .stack_size(HOOK_STACK_BYTES)
-        .spawn(move || {
-            let mut input = Vec::new();
-            let read = std::io::stdin()
-                .lock()
-                .take(palisade::event::MAX_EVENT_BYTES as u64 + 1)
-                .read_to_end(&mut input);
-            let answer = match read {
-                Ok(_) => {
-                    let project = std::env::var_os("CLAUDE_PROJECT_DIR")
-                        .filter(|v| !v.is_empty())
-                        .map(PathBuf::from);
-                    hook::run(&input, &Locations::from_env(), project.as_deref())
-                }
-                Err(e) => HookAnswer::failure(&format!("could not read the hook input: {e}")),
-            };
-            let _ = tx.send(answer);
-        });
-    if let Err(e) = spawned {
-        return emit(&HookAnswer::failure(&format!(
-            "could not start the hook worker: {e}"
-        )));
-    }
-    let answer = match rx.recv_timeout(hook::DEADLINE) {
-        Ok(answer) => answer,
-        Err(_) => HookAnswer::failure(&format!(
-            "palisade did not decide within its {} s deadline, so the call is refused",
-            hook::DEADLINE.as_secs()
-        )),
-    };
-    emit(&answer)
+    true
 }

@@ -98,6 +98,10 @@ impl Env {
     }
 
     fn run(&self, event: &Value) -> Answer {
+        self.run_with(event, &[])
+    }
+
+    fn run_with(&self, event: &Value, extra_env: &[(&str, &str)]) -> Answer {
         let home = self.path("home");
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_palisade"));
         cmd.arg("hook")
@@ -116,6 +120,7 @@ impl Env {
         if let Some(k) = &self.key {
             cmd.env(KEY_VAR, k);
         }
+        cmd.envs(extra_env.iter().copied());
         let start = Instant::now();
         let mut child = cmd.spawn().unwrap();
         child
@@ -290,6 +295,25 @@ fn timeout_follows_on_error_within_budget() {
     assert!(a.reason().contains("700 ms"), "{}", a.reason());
     assert!(
         a.elapsed < Duration::from_millis(700 + 1500),
+        "took {:?}",
+        a.elapsed
+    );
+}
+
+#[test]
+fn the_hook_deadline_denies_when_a_layer_outlasts_it() {
+    // The backend's own budget (5 s) is longer than the hook's deadline (shortened to 800 ms
+    // here; 10 s by default): the watchdog answers with a deny before Claude Code's timeout.
+    let s = one(Reply::ok(response(answers(0.1, 0.9, LOW))).delayed(Duration::from_secs(6)));
+    let env = Env::new(&s.url(), "timeout_ms: 5000");
+    let a = env.run_with(
+        &env.event("npm run build", None),
+        &[("PALISADE_DEADLINE_MS", "800")],
+    );
+    assert_eq!(a.decision(), "deny", "{:?}", a.stdout);
+    assert!(a.reason().contains("deadline"), "{}", a.reason());
+    assert!(
+        a.elapsed < Duration::from_millis(800 + 2000),
         "took {:?}",
         a.elapsed
     );
