@@ -5,8 +5,16 @@ mod common;
 use common::Sandbox;
 
 fn check(sb: &Sandbox, args: &[&str]) -> (i32, String) {
-    let out = sb.command().arg("check").args(args).output().expect("run check");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned())
+    let out = sb
+        .command()
+        .arg("check")
+        .args(args)
+        .output()
+        .expect("run check");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
 }
 
 #[test]
@@ -17,18 +25,41 @@ fn exit_codes_follow_the_verdict() {
     );
     let (code, out) = check(&sb, &["--command", "rm -rf ~"]);
     assert_eq!(code, 1, "{out}");
-    assert!(out.starts_with("deny:") && out.contains("destructive-fs/rm-critical"), "{out}");
+    assert!(
+        out.starts_with("deny:") && out.contains("destructive-fs/rm-critical"),
+        "{out}"
+    );
     let (code, out) = check(&sb, &["--command", "git push --force origin main"]);
     assert_eq!(code, 3, "{out}");
     let (code, _) = check(&sb, &["--command", "cargo test"]);
     assert_eq!(code, 4);
-    let (code, out) = check(&sb, &["--tool", "mcp__github__create_issue", "--input", r#"{"owner":"acme"}"#]);
+    let (code, out) = check(
+        &sb,
+        &[
+            "--tool",
+            "mcp__github__create_issue",
+            "--input",
+            r#"{"owner":"acme"}"#,
+        ],
+    );
     assert_eq!(code, 0, "{out}");
     // The allow rule's near miss is named when the argument is outside it.
-    let (code, out) = check(&sb, &["--tool", "mcp__github__create_issue", "--input", r#"{"owner":"evil"}"#, "--json"]);
+    let (code, out) = check(
+        &sb,
+        &[
+            "--tool",
+            "mcp__github__create_issue",
+            "--input",
+            r#"{"owner":"evil"}"#,
+            "--json",
+        ],
+    );
     assert_eq!(code, 3, "{out}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert!(v["reason"].as_str().unwrap().contains("gh-own-org"), "{out}");
+    assert!(
+        v["reason"].as_str().unwrap().contains("gh-own-org"),
+        "{out}"
+    );
     assert!(v["reason"].as_str().unwrap().contains("evil"), "{out}");
 }
 
@@ -45,12 +76,20 @@ fn explain_names_files_and_ignored_loosening() {
     let sb = Sandbox::new();
     let user = sb.user_policy("version: 1\npacks:\n  disable: [publishing]\n");
     std::fs::create_dir_all(sb.project().join(".git")).unwrap();
-    let project = sb.project_policy("version: 1\nrules:\n  - id: sneaky\n    tools: ['**']\n    effect: allow\n");
+    let project = sb.project_policy(
+        "version: 1\nrules:\n  - id: sneaky\n    tools: ['**']\n    effect: allow\n",
+    );
     let out = sb.command().arg("explain").output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains(&user.display().to_string()), "{text}");
     assert!(text.contains(&project.display().to_string()), "{text}");
-    assert!(text.contains("sneaky"), "the ignored allow rule is listed: {text}");
-    assert!(text.contains("destructive-fs/rm-critical"), "built-in rules are listed");
+    assert!(
+        text.contains("sneaky"),
+        "the ignored allow rule is listed: {text}"
+    );
+    assert!(
+        text.contains("destructive-fs/rm-critical"),
+        "built-in rules are listed"
+    );
 }
