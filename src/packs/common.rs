@@ -657,46 +657,29 @@ pub fn inline_code_writes(code: &str) -> bool {
 
 /// Options that take a value, per program, so positional words can be told from values:
 /// `kubectl -n prod delete …` has the verb `delete`, not `prod`.
+/// kubectl's (and OpenShift's `oc`) global options that take a value.
+const KUBE_VALUE_OPTIONS: &[&str] = &[
+    "-n",
+    "--namespace",
+    "--context",
+    "--cluster",
+    "--kubeconfig",
+    "-l",
+    "--selector",
+    "-o",
+    "--output",
+    "--user",
+    "-s",
+    "--server",
+    "--token",
+    "--as",
+    "-f",
+    "--filename",
+];
+
 const VALUE_OPTIONS: &[(&str, &[&str])] = &[
-    (
-        "kubectl",
-        &[
-            "-n",
-            "--namespace",
-            "--context",
-            "--cluster",
-            "--kubeconfig",
-            "-l",
-            "--selector",
-            "-o",
-            "--output",
-            "--user",
-            "-s",
-            "--server",
-            "--token",
-            "--as",
-            "-f",
-            "--filename",
-        ],
-    ),
-    (
-        "oc",
-        &[
-            "-n",
-            "--namespace",
-            "--context",
-            "--cluster",
-            "--kubeconfig",
-            "-l",
-            "--selector",
-            "-o",
-            "--output",
-            "--user",
-            "-s",
-            "--server",
-            "--token",
-        ],
-    ),
+    ("kubectl", KUBE_VALUE_OPTIONS),
+    ("oc", KUBE_VALUE_OPTIONS),
     (
         "helm",
         &[
