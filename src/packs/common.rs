@@ -655,8 +655,6 @@ pub fn inline_code_writes(code: &str) -> bool {
     RE.is_match(code)
 }
 
-/// Options that take a value, per program, so positional words can be told from values:
-/// `kubectl -n prod delete …` has the verb `delete`, not `prod`.
 /// kubectl's (and OpenShift's `oc`) global options that take a value.
 const KUBE_VALUE_OPTIONS: &[&str] = &[
     "-n",
@@ -677,6 +675,8 @@ const KUBE_VALUE_OPTIONS: &[&str] = &[
     "--filename",
 ];
 
+/// Options that take a value, per program, so positional words can be told from values:
+/// `kubectl -n prod delete …` has the verb `delete`, not `prod`.
 const VALUE_OPTIONS: &[(&str, &[&str])] = &[
     ("kubectl", KUBE_VALUE_OPTIONS),
     ("oc", KUBE_VALUE_OPTIONS),
