@@ -9,7 +9,8 @@ use crate::verdict::{Effect, Verdict};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 
-/// Evaluate one hypothetical tool call.
+/// Evaluate one hypothetical tool call (static rules and the ledger's same-line check; nothing
+/// is recorded and the risk backend is not asked).
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:
   palisade check --command 'rm -rf ~'
@@ -98,8 +99,24 @@ pub fn run(args: &CheckArgs, locations: &Locations) -> i32 {
         tool_response: None,
         agent_id: None,
     };
-    let scope = hook::scope_for(&policy, locations, &cwd, &project_root, true);
-    let verdict = hook::decide(&policy, &event, &scope);
+    // The same pipeline as the hook (static rules, then the ledger's same-line write-then-run
+    // check) in a throwaway state directory: a hypothetical call records nothing, and the risk
+    // backend is not asked.
+    let scratch = std::env::temp_dir().join(format!("palisade-check-{}", std::process::id()));
+    let mut isolated = locations.clone();
+    isolated.data_dir = scratch.clone();
+    let mut policy = policy;
+    policy.audit.file = None;
+    let pipeline = hook::Pipeline {
+        policy: &policy,
+        locations: &isolated,
+        project_dir: None,
+        follow_symlinks: true,
+        frozen_risk: None,
+        risk_off: true,
+    };
+    let verdict = hook::process(&pipeline, &event);
+    let _ = std::fs::remove_dir_all(&scratch);
     if args.json {
         println!(
             "{}",
