@@ -52,6 +52,9 @@ pub(super) struct Invocation {
     pub stdin_substitution: Option<Vec<String>>,
 }
 
+/// Loop lists up to this long are walked once per value; longer ones once, values unknown.
+const MAX_LOOP_VALUES: usize = 8;
+
 /// The analysis state of one line.
 #[derive(Default)]
 pub(super) struct Analyser {
@@ -274,11 +277,30 @@ impl Analyser {
                 self.walk_list(&s.list, &mut inner)
             }
             C::ForClause(f) => {
-                for w in f.values.iter().flatten() {
-                    self.expand_word(&w.value, ctx);
+                let values: Vec<Expanded> = f
+                    .values
+                    .iter()
+                    .flatten()
+                    .flat_map(|w| self.expand_fields(&w.value, ctx))
+                    .collect();
+                // `for d in / ~; do rm -rf $d; done`: a short list of known values is walked once
+                // per value, so the body's commands show their real targets.
+                let known = !values.is_empty()
+                    && values.len() <= MAX_LOOP_VALUES
+                    && values
+                        .iter()
+                        .all(|v| !v.word.glob && (v.is_static() || v.text().starts_with("$HOME")));
+                if known {
+                    let mut last = None;
+                    for v in &values {
+                        self.assign(&f.variable_name, Some(v));
+                        last = self.walk_list(&f.body.list, ctx).or(last);
+                    }
+                    last
+                } else {
+                    self.vars.remove(&f.variable_name);
+                    self.walk_list(&f.body.list, ctx)
                 }
-                self.vars.remove(&f.variable_name);
-                self.walk_list(&f.body.list, ctx)
             }
             C::ArithmeticForClause(f) => {
                 for e in [&f.initializer, &f.condition, &f.updater]

@@ -1068,3 +1068,20 @@ fn git_subcommand_aliases_expand() {
     let an = a("git -c alias.st=status st");
     assert_eq!(args(find(&an, "git")), vec!["status"]);
 }
+
+#[test]
+fn short_loops_over_known_values_show_each_target() {
+    let an = a("for d in /etc ~; do rm -rf $d; done");
+    let targets: Vec<&str> = an
+        .commands
+        .iter()
+        .filter(|c| c.program == "rm")
+        .map(|c| c.args[1].text.as_str())
+        .collect();
+    assert_eq!(targets, vec!["/etc", "~"]);
+    // Unknown lists leave the variable unknown.
+    let an = a("for f in $(ls); do rm -rf $f; done");
+    assert!(find(&an, "rm").args[1].dynamic);
+    let an = a("for f in *.rs; do rustfmt $f; done");
+    assert!(an.findings.is_empty());
+}
