@@ -31,6 +31,13 @@ pub fn evaluate(policy: &Policy, call: &Call, scope: &Scope) -> Verdict {
         }
     }
 
+    if let Some(inline) = inline_code_verdict(policy, call, scope)
+        && inline.effect > best_rank
+    {
+        best_rank = inline.effect;
+        best = inline;
+    }
+
     let outcome = policy.evaluate(call, scope);
     for hit in &outcome.hits {
         if Some(hit.effect) > best_rank {
@@ -79,4 +86,69 @@ pub fn headless(policy: &Policy, mut verdict: Verdict) -> Verdict {
         verdict.reason = format!("{} (headless policy: asks are denied)", verdict.reason);
     }
     verdict
+}
+
+/// How deep inline code may nest inline code (`python -c "os.system('node -e …')"`).
+const MAX_INLINE_DEPTH: usize = 4;
+
+thread_local! {
+    static INLINE_DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Code given to an interpreter on the command line (`python3 -c`, `node -e`, `perl -e`…) is
+/// scanned like a file the agent wrote: the shell commands it runs go through these same
+/// rules, and its deletes, reads of secrets and network sends through the language scanner.
+fn inline_code_verdict(policy: &Policy, call: &Call, scope: &Scope) -> Option<Verdict> {
+    use crate::scan::{self, Language, StaticEngine};
+    let crate::normalize::CallKind::Shell { analysis, .. } = &call.kind else {
+        return None;
+    };
+    let depth = INLINE_DEPTH.with(|d| d.get());
+    if depth >= MAX_INLINE_DEPTH {
+        return None;
+    }
+    let mut worst: Option<Verdict> = None;
+    for cmd in &analysis.commands {
+        let Some(code) = packs::common::inline_code(cmd) else {
+            continue;
+        };
+        let program = cmd
+            .program
+            .trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+        let language = match program {
+            "python" | "pypy" => Language::Python,
+            "node" | "deno" | "bun" => Language::Node,
+            "perl" => Language::Perl,
+            "ruby" => Language::Ruby,
+            "php" => Language::Php,
+            _ => continue,
+        };
+        INLINE_DEPTH.with(|d| d.set(depth + 1));
+        let content = scan::analyse(language, code, &StaticEngine { policy, scope });
+        INLINE_DEPTH.with(|d| d.set(depth));
+        if let Some(f) = content.worst(&[]) {
+            let category = f
+                .rule
+                .split('/')
+                .next()
+                .unwrap_or("inline-code")
+                .to_string();
+            let v = Verdict::decided(
+                f.effect,
+                format!("inline/{}", f.rule),
+                category,
+                format!(
+                    "the inline {} code of `{}` {}",
+                    language.as_str(),
+                    cmd.program,
+                    f.reason
+                ),
+                Source::Static,
+            );
+            if worst.as_ref().is_none_or(|w| v.effect > w.effect) {
+                worst = Some(v);
+            }
+        }
+    }
+    worst
 }

@@ -206,6 +206,27 @@ fn one_verdict_per_category() {
             "pass",
         ),
         ("Bash", json!({"command": "echo 'unterminated"}), "ask"),
+        // Inline interpreter code is judged by what it runs.
+        (
+            "Bash",
+            json!({"command": "python3 -c \"import os; os.system('rm -rf ~')\""}),
+            "deny",
+        ),
+        (
+            "Bash",
+            json!({"command": "node -e \"require('child_process').execSync('rm -rf /')\""}),
+            "deny",
+        ),
+        (
+            "Bash",
+            json!({"command": "python3 -c 'print(sum(range(10)))'"}),
+            "pass",
+        ),
+        (
+            "Bash",
+            json!({"command": "node -e 'console.log(process.version)'"}),
+            "pass",
+        ),
     ];
     for (tool, input, want) in cases {
         let a = sb.hook(tool, input.clone());

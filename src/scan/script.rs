@@ -109,11 +109,11 @@ static NODE: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     calls: calls(&[
         (
             Op::Shell,
-            r"(?:\b(?:child_process|childProcess|cp|proc)\.|[^.\w]|^)(?:exec|execSync)",
+            r#"(?:\b(?:child_process|childProcess|cp|proc)\.|child_process['"`]\)\.|[^.\w]|^)(?:exec|execSync)"#,
         ),
         (
             Op::Spawn,
-            r"(?:\b(?:child_process|childProcess|cp|proc)\.|[^.\w]|^)(?:spawn|spawnSync|execFile|execFileSync|execa|execaSync)",
+            r#"(?:\b(?:child_process|childProcess|cp|proc)\.|child_process['"`]\)\.|[^.\w]|^)(?:spawn|spawnSync|execFile|execFileSync|execa|execaSync)"#,
         ),
         (
             Op::RemoveTree,
@@ -1158,6 +1158,14 @@ mod tests {
     #[test]
     fn node() {
         let js = "const { execSync } = require('child_process');\nexecSync('rm -rf ~');\n";
+        assert_eq!(
+            worst(
+                Language::Node,
+                "require('child_process').execSync('rm -rf ~')"
+            )
+            .map(|w| w.0),
+            Some(Effect::Deny)
+        );
         assert_eq!(
             worst(Language::Node, js).map(|w| (w.0, w.2)),
             Some((Effect::Deny, Some(2)))
