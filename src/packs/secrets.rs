@@ -75,7 +75,61 @@ fn keychain(c: &Command, _: &Scope) -> Option<String> {
     }
 }
 
+/// CLIs that print a live credential: `gh auth token`, `gcloud auth print-access-token`…
+fn credential_cli(c: &Command, _: &Scope) -> Option<String> {
+    let ops: Vec<&str> = c.operands().iter().map(|w| w.text.as_str()).collect();
+    let at = |i: usize| ops.get(i).copied().unwrap_or("");
+    let hit = match c.program.as_str() {
+        "gh" => at(0) == "auth" && (at(1) == "token" || c.has_flag(Some('t'), &["show-token"])),
+        "gcloud" => ops
+            .iter()
+            .any(|o| matches!(*o, "print-access-token" | "print-identity-token")),
+        "az" => at(0) == "account" && at(1) == "get-access-token",
+        "aws" => {
+            (at(0) == "configure"
+                && (at(1) == "export-credentials"
+                    || (at(1) == "get" && (at(2).contains("secret") || at(2).contains("token")))))
+                || (at(0) == "ecr" && at(1) == "get-login-password")
+        }
+        "kubectl" | "oc" => at(0) == "config" && at(1) == "view" && c.has_flag(None, &["raw"]),
+        "git" => at(0) == "credential" && matches!(at(1), "fill" | "get"),
+        "heroku" => at(0) == "auth:token",
+        "op" => matches!(at(0), "read") || (at(0) == "item" && at(1) == "get"),
+        "bw" => at(0) == "get",
+        "pass" | "gopass" => matches!(at(0), "show" | "") && !ops.is_empty(),
+        "vault" => matches!(at(0), "read") || (at(0) == "kv" && at(1) == "get"),
+        p => p.starts_with("docker-credential-") && at(0) == "get",
+    };
+    hit.then(|| {
+        format!(
+            "`{}` prints a live credential",
+            c.line().chars().take(60).collect::<String>()
+        )
+    })
+}
+
 pub static RULES: &[Rule] = &[
+    Rule {
+        id: "credential-cli",
+        pack: PACK,
+        effect: Ask,
+        reason: "This command prints a live credential into the conversation; confirm it",
+        programs: &[],
+        check: Check::Command(credential_cli),
+        refused: &[
+            Example::bash("gh auth token"),
+            Example::bash("gcloud auth print-access-token"),
+            Example::bash("aws configure get aws_secret_access_key"),
+            Example::bash("kubectl config view --raw"),
+            Example::bash("az account get-access-token"),
+        ],
+        allowed: &[
+            Example::bash("gh auth status"),
+            Example::bash("kubectl config view"),
+            Example::bash("aws configure get region"),
+            Example::bash("gcloud config list"),
+        ],
+    },
     Rule {
         id: "private-key-read",
         pack: PACK,
