@@ -265,8 +265,8 @@ pub static LINE_RULES: &[Rule] = &[
     Rule {
         id: "secret-in-request",
         pack: PACK,
-        effect: Deny,
-        reason: "A credential in a request's URL or body leaves the machine; send it only in an Authorization header to the service it belongs to",
+        effect: Ask,
+        reason: "A credential in a request's URL or body goes to that host and its logs; confirm the host is the one it belongs to, or send it in a header",
         programs: &[],
         check: Check::Command(secret_in_request),
         refused: &[
@@ -288,8 +288,8 @@ pub static LINE_RULES: &[Rule] = &[
     Rule {
         id: "secret-in-url",
         pack: PACK,
-        effect: Deny,
-        reason: "A credential in a fetched URL leaves the machine",
+        effect: Ask,
+        reason: "A credential in a fetched URL goes to that host and its logs; confirm it",
         programs: &[],
         check: Check::Call(secret_in_url),
         refused: &[Example::tool(
