@@ -113,6 +113,11 @@ pub struct Pipeline<'a> {
 pub fn run(stdin: &[u8], locations: &Locations, env_project_dir: Option<&Path>) -> HookAnswer {
     // Latency is measured from here at the latest (main touches it first).
     let _ = *crate::audit::PROCESS_START;
+    // Lets the tests prove that a panic inside the pipeline still ends in a deny with exit 2.
+    // Setting it can only make palisade refuse.
+    if std::env::var_os("PALISADE_TEST_PANIC").is_some() {
+        panic!("PALISADE_TEST_PANIC is set");
+    }
     let event = match event::parse_event(stdin) {
         Ok(ev) => ev,
         Err(e) => {

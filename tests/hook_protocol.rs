@@ -233,3 +233,26 @@ fn one_verdict_per_category() {
         assert_eq!(a.decision(), want, "{tool} {input}: {a:?}");
     }
 }
+
+#[test]
+fn a_panic_is_a_deny_with_exit_2() {
+    let sb = Sandbox::new();
+    let a = sb.hook_with(
+        sb.event("Bash", json!({"command": "ls"}))
+            .to_string()
+            .as_bytes(),
+        |c| {
+            c.env("PALISADE_TEST_PANIC", "1");
+        },
+    );
+    assert_refused(&a, "internal error");
+}
+
+#[test]
+fn an_unreadable_policy_denies() {
+    let sb = Sandbox::new();
+    // A directory where the policy file should be: it exists but cannot be read as a file.
+    let path = sb.config_dir().join("palisade/policy.yaml");
+    std::fs::create_dir_all(&path).unwrap();
+    assert_refused(&sb.bash("ls"), &common::show(&path));
+}
