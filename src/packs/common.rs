@@ -432,7 +432,20 @@ pub fn command_reads_secret(cmd: &Command, scope: &Scope) -> Option<(SecretClass
             }
             _ => None,
         };
+        // The value of an output option is written, not read (`openssl req -keyout key.pem`,
+        // `curl -o out`, `sort -o sorted`).
+        let mut output_value = false;
         for w in &cmd.args {
+            if std::mem::take(&mut output_value) {
+                continue;
+            }
+            if matches!(
+                w.text.as_str(),
+                "-o" | "-O" | "--output" | "-out" | "--out" | "-keyout" | "--keyout"
+            ) {
+                output_value = true;
+                continue;
+            }
             if dest == Some(w as *const Word) {
                 continue;
             }

@@ -187,6 +187,9 @@ pub static RULES: &[Rule] = &[
         allowed: &[
             Example::bash("cat .env.example"),
             Example::bash("cp .env.example .env.sample"),
+            Example::bash(
+                "openssl req -x509 -newkey rsa:2048 -keyout key.pem -out cert.pem -nodes -subj /CN=x",
+            ),
         ],
     },
     Rule {
