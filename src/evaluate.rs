@@ -115,14 +115,13 @@ fn inline_code_verdict(policy: &Policy, call: &Call, scope: &Scope) -> Option<Ve
         let program = cmd
             .program
             .trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
-        let language = match program {
-            "python" | "pypy" => Language::Python,
-            "node" | "deno" | "bun" => Language::Node,
-            "perl" => Language::Perl,
-            "ruby" => Language::Ruby,
-            "php" => Language::Php,
-            _ => continue,
-        };
+        let language = scan::language_of_program(program);
+        if !matches!(
+            language,
+            Language::Python | Language::Node | Language::Perl | Language::Ruby | Language::Php
+        ) {
+            continue;
+        }
         INLINE_DEPTH.with(|d| d.set(depth + 1));
         let content = scan::analyse(language, code, &StaticEngine { policy, scope });
         INLINE_DEPTH.with(|d| d.set(depth));

@@ -235,11 +235,7 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
     // its receipt. A lost link is reported, not a deny (the write itself is ledgered).
     match record_audit(&p.policy.audit, p.locations, event, &verdict) {
         Ok(receipt) => {
-            let link = Receipt {
-                seq: receipt.seq,
-                hash: receipt.hash,
-            };
-            if let Err(e) = ledger_attach_receipt(p.locations, event, link) {
+            if let Err(e) = ledger_attach_receipt(p.locations, event, receipt) {
                 tracing::warn!("could not link the ledger's writes to audit entry: {e}");
             }
             verdict

@@ -8,8 +8,8 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// Where the new entry went: the ledger links writes to it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Where the new entry went: the ledger links writes to it (and stores it, hence serde).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct AppendReceipt {
     pub seq: u64,
     pub hash: String,

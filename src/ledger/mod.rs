@@ -53,13 +53,8 @@ const MAX_READ_BYTES: u64 = 8 * 1024 * 1024;
 /// Longest tool-call summary kept.
 const MAX_SUMMARY: usize = 200;
 
-/// The audit receipt of the entry that recorded a write (`audit::append` returns it).
-/// Placeholder shape until the audit module lands: sequence number and entry hash.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Receipt {
-    pub seq: u64,
-    pub hash: String,
-}
+/// The audit receipt of the entry that recorded a write (what `audit::append` returns).
+pub use crate::audit::AppendReceipt as Receipt;
 
 /// One file written or changed in the session, as last written.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

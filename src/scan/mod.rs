@@ -93,7 +93,12 @@ fn from_shebang(bang: &str) -> Language {
     if prog.ends_with("/env") {
         prog = words.find(|w| !w.starts_with('-')).unwrap_or("");
     }
-    let prog = prog.rsplit('/').next().unwrap_or(prog);
+    language_of_program(prog.rsplit('/').next().unwrap_or(prog))
+}
+
+/// The language an interpreter runs, by its program name (`python3.12`, `node`, `perl`…);
+/// shell for anything else.
+pub fn language_of_program(prog: &str) -> Language {
     match prog {
         p if p.starts_with("python") || p.starts_with("pypy") => Language::Python,
         "node" | "nodejs" | "deno" | "bun" | "tsx" | "ts-node" => Language::Node,
