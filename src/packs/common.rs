@@ -1,8 +1,8 @@
 //! Shared vocabulary of the packs: which paths are critical or secret, which programs send
 //! data over the network, read files, or interpret code.
 
+use crate::fileops::resolve_for;
 use crate::normalize::Scope;
-use crate::paths::fold;
 use crate::shell::{Command, RedirectKind, ShellAnalysis, Word};
 use crate::verdict::Effect;
 use std::path::{Path, PathBuf};
@@ -337,7 +337,7 @@ pub fn word_path(word: &Word, cmd: &Command, scope: &Scope) -> Option<(PathBuf, 
         return None;
     }
     if !word.glob {
-        return Some((resolve_in(cmd, text, scope), Span::Exact));
+        return Some((resolve_for(scope, cmd, text), Span::Exact));
     }
     let cut = text.find(['*', '?', '[']).unwrap_or(text.len());
     let (dir, rest) = match text[..cut].rfind('/') {
@@ -350,7 +350,7 @@ pub fn word_path(word: &Word, cmd: &Command, scope: &Scope) -> Option<(PathBuf, 
         Span::Pattern
     };
     let dir = if dir.is_empty() { "." } else { dir };
-    Some((resolve_in(cmd, dir, scope), span))
+    Some((resolve_for(scope, cmd, dir), span))
 }
 
 fn starts_with_home_var(text: &str) -> bool {
@@ -360,17 +360,6 @@ fn starts_with_home_var(text: &str) -> bool {
     match rest {
         Some(r) => (r.is_empty() || r.starts_with('/')) && !r.contains('$'),
         None => false,
-    }
-}
-
-/// Resolves `raw` for a command, honouring a directory change earlier in the line.
-pub fn resolve_in(cmd: &Command, raw: &str, scope: &Scope) -> PathBuf {
-    match &cmd.cwd {
-        Some(dir) if !raw.starts_with('/') && !raw.starts_with('~') && !raw.starts_with('$') => {
-            let base = scope.resolve(dir);
-            scope.resolve(&fold(&base.join(raw)).to_string_lossy())
-        }
-        _ => scope.resolve(raw),
     }
 }
 
@@ -451,7 +440,7 @@ pub fn command_reads_secret(cmd: &Command, scope: &Scope) -> Option<(SecretClass
             }
             if cmd.program == "dd" {
                 if let Some(src) = w.text.strip_prefix("if=") {
-                    consider(resolve_in(cmd, src, scope));
+                    consider(resolve_for(scope, cmd, src));
                 }
                 continue;
             }
@@ -461,7 +450,7 @@ pub fn command_reads_secret(cmd: &Command, scope: &Scope) -> Option<(SecretClass
         }
     }
     for p in inline_code_paths(cmd) {
-        consider(resolve_in(cmd, &p, scope));
+        consider(resolve_for(scope, cmd, &p));
     }
     for r in &cmd.redirects {
         if matches!(r.kind, RedirectKind::Read | RedirectKind::ReadWrite)

@@ -3,6 +3,7 @@
 
 use super::common::{word_path, written_paths};
 use super::{Check, Example, Rule};
+use crate::fileops::resolve_for;
 use crate::normalize::{Call, Scope};
 use crate::shell::Command;
 use crate::verdict::Effect::{Ask, Deny};
@@ -156,10 +157,7 @@ fn ssh_dir_write(call: &Call, scope: &Scope) -> Option<String> {
             })
         {
             if let Some(f) = c.option_value(Some('f'), &[]) {
-                paths.push((
-                    super::common::resolve_in(c, &f, scope),
-                    "ssh-keygen -f".into(),
-                ));
+                paths.push((resolve_for(scope, c, &f), "ssh-keygen -f".into()));
             }
         }
     }

@@ -2,9 +2,10 @@
 //! Claude Code settings that install (or disable) the hook.
 
 use super::common::{
-    altered_paths, inline_code, inline_code_paths, inline_code_writes, resolve_in, written_paths,
+    altered_paths, inline_code, inline_code_paths, inline_code_writes, written_paths,
 };
 use super::{Check, Example, Rule};
+use crate::fileops::resolve_for;
 use crate::normalize::{Call, CallKind, Scope};
 use crate::shell::Command;
 use crate::verdict::Effect::Deny;
@@ -19,7 +20,7 @@ fn tamper(call: &Call, scope: &Scope) -> Option<String> {
         for c in &analysis.commands {
             if inline_code(c).is_some_and(inline_code_writes) {
                 for p in inline_code_paths(c) {
-                    paths.push((resolve_in(c, &p, scope), format!("{} code", c.program)));
+                    paths.push((resolve_for(scope, c, &p), format!("{} code", c.program)));
                 }
             }
         }
