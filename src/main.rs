@@ -13,7 +13,8 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     // The hook's recorded latency counts from here.
     let _ = *palisade::audit::PROCESS_START;
-    let is_hook = std::env::args().nth(1).as_deref() == Some("hook");
+    // args_os: a non-UTF-8 argument must not panic before the hook's panic guard is set.
+    let is_hook = std::env::args_os().nth(1).is_some_and(|a| a == "hook");
     if is_hook {
         // The hook logs only when RUST_LOG asks for it, and only to stderr: stdout carries the
         // protocol answer.
