@@ -119,7 +119,12 @@ fn run_plugin_hook(sb: &Sandbox, plugin_data: &Path, path_var: &str, input: &[u8
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped());
     let mut child = cmd.spawn().unwrap();
-    child.stdin.take().unwrap().write_all(input).unwrap();
+    // A wrapper that refuses (no binary, a binary that dies) exits without reading stdin;
+    // whether the write then fails depends on timing, so a broken pipe is part of the answer.
+    let written = child.stdin.take().unwrap().write_all(input);
+    if let Err(e) = written {
+        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+    }
     child.wait_with_output().unwrap()
 }
 
