@@ -7,6 +7,9 @@
 use crate::normalize::{Call, CallKind, Scope};
 use crate::scan::Language;
 use crate::shell::{Command, RedirectKind, ShellAnalysis, Word};
+pub use crate::vocab::{
+    Interpreter, basename, interpreter, is_device, is_downloader, operands_skipping,
+};
 use std::path::{Path, PathBuf};
 
 /// Longest pipe chain followed upstream (the analysis is acyclic; this is a guard).
@@ -83,25 +86,6 @@ fn cwd_of(scope: &Scope, cmd: &Command) -> PathBuf {
         Some(dir) => scope.resolve(dir),
         None => scope.paths.cwd.clone(),
     }
-}
-
-fn is_device(path: &str) -> bool {
-    matches!(
-        path,
-        "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/tty" | "-"
-    ) || path.starts_with("/dev/fd/")
-}
-
-fn basename(s: &str) -> &str {
-    s.trim_end_matches('/').rsplit('/').next().unwrap_or(s)
-}
-
-/// Programs whose output is network content.
-fn is_downloader(program: &str) -> bool {
-    matches!(
-        program,
-        "curl" | "wget" | "fetch" | "aria2c" | "http" | "https" | "xh" | "lynx" | "nc" | "ncat"
-    )
 }
 
 /// True when `cmd` or anything piped into it downloads.
@@ -249,40 +233,6 @@ fn unescape(s: &str) -> String {
                 out.push(other);
             }
             None => out.push('\\'),
-        }
-    }
-    out
-}
-
-/// Operands of a command, skipping the values of the options listed in `with_value`
-/// (short letters and long names).
-fn operands_skipping<'a>(
-    cmd: &'a Command,
-    short_with_value: &str,
-    long_with_value: &[&str],
-) -> Vec<&'a Word> {
-    let mut out = Vec::new();
-    let mut iter = cmd.args.iter();
-    let mut after = false;
-    while let Some(a) = iter.next() {
-        let t = a.text.as_str();
-        if after || t == "-" || !t.starts_with('-') {
-            out.push(a);
-        } else if t == "--" {
-            after = true;
-        } else if let Some(long) = t.strip_prefix("--") {
-            if !long.contains('=') && long_with_value.contains(&long) {
-                iter.next();
-            }
-        } else {
-            // A short cluster: the value follows when the last letter takes one and nothing
-            // is glued after it.
-            let cluster = &t[1..];
-            if let Some(pos) = cluster.find(|c| short_with_value.contains(c))
-                && pos + 1 == cluster.len()
-            {
-                iter.next();
-            }
         }
     }
     out
@@ -722,64 +672,6 @@ pub fn reads(cmd: &Command, scope: &Scope) -> Vec<PathBuf> {
         );
     }
     out
-}
-
-/// How an interpreter names its script: options that take a value, and options after which
-/// the code comes from an argument (no script file).
-struct Interpreter {
-    language: Language,
-    with_value: &'static [&'static str],
-    code_from_arg: &'static [&'static str],
-}
-
-fn interpreter(program: &str) -> Option<Interpreter> {
-    let shell = Interpreter {
-        language: Language::Shell,
-        with_value: &["-o", "-O", "+o", "+O", "--rcfile", "--init-file"],
-        code_from_arg: &["-c", "-s"],
-    };
-    let python = Interpreter {
-        language: Language::Python,
-        with_value: &["-W", "-X", "--check-hash-based-pycs"],
-        code_from_arg: &["-c", "-m"],
-    };
-    let node = Interpreter {
-        language: Language::Node,
-        with_value: &[
-            "-r",
-            "--require",
-            "--import",
-            "--loader",
-            "--experimental-loader",
-            "--env-file",
-            "-C",
-            "--conditions",
-            "--input-type",
-        ],
-        code_from_arg: &["-e", "--eval", "-p", "--print"],
-    };
-    let p = program;
-    Some(match p {
-        "sh" | "bash" | "zsh" | "dash" | "ksh" | "mksh" | "ash" | "busybox" | "fish" => shell,
-        _ if p.starts_with("python") || p == "pypy" || p == "pypy3" => python,
-        "node" | "nodejs" | "bun" | "tsx" | "ts-node" => node,
-        "ruby" => Interpreter {
-            language: Language::Ruby,
-            with_value: &["-r", "-I", "-C", "-E", "--encoding"],
-            code_from_arg: &["-e"],
-        },
-        "perl" => Interpreter {
-            language: Language::Perl,
-            with_value: &["-I", "-M", "-m", "-x"],
-            code_from_arg: &["-e", "-E"],
-        },
-        "php" => Interpreter {
-            language: Language::Php,
-            with_value: &["-c", "-d", "-z"],
-            code_from_arg: &["-r", "-R", "-B", "-E"],
-        },
-        _ => return None,
-    })
 }
 
 /// The script operand of an interpreter command: the first operand after its options, or

@@ -22,3 +22,4 @@ pub mod scan;
 pub mod settings_file;
 pub mod shell;
 pub mod verdict;
+pub mod vocab;

@@ -172,31 +172,4 @@ fn write_of(path: Option<&str>, content: Option<String>, scope: &Scope) -> CallK
     }
 }
 
-/// The host of an `http(s)://` URL, lowercased, without port or credentials.
-pub fn url_host(url: &str) -> Option<String> {
-    let rest = url.split_once("://").map(|(_, r)| r).unwrap_or(url);
-    let authority = rest.split(['/', '?', '#']).next()?;
-    let host_port = authority.rsplit('@').next()?;
-    let host = if let Some(v6) = host_port.strip_prefix('[') {
-        v6.split(']').next()?
-    } else {
-        host_port.split(':').next()?
-    };
-    (!host.is_empty()).then(|| host.to_ascii_lowercase())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn hosts() {
-        assert_eq!(
-            url_host("https://user:pw@Example.com:8443/x?y").as_deref(),
-            Some("example.com")
-        );
-        assert_eq!(url_host("http://[::1]:80/").as_deref(), Some("::1"));
-        assert_eq!(url_host("evil.com/path").as_deref(), Some("evil.com"));
-        assert_eq!(url_host("https:///x"), None);
-    }
-}
+pub use crate::vocab::url_host;

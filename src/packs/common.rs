@@ -7,6 +7,10 @@ use crate::shell::{Command, RedirectKind, ShellAnalysis, Word};
 use crate::verdict::Effect;
 use std::path::{Path, PathBuf};
 
+pub use crate::vocab::{
+    DECODERS, DOWNLOADERS, NETWORK_SENDERS, inline_code, is_local_host, is_remote_spec, positionals,
+};
+
 /// Top-level system directories whose loss breaks the machine.
 pub const SYSTEM_DIRS: &[&str] = &[
     "/etc",
@@ -37,37 +41,6 @@ pub const SYSTEM_DIRS: &[&str] = &[
     "/usr/sbin",
     "/var/lib",
     "/var/log",
-];
-
-/// Programs that send data to another host.
-pub const NETWORK_SENDERS: &[&str] = &[
-    "curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "scp", "sftp", "ftp", "rsync",
-    "ssh", "http", "https", "xh", "httpie", "aria2c", "rclone", "gsutil", "aws", "az", "mail",
-    "sendmail", "mutt", "s3cmd",
-];
-
-/// Programs that fetch code or data from the network.
-pub const DOWNLOADERS: &[&str] = &[
-    "curl",
-    "wget",
-    "fetch",
-    "aria2c",
-    "http",
-    "https",
-    "xh",
-    "httpie",
-    "nc",
-    "ncat",
-    "netcat",
-    "socat",
-    "lwp-download",
-    "lwp-request",
-    "GET",
-];
-
-/// Programs that decode or unscramble text: code through them into a shell is hidden code.
-pub const DECODERS: &[&str] = &[
-    "base64", "base32", "basenc", "xxd", "openssl", "uudecode", "rev", "gpg", "od",
 ];
 
 /// Programs that read the content of their file operands.
@@ -478,18 +451,9 @@ pub fn local_only(cmd: &Command) -> bool {
         .args
         .iter()
         .filter(|a| a.text.contains("://"))
-        .filter_map(|a| crate::normalize::url_host(&a.text))
+        .filter_map(|a| crate::vocab::url_host(&a.text))
         .collect();
     !hosts.is_empty() && hosts.iter().all(|h| is_local_host(h))
-}
-
-/// Loopback names and addresses.
-pub fn is_local_host(h: &str) -> bool {
-    h == "localhost"
-        || h.starts_with("127.")
-        || h == "::1"
-        || h == "0.0.0.0"
-        || h.ends_with(".localhost")
 }
 
 /// The commands of a line that send to the network (excluding loopback-only ones).
@@ -508,20 +472,6 @@ pub fn network_senders(a: &ShellAnalysis) -> impl Iterator<Item = &Command> {
                 _ => true,
             }
     })
-}
-
-/// `host:path`, `user@host:path` or `rsync://…`: a remote operand of scp/rsync.
-pub fn is_remote_spec(text: &str) -> bool {
-    if text.starts_with('-') || text.starts_with('/') || text.starts_with('.') {
-        return false;
-    }
-    if text.starts_with("rsync://") {
-        return true;
-    }
-    match text.split_once(':') {
-        Some((host, _)) => !host.is_empty() && !host.contains('/') && !host.contains('='),
-        None => false,
-    }
 }
 
 /// Secret-looking variable names (`$AWS_SECRET_ACCESS_KEY`, `${GITHUB_TOKEN}`).
@@ -603,38 +553,6 @@ pub fn is_pseudo_device(p: &Path) -> bool {
     ) || s.starts_with("/dev/fd/")
 }
 
-/// Interpreters that take code on the command line, and the flags that introduce it.
-const INLINE_CODE: &[(&str, &[&str])] = &[
-    ("python", &["-c"]),
-    ("python3", &["-c"]),
-    ("python2", &["-c"]),
-    ("node", &["-e", "--eval", "-p", "--print"]),
-    ("deno", &["eval"]),
-    ("bun", &["-e", "--eval"]),
-    ("perl", &["-e", "-E"]),
-    ("ruby", &["-e"]),
-    ("php", &["-r"]),
-    ("lua", &["-e"]),
-    ("osascript", &["-e"]),
-];
-
-/// The code an interpreter is given inline (`python3 -c CODE`, `node -e CODE`).
-pub fn inline_code(cmd: &Command) -> Option<&str> {
-    let prog = cmd.program.as_str();
-    let base = prog.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
-    let flags = INLINE_CODE
-        .iter()
-        .find(|(p, _)| *p == prog || *p == base)
-        .map(|(_, f)| *f)?;
-    let mut it = cmd.args.iter();
-    while let Some(a) = it.next() {
-        if flags.contains(&a.text.as_str()) {
-            return it.next().map(|w| w.text.as_str());
-        }
-    }
-    None
-}
-
 /// Path-like string literals in inline interpreter code: `'/home/dev/.ssh/id_rsa'`, `"~/.aws/x"`.
 pub fn inline_code_paths(cmd: &Command) -> Vec<String> {
     static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
@@ -655,149 +573,4 @@ pub fn inline_code_writes(code: &str) -> bool {
         .expect("static regex")
     });
     RE.is_match(code)
-}
-
-/// kubectl's (and OpenShift's `oc`) global options that take a value.
-const KUBE_VALUE_OPTIONS: &[&str] = &[
-    "-n",
-    "--namespace",
-    "--context",
-    "--cluster",
-    "--kubeconfig",
-    "-l",
-    "--selector",
-    "-o",
-    "--output",
-    "--user",
-    "-s",
-    "--server",
-    "--token",
-    "--as",
-    "-f",
-    "--filename",
-];
-
-/// Options that take a value, per program, so positional words can be told from values:
-/// `kubectl -n prod delete …` has the verb `delete`, not `prod`.
-const VALUE_OPTIONS: &[(&str, &[&str])] = &[
-    ("kubectl", KUBE_VALUE_OPTIONS),
-    ("oc", KUBE_VALUE_OPTIONS),
-    (
-        "helm",
-        &[
-            "-n",
-            "--namespace",
-            "--kube-context",
-            "--kubeconfig",
-            "-o",
-            "--output",
-            "--repo",
-            "--version",
-        ],
-    ),
-    (
-        "npm",
-        &[
-            "--registry",
-            "--prefix",
-            "-w",
-            "--workspace",
-            "--userconfig",
-            "--cache",
-            "--tag",
-            "--otp",
-            "--access",
-            "-C",
-        ],
-    ),
-    (
-        "pnpm",
-        &[
-            "--registry",
-            "-C",
-            "--dir",
-            "--filter",
-            "-F",
-            "--tag",
-            "--otp",
-            "--access",
-        ],
-    ),
-    (
-        "yarn",
-        &["--registry", "--cwd", "--tag", "--otp", "--access"],
-    ),
-    (
-        "cargo",
-        &[
-            "--registry",
-            "--index",
-            "--manifest-path",
-            "-p",
-            "--package",
-            "--token",
-            "-Z",
-            "--config",
-            "--target-dir",
-        ],
-    ),
-    (
-        "docker",
-        &["-H", "--host", "--context", "--config", "-l", "--log-level"],
-    ),
-    ("terraform", &["-chdir"]),
-    (
-        "aws",
-        &[
-            "--profile",
-            "--region",
-            "--output",
-            "--endpoint-url",
-            "--query",
-        ],
-    ),
-    (
-        "gcloud",
-        &[
-            "--project",
-            "--account",
-            "--configuration",
-            "--format",
-            "--zone",
-            "--region",
-        ],
-    ),
-    (
-        "az",
-        &["--subscription", "-o", "--output", "-g", "--resource-group"],
-    ),
-    ("gh", &["-R", "--repo"]),
-    ("git", &[]),
-];
-
-/// The positional words of a command, with the values of its value-taking options skipped.
-pub fn positionals(c: &Command) -> Vec<&str> {
-    let opts = VALUE_OPTIONS
-        .iter()
-        .find(|(p, _)| *p == c.program)
-        .map(|(_, o)| *o)
-        .unwrap_or(&[]);
-    let mut out = Vec::new();
-    let mut it = c.args.iter();
-    let mut after_dashdash = false;
-    while let Some(a) = it.next() {
-        let t = a.text.as_str();
-        if after_dashdash {
-            out.push(t);
-        } else if t == "--" {
-            after_dashdash = true;
-        } else if t.starts_with('-') && t != "-" {
-            if opts.contains(&t) {
-                it.next();
-            }
-        } else {
-            out.push(t);
-        }
-    }
-    out
 }

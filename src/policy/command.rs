@@ -14,6 +14,7 @@ use super::schema::CommandConfig;
 use crate::normalize::Scope;
 use crate::paths::PathResolver;
 use crate::shell::{Command, RedirectKind, ShellAnalysis, Word};
+use crate::vocab;
 use std::path::PathBuf;
 
 /// One flag to look for.
@@ -177,8 +178,14 @@ impl CommandMatcher {
             ));
         }
         if !self.subcommand.is_empty() {
-            let sub = c.subcommand();
-            if !sub.is_some_and(|s| self.subcommand.iter().any(|g| g.matches(s))) {
+            // The vocabulary skips the values of global options (`kubectl -n prod delete`)
+            // and knows how many words name the operation (`aws s3 rm`).
+            let paths = vocab::subcommand_paths(c);
+            let sub = paths.first();
+            if !paths
+                .iter()
+                .any(|s| self.subcommand.iter().any(|g| g.matches(s)))
+            {
                 return Err((
                     format!("has subcommand {}", globs_phrase(&self.subcommand)),
                     match sub {

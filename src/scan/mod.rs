@@ -21,40 +21,7 @@ const MAX_QUOTED_LINE: usize = 160;
 /// analysis says so with an ask.
 pub const MAX_SCANNED_BYTES: usize = 1024 * 1024;
 
-/// The language a file is analysed as.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Language {
-    Shell,
-    Python,
-    Node,
-    Ruby,
-    Perl,
-    Php,
-    Rust,
-    Make,
-    PackageJson,
-    /// Data or a language without a scanner: no findings.
-    Other,
-}
-
-impl Language {
-    /// A short name for reasons.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Language::Shell => "shell",
-            Language::Python => "Python",
-            Language::Node => "JavaScript",
-            Language::Ruby => "Ruby",
-            Language::Perl => "Perl",
-            Language::Php => "PHP",
-            Language::Rust => "Rust",
-            Language::Make => "Makefile",
-            Language::PackageJson => "package.json",
-            Language::Other => "data",
-        }
-    }
-}
+pub use crate::vocab::Language;
 
 /// The language of a file from its name, its extension and its shebang. A file without any
 /// of these is shell: the kernel runs a script without `#!` with `/bin/sh`.
@@ -96,19 +63,7 @@ fn from_shebang(bang: &str) -> Language {
     language_of_program(prog.rsplit('/').next().unwrap_or(prog))
 }
 
-/// The language an interpreter runs, by its program name (`python3.12`, `node`, `perl`…);
-/// shell for anything else.
-pub fn language_of_program(prog: &str) -> Language {
-    match prog {
-        p if p.starts_with("python") || p.starts_with("pypy") => Language::Python,
-        "node" | "nodejs" | "deno" | "bun" | "tsx" | "ts-node" => Language::Node,
-        "ruby" => Language::Ruby,
-        "perl" => Language::Perl,
-        "php" => Language::Php,
-        "make" => Language::Make,
-        _ => Language::Shell,
-    }
-}
+pub use crate::vocab::language_of_program;
 
 /// One dangerous operation in a file's content.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -1,0 +1,760 @@
+//! The vocabulary of programs: one table of what programs do — which interpret code (and in
+//! what language), which download, which send data to another host, which edit files in place,
+//! which unpack archives — and how their command lines are shaped (options that take a value,
+//! how deep their subcommands go). Every stage asks here instead of keeping its own list:
+//! effects (what a command does), the packs, the content scanner and the policy `command:`
+//! matcher (so `kubectl -n prod delete` has the subcommand `delete`, not `prod`).
+
+use crate::shell::{Command, Word};
+use serde::{Deserialize, Serialize};
+
+/// The language a file or inline code is analysed as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Language {
+    Shell,
+    Python,
+    Node,
+    Ruby,
+    Perl,
+    Php,
+    Rust,
+    Make,
+    PackageJson,
+    /// Data or a language without a scanner: no findings.
+    Other,
+}
+
+impl Language {
+    /// A short name for reasons.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Language::Shell => "shell",
+            Language::Python => "Python",
+            Language::Node => "JavaScript",
+            Language::Ruby => "Ruby",
+            Language::Perl => "Perl",
+            Language::Php => "PHP",
+            Language::Rust => "Rust",
+            Language::Make => "Makefile",
+            Language::PackageJson => "package.json",
+            Language::Other => "data",
+        }
+    }
+}
+
+/// The program name without a version suffix: `python3.12` → `python`, `lua5.4` → `lua`.
+pub fn family(program: &str) -> &str {
+    program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.' || c == '-')
+}
+
+/// The last component of a path (`/usr/bin/rm` → `rm`).
+pub fn basename(s: &str) -> &str {
+    s.trim_end_matches('/').rsplit('/').next().unwrap_or(s)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Interpreters
+
+/// How an interpreter (of a language palisade scans) is told what to run: the language, options that take a value, options
+/// after which the code is not a script file, and options whose value is the code itself.
+#[derive(Debug, Clone, Copy)]
+pub struct Interpreter {
+    pub language: Language,
+    /// Options followed by a value (`-W arg`, `--require mod`).
+    pub with_value: &'static [&'static str],
+    /// Options after which no script file follows (`-c CODE`, `-m module`).
+    pub code_from_arg: &'static [&'static str],
+    /// Options whose value is code to run (`python -c CODE`, `node -e CODE`).
+    pub inline_code: &'static [&'static str],
+}
+
+const SHELL: Interpreter = Interpreter {
+    language: Language::Shell,
+    with_value: &["-o", "-O", "+o", "+O", "--rcfile", "--init-file"],
+    code_from_arg: &["-c", "-s"],
+    inline_code: &["-c"],
+};
+const PYTHON: Interpreter = Interpreter {
+    language: Language::Python,
+    with_value: &["-W", "-X", "--check-hash-based-pycs"],
+    code_from_arg: &["-c", "-m"],
+    inline_code: &["-c"],
+};
+const NODE: Interpreter = Interpreter {
+    language: Language::Node,
+    with_value: &[
+        "-r",
+        "--require",
+        "--import",
+        "--loader",
+        "--experimental-loader",
+        "--env-file",
+        "-C",
+        "--conditions",
+        "--input-type",
+    ],
+    code_from_arg: &["-e", "--eval", "-p", "--print"],
+    inline_code: &["-e", "--eval", "-p", "--print"],
+};
+
+/// The interpreter a program is, by name (`python3.12`, `node`, `bash`…).
+pub fn interpreter(program: &str) -> Option<Interpreter> {
+    interpreter_named(program).or_else(|| {
+        let f = family(program);
+        (f != program).then(|| interpreter_named(f)).flatten()
+    })
+}
+
+fn interpreter_named(p: &str) -> Option<Interpreter> {
+    Some(match p {
+        "sh" | "bash" | "zsh" | "dash" | "ksh" | "mksh" | "ash" | "yash" | "busybox" | "fish"
+        | "csh" | "tcsh" => SHELL,
+        _ if p.starts_with("python") || p.starts_with("pypy") => PYTHON,
+        "node" | "nodejs" | "bun" | "tsx" | "ts-node" => NODE,
+        "deno" => Interpreter {
+            inline_code: &["eval"],
+            ..NODE
+        },
+        "ruby" => Interpreter {
+            language: Language::Ruby,
+            with_value: &["-r", "-I", "-C", "-E", "--encoding"],
+            code_from_arg: &["-e"],
+            inline_code: &["-e"],
+        },
+        "perl" => Interpreter {
+            language: Language::Perl,
+            with_value: &["-I", "-M", "-m", "-x"],
+            code_from_arg: &["-e", "-E"],
+            inline_code: &["-e", "-E"],
+        },
+        "php" => Interpreter {
+            language: Language::Php,
+            with_value: &["-c", "-d", "-z"],
+            code_from_arg: &["-r", "-R", "-B", "-E"],
+            inline_code: &["-r"],
+        },
+        _ => return None,
+    })
+}
+
+/// Options whose value is inline code, for every program that takes code on its command line.
+/// A shell's `-c` is not here: the shell analysis already unwraps it into commands.
+fn inline_code_flags(program: &str) -> Option<&'static [&'static str]> {
+    match family(program) {
+        "lua" | "luajit" | "osascript" => Some(&["-e"]),
+        _ => interpreter(program)
+            .filter(|i| i.language != Language::Shell)
+            .map(|i| i.inline_code),
+    }
+}
+
+/// The language an interpreter runs, by its program name (`python3.12`, `node`, `perl`…);
+/// shell for anything else (a shebang naming an unknown program is run by a shell-like
+/// loader as far as the scanner is concerned).
+pub fn language_of_program(prog: &str) -> Language {
+    match prog {
+        "make" | "gmake" => Language::Make,
+        _ => match interpreter(prog) {
+            Some(i) if i.language != Language::Other => i.language,
+            _ => Language::Shell,
+        },
+    }
+}
+
+/// The code an interpreter is given inline (`python3 -c CODE`, `node -e CODE`, `deno eval CODE`).
+pub fn inline_code(cmd: &Command) -> Option<&str> {
+    let flags = inline_code_flags(&cmd.program)?;
+    let mut it = cmd.args.iter();
+    while let Some(a) = it.next() {
+        if flags.contains(&a.text.as_str()) {
+            return it.next().map(|w| w.text.as_str());
+        }
+    }
+    None
+}
+
+// ---------------------------------------------------------------------------------------------
+// Network
+
+/// Programs whose output is content fetched from the network.
+pub const DOWNLOADERS: &[&str] = &[
+    "curl",
+    "wget",
+    "fetch",
+    "aria2c",
+    "http",
+    "https",
+    "xh",
+    "httpie",
+    "lynx",
+    "nc",
+    "ncat",
+    "netcat",
+    "socat",
+    "lwp-download",
+    "lwp-request",
+    "GET",
+];
+
+/// True when the program's output is network content.
+pub fn is_downloader(program: &str) -> bool {
+    DOWNLOADERS.contains(&program)
+}
+
+/// Programs that send data to another host.
+pub const NETWORK_SENDERS: &[&str] = &[
+    "curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "scp", "sftp", "ftp", "rsync",
+    "ssh", "http", "https", "xh", "httpie", "aria2c", "rclone", "gsutil", "aws", "az", "mail",
+    "sendmail", "mutt", "s3cmd",
+];
+
+/// True when the program sends data to another host (an uploader).
+pub fn is_uploader(program: &str) -> bool {
+    NETWORK_SENDERS.contains(&program)
+}
+
+/// Programs that decode or unscramble text: code through them into a shell is hidden code.
+pub const DECODERS: &[&str] = &[
+    "base64", "base32", "basenc", "xxd", "openssl", "uudecode", "rev", "gpg", "od",
+];
+
+/// The host of an `http(s)://` URL, lowercased, without port or credentials.
+pub fn url_host(url: &str) -> Option<String> {
+    let rest = url.split_once("://").map(|(_, r)| r).unwrap_or(url);
+    let authority = rest.split(['/', '?', '#']).next()?;
+    let host_port = authority.rsplit('@').next()?;
+    let host = if let Some(v6) = host_port.strip_prefix('[') {
+        v6.split(']').next()?
+    } else {
+        host_port.split(':').next()?
+    };
+    (!host.is_empty()).then(|| host.to_ascii_lowercase())
+}
+
+/// Loopback names and addresses.
+pub fn is_local_host(h: &str) -> bool {
+    h == "localhost"
+        || h.starts_with("127.")
+        || h == "::1"
+        || h == "0.0.0.0"
+        || h.ends_with(".localhost")
+}
+
+/// `host:path`, `user@host:path` or `rsync://…`: a remote operand of scp/rsync.
+pub fn is_remote_spec(text: &str) -> bool {
+    if text.starts_with('-') || text.starts_with('/') || text.starts_with('.') {
+        return false;
+    }
+    if text.starts_with("rsync://") {
+        return true;
+    }
+    match text.split_once(':') {
+        Some((host, _)) => !host.is_empty() && !host.contains('/') && !host.contains('='),
+        None => false,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files
+
+/// Programs that rewrite their file operands in place when given `-i`/`--in-place`.
+pub const IN_PLACE_EDITORS: &[&str] = &["sed", "gsed", "perl", "ruby"];
+
+/// True when `cmd` edits files in place (`sed -i`, `perl -pi -e`).
+pub fn edits_in_place(cmd: &Command) -> bool {
+    IN_PLACE_EDITORS.contains(&cmd.program.as_str())
+        && cmd.args.iter().any(|a| {
+            a.text == "--in-place"
+                || a.text.starts_with("-i")
+                || (a.text.starts_with('-')
+                    && !a.text.starts_with("--")
+                    && a.text.len() > 2
+                    && a.text.contains('i')
+                    && cmd.program != "sed")
+        })
+}
+
+/// Programs that unpack archives into the file system.
+pub const ARCHIVERS: &[&str] = &[
+    "tar", "unzip", "7z", "7za", "bsdtar", "cpio", "unrar", "gunzip", "bunzip2", "unxz", "zstd",
+    "ar", "jar",
+];
+
+/// True when the program unpacks archives.
+pub fn is_archiver(program: &str) -> bool {
+    ARCHIVERS.contains(&program)
+}
+
+/// `/dev/null`, `/dev/stdout`, `/dev/stderr`, `/dev/tty`, `/dev/fd/N`, and `-`: not files.
+pub fn is_device(path: &str) -> bool {
+    matches!(
+        path,
+        "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/tty" | "/dev/zero" | "-"
+    ) || path.starts_with("/dev/fd/")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Command-line shape
+
+/// How a program's command line is shaped before its operands.
+#[derive(Debug, Clone, Copy)]
+pub struct Shape {
+    /// Global options that take a value (`-n prod`, `--profile p`, `-chdir d`).
+    pub value_options: &'static [&'static str],
+    /// How many positional words name the operation: 1 for `kubectl delete`, 2 for
+    /// `aws s3 rm`, 3 for `gcloud compute instances delete`.
+    pub depth: usize,
+}
+
+const KUBE_VALUE_OPTIONS: &[&str] = &[
+    "-n",
+    "--namespace",
+    "--context",
+    "--cluster",
+    "--kubeconfig",
+    "-l",
+    "--selector",
+    "-o",
+    "--output",
+    "--user",
+    "-s",
+    "--server",
+    "--token",
+    "--as",
+    "--as-group",
+    "-f",
+    "--filename",
+    "-c",
+    "--container",
+    "--request-timeout",
+    "--certificate-authority",
+    "--client-certificate",
+    "--client-key",
+    "--tls-server-name",
+    "-v",
+];
+
+const DOCKER_VALUE_OPTIONS: &[&str] = &[
+    "-H",
+    "--host",
+    "--context",
+    "-c",
+    "--config",
+    "-l",
+    "--log-level",
+    "--tlscacert",
+    "--tlscert",
+    "--tlskey",
+    "--url",
+    "--connection",
+    "--root",
+    "--runroot",
+    "--storage-driver",
+    "--cgroup-manager",
+    "--network-cmd-path",
+];
+
+/// Programs whose command line has a subcommand, with the options that take a value.
+const SHAPES: &[(&str, Shape)] = &[
+    (
+        "git",
+        Shape {
+            value_options: &[
+                "-C",
+                "-c",
+                "--git-dir",
+                "--work-tree",
+                "--namespace",
+                "--exec-path",
+                "--config-env",
+                "--super-prefix",
+            ],
+            depth: 1,
+        },
+    ),
+    (
+        "kubectl",
+        Shape {
+            value_options: KUBE_VALUE_OPTIONS,
+            depth: 1,
+        },
+    ),
+    (
+        "oc",
+        Shape {
+            value_options: KUBE_VALUE_OPTIONS,
+            depth: 1,
+        },
+    ),
+    (
+        "helm",
+        Shape {
+            value_options: &[
+                "-n",
+                "--namespace",
+                "--kube-context",
+                "--kubeconfig",
+                "--kube-apiserver",
+                "--kube-token",
+                "--kube-as-user",
+                "--registry-config",
+                "--repository-config",
+                "--repository-cache",
+                "-o",
+                "--output",
+                "--repo",
+                "--version",
+            ],
+            depth: 1,
+        },
+    ),
+    (
+        "docker",
+        Shape {
+            value_options: DOCKER_VALUE_OPTIONS,
+            depth: 1,
+        },
+    ),
+    (
+        "podman",
+        Shape {
+            value_options: DOCKER_VALUE_OPTIONS,
+            depth: 1,
+        },
+    ),
+    (
+        "terraform",
+        Shape {
+            value_options: &["-chdir"],
+            depth: 1,
+        },
+    ),
+    (
+        "tofu",
+        Shape {
+            value_options: &["-chdir"],
+            depth: 1,
+        },
+    ),
+    (
+        "aws",
+        Shape {
+            value_options: &[
+                "--profile",
+                "--region",
+                "--output",
+                "--endpoint-url",
+                "--query",
+                "--ca-bundle",
+                "--cli-read-timeout",
+                "--cli-connect-timeout",
+                "--color",
+            ],
+            depth: 2,
+        },
+    ),
+    (
+        "gcloud",
+        Shape {
+            value_options: &[
+                "--project",
+                "--account",
+                "--configuration",
+                "--format",
+                "--zone",
+                "--region",
+                "--verbosity",
+                "--impersonate-service-account",
+                "--billing-project",
+            ],
+            depth: 4,
+        },
+    ),
+    (
+        "az",
+        Shape {
+            value_options: &[
+                "--subscription",
+                "-o",
+                "--output",
+                "-g",
+                "--resource-group",
+                "--query",
+            ],
+            depth: 3,
+        },
+    ),
+    (
+        "gh",
+        Shape {
+            value_options: &["-R", "--repo", "--hostname"],
+            depth: 2,
+        },
+    ),
+    (
+        "npm",
+        Shape {
+            value_options: &[
+                "--registry",
+                "--prefix",
+                "-w",
+                "--workspace",
+                "--userconfig",
+                "--cache",
+                "--tag",
+                "--otp",
+                "--access",
+                "-C",
+                "--loglevel",
+            ],
+            depth: 1,
+        },
+    ),
+    (
+        "pnpm",
+        Shape {
+            value_options: &[
+                "--registry",
+                "-C",
+                "--dir",
+                "--filter",
+                "-F",
+                "--tag",
+                "--otp",
+                "--access",
+                "-w",
+                "--workspace",
+            ],
+            depth: 1,
+        },
+    ),
+    (
+        "yarn",
+        Shape {
+            value_options: &["--registry", "--cwd", "--tag", "--otp", "--access"],
+            depth: 1,
+        },
+    ),
+    (
+        "cargo",
+        Shape {
+            value_options: &[
+                "--registry",
+                "--index",
+                "--manifest-path",
+                "-p",
+                "--package",
+                "--token",
+                "-Z",
+                "--config",
+                "--target-dir",
+                "--color",
+                "-C",
+            ],
+            depth: 1,
+        },
+    ),
+];
+
+/// The command-line shape of a program, when it has subcommands.
+pub fn shape(program: &str) -> Option<&'static Shape> {
+    SHAPES.iter().find(|(p, _)| *p == program).map(|(_, s)| s)
+}
+
+/// The options of `program` that take a value (empty when unknown).
+pub fn value_options(program: &str) -> &'static [&'static str] {
+    shape(program).map(|s| s.value_options).unwrap_or(&[])
+}
+
+/// The positional words of a command, with the values of its value-taking options skipped:
+/// `kubectl -n prod delete pod x` → `[delete, pod, x]`. `--opt=value` and `-chdir=dir` carry
+/// their value inside the word.
+pub fn positionals(c: &Command) -> Vec<&str> {
+    let opts = value_options(&c.program);
+    let mut out = Vec::new();
+    let mut it = c.args.iter();
+    let mut after_dashdash = false;
+    while let Some(a) = it.next() {
+        let t = a.text.as_str();
+        if after_dashdash {
+            out.push(t);
+        } else if t == "--" {
+            after_dashdash = true;
+        } else if t.starts_with('-') && t != "-" {
+            if opts.contains(&t) {
+                it.next();
+            }
+        } else {
+            out.push(t);
+        }
+    }
+    out
+}
+
+/// The operation a command names: its first positional word after the global options
+/// (`kubectl -n prod delete` → `delete`).
+pub fn subcommand(c: &Command) -> Option<&str> {
+    positionals(c).into_iter().next()
+}
+
+/// The operation as a path of words, up to the program's depth: `aws s3 rm s3://b` →
+/// `["s3", "s3 rm"]`, `kubectl delete pod` → `["delete"]`. A policy `subcommand:` glob may
+/// match any of them.
+pub fn subcommand_paths(c: &Command) -> Vec<String> {
+    let depth = shape(&c.program).map(|s| s.depth).unwrap_or(1);
+    let pos = positionals(c);
+    let mut out = Vec::new();
+    let mut path = String::new();
+    for w in pos.iter().take(depth) {
+        if w.contains('/') || w.contains('=') || w.contains(':') {
+            break;
+        }
+        if !path.is_empty() {
+            path.push(' ');
+        }
+        path.push_str(w);
+        out.push(path.clone());
+    }
+    if out.is_empty()
+        && let Some(first) = pos.first()
+    {
+        out.push((*first).to_string());
+    }
+    out
+}
+
+/// Operands of a command, skipping the values of the options listed in `with_value`
+/// (short letters, in clusters too, and long names without their dashes).
+pub fn operands_skipping<'a>(
+    cmd: &'a Command,
+    short_with_value: &str,
+    long_with_value: &[&str],
+) -> Vec<&'a Word> {
+    let mut out = Vec::new();
+    let mut iter = cmd.args.iter();
+    let mut after = false;
+    while let Some(a) = iter.next() {
+        let t = a.text.as_str();
+        if after || t == "-" || !t.starts_with('-') {
+            out.push(a);
+        } else if t == "--" {
+            after = true;
+        } else if let Some(long) = t.strip_prefix("--") {
+            if !long.contains('=') && long_with_value.contains(&long) {
+                iter.next();
+            }
+        } else {
+            // A short cluster: the value follows when the last letter takes one and nothing
+            // is glued after it.
+            let cluster = &t[1..];
+            if let Some(pos) = cluster.find(|c| short_with_value.contains(c))
+                && pos + 1 == cluster.len()
+            {
+                iter.next();
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cmd(line: &str) -> Command {
+        crate::shell::analyse(line)
+            .commands
+            .into_iter()
+            .next()
+            .expect("a command")
+    }
+
+    #[test]
+    fn subcommands_after_value_options() {
+        for (line, sub) in [
+            ("kubectl -n prod delete pod x", "delete"),
+            ("kubectl --namespace prod delete pod x", "delete"),
+            ("kubectl --namespace=prod delete pod x", "delete"),
+            ("oc --context c -n x delete project p", "delete"),
+            ("git -C dir push origin main", "push"),
+            ("docker --context c rm -f web", "rm"),
+            ("docker -H tcp://h:2375 rm web", "rm"),
+            ("podman --url unix:///x rm web", "rm"),
+            ("terraform -chdir=infra destroy", "destroy"),
+            ("terraform -chdir infra destroy", "destroy"),
+            ("helm -n x uninstall web", "uninstall"),
+            ("helm --kube-context k uninstall web", "uninstall"),
+            ("aws --profile p s3 rm s3://b/k", "s3"),
+            ("gcloud --project p compute instances delete vm", "compute"),
+            ("npm --prefix web publish", "publish"),
+            ("cargo --manifest-path x/Cargo.toml publish", "publish"),
+        ] {
+            assert_eq!(subcommand(&cmd(line)), Some(sub), "{line}");
+        }
+    }
+
+    #[test]
+    fn subcommand_paths_follow_depth() {
+        assert_eq!(
+            subcommand_paths(&cmd("aws --profile p s3 rm s3://b/k")),
+            ["s3", "s3 rm"]
+        );
+        assert_eq!(
+            subcommand_paths(&cmd("kubectl -n x delete pod p")),
+            ["delete"]
+        );
+        assert_eq!(
+            subcommand_paths(&cmd("gcloud compute instances delete vm --zone z")),
+            [
+                "compute",
+                "compute instances",
+                "compute instances delete",
+                "compute instances delete vm"
+            ]
+        );
+    }
+
+    #[test]
+    fn interpreters_and_languages() {
+        assert_eq!(language_of_program("python3.12"), Language::Python);
+        assert_eq!(language_of_program("node"), Language::Node);
+        assert_eq!(language_of_program("make"), Language::Make);
+        assert_eq!(language_of_program("frobnicate"), Language::Shell);
+        assert!(interpreter("bash").is_some());
+        assert!(interpreter("lua5.4").is_none());
+        assert_eq!(
+            inline_code(&cmd("lua5.4 -e 'os.exit()'")),
+            Some("os.exit()")
+        );
+        assert_eq!(inline_code(&cmd("bash -c 'x'")), None);
+        assert!(interpreter("ls").is_none());
+        assert_eq!(inline_code(&cmd("python3 -c 'print(1)'")), Some("print(1)"));
+        assert_eq!(inline_code(&cmd("node -e 'x()'")), Some("x()"));
+        assert_eq!(inline_code(&cmd("deno eval 'x()'")), Some("x()"));
+        assert_eq!(inline_code(&cmd("python3 x.py")), None);
+    }
+
+    #[test]
+    fn network_vocabulary() {
+        assert!(is_downloader("curl") && is_downloader("lynx") && is_downloader("GET"));
+        assert!(!is_downloader("ls"));
+        assert!(is_uploader("scp") && !is_uploader("cat"));
+        assert_eq!(
+            url_host("https://user:pw@Example.com:8443/x?y").as_deref(),
+            Some("example.com")
+        );
+        assert_eq!(url_host("http://[::1]:80/").as_deref(), Some("::1"));
+        assert_eq!(url_host("evil.com/path").as_deref(), Some("evil.com"));
+        assert_eq!(url_host("https:///x"), None);
+        assert!(is_remote_spec("user@host:/x") && !is_remote_spec("./a:b"));
+    }
+
+    #[test]
+    fn in_place_editors() {
+        assert!(edits_in_place(&cmd("sed -i s/a/b/ f")));
+        assert!(edits_in_place(&cmd("perl -pi -e s/a/b/ f")));
+        assert!(!edits_in_place(&cmd("sed s/a/b/ f")));
+        assert!(is_archiver("tar") && !is_archiver("ls"));
+    }
+}
