@@ -737,6 +737,11 @@ pub fn executions(call: &Call, scope: &Scope) -> Vec<Execution> {
     let CallKind::Shell { analysis, .. } = &call.kind else {
         return Vec::new();
     };
+    executions_in(analysis, scope)
+}
+
+/// Every file an analysed shell line executes.
+pub fn executions_in(analysis: &ShellAnalysis, scope: &Scope) -> Vec<Execution> {
     let mut out = Vec::new();
     for (i, cmd) in analysis.commands.iter().enumerate() {
         command_executions(analysis, scope, i, cmd, &mut out, 0);
@@ -1138,6 +1143,7 @@ mod tests {
                 command: String::new(),
                 analysis: analysis(cmds),
             },
+            effects: Vec::new(),
         }
     }
 

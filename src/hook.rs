@@ -214,7 +214,7 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
         &project_root,
         p.follow_symlinks,
     );
-    let call = normalize::normalize(event, &scope);
+    let call = normalize::normalize_with(event, &scope, &p.policy.tool_models);
     let store = LedgerStore::new(&p.locations.data_dir);
     if event.is_post() {
         // PostToolUse cannot block: it confirms what was written. A ledger that cannot be
@@ -502,7 +502,7 @@ fn risk_ledger_context(
 
 /// The static decision for one event (the pure core used by `hook`, `check` and `replay`).
 pub fn decide(policy: &Policy, event: &HookEvent, scope: &Scope) -> Verdict {
-    let call = normalize::normalize(event, scope);
+    let call = normalize::normalize_with(event, scope, &policy.tool_models);
     crate::evaluate::evaluate(policy, &call, scope)
 }
 

@@ -6,6 +6,7 @@
 
 pub mod audit;
 pub mod cli;
+pub mod effects;
 pub mod evaluate;
 pub mod event;
 pub mod fileops;

@@ -1,6 +1,7 @@
 //! Normalisation: one hook event turned into a `Call` the rules can reason about — a parsed
 //! shell command, resolved file paths, a URL and host, or an MCP server and tool.
 
+use crate::effects::{self, Effect, mcp::ToolModel};
 use crate::event::HookEvent;
 use crate::paths::PathResolver;
 use crate::shell::{self, ShellAnalysis};
@@ -36,6 +37,23 @@ pub struct Call {
     pub tool: String,
     pub input: Value,
     pub kind: CallKind,
+    /// What the call does, computed once here (see `effects`). Empty for calls built by hand
+    /// with no effects in mind; `Call::new` computes them.
+    pub effects: Vec<Effect>,
+}
+
+impl Call {
+    /// A call of `kind`, with its effects computed.
+    pub fn new(tool: impl Into<String>, input: Value, kind: CallKind, scope: &Scope) -> Call {
+        let tool = tool.into();
+        let effects = effects::of_call(&tool, &input, &kind, scope);
+        Call {
+            tool,
+            input,
+            kind,
+            effects,
+        }
+    }
 }
 
 /// Where the call runs and what must be protected: everything a rule needs besides the call.
@@ -93,9 +111,24 @@ impl Scope {
     }
 }
 
-/// Turns an event into a call. Pure apart from symlink resolution in `scope`.
+/// Turns an event into a call with the built-in MCP tool models only.
 pub fn normalize(event: &HookEvent, scope: &Scope) -> Call {
+    normalize_with(event, scope, &[])
+}
+
+/// Turns an event into a call, its effects computed once; `models` are the policy's MCP tool
+/// models, tried before the built-in ones. Pure apart from symlink resolution in `scope`.
+pub fn normalize_with(event: &HookEvent, scope: &Scope, models: &[ToolModel]) -> Call {
     let input = &event.tool_input;
+    if event.tool_name.starts_with("mcp__") {
+        let m = effects::mcp::model(&event.tool_name, input, models, scope);
+        return Call {
+            tool: event.tool_name.clone(),
+            input: input.clone(),
+            kind: m.kind,
+            effects: m.effects,
+        };
+    }
     let s = |k: &str| input.get(k).and_then(Value::as_str);
     let kind = match event.tool_name.as_str() {
         "Bash" | "PowerShell" | "Monitor" => match s("command") {
@@ -146,11 +179,7 @@ pub fn normalize(event: &HookEvent, scope: &Scope) -> Call {
         }
         _ => CallKind::Other,
     };
-    Call {
-        tool: event.tool_name.clone(),
-        input: input.clone(),
-        kind,
-    }
+    Call::new(event.tool_name.clone(), input.clone(), kind, scope)
 }
 
 fn read_of(path: Option<&str>, scope: &Scope) -> CallKind {

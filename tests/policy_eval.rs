@@ -41,6 +41,7 @@ fn call(tool: &str, input: Value) -> Call {
         tool: tool.into(),
         input,
         kind: CallKind::Other,
+        effects: Vec::new(),
     }
 }
 
@@ -75,6 +76,7 @@ fn shell_with(commands: Vec<Command>, findings: Vec<ShellFinding>) -> Call {
             command: "(built by hand)".into(),
             analysis: ShellAnalysis { commands, findings },
         },
+        effects: Vec::new(),
     }
 }
 

@@ -493,6 +493,8 @@ fn shell_call(line: &str) -> Call {
             analysis: crate::shell::analyse(line),
             command: line.to_string(),
         },
+        // Only its analysis is read (executions, planned writes).
+        effects: Vec::new(),
     }
 }
 

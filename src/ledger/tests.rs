@@ -47,6 +47,7 @@ fn bash(cmds: Vec<Command>) -> Call {
                 findings: Vec::new(),
             },
         },
+        effects: Vec::new(),
     }
 }
 
@@ -58,6 +59,7 @@ fn write(path: &str, content: &str) -> Call {
             path: path.into(),
             content: Some(content.into()),
         },
+        effects: Vec::new(),
     }
 }
 
@@ -69,6 +71,7 @@ fn edit(path: &str, old: &str, new: &str) -> Call {
             path: path.into(),
             content: Some(new.into()),
         },
+        effects: Vec::new(),
     }
 }
 
@@ -274,6 +277,7 @@ fn edit_turns_benign_into_dangerous_without_the_file_on_disk() {
             path: p.into(),
             content: None,
         },
+        effects: Vec::new(),
     };
     record_with(&mut l, &me, &scope(), &FakeEngine, &ctx(3));
     assert_eq!(
@@ -577,6 +581,7 @@ fn notebook_cells_sed_and_install() {
             path: "/home/dev/project/a.ipynb".into(),
             content: None,
         },
+        effects: Vec::new(),
     };
     record_with(&mut l, &nb, &scope(), &FakeEngine, &ctx(1));
     let e = l.get(Path::new("/home/dev/project/a.ipynb")).unwrap();

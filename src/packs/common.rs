@@ -490,13 +490,23 @@ pub fn secret_var_in(text: &str) -> Option<String> {
 pub fn written_paths(call: &crate::normalize::Call, scope: &Scope) -> Vec<(PathBuf, String)> {
     use crate::normalize::CallKind;
     match &call.kind {
-        CallKind::Write { path, .. } => vec![(path.clone(), call.tool.clone())],
         CallKind::Shell { analysis, .. } => crate::fileops::writes(analysis, scope)
             .into_iter()
             .filter(|w| !is_pseudo_device(&w.path))
             .map(|w| (w.path, w.how))
             .collect(),
-        _ => Vec::new(),
+        CallKind::Write { path, .. } if call.effects.is_empty() => {
+            vec![(path.clone(), call.tool.clone())]
+        }
+        // Any other tool (file tools, MCP servers): what its effects change.
+        _ => call
+            .effects
+            .iter()
+            .filter(|e| !matches!(e, crate::effects::Effect::Delete { .. }))
+            .filter_map(|e| e.changed_path())
+            .filter(|(p, _)| !is_pseudo_device(p))
+            .map(|(p, how)| (p.clone(), how.to_string()))
+            .collect(),
     }
 }
 

@@ -14,14 +14,28 @@ fn shell_reads(c: &Command, scope: &Scope, want: Effect) -> Option<String> {
         .then(|| format!("`{}` reads {} ({})", c.program, path.display(), class.what))
 }
 
+/// Reads by any tool but a shell (whose commands `shell_reads` judges): `Read`, `Grep`, an MCP
+/// server's `read_text_file`… Listings (`Glob`, `LS`, `list_directory`) read names only.
 fn tool_reads(call: &Call, scope: &Scope, want: Effect) -> Option<String> {
-    let CallKind::Read { paths } = &call.kind else {
-        return None;
-    };
-    if call.tool == "Glob" || call.tool == "LS" {
+    if matches!(call.kind, CallKind::Shell { .. }) {
         return None;
     }
-    paths.iter().find_map(|p| {
+    let mut paths: Vec<&std::path::PathBuf> = call
+        .effects
+        .iter()
+        .filter_map(|e| match e {
+            crate::effects::Effect::Read { path } => Some(path),
+            _ => None,
+        })
+        .collect();
+    if let CallKind::Read { paths: read } = &call.kind
+        && call.effects.is_empty()
+        && call.tool != "Glob"
+        && call.tool != "LS"
+    {
+        paths.extend(read);
+    }
+    paths.into_iter().find_map(|p| {
         let class = secret_class(p, scope)?;
         (class.effect == want).then(|| format!("{} of {} ({})", call.tool, p.display(), class.what))
     })

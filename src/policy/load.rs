@@ -228,6 +228,21 @@ impl LayerLoad<'_> {
         if let Some(o) = file.outside_roots {
             policy.outside_roots = o.effect();
         }
+        for m in file.tool_models.unwrap_or_default() {
+            let bad = if m.tools.is_empty() {
+                Some("a tool model needs at least one glob in `tools`".to_string())
+            } else {
+                m.tools.iter().find(|g| !g.starts_with("mcp__")).map(|g| {
+                    format!(
+                        "tool model glob '{g}' must start with mcp__ (models describe MCP tools)"
+                    )
+                })
+            };
+            if let Some(message) = bad {
+                return Err(self.error(key_line(self.text, "tool_models"), message));
+            }
+            policy.tool_models.push(m);
+        }
         self.add_rules(policy, file.rules, Layer::User)?;
         if let Some(risk) = &file.risk {
             policy
@@ -316,6 +331,13 @@ impl LayerLoad<'_> {
                 );
             }
             _ => {}
+        }
+        if file.tool_models.is_some() {
+            // A model can say a tool does less than the built-in one says: that loosens.
+            self.ignore(
+                policy,
+                "tool_models (a project policy cannot redefine what a tool does)".into(),
+            );
         }
         self.add_rules(policy, file.rules, Layer::Project)?;
         let mut ignored = Vec::new();

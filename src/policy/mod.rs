@@ -160,6 +160,8 @@ pub struct Policy {
     pub ignored: Vec<String>,
     pub risk: crate::risk::RiskSettings,
     pub audit: crate::audit::AuditSettings,
+    /// The user's MCP tool models, tried before the built-in ones.
+    pub tool_models: Vec<crate::effects::mcp::ToolModel>,
 }
 
 impl Default for Policy {
@@ -178,6 +180,7 @@ impl Default for Policy {
             ignored: Vec::new(),
             risk: Default::default(),
             audit: Default::default(),
+            tool_models: Vec::new(),
         }
     }
 }

@@ -21,6 +21,8 @@ pub struct PolicyFile {
     pub rules: Vec<RuleConfig>,
     pub risk: Option<RiskConfig>,
     pub audit: Option<AuditConfig>,
+    /// Models of MCP tools: which arguments carry which effect (user layer only).
+    pub tool_models: Option<Vec<crate::effects::mcp::ToolModel>>,
 }
 
 /// `packs:` — built-in packs switched off and built-in rules whose effect is changed.

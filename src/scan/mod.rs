@@ -123,14 +123,15 @@ pub struct StaticEngine<'a> {
 
 impl ShellEngine for StaticEngine<'_> {
     fn judge(&self, command: &str) -> Verdict {
-        let call = Call {
-            tool: "Bash".into(),
-            input: serde_json::json!({ "command": command }),
-            kind: CallKind::Shell {
+        let call = Call::new(
+            "Bash",
+            serde_json::json!({ "command": command }),
+            CallKind::Shell {
                 command: command.to_string(),
                 analysis: crate::shell::analyse(command),
             },
-        };
+            self.scope,
+        );
         crate::evaluate::evaluate(self.policy, &call, self.scope)
     }
 }

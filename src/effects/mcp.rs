@@ -1,0 +1,574 @@
+//! Tool models for MCP tools: which arguments of `mcp__<server>__<tool>` carry which effect.
+//!
+//! The built-in table (`mcp-models.yaml`, data) covers the common servers — filesystem, git,
+//! GitHub/GitLab, shell and terminal runners, SQL servers, fetch and browser servers, docker,
+//! kubernetes and cloud CLIs — matched by globs over the tool name, so a server installed
+//! under another name (`mcp__fs__read_file`, `mcp__files__read_file`) is still known. Users
+//! add models in their policy (`tool_models:`, same format); theirs are tried first.
+//!
+//! A model turns a call into effects and, where the tool amounts to a command, into a shell
+//! analysis: a runner's `command` goes through the Bash parser, a SQL server's statement is
+//! judged as `psql -c <statement>` would be, `delete_file` as `rm`. So every rule written for
+//! Bash applies to the MCP tool that does the same thing. A tool no model covers is read
+//! conservatively from its argument names (`path`, `command`, `sql`, `url`…).
+
+use super::Effect;
+use crate::normalize::{CallKind, Scope};
+use crate::shell::{self, Command, ShellAnalysis, Word};
+use crate::vocab;
+use serde::Deserialize;
+use serde_json::Value;
+use std::path::PathBuf;
+use std::sync::LazyLock;
+
+/// How one MCP tool's arguments map to effects. Argument names may be dotted paths into
+/// arrays of objects (`edits.newText`, `files.content`).
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ToolModel {
+    /// Globs over the full tool name (`mcp__*__read_file`, `mcp__postgres__query`).
+    pub tools: Vec<String>,
+    /// Arguments that must all be present for the model to apply (`[owner, repo]` tells a
+    /// GitHub `delete_file` from a filesystem one).
+    #[serde(default)]
+    pub requires: Vec<String>,
+    /// Arguments holding paths whose content is read.
+    #[serde(default)]
+    pub read: Vec<String>,
+    /// Arguments holding directories listed or searched (names only).
+    #[serde(default)]
+    pub list: Vec<String>,
+    /// Arguments holding paths written.
+    #[serde(default)]
+    pub write: Vec<String>,
+    /// Arguments holding the content written or sent.
+    #[serde(default)]
+    pub content: Vec<String>,
+    /// Arguments holding a shell command line run on this machine.
+    #[serde(default)]
+    pub command: Vec<String>,
+    /// Arguments holding a SQL statement.
+    #[serde(default)]
+    pub sql: Vec<String>,
+    /// The database client the statement is judged as (`psql`, `mysql`, `sqlite3`).
+    #[serde(default)]
+    pub engine: Option<String>,
+    /// Arguments holding URLs fetched or visited.
+    #[serde(default)]
+    pub url: Vec<String>,
+    /// The host `content` is sent to (`github.com`, `gist.github.com`).
+    #[serde(default)]
+    pub send: Option<String>,
+    /// The command line the tool amounts to, one word per item; `{arg}` is replaced by the
+    /// argument's value, and an item whose argument is absent is dropped (`-n {namespace}`
+    /// drops both words).
+    #[serde(default)]
+    pub argv: Vec<String>,
+}
+
+/// The tool models of a policy file: `tool_models: [ToolModel…]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ModelFile {
+    tool_models: Vec<ToolModel>,
+}
+
+/// The built-in models, parsed once.
+static BUILTIN: LazyLock<Vec<ToolModel>> = LazyLock::new(|| {
+    serde_yaml::from_str::<ModelFile>(include_str!("mcp-models.yaml"))
+        .map(|f| f.tool_models)
+        .unwrap_or_else(|e| panic!("built-in MCP tool models: {e}"))
+});
+
+/// The built-in tool models.
+pub fn builtin() -> &'static [ToolModel] {
+    &BUILTIN
+}
+
+/// What a model made of one MCP call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Modelled {
+    pub kind: CallKind,
+    pub effects: Vec<Effect>,
+}
+
+/// Models an MCP call: the user's models first, then the built-in ones, then inference.
+pub fn model(tool: &str, input: &Value, user: &[ToolModel], scope: &Scope) -> Modelled {
+    let found = user.iter().chain(builtin()).find(|m| {
+        m.tools.iter().any(|g| glob_match(g, tool))
+            && m.requires.iter().all(|a| input.get(a).is_some())
+    });
+    let inferred;
+    let m = match found {
+        Some(m) => m,
+        None => {
+            inferred = infer(tool, input);
+            &inferred
+        }
+    };
+    apply(m, tool, input, scope)
+}
+
+fn apply(m: &ToolModel, tool: &str, input: &Value, scope: &Scope) -> Modelled {
+    let mut effects = Vec::new();
+    let reads: Vec<PathBuf> = strings(input, &m.read)
+        .iter()
+        .map(|p| scope.resolve(p))
+        .collect();
+    let content = {
+        let parts = strings(input, &m.content);
+        (!parts.is_empty()).then(|| parts.join("\n"))
+    };
+    let writes: Vec<PathBuf> = if m.send.is_some() {
+        Vec::new()
+    } else {
+        strings(input, &m.write)
+            .iter()
+            .map(|p| scope.resolve(p))
+            .collect()
+    };
+    let urls = strings(input, &m.url);
+    effects.extend(reads.iter().map(|p| Effect::Read { path: p.clone() }));
+    for p in strings(input, &m.list) {
+        effects.push(Effect::List {
+            path: scope.resolve(&p),
+        });
+    }
+    effects.extend(writes.iter().map(|p| Effect::Write {
+        path: p.clone(),
+        content: content.clone(),
+        how: tool.to_string(),
+    }));
+    for u in &urls {
+        effects.push(Effect::Fetch {
+            url: u.clone(),
+            host: vocab::url_host(u),
+        });
+    }
+    if let Some(host) = &m.send {
+        effects.push(Effect::Send {
+            host: Some(host.clone()),
+            data: content.clone(),
+        });
+    } else if content.is_some() && writes.is_empty() {
+        // A request body goes to the host of the URL.
+        effects.push(Effect::Send {
+            host: urls.first().and_then(|u| vocab::url_host(u)),
+            data: content.clone(),
+        });
+    }
+
+    // What amounts to a command line: a runner's command, a SQL statement, an argv template.
+    let mut lines: Vec<String> = Vec::new();
+    let mut analysis = ShellAnalysis::default();
+    for command in strings(input, &m.command) {
+        let a = shell::analyse(&command);
+        append(&mut analysis, a);
+        lines.push(command);
+    }
+    let engine = m.engine.as_deref().unwrap_or("psql");
+    for statement in strings(input, &m.sql) {
+        effects.push(Effect::Query {
+            engine: engine.to_string(),
+            statement: statement.clone(),
+        });
+        let cmd = literal_command(&[engine, "-c", &statement]);
+        lines.push(cmd.line());
+        analysis.commands.push(cmd);
+    }
+    if let Some(words) = argv(&m.argv, input) {
+        let refs: Vec<&str> = words.iter().map(String::as_str).collect();
+        let cmd = literal_command(&refs);
+        lines.push(cmd.line());
+        analysis.commands.push(cmd);
+    }
+
+    let kind = if !lines.is_empty() {
+        super::shell_effects(&analysis, scope, &mut effects);
+        CallKind::Shell {
+            command: lines.join("\n"),
+            analysis,
+        }
+    } else if let [path] = writes.as_slice() {
+        CallKind::Write {
+            path: path.clone(),
+            content,
+        }
+    } else if !reads.is_empty() {
+        CallKind::Read { paths: reads }
+    } else if let Some(url) = urls.first() {
+        CallKind::Fetch {
+            url: url.clone(),
+            host: vocab::url_host(url),
+        }
+    } else {
+        let rest = tool.strip_prefix("mcp__").unwrap_or(tool);
+        let (server, name) = rest.split_once("__").unwrap_or((rest, ""));
+        CallKind::Mcp {
+            server: server.to_string(),
+            tool: name.to_string(),
+        }
+    };
+    Modelled { kind, effects }
+}
+
+/// Appends the commands of `b` to `a`, shifting its pipe indexes.
+fn append(a: &mut ShellAnalysis, b: ShellAnalysis) {
+    let base = a.commands.len();
+    for mut c in b.commands {
+        c.stdin_from = c.stdin_from.map(|i| i + base);
+        a.commands.push(c);
+    }
+    a.findings.extend(b.findings);
+}
+
+/// A command given as words, with no shell in between: nothing in a value is expanded.
+fn literal_command(words: &[&str]) -> Command {
+    let (program, args) = words.split_first().expect("a program");
+    Command {
+        program: vocab::basename(program).to_string(),
+        program_path: program.to_string(),
+        args: args.iter().map(|a| Word::literal(*a)).collect(),
+        ..Command::default()
+    }
+}
+
+/// The words of an argv template, or `None` when the template is empty. In an item, `{arg}`
+/// is the argument's value (each value of an array, as words of their own when the item is
+/// only `{arg}`), and `{arg?text}` is `text` when the argument is true or non-empty. An item
+/// naming an absent argument is dropped; an item with spaces is several words dropped together.
+fn argv(template: &[String], input: &Value) -> Option<Vec<String>> {
+    if template.is_empty() {
+        return None;
+    }
+    let mut out = Vec::new();
+    'item: for item in template {
+        let mut words = Vec::new();
+        for part in item.split(' ') {
+            if let Some(arg) = part.strip_prefix('{').and_then(|p| p.strip_suffix('}'))
+                && !arg.contains(['{', '}', '?'])
+            {
+                let values = strings(input, &[arg.to_string()]);
+                if values.is_empty() {
+                    continue 'item;
+                }
+                words.extend(values);
+                continue;
+            }
+            match fill(part, input) {
+                Some(w) => words.push(w),
+                None => continue 'item,
+            }
+        }
+        out.extend(words.into_iter().filter(|w| !w.is_empty()));
+    }
+    Some(out)
+}
+
+/// One word with `{arg}` and `{arg?text}` replaced; `None` when an argument is absent.
+fn fill(part: &str, input: &Value) -> Option<String> {
+    let mut out = String::new();
+    let mut rest = part;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let close = rest[open..].find('}')? + open;
+        let inner = &rest[open + 1..close];
+        match inner.split_once('?') {
+            Some((arg, text)) => {
+                let on = match input.get(arg) {
+                    Some(Value::Bool(b)) => *b,
+                    Some(Value::String(s)) => !s.is_empty() && s != "false",
+                    Some(Value::Null) | None => false,
+                    Some(_) => true,
+                };
+                if on {
+                    out.push_str(text);
+                }
+            }
+            None => {
+                let values = strings(input, &[inner.to_string()]);
+                out.push_str(values.first()?);
+            }
+        }
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    Some(out)
+}
+
+/// The string values of the named arguments: strings, numbers, and the strings of arrays;
+/// a dotted name (`edits.newText`) looks inside arrays of objects.
+fn strings(input: &Value, names: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for name in names {
+        let mut values = vec![input];
+        for key in name.split('.') {
+            values = values
+                .into_iter()
+                .flat_map(|v| match v {
+                    Value::Array(items) => items.iter().filter_map(|i| i.get(key)).collect(),
+                    _ => v.get(key).into_iter().collect::<Vec<_>>(),
+                })
+                .collect();
+        }
+        for v in values {
+            collect(v, &mut out);
+        }
+    }
+    out
+}
+
+fn collect(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) if !s.is_empty() => out.push(s.clone()),
+        Value::Number(n) => out.push(n.to_string()),
+        Value::Array(items) => items.iter().for_each(|i| collect(i, out)),
+        Value::Object(map) => map.values().for_each(|i| collect(i, out)),
+        _ => {}
+    }
+}
+
+/// `*` matches any run of characters (including none); everything else literally.
+fn glob_match(glob: &str, text: &str) -> bool {
+    let parts: Vec<&str> = glob.split('*').collect();
+    if parts.len() == 1 {
+        return glob == text;
+    }
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if !text.starts_with(first) || text.len() < first.len() + last.len() || !text.ends_with(last) {
+        return false;
+    }
+    let mut rest = &text[first.len()..text.len() - last.len()];
+    for mid in &parts[1..parts.len() - 1] {
+        match rest.find(mid) {
+            Some(i) => rest = &rest[i + mid.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+/// Argument names that hold a command line.
+const COMMAND_ARGS: &[&str] = &[
+    "command",
+    "cmd",
+    "script",
+    "shell",
+    "bash",
+    "commandLine",
+    "command_line",
+    "shell_command",
+];
+/// Argument names that hold paths.
+const PATH_ARGS: &[&str] = &[
+    "path",
+    "paths",
+    "file",
+    "files",
+    "file_path",
+    "filePath",
+    "filename",
+    "fileName",
+    "directory",
+    "dir",
+    "target",
+    "source",
+    "src",
+    "destination",
+    "dest",
+];
+/// Argument names that hold content.
+const CONTENT_ARGS: &[&str] = &[
+    "content",
+    "contents",
+    "text",
+    "data",
+    "body",
+    "new_string",
+    "newText",
+    "new_text",
+    "code",
+];
+
+/// A conservative model of a tool nobody described, from its argument names and the verb in
+/// its name: a command is a command, SQL is SQL, a URL is fetched, and a path is read —
+/// written, deleted or moved when the tool's name says so.
+fn infer(tool: &str, input: &Value) -> ToolModel {
+    let names: Vec<String> = match input {
+        Value::Object(map) => map.keys().cloned().collect(),
+        _ => Vec::new(),
+    };
+    let has = |set: &[&str]| -> Vec<String> {
+        names
+            .iter()
+            .filter(|n| set.contains(&n.as_str()))
+            .cloned()
+            .collect()
+    };
+    let verb = tool
+        .rsplit("__")
+        .next()
+        .unwrap_or(tool)
+        .to_ascii_lowercase();
+    let says = |words: &[&str]| words.iter().any(|w| verb.contains(w));
+    let mut m = ToolModel {
+        tools: vec![tool.to_string()],
+        command: has(COMMAND_ARGS),
+        ..ToolModel::default()
+    };
+    for n in has(&["sql", "statement", "query"]) {
+        let is_sql = input
+            .get(&n)
+            .and_then(Value::as_str)
+            .is_some_and(looks_like_sql);
+        if is_sql || n == "sql" {
+            m.sql.push(n);
+        }
+    }
+    m.url = names
+        .iter()
+        .filter(|n| {
+            input
+                .get(n.as_str())
+                .and_then(Value::as_str)
+                .is_some_and(|v| v.contains("://"))
+        })
+        .cloned()
+        .collect();
+    let paths = has(PATH_ARGS);
+    if paths.is_empty() {
+        return m;
+    }
+    if says(&["delete", "remove", "unlink", "rmdir", "trash"]) {
+        m.argv = std::iter::once("rm".to_string())
+            .chain(std::iter::once("-r".to_string()))
+            .chain(paths.iter().map(|p| format!("{{{p}}}")))
+            .collect();
+    } else if says(&["move", "rename"]) {
+        m.argv = vec!["mv".into()];
+        m.argv.extend(paths.iter().map(|p| format!("{{{p}}}")));
+    } else if says(&[
+        "write", "create", "edit", "update", "save", "append", "put", "patch", "replace", "insert",
+        "upload", "copy", "mkdir",
+    ]) {
+        m.write = paths;
+        m.content = has(CONTENT_ARGS);
+    } else if says(&[
+        "list", "search", "find", "tree", "glob", "stat", "info", "exists",
+    ]) {
+        m.list = paths;
+    } else {
+        m.read = paths;
+    }
+    m
+}
+
+/// True when text starts like a SQL statement.
+fn looks_like_sql(text: &str) -> bool {
+    let first = text
+        .trim_start()
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .next()
+        .unwrap_or("")
+        .to_ascii_uppercase();
+    matches!(
+        first.as_str(),
+        "SELECT"
+            | "INSERT"
+            | "UPDATE"
+            | "DELETE"
+            | "DROP"
+            | "ALTER"
+            | "CREATE"
+            | "TRUNCATE"
+            | "WITH"
+            | "GRANT"
+            | "REVOKE"
+            | "MERGE"
+            | "REPLACE"
+            | "EXPLAIN"
+            | "SHOW"
+            | "DESCRIBE"
+            | "PRAGMA"
+            | "VACUUM"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_models_parse() {
+        assert!(builtin().len() > 20);
+        for m in builtin() {
+            assert!(!m.tools.is_empty(), "{m:?}");
+        }
+    }
+
+    #[test]
+    fn globs() {
+        assert!(glob_match("mcp__*__read_file", "mcp__fs__read_file"));
+        assert!(glob_match("mcp__*__read_file", "mcp__my-files__read_file"));
+        assert!(!glob_match("mcp__*__read_file", "mcp__fs__read_file_x"));
+        assert!(glob_match("mcp__postgres*__*", "mcp__postgres-prod__query"));
+        assert!(glob_match("exact", "exact") && !glob_match("exact", "exactly"));
+    }
+
+    #[test]
+    fn argv_templates_drop_absent_arguments() {
+        let input = serde_json::json!({"resourceType": "pod", "name": "web"});
+        let t: Vec<String> = [
+            "kubectl",
+            "delete",
+            "{resourceType}",
+            "{name}",
+            "-n {namespace}",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        assert_eq!(
+            argv(&t, &input).unwrap(),
+            ["kubectl", "delete", "pod", "web"]
+        );
+        let input = serde_json::json!({"mode": "hard", "force": true, "recursive": false});
+        let t: Vec<String> = ["git", "reset", "--{mode}", "{force?-f}", "{recursive?-r}"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(argv(&t, &input).unwrap(), ["git", "reset", "--hard", "-f"]);
+    }
+
+    #[test]
+    fn dotted_arguments_look_into_arrays() {
+        let input =
+            serde_json::json!({"edits": [{"oldText": "a", "newText": "b"}, {"newText": "c"}]});
+        assert_eq!(strings(&input, &["edits.newText".into()]), ["b", "c"]);
+    }
+
+    #[test]
+    fn inference_from_argument_names() {
+        let m = infer("mcp__x__run", &serde_json::json!({"cmd": "ls"}));
+        assert_eq!(m.command, ["cmd"]);
+        let m = infer("mcp__x__lookup", &serde_json::json!({"query": "select 1"}));
+        assert_eq!(m.sql, ["query"]);
+        let m = infer(
+            "mcp__x__lookup",
+            &serde_json::json!({"query": "rust async"}),
+        );
+        assert!(m.sql.is_empty());
+        let m = infer(
+            "mcp__x__save_note",
+            &serde_json::json!({"path": "a", "text": "b"}),
+        );
+        assert_eq!(
+            (m.write, m.content),
+            (vec!["path".into()], vec!["text".into()])
+        );
+        let m = infer("mcp__x__remove", &serde_json::json!({"path": "a"}));
+        assert_eq!(m.argv, ["rm", "-r", "{path}"]);
+        let m = infer("mcp__x__open", &serde_json::json!({"file": "a"}));
+        assert_eq!(m.read, ["file"]);
+    }
+}
