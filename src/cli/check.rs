@@ -117,10 +117,11 @@ pub fn run(args: &CheckArgs, locations: &Locations) -> i32 {
     };
     let verdict = hook::process(&pipeline, &event);
     let _ = std::fs::remove_dir_all(&scratch);
+    let near = near_misses(&policy, &isolated, &event);
     if args.json {
         println!(
             "{}",
-            json!({"decision": verdict.outcome(), "rule": verdict.rule, "category": verdict.category, "reason": verdict.reason})
+            json!({"decision": verdict.outcome(), "rule": verdict.rule, "category": verdict.category, "reason": verdict.reason, "near_misses": near})
         );
     } else {
         match &verdict.rule {
@@ -129,6 +130,23 @@ pub fn run(args: &CheckArgs, locations: &Locations) -> i32 {
                 println!("pass: no rule has an opinion; Claude Code's own permission flow applies")
             }
         }
+        for n in &near {
+            println!("near miss (not part of the verdict): {n}");
+        }
     }
     exit_code(&verdict)
+}
+
+/// The allow rules that wanted this call but not its arguments. They never change the verdict
+/// (an allow rule only widens); they tell the policy's author why the rule did not apply.
+pub fn near_misses(
+    policy: &policy::Policy,
+    locations: &Locations,
+    event: &HookEvent,
+) -> Vec<String> {
+    let cwd = hook::event_cwd(event);
+    let project_root = Locations::project_root(&cwd, None);
+    let scope = hook::scope_for(policy, locations, &cwd, &project_root, true);
+    let call = crate::normalize::normalize(event, &scope);
+    policy.evaluate(&call, &scope).near_misses
 }

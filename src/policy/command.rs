@@ -120,6 +120,17 @@ impl CommandMatcher {
         Ok(m)
     }
 
+    /// True when the call is about what the matcher names: with a `program:` field, some
+    /// simple command runs one of those programs. A near miss is only worth telling for such
+    /// a call; `ls` is no near miss of a rule written for `git`.
+    pub fn concerns(&self, analysis: &ShellAnalysis) -> bool {
+        self.program.is_empty()
+            || analysis
+                .commands
+                .iter()
+                .any(|c| self.program.iter().any(|g| g.matches(&c.program)))
+    }
+
     /// Checks a whole command line. On failure, a phrase saying what was wanted and what was found.
     pub fn check(
         &self,

@@ -89,6 +89,15 @@ impl PolicyRule {
         self.tools.iter().any(|g| g.matches(&call.tool))
     }
 
+    /// True when a miss of this rule is a near miss worth telling about the call (see
+    /// `CommandMatcher::concerns`).
+    fn concerns(&self, call: &Call) -> bool {
+        match (&self.command, &call.kind) {
+            (Some(m), CallKind::Shell { analysis, .. }) => m.concerns(analysis),
+            _ => true,
+        }
+    }
+
     fn tools_phrase(&self) -> String {
         self.tools
             .iter()
@@ -195,7 +204,8 @@ pub struct PolicyHit {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PolicyOutcome {
     pub hits: Vec<PolicyHit>,
-    /// Rules that wanted the tool but rejected an argument, each as one sentence naming the
+    /// Allow rules that wanted the call but rejected an argument — never part of the verdict
+    /// (an allow rule only widens), shown by `check` and `explain`. Each is one sentence naming the
     /// rule, the argument and the constraint (`rule 'gh-own-org' allows mcp__github__* only
     /// when owner is one of [acme]; got 'evil'`).
     pub near_misses: Vec<String>,
@@ -212,7 +222,9 @@ impl Policy {
                     effect: rule.effect,
                     reason: rule.hit_reason(),
                 }),
-                Err((arg, wanted, found)) if rule.effect == Effect::Allow => {
+                Err((arg, wanted, found))
+                    if rule.effect == Effect::Allow && rule.concerns(call) =>
+                {
                     let arg = if arg == "command" {
                         String::new()
                     } else {
