@@ -20,6 +20,14 @@ pub fn evaluate(policy: &Policy, call: &Call, scope: &Scope) -> Verdict {
             hit.rule.effect
         };
         let effect = policy.rule_overrides.get(&full_id).copied().unwrap_or(base);
+        // A scoped user rule (`overrides: [<pack>/<rule-id>]`) beats this rule for the calls
+        // it matches; it then allows through `policy.evaluate` below, like any allow rule.
+        if policy
+            .overriding_rule(&full_id, effect, call, scope)
+            .is_some()
+        {
+            continue;
+        }
         if Some(effect) > best_rank {
             best_rank = Some(effect);
             let reason = if hit.detail.is_empty() {

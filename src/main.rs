@@ -44,6 +44,7 @@ fn main() -> ExitCode {
             0
         }
         Command::Check(args) => palisade::cli::check::run(&args, &locations),
+        Command::Allow(args) => palisade::cli::allow::run(&args, &locations),
         Command::Explain { json, project } => explain(&locations, json, project),
         Command::Replay {
             paths,

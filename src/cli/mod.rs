@@ -1,5 +1,6 @@
 //! The command-line interface: one struct per command, doc comments as help text.
 
+pub mod allow;
 pub mod audit;
 pub mod check;
 pub mod doctor;
@@ -38,6 +39,8 @@ pub enum Command {
     },
     /// Evaluate one hypothetical call against the effective policy.
     Check(check::CheckArgs),
+    /// Turn a refusal from the audit log into a scoped allow rule in your policy.
+    Allow(allow::AllowArgs),
     /// Print the effective, layered policy for a reviewer.
     #[command(after_help = "Examples:\n  palisade explain\n  palisade explain --json | jq .rules")]
     Explain {
