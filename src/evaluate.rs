@@ -20,6 +20,14 @@ pub fn evaluate(policy: &Policy, call: &Call, scope: &Scope) -> Verdict {
             hit.rule.effect
         };
         let effect = policy.rule_overrides.get(&full_id).copied().unwrap_or(base);
+        // A scoped user rule (`overrides: [<pack>/<rule-id>]`) beats this rule for the calls
+        // it matches; it then allows through `policy.evaluate` below, like any allow rule.
+        if policy
+            .overriding_rule(&full_id, effect, call, scope)
+            .is_some()
+        {
+            continue;
+        }
         if Some(effect) > best_rank {
             best_rank = Some(effect);
             let reason = if hit.detail.is_empty() {
@@ -52,29 +60,9 @@ pub fn evaluate(policy: &Policy, call: &Call, scope: &Scope) -> Verdict {
         }
     }
 
-    if best.effect != Some(Effect::Allow)
-        && best.effect.is_some()
-        && !outcome.near_misses.is_empty()
-    {
-        best.reason = format!(
-            "{} Near miss: {}",
-            best.reason,
-            outcome.near_misses.join("; ")
-        );
-    } else if best.effect.is_none() && !outcome.near_misses.is_empty() {
-        // A rule wanted this tool but its arguments were outside what it allows: say so, and
-        // let a human look rather than fall through silently.
-        best = Verdict::decided(
-            Effect::Ask,
-            "policy/near-miss",
-            "policy",
-            format!(
-                "No rule allows this call as made. Near miss: {}",
-                outcome.near_misses.join("; ")
-            ),
-            Source::Static,
-        );
-    }
+    // Near misses (an allow rule that wanted the call but not these arguments) are not part
+    // of the verdict: an allow rule only widens, so a call it does not match is judged as if
+    // the rule did not exist. `check` and `explain` show them.
 
     headless(policy, best)
 }

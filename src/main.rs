@@ -44,7 +44,9 @@ fn main() -> ExitCode {
             0
         }
         Command::Check(args) => palisade::cli::check::run(&args, &locations),
-        Command::Explain { json, project } => explain(&locations, json, project),
+        Command::Allow(args) => palisade::cli::allow::run(&args, &locations),
+        Command::Explain(args) if args.has_call() => palisade::cli::explain::run(&args, &locations),
+        Command::Explain(args) => explain(&locations, args.json, args.project),
         Command::Replay {
             paths,
             json,

@@ -491,12 +491,14 @@ fn policy_hits_feed_the_static_verdict() {
         &call("mcp__github__create_issue", json!({"owner": "evil"})),
         &s,
     );
-    assert_eq!(v.effect, Some(Effect::Ask));
-    assert!(
-        v.reason.contains("owner is one of [acme]; got 'evil'"),
-        "{}",
-        v.reason
+    // An allow rule only widens: outside it, the call is judged as if it did not exist; the
+    // near miss is in the outcome for `check`/`explain`, not in the verdict.
+    assert_eq!(v.effect, None, "{}", v.reason);
+    let o = eval(
+        &p,
+        &call("mcp__github__create_issue", json!({"owner": "evil"})),
     );
+    assert!(o.near_misses[0].contains("owner is one of [acme]; got 'evil'"));
 }
 
 #[test]

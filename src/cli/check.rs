@@ -46,36 +46,89 @@ pub fn exit_code(v: &Verdict) -> i32 {
     }
 }
 
+/// The hypothetical PreToolUse event of `--command` or `--tool`/`--input` in `cwd`; on a usage
+/// error, the message for stderr.
+pub fn event_from_args(
+    tool: Option<&str>,
+    input: Option<&str>,
+    command: Option<&str>,
+    cwd: &std::path::Path,
+) -> Result<HookEvent, String> {
+    let (tool, input) = match (command, input) {
+        (Some(cmd), _) => (
+            tool.unwrap_or("Bash").to_string(),
+            json!({ "command": cmd }),
+        ),
+        (None, Some(raw)) => match serde_json::from_str::<Value>(raw) {
+            Ok(v) if v.is_object() => match tool {
+                Some(t) => (t.to_string(), v),
+                None => {
+                    return Err("--input needs --tool; name the tool the input belongs to.".into());
+                }
+            },
+            _ => {
+                return Err("--input is not a JSON object; pass the tool input as JSON, e.g. '{\"file_path\":\"x\"}'.".into());
+            }
+        },
+        (None, None) => {
+            return Err("nothing to check; give --command or --tool with --input.".into());
+        }
+    };
+    Ok(HookEvent {
+        session_id: "check".into(),
+        transcript_path: None,
+        cwd: Some(cwd.to_string_lossy().into_owned()),
+        permission_mode: None,
+        hook_event_name: "PreToolUse".into(),
+        tool_name: tool,
+        tool_input: input,
+        tool_use_id: None,
+        tool_response: None,
+        agent_id: None,
+    })
+}
+
+/// The hook's pipeline (static rules, then the ledger's same-line write-then-run check) on a
+/// hypothetical call, in a throwaway state directory: nothing is recorded and the risk backend
+/// is not asked. Returns the verdict and the locations it ran with.
+pub fn hypothetical(
+    policy: &policy::Policy,
+    locations: &Locations,
+    event: &HookEvent,
+) -> (Verdict, Locations) {
+    let scratch = std::env::temp_dir().join(format!("palisade-check-{}", std::process::id()));
+    let mut isolated = locations.clone();
+    isolated.data_dir = scratch.clone();
+    let mut policy = policy.clone();
+    policy.audit.file = None;
+    let pipeline = hook::Pipeline {
+        policy: &policy,
+        locations: &isolated,
+        project_dir: None,
+        follow_symlinks: true,
+        frozen_risk: None,
+        risk_off: true,
+    };
+    let verdict = hook::process(&pipeline, event);
+    let _ = std::fs::remove_dir_all(&scratch);
+    (verdict, isolated)
+}
+
 /// Runs `check`; returns the exit code.
 pub fn run(args: &CheckArgs, locations: &Locations) -> i32 {
     let cwd = match &args.cwd {
         Some(c) => c.clone(),
         None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/")),
     };
-    let (tool, input) = match (&args.command, &args.input) {
-        (Some(cmd), _) => (
-            args.tool.clone().unwrap_or_else(|| "Bash".into()),
-            json!({ "command": cmd }),
-        ),
-        (None, Some(raw)) => match serde_json::from_str::<Value>(raw) {
-            Ok(v) if v.is_object() => match &args.tool {
-                Some(t) => (t.clone(), v),
-                None => {
-                    eprintln!(
-                        "palisade check: --input needs --tool; name the tool the input belongs to."
-                    );
-                    return 2;
-                }
-            },
-            _ => {
-                eprintln!(
-                    "palisade check: --input is not a JSON object; pass the tool input as JSON, e.g. '{{\"file_path\":\"x\"}}'."
-                );
-                return 2;
-            }
-        },
-        (None, None) => {
-            eprintln!("palisade check: nothing to check; give --command or --tool with --input.");
+    let event = match event_from_args(
+        args.tool.as_deref(),
+        args.input.as_deref(),
+        args.command.as_deref(),
+        &cwd,
+    ) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("palisade check: {e}");
             return 2;
         }
     };
@@ -87,40 +140,12 @@ pub fn run(args: &CheckArgs, locations: &Locations) -> i32 {
             return 1;
         }
     };
-    let event = HookEvent {
-        session_id: "check".into(),
-        transcript_path: None,
-        cwd: Some(cwd.to_string_lossy().into_owned()),
-        permission_mode: None,
-        hook_event_name: "PreToolUse".into(),
-        tool_name: tool,
-        tool_input: input,
-        tool_use_id: None,
-        tool_response: None,
-        agent_id: None,
-    };
-    // The same pipeline as the hook (static rules, then the ledger's same-line write-then-run
-    // check) in a throwaway state directory: a hypothetical call records nothing, and the risk
-    // backend is not asked.
-    let scratch = std::env::temp_dir().join(format!("palisade-check-{}", std::process::id()));
-    let mut isolated = locations.clone();
-    isolated.data_dir = scratch.clone();
-    let mut policy = policy;
-    policy.audit.file = None;
-    let pipeline = hook::Pipeline {
-        policy: &policy,
-        locations: &isolated,
-        project_dir: None,
-        follow_symlinks: true,
-        frozen_risk: None,
-        risk_off: true,
-    };
-    let verdict = hook::process(&pipeline, &event);
-    let _ = std::fs::remove_dir_all(&scratch);
+    let (verdict, isolated) = hypothetical(&policy, locations, &event);
+    let near = near_misses(&policy, &isolated, &event);
     if args.json {
         println!(
             "{}",
-            json!({"decision": verdict.outcome(), "rule": verdict.rule, "category": verdict.category, "reason": verdict.reason})
+            json!({"decision": verdict.outcome(), "rule": verdict.rule, "category": verdict.category, "reason": verdict.reason, "near_misses": near})
         );
     } else {
         match &verdict.rule {
@@ -129,6 +154,23 @@ pub fn run(args: &CheckArgs, locations: &Locations) -> i32 {
                 println!("pass: no rule has an opinion; Claude Code's own permission flow applies")
             }
         }
+        for n in &near {
+            println!("near miss (not part of the verdict): {n}");
+        }
     }
     exit_code(&verdict)
+}
+
+/// The allow rules that wanted this call but not its arguments. They never change the verdict
+/// (an allow rule only widens); they tell the policy's author why the rule did not apply.
+pub fn near_misses(
+    policy: &policy::Policy,
+    locations: &Locations,
+    event: &HookEvent,
+) -> Vec<String> {
+    let cwd = hook::event_cwd(event);
+    let project_root = Locations::project_root(&cwd, None);
+    let scope = hook::scope_for(policy, locations, &cwd, &project_root, true);
+    let call = crate::normalize::normalize(event, &scope);
+    policy.evaluate(&call, &scope).near_misses
 }

@@ -1,8 +1,10 @@
 //! The command-line interface: one struct per command, doc comments as help text.
 
+pub mod allow;
 pub mod audit;
 pub mod check;
 pub mod doctor;
+pub mod explain;
 pub mod init;
 pub mod replay;
 
@@ -38,16 +40,10 @@ pub enum Command {
     },
     /// Evaluate one hypothetical call against the effective policy.
     Check(check::CheckArgs),
-    /// Print the effective, layered policy for a reviewer.
-    #[command(after_help = "Examples:\n  palisade explain\n  palisade explain --json | jq .rules")]
-    Explain {
-        /// Print JSON instead of text.
-        #[arg(long)]
-        json: bool,
-        /// Project directory whose .palisade.yaml applies (default: the current directory).
-        #[arg(long)]
-        project: Option<PathBuf>,
-    },
+    /// Turn a refusal from the audit log into a scoped allow rule in your policy.
+    Allow(allow::AllowArgs),
+    /// Print the effective, layered policy, or the decision trace of one call.
+    Explain(explain::ExplainArgs),
     /// Replay challenge sets (JSONL files or folders); exit 1 on any miss.
     #[command(
         after_help = "Examples:\n  palisade replay challenge-sets/\n  palisade replay challenge-sets/chains.jsonl --json\n  palisade replay --risk off challenge-sets/"

@@ -38,6 +38,9 @@ fn uninstall(c: &Command, _: &Scope) -> Option<String> {
         "palisade" if ops.first() == Some(&"init") && !c.has_flag(None, &["dry-run"]) => {
             Some("`palisade init` rewrites the hook installation".into())
         }
+        "palisade" if ops.first() == Some(&"allow") => {
+            Some("`palisade allow` widens the user's policy".into())
+        }
         "cargo" if ops.first() == Some(&"uninstall") && ops.contains(&"palisade") => {
             Some("it uninstalls palisade".into())
         }
@@ -113,6 +116,7 @@ pub static RULES: &[Rule] = &[
         refused: &[
             Example::bash("palisade init --uninstall"),
             Example::bash("cargo uninstall palisade"),
+            Example::bash("palisade allow --yes"),
             Example::bash("claude --settings '{\"disableAllHooks\":true}' -p x"),
         ],
         allowed: &[

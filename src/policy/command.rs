@@ -121,6 +121,17 @@ impl CommandMatcher {
         Ok(m)
     }
 
+    /// True when the call is about what the matcher names: with a `program:` field, some
+    /// simple command runs one of those programs. A near miss is only worth telling for such
+    /// a call; `ls` is no near miss of a rule written for `git`.
+    pub fn concerns(&self, analysis: &ShellAnalysis) -> bool {
+        self.program.is_empty()
+            || analysis
+                .commands
+                .iter()
+                .any(|c| self.program.iter().any(|g| g.matches(&c.program)))
+    }
+
     /// Checks a whole command line. On failure, a phrase saying what was wanted and what was found.
     pub fn check(
         &self,
@@ -295,7 +306,7 @@ impl CommandMatcher {
 /// Target globs are matched against absolute resolved paths, so they must be absolute too:
 /// `~/…` and `$HOME/…` are expanded, `**/…` matches anywhere, anything else is an error
 /// rather than a glob that silently never matches.
-fn expand_target(t: &str, home: &std::path::Path) -> Result<String, String> {
+pub(crate) fn expand_target(t: &str, home: &std::path::Path) -> Result<String, String> {
     let home = home.to_string_lossy();
     let home = home.trim_end_matches('/');
     for prefix in ["~/", "$HOME/", "${HOME}/"] {
@@ -336,6 +347,35 @@ fn has_flag(c: &Command, f: &Flag) -> bool {
             .take_while(|a| a.text != "--")
             .any(|a| &a.text == w),
     }
+}
+
+/// Every path the simple commands of a command line name — operands and redirection targets,
+/// resolved against the command's own directory — or `None` when one of them cannot be known
+/// statically (an expansion, a glob, arguments from stdin, an unanalysable line). A `paths:`
+/// scope of an allow rule holds only when this is known and every path is inside it.
+pub fn shell_paths(analysis: &ShellAnalysis, scope: &Scope) -> Option<Vec<PathBuf>> {
+    if !analysis.findings.is_empty() || analysis.commands.is_empty() {
+        return None;
+    }
+    let mut out = Vec::new();
+    for c in &analysis.commands {
+        if c.args_from_stdin {
+            return None;
+        }
+        let resolver = resolver_for(c, scope)?;
+        let redirect_targets = c
+            .redirects
+            .iter()
+            .filter(|r| r.kind != RedirectKind::Dup)
+            .map(|r| &r.target);
+        for word in c.operands().into_iter().chain(redirect_targets) {
+            if word.glob {
+                return None;
+            }
+            out.push(resolve(word, &resolver)?);
+        }
+    }
+    Some(out)
 }
 
 /// The resolver for a command's own directory (`cd dir && …`); `None` when that directory is

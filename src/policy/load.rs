@@ -425,10 +425,19 @@ fn check_override(key: &str) -> Result<Option<Effect>, String> {
     if in_pack.peek().is_none() {
         return Ok(None);
     }
+    let ids: Vec<&str> = crate::packs::all_rules()
+        .filter(|r| r.pack == pack)
+        .map(|r| r.id)
+        .collect();
     in_pack
         .find(|r| r.id == rule || r.id == key)
         .map(|r| Some(r.effect))
-        .ok_or_else(|| format!("pack '{pack}' has no rule '{rule}'"))
+        .ok_or_else(|| {
+            format!(
+                "pack '{pack}' has no rule '{rule}'{}",
+                did_you_mean(rule, ids.into_iter())
+            )
+        })
 }
 
 fn compile_rule(
@@ -472,6 +481,41 @@ fn compile_rule(
     {
         return Err("reason is empty".into());
     }
+    let path_glob = |raw: &str, field: &str| -> Result<Glob, String> {
+        let expanded = super::command::expand_target(raw, home)
+            .map_err(|e| e.replace("command.targets", field))?;
+        Glob::new(&expanded, GlobKind::Path).map_err(|e| format!("{field}: {e}"))
+    };
+    let paths = rc
+        .paths
+        .map(|p| p.into_vec())
+        .unwrap_or_default()
+        .iter()
+        .map(|p| path_glob(p, "paths"))
+        .collect::<Result<Vec<_>, _>>()?;
+    let project = rc
+        .project
+        .as_deref()
+        .map(|p| path_glob(p, "project"))
+        .transpose()?;
+    let overrides = rc.overrides.map(|o| o.into_vec()).unwrap_or_default();
+    let override_deny = rc.override_deny.unwrap_or(false);
+    if override_deny && overrides.is_empty() {
+        return Err("override_deny needs overrides: [<pack>/<rule-id>, …]".into());
+    }
+    if !overrides.is_empty() {
+        if rc.effect != Effect::Allow {
+            return Err(
+                "overrides is only for allow rules (a deny or ask rule already wins)".into(),
+            );
+        }
+        if command.is_none() && paths.is_empty() && when.is_empty() {
+            return Err("an override needs a scope (command:, paths: or when:); to change a built-in rule everywhere use packs.overrides".into());
+        }
+        for key in &overrides {
+            check_rule_id(key)?;
+        }
+    }
     Ok(PolicyRule {
         id: rc.id,
         effect: rc.effect,
@@ -481,5 +525,52 @@ fn compile_rule(
         tools,
         when,
         command,
+        paths,
+        project,
+        overrides,
+        override_deny,
     })
+}
+
+/// A built-in rule named in `overrides:` must exist: `<pack>/<rule-id>`, with the closest
+/// known id suggested for a typo.
+fn check_rule_id(key: &str) -> Result<(), String> {
+    let ids: Vec<String> = crate::packs::all_rules()
+        .map(|r| format!("{}/{}", r.pack, r.id))
+        .collect();
+    if ids.iter().any(|i| i == key) {
+        return Ok(());
+    }
+    Err(format!(
+        "overrides: unknown built-in rule '{key}'{}",
+        did_you_mean(key, ids.iter().map(String::as_str))
+    ))
+}
+
+/// ` (did you mean 'x'?)` for the closest candidate within a small edit distance, else "".
+pub(crate) fn did_you_mean<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> String {
+    let best = candidates
+        .map(|c| (edit_distance(word, c), c))
+        .min_by_key(|(d, _)| *d);
+    match best {
+        Some((d, c)) if d <= (word.chars().count() / 3).max(2) => {
+            format!(" (did you mean '{c}'?)")
+        }
+        _ => String::new(),
+    }
+}
+
+/// Levenshtein distance over chars.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
 }

@@ -76,6 +76,14 @@ pub struct PolicyRule {
     pub when: Vec<constraints::Constraint>,
     /// The shell-aware matcher (shell tools only).
     pub command: Option<command::CommandMatcher>,
+    /// Path globs (`paths:`): every path of an allowed call inside them, one of a refused call.
+    pub paths: Vec<Glob>,
+    /// The project root must match this glob (`project:`).
+    pub project: Option<Glob>,
+    /// Built-in rules (`<pack>/<rule-id>`) whose verdict this allow rule beats where it matches.
+    pub overrides: Vec<String>,
+    /// Beat the overridden rules' deny too, not only their ask.
+    pub override_deny: bool,
 }
 
 impl PolicyRule {
@@ -87,6 +95,15 @@ impl PolicyRule {
             return false;
         }
         self.tools.iter().any(|g| g.matches(&call.tool))
+    }
+
+    /// True when a miss of this rule is a near miss worth telling about the call (see
+    /// `CommandMatcher::concerns`).
+    fn concerns(&self, call: &Call) -> bool {
+        match (&self.command, &call.kind) {
+            (Some(m), CallKind::Shell { analysis, .. }) => m.concerns(analysis),
+            _ => true,
+        }
     }
 
     fn tools_phrase(&self) -> String {
@@ -119,7 +136,69 @@ impl PolicyRule {
             m.check(analysis, scope, reading)
                 .map_err(|(w, f)| ("command".to_string(), w, f))?;
         }
+        if let Some(project) = &self.project {
+            let root = scope.project_root.to_string_lossy();
+            if !project.matches(&root) {
+                return Err((
+                    "project".into(),
+                    format!("matches '{project}'"),
+                    format!("got '{root}'"),
+                ));
+            }
+        }
+        if !self.paths.is_empty() {
+            self.check_paths(call, scope)?;
+        }
         Ok(())
+    }
+
+    /// `paths:` — an allow rule wants every path the call touches inside its globs (and the
+    /// paths known); a deny or ask rule one of them, an unknown path counting as inside.
+    fn check_paths(&self, call: &Call, scope: &Scope) -> Result<(), (String, String, String)> {
+        let wanted = format!(
+            "every path matches one of [{}]",
+            self.paths
+                .iter()
+                .map(Glob::as_str)
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let inside = |p: &std::path::Path| {
+            let text = p.to_string_lossy();
+            self.paths.iter().any(|g| g.matches(&text))
+        };
+        let paths = match &call.kind {
+            CallKind::Shell { analysis, .. } => command::shell_paths(analysis, scope),
+            CallKind::Read { paths } => Some(paths.clone()),
+            CallKind::Write { path, .. } => Some(vec![path.clone()]),
+            _ => None,
+        };
+        let every = self.effect == Effect::Allow;
+        match paths {
+            None if every => Err((
+                "paths".into(),
+                wanted,
+                "the paths of the call cannot be known statically".into(),
+            )),
+            None => Ok(()),
+            Some(p) if p.is_empty() => {
+                Err(("paths".into(), wanted, "the call names no path".into()))
+            }
+            Some(p) => {
+                let ok = if every {
+                    p.iter().all(|p| inside(p))
+                } else {
+                    p.iter().any(|p| inside(p))
+                };
+                match (ok, p.iter().find(|p| !inside(p))) {
+                    (true, _) => Ok(()),
+                    (false, Some(out)) => {
+                        Err(("paths".into(), wanted, format!("got '{}'", out.display())))
+                    }
+                    (false, None) => Err(("paths".into(), wanted, "no path matched".into())),
+                }
+            }
+        }
     }
 
     /// The reason given when the rule matches.
@@ -198,13 +277,37 @@ pub struct PolicyHit {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PolicyOutcome {
     pub hits: Vec<PolicyHit>,
-    /// Rules that wanted the tool but rejected an argument, each as one sentence naming the
+    /// Allow rules that wanted the call but rejected an argument — never part of the verdict
+    /// (an allow rule only widens), shown by `check` and `explain`. Each is one sentence naming the
     /// rule, the argument and the constraint (`rule 'gh-own-org' allows mcp__github__* only
     /// when owner is one of [acme]; got 'evil'`).
     pub near_misses: Vec<String>,
 }
 
 impl Policy {
+    /// The user's scoped allow rule that beats built-in rule `full_id` (whose effect here is
+    /// `effect`) for this call, if any: the rule names it in `overrides:`, matches the call, and
+    /// — for a deny — says `override_deny: true`. Project rules never loosen.
+    pub fn overriding_rule(
+        &self,
+        full_id: &str,
+        effect: Effect,
+        call: &Call,
+        scope: &Scope,
+    ) -> Option<&PolicyRule> {
+        if effect == Effect::Allow {
+            return None;
+        }
+        self.rules.iter().find(|r| {
+            r.layer == Layer::User
+                && r.effect == Effect::Allow
+                && r.overrides.iter().any(|o| o == full_id)
+                && (effect == Effect::Ask || r.override_deny)
+                && r.applies_to(call)
+                && r.check(call, scope).is_ok()
+        })
+    }
+
     /// Matches the policy's rules against a call. Pure.
     pub fn evaluate(&self, call: &Call, scope: &Scope) -> PolicyOutcome {
         let mut out = PolicyOutcome::default();
@@ -215,7 +318,9 @@ impl Policy {
                     effect: rule.effect,
                     reason: rule.hit_reason(),
                 }),
-                Err((arg, wanted, found)) if rule.effect == Effect::Allow => {
+                Err((arg, wanted, found))
+                    if rule.effect == Effect::Allow && rule.concerns(call) =>
+                {
                     let arg = if arg == "command" {
                         String::new()
                     } else {

@@ -126,6 +126,15 @@ pub struct RuleConfig {
     /// Dotted path into `tool_input` → constraint.
     pub when: Option<UniqueMap<ConstraintConfig>>,
     pub command: Option<CommandConfig>,
+    /// Globs (absolute, `~/`, `**/`) that every path the call touches must match (allow rules),
+    /// or one of them (deny and ask rules).
+    pub paths: Option<OneOrMany>,
+    /// A glob the project root must match (`~/work/shop`, `~/work/**`).
+    pub project: Option<String>,
+    /// Built-in rules (`<pack>/<rule-id>`) whose ask this allow rule beats where it matches.
+    pub overrides: Option<OneOrMany>,
+    /// With `overrides`: beat those rules' deny too. User policy only, never implied.
+    pub override_deny: Option<bool>,
 }
 
 /// The constraints on one argument.

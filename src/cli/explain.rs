@@ -1,0 +1,434 @@
+//! `palisade explain`: with no call, the effective policy for a reviewer; with a call
+//! (`explain '<command>'`, `--tool T --input JSON`) or an audit entry (`--seq N`), the trace of
+//! its decision — the commands after unwrapping, what the call does, every built-in and policy
+//! rule that matched or nearly matched, the layers, ledger links and risk answers, the verdict,
+//! and how to override it.
+
+use crate::audit::AuditEntry;
+use crate::event::HookEvent;
+use crate::hook;
+use crate::locations::Locations;
+use crate::normalize::{self, Call, CallKind, Scope};
+use crate::packs;
+use crate::policy::{self, Policy};
+use crate::verdict::{Effect, Verdict};
+use serde_json::{Value, json};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// Explain the policy, or why a call is decided the way it is.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  palisade explain                         # the effective policy
+  palisade explain --json | jq .rules
+  palisade explain 'rm -rf /opt/build'     # why this command is decided so
+  palisade explain --tool Write --input '{\"file_path\":\"/etc/hosts\",\"content\":\"x\"}'
+  palisade explain --seq 42                # an entry of the audit log")]
+pub struct ExplainArgs {
+    /// A Bash command to explain (without it, and without --tool/--seq: the policy).
+    pub command: Option<String>,
+    /// Tool name of the call to explain (with --input).
+    #[arg(long, conflicts_with_all = ["command", "seq"])]
+    pub tool: Option<String>,
+    /// The tool input as JSON (with --tool).
+    #[arg(long, requires = "tool")]
+    pub input: Option<String>,
+    /// The audit entry (its seq) to explain: what was recorded and how it is decided today.
+    #[arg(long, conflicts_with = "command")]
+    pub seq: Option<u64>,
+    /// Working directory of the call (default: the current directory).
+    #[arg(long)]
+    pub cwd: Option<PathBuf>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Project directory whose .palisade.yaml applies (default: the current directory).
+    #[arg(long)]
+    pub project: Option<PathBuf>,
+}
+
+impl ExplainArgs {
+    /// True when a call (not the policy) is to be explained.
+    pub fn has_call(&self) -> bool {
+        self.command.is_some() || self.tool.is_some() || self.seq.is_some()
+    }
+}
+
+/// Runs `explain` for a call; returns the exit code (that of `check` for the verdict, 2 for a
+/// usage error, 1 when the policy does not load).
+pub fn run(args: &ExplainArgs, locations: &Locations) -> i32 {
+    let cwd = args
+        .cwd
+        .clone()
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_else(|| PathBuf::from("/"));
+    let project_root = Locations::project_root(args.project.as_deref().unwrap_or(&cwd), None);
+    let policy = match policy::load(locations, &project_root) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("palisade explain: the policy does not load: {e}");
+            return 1;
+        }
+    };
+    let (event, recorded) = match args.seq {
+        Some(seq) => match audit_entry(&policy, locations, seq) {
+            Ok(entry) => {
+                let event = HookEvent {
+                    session_id: "explain".into(),
+                    transcript_path: None,
+                    cwd: Some(cwd.to_string_lossy().into_owned()),
+                    permission_mode: None,
+                    hook_event_name: "PreToolUse".into(),
+                    tool_name: entry.tool.clone(),
+                    tool_input: entry.input.clone(),
+                    tool_use_id: None,
+                    tool_response: None,
+                    agent_id: None,
+                };
+                (event, Some(entry))
+            }
+            Err(e) => {
+                eprintln!("palisade explain: {e}");
+                return 2;
+            }
+        },
+        None => match super::check::event_from_args(
+            args.tool.as_deref(),
+            args.input.as_deref(),
+            args.command.as_deref(),
+            &cwd,
+        ) {
+            Ok(e) => (e, None),
+            Err(e) => {
+                eprintln!("palisade explain: {e}");
+                return 2;
+            }
+        },
+    };
+    let trace = trace(&policy, locations, &event, recorded.as_ref());
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&trace.json).unwrap_or_default()
+        );
+    } else {
+        print!("{}", trace.text);
+    }
+    super::check::exit_code(&trace.verdict)
+}
+
+fn audit_entry(policy: &Policy, locations: &Locations, seq: u64) -> Result<AuditEntry, String> {
+    let path = crate::audit::audit_file(&policy.audit, locations);
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    text.lines()
+        .filter_map(|l| serde_json::from_str::<AuditEntry>(l).ok())
+        .find(|e| e.seq == seq)
+        .ok_or_else(|| format!("{} has no entry {seq}", path.display()))
+}
+
+/// A decision trace, as text and as JSON.
+pub struct Trace {
+    pub text: String,
+    pub json: Value,
+    pub verdict: Verdict,
+}
+
+/// Traces the decision of one call under `policy` (static rules and the same-line ledger
+/// check, in a throwaway state; the risk backend is not asked), with what an audit entry
+/// recorded for it when there is one.
+pub fn trace(
+    policy: &Policy,
+    locations: &Locations,
+    event: &HookEvent,
+    recorded: Option<&AuditEntry>,
+) -> Trace {
+    let (verdict, isolated) = super::check::hypothetical(policy, locations, event);
+    let cwd = hook::event_cwd(event);
+    let project_root = Locations::project_root(&cwd, None);
+    let scope = hook::scope_for(policy, &isolated, &cwd, &project_root, true);
+    let call = normalize::normalize(event, &scope);
+    let mut t = String::new();
+    let mut j = serde_json::Map::new();
+
+    let _ = writeln!(t, "Call: {} {}", event.tool_name, event.tool_input);
+    let _ = writeln!(
+        t,
+        "  in {} (project root {})",
+        cwd.display(),
+        scope.project_root.display()
+    );
+    j.insert("tool".into(), json!(event.tool_name));
+    j.insert("input".into(), event.tool_input.clone());
+    j.insert("cwd".into(), json!(cwd));
+    j.insert("project_root".into(), json!(scope.project_root));
+
+    if let CallKind::Shell { analysis, .. } = &call.kind {
+        let _ = writeln!(t, "\nCommands (after unwrapping):");
+        let mut cmds = Vec::new();
+        for (i, c) in analysis.commands.iter().enumerate() {
+            let mut line = c.line();
+            if !c.wrappers.is_empty() {
+                let _ = write!(line, "   [via {}]", c.wrappers.join(" → "));
+            }
+            if c.privileged {
+                line.push_str("   [privileged]");
+            }
+            if let Some(d) = &c.cwd {
+                let _ = write!(line, "   [in {d}]");
+            }
+            if c.in_substitution {
+                line.push_str("   [inside a substitution]");
+            }
+            if let Some(from) = c.stdin_from {
+                let _ = write!(line, "   [stdin from command {}]", from + 1);
+            }
+            let _ = writeln!(t, "  {}. {line}", i + 1);
+            cmds.push(json!(line));
+        }
+        if analysis.commands.is_empty() {
+            let _ = writeln!(t, "  (none recognised)");
+        }
+        let findings: Vec<String> = analysis.findings.iter().map(|f| format!("{f:?}")).collect();
+        for f in &findings {
+            let _ = writeln!(t, "  cannot be resolved statically: {f}");
+        }
+        j.insert("commands".into(), json!(cmds));
+        j.insert("findings".into(), json!(findings));
+    }
+
+    let effects = effects(&call, &scope);
+    let _ = writeln!(t, "\nWhat it does:");
+    if effects.is_empty() {
+        let _ = writeln!(t, "  nothing palisade tracks (no write, read or execution)");
+    }
+    for e in &effects {
+        let _ = writeln!(t, "  {e}");
+    }
+    j.insert("effects".into(), json!(effects));
+
+    let _ = writeln!(t, "\nRules:");
+    let rules = rules(policy, &call, &scope);
+    if rules.is_empty() {
+        let _ = writeln!(t, "  no built-in or policy rule matched or nearly matched");
+    }
+    for r in &rules {
+        let _ = writeln!(t, "  {r}");
+    }
+    j.insert("rules".into(), json!(rules));
+
+    let _ = writeln!(t, "\nPolicy layers:");
+    let mut layers = Vec::new();
+    for s in &policy.sources {
+        let _ = writeln!(t, "  {}: {}", s.layer.as_str(), s.path.display());
+        layers.push(json!({"layer": s.layer.as_str(), "path": s.path}));
+    }
+    for i in &policy.ignored {
+        let _ = writeln!(t, "  ignored: {i}");
+    }
+    if policy.headless {
+        let _ = writeln!(t, "  headless: every ask is a deny");
+    }
+    j.insert("layers".into(), json!(layers));
+    j.insert("ignored".into(), json!(policy.ignored));
+
+    if let Some(e) = recorded {
+        let _ = writeln!(t, "\nRecorded (audit entry {}):", e.seq);
+        let _ = writeln!(
+            t,
+            "  {} by {} ({}): {}",
+            e.decision.effect,
+            e.decision.rule.as_deref().unwrap_or("-"),
+            e.decision.source,
+            e.decision.reason
+        );
+        for link in &e.chain {
+            let _ = writeln!(
+                t,
+                "  ledger: runs {}, written at audit entry {}",
+                link.path, link.seq
+            );
+        }
+        if let Some(risk) = &e.risk {
+            let _ = writeln!(t, "  risk layer: {risk}");
+        }
+        if !e.chain.is_empty() {
+            let _ = writeln!(
+                t,
+                "  (the verdict below is today's static one, without the session's ledger)"
+            );
+        }
+        j.insert(
+            "recorded".into(),
+            json!({"seq": e.seq, "decision": e.decision, "chain": e.chain, "risk": e.risk}),
+        );
+    }
+    let chain: Vec<Value> = verdict
+        .chain
+        .iter()
+        .map(|l| json!({"path": l.path, "seq": l.seq}))
+        .collect();
+    if !verdict.chain.is_empty() {
+        let _ = writeln!(t, "\nLedger links:");
+        for l in &verdict.chain {
+            let _ = writeln!(t, "  runs {} (written at audit entry {})", l.path, l.seq);
+        }
+    }
+
+    let label = if recorded.is_some() {
+        "Verdict today"
+    } else {
+        "Verdict"
+    };
+    let _ = match &verdict.rule {
+        Some(rule) => writeln!(
+            t,
+            "\n{label}: {} by {rule}: {}",
+            verdict.outcome(),
+            verdict.reason
+        ),
+        None => writeln!(
+            t,
+            "\n{label}: pass (no opinion; Claude Code's own permission flow applies)"
+        ),
+    };
+    let how = how_to_override(&verdict, recorded.map(|e| e.seq));
+    if let Some(h) = &how {
+        let _ = writeln!(t, "\nTo override: {h}");
+    }
+    j.insert(
+        "verdict".into(),
+        json!({"decision": verdict.outcome(), "rule": verdict.rule, "reason": verdict.reason, "chain": chain}),
+    );
+    j.insert("override".into(), json!(how));
+    Trace {
+        text: t,
+        json: Value::Object(j),
+        verdict,
+    }
+}
+
+/// What the call does, one line each, from the call's analysis: files written (and how),
+/// files read, files executed, hosts fetched. Kept in one function so a richer effect model
+/// only changes this.
+pub fn effects(call: &Call, scope: &Scope) -> Vec<String> {
+    let mut out = Vec::new();
+    match &call.kind {
+        CallKind::Shell { analysis, .. } => {
+            for w in crate::fileops::writes(analysis, scope) {
+                let mut line = format!("writes {} ({})", w.path.display(), w.how);
+                if w.from_network {
+                    line.push_str(", content from the network");
+                }
+                out.push(line);
+            }
+            for (p, how) in packs::common::altered_paths(analysis, scope) {
+                out.push(format!("changes or removes {} ({how})", p.display()));
+            }
+            for c in &analysis.commands {
+                for p in crate::fileops::reads(c, scope) {
+                    out.push(format!("reads {} ({})", p.display(), c.program));
+                }
+            }
+            for c in packs::common::network_senders(analysis) {
+                out.push(format!("talks to the network ({})", c.line()));
+            }
+        }
+        CallKind::Read { paths } => {
+            for p in paths {
+                out.push(format!("reads {}", p.display()));
+            }
+        }
+        CallKind::Write { path, .. } => out.push(format!("writes {}", path.display())),
+        CallKind::Fetch { url, host } => out.push(format!(
+            "fetches {url} (host {})",
+            host.as_deref().unwrap_or("unknown")
+        )),
+        CallKind::Mcp { server, tool } => {
+            out.push(format!("calls tool '{tool}' of MCP server '{server}'"))
+        }
+        CallKind::Other => {}
+    }
+    for e in crate::fileops::executions(call, scope) {
+        out.push(format!("executes {} ({})", e.path.display(), e.how));
+    }
+    out
+}
+
+/// Every built-in rule that hit (with the effect it has under this policy and what changed it)
+/// and every policy rule that matched or nearly matched.
+fn rules(policy: &Policy, call: &Call, scope: &Scope) -> Vec<String> {
+    let mut out = Vec::new();
+    for hit in packs::hits(call, scope, |_| true) {
+        let full_id = format!("{}/{}", hit.rule.pack, hit.rule.id);
+        let base = if hit.rule.pack == "path-escape" {
+            policy.outside_roots
+        } else {
+            hit.rule.effect
+        };
+        let effect = policy.rule_overrides.get(&full_id).copied().unwrap_or(base);
+        let mut line = format!("{effect} built-in {full_id}: {}", hit.rule.reason);
+        if !hit.detail.is_empty() {
+            let _ = write!(line, ": {}", hit.detail);
+        }
+        if policy.disabled_packs.contains(hit.rule.pack) {
+            let _ = write!(line, " — not applied: pack '{}' is disabled", hit.rule.pack);
+        } else if effect != hit.rule.effect && hit.rule.pack != "path-escape" {
+            let _ = write!(line, " — packs.overrides sets it to {effect}");
+        }
+        if let Some(r) = policy.overriding_rule(&full_id, effect, call, scope) {
+            let _ = write!(
+                line,
+                " — overridden for this call by {} rule '{}' ({})",
+                r.layer.as_str(),
+                r.id,
+                r.file.display()
+            );
+        }
+        out.push(line);
+    }
+    let outcome = policy.evaluate(call, scope);
+    for h in &outcome.hits {
+        out.push(format!("{} {}: {}", h.effect, h.rule_id, h.reason));
+    }
+    for n in &outcome.near_misses {
+        out.push(format!("near miss (not part of the verdict): {n}"));
+    }
+    out
+}
+
+/// How the user can get past this verdict, when it refuses.
+fn how_to_override(v: &Verdict, seq: Option<u64>) -> Option<String> {
+    if !matches!(v.effect, Some(Effect::Ask | Effect::Deny)) {
+        return None;
+    }
+    let rule = v.rule.as_deref().unwrap_or("");
+    let pack = rule.split('/').next().unwrap_or("");
+    Some(if pack == "self-protection" {
+        "this protects palisade itself from the agent; make the change yourself, outside the agent"
+            .into()
+    } else if let Some(id) = rule.strip_prefix("policy:") {
+        format!("the policy rule '{id}' decided; edit or remove it in your policy file")
+    } else if packs::PACKS.contains(&pack) {
+        let allow = match seq {
+            Some(s) => format!("`palisade allow --id {s}`"),
+            None => "`palisade allow` (once the refusal is in the audit log)".into(),
+        };
+        format!(
+            "{allow} writes a user-policy rule with `overrides: [{rule}]` scoped to calls like this one{}; see docs/POLICY.md, \"Scoped overrides\"",
+            if v.effect == Some(Effect::Deny) {
+                " (and `override_deny: true`, since it denies)"
+            } else {
+                ""
+            }
+        )
+    } else if rule.starts_with("ledger") {
+        "the agent wrote the file it runs earlier in this session; read the file, and run it yourself if it is what you want".into()
+    } else if rule.starts_with("risk") {
+        "the risk layer decided; see `risk:` in docs/POLICY.md (scope, thresholds, mode)".into()
+    } else if rule.starts_with("inline") {
+        "the inline code runs what a built-in rule refuses; put the code in a file, read it, and run it".into()
+    } else {
+        "see the reason above".into()
+    })
+}
