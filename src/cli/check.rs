@@ -114,6 +114,7 @@ pub fn run(args: &CheckArgs, locations: &Locations) -> i32 {
         follow_symlinks: true,
         frozen_risk: None,
         risk_off: true,
+        deadline: None,
     };
     let verdict = hook::process(&pipeline, &event);
     let _ = std::fs::remove_dir_all(&scratch);
