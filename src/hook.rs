@@ -106,6 +106,10 @@ pub struct Pipeline<'a> {
     pub frozen_risk: Option<&'a serde_json::Value>,
     /// Skip the risk layer entirely (replay `--risk off`).
     pub risk_off: bool,
+    /// When the hook's own deadline falls: the risk step's budget is cut to end before it, so
+    /// a slow backend ends in a recorded `on_error`, not the watchdog's deny. `None` outside
+    /// the hook (replay, check).
+    pub deadline: Option<std::time::Instant>,
 }
 
 /// Runs the whole hook on raw stdin bytes. Never panics on bad input; the caller still guards
@@ -171,6 +175,7 @@ pub fn run(stdin: &[u8], locations: &Locations, env_project_dir: Option<&Path>) 
         follow_symlinks: true,
         frozen_risk: None,
         risk_off: false,
+        deadline: Some(*crate::audit::PROCESS_START + deadline()),
     };
     let verdict = process(&pipeline, &event);
     if event.is_post() {
@@ -417,6 +422,9 @@ fn now_ms() -> u64 {
 // runtime. Frozen answers (replay `--risk frozen`) run the ladder offline whether or not the
 // policy enables the layer; its scope still applies.
 
+/// Time kept back from the hook's deadline for what follows the risk step.
+const RISK_DEADLINE_MARGIN: Duration = Duration::from_millis(250);
+
 /// The stricter of the verdict so far and the risk layer's, with the risk record attached.
 fn with_risk(
     p: &Pipeline,
@@ -429,13 +437,26 @@ fn with_risk(
     if p.risk_off {
         return verdict;
     }
-    let settings = match p.frozen_risk {
+    let mut settings = match p.frozen_risk {
         Some(_) => crate::risk::RiskSettings {
             enabled: true,
             ..p.policy.risk.clone()
         },
         None => p.policy.risk.clone(),
     };
+    if let Some(d) = p.deadline {
+        // Room after the risk step for the ledger and the audit append.
+        let left = d
+            .saturating_duration_since(std::time::Instant::now())
+            .saturating_sub(RISK_DEADLINE_MARGIN);
+        settings.timeout_ms = settings.timeout_ms.min(left.as_millis() as u64);
+    }
+    if settings.enabled
+        && let Ok(k) = std::env::var(&settings.api_key_env)
+    {
+        // The audit entry's input is redacted by the same redactor: it never keeps the key.
+        crate::redact::register_secret(&k);
+    }
     if !crate::risk::in_scope(&settings, &verdict) {
         return verdict;
     }

@@ -76,6 +76,71 @@ const PATTERNS: &[(&[&str], &str)] = &[
         &["://"],
         r"(?i)(\b[a-z][a-z0-9+.\-]*://[^/\s:@]+:)([^/\s@]+)(@)",
     ),
+    // `--password VALUE`, `--passwd=VALUE`, `--passphrase VALUE` (not `--password-stdin`).
+    (
+        &["--pass"],
+        r"(?i)(--pass(?:word|wd|phrase)?(?:\s+|=)['\x22]?)([^\s'\x22;&|]+)()",
+    ),
+    // `sshpass -p VALUE`.
+    (
+        &["sshpass"],
+        r"(\bsshpass\s+(?:-[a-zA-Z]\s+)*-p\s*['\x22]?)([^\s'\x22;&|]+)()",
+    ),
+    // `docker login -p VALUE` (podman, helm registry, buildah…).
+    (
+        &["login"],
+        r"(\blogin\b[^\n;&|]*?\s-p\s*['\x22]?)([^\s'\x22;&|]+)()",
+    ),
+    // `mysql -pVALUE`, `mysqldump -pVALUE`, `mariadb -pVALUE`.
+    (
+        &["mysql", "mariadb"],
+        r"(\b(?:mysql|mariadb)[a-z_]*\b[^\n;&|]*?\s-p)([^\s'\x22;&|]+)()",
+    ),
+    // `curl -u user:pass`, `--user user:pass`.
+    (
+        &["-u", "--user"],
+        r"((?:^|\s)(?:-u|--user)(?:\s*|=)['\x22]?[^\s:'\x22]+:)([^\s'\x22@]+)()",
+    ),
+    // `aws configure set aws_secret_access_key VALUE` (and any secret-named setting).
+    (
+        &["configure"],
+        r"(?i)(\bconfigure\s+set\s+[\w.\-]*(?:secret|token|key|password)[\w.\-]*\s+['\x22]?)([^\s'\x22;&|]+)()",
+    ),
+    // Secret-named variables of any length: `DB_PASS=x`, `export API_TOKEN="y"`,
+    // `SECRET: z` (env files, YAML). Upper-case names only: `key=short` stays.
+    (
+        &["PASS", "SECRET", "TOKEN", "KEY", "CREDENTIAL"],
+        r"(\b[A-Z0-9_]*(?:PASS|SECRET|TOKEN|KEY|CREDENTIAL)[A-Z0-9_]*['\x22]?\s*[=:]\s*['\x22]?)([^\s'\x22`;&|]+)()",
+    ),
+    // GitLab tokens (personal, pipeline trigger, deploy, runner).
+    (
+        &["glpat-", "glptt-", "gldt-", "glrt-"],
+        r"()(\bgl(?:pat|ptt|dt|rt)-[A-Za-z0-9_\-]{16,})()",
+    ),
+    // Slack incoming webhooks: the path after `/services/` is the secret.
+    (
+        &["hooks.slack.com"],
+        r"(hooks\.slack\.com/(?:services|workflows|triggers)/)([A-Za-z0-9_/\-]+)()",
+    ),
+    // SendGrid API keys.
+    (
+        &["sg."],
+        r"()(\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,})()",
+    ),
+    // Mailgun keys.
+    (&["key-"], r"()(\bkey-[0-9a-f]{32}\b)()"),
+    // Azure SAS signatures (and any `sig=` query parameter).
+    (&["sig="], r"(?i)(\bsig=)([^&\s'\x22]+)()"),
+    // Stripe secret and restricted keys.
+    (
+        &["_live_", "_test_"],
+        r"()(\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,})()",
+    ),
+    // npm and Hugging Face tokens.
+    (
+        &["npm_", "hf_"],
+        r"()(\b(?:npm_[A-Za-z0-9]{30,}|hf_[A-Za-z0-9]{30,}))()",
+    ),
 ];
 
 /// Each pattern, compiled on first need.
@@ -91,6 +156,7 @@ fn compiled(i: usize) -> &'static Regex {
 const SECRET_KEY_SUFFIXES: &[&str] = &[
     "password",
     "passwd",
+    "pass",
     "passphrase",
     "secret",
     "token",
@@ -119,7 +185,15 @@ pub fn redact_text(s: &str) -> String {
     let mut out = s.to_string();
     let mut lower = s.to_ascii_lowercase();
     for (i, (needles, _)) in PATTERNS.iter().enumerate() {
-        if !needles.iter().any(|n| lower.contains(n)) {
+        // A needle with an upper-case letter is matched case-sensitively.
+        let present = |n: &&str| {
+            if n.bytes().any(|b| b.is_ascii_uppercase()) {
+                out.contains(*n)
+            } else {
+                lower.contains(*n)
+            }
+        };
+        if !needles.iter().any(present) {
             continue;
         }
         let replaced = compiled(i).replace_all(&out, |c: &regex::Captures<'_>| {
@@ -132,7 +206,200 @@ pub fn redact_text(s: &str) -> String {
             lower = out.to_ascii_lowercase();
         }
     }
+    let out = redact_high_entropy(&out);
+    redact_literals(&out)
+}
+
+/// Secret values this process knows literally (the risk backend's key): scrubbed from every
+/// string redacted afterwards, wherever they appear, whatever they look like.
+static LITERALS: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+/// Registers a literal secret (at least 8 characters) for every later redaction.
+pub fn register_secret(secret: &str) {
+    let secret = secret.trim();
+    if secret.len() < 8 {
+        return;
+    }
+    if let Ok(mut l) = LITERALS.lock()
+        && !l.iter().any(|s| s == secret)
+    {
+        l.push(secret.to_string());
+    }
+}
+
+fn redact_literals(s: &str) -> String {
+    let Ok(l) = LITERALS.lock() else {
+        return s.to_string();
+    };
+    let mut out = s.to_string();
+    for secret in l.iter() {
+        if out.contains(secret.as_str()) {
+            out = out.replace(secret.as_str(), REDACTED);
+        }
+    }
     out
+}
+
+/// Least length of a token judged by its entropy.
+const ENTROPY_MIN_LEN: usize = 24;
+/// Shannon entropy (bits per character) from which a mixed-case alphanumeric token is taken for
+/// a random secret.
+const ENTROPY_MIN_BITS: f64 = 4.0;
+
+/// Replaces tokens that look random: 24+ characters of `[A-Za-z0-9+/=_-]` with upper- and
+/// lower-case letters and digits and a high entropy (base64 keys, AWS secrets), and bare
+/// 32-character hex strings (Twilio, Mailgun, many API tokens). Paths (`/`-led or with `//`),
+/// git hashes (40 hex) and UUIDs (dashed hex) are kept. A linear scan, no regex.
+fn redact_high_entropy(s: &str) -> String {
+    let is_tok = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'_' | b'-');
+    let bytes = s.as_bytes();
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !is_tok(bytes[i]) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && is_tok(bytes[i]) {
+            i += 1;
+        }
+        // Split `NAME=value`: only the value is judged.
+        let mut tok_start = start;
+        if let Some(eq) = bytes[start..i].iter().position(|b| *b == b'=')
+            && eq > 0
+            && eq + 1 < i - start
+        {
+            tok_start = start + eq + 1;
+        }
+        let tok = &s[tok_start..i];
+        if looks_random(tok) {
+            spans.push((tok_start, i));
+        }
+    }
+    if spans.is_empty() {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut last = 0;
+    for (a, b) in spans {
+        out.push_str(&s[last..a]);
+        out.push_str(REDACTED);
+        last = b;
+    }
+    out.push_str(&s[last..]);
+    out
+}
+
+fn looks_random(tok: &str) -> bool {
+    let b = tok.as_bytes();
+    let hex = b.iter().all(|c| c.is_ascii_hexdigit());
+    if hex && b.len() == 32 {
+        return b.iter().any(|c| c.is_ascii_digit()) && b.iter().any(|c| c.is_ascii_alphabetic());
+    }
+    if b.len() < ENTROPY_MIN_LEN || b[0] == b'/' || b[0] == b'-' || tok.contains("//") {
+        return false;
+    }
+    let (mut up, mut low, mut dig) = (false, false, false);
+    for c in b {
+        up |= c.is_ascii_uppercase();
+        low |= c.is_ascii_lowercase();
+        dig |= c.is_ascii_digit();
+    }
+    if !(up && low && dig) {
+        return false;
+    }
+    // Path-like tokens (`tmpXy12/project/src`) have words between their slashes: a segment
+    // of three or more lower-case letters is almost never part of a random key.
+    if tok.contains('/')
+        && (b.iter().filter(|c| **c == b'/').count() * 8 > b.len()
+            || tok
+                .split('/')
+                .any(|seg| seg.len() >= 3 && seg.bytes().all(|c| c.is_ascii_lowercase())))
+    {
+        return false;
+    }
+    let mut counts = [0u32; 256];
+    for c in b {
+        counts[*c as usize] += 1;
+    }
+    let n = b.len() as f64;
+    let bits: f64 = counts
+        .iter()
+        .filter(|c| **c > 0)
+        .map(|c| {
+            let p = f64::from(*c) / n;
+            -p * p.log2()
+        })
+        .sum();
+    bits >= ENTROPY_MIN_BITS
+}
+
+/// True when a path names an env file (`.env`, `.env.local`, `prod.env`).
+fn is_env_file(path: &str) -> bool {
+    let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    name.starts_with(".env") || name.ends_with(".env")
+}
+
+/// Every value of a `NAME=value` (or `export NAME=value`) line: what an env file holds is secret
+/// whatever its name.
+fn redact_env_lines(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let t = line.trim_start();
+        let body = t.strip_prefix("export ").unwrap_or(t);
+        match body.split_once('=') {
+            Some((name, value))
+                if !name.is_empty()
+                    && !value.trim().is_empty()
+                    && !t.starts_with('#')
+                    && name
+                        .trim()
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')) =>
+            {
+                let keep = line.len() - value.len();
+                out.push_str(&line[..keep]);
+                out.push_str(REDACTED);
+            }
+            _ => out.push_str(line),
+        }
+    }
+    out
+}
+
+/// A tool input redacted for recording or sending: [`redact_value`], plus every value in the
+/// content written to an env file (`Write`/`Edit` of `.env*`).
+pub fn redact_tool_input(input: &Value, extra_paths: &[String]) -> Value {
+    let mut v = redact_value(input, extra_paths);
+    let env_target = ["file_path", "path", "notebook_path"]
+        .iter()
+        .filter_map(|k| input.get(k).and_then(Value::as_str))
+        .any(is_env_file);
+    if env_target && let Value::Object(map) = &mut v {
+        for (k, child) in map.iter_mut() {
+            if !matches!(k.as_str(), "file_path" | "path" | "notebook_path") {
+                env_walk(child, 0);
+            }
+        }
+    }
+    v
+}
+
+fn env_walk(v: &mut Value, depth: usize) {
+    if depth > MAX_DEPTH {
+        *v = Value::String(REDACTED.into());
+        return;
+    }
+    match v {
+        Value::String(s) => *s = redact_env_lines(s),
+        Value::Array(items) => items.iter_mut().for_each(|x| env_walk(x, depth + 1)),
+        Value::Object(map) => map.values_mut().for_each(|x| env_walk(x, depth + 1)),
+        _ => {}
+    }
 }
 
 /// A copy of `v` with secrets redacted: strings by pattern, values under secret-named keys, and
@@ -270,11 +537,13 @@ mod tests {
     }
 
     #[test]
-    fn every_pattern_compiles_and_its_needles_are_lowercase() {
+    fn every_pattern_compiles_and_its_needles_have_one_case() {
         for (i, (needles, _)) in PATTERNS.iter().enumerate() {
             let _ = compiled(i);
             assert!(
-                needles.iter().all(|n| *n == n.to_ascii_lowercase()),
+                needles
+                    .iter()
+                    .all(|n| *n == n.to_ascii_lowercase() || *n == n.to_ascii_uppercase()),
                 "{needles:?}"
             );
         }
@@ -323,6 +592,104 @@ mod tests {
                 "max_tokens": 5,
                 "nothing": null
             })
+        );
+    }
+
+    #[test]
+    fn redacts_passwords_in_options_variables_and_provider_tokens() {
+        let cases = [
+            ("mysql -u root --password hunter2xyz db", "hunter2xyz"),
+            ("mysql -u root -phunter2xyz db", "hunter2xyz"),
+            ("pg_dump --password=Opensesame1 db", "Opensesame1"),
+            ("sshpass -p 'Sup3rPass' ssh host", "Sup3rPass"),
+            ("docker login -u me -p DockPw42 registry.io", "DockPw42"),
+            ("curl -u admin:CurlPw77 https://x", "CurlPw77"),
+            ("curl --user admin:CurlPw88 https://x", "CurlPw88"),
+            (
+                "aws configure set aws_secret_access_key AwsSec999",
+                "AwsSec999",
+            ),
+            ("DB_PASS=ab1 ./run", "ab1"),
+            ("export API_TOKEN=\"t0k\"", "t0k"),
+            ("MY_SECRET=s3 make", "s3"),
+            ("STRIPE_KEY=k9 node x.js", "k9"),
+            (
+                "git clone https://oauth2:glpat-AbCdEfGhIjKlMnOpQrSt@gitlab.com/a/b",
+                "glpat-",
+            ),
+            (
+                "curl -X POST https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXX",
+                "XXXXXXXXXXXXXXXX",
+            ),
+            (
+                "echo SG.abcdefghijklmnopqrst.uvwxyzABCDEFGHIJKLMN",
+                "SG.abc",
+            ),
+            (
+                "twilio AC0123456789abcdef0123456789abcdef",
+                "0123456789abcdef0123",
+            ),
+            ("mailgun key-0123456789abcdef0123456789abcdef", "key-0123"),
+            (
+                "curl 'https://acct.blob.core.windows.net/c?sv=2022&sig=AbC%2Bdef123'",
+                "AbC%2Bdef123",
+            ),
+            ("stripe sk_live_abcdefghij1234567890", "sk_live_"),
+            (
+                "echo wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLE9KEY",
+                "wJalrXUtnFEMI",
+            ),
+            ("tok=Zm9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2Rl", "Zm9vYmFyQmF6"),
+        ];
+        for (input, secret) in cases {
+            let out = r(input);
+            assert!(!out.contains(secret), "{input} -> {out}");
+            assert!(out.contains(REDACTED), "{input} -> {out}");
+        }
+    }
+
+    #[test]
+    fn entropy_and_option_rules_keep_ordinary_commands() {
+        for s in [
+            "mkdir -p src/components/Button2Header",
+            "docker run -p 8080:80 nginx",
+            "ssh -p 2222 host",
+            "git checkout 4f1c2a9b8e7d6c5b4a39281706f5e4d3c2b1a098",
+            "docker pull ubuntu@sha256:45b23dee08af5e43a7fea6c4cf9c25ccf269ee113168c19722f87876677c5cb2",
+            "cat /home/Dev/Projects/App2024/src/main.rs",
+            "bash /tmp/.tmpXyZ12aBc9/project/scripts/build.sh",
+            "ls tmpQw3rTyUi0pAsDf/project/Scripts9X",
+            "uuid 550e8400-e29b-41d4-a716-446655440000",
+            "docker login --password-stdin registry.io",
+            "npm install --save-dev @typescript-eslint/eslint-plugin",
+            "cargo test --test risk_hook the_key_never_appears_in_output",
+            "RUST_LOG=debug cargo run",
+        ] {
+            assert_eq!(r(s), s);
+        }
+    }
+
+    #[test]
+    fn env_file_contents_and_registered_literals() {
+        let v = serde_json::json!({
+            "file_path": "/p/.env.local",
+            "content": "# db\nDATABASE_URL=postgres://h/db\nexport STRIPE=abc\nPLAIN=1\n\n"
+        });
+        let out = redact_tool_input(&v, &[]).to_string();
+        assert!(
+            !out.contains("postgres://h/db") && !out.contains("abc"),
+            "{out}"
+        );
+        assert!(
+            out.contains("DATABASE_URL=[redacted]") && out.contains("# db"),
+            "{out}"
+        );
+        let v = serde_json::json!({"file_path": "/p/README.md", "content": "PLAIN=1"});
+        assert_eq!(redact_tool_input(&v, &[]), v);
+        register_secret("literal-backend-key-1234");
+        assert_eq!(
+            r("echo literal-backend-key-1234 > x"),
+            "echo [redacted] > x"
         );
     }
 

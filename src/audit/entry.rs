@@ -2,7 +2,7 @@
 
 use super::canonical::write_canonical;
 use crate::event::HookEvent;
-use crate::redact::{redact_text, redact_value};
+use crate::redact::{redact_text, redact_tool_input, redact_value};
 use crate::verdict::{ChainLink, Verdict};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -87,7 +87,7 @@ impl NewEntry {
             session: event.session_id.clone(),
             event: event_name.to_string(),
             tool: event.tool_name.clone(),
-            input: cap_strings(redact_value(&event.tool_input, redact_paths), 0),
+            input: cap_strings(redact_tool_input(&event.tool_input, redact_paths), 0),
             decision: AuditDecision {
                 effect: verdict.outcome().to_string(),
                 rule: verdict.rule.clone(),

@@ -108,6 +108,7 @@ pub fn hypothetical(
         follow_symlinks: true,
         frozen_risk: None,
         risk_off: true,
+        deadline: None,
     };
     let verdict = hook::process(&pipeline, event);
     let _ = std::fs::remove_dir_all(&scratch);

@@ -215,6 +215,7 @@ pub fn replay(cases: &[Case], policy: &Policy, risk: RiskReplay, scratch: &Path)
                         },
                         risk_off: risk == RiskReplay::Off
                             || (risk == RiskReplay::Frozen && answers.is_none()),
+                        deadline: None,
                     };
                     hook::process(&pipeline, &ev)
                 }

@@ -69,6 +69,41 @@ impl RiskError {
     }
 }
 
+impl RiskError {
+    /// The cause in palisade's own words only, for a reason the agent reads: no text the
+    /// server chose (an error `detail`, a parse error quoting the body) is relayed.
+    pub fn public(&self) -> String {
+        match self {
+            RiskError::Connect(_) => "could not reach the backend".into(),
+            RiskError::Http { status, summary } => {
+                // The only palisade-made part of a summary: the Retry-After note it appends.
+                let note = summary
+                    .rfind(RETRY_NOTE)
+                    .map(|i| &summary[i..])
+                    .filter(|n| {
+                        // Exactly palisade's wording, numbers included: nothing else passes.
+                        let w: Vec<&str> = n[RETRY_NOTE.len()..].split(' ').collect();
+                        w.len() == 9
+                            && w[1..7] == ["ms", "does", "not", "fit", "the", "remaining"]
+                            && w[8] == "ms"
+                            && [w[0], w[7]]
+                                .iter()
+                                .all(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+                    })
+                    .map(|n| format!(";{}", &n[1..]))
+                    .unwrap_or_default();
+                format!("the backend answered HTTP {status}{note}")
+            }
+            RiskError::Malformed(_) => "the backend's response is malformed".into(),
+            RiskError::Internal(_) => "the backend client could not start".into(),
+            other => other.to_string(),
+        }
+    }
+}
+
+/// How the Retry-After note palisade appends to an HTTP failure starts.
+const RETRY_NOTE: &str = "; Retry-After ";
+
 impl std::fmt::Display for RiskError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -110,13 +145,31 @@ struct Failure {
 /// Posts `body` to `url` within `budget`, with at most one retry on 408/429/529/5xx and
 /// connection errors, honouring `Retry-After` only if it fits what is left.
 pub fn post(url: &str, key: &str, body: Vec<u8>, budget: Duration) -> Result<Exchange, RiskError> {
+    post_counted(
+        url,
+        key,
+        body,
+        budget,
+        &std::sync::atomic::AtomicU32::new(0),
+    )
+}
+
+/// `post`, counting the attempts made in `attempts` (also when it fails).
+pub fn post_counted(
+    url: &str,
+    key: &str,
+    body: Vec<u8>,
+    budget: Duration,
+    attempts: &std::sync::atomic::AtomicU32,
+) -> Result<Exchange, RiskError> {
     let start = Instant::now();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| RiskError::Internal(e.to_string()))?;
     let result = runtime.block_on(async {
-        match tokio::time::timeout(budget, exchange(url, key, body, start, budget)).await {
+        match tokio::time::timeout(budget, exchange(url, key, body, start, budget, attempts)).await
+        {
             Ok(r) => r,
             Err(_) => Err(RiskError::Timeout {
                 ms: budget.as_millis() as u64,
@@ -134,6 +187,7 @@ async fn exchange(
     body: Vec<u8>,
     start: Instant,
     budget: Duration,
+    counter: &std::sync::atomic::AtomicU32,
 ) -> Result<Exchange, RiskError> {
     let mut auth =
         reqwest::header::HeaderValue::from_str(&format!("Bearer {key}")).map_err(|_| {
@@ -152,6 +206,7 @@ async fn exchange(
     let mut attempts = 0;
     loop {
         attempts += 1;
+        counter.store(attempts, std::sync::atomic::Ordering::Relaxed);
         match attempt(&client, url, &auth, &body, family).await {
             Ok((response, header_id)) => {
                 let mut response = response;
@@ -180,7 +235,7 @@ async fn exchange(
                         (RiskError::Http { status, summary }, Some(w)) => RiskError::Http {
                             status,
                             summary: format!(
-                                "{summary}; Retry-After {} ms does not fit the remaining {} ms",
+                                "{summary}{RETRY_NOTE}{} ms does not fit the remaining {} ms",
                                 w.as_millis(),
                                 left.as_millis()
                             ),

@@ -4,7 +4,8 @@
 //!
 //! Steps 0 (hard rules) and 1 (read-only fast path) belong to the static layer; step 2 (backend
 //! error) is `on_error`. Here: 3 from-untrusted → deny; 4 high risk → deny; 5 low confidence →
-//! ask; 6 elevated signal → ask, which the `authorized` mitigator may turn into a pass;
+//! ask (4b: a call that could not be sent whole → ask); 6 elevated signal → ask, which the
+//! `authorized` mitigator may turn into a pass;
 //! 7 low risk → pass (allow with `auto_allow`); 8 anything else → ask.
 
 use super::questions::QUESTION_IDS;
@@ -146,6 +147,9 @@ pub struct LadderContext {
     /// The call executes a file the agent wrote whose content palisade has not seen: ask
     /// deterministically, whatever the model says (unless it says deny).
     pub executes_unseen_agent_file: bool,
+    /// Part of the call could not be sent whole: the model judged a clipped call, so nothing
+    /// below ask comes out (no low-risk pass, no `auto_allow`, no mitigator).
+    pub content_cut: bool,
 }
 
 /// The ladder's decision.
@@ -253,6 +257,17 @@ pub fn decide(
                 "the risk model rates this call as too dangerous to run ({}); do it another way or ask the user to run it",
                 deny.join(", ")
             ),
+        );
+    }
+
+    // Step 4b: the model saw a clipped call (padding around a payload): whatever it says
+    // below deny, a human decides. No mitigator.
+    if ctx.content_cut {
+        return LadderDecision::new(
+            settings,
+            Some(Effect::Ask),
+            "incomplete",
+            "the call is too large to be judged whole by the risk model, so a human decides".into(),
         );
     }
 
@@ -452,6 +467,7 @@ mod tests {
         let ctx = LadderContext {
             category: Some("secrets".into()),
             executes_unseen_agent_file: false,
+            content_cut: false,
         };
         let d = decide(
             &RiskSettings::default(),
@@ -463,6 +479,7 @@ mod tests {
         let ctx = LadderContext {
             category: None,
             executes_unseen_agent_file: true,
+            content_cut: false,
         };
         let d = decide(
             &RiskSettings::default(),
@@ -502,6 +519,29 @@ mod tests {
             (None, Some(Effect::Deny), "from-untrusted")
         );
         assert_eq!(on_error(&s, "x").effect, None);
+    }
+
+    #[test]
+    fn a_cut_call_is_never_passed_or_allowed() {
+        let s = RiskSettings {
+            auto_allow: true,
+            ..Default::default()
+        };
+        let ctx = LadderContext {
+            content_cut: true,
+            ..Default::default()
+        };
+        // Low risk, and an authorised ask: both become asks.
+        for a in [
+            answers(0.1, 0.9, [0.02, 0.02, 0.1, 0.02, 0.02, 0.0]),
+            answers(1.8, 0.9, [0.2, 0.02, 0.1, 0.02, 0.02, 0.99]),
+        ] {
+            let d = decide(&s, &a, &ctx);
+            assert_eq!((d.effect, d.step), (Some(Effect::Ask), "incomplete"));
+        }
+        // A deny stays a deny.
+        let d = decide(&s, &answers(2.9, 0.9, [0.95; 6]), &ctx);
+        assert_eq!(d.effect, Some(Effect::Deny));
     }
 
     #[test]

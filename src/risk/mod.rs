@@ -8,6 +8,7 @@
 
 pub mod cache;
 pub mod client;
+pub mod fastpath;
 pub mod ladder;
 pub mod questions;
 pub mod settings;
@@ -106,76 +107,132 @@ pub fn assess_with_key(
     if !in_scope(settings, static_verdict) {
         return None;
     }
+    // Step 1: a call that only reads inside the roots is not sent (unless `scope: all`), and
+    // neither is one the static layer already had an opinion on that reads only.
+    if settings.scope != RiskScope::All && fastpath::read_only(call, scope) {
+        return None;
+    }
     let started = Instant::now();
-    let ctx = context(static_verdict, ledger_context);
+    if let Some(k) = &key {
+        crate::redact::register_secret(k);
+    }
     let cwd = event
         .cwd
         .clone()
         .unwrap_or_else(|| scope.paths.cwd.to_string_lossy().into_owned());
     let messages = state::user_messages(event.transcript_path.as_deref().map(Path::new));
-    let state = state::build(
-        &call.tool,
-        &call.input,
-        &cwd,
-        messages,
-        ledger_context,
-        key.as_deref(),
+    let room = state::MAX_REQUEST_BYTES.saturating_sub(
+        questions::request(&settings.model, Value::Null)
+            .body()
+            .len(),
     );
-    let state_value = serde_json::to_value(&state).unwrap_or(Value::Null);
+    let built = state::build(call, &cwd, messages, ledger_context, key.as_deref(), room);
+    let mut ctx = context(static_verdict, ledger_context);
+    ctx.content_cut = !built.cut.is_empty();
+    let state_value = built.state;
     let request = questions::request(&settings.model, state_value.clone());
+    let with_cut = |mut out: RiskOutcome| {
+        if !built.cut.is_empty()
+            && let Some(obj) = out.record.as_object_mut()
+        {
+            obj.insert("cut".into(), json!(built.cut));
+        }
+        out
+    };
     if let Err(e) = request.validate() {
-        return Some(failed(
+        return Some(with_cut(failed(
             settings,
             RiskError::Invalid(e),
             &state_value,
             started,
-        ));
+            0,
+        )));
     }
+    // The key first: without it nothing is decided from stored answers either.
+    let Some(key) = key else {
+        let e = RiskError::NoKey {
+            var: settings.api_key_env.clone(),
+        };
+        return Some(with_cut(failed(settings, e, &state_value, started, 0)));
+    };
     let body = request.body();
     let cache_key = cache::key(&settings.url, &body);
     let now = unix_now();
-    if let Some(hit) = cache::get(data_dir, &cache_key, settings.cache_ttl_s, now) {
-        let prov = Provenance {
-            model: hit.model,
-            request_id: hit.request_id,
-            latency_ms: started.elapsed().as_millis() as u64,
-            input_tokens: hit.usage.as_ref().and_then(|u| u.input_tokens),
-            output_tokens: hit.usage.as_ref().and_then(|u| u.output_tokens),
-            cost: None,
-            cached: true,
-            attempts: 0,
-        };
-        return Some(outcome(settings, &hit.answers, &ctx, prov, &state_value));
+    let mut cache_rejected = None;
+    let mac_key = (settings.cache_ttl_s > 0).then(|| cache::mac_key(data_dir));
+    if let Some(mk) = &mac_key {
+        match cache::get(data_dir, mk, &cache_key, settings.cache_ttl_s, now) {
+            cache::Lookup::Hit(hit) => {
+                let prov = Provenance {
+                    model: hit.model,
+                    request_id: hit.request_id,
+                    latency_ms: started.elapsed().as_millis() as u64,
+                    input_tokens: hit.usage.as_ref().and_then(|u| u.input_tokens),
+                    output_tokens: hit.usage.as_ref().and_then(|u| u.output_tokens),
+                    cost: None,
+                    cached: true,
+                    attempts: 0,
+                };
+                return Some(with_cut(outcome(
+                    settings,
+                    &hit.answers,
+                    &ctx,
+                    prov,
+                    &state_value,
+                )));
+            }
+            cache::Lookup::Rejected(why) => cache_rejected = Some(why),
+            cache::Lookup::Miss => {}
+        }
     }
-    let Some(key) = key else {
-        return Some(failed(
-            settings,
-            RiskError::NoKey {
-                var: settings.api_key_env.clone(),
-            },
-            &state_value,
-            started,
-        ));
+    let note_cache = |mut out: RiskOutcome| {
+        if let (Some(why), Some(obj)) = (&cache_rejected, out.record.as_object_mut()) {
+            obj.insert("cache_rejected".into(), json!(why));
+        }
+        with_cut(out)
     };
     let budget = Duration::from_millis(settings.timeout_ms).saturating_sub(started.elapsed());
-    let exchange = match client::post(&settings.url, &key, body, budget) {
+    let attempts = std::sync::atomic::AtomicU32::new(0);
+    let result = client::post_counted(&settings.url, &key, body, budget, &attempts);
+    let attempts = attempts.load(std::sync::atomic::Ordering::Relaxed);
+    let exchange = match result {
         Ok(x) => x,
         Err(RiskError::Timeout { .. }) => {
             let e = RiskError::Timeout {
                 ms: settings.timeout_ms,
             };
-            return Some(failed(settings, e, &state_value, started));
+            return Some(note_cache(failed(
+                settings,
+                e,
+                &state_value,
+                started,
+                attempts,
+            )));
         }
-        Err(e) => return Some(failed(settings, e, &state_value, started)),
+        Err(e) => {
+            return Some(note_cache(failed(
+                settings,
+                e,
+                &state_value,
+                started,
+                attempts,
+            )));
+        }
     };
     let answers = RiskAnswers::recorded(&exchange.response.answers);
     if let Err(e) = answers.check() {
-        let mut out = failed(settings, RiskError::BadAnswers(e), &state_value, started);
+        let mut out = failed(
+            settings,
+            RiskError::BadAnswers(e),
+            &state_value,
+            started,
+            exchange.attempts,
+        );
         if let Some(obj) = out.record.as_object_mut() {
             obj.insert("model".into(), json!(exchange.response.model));
             obj.insert("request_id".into(), json!(exchange.request_id));
         }
-        return Some(out);
+        return Some(note_cache(out));
     }
     let usage = exchange.response.usage.clone();
     let entry = cache::CacheEntry {
@@ -185,10 +242,9 @@ pub fn assess_with_key(
         answers: answers.clone(),
         usage: usage.clone(),
     };
-    let cache_error = if settings.cache_ttl_s > 0 {
-        cache::put(data_dir, &cache_key, &entry).err()
-    } else {
-        None
+    let cache_error = match &mac_key {
+        Some(mk) => cache::put(data_dir, mk, &cache_key, &entry).err(),
+        None => None,
     };
     let prov = Provenance {
         model: exchange.response.model.clone(),
@@ -204,7 +260,7 @@ pub fn assess_with_key(
     if let (Some(e), Some(obj)) = (cache_error, out.record.as_object_mut()) {
         obj.insert("cache_error".into(), json!(e.to_string()));
     }
-    Some(out)
+    Some(note_cache(out))
 }
 
 /// The ladder on recorded answers, offline and deterministic (replay `--risk frozen`).
@@ -235,6 +291,7 @@ pub fn assess_frozen_value(
                 RiskError::BadAnswers(format!("the recorded answers do not parse ({e})")),
                 &Value::Null,
                 Instant::now(),
+                0,
             );
             if let Some(obj) = out.record.as_object_mut() {
                 obj.insert("model".into(), json!("frozen"));
@@ -252,6 +309,7 @@ pub fn context(static_verdict: &Verdict, ledger_context: &[LedgerExcerpt]) -> La
         executes_unseen_agent_file: ledger_context
             .iter()
             .any(|e| e.untrusted_source.is_none() && e.written_by_agent && e.excerpt.is_none()),
+        content_cut: false,
     }
 }
 
@@ -260,11 +318,19 @@ pub fn context(static_verdict: &Verdict, ledger_context: &[LedgerExcerpt]) -> La
 /// never lower a static ask, because a pass is not stricter than anything.
 pub fn combine(static_verdict: Verdict, outcome: RiskOutcome) -> Verdict {
     let RiskOutcome { verdict, record } = outcome;
+    // A pass (observe mode, low risk, mitigated) over a static "no opinion" still names the
+    // risk step that decided it, so `audit --stats` counts observe mode's would-be verdicts by
+    // rule.
+    let named = static_verdict.effect.is_none() && static_verdict.rule.is_none();
+    let risk_rule = verdict.rule.clone();
     let mut out = if verdict.effect > static_verdict.effect {
         verdict
     } else {
         static_verdict
     };
+    if named && out.rule.is_none() {
+        out.rule = risk_rule;
+    }
     out.risk = Some(record);
     out
 }
@@ -341,8 +407,10 @@ fn failed(
     error: RiskError,
     state: &Value,
     started: Instant,
+    attempts: u32,
 ) -> RiskOutcome {
-    let decision = ladder::on_error(settings, &error.to_string());
+    // The reason the agent reads holds palisade's words only; the record keeps the summary.
+    let decision = ladder::on_error(settings, &error.public());
     let mut verdict = verdict_of(&decision, settings);
     let record = json!({
         "model": Value::Null,
@@ -358,6 +426,7 @@ fn failed(
         "cost": Value::Null,
         "request_id": Value::Null,
         "cached": false,
+        "attempts": attempts,
         "error": {"code": error.code(), "message": error.to_string()},
         "state": state,
     });

@@ -34,12 +34,16 @@ pub struct RiskConfig {
 }
 
 /// Which calls go to the backend.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Ordered by how much is sent. Read-only calls inside the roots (`fastpath`) are sent only
+/// with `All`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum RiskScope {
-    /// Only calls the static layer had no opinion on.
+    /// Only calls the static layer had no opinion on, read-only ones excepted.
     Undecided,
-    /// Every call the static layer did not deny (its allows and asks too).
+    /// Every call the static layer did not deny (its allows and asks too), read-only ones excepted.
     AllButDenied,
+    /// Every call the static layer did not deny, read-only ones included.
+    All,
 }
 
 impl RiskScope {
@@ -48,6 +52,7 @@ impl RiskScope {
         match self {
             RiskScope::Undecided => "undecided",
             RiskScope::AllButDenied => "all-but-denied",
+            RiskScope::All => "all",
         }
     }
 }
@@ -356,8 +361,9 @@ fn parse_scope(v: &str) -> Result<RiskScope, String> {
     match v {
         "undecided" => Ok(RiskScope::Undecided),
         "all-but-denied" => Ok(RiskScope::AllButDenied),
+        "all" => Ok(RiskScope::All),
         _ => Err(format!(
-            "risk.scope must be `undecided` or `all-but-denied`, got `{v}`"
+            "risk.scope must be `undecided`, `all-but-denied` or `all`, got `{v}`"
         )),
     }
 }
@@ -553,7 +559,7 @@ impl RiskSettings {
         }
         if let Some(v) = &c.scope {
             let s = parse_scope(v)?;
-            if s == RiskScope::AllButDenied {
+            if s > next.scope {
                 next.scope = s;
             } else if next.scope != s {
                 skipped.push(format!(
