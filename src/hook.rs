@@ -303,9 +303,11 @@ fn ledger_check(
     if verdict.effect == Some(Effect::Deny) || !ledger::relevance(call, scope).1 {
         return verdict;
     }
-    match store.load(&event.session_id) {
-        Ok(l) => {
-            let lv = ledger::check(&l, call, scope, policy);
+    let keys = ledger::keys(call, scope);
+    match store.read(&event.session_id, &keys, |l| {
+        ledger::check(l, call, scope, policy)
+    }) {
+        Ok(lv) => {
             let mut v = verdict.stricter(lv.verdict);
             v.chain = lv.links;
             v
@@ -329,7 +331,7 @@ fn ledger_record(
     let (writes, runs) = ledger::relevance(call, scope);
     // A run of a ledgered script records what that script writes; with no ledger yet there
     // is nothing ledgered to run.
-    let ledgered = || store.file_for(&event.session_id).exists();
+    let ledgered = || store.exists(&event.session_id);
     if verdict.effect == Some(Effect::Deny) || !(writes || (runs && ledgered())) {
         return verdict;
     }
@@ -338,7 +340,8 @@ fn ledger_record(
         receipt,
         now_ms: now_ms(),
     };
-    match store.update_when(&event.session_id, |l| {
+    let keys = ledger::keys(call, scope);
+    match store.update_keys(&event.session_id, &keys, |l| {
         ((), ledger::record(l, call, scope, policy, &ctx) > 0)
     }) {
         Ok(()) => verdict,
@@ -362,8 +365,9 @@ fn ledger_confirm(
         receipt: None,
         now_ms: now_ms(),
     };
-    store.update(&event.session_id, |l| {
-        ledger::confirm(l, call, scope, policy, &ctx)
+    let keys = ledger::keys(call, scope);
+    store.update_keys(&event.session_id, &keys, |l| {
+        (ledger::confirm(l, call, scope, policy, &ctx), true)
     })
 }
 
@@ -388,12 +392,12 @@ pub fn ledger_attach_receipt(
         return Ok(());
     }
     let store = LedgerStore::new(&locations.data_dir);
-    if !store.file_for(&event.session_id).exists() {
+    if !store.exists(&event.session_id) {
         return Ok(());
     }
-    store.update_when(&event.session_id, |l| {
-        ((), l.attach_receipt(id, &receipt) > 0)
-    })
+    store
+        .attach_receipt(&event.session_id, id, &receipt)
+        .map(|_| ())
 }
 
 fn ledger_failure(policy: &Policy, e: &ledger::LedgerError) -> Verdict {
@@ -492,17 +496,23 @@ fn risk_ledger_context(
     scope: &Scope,
 ) -> Vec<crate::risk::LedgerExcerpt> {
     let execs = crate::fileops::executions(call, scope);
-    if execs.is_empty() || !store.file_for(&event.session_id).exists() {
+    if execs.is_empty() || !store.exists(&event.session_id) {
         return Vec::new();
     }
-    let Ok(l) = store.load(&event.session_id) else {
+    let keys: Vec<String> = execs
+        .iter()
+        .map(|e| e.path.to_string_lossy().into_owned())
+        .collect();
+    let Ok(entries) = store.read(&event.session_id, &keys, |l| {
+        execs
+            .iter()
+            .filter_map(|e| l.get(&e.path).cloned())
+            .collect::<Vec<_>>()
+    }) else {
         return Vec::new();
     };
     let mut out: Vec<crate::risk::LedgerExcerpt> = Vec::new();
-    for exec in &execs {
-        let Some(entry) = l.get(&exec.path) else {
-            continue;
-        };
+    for entry in &entries {
         if out.iter().any(|e| e.path == entry.path) {
             continue;
         }

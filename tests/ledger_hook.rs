@@ -74,16 +74,20 @@ fn event(env: &Env, session: &str, name: &str, tool: &str, input: Value) -> Valu
     })
 }
 
-/// The one ledger file of the state directory, parsed.
-fn ledger_file(env: &Env) -> Value {
-    let dir = env.data.join("ledger");
-    let files: Vec<PathBuf> = std::fs::read_dir(&dir)
+/// The store files of the state directory.
+fn store_files(env: &Env) -> Vec<PathBuf> {
+    std::fs::read_dir(env.data.join("ledger"))
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
+        .filter(|p| p.extension().is_some_and(|x| x == "db"))
+        .collect()
+}
+
+/// The one ledger store of the state directory, read whole, as JSON.
+fn ledger_file(env: &Env) -> Value {
+    let files = store_files(env);
     assert_eq!(files.len(), 1, "{files:?}");
-    serde_json::from_slice(&std::fs::read(&files[0]).unwrap()).unwrap()
+    serde_json::to_value(palisade::ledger::read_file(&files[0]).unwrap()).unwrap()
 }
 
 fn entry<'a>(ledger: &'a Value, path: &Path) -> &'a Value {
@@ -202,48 +206,89 @@ fn sessions_are_apart_and_idle_sessions_write_nothing() {
             json!({"file_path": b, "content": "echo b\n"}),
         ),
     );
-    let files = std::fs::read_dir(env.data.join("ledger"))
-        .unwrap()
-        .filter(|e| {
-            e.as_ref()
-                .unwrap()
-                .path()
-                .extension()
-                .is_some_and(|x| x == "json")
-        })
-        .count();
-    assert_eq!(files, 2);
+    assert_eq!(store_files(&env).len(), 2);
 }
 
+/// Many hook processes writing in one session at once: every write that was answered is in
+/// the ledger and in the audit log exactly once, and the audit chain verifies.
 #[test]
 fn parallel_writes_in_one_session_are_all_recorded() {
     let env = env();
-    let n = 20;
-    std::thread::scope(|s| {
-        for i in 0..n {
-            let env = &env;
-            s.spawn(move || {
-                let p = env.project.join(format!("gen_{i}.sh"));
-                let (code, out, err) = hook(
-                    env,
-                    &event(
-                        env,
-                        "s-par",
-                        "PreToolUse",
-                        "Write",
-                        json!({"file_path": p, "content": format!("echo {i}\n")}),
-                    ),
-                );
-                assert_eq!(code, 0, "{out} {err}");
-            });
-        }
+    let n = 500;
+    // 100 workers run the 500 hooks, so 100 processes contend for the store at any moment
+    // without exhausting the memory of a small machine.
+    let workers = 100;
+    let results: Vec<(usize, i32, String)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers)
+            .map(|w| {
+                let env = &env;
+                s.spawn(move || {
+                    let mut out = Vec::new();
+                    for i in (w..n).step_by(workers) {
+                        let p = env.project.join(format!("gen_{i}.sh"));
+                        let mut ev = event(
+                            env,
+                            "s-par",
+                            "PreToolUse",
+                            "Write",
+                            json!({"file_path": p, "content": format!("echo {i}\n")}),
+                        );
+                        ev["tool_use_id"] = json!(format!("toolu_{i}"));
+                        let (code, stdout, err) = hook(env, &ev);
+                        out.push((i, code, format!("{stdout} {err}")));
+                    }
+                    out
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
     });
+    // A debug build on a loaded machine can hit the hook's deadline; it then denies (fail
+    // closed). Every write that was allowed must be recorded; nothing else may fail.
+    let mut allowed = Vec::new();
+    for (i, code, text) in &results {
+        match code {
+            0 => allowed.push(*i),
+            2 if text.contains("deadline") => {}
+            _ => panic!("call {i}: exit {code}: {text}"),
+        }
+    }
+    assert!(allowed.len() >= n / 10, "only {} answered", allowed.len());
     let l = ledger_file(&env);
     let entries = l["entries"].as_object().unwrap();
-    assert_eq!(entries.len(), n, "{:?}", entries.keys().collect::<Vec<_>>());
-    for i in 0..n {
+    assert!(entries.len() >= allowed.len() && entries.len() <= n);
+    for i in &allowed {
         let e = entry(&l, &env.project.join(format!("gen_{i}.sh")));
         assert_eq!(e["excerpt"], format!("echo {i}\n"));
+        assert_eq!(e["tool_use_id"], format!("toolu_{i}"));
+        assert!(e["receipt"]["seq"].is_u64(), "call {i} has no receipt: {e}");
+    }
+    // The audit log: gap-free, each call once, every allowed one there, chain intact.
+    let log = std::fs::read_to_string(env.data.join("audit.jsonl")).unwrap();
+    let mut seen = std::collections::BTreeMap::<String, usize>::new();
+    for (k, line) in log.lines().enumerate() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(
+            v["seq"].as_u64(),
+            Some(k as u64 + 1),
+            "seq must be gap-free"
+        );
+        let path = v["input"]["file_path"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        *seen.entry(path).or_default() += 1;
+    }
+    assert!(
+        seen.values().all(|&c| c == 1),
+        "an entry was recorded twice"
+    );
+    for i in &allowed {
+        let p = env.project.join(format!("gen_{i}.sh"));
+        assert_eq!(seen.get(p.to_str().unwrap()), Some(&1), "call {i}");
     }
     // No temp file left behind.
     let leftovers: Vec<_> = std::fs::read_dir(env.data.join("ledger"))
@@ -268,13 +313,11 @@ fn a_corrupt_ledger_fails_closed_for_writes_only() {
             json!({"file_path": p, "content": "echo a\n"}),
         ),
     );
-    let dir = env.data.join("ledger");
-    let file = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.extension().is_some_and(|x| x == "json"))
-        .unwrap();
+    let file = store_files(&env).pop().unwrap();
     std::fs::write(&file, b"{\"entries\":{\"/x\":").unwrap();
+    for side in ["-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{side}", file.display()));
+    }
     let (code, out, err) = hook(
         &env,
         &event(

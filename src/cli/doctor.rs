@@ -598,7 +598,8 @@ fn audit_chain_check(file: &Path) -> Check {
     }
 }
 
-/// The ledger: one JSON file per session under `<state dir>/ledger`. A ledger that cannot be
+/// The ledger: one SQLite store per session under `<state dir>/ledger` (JSON files of an
+/// earlier version until migrated). A ledger that cannot be
 /// read or parsed makes the hook refuse that session's calls (forgetting what the agent wrote
 /// would let a write-then-run chain through), so each file is read and parsed here.
 fn ledger_check(data_dir: &Path) -> Check {
@@ -624,6 +625,14 @@ fn ledger_check(data_dir: &Path) -> Check {
     let mut broken = Vec::new();
     for entry in entries.flatten() {
         let path = entry.path();
+        if path.extension().is_some_and(|x| x == "db") {
+            files += 1;
+            if let Err(e) = crate::ledger::read_file(&path) {
+                broken.push(e.to_string());
+            }
+            continue;
+        }
+        // A JSON ledger of an earlier version, migrated when its session next writes.
         if !path.is_file() || path.extension().is_none_or(|x| x != "json") {
             continue;
         }

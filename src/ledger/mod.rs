@@ -9,7 +9,7 @@
 //!   recorded one (or none was known), else the analysis stored at write time, so chains
 //!   replay without the files. Downloaded content is asked about at least (remote code);
 //!   content nobody could see (`python gen.py > run.sh` without the file) is asked about.
-//! - A ledger file that cannot be read or parsed is an error, never an empty ledger: the hook
+//! - A ledger store that cannot be read or parsed is an error, never an empty ledger: the hook
 //!   refuses calls that write or run files (asks with `audit.on_error: ask`) and names the
 //!   file; calls that neither write nor run files do not read the ledger at all.
 //! - Bounds: 4096 entries and 4 MiB of excerpts per session (oldest first out; an entry
@@ -19,11 +19,12 @@
 //! Two pure-ish steps around a `Ledger` value (they read the files involved from disk when
 //! they exist, nothing else): `check` before a call (does it run something written earlier?)
 //! and `record` after the verdict (what did it write?). `LedgerStore` keeps the ledger of a
-//! session on disk between hook processes; replay keeps one in memory per case.
+//! session on disk between hook processes (SQLite, one row per path: a call reads only the
+//! rows it asks for, through a partial `Ledger` view); replay keeps one in memory per case.
 
 mod store;
 
-pub use store::{LedgerError, LedgerStore};
+pub use store::{LedgerError, LedgerStore, read_file};
 
 use crate::fileops::{self, Execution};
 use crate::normalize::{Call, CallKind, Scope};
@@ -33,7 +34,8 @@ use crate::verdict::{ChainLink, Effect, Source, Verdict};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use std::collections::BTreeMap;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -42,10 +44,10 @@ const EXCERPT_FULL: usize = 32 * 1024;
 const EXCERPT_HEAD: usize = 24 * 1024;
 const EXCERPT_TAIL: usize = 8 * 1024;
 /// Most entries one session keeps; the oldest go first.
-const MAX_ENTRIES: usize = 4096;
+pub(crate) const MAX_ENTRIES: usize = 4096;
 /// Total excerpt bytes one session keeps; older entries lose their excerpt (not their
 /// hash or analysis) first.
-const EXCERPT_BUDGET: usize = 4 * 1024 * 1024;
+pub(crate) const EXCERPT_BUDGET: usize = 4 * 1024 * 1024;
 /// Deepest chain followed: `a.sh` runs `b.sh` runs `c.py`…
 const MAX_CHAIN_DEPTH: usize = 4;
 /// Largest file read from disk to hash and analyse.
@@ -104,12 +106,39 @@ pub struct LedgerEntry {
 pub struct Ledger {
     #[serde(default)]
     pub entries: BTreeMap<String, LedgerEntry>,
+    /// Set on a partial view (the rows a store fetched for one call): the paths asked for and
+    /// not held, so the store can fetch them and run the step again.
+    #[serde(skip)]
+    misses: Option<RefCell<BTreeSet<String>>>,
 }
 
 impl Ledger {
+    /// An empty partial view that notes the paths asked for and not held.
+    pub(crate) fn partial() -> Ledger {
+        Ledger {
+            entries: BTreeMap::new(),
+            misses: Some(RefCell::new(BTreeSet::new())),
+        }
+    }
+
+    /// The paths asked for and not held since the last call (partial views only).
+    pub(crate) fn take_misses(&self) -> BTreeSet<String> {
+        self.misses
+            .as_ref()
+            .map(|m| std::mem::take(&mut *m.borrow_mut()))
+            .unwrap_or_default()
+    }
+
     /// The entry of a resolved path.
     pub fn get(&self, path: &Path) -> Option<&LedgerEntry> {
-        self.entries.get(path.to_string_lossy().as_ref())
+        let key = path.to_string_lossy();
+        let found = self.entries.get(key.as_ref());
+        if found.is_none()
+            && let Some(m) = &self.misses
+        {
+            m.borrow_mut().insert(key.into_owned());
+        }
+        found
     }
 
     fn put(&mut self, entry: LedgerEntry) {
@@ -195,6 +224,27 @@ pub fn relevance(call: &Call, scope: &Scope) -> (bool, bool) {
         ),
         _ => (false, false),
     }
+}
+
+/// The ledger rows a call is likely to read: the files it writes and the files it runs. A
+/// store fetches these first; a step that asks for more gets them on a second pass.
+pub fn keys(call: &Call, scope: &Scope) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    match &call.kind {
+        CallKind::Write { path, .. } => out.push(path.to_string_lossy().into_owned()),
+        CallKind::Shell { analysis, .. } => {
+            for w in fileops::writes(analysis, scope) {
+                out.push(w.path.to_string_lossy().into_owned());
+            }
+            for e in fileops::executions(call, scope) {
+                out.push(e.path.to_string_lossy().into_owned());
+            }
+        }
+        _ => {}
+    }
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// The ledger entries of the files a call runs (for the risk backend's state: what the

@@ -1,21 +1,82 @@
-//! Where a session's ledger lives and how it is read and updated: one JSON file per session,
-//! named by a hash of the session id (session ids are untrusted and never reach a path),
-//! updated under an exclusive lock and replaced atomically (temp file + rename), so parallel
-//! hook processes lose nothing and a crash leaves the previous version intact.
+//! Where a session's ledger lives and how it is read and updated: one SQLite database per
+//! session (`<state dir>/ledger/<hash>.db`), named by a hash of the session id (session ids are
+//! untrusted and never reach a path), one row per written path.
+//!
+//! Why SQLite: a call reads and writes only the rows it needs (the primary key is the path, an
+//! index covers the file name and the calls still waiting for their audit receipt), so a call
+//! costs the same on the 10,000th call of a session as on the first; and cross-process
+//! concurrency is built in (WAL, one writer at a time, readers never blocked).
+//!
+//! Durability: WAL with `synchronous=NORMAL` and no checkpoint when a connection closes, so a
+//! hook process never waits for `fsync`; SQLite checkpoints (and syncs) once the WAL holds
+//! `WAL_AUTOCHECKPOINT` pages. A crash of the process loses nothing committed; a power loss or
+//! kernel crash can lose the last commits since the last checkpoint (never corrupts the store).
+//! See docs/AUDIT.md.
+//!
+//! Failure rules: a store that exists but cannot be opened or read, has a shape this version
+//! did not write, or is not a regular file of this user (a symlink, a FIFO) is an error, never
+//! an empty ledger: forgetting what the agent wrote would let a write-then-run chain through.
+//! A store is created whole in a temp file and renamed into place, so a crash while creating
+//! one leaves no half-made store. A JSON ledger of an earlier version is migrated into the new
+//! store on first use and then removed (a corrupt one is an error, kept for inspection).
 
-use super::Ledger;
+use super::{EXCERPT_BUDGET, Ledger, LedgerEntry, MAX_ENTRIES};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
 use sha2::{Digest, Sha256};
+use std::collections::BTreeSet;
 use std::fs::{self, File, OpenOptions};
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// Ledgers of sessions untouched this long are removed when a new session starts one.
 pub const STALE_AFTER: std::time::Duration = std::time::Duration::from_secs(30 * 24 * 3600);
 /// Most stale files removed at once, so starting a session stays quick.
 const MAX_PRUNED: usize = 256;
 
-/// Largest ledger file read; a bigger one is reported, not trusted.
+/// Largest legacy JSON ledger read for migration; a bigger one is reported, not trusted.
 pub const MAX_LEDGER_BYTES: u64 = 64 * 1024 * 1024;
+
+/// How long a call waits for another process's write to finish: well under the hook's 10 s
+/// deadline, so a stuck writer turns into a reported ledger error, not a deadline kill.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(4);
+/// WAL pages before SQLite checkpoints (and syncs) in a commit: the rare call that pays it.
+const WAL_AUTOCHECKPOINT: u32 = 256;
+/// The shape of the store this version writes (SQLite `user_version`).
+const SCHEMA_VERSION: i64 = 1;
+/// Most passes of one step over a partial view (each pass fetches the rows the last one
+/// missed; chains are followed 4 deep, so a handful suffice).
+const MAX_PASSES: usize = 8;
+
+const SCHEMA: &str = "
+CREATE TABLE entries(
+    path TEXT PRIMARY KEY NOT NULL,
+    name TEXT NOT NULL,
+    tool_use_id TEXT,
+    pending_receipt INTEGER NOT NULL,
+    written_at INTEGER NOT NULL,
+    excerpt_bytes INTEGER NOT NULL,
+    body TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX entries_by_name ON entries(name);
+CREATE INDEX entries_pending ON entries(tool_use_id) WHERE pending_receipt = 1;
+CREATE INDEX entries_by_age ON entries(written_at, path);
+CREATE TABLE totals(
+    id INTEGER PRIMARY KEY CHECK (id = 0),
+    entries INTEGER NOT NULL,
+    excerpt_bytes INTEGER NOT NULL
+);
+INSERT INTO totals VALUES (0, 0, 0);
+CREATE TRIGGER entries_added AFTER INSERT ON entries BEGIN
+    UPDATE totals SET entries = entries + 1, excerpt_bytes = excerpt_bytes + new.excerpt_bytes;
+END;
+CREATE TRIGGER entries_removed AFTER DELETE ON entries BEGIN
+    UPDATE totals SET entries = entries - 1, excerpt_bytes = excerpt_bytes - old.excerpt_bytes;
+END;
+CREATE TRIGGER entries_changed AFTER UPDATE ON entries BEGIN
+    UPDATE totals SET excerpt_bytes = excerpt_bytes - old.excerpt_bytes + new.excerpt_bytes;
+END;
+";
 
 /// Why the ledger could not be read or written. The hook turns it into a deny (or an ask,
 /// with `audit.on_error: ask`) naming the file.
@@ -52,91 +113,293 @@ impl LedgerStore {
         }
     }
 
-    /// The ledger file of a session: `<dir>/<first 16 hex digits of sha256(session_id)>.json`.
+    /// The store of a session: `<dir>/<first 16 hex digits of sha256(session_id)>.db`.
     pub fn file_for(&self, session_id: &str) -> PathBuf {
         let digest = hex::encode(Sha256::digest(session_id.as_bytes()));
-        self.dir.join(format!("{}.json", &digest[..16]))
+        self.dir.join(format!("{}.db", &digest[..16]))
+    }
+
+    /// The JSON ledger an earlier version kept for the session (migrated on first use).
+    fn legacy_for(&self, session_id: &str) -> PathBuf {
+        self.file_for(session_id).with_extension("json")
     }
 
     fn lock_for(&self, session_id: &str) -> PathBuf {
         self.file_for(session_id).with_extension("lock")
     }
 
-    /// Reads a session's ledger (empty when none was written yet). A file that exists but
-    /// cannot be read or parsed is an error, never an empty ledger: forgetting what the agent
-    /// wrote would let a write-then-run chain through.
-    pub fn load(&self, session_id: &str) -> Result<Ledger, LedgerError> {
-        read_ledger(&self.file_for(session_id))
+    /// Whether the session has a ledger (a store, or a JSON ledger still to migrate). Cheap:
+    /// calls of sessions that never wrote a file open nothing.
+    pub fn exists(&self, session_id: &str) -> bool {
+        fs::symlink_metadata(self.file_for(session_id)).is_ok()
+            || fs::symlink_metadata(self.legacy_for(session_id)).is_ok()
     }
 
-    /// Reads, changes and writes back a session's ledger under its exclusive lock.
+    /// Reads a session's whole ledger (empty when none was written yet), for inspection and
+    /// tests; the hook reads only the rows a call needs (`read`). A store that exists but
+    /// cannot be read is an error, never an empty ledger.
+    pub fn load(&self, session_id: &str) -> Result<Ledger, LedgerError> {
+        match self.open(session_id, false)? {
+            None => Ok(Ledger::default()),
+            Some(_) => read_file(&self.file_for(session_id)),
+        }
+    }
+
+    /// Runs a read-only step over the rows it needs: first the rows of `keys`, then, pass by
+    /// pass, any row the step asked for and did not have (a chain followed into another file).
+    pub fn read<T>(
+        &self,
+        session_id: &str,
+        keys: &[String],
+        mut step: impl FnMut(&Ledger) -> T,
+    ) -> Result<T, LedgerError> {
+        let Some(mut conn) = self.open(session_id, false)? else {
+            return Ok(step(&Ledger::default()));
+        };
+        let path = self.file_for(session_id);
+        // One read transaction: every pass sees the same snapshot.
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Deferred)
+            .map_err(|e| sql_error(&path, e))?;
+        let mut view = Ledger::partial();
+        let mut fetched = BTreeSet::new();
+        fetch(&tx, &path, &mut view, &mut fetched, keys.iter().cloned())?;
+        for _ in 0..MAX_PASSES {
+            let out = step(&view);
+            let missing: Vec<String> = view
+                .take_misses()
+                .into_iter()
+                .filter(|k| !fetched.contains(k))
+                .collect();
+            if missing.is_empty() {
+                return Ok(out);
+            }
+            fetch(&tx, &path, &mut view, &mut fetched, missing.into_iter())?;
+        }
+        Err(too_many_passes(&path))
+    }
+
+    /// Reads, changes and writes back a session's ledger in one write transaction.
     pub fn update<T>(
         &self,
         session_id: &str,
-        change: impl FnOnce(&mut Ledger) -> T,
+        mut change: impl FnMut(&mut Ledger) -> T,
     ) -> Result<T, LedgerError> {
-        self.update_when(session_id, |l| (change(l), true))
+        self.update_keys(session_id, &[], |l| (change(l), true))
     }
 
     /// Like `update`, but writes back only when `change` says it changed something.
     pub fn update_when<T>(
         &self,
         session_id: &str,
-        change: impl FnOnce(&mut Ledger) -> (T, bool),
+        change: impl FnMut(&mut Ledger) -> (T, bool),
+    ) -> Result<T, LedgerError> {
+        self.update_keys(session_id, &[], change)
+    }
+
+    /// `update_when` over the rows of `keys` first (see `read`). `change` may run more than
+    /// once (on a fresh copy each time): it runs on a snapshot without holding the write
+    /// lock (it analyses content, which may take a while), and again under the lock only if
+    /// a row it read changed meanwhile. Only its last run is written back: the rows it
+    /// changed, added or removed.
+    pub fn update_keys<T>(
+        &self,
+        session_id: &str,
+        keys: &[String],
+        mut change: impl FnMut(&mut Ledger) -> (T, bool),
     ) -> Result<T, LedgerError> {
         let path = self.file_for(session_id);
-        let err = |message: String| LedgerError {
-            path: path.clone(),
-            message,
-        };
-        fs::create_dir_all(&self.dir).map_err(|e| err(format!("could not be created ({e})")))?;
-        let lock = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(self.lock_for(session_id))
-            .map_err(|e| err(format!("could not be locked ({e})")))?;
-        lock.lock()
-            .map_err(|e| err(format!("could not be locked ({e})")))?;
-        let fresh = !path.exists();
-        let mut ledger = read_ledger(&path)?;
-        let (out, changed) = change(&mut ledger);
-        if changed {
-            ledger.enforce_bounds();
-            write_atomically(&path, &ledger)
-                .map_err(|e| err(format!("could not be written ({e})")))?;
+        let fresh = !self.exists(session_id);
+        let mut conn = if fresh {
+            // Nothing ledgered yet: a change that records nothing creates no store.
+            let (out, changed) = change(&mut Ledger::default());
+            if !changed {
+                return Ok(out);
+            }
+            self.open(session_id, true)?
+        } else {
+            self.open(session_id, false)?
         }
-        // The lock is released when `lock` is dropped, after the rename.
-        drop(lock);
-        if fresh && changed {
+        .ok_or_else(|| error(&path, "could not be created".into()))?;
+        // First run on a snapshot, outside the write lock.
+        let planned = {
+            let tx = conn
+                .transaction_with_behavior(TransactionBehavior::Deferred)
+                .map_err(|e| sql_error(&path, e))?;
+            let mut base = Ledger::partial();
+            let mut fetched = BTreeSet::new();
+            fetch(&tx, &path, &mut base, &mut fetched, keys.iter().cloned())?;
+            let planned = run_change(&tx, &path, &mut base, &mut fetched, &mut change)?;
+            (base, fetched, planned)
+        };
+        let (snapshot, read_keys, (work, out, changed)) = planned;
+        if !changed {
+            return Ok(out);
+        }
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| sql_error(&path, e))?;
+        let mut base = Ledger::partial();
+        let mut fetched = BTreeSet::new();
+        fetch(
+            &tx,
+            &path,
+            &mut base,
+            &mut fetched,
+            read_keys.iter().cloned(),
+        )?;
+        let (work, out, changed) = if base.entries == snapshot.entries {
+            (work, out, changed)
+        } else {
+            // Another process changed a row this change read: run it again under the lock.
+            run_change(&tx, &path, &mut base, &mut fetched, &mut change)?
+        };
+        if changed {
+            write_back(&tx, &path, &base, &work)?;
+            enforce_bounds(&tx, &path)?;
+        }
+        tx.commit().map_err(|e| sql_error(&path, e))?;
+        drop(conn);
+        if fresh {
             self.prune_stale(&path);
         }
         Ok(out)
     }
 
-    /// Removes ledgers (and their lock files) of sessions not written for `STALE_AFTER`.
+    /// Gives the entries a call recorded (by `tool_use_id`, still without a receipt) the
+    /// receipt of the audit entry appended for that call. Returns how many changed; a session
+    /// without a ledger has none.
+    pub fn attach_receipt(
+        &self,
+        session_id: &str,
+        tool_use_id: &str,
+        receipt: &super::Receipt,
+    ) -> Result<usize, LedgerError> {
+        let Some(mut conn) = self.open(session_id, false)? else {
+            return Ok(0);
+        };
+        let path = self.file_for(session_id);
+        const PENDING: &str =
+            "SELECT body FROM entries WHERE pending_receipt = 1 AND tool_use_id = ?1";
+        // Most calls recorded nothing: look first, take the write lock only when needed.
+        if select_bodies(&conn, &path, PENDING, tool_use_id)?.is_empty() {
+            return Ok(0);
+        }
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| sql_error(&path, e))?;
+        let rows = select_bodies(&tx, &path, PENDING, tool_use_id)?;
+        let mut n = 0;
+        for mut e in rows {
+            if e.receipt.is_none() && e.tool_use_id.as_deref() == Some(tool_use_id) {
+                e.receipt = Some(receipt.clone());
+                upsert(&tx, &path, &e)?;
+                n += 1;
+            }
+        }
+        tx.commit().map_err(|e| sql_error(&path, e))?;
+        Ok(n)
+    }
+
+    /// The entries of a session whose file name is `name` (`Makefile`, `.envrc`, `conftest.py`:
+    /// files tools load by convention), by index.
+    pub fn by_name(&self, session_id: &str, name: &str) -> Result<Vec<LedgerEntry>, LedgerError> {
+        let Some(conn) = self.open(session_id, false)? else {
+            return Ok(Vec::new());
+        };
+        let path = self.file_for(session_id);
+        select_bodies(
+            &conn,
+            &path,
+            "SELECT body FROM entries WHERE name = ?1",
+            name,
+        )
+    }
+
+    /// Opens the session's store; `None` when it has none and `create` is false. Creates it
+    /// (migrating a JSON ledger of an earlier version) when `create` is true, or when a JSON
+    /// ledger is waiting to be migrated.
+    fn open(&self, session_id: &str, create: bool) -> Result<Option<Connection>, LedgerError> {
+        let path = self.file_for(session_id);
+        match fs::symlink_metadata(&path) {
+            Ok(m) => {
+                check_owned_file(&path, &m)?;
+                return connect(&path).map(Some);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(error(&path, format!("could not be read ({e})"))),
+        }
+        let legacy = self.legacy_for(session_id);
+        let has_legacy = fs::symlink_metadata(&legacy).is_ok();
+        if !create && !has_legacy {
+            return Ok(None);
+        }
+        fs::create_dir_all(&self.dir)
+            .map_err(|e| error(&path, format!("could not be created ({e})")))?;
+        // Creation is serialized per session; the loser of a race finds the store made.
+        let lock = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(self.lock_for(session_id))
+            .map_err(|e| error(&path, format!("could not be locked ({e})")))?;
+        lock.lock()
+            .map_err(|e| error(&path, format!("could not be locked ({e})")))?;
+        if fs::symlink_metadata(&path).is_err() {
+            let migrated = if has_legacy {
+                Some(read_legacy(&legacy)?)
+            } else {
+                None
+            };
+            create_store(&path, migrated.as_ref())?;
+            if has_legacy {
+                // Migrated: the store holds every entry, the JSON file is no longer read.
+                let _ = fs::remove_file(&legacy);
+                tracing::info!(
+                    "migrated the JSON ledger {} into {}",
+                    legacy.display(),
+                    path.display()
+                );
+            }
+        }
+        drop(lock);
+        let m = fs::symlink_metadata(&path)
+            .map_err(|e| error(&path, format!("could not be read ({e})")))?;
+        check_owned_file(&path, &m)?;
+        connect(&path).map(Some)
+    }
+
+    /// Removes ledgers (and their side files) of sessions not written for `STALE_AFTER`.
     /// Best effort: a file that cannot be removed stays, nothing fails.
     fn prune_stale(&self, keep: &Path) {
         let Ok(dir) = fs::read_dir(&self.dir) else {
             return;
         };
         let now = std::time::SystemTime::now();
+        let age = |p: &Path| {
+            fs::metadata(p)
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| now.duration_since(t).ok())
+        };
         let mut removed = 0;
         for entry in dir.flatten() {
             if removed >= MAX_PRUNED {
                 break;
             }
             let path = entry.path();
-            if path == keep || path.extension().is_none_or(|x| x != "json") {
+            let main = path.extension().is_some_and(|x| x == "db" || x == "json");
+            if path == keep || !main {
                 continue;
             }
-            let stale = entry
-                .metadata()
-                .and_then(|m| m.modified())
-                .ok()
-                .and_then(|t| now.duration_since(t).ok())
-                .is_some_and(|age| age > STALE_AFTER);
+            // A WAL holds the latest writes; the session is stale only if both are old.
+            let wal = PathBuf::from(format!("{}-wal", path.display()));
+            let stale = age(&path).is_some_and(|a| a > STALE_AFTER)
+                && age(&wal).is_none_or(|a| a > STALE_AFTER);
             if stale && fs::remove_file(&path).is_ok() {
+                for side in ["-wal", "-shm"] {
+                    let _ = fs::remove_file(format!("{}{side}", path.display()));
+                }
                 let _ = fs::remove_file(path.with_extension("lock"));
                 removed += 1;
             }
@@ -144,16 +407,354 @@ impl LedgerStore {
     }
 }
 
-fn read_ledger(path: &Path) -> Result<Ledger, LedgerError> {
-    let err = |message: String| LedgerError {
+/// Reads a whole store file (for `palisade doctor` and inspection), every row parsed.
+pub fn read_file(path: &Path) -> Result<Ledger, LedgerError> {
+    let m =
+        fs::symlink_metadata(path).map_err(|e| error(path, format!("could not be read ({e})")))?;
+    check_owned_file(path, &m)?;
+    let conn = connect(path)?;
+    let bodies = (|| {
+        let mut stmt = conn.prepare("SELECT body FROM entries")?;
+        stmt.query_map([], |r| r.get::<_, String>(0))?
+            .collect::<Result<Vec<String>, _>>()
+    })()
+    .map_err(|e| sql_error(path, e))?;
+    let mut ledger = Ledger::default();
+    for b in &bodies {
+        let e = parse_body(path, b)?;
+        ledger.entries.insert(e.path.clone(), e);
+    }
+    Ok(ledger)
+}
+
+fn error(path: &Path, message: String) -> LedgerError {
+    LedgerError {
         path: path.to_path_buf(),
         message,
+    }
+}
+
+fn sql_error(path: &Path, e: rusqlite::Error) -> LedgerError {
+    use rusqlite::ErrorCode::*;
+    let code = e.sqlite_error_code();
+    let message = match code {
+        Some(NotADatabase | DatabaseCorrupt) => {
+            format!("is corrupt ({e}); remove it to start this session's ledger afresh")
+        }
+        Some(DatabaseBusy | DatabaseLocked) => {
+            format!("stayed locked by another process ({e})")
+        }
+        _ if matches!(e, rusqlite::Error::SqliteFailure(_, _)) => {
+            format!("could not be used ({e})")
+        }
+        // A column of the wrong type or a missing table: not a store this version wrote.
+        _ => format!("is corrupt ({e}); remove it to start this session's ledger afresh"),
     };
-    let file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Ledger::default()),
-        Err(e) => return Err(err(format!("could not be read ({e})"))),
-    };
+    error(path, message)
+}
+
+fn too_many_passes(path: &Path) -> LedgerError {
+    error(
+        path,
+        format!("was asked for rows more than {MAX_PASSES} times by one call"),
+    )
+}
+
+/// A store must be a regular file of this user: a symlink or FIFO planted in the state
+/// directory would redirect or block the ledger.
+fn check_owned_file(path: &Path, m: &fs::Metadata) -> Result<(), LedgerError> {
+    use std::os::unix::fs::MetadataExt;
+    if !m.file_type().is_file() {
+        return Err(error(
+            path,
+            "is not a regular file (a symlink, FIFO or directory); remove it".into(),
+        ));
+    }
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let me = unsafe { libc::geteuid() };
+    if m.uid() != me {
+        return Err(error(
+            path,
+            format!(
+                "is owned by uid {}, not by you (uid {me}); remove it",
+                m.uid()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn connect(path: &Path) -> Result<Connection, LedgerError> {
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX
+            | OpenFlags::SQLITE_OPEN_NOFOLLOW,
+    )
+    .map_err(|e| sql_error(path, e))?;
+    conn.busy_timeout(BUSY_TIMEOUT)
+        .map_err(|e| sql_error(path, e))?;
+    let version: i64 = conn
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .map_err(|e| sql_error(path, e))?;
+    if version != SCHEMA_VERSION {
+        return Err(error(
+            path,
+            format!(
+                "is corrupt (schema version {version}, expected {SCHEMA_VERSION}); remove it \
+                 to start this session's ledger afresh"
+            ),
+        ));
+    }
+    tune(&conn).map_err(|e| sql_error(path, e))?;
+    Ok(conn)
+}
+
+/// Per-connection settings: no fsync per commit, no checkpoint when the process exits.
+fn tune(conn: &Connection) -> rusqlite::Result<()> {
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    conn.pragma_update(None, "wal_autocheckpoint", WAL_AUTOCHECKPOINT)?;
+    conn.set_db_config(
+        rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
+        true,
+    )?;
+    Ok(())
+}
+
+/// Makes a store whole in a temp file (schema, migrated entries, WAL mode), synced once, then
+/// renames it into place: a crash leaves either no store or a complete one.
+fn create_store(path: &Path, migrated: Option<&Ledger>) -> Result<(), LedgerError> {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = path.with_extension(format!("db.tmp.{}", std::process::id()));
+    let _ = fs::remove_file(&tmp);
+    let made = (|| -> Result<(), LedgerError> {
+        File::create(&tmp)
+            .and_then(|f| f.set_permissions(fs::Permissions::from_mode(0o600)))
+            .map_err(|e| error(path, format!("could not be created ({e})")))?;
+        let mut conn = Connection::open_with_flags(
+            &tmp,
+            OpenFlags::SQLITE_OPEN_READ_WRITE
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX
+                | OpenFlags::SQLITE_OPEN_NOFOLLOW,
+        )
+        .map_err(|e| sql_error(path, e))?;
+        let tx = conn.transaction().map_err(|e| sql_error(path, e))?;
+        tx.execute_batch(SCHEMA).map_err(|e| sql_error(path, e))?;
+        if let Some(l) = migrated {
+            for e in l.entries.values() {
+                upsert(&tx, path, e)?;
+            }
+            enforce_bounds(&tx, path)?;
+        }
+        tx.pragma_update(None, "user_version", SCHEMA_VERSION)
+            .map_err(|e| sql_error(path, e))?;
+        tx.commit().map_err(|e| sql_error(path, e))?;
+        // WAL mode is recorded in the file: every later connection uses it.
+        conn.pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(()))
+            .map_err(|e| sql_error(path, e))?;
+        drop(conn);
+        File::open(&tmp)
+            .and_then(|f| f.sync_all())
+            .map_err(|e| error(path, format!("could not be written ({e})")))?;
+        fs::rename(&tmp, path).map_err(|e| error(path, format!("could not be created ({e})")))
+    })();
+    if made.is_err() {
+        let _ = fs::remove_file(&tmp);
+        for side in ["-wal", "-shm", "-journal"] {
+            let _ = fs::remove_file(format!("{}{side}", tmp.display()));
+        }
+    }
+    made
+}
+
+fn parse_body(path: &Path, body: &str) -> Result<LedgerEntry, LedgerError> {
+    serde_json::from_str(body).map_err(|e| {
+        error(
+            path,
+            format!("is corrupt (an entry does not parse: {e}); remove it to start afresh"),
+        )
+    })
+}
+
+fn select_bodies(
+    conn: &Connection,
+    path: &Path,
+    sql: &str,
+    arg: &str,
+) -> Result<Vec<LedgerEntry>, LedgerError> {
+    let bodies = (|| {
+        let mut stmt = conn.prepare_cached(sql)?;
+        stmt.query_map([arg], |r| r.get::<_, String>(0))?
+            .collect::<Result<Vec<String>, _>>()
+    })()
+    .map_err(|e| sql_error(path, e))?;
+    bodies.iter().map(|b| parse_body(path, b)).collect()
+}
+
+/// Runs `change` on copies of `base`, fetching the rows it asks for and lacks, until it asks
+/// for nothing new. Returns its last copy and answer.
+fn run_change<T>(
+    conn: &Connection,
+    path: &Path,
+    base: &mut Ledger,
+    fetched: &mut BTreeSet<String>,
+    change: &mut impl FnMut(&mut Ledger) -> (T, bool),
+) -> Result<(Ledger, T, bool), LedgerError> {
+    for _ in 0..MAX_PASSES {
+        let mut work = base.clone();
+        let (out, changed) = change(&mut work);
+        let missing: Vec<String> = work
+            .take_misses()
+            .into_iter()
+            .filter(|k| !fetched.contains(k))
+            .collect();
+        if missing.is_empty() {
+            return Ok((work, out, changed));
+        }
+        fetch(conn, path, base, fetched, missing.into_iter())?;
+    }
+    Err(too_many_passes(path))
+}
+
+/// Puts the rows of `keys` (those that exist) into `view`; every key is noted as fetched.
+fn fetch(
+    conn: &Connection,
+    path: &Path,
+    view: &mut Ledger,
+    fetched: &mut BTreeSet<String>,
+    keys: impl Iterator<Item = String>,
+) -> Result<(), LedgerError> {
+    let mut stmt = conn
+        .prepare_cached("SELECT body FROM entries WHERE path = ?1")
+        .map_err(|e| sql_error(path, e))?;
+    for key in keys {
+        if !fetched.insert(key.clone()) {
+            continue;
+        }
+        let body: Option<String> = stmt
+            .query_row([&key], |r| r.get(0))
+            .optional()
+            .map_err(|e| sql_error(path, e))?;
+        if let Some(b) = body {
+            let e = parse_body(path, &b)?;
+            if e.path != key {
+                return Err(error(
+                    path,
+                    format!("is corrupt (row {key} holds the entry of {})", e.path),
+                ));
+            }
+            view.entries.insert(key, e);
+        }
+    }
+    Ok(())
+}
+
+fn upsert(conn: &Connection, path: &Path, e: &LedgerEntry) -> Result<(), LedgerError> {
+    let body =
+        serde_json::to_string(e).map_err(|x| error(path, format!("could not be written ({x})")))?;
+    let name = Path::new(&e.path)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let pending = e.tool_use_id.is_some() && e.receipt.is_none();
+    let excerpt = e.excerpt.as_ref().map_or(0, String::len) as i64;
+    conn.prepare_cached(
+        "INSERT INTO entries(path, name, tool_use_id, pending_receipt, written_at, excerpt_bytes, body)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+         ON CONFLICT(path) DO UPDATE SET name = excluded.name, tool_use_id = excluded.tool_use_id,
+           pending_receipt = excluded.pending_receipt, written_at = excluded.written_at,
+           excerpt_bytes = excluded.excerpt_bytes, body = excluded.body",
+    )
+    .and_then(|mut s| {
+        s.execute(params![
+            e.path,
+            name,
+            e.tool_use_id,
+            pending,
+            e.written_at as i64,
+            excerpt,
+            body
+        ])
+    })
+    .map_err(|x| sql_error(path, x))?;
+    Ok(())
+}
+
+/// Writes what `work` changed relative to `base`: changed and new rows, and rows removed.
+fn write_back(
+    conn: &Connection,
+    path: &Path,
+    base: &Ledger,
+    work: &Ledger,
+) -> Result<(), LedgerError> {
+    for (k, e) in &work.entries {
+        if base.entries.get(k) != Some(e) {
+            upsert(conn, path, e)?;
+        }
+    }
+    for k in base.entries.keys() {
+        if !work.entries.contains_key(k) {
+            conn.prepare_cached("DELETE FROM entries WHERE path = ?1")
+                .and_then(|mut s| s.execute([k]))
+                .map_err(|x| sql_error(path, x))?;
+        }
+    }
+    Ok(())
+}
+
+/// Keeps a session within `MAX_ENTRIES` entries (oldest out) and `EXCERPT_BUDGET` excerpt
+/// bytes (oldest excerpts dropped first, the entry keeps its hash and analysis). Reads the
+/// running totals, so a session within bounds costs one row.
+fn enforce_bounds(conn: &Connection, path: &Path) -> Result<(), LedgerError> {
+    let (n, bytes): (i64, i64) = conn
+        .query_row(
+            "SELECT entries, excerpt_bytes FROM totals WHERE id = 0",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .map_err(|e| sql_error(path, e))?;
+    if n > MAX_ENTRIES as i64 {
+        conn.execute(
+            "DELETE FROM entries WHERE path IN
+               (SELECT path FROM entries ORDER BY written_at, path LIMIT ?1)",
+            [n - MAX_ENTRIES as i64],
+        )
+        .map_err(|e| sql_error(path, e))?;
+    }
+    let mut total: i64 = conn
+        .query_row("SELECT excerpt_bytes FROM totals WHERE id = 0", [], |r| {
+            r.get(0)
+        })
+        .map_err(|e| sql_error(path, e))?;
+    if total <= EXCERPT_BUDGET as i64 {
+        return Ok(());
+    }
+    let _ = bytes;
+    let oldest: Vec<String> = (|| {
+        let mut stmt = conn.prepare(
+            "SELECT body FROM entries WHERE excerpt_bytes > 0 ORDER BY written_at, path",
+        )?;
+        stmt.query_map([], |r| r.get::<_, String>(0))?
+            .collect::<Result<Vec<String>, _>>()
+    })()
+    .map_err(|e| sql_error(path, e))?;
+    for body in oldest {
+        if total <= EXCERPT_BUDGET as i64 {
+            break;
+        }
+        let mut e = parse_body(path, &body)?;
+        if let Some(x) = e.excerpt.take() {
+            total -= x.len() as i64;
+            e.excerpt_complete = false;
+            upsert(conn, path, &e)?;
+        }
+    }
+    Ok(())
+}
+
+fn read_legacy(path: &Path) -> Result<Ledger, LedgerError> {
+    let err = |message: String| error(path, message);
+    let file = File::open(path).map_err(|e| err(format!("could not be read ({e})")))?;
     let mut bytes = Vec::new();
     file.take(MAX_LEDGER_BYTES + 1)
         .read_to_end(&mut bytes)
@@ -169,21 +770,6 @@ fn read_ledger(path: &Path) -> Result<Ledger, LedgerError> {
             "is corrupt ({e}); remove it to start this session's ledger afresh"
         ))
     })
-}
-
-fn write_atomically(path: &Path, ledger: &Ledger) -> std::io::Result<()> {
-    let bytes = serde_json::to_vec(ledger).map_err(std::io::Error::other)?;
-    let tmp = path.with_extension(format!("json.tmp.{}", std::process::id()));
-    let result = (|| {
-        let mut f = File::create(&tmp)?;
-        f.write_all(&bytes)?;
-        f.sync_all()?;
-        fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result
 }
 
 #[cfg(test)]
@@ -221,32 +807,99 @@ mod tests {
                 l.entries.insert("/b".into(), entry("/b", "t2"));
             })
             .unwrap();
-        let before = fs::metadata(store.file_for("s"))
-            .unwrap()
-            .modified()
-            .unwrap();
         let r = Receipt {
             seq: 4,
             hash: "h".into(),
         };
-        let n = store
-            .update_when("s", |l| {
-                let n = l.attach_receipt("t9", &r);
-                (n, n > 0)
-            })
-            .unwrap();
-        assert_eq!(n, 0);
-        assert_eq!(
-            fs::metadata(store.file_for("s"))
-                .unwrap()
-                .modified()
-                .unwrap(),
-            before
-        );
-        store.update("s", |l| l.attach_receipt("t1", &r)).unwrap();
+        assert_eq!(store.attach_receipt("s", "t9", &r).unwrap(), 0);
+        assert_eq!(store.attach_receipt("s", "t1", &r).unwrap(), 1);
+        // Attached once: the entry no longer waits for a receipt.
+        assert_eq!(store.attach_receipt("s", "t1", &r).unwrap(), 0);
         let l = store.load("s").unwrap();
         assert_eq!(l.entries["/a"].receipt, Some(r));
         assert_eq!(l.entries["/b"].receipt, None);
+        assert_eq!(
+            store
+                .attach_receipt(
+                    "no-such-session",
+                    "t1",
+                    &Receipt {
+                        seq: 1,
+                        hash: "x".into()
+                    }
+                )
+                .unwrap(),
+            0
+        );
+        assert!(!store.exists("no-such-session"));
+    }
+
+    #[test]
+    fn a_step_reads_only_the_rows_it_asks_for() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path());
+        store
+            .update("s", |l| {
+                for i in 0..50 {
+                    let p = format!("/p/{i}");
+                    l.entries.insert(p.clone(), entry(&p, "t"));
+                }
+            })
+            .unwrap();
+        // Given one key, the view holds that row only.
+        let held = store
+            .read("s", &["/p/7".into()], |l| l.entries.len())
+            .unwrap();
+        assert_eq!(held, 1);
+        // A row the step asks for beyond its keys is fetched on a second pass.
+        let mut passes = 0;
+        let found = store
+            .read("s", &[], |l| {
+                passes += 1;
+                (
+                    l.get(Path::new("/p/3")).map(|e| e.path.clone()),
+                    l.get(Path::new("/nowhere")).is_none(),
+                    l.entries.len(),
+                )
+            })
+            .unwrap();
+        assert_eq!(found, (Some("/p/3".into()), true, 1));
+        assert_eq!(passes, 2);
+        // An update touching one row leaves the others as they were.
+        store
+            .update_keys("s", &["/p/1".into()], |l| {
+                let mut e = l.get(Path::new("/p/1")).cloned().unwrap();
+                e.summary = "changed".into();
+                l.entries.insert(e.path.clone(), e);
+                ((), true)
+            })
+            .unwrap();
+        let all = store.load("s").unwrap();
+        assert_eq!(all.entries.len(), 50);
+        assert_eq!(all.entries["/p/1"].summary, "changed");
+        assert_eq!(all.entries["/p/2"].summary, "");
+        assert_eq!(store.by_name("s", "1").unwrap().len(), 1);
+        assert!(store.by_name("s", "x").unwrap().is_empty());
+    }
+
+    #[test]
+    fn bounds_drop_the_oldest_entries() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path());
+        store
+            .update("s", |l| {
+                for i in 0..(crate::ledger::MAX_ENTRIES + 10) {
+                    let p = format!("/f/{i:05}");
+                    let mut e = entry(&p, "t");
+                    e.written_at = i as u64;
+                    l.entries.insert(p, e);
+                }
+            })
+            .unwrap();
+        let all = store.load("s").unwrap();
+        assert_eq!(all.entries.len(), crate::ledger::MAX_ENTRIES);
+        assert!(!all.entries.contains_key("/f/00009"));
+        assert!(all.entries.contains_key("/f/00010"));
     }
 
     #[test]
@@ -255,9 +908,18 @@ mod tests {
         let p = store.file_for("../../etc/passwd");
         assert_eq!(p.parent(), Some(Path::new("/state/ledger")));
         let name = p.file_name().unwrap().to_str().unwrap();
-        assert_eq!(name.len(), 16 + ".json".len());
+        assert_eq!(name.len(), 16 + ".db".len());
         assert!(name[..16].chars().all(|c| c.is_ascii_hexdigit()));
         assert_ne!(store.file_for("a"), store.file_for("b"));
+    }
+
+    #[test]
+    fn a_change_that_records_nothing_creates_no_store() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path());
+        store.update_when("s", |_| ((), false)).unwrap();
+        assert!(!store.exists("s"));
+        assert!(!dir.path().join("ledger").exists());
     }
 
     #[test]
@@ -275,12 +937,16 @@ mod tests {
         let old = store.file_for("old");
         let long_ago =
             std::time::SystemTime::now() - STALE_AFTER - std::time::Duration::from_secs(60);
-        File::options()
-            .write(true)
-            .open(&old)
-            .unwrap()
-            .set_modified(long_ago)
-            .unwrap();
+        for f in [old.clone(), PathBuf::from(format!("{}-wal", old.display()))] {
+            if f.exists() {
+                File::options()
+                    .write(true)
+                    .open(&f)
+                    .unwrap()
+                    .set_modified(long_ago)
+                    .unwrap();
+            }
+        }
         // Writing to an existing session prunes nothing.
         store.update("recent", |_| ()).unwrap();
         assert!(old.exists());
@@ -300,12 +966,87 @@ mod tests {
         assert!(store.load("s").unwrap().entries.is_empty());
         let file = store.file_for("s");
         fs::create_dir_all(file.parent().unwrap()).unwrap();
-        fs::write(&file, b"{\"entries\": [tru").unwrap();
-        let e = store.load("s").unwrap_err();
+        for junk in [&b"{\"entries\": [tru"[..], b"", &[0u8; 4096][..]] {
+            fs::write(&file, junk).unwrap();
+            let e = store.load("s").unwrap_err();
+            assert!(e.to_string().contains("corrupt"), "{e}");
+            assert!(store.read("s", &[], |_| ()).is_err());
+            assert!(store.update("s", |_| ()).is_err());
+            assert!(store.update_when("s", |_| ((), false)).is_err());
+            // The corrupt file is left for inspection, not overwritten.
+            assert_eq!(fs::read(&file).unwrap(), junk);
+        }
+    }
+
+    #[test]
+    fn a_store_of_another_shape_is_corrupt() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path());
+        let file = store.file_for("s");
+        fs::create_dir_all(file.parent().unwrap()).unwrap();
+        // A valid SQLite database, but not one this version wrote.
+        let c = Connection::open(&file).unwrap();
+        c.execute_batch("CREATE TABLE entries(x); PRAGMA user_version = 1;")
+            .unwrap();
+        drop(c);
+        let e = store.read("s", &["/a".into()], |_| ()).unwrap_err();
         assert!(e.to_string().contains("corrupt"), "{e}");
-        assert!(store.update("s", |_| ()).is_err());
-        assert!(store.update_when("s", |_| ((), false)).is_err());
-        // The corrupt file is left for inspection, not overwritten.
-        assert_eq!(fs::read(&file).unwrap(), b"{\"entries\": [tru");
+        fs::remove_file(&file).unwrap();
+        let c = Connection::open(&file).unwrap();
+        c.execute_batch("CREATE TABLE t(x);").unwrap();
+        drop(c);
+        let e = store.load("s").unwrap_err();
+        assert!(e.to_string().contains("schema version 0"), "{e}");
+    }
+
+    #[test]
+    fn a_symlink_or_fifo_is_not_a_store() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path());
+        store
+            .update("s", |l| l.entries.insert("/a".into(), entry("/a", "t")))
+            .unwrap();
+        let real = store.file_for("s");
+        let other = store.file_for("t");
+        std::os::unix::fs::symlink(&real, &other).unwrap();
+        let e = store.load("t").unwrap_err();
+        assert!(e.to_string().contains("not a regular file"), "{e}");
+        assert!(store.update("t", |_| ()).is_err());
+        let fifo = store.file_for("u");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let e = store.read("u", &[], |_| ()).unwrap_err();
+        assert!(e.to_string().contains("not a regular file"), "{e}");
+    }
+
+    #[test]
+    fn a_json_ledger_is_migrated_and_a_corrupt_one_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path());
+        let mut old = Ledger::default();
+        old.entries.insert("/a".into(), entry("/a", "t1"));
+        old.entries.insert("/b".into(), entry("/b", "t2"));
+        let json = store.legacy_for("s");
+        fs::create_dir_all(json.parent().unwrap()).unwrap();
+        fs::write(&json, serde_json::to_vec(&old).unwrap()).unwrap();
+        assert!(store.exists("s"));
+        // A read migrates: the store holds every entry, the JSON file is gone.
+        let got = store
+            .read("s", &["/b".into()], |l| l.get(Path::new("/b")).cloned())
+            .unwrap();
+        assert_eq!(got, Some(entry("/b", "t2")));
+        assert!(!json.exists());
+        assert_eq!(store.load("s").unwrap().entries, old.entries);
+
+        let bad = store.legacy_for("c");
+        fs::write(&bad, b"{\"entries\": {\"/x\":").unwrap();
+        let e = store.read("c", &[], |_| ()).unwrap_err();
+        assert!(e.to_string().contains("corrupt"), "{e}");
+        assert!(store.update("c", |_| ()).is_err());
+        assert_eq!(fs::read(&bad).unwrap(), b"{\"entries\": {\"/x\":");
+        assert!(!store.file_for("c").exists());
     }
 }
