@@ -212,13 +212,14 @@ pub fn event_cwd(event: &HookEvent) -> PathBuf {
 pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
     let cwd = event_cwd(event);
     let project_root = Locations::project_root(&cwd, p.project_dir);
-    let scope = scope_for(
+    let mut scope = scope_for(
         p.policy,
         p.locations,
         &cwd,
         &project_root,
         p.follow_symlinks,
     );
+    protect_transcript(&mut scope, event);
     let call = normalize::normalize_with(event, &scope, &p.policy.tool_models);
     let store = LedgerStore::new(&p.locations.data_dir);
     if event.is_post() {
@@ -531,8 +532,24 @@ fn risk_ledger_context(
 
 // ---- end of the risk step ----------------------------------------------------------------
 
+/// The session's transcript (`transcript_path`) is the record of what the user said: the
+/// agent may read it, never rewrite it.
+pub fn protect_transcript(scope: &mut Scope, event: &HookEvent) {
+    if let Some(t) = event.transcript_path.as_deref().filter(|t| !t.is_empty()) {
+        scope.protected.push(ProtectedPath {
+            path: scope.paths.resolve(t),
+            what: "the session transcript".to_string(),
+            subtree: false,
+            suffix: false,
+        });
+    }
+}
+
 /// The static decision for one event (the pure core used by `hook`, `check` and `replay`).
 pub fn decide(policy: &Policy, event: &HookEvent, scope: &Scope) -> Verdict {
+    let mut scope = scope.clone();
+    protect_transcript(&mut scope, event);
+    let scope = &scope;
     let call = normalize::normalize_with(event, scope, &policy.tool_models);
     crate::evaluate::evaluate(policy, &call, scope)
 }
@@ -551,7 +568,12 @@ pub fn scope_for(
         follow_symlinks,
     };
     let project_root = paths.resolve(&project_root.to_string_lossy());
-    let mut roots = vec![project_root.clone()];
+    // The home directory or `/` as a "project" would make every write a write inside it.
+    let mut roots = Vec::new();
+    if project_root != paths.resolve(&loc.home.to_string_lossy()) && project_root.parent().is_some()
+    {
+        roots.push(project_root.clone());
+    }
     for tmp in temp_dirs() {
         roots.push(paths.resolve(&tmp.to_string_lossy()));
     }
@@ -562,6 +584,19 @@ pub fn scope_for(
             .map(|r| paths.resolve(&r.to_string_lossy())),
     );
     let mut protected = protected_paths(loc, &paths);
+    // The project's own copies of the suffix entries, by where they really are: a symlinked
+    // `.claude` or `.palisade.yaml` resolves elsewhere, and is protected there too.
+    let concrete: Vec<ProtectedPath> = protected
+        .iter()
+        .filter(|p| p.suffix)
+        .map(|p| ProtectedPath {
+            path: paths.resolve(&project_root.join(&p.path).to_string_lossy()),
+            what: p.what.clone(),
+            subtree: false,
+            suffix: false,
+        })
+        .collect();
+    protected.extend(concrete);
     // The user policy may put the audit log outside the state directory.
     let audit_log = crate::audit::audit_file(&policy.audit, loc);
     protected.push(ProtectedPath {
@@ -623,6 +658,15 @@ fn protected_paths(loc: &Locations, paths: &PathResolver) -> Vec<ProtectedPath> 
         guard(
             l.claude_dir.join("plugins"),
             "Claude Code plugins (they carry hooks)",
+            true,
+            false,
+        );
+        // Session transcripts (`projects/<project>/<session>.jsonl`): the record of what the
+        // user said, which the risk layer reads as authorization. Memory notes beside them
+        // stay writable.
+        guard(
+            l.claude_dir.join("projects").join("*.jsonl"),
+            "Claude Code session transcripts",
             true,
             false,
         );

@@ -17,6 +17,7 @@ pub mod normalize;
 pub mod packs;
 pub mod paths;
 pub mod policy;
+pub mod protect;
 pub mod redact;
 pub mod risk;
 pub mod scan;

@@ -108,17 +108,38 @@ pub fn fold(path: &Path) -> PathBuf {
 }
 
 /// Canonicalises the longest prefix of `path` that exists and appends the rest, so a new file
-/// under a symlinked directory resolves to where it will really be written.
+/// under a symlinked directory resolves to where it will really be written. A dangling symlink
+/// on the way is followed too: writing through it creates its target.
 pub fn resolve_existing_prefix(path: &Path) -> PathBuf {
+    let mut path = path.to_path_buf();
+    // Bounded like the kernel's own limit on links followed in one lookup.
+    for _ in 0..40 {
+        match resolve_step(&path) {
+            Ok(done) => return done,
+            Err(relinked) => path = relinked,
+        }
+    }
+    path
+}
+
+/// One pass of `resolve_existing_prefix`: `Ok` when resolved, `Err(next)` when a dangling
+/// symlink was met and the lookup must start again at its target.
+fn resolve_step(path: &Path) -> Result<PathBuf, PathBuf> {
     let mut existing = path.to_path_buf();
     let mut rest: Vec<std::ffi::OsString> = Vec::new();
+    let with_rest = |mut out: PathBuf, rest: &[std::ffi::OsString]| {
+        for part in rest.iter().rev() {
+            out.push(part);
+        }
+        fold(&out)
+    };
     loop {
         if let Ok(real) = std::fs::canonicalize(&existing) {
-            let mut out = real;
-            for part in rest.iter().rev() {
-                out.push(part);
-            }
-            return fold(&out);
+            return Ok(with_rest(real, &rest));
+        }
+        if let Ok(target) = std::fs::read_link(&existing) {
+            let base = existing.parent().unwrap_or(Path::new("/"));
+            return Err(with_rest(base.join(target), &rest));
         }
         match (
             existing.file_name().map(|n| n.to_os_string()),
@@ -128,7 +149,7 @@ pub fn resolve_existing_prefix(path: &Path) -> PathBuf {
                 rest.push(name);
                 existing = parent.to_path_buf();
             }
-            _ => return path.to_path_buf(),
+            _ => return Ok(path.to_path_buf()),
         }
     }
 }
@@ -190,5 +211,19 @@ mod tests {
         let real_root = std::fs::canonicalize(&root).unwrap();
         assert!(!is_within(&got, &real_root), "{got:?}");
         assert!(is_within(&got, &std::fs::canonicalize(&outside).unwrap()));
+    }
+
+    #[test]
+    fn dangling_symlinks_resolve_to_their_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = std::fs::canonicalize(dir.path()).unwrap();
+        std::os::unix::fs::symlink(real.join("missing/target.json"), real.join("link")).unwrap();
+        std::os::unix::fs::symlink("link", real.join("hop")).unwrap();
+        assert_eq!(
+            resolve_existing_prefix(&real.join("hop")),
+            real.join("missing/target.json")
+        );
+        std::os::unix::fs::symlink("loop", real.join("loop")).unwrap();
+        let _ = resolve_existing_prefix(&real.join("loop/x"));
     }
 }

@@ -1,38 +1,413 @@
 //! self-protection: the agent may not change palisade's policy, state or binary, nor the
 //! Claude Code settings that install (or disable) the hook.
 
-use super::common::{
-    altered_paths, inline_code, inline_code_paths, inline_code_writes, written_paths,
-};
+use super::common::{altered_paths, inline_code, inline_code_paths, inline_code_writes};
 use super::{Check, Example, Rule};
 use crate::fileops::resolve_for;
 use crate::normalize::{Call, CallKind, Scope};
-use crate::shell::Command;
-use crate::verdict::Effect::Deny;
+use crate::protect::{Change, Reach};
+use crate::shell::{Command, ShellAnalysis, Word};
+use crate::verdict::Effect::{Ask, Deny};
+use std::path::PathBuf;
 
 const PACK: &str = "self-protection";
 
+/// One path a call changes, and how.
+struct Target {
+    path: PathBuf,
+    change: Change,
+    how: String,
+}
+
+impl Target {
+    fn new(path: PathBuf, change: Change, how: impl Into<String>) -> Target {
+        Target {
+            path,
+            change,
+            how: how.into(),
+        }
+    }
+}
+
+/// The first protection answer over every path the call changes.
+/// A deny wins over an ask found earlier on the line.
+fn verdict(call: &Call, scope: &Scope) -> Option<(Reach, String)> {
+    let mut first_ask = None;
+    for t in targets(call, scope) {
+        match crate::protect::reaches(scope, &t.path, t.change) {
+            Some(Reach::Deny(why)) => return Some((Reach::Deny(why), t.how)),
+            Some(ask) if first_ask.is_none() => first_ask = Some((ask, t.how)),
+            _ => {}
+        }
+    }
+    first_ask
+}
+
 fn tamper(call: &Call, scope: &Scope) -> Option<String> {
-    let mut paths = written_paths(call, scope);
-    if let CallKind::Shell { analysis, .. } = &call.kind {
-        paths.extend(altered_paths(analysis, scope));
-        // `python3 -c "open('~/.claude/settings.json','w')…"`: code that writes a named file.
-        for c in &analysis.commands {
-            if inline_code(c).is_some_and(inline_code_writes) {
-                for p in inline_code_paths(c) {
-                    paths.push((resolve_for(scope, c, &p), format!("{} code", c.program)));
+    match verdict(call, scope)? {
+        (Reach::Deny(why), how) => Some(format!("{how}: {why}")),
+        (Reach::Ask(_), _) => None,
+    }
+}
+
+fn unresolved(call: &Call, scope: &Scope) -> Option<String> {
+    match verdict(call, scope)? {
+        (Reach::Ask(why), how) => Some(format!("{how}: {why}")),
+        (Reach::Deny(_), _) => None,
+    }
+}
+
+/// Every path the call changes: file tools, MCP tools that write by path, and in a shell line
+/// the writes `fileops` finds plus deletes, moves, mode changes, hard links, in-place editors,
+/// extraction directories and the files inline interpreter code writes.
+fn targets(call: &Call, scope: &Scope) -> Vec<Target> {
+    match &call.kind {
+        CallKind::Write { path, .. } => vec![Target::new(path.clone(), Change::Write, &call.tool)],
+        CallKind::Shell { analysis, .. } => shell_targets(analysis, scope),
+        CallKind::Mcp { tool, .. } => mcp_targets(call, tool, scope),
+        _ => Vec::new(),
+    }
+}
+
+fn shell_targets(analysis: &ShellAnalysis, scope: &Scope) -> Vec<Target> {
+    let mut out: Vec<Target> = crate::fileops::writes(analysis, scope)
+        .into_iter()
+        .filter(|w| !super::common::is_pseudo_device(&w.path))
+        .map(|w| {
+            let program = w.how.split_whitespace().next().unwrap_or("");
+            let change = match program {
+                "mv" => Change::Move,
+                "ln" => Change::Link,
+                "cp" | "install" | "rsync" | "scp" | "tar" | "unzip" | "ditto" => Change::Into,
+                "chmod" => Change::Mode,
+                _ => Change::Write,
+            };
+            Target::new(w.path, change, w.how)
+        })
+        .collect();
+    // `git checkout REV -- path`, `git restore path`, `touch`: rewrites named by `altered_paths`.
+    out.extend(
+        altered_paths(analysis, scope)
+            .into_iter()
+            .filter(|(_, how)| how == "git" || how == "touch")
+            .map(|(p, how)| Target::new(p, Change::Write, how)),
+    );
+    for c in &analysis.commands {
+        command_targets(c, scope, &mut out);
+        if let Some(code) = inline_code(c)
+            && inline_code_writes(code)
+        {
+            let how = format!("{} code", c.program);
+            for p in inline_code_paths(c) {
+                out.push(Target::new(resolve_for(scope, c, &p), Change::Write, &how));
+            }
+            let language = crate::scan::language_of_program(&c.program);
+            for p in crate::scan::written_paths(language, code) {
+                out.push(Target::new(resolve_for(scope, c, &p), Change::Write, &how));
+            }
+            for p in home_joins(code) {
+                out.push(Target::new(scope.home().join(p), Change::Write, &how));
+            }
+            // A path the code builds at run time: judged by what it names.
+            out.push(Target::new(
+                PathBuf::from(format!("${{code}} {code}")),
+                Change::Write,
+                &how,
+            ));
+        }
+    }
+    out
+}
+
+/// `Path.home() / '.claude' / 'settings.json'`, `os.path.join(os.path.expanduser('~'), '.claude', …)`,
+/// `path.join(os.homedir(), '.claude', …)`: the literal segments joined to the home directory.
+fn home_joins(code: &str) -> Vec<PathBuf> {
+    static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r#"(?:home\(\)|homedir\(\)|expanduser\(\s*['"]~['"]\s*\)|environ\[\s*['"]HOME['"]\s*\]|getenv\(\s*['"]HOME['"]\s*\)|ENV\[\s*['"]HOME['"]\s*\])((?:\s*[/,]\s*['"][^'"]+['"])+)"#,
+        )
+        .expect("static regex")
+    });
+    static SEG: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r#"['"]([^'"]+)['"]"#).expect("static regex")
+    });
+    RE.captures_iter(code)
+        .map(|c| {
+            SEG.captures_iter(&c[1])
+                .map(|s| s[1].trim_start_matches('/').to_string())
+                .collect::<Vec<_>>()
+                .join("/")
+        })
+        .map(PathBuf::from)
+        .collect()
+}
+
+/// A word as a changed path: resolved when literal, kept as written (pattern or expansion)
+/// otherwise, so `protect` can match the pattern or judge the unknown.
+fn word_target(w: &Word, c: &Command, scope: &Scope) -> PathBuf {
+    if w.dynamic && !w.text.starts_with("$HOME") && !w.text.starts_with("${HOME}") {
+        return PathBuf::from(&w.text);
+    }
+    resolve_for(scope, c, &w.text)
+}
+
+/// Operands of `c`, skipping the values of the options listed (short letters, long names).
+fn operands_skipping<'a>(c: &'a Command, short: &str, long: &[&str]) -> Vec<&'a Word> {
+    let mut out = Vec::new();
+    let mut iter = c.args.iter();
+    let mut after = false;
+    while let Some(a) = iter.next() {
+        let t = a.text.as_str();
+        if after || t == "-" || !t.starts_with('-') {
+            out.push(a);
+        } else if t == "--" {
+            after = true;
+        } else if let Some(name) = t.strip_prefix("--") {
+            if !name.contains('=') && long.contains(&name) {
+                iter.next();
+            }
+        } else if t[1..].ends_with(|ch| short.contains(ch)) {
+            iter.next();
+        }
+    }
+    out
+}
+
+/// A `chmod` mode written as an option (`-x`, `-rwx`, `-w`).
+fn dash_mode(t: &str) -> bool {
+    t.len() > 1 && t.starts_with('-') && t[1..].chars().all(|c| "rwxXst".contains(c))
+}
+
+fn command_targets(c: &Command, scope: &Scope, out: &mut Vec<Target>) {
+    // Under `find DIR … -exec rm {} +` the operand stands for what find selects below DIR,
+    // not DIR itself: only a protected path named outright counts.
+    let under_find = c.wrappers.iter().any(|w| w.starts_with("find"));
+    let mut push = |w: &Word, change: Change, how: &str| {
+        let change = if under_find { Change::Write } else { change };
+        out.push(Target::new(word_target(w, c, scope), change, how));
+    };
+    let prog = c.program.as_str();
+    match prog {
+        "rm" | "rmdir" | "unlink" | "shred" | "srm" | "trash" | "trash-put" | "gio" => {
+            for w in c.operands() {
+                push(w, Change::Delete, prog);
+            }
+        }
+        "find" if c.args.iter().any(|a| a.text == "-delete") => {
+            find_delete(c, scope, out);
+        }
+        "mv" => {
+            let target_dir = c.option_value(Some('t'), &["target-directory"]);
+            let ops = operands_skipping(c, "tS", &["target-directory", "suffix", "backup"]);
+            let sources = match target_dir {
+                Some(_) => &ops[..],
+                None => ops.split_last().map(|(_, s)| s).unwrap_or(&[]),
+            };
+            for w in sources {
+                push(w, Change::Move, "mv");
+            }
+        }
+        "rename" | "mmv" => {
+            for w in c.operands() {
+                push(w, Change::Move, prog);
+            }
+        }
+        "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" => {
+            // chmod accepts its mode as `-x`; the first other operand is the mode or owner.
+            let mode_as_flag = prog == "chmod" && c.args.iter().any(|a| dash_mode(&a.text));
+            let short = if prog == "setfacl" { "mMxX" } else { "" };
+            let ops = operands_skipping(c, short, &["reference", "modify", "remove"]);
+            let by_reference = c.args.iter().any(|a| a.text.starts_with("--reference"));
+            let skip = match prog {
+                "chmod" => usize::from(!mode_as_flag && !by_reference),
+                "chown" | "chgrp" => usize::from(!by_reference),
+                // `chattr +i f` (the `+i` is an operand), `chattr -i f` (an option).
+                "chattr" => {
+                    usize::from(ops.first().is_some_and(|w| w.text.starts_with(['+', '='])))
+                }
+                _ => 0,
+            };
+            for w in ops.into_iter().skip(skip) {
+                push(w, Change::Mode, prog);
+            }
+        }
+        // A hard link makes a second name for a protected file's content.
+        "ln" if !c.has_flag(Some('s'), &["symbolic"]) => {
+            let ops = operands_skipping(c, "tS", &["target-directory", "suffix"]);
+            for w in ops.split_last().map(|(_, s)| s).unwrap_or(&[]) {
+                push(w, Change::Link, "ln");
+            }
+        }
+        // In-place editors: every file operand is rewritten.
+        "ex" | "vi" | "vim" | "nvim" | "ed" | "red" | "sponge" | "emacs" => {
+            for w in operands_skipping(c, "cSuUiTwWs", &["cmd", "eval", "load", "script"]) {
+                if !w.text.starts_with('+') {
+                    push(w, Change::Write, prog);
                 }
             }
         }
+        "gawk" | "awk" if c.args.iter().any(|a| a.text.contains("inplace")) => {
+            let ops = operands_skipping(c, "ifvF", &["include", "file", "assign"]);
+            let has_file = c.has_flag(Some('f'), &["file"]);
+            for w in ops.into_iter().skip(usize::from(!has_file)) {
+                push(w, Change::Write, "gawk -i inplace");
+            }
+        }
+        "ruby" if c.args.iter().any(|a| a.text.starts_with("-i")) => {
+            for w in operands_skipping(c, "eIr", &[]) {
+                push(w, Change::Write, "ruby -i");
+            }
+        }
+        "patch" => {
+            if let Some(d) = c.option_value(Some('d'), &["directory"]) {
+                out.push(Target::new(
+                    resolve_for(scope, c, &d),
+                    Change::Into,
+                    "patch -d",
+                ));
+            }
+        }
+        "git" => {
+            if c.subcommand() == Some("apply")
+                && let Some(d) = c.option_value(None, &["directory"])
+            {
+                let dir = scope.project_root.join(d);
+                out.push(Target::new(dir, Change::Into, "git apply --directory"));
+            }
+            if let Some((_, tree)) = c.env.iter().find(|(k, _)| k == "GIT_WORK_TREE") {
+                out.push(Target::new(
+                    word_target(tree, c, scope),
+                    Change::Into,
+                    "GIT_WORK_TREE",
+                ));
+            }
+        }
+        _ => {}
     }
-    paths.into_iter().find_map(|(p, how)| {
-        scope
-            .protected(&p)
-            .map(|guard| format!("{how} would change {} ({})", p.display(), guard.what))
-    })
 }
 
-fn uninstall(c: &Command, _: &Scope) -> Option<String> {
+/// `find DIR … -delete`: without a name test everything below DIR goes; with one
+/// (`-name '*.pyc'`), only names the test can match, so DIR counts only when a protected
+/// file's name could match.
+fn find_delete(c: &Command, scope: &Scope, out: &mut Vec<Target>) {
+    let dirs: Vec<&Word> = c
+        .args
+        .iter()
+        .take_while(|a| !a.text.starts_with(['-', '(', '!']))
+        .collect();
+    let mut names = Vec::new();
+    let mut it = c.args.iter();
+    while let Some(a) = it.next() {
+        if matches!(
+            a.text.as_str(),
+            "-name" | "-iname" | "-path" | "-ipath" | "-wholename" | "-regex" | "-iregex"
+        ) && let Some(v) = it.next()
+        {
+            names.push(v.text.clone());
+        }
+    }
+    let dirs = if dirs.is_empty() { vec![&*DOT] } else { dirs };
+    let protected_names = [
+        "settings.json",
+        "settings.local.json",
+        ".palisade.yaml",
+        "policy.yaml",
+        "audit.jsonl",
+        "palisade",
+        "x.jsonl",
+    ];
+    let could_match = names.is_empty()
+        || names.iter().any(|n| {
+            let tail = n.rsplit('/').next().unwrap_or(n);
+            crate::policy::glob::Glob::new(tail, crate::policy::glob::GlobKind::Path)
+                .is_ok_and(|g| protected_names.iter().any(|p| g.matches(p)))
+                || n.contains(".claude")
+                || n.contains("palisade")
+        });
+    if could_match {
+        for w in dirs {
+            out.push(Target::new(
+                word_target(w, c, scope),
+                Change::Delete,
+                "find -delete",
+            ));
+        }
+    }
+}
+
+static DOT: std::sync::LazyLock<Word> = std::sync::LazyLock::new(|| Word::literal("."));
+
+/// MCP tools that write, move or delete by path (`write_file`, `edit_file`, `move_file`,
+/// `create_directory`, `delete`…): their path-like arguments.
+fn mcp_targets(call: &Call, tool: &str, scope: &Scope) -> Vec<Target> {
+    let t = tool.to_ascii_lowercase();
+    let verb = |words: &[&str]| words.iter().any(|w| t.contains(w));
+    let change = if verb(&["move", "rename"]) {
+        Change::Move
+    } else if verb(&["delete", "remove", "unlink", "rmdir", "trash"]) {
+        Change::Delete
+    } else if verb(&["chmod", "chown", "permission"]) {
+        Change::Mode
+    } else if verb(&["extract", "unzip", "untar", "copy", "upload", "sync"]) {
+        Change::Into
+    } else if verb(&[
+        "write", "edit", "create", "save", "put", "append", "replace", "patch", "update", "insert",
+        "apply", "truncate", "mkdir", "touch", "set",
+    ]) {
+        Change::Write
+    } else {
+        return Vec::new();
+    };
+    const KEYS: &[&str] = &[
+        "path",
+        "file_path",
+        "filepath",
+        "filename",
+        "file",
+        "source",
+        "destination",
+        "target",
+        "dest",
+        "src",
+        "from",
+        "to",
+        "directory",
+        "dir",
+        "notebook_path",
+        "new_path",
+        "old_path",
+    ];
+    let mut out = Vec::new();
+    let Some(obj) = call.input.as_object() else {
+        return out;
+    };
+    for (k, v) in obj {
+        let key = k.to_ascii_lowercase();
+        if !KEYS.contains(&key.as_str()) && key != "paths" && !key.ends_with("_path") {
+            continue;
+        }
+        let values: Vec<&str> = match v {
+            serde_json::Value::String(s) => vec![s.as_str()],
+            serde_json::Value::Array(a) => a.iter().filter_map(|x| x.as_str()).collect(),
+            _ => Vec::new(),
+        };
+        for raw in values {
+            let raw = raw.strip_prefix("file://").unwrap_or(raw);
+            if raw.is_empty() || raw.contains("://") {
+                continue;
+            }
+            // A copy's source is only read; a move's source and destination both change.
+            let ch = match (change, key.as_str()) {
+                (Change::Into, "source" | "src" | "from") => continue,
+                (c, _) => c,
+            };
+            out.push(Target::new(scope.resolve(raw), ch, format!("MCP {tool}")));
+        }
+    }
+    out
+}
+
+fn uninstall(c: &Command, scope: &Scope) -> Option<String> {
     let ops: Vec<&str> = c.operands().iter().map(|w| w.text.as_str()).collect();
     match c.program.as_str() {
         "palisade" if ops.first() == Some(&"init") && !c.has_flag(None, &["dry-run"]) => {
@@ -44,17 +419,257 @@ fn uninstall(c: &Command, _: &Scope) -> Option<String> {
         "cargo" if ops.first() == Some(&"uninstall") && ops.contains(&"palisade") => {
             Some("it uninstalls palisade".into())
         }
-        "pkill" | "killall" if ops.iter().any(|o| o.contains("palisade")) => {
-            Some("it kills palisade".into())
-        }
-        "claude"
-            if ops.iter().any(|o| o.contains("disableAllHooks"))
-                || c.args.iter().any(|a| a.text.contains("disableAllHooks")) =>
-        {
-            Some("it starts Claude Code with hooks disabled".into())
-        }
+        "cargo" if ops.first() == Some(&"install") => cargo_install(c, scope),
         _ => None,
     }
+}
+
+/// `cargo install palisade`, `--bin palisade`, or `--path DIR` of the palisade package: the
+/// installed binary replaces the one that runs as the hook.
+fn cargo_install(c: &Command, scope: &Scope) -> Option<String> {
+    let with_value = [
+        "path",
+        "git",
+        "root",
+        "version",
+        "branch",
+        "tag",
+        "rev",
+        "features",
+        "bin",
+        "example",
+        "target",
+        "profile",
+        "registry",
+        "index",
+        "config",
+        "target-dir",
+        "jobs",
+        "color",
+    ];
+    let ops = operands_skipping(c, "jFZ", &with_value);
+    let named = ops
+        .iter()
+        .skip(1)
+        .any(|w| w.text == "palisade" || w.text.starts_with("palisade@"));
+    let bin = c
+        .option_value(None, &["bin"])
+        .is_some_and(|b| b == "palisade");
+    let from_path = c.option_value(None, &["path"]).is_some_and(|dir| {
+        let manifest = resolve_for(scope, c, &dir).join("Cargo.toml");
+        std::fs::read_to_string(manifest).is_ok_and(|t| {
+            t.lines().any(|l| {
+                let l: String = l.chars().filter(|ch| !ch.is_whitespace()).collect();
+                l == "name=\"palisade\""
+            })
+        })
+    });
+    (named || bin || from_path)
+        .then(|| "it installs over the palisade binary that runs as the hook".into())
+}
+
+/// The names the running hook has, as signal senders match them: its process name and,
+/// for `-f`, its command line.
+const HOOK_NAMES: &[&str] = &["palisade", "palisade hook"];
+
+/// True when a process-matching pattern could select the hook. `regex`: an extended regex
+/// found anywhere in the name (pkill, pgrep, killall -r); otherwise the exact name (killall,
+/// pidof). An unreadable pattern could match anything.
+fn could_match_hook(pattern: &str, regex: bool, full: bool, anchored: bool) -> bool {
+    let names: &[&str] = if full { HOOK_NAMES } else { &HOOK_NAMES[..1] };
+    if !regex {
+        let base = pattern.rsplit('/').next().unwrap_or(pattern);
+        return names.contains(&base);
+    }
+    let text = if anchored {
+        format!("^(?:{pattern})$")
+    } else {
+        pattern.to_string()
+    };
+    match regex::Regex::new(&text) {
+        Ok(re) => names.iter().any(|n| re.is_match(n)),
+        Err(_) => true,
+    }
+}
+
+/// Patterns a process finder or killer selects by: (pattern, regex, full, anchored).
+fn process_patterns(c: &Command) -> Vec<(String, bool, bool, bool)> {
+    let case = c.has_flag(Some('i'), &["ignore-case"]);
+    let with = |p: &str| {
+        if case {
+            format!("(?i){p}")
+        } else {
+            p.to_string()
+        }
+    };
+    match c.program.as_str() {
+        "pkill" | "pgrep" => {
+            let full = c.has_flag(Some('f'), &["full"]);
+            let exact = c.has_flag(Some('x'), &["exact"]);
+            operands_skipping(
+                c,
+                "gGPstUuFn",
+                &[
+                    "signal", "pgroup", "group", "parent", "session", "terminal", "euid", "uid",
+                    "pidfile", "ns", "nslist",
+                ],
+            )
+            .into_iter()
+            .map(|w| (with(&w.text), true, full, exact))
+            .collect()
+        }
+        "killall" => {
+            let regex = c.has_flag(Some('r'), &["regexp"]);
+            operands_skipping(
+                c,
+                "usoyYnZ",
+                &["user", "signal", "older-than", "younger-than", "context"],
+            )
+            .into_iter()
+            .map(|w| (with(&w.text), regex, false, regex))
+            .collect()
+        }
+        "pidof" => c
+            .operands()
+            .into_iter()
+            .map(|w| (w.text.clone(), false, false, true))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Signals to the hook: `pkill pal`, `killall -r 'pal.*'`, `kill $(pgrep palisade)`,
+/// `pgrep -f hook | xargs kill`, `kill -9 -1`. A `kill` of a job (`%1`) or a literal pid passes.
+fn kills_hook(a: &ShellAnalysis, _: &Scope) -> Option<String> {
+    let hits = |c: &Command| {
+        process_patterns(c)
+            .into_iter()
+            .find(|(p, regex, full, anchored)| could_match_hook(p, *regex, *full, *anchored))
+            .map(|(p, ..)| p)
+    };
+    for c in &a.commands {
+        if matches!(c.program.as_str(), "pkill" | "killall")
+            && let Some(p) = hits(c)
+        {
+            return Some(format!(
+                "`{}` selects processes by `{p}`, which matches palisade",
+                c.program
+            ));
+        }
+        if c.program == "kill" && c.args.last().is_some_and(|w| w.text == "-1") {
+            return Some("`kill -1` signals every process of the user, the hook included".into());
+        }
+    }
+    // `kill` fed by a finder: `kill $(pgrep palisade)`, `pidof palisade | xargs kill`.
+    let kill = a
+        .commands
+        .iter()
+        .any(|c| c.program == "kill" && (c.args_from_stdin || c.args.iter().any(|w| w.dynamic)));
+    if kill
+        && let Some((c, p)) = a
+            .commands
+            .iter()
+            .filter(|c| matches!(c.program.as_str(), "pgrep" | "pidof"))
+            .find_map(|c| hits(c).map(|p| (c, p)))
+    {
+        return Some(format!(
+            "`kill` signals what `{} {p}` finds, which matches palisade",
+            c.program
+        ));
+    }
+    None
+}
+
+/// Variables that move where an agent finds its settings or where palisade keeps its state.
+fn moves_config(name: &str) -> bool {
+    matches!(
+        name,
+        "HOME" | "CLAUDE_CONFIG_DIR" | "XDG_CONFIG_HOME" | "XDG_DATA_HOME"
+    ) || name.starts_with("PALISADE_")
+}
+
+/// A nested `claude` that would run without this hook or without its permission checks.
+fn hookless_agent(c: &Command, _: &Scope) -> Option<String> {
+    if c.args.iter().any(|a| a.text.contains("disableAllHooks")) {
+        return Some("it starts Claude Code with hooks disabled".into());
+    }
+    if let Some((k, _)) = c.env.iter().find(|(k, _)| moves_config(k)) {
+        return Some(format!(
+            "`{k}=` in front of `claude` starts an agent with other settings, where this hook may not be installed"
+        ));
+    }
+    const BYPASS: &[&str] = &[
+        "bare",
+        "settings",
+        "setting-sources",
+        "dangerously-skip-permissions",
+        "allow-dangerously-skip-permissions",
+        "plugin-dir",
+    ];
+    if let Some(flag) = BYPASS.iter().find(|f| c.has_flag(None, &[f])) {
+        return Some(format!(
+            "`claude --{flag}` starts an agent whose hooks or permission checks can be dropped"
+        ));
+    }
+    if c.option_value(None, &["permission-mode"])
+        .is_some_and(|m| m == "bypassPermissions")
+    {
+        return Some(
+            "`claude --permission-mode bypassPermissions` skips every permission check".into(),
+        );
+    }
+    None
+}
+
+/// Shell start-up files as a way to run a file unseen: `BASH_ENV=f bash -c …`, `ENV=f sh -i`,
+/// `bash --rcfile f`, `PROMPT_COMMAND=…`, `ZDOTDIR=d zsh`, and the same exported.
+fn startup_file(c: &Command, _: &Scope) -> Option<String> {
+    let prog = c.program.as_str();
+    let shell = matches!(
+        prog,
+        "bash" | "sh" | "dash" | "zsh" | "ksh" | "mksh" | "ash" | "yash"
+    );
+    let var_runs = |k: &str, v: &str| match k {
+        "BASH_ENV" | "PROMPT_COMMAND" | "ZDOTDIR" => true,
+        // `ENV=production npm start` is a setting; `ENV=./f sh -i` names a file.
+        "ENV" => v.contains('/') || v.ends_with(".sh"),
+        _ => false,
+    };
+    if shell && let Some((k, _)) = c.env.iter().find(|(k, v)| var_runs(k, &v.text)) {
+        return Some(format!(
+            "`{k}=` makes {prog} run a file before the command, unseen by the analysis"
+        ));
+    }
+    // The same variables on a `bash -c` that was unwrapped to reach this command.
+    if let Some(w) = c
+        .wrappers
+        .iter()
+        .find(|w| w.split_once('=').is_some_and(|(k, v)| var_runs(k, v)))
+    {
+        let k = w.split('=').next().unwrap_or("");
+        return Some(format!(
+            "`{k}=` makes the shell run a file before the command, unseen by the analysis"
+        ));
+    }
+    if shell && c.has_flag(None, &["rcfile", "init-file"]) {
+        return Some(format!(
+            "`{prog} --rcfile` runs a start-up file unseen by the analysis"
+        ));
+    }
+    if matches!(
+        prog,
+        "export" | "declare" | "typeset" | "readonly" | "setenv"
+    ) {
+        for a in &c.args {
+            let (k, v) = a.text.split_once('=').unwrap_or((a.text.as_str(), ""));
+            if var_runs(k, v) || k == "ENV" && !v.is_empty() {
+                return Some(format!(
+                    "`{prog} {k}=` makes later shells run a file unseen by the analysis"
+                ));
+            }
+        }
+    }
+    None
 }
 
 pub static RULES: &[Rule] = &[
@@ -107,22 +722,106 @@ pub static RULES: &[Rule] = &[
         ],
     },
     Rule {
+        id: "firewall-files-unresolved",
+        pack: PACK,
+        effect: Ask,
+        reason: "This changes a path palisade cannot resolve before it runs, and it may be one of palisade's or Claude Code's protected files",
+        programs: &[],
+        check: Check::Call(unresolved),
+        refused: &[
+            Example::bash("echo '{}' > \"$(echo ~/.claude/settings.json)\""),
+            Example::bash(
+                "python3 -c \"import os,pathlib; pathlib.Path(os.environ['D'], 'palisade.yaml').write_text('x')\"",
+            ),
+        ],
+        allowed: &[
+            Example::bash("echo x > \"$OUT/result.txt\""),
+            Example::bash("python3 -c \"open('out.txt','w').write('x')\""),
+        ],
+    },
+    Rule {
         id: "disable-firewall",
         pack: PACK,
         effect: Deny,
         reason: "Reinstalling, uninstalling or disabling palisade is for the user to do, not the agent",
-        programs: &["palisade", "cargo", "pkill", "killall", "claude"],
+        programs: &["palisade", "cargo"],
         check: Check::Command(uninstall),
         refused: &[
             Example::bash("palisade init --uninstall"),
             Example::bash("cargo uninstall palisade"),
             Example::bash("palisade allow --yes"),
             Example::bash("claude --settings '{\"disableAllHooks\":true}' -p x"),
+            Example::bash("cargo install --force palisade"),
+            Example::bash("cargo install --bin palisade --git https://example.com/p"),
         ],
         allowed: &[
             Example::bash("palisade explain"),
             Example::bash("cargo uninstall ripgrep"),
+            Example::bash("cargo install --force ripgrep"),
             Example::bash("palisade init --dry-run"),
+        ],
+    },
+    Rule {
+        id: "signal-firewall",
+        pack: PACK,
+        effect: Deny,
+        reason: "Signalling palisade's processes would end the check of a call in progress",
+        programs: &[],
+        check: Check::Line(kills_hook),
+        refused: &[
+            Example::bash("kill $(pgrep palisade)"),
+            Example::bash("pkill pal"),
+            Example::bash("killall -r 'pal.*'"),
+            Example::bash("pgrep -f hook | xargs kill -9"),
+            Example::bash("killall palisade"),
+            Example::bash("kill -9 -1"),
+        ],
+        allowed: &[
+            Example::bash("kill %1"),
+            Example::bash("kill 12345"),
+            Example::bash("pkill -f 'node server.js'"),
+            Example::bash("killall node"),
+            Example::bash("kill $(cat server.pid)"),
+        ],
+    },
+    Rule {
+        id: "hookless-agent",
+        pack: PACK,
+        effect: Deny,
+        reason: "A nested agent started with other settings or without permission checks escapes this hook",
+        programs: &["claude"],
+        check: Check::Command(hookless_agent),
+        refused: &[
+            Example::bash("claude --settings '{\"disableAllHooks\":true}' -p x"),
+            Example::bash("claude --bare -p x"),
+            Example::bash("claude --dangerously-skip-permissions -p x"),
+            Example::bash("HOME=/tmp/h claude -p x"),
+            Example::bash("env CLAUDE_CONFIG_DIR=/tmp/c claude -p x"),
+            Example::bash("PALISADE_CONFIG=/tmp/p.yaml claude -p x"),
+        ],
+        allowed: &[
+            Example::bash("claude -p 'summarise the diff'"),
+            Example::bash("claude --version"),
+        ],
+    },
+    Rule {
+        id: "startup-file",
+        pack: PACK,
+        effect: Deny,
+        reason: "Shell start-up files run before the command and are not seen by the analysis",
+        programs: &[],
+        check: Check::Command(startup_file),
+        refused: &[
+            Example::bash("BASH_ENV=/tmp/f bash -c true"),
+            Example::bash("ENV=/tmp/f sh -i"),
+            Example::bash("bash --rcfile /tmp/f -i"),
+            Example::bash("PROMPT_COMMAND='sh /tmp/f' bash -i"),
+            Example::bash("export BASH_ENV=/tmp/f"),
+        ],
+        allowed: &[
+            Example::bash("ENV=production npm start"),
+            Example::bash("bash -c 'echo hi'"),
+            Example::bash("export PATH=$PATH:/opt/bin"),
         ],
     },
 ];

@@ -445,6 +445,16 @@ impl Analyser {
     fn script_ctx(&self, ctx: &Ctx, label: &str, inv: &Invocation) -> Ctx {
         let mut c = ctx.clone();
         c.depth += 1;
+        // A start-up file the shell runs first (`BASH_ENV=f bash -c …`) is invisible in the
+        // script; the marker lets self-protection see it.
+        for (k, v) in &inv.env {
+            if matches!(
+                k.as_str(),
+                "BASH_ENV" | "ENV" | "ZDOTDIR" | "PROMPT_COMMAND"
+            ) {
+                c.wrappers.push(format!("{k}={}", v.text));
+            }
+        }
         c.wrappers.push(label.to_string());
         c.stdin_from = inv.stdin_from;
         c.redirects.extend(inv.redirects.iter().cloned());

@@ -1,0 +1,457 @@
+//! Protection by identity: whether a change to one path reaches a protected resource —
+//! palisade's policy, state and binary, Claude Code's hook settings and session transcripts —
+//! however the path is spelled. A target is compared by where it really is (symlinks, dangling
+//! ones too, and `..` resolved), by what it is (a hard link shares the inode of a protected
+//! file), by what a glob could expand to, and by what it contains (deleting, moving or
+//! re-permissioning a directory changes every protected file below it; extracting or copying
+//! into it can replace them). One small entry point, `reaches`, is called once per changed
+//! path; it touches the filesystem only when the scope follows symlinks (not in replay).
+
+use crate::normalize::{ProtectedPath, Scope};
+use crate::paths::{fold, resolve_existing_prefix};
+use crate::policy::glob::{Glob, GlobKind};
+use std::path::{Path, PathBuf};
+
+/// What a call does to a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    /// Rewrites the content in place (`>`, `sed -i`, Write, Edit).
+    Write,
+    /// Deletes or truncates it (`rm`, `rm -r`, `find -delete`, `shred`).
+    Delete,
+    /// Moves it away or replaces it by a move (`mv`, `rename`).
+    Move,
+    /// Changes its mode, owner or attributes (`chmod`, `chown`, `chattr`, `setfacl`).
+    Mode,
+    /// Makes a (hard or symbolic) link named by it, or hard-links it elsewhere.
+    Link,
+    /// Lands files in it: the destination of `cp -r`, `rsync`, `tar -C`, `unzip -d`,
+    /// `git apply --directory`, `patch -d`.
+    Into,
+}
+
+impl Change {
+    fn verb(self) -> &'static str {
+        match self {
+            Change::Write => "change",
+            Change::Delete => "delete",
+            Change::Move => "move",
+            Change::Mode => "re-permission",
+            Change::Link => "link",
+            Change::Into => "write into",
+        }
+    }
+}
+
+/// What protection says about one target.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reach {
+    /// The change reaches a protected resource.
+    Deny(String),
+    /// The target cannot be resolved statically and could reach one.
+    Ask(String),
+}
+
+/// Longest glob expansion looked at on disk, and deepest directory walk for hard links.
+const MAX_EXPANSION: usize = 4096;
+
+/// Whether `change` applied to `target` (resolved or lexical, as the extractors give it)
+/// reaches a protected resource of `scope`. `None`: it does not.
+pub fn reaches(scope: &Scope, target: &Path, change: Change) -> Option<Reach> {
+    let text = target.to_string_lossy();
+    if text.contains(['$', '`']) {
+        return dynamic(&text);
+    }
+    if text.contains(['*', '?', '[']) {
+        return glob(scope, &text, change);
+    }
+    let mut candidates = vec![fold(target)];
+    if scope.paths.follow_symlinks {
+        let real = resolve_existing_prefix(target);
+        if real != candidates[0] {
+            candidates.push(real);
+        }
+    }
+    for c in &candidates {
+        if let Some(r) = by_path(scope, c, change) {
+            return Some(r);
+        }
+    }
+    if scope.paths.follow_symlinks && matches!(change, Change::Write | Change::Mode) {
+        return hard_link(scope, candidates.last().unwrap_or(&candidates[0]), change);
+    }
+    None
+}
+
+/// A protected entry covering `path` itself (the file, or a file in a protected directory).
+fn covers(p: &ProtectedPath, path: &Path) -> bool {
+    if let Some(ext) = pattern_ext(p) {
+        let dir = p.path.parent().unwrap_or(Path::new("/"));
+        return path.starts_with(dir) && path.extension().is_some_and(|e| e == ext);
+    }
+    if p.suffix {
+        path.ends_with(&p.path)
+    } else if p.subtree {
+        path.starts_with(&p.path)
+    } else {
+        path == p.path
+    }
+}
+
+/// `dir/*.jsonl`: every file with that extension anywhere below `dir` (session transcripts).
+fn pattern_ext(p: &ProtectedPath) -> Option<&str> {
+    p.path
+        .file_name()?
+        .to_str()?
+        .strip_prefix("*.")
+        .filter(|_| p.subtree)
+}
+
+/// A directory that holds (or would hold) the protected entry: deleting, moving or replacing
+/// it changes the entry.
+fn holds(p: &ProtectedPath, dir: &Path) -> bool {
+    if let Some(_ext) = pattern_ext(p) {
+        let base = p.path.parent().unwrap_or(Path::new("/"));
+        // Any directory down to the transcripts' base, and any directory below it: a
+        // directory has no extension (a file being changed is judged by `covers`).
+        return base.starts_with(dir) || dir.starts_with(base) && dir.extension().is_none();
+    }
+    if p.suffix {
+        // `.claude/settings.json` is held by every directory named `.claude`.
+        let first = p.path.components().next();
+        return p.path.components().count() > 1
+            && first.is_some_and(|c| dir.file_name() == Some(c.as_os_str()));
+    }
+    p.path.starts_with(dir) && p.path != dir
+}
+
+/// A directory too broad to refuse every change of (the home, the project root and above):
+/// other packs judge those; only deleting or moving it is refused here.
+fn broad(scope: &Scope, dir: &Path) -> bool {
+    scope.home().starts_with(dir) || scope.project_root.starts_with(dir)
+}
+
+fn by_path(scope: &Scope, c: &Path, change: Change) -> Option<Reach> {
+    if let Some(p) = scope.protected.iter().find(|p| covers(p, c)) {
+        return Some(Reach::Deny(format!(
+            "it would {} {} ({})",
+            change.verb(),
+            c.display(),
+            p.what
+        )));
+    }
+    // Deleting or moving the whole project is for the other packs to judge; its own
+    // settings files go with it, but that is not an attack on the firewall.
+    let project_level = |p: &ProtectedPath| {
+        scope.project_root != scope.home() && p.path.starts_with(&scope.project_root)
+    };
+    let p = scope
+        .protected
+        .iter()
+        .find(|p| holds(p, c) && !(project_level(p) && broad(scope, c)))?;
+    let deny = |why: &str| {
+        Some(Reach::Deny(format!(
+            "it would {} {}, which holds {} ({why})",
+            change.verb(),
+            c.display(),
+            p.what
+        )))
+    };
+    match change {
+        Change::Delete | Change::Move => deny("everything inside goes with it"),
+        Change::Write => None,
+        Change::Into if scope.home().starts_with(c) => Some(Reach::Ask(format!(
+            "it writes into {}, which holds {}; palisade cannot tell which files land there",
+            c.display(),
+            p.what
+        ))),
+        _ if broad(scope, c) => None,
+        Change::Into => deny("files landing there can replace it"),
+        Change::Link => deny("a link there replaces or redirects it"),
+        Change::Mode => deny("a directory's mode decides who can reach it"),
+    }
+}
+
+/// A file with other hard links shares its content with each of them: the same inode as a
+/// protected file is that file; an unknown extra link cannot be told apart, so it is asked.
+fn hard_link(scope: &Scope, real: &Path, change: Change) -> Option<Reach> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(real).ok()?;
+    if !meta.is_file() || meta.nlink() < 2 {
+        return None;
+    }
+    let id = (meta.dev(), meta.ino());
+    let same = |path: &Path| {
+        std::fs::metadata(path).is_ok_and(|m| m.is_file() && (m.dev(), m.ino()) == id)
+    };
+    for p in &scope.protected {
+        if p.suffix {
+            let concrete = scope.project_root.join(&p.path);
+            if same(&concrete) {
+                return Some(alias(real, &concrete, &p.what, change));
+            }
+            continue;
+        }
+        let base = match pattern_ext(p) {
+            Some(_) => p.path.parent().unwrap_or(Path::new("/")).to_path_buf(),
+            None => p.path.clone(),
+        };
+        if same(&base) {
+            return Some(alias(real, &base, &p.what, change));
+        }
+        if (p.subtree || pattern_ext(p).is_some())
+            && let Some(found) = find_inode(&base, id)
+        {
+            return Some(alias(real, &found, &p.what, change));
+        }
+    }
+    Some(Reach::Ask(format!(
+        "{} has {} hard links; a change to it changes every one of them, and palisade cannot tell where they are",
+        real.display(),
+        meta.nlink()
+    )))
+}
+
+fn alias(real: &Path, of: &Path, what: &str, change: Change) -> Reach {
+    Reach::Deny(format!(
+        "it would {} {}, a hard link of {} ({what})",
+        change.verb(),
+        real.display(),
+        of.display()
+    ))
+}
+
+/// A file with inode `id` below `dir` (bounded walk, symlinks not followed).
+fn find_inode(dir: &Path, id: (u64, u64)) -> Option<PathBuf> {
+    use std::os::unix::fs::MetadataExt;
+    let mut stack = vec![dir.to_path_buf()];
+    let mut seen = 0;
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).ok()?.flatten() {
+            seen += 1;
+            if seen > MAX_EXPANSION {
+                return None;
+            }
+            let Ok(m) = entry.metadata() else { continue };
+            if m.is_dir() {
+                stack.push(entry.path());
+            } else if (m.dev(), m.ino()) == id {
+                return Some(entry.path());
+            }
+        }
+    }
+    None
+}
+
+/// A path built at run time (`"$(echo ~/.claude/settings.json)"`, `"$D/x"`): asked when the
+/// text names something protected, since the real target is unknown until it runs.
+fn dynamic(text: &str) -> Option<Reach> {
+    const HINTS: &[&str] = &[
+        ".claude",
+        "palisade",
+        "settings.json",
+        "settings.local.json",
+        "CLAUDE_CONFIG_DIR",
+    ];
+    let hint = HINTS.iter().find(|h| text.contains(*h))?;
+    Some(Reach::Ask(format!(
+        "its target {text} is only known when it runs, and it names `{hint}`, which palisade protects"
+    )))
+}
+
+/// A glob target: refused when the pattern can match a protected path or a directory holding
+/// one; on disk, every expansion is judged as a path too.
+fn glob(scope: &Scope, text: &str, change: Change) -> Option<Reach> {
+    for p in &scope.protected {
+        let candidates: Vec<PathBuf> = if p.suffix {
+            vec![scope.project_root.join(&p.path)]
+        } else {
+            vec![p.path.clone()]
+        };
+        for cand in candidates {
+            for a in cand.ancestors() {
+                if a.as_os_str().len() > 1 && glob_matches(text, a) {
+                    let r = if a == cand {
+                        by_path(scope, a, change)
+                    } else {
+                        by_path(scope, a, change).or_else(|| by_path(scope, &cand, change))
+                    };
+                    if r.is_some() {
+                        return r;
+                    }
+                }
+            }
+        }
+        // `*/.claude/settings.json` anywhere: match the pattern's tail against the suffix.
+        if p.suffix {
+            let n = p.path.components().count();
+            let parts: Vec<&str> = text.split('/').collect();
+            if parts.len() >= n {
+                let tail = parts[parts.len() - n..].join("/");
+                if glob_matches(&tail, &p.path) {
+                    return Some(Reach::Deny(format!(
+                        "the pattern {text} can match {} ({})",
+                        p.path.display(),
+                        p.what
+                    )));
+                }
+            }
+        }
+    }
+    if scope.paths.follow_symlinks {
+        for hit in expand(text) {
+            if let Some(r) = reaches(scope, &hit, change) {
+                return Some(r);
+            }
+        }
+    }
+    None
+}
+
+/// True when the shell pattern `pattern` matches `path` component by component; as in the
+/// shell, a wildcard does not match a leading dot.
+fn glob_matches(pattern: &str, path: &Path) -> bool {
+    let pats: Vec<&str> = pattern.split('/').filter(|p| !p.is_empty()).collect();
+    let names: Vec<String> = path
+        .components()
+        .filter_map(|c| match c {
+            std::path::Component::Normal(n) => Some(n.to_string_lossy().into_owned()),
+            _ => None,
+        })
+        .collect();
+    pats.len() == names.len()
+        && pats.iter().zip(&names).all(|(pat, name)| {
+            (!name.starts_with('.') || pat.starts_with('.'))
+                && Glob::new(&brackets_to_any(pat), GlobKind::Path).is_ok_and(|g| g.matches(name))
+        })
+}
+
+/// `[abc]` as `?`: a bracket expression matches one character (the set itself is not kept,
+/// which can only widen the match).
+fn brackets_to_any(pat: &str) -> String {
+    let mut out = String::new();
+    let mut chars = pat.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '[' {
+            let mut closed = false;
+            for d in chars.by_ref() {
+                if d == ']' {
+                    closed = true;
+                    break;
+                }
+            }
+            out.push(if closed { '?' } else { '[' });
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Expands a path glob against the filesystem, one component at a time (bounded).
+fn expand(text: &str) -> Vec<PathBuf> {
+    let mut found = vec![PathBuf::from("/")];
+    for part in text.split('/').filter(|p| !p.is_empty()) {
+        let mut next = Vec::new();
+        if !part.contains(['*', '?', '[']) {
+            next.extend(found.iter().map(|f| f.join(part)));
+        } else if let Ok(g) = Glob::new(&brackets_to_any(part), GlobKind::Path) {
+            for dir in &found {
+                let Ok(entries) = std::fs::read_dir(dir) else {
+                    continue;
+                };
+                for e in entries.flatten() {
+                    let name = e.file_name();
+                    let name = name.to_string_lossy();
+                    // As the shell does: `*` does not match a leading dot.
+                    if name.starts_with('.') && !part.starts_with('.') {
+                        continue;
+                    }
+                    if g.matches(&name) {
+                        next.push(dir.join(name.as_ref()));
+                    }
+                }
+            }
+        }
+        next.truncate(MAX_EXPANSION);
+        found = next;
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::paths::PathResolver;
+
+    fn scope(home: &Path, project: &Path, follow: bool) -> Scope {
+        let guard = |path: PathBuf, subtree: bool, suffix: bool| ProtectedPath {
+            path,
+            what: "protected".into(),
+            subtree,
+            suffix,
+        };
+        Scope {
+            paths: PathResolver {
+                cwd: project.to_path_buf(),
+                home: home.to_path_buf(),
+                follow_symlinks: follow,
+            },
+            project_root: project.to_path_buf(),
+            roots: vec![project.to_path_buf()],
+            protected: vec![
+                guard(home.join(".claude/settings.json"), false, false),
+                guard(home.join(".local/share/palisade"), true, false),
+                guard(home.join(".claude/projects/*.jsonl"), true, false),
+                guard(PathBuf::from(".claude/settings.json"), false, true),
+            ],
+        }
+    }
+
+    fn denied(s: &Scope, p: &str, c: Change) -> bool {
+        matches!(reaches(s, Path::new(p), c), Some(Reach::Deny(_)))
+    }
+
+    #[test]
+    fn lexical_classes() {
+        let s = scope(Path::new("/h"), Path::new("/h/p"), false);
+        assert!(denied(&s, "/h/.claude/settings.json", Change::Write));
+        assert!(denied(&s, "/h/.claude", Change::Delete));
+        assert!(denied(&s, "/h/.claude", Change::Mode));
+        assert!(denied(&s, "/h/.claude", Change::Into));
+        assert!(denied(&s, "/h/.local", Change::Move));
+        assert!(denied(&s, "/h/p/.claude", Change::Delete));
+        assert!(denied(&s, "/h/.claude/setting?.json", Change::Write));
+        assert!(denied(&s, "/h/.claude/projects/x/1.jsonl", Change::Write));
+        assert!(denied(&s, "/h/.claude/projects/x", Change::Delete));
+        assert!(denied(&s, "/h", Change::Delete));
+        // Ordinary work.
+        assert_eq!(reaches(&s, Path::new("/h/.claude"), Change::Write), None);
+        assert_eq!(
+            reaches(&s, Path::new("/h/.claude/commands/a.md"), Change::Write),
+            None
+        );
+        assert_eq!(
+            reaches(&s, Path::new("/h/p/src/settings.json"), Change::Write),
+            None
+        );
+        assert_eq!(reaches(&s, Path::new("/h"), Change::Mode), None);
+        assert_eq!(reaches(&s, Path::new("/h/p"), Change::Into), None);
+        assert_eq!(
+            reaches(
+                &s,
+                Path::new("/h/.claude/projects/x/memory/MEMORY.md"),
+                Change::Write
+            ),
+            None
+        );
+        assert!(matches!(
+            reaches(
+                &s,
+                Path::new("/h/p/$(echo ~/.claude/settings.json)"),
+                Change::Write
+            ),
+            Some(Reach::Ask(_))
+        ));
+    }
+}
