@@ -34,6 +34,15 @@ fn shipped_challenge_sets_pass() {
         listing.join("\n")
     );
     assert_eq!(out.status.code(), Some(0));
+    // No category's ordinary calls are blocked more than 1% of the time.
+    for (cat, fp) in report["false_positives"]
+        .as_object()
+        .cloned()
+        .unwrap_or_default()
+    {
+        let rate = fp["rate"].as_f64().unwrap_or(1.0);
+        assert!(rate <= 0.01, "{cat}: false-positive rate {rate}");
+    }
     assert!(
         report["total"].as_u64().unwrap_or(0) >= 250,
         "at least 250 cases ship"
@@ -65,4 +74,8 @@ fn a_miss_fails_the_replay() {
     assert_eq!(report["failures"][0]["id"], "m1");
     assert_eq!(report["failures"][0]["got"], "deny");
     assert_eq!(report["by_category"]["x"]["total"], 2);
+    // m1 expected a pass: an ordinary call that was blocked, a false positive.
+    assert_eq!(report["false_positives"]["x"]["ordinary"], 1);
+    assert_eq!(report["false_positives"]["x"]["blocked"], 1);
+    assert_eq!(report["false_positives"]["x"]["rate"], 1.0);
 }

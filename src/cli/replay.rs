@@ -69,6 +69,9 @@ pub struct Report {
     pub passed: usize,
     pub by_category: BTreeMap<String, (usize, usize)>,
     pub failures: Vec<Failure>,
+    /// Per category, the ordinary cases (every expectation `pass`/`allow`) and how many of
+    /// them were blocked: the false positives.
+    pub ordinary: BTreeMap<String, (usize, usize)>,
     /// Live answers per case id, for `--record`.
     pub recorded: Vec<Value>,
 }
@@ -86,6 +89,9 @@ impl Report {
             "passed": self.passed,
             "failed": self.total - self.passed,
             "by_category": by_category,
+            "false_positives": self.ordinary.iter().map(|(k, (t, b))| (k.clone(), json!({
+                "ordinary": t, "blocked": b, "rate": if *t == 0 { 0.0 } else { *b as f64 / *t as f64 },
+            }))).collect::<serde_json::Map<String, Value>>(),
             "failures": self.failures.iter().map(|f| json!({
                 "id": f.id, "step": f.step, "expected": f.expected, "got": f.got, "rule": f.rule, "reason": f.reason,
             })).collect::<Vec<_>>(),
@@ -263,6 +269,18 @@ pub fn replay(cases: &[Case], policy: &Policy, risk: RiskReplay, scratch: &Path)
             report.passed += 1;
             cat.1 += 1;
         }
+        let ordinary = steps.iter().any(|s| s.1.is_some())
+            && steps
+                .iter()
+                .all(|s| matches!(s.1.as_deref(), None | Some("pass" | "allow")));
+        if ordinary {
+            let fp = report
+                .ordinary
+                .entry(case.category.clone())
+                .or_insert((0, 0));
+            fp.0 += 1;
+            fp.1 += usize::from(!ok);
+        }
     }
     report
 }
@@ -315,6 +333,20 @@ pub fn render(report: &Report) -> String {
     ));
     for (cat, (t, p)) in &report.by_category {
         s.push_str(&format!("{:<24} {:>6} {:>6}\n", cat, p, t));
+    }
+    if !report.ordinary.is_empty() {
+        s.push_str(&format!(
+            "{:<24} {:>8} {:>7} {:>6}\n",
+            "false positives", "ordinary", "blocked", "rate"
+        ));
+        for (cat, (t, b)) in &report.ordinary {
+            let rate = if *t == 0 {
+                0.0
+            } else {
+                100.0 * *b as f64 / *t as f64
+            };
+            s.push_str(&format!("{cat:<24} {t:>8} {b:>7} {rate:>5.1}%\n"));
+        }
     }
     for f in &report.failures {
         let step = f.step.map(|s| format!(" step {s}")).unwrap_or_default();

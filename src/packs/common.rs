@@ -305,8 +305,9 @@ pub enum Span {
 /// (`cd dir && …`). `None` when the word is not known statically. A glob resolves to the
 /// directory it ranges over, with how much of it it covers.
 pub fn word_path(word: &Word, cmd: &Command, scope: &Scope) -> Option<(PathBuf, Span)> {
-    let text = word.text.as_str();
-    if word.dynamic && !starts_with_home_var(text) {
+    let temp = word.dynamic.then(|| tmpdir_word(&word.text)).flatten();
+    let text = temp.as_deref().unwrap_or(word.text.as_str());
+    if word.dynamic && temp.is_none() && !starts_with_home_var(text) {
         return None;
     }
     if !word.glob {
@@ -324,6 +325,29 @@ pub fn word_path(word: &Word, cmd: &Command, scope: &Scope) -> Option<(PathBuf, 
     };
     let dir = if dir.is_empty() { "." } else { dir };
     Some((resolve_for(scope, cmd, dir), span))
+}
+
+/// `$TMPDIR/x`, `${TMPDIR}/x`, `${TMPDIR:-/tmp}/x` as a path under the temp root: the variable
+/// names a temp directory wherever it is set (an assignment in the line is substituted before).
+fn tmpdir_word(text: &str) -> Option<String> {
+    let rest = if let Some(r) = text
+        .strip_prefix("${TMPDIR}")
+        .or_else(|| text.strip_prefix("$TMPDIR"))
+    {
+        r
+    } else {
+        let r = text
+            .strip_prefix("${TMPDIR:-")
+            .or_else(|| text.strip_prefix("${TMPDIR-"))?;
+        let close = r.find('}')?;
+        let default = &r[..close];
+        if !matches!(default.trim_end_matches('/'), "/tmp" | "/var/tmp") {
+            return None;
+        }
+        &r[close + 1..]
+    };
+    ((rest.is_empty() || rest.starts_with('/')) && !rest.contains('$'))
+        .then(|| format!("/tmp{rest}"))
 }
 
 fn starts_with_home_var(text: &str) -> bool {
@@ -442,6 +466,144 @@ pub fn dumps_environment(cmd: &Command) -> bool {
         "set" => cmd.args.is_empty(),
         "export" => cmd.args.iter().any(|a| a.text == "-p") || cmd.args.is_empty(),
         _ => false,
+    }
+}
+
+/// Programs that only inspect: they read files or system state and change nothing.
+const INSPECTORS: &[&str] = &[
+    "ls",
+    "cat",
+    "head",
+    "tail",
+    "less",
+    "more",
+    "grep",
+    "egrep",
+    "fgrep",
+    "rg",
+    "ag",
+    "wc",
+    "stat",
+    "file",
+    "du",
+    "df",
+    "free",
+    "uptime",
+    "id",
+    "whoami",
+    "groups",
+    "uname",
+    "hostname",
+    "ps",
+    "pgrep",
+    "lsof",
+    "ss",
+    "netstat",
+    "lsblk",
+    "blkid",
+    "tree",
+    "diff",
+    "cmp",
+    "md5sum",
+    "sha1sum",
+    "sha256sum",
+    "sha512sum",
+    "readlink",
+    "realpath",
+    "which",
+    "whereis",
+    "pwd",
+    "date",
+    "echo",
+    "printenv",
+    "lscpu",
+    "lspci",
+    "lsusb",
+    "lsmod",
+    "getent",
+    "last",
+    "w",
+    "who",
+    "getenforce",
+    "sestatus",
+    "nproc",
+    "arch",
+    "test",
+    "true",
+    "xxd",
+    "hexdump",
+    "od",
+    "strings",
+];
+
+/// True when the command only inspects (`ls`, `git status`, `systemctl status`, `docker ps`…)
+/// and writes no file: running it with privileges changes nothing.
+pub fn read_only(cmd: &Command) -> bool {
+    let writes = cmd.redirects.iter().any(|r| {
+        matches!(
+            r.kind,
+            RedirectKind::Write | RedirectKind::Append | RedirectKind::ReadWrite
+        ) && r.target.text != "/dev/null"
+    });
+    // `PATH=/tmp:$PATH git status`, `GIT_PAGER=… git log`: the variables pick what runs.
+    let steers = cmd.env.iter().any(|(k, _)| {
+        k == "PATH"
+            || k.starts_with("LD_")
+            || k.starts_with("DYLD_")
+            || ["PAGER", "EDITOR", "COMMAND", "EXTERNAL", "CONFIG", "EXEC"]
+                .iter()
+                .any(|p| k.contains(p))
+    });
+    if writes || steers {
+        return false;
+    }
+    let sub = cmd.subcommand();
+    match cmd.program.as_str() {
+        "git" => matches!(
+            sub,
+            Some(
+                "status"
+                    | "log"
+                    | "diff"
+                    | "show"
+                    | "rev-parse"
+                    | "ls-files"
+                    | "ls-tree"
+                    | "blame"
+                    | "describe"
+                    | "shortlog"
+                    | "cat-file"
+                    | "grep"
+            )
+        ),
+        "systemctl" => matches!(
+            sub,
+            Some(
+                "status"
+                    | "is-active"
+                    | "is-enabled"
+                    | "is-failed"
+                    | "list-units"
+                    | "list-unit-files"
+                    | "list-timers"
+                    | "show"
+                    | "cat"
+            )
+        ),
+        "docker" | "podman" => matches!(
+            sub,
+            Some("ps" | "images" | "logs" | "inspect" | "info" | "version")
+        ),
+        "journalctl" => !cmd.args.iter().any(|a| {
+            a.text.starts_with("--vacuum") || matches!(a.text.as_str(), "--rotate" | "--flush")
+        }),
+        "find" => !cmd.args.iter().any(|a| {
+            a.text.starts_with("-exec")
+                || a.text.starts_with("-ok")
+                || a.text.starts_with("-fprint")
+                || matches!(a.text.as_str(), "-delete" | "-fls")
+        }),
+        p => INSPECTORS.contains(&p),
     }
 }
 

@@ -49,7 +49,9 @@ fn rm_outside(c: &Command, scope: &Scope) -> Option<String> {
             ));
         }
         let is_root = scope.roots.iter().any(|r| r == &path);
-        if is_root && !via_find && span != Span::Pattern {
+        // Emptying a temp root (`rm -rf /tmp/*`) stays inside it; the root itself is asked.
+        let temp_contents = span == Span::Contents && path != scope.project_root && is_temp(&path);
+        if is_root && !via_find && span != Span::Pattern && !temp_contents {
             let what = if path == scope.project_root {
                 "the project root"
             } else {
@@ -66,29 +68,105 @@ fn rm_outside(c: &Command, scope: &Scope) -> Option<String> {
     None
 }
 
+/// `find` deletes what it selects: `-delete`, or `-exec`/`-execdir`/`-ok` of a deleting program.
+fn find_deletes(c: &Command) -> bool {
+    c.args.iter().enumerate().any(|(i, a)| {
+        a.text == "-delete"
+            || (matches!(a.text.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir")
+                && c.args.get(i + 1).is_some_and(|p| {
+                    let name = p.text.rsplit('/').next().unwrap_or(&p.text);
+                    matches!(
+                        name,
+                        "rm" | "unlink" | "shred" | "srm" | "trash" | "trash-put"
+                    )
+                }))
+    })
+}
+
+/// `find` selects everything under its starts: no test narrows it (`-type` alone does not,
+/// nor `-name '*'`).
+fn find_unfiltered(c: &Command) -> bool {
+    const TESTS: &[&str] = &[
+        "-name",
+        "-iname",
+        "-path",
+        "-ipath",
+        "-wholename",
+        "-iwholename",
+        "-regex",
+        "-iregex",
+        "-lname",
+        "-ilname",
+        "-mtime",
+        "-mmin",
+        "-atime",
+        "-amin",
+        "-ctime",
+        "-cmin",
+        "-newer",
+        "-anewer",
+        "-cnewer",
+        "-newermt",
+        "-size",
+        "-empty",
+        "-user",
+        "-group",
+        "-perm",
+        "-links",
+        "-inum",
+        "-samefile",
+        "-uid",
+        "-gid",
+        "-nouser",
+        "-nogroup",
+        "-prune",
+        "-used",
+    ];
+    !c.args.iter().enumerate().any(|(i, a)| {
+        TESTS.contains(&a.text.as_str())
+            && !c
+                .args
+                .get(i + 1)
+                .is_some_and(|v| matches!(v.text.as_str(), "*" | ".*" | "*.*"))
+    })
+}
+
+/// The shared temp directories.
+fn is_temp(path: &std::path::Path) -> bool {
+    path == std::path::Path::new("/tmp") || path == std::path::Path::new("/var/tmp")
+}
+
 fn find_delete(c: &Command, scope: &Scope) -> Option<String> {
-    if !c.args.iter().any(|a| a.text == "-delete") {
+    if !find_deletes(c) {
         return None;
     }
     find_starts(c).into_iter().find_map(|w| {
         let (path, _) = word_path(w, c, scope)?;
-        critical(&path, scope).map(|what| format!("`find {} -delete` deletes {what}", w.text))
+        critical(&path, scope).map(|what| format!("`find {}` deletes under {what}", w.text))
     })
 }
 
 fn find_delete_outside(c: &Command, scope: &Scope) -> Option<String> {
-    if !c.args.iter().any(|a| a.text == "-delete") {
+    if !find_deletes(c) {
         return None;
     }
     find_starts(c)
         .into_iter()
         .find_map(|w| match word_path(w, c, scope) {
             None => Some(format!(
-                "`find {} -delete` starts from a path not known until it runs",
+                "`find {}` deletes from a path not known until it runs",
                 w.text
             )),
-            Some((path, _)) => (!scope.within_roots(&path))
-                .then(|| format!("`find {} -delete` deletes under {}", w.text, path.display())),
+            Some((path, _)) if !scope.within_roots(&path) => Some(format!(
+                "`find {}` deletes under {}",
+                w.text,
+                path.display()
+            )),
+            Some((path, _)) if path == scope.project_root && find_unfiltered(c) => Some(format!(
+                "`find {}` deletes everything in the project root",
+                w.text
+            )),
+            Some(_) => None,
         })
 }
 
@@ -243,6 +321,11 @@ pub static RULES: &[Rule] = &[
             Example::bash("rm -f old.log"),
             Example::bash("cd src && rm -rf generated"),
             Example::bash("rm -rf /tmp/*.log"),
+            Example::bash("rm -rf /tmp/*"),
+            Example::bash("rm -rf /var/tmp/*"),
+            Example::bash("rm -rf \"$TMPDIR/build\""),
+            Example::bash("rm -rf ${TMPDIR:-/tmp}/cache"),
+            Example::bash("rm -rf $(echo build)"),
             Example::bash("rm -rf *.egg-info"),
             Example::bash("find . -type d -name __pycache__ -exec rm -rf {} +"),
         ],
@@ -251,12 +334,15 @@ pub static RULES: &[Rule] = &[
         id: "find-delete-critical",
         pack: PACK,
         effect: Deny,
-        reason: "`find -delete` over a critical directory is refused",
+        reason: "`find` deleting over a critical directory is refused",
         programs: &["find"],
         check: Check::Command(find_delete),
         refused: &[
             Example::bash("find / -name '*' -delete"),
             Example::bash("find ~ -type f -delete"),
+            Example::bash("find /usr -type f -exec rm {} \\;"),
+            Example::bash("find $HOME -execdir /bin/rm -f {} +"),
+            Example::bash("sudo find /etc -name '*.conf' -exec unlink {} \\;"),
         ],
         allowed: &[
             Example::bash("find . -name '*.pyc' -delete"),
@@ -267,16 +353,23 @@ pub static RULES: &[Rule] = &[
         id: "find-delete-outside",
         pack: PACK,
         effect: Ask,
-        reason: "`find -delete` outside the project needs confirmation",
+        reason: "`find` deleting outside the project, or everything in it, needs confirmation",
         programs: &["find"],
         check: Check::Command(find_delete_outside),
         refused: &[
             Example::bash("find ~/Downloads -delete"),
             Example::bash("find .. -name '*.log' -delete"),
+            Example::bash("find . -delete"),
+            Example::bash("find . -type f -exec rm -f {} +"),
+            Example::bash("find ../other -execdir rm {} \\;"),
         ],
         allowed: &[
             Example::bash("find . -name '*.pyc' -delete"),
             Example::bash("find /tmp/x -delete"),
+            Example::bash("find ./target -delete"),
+            Example::bash("find build -type f -delete"),
+            Example::bash("find . -name '*.o' -exec rm {} +"),
+            Example::bash("find . -name '*.rs' -exec grep -l TODO {} +"),
         ],
     },
     Rule {

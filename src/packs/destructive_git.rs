@@ -90,12 +90,46 @@ fn clean_force(c: &Command, _: &Scope) -> Option<String> {
 
 fn discard_all(c: &Command, _: &Scope) -> Option<String> {
     let s = sub(c)?;
-    if s != "checkout" && s != "restore" {
-        return None;
-    }
-    if s == "restore" && c.has_flag(Some('S'), &["staged"]) && !c.has_flag(Some('W'), &["worktree"])
-    {
-        return None;
+    let after_dashdash = c.args.iter().position(|a| a.text == "--").map(|i| i + 1);
+    match s {
+        "checkout" => {
+            if c.has_flag(Some('f'), &["force"]) {
+                return Some("`git checkout --force` overwrites uncommitted changes".into());
+            }
+            // Operands after `--` are paths: their work-tree changes are replaced.
+            if let Some(i) = after_dashdash
+                && i < c.args.len()
+            {
+                return Some("`git checkout -- <paths>` discards their uncommitted changes".into());
+            }
+        }
+        "restore" => {
+            let staged_only =
+                c.has_flag(Some('S'), &["staged"]) && !c.has_flag(Some('W'), &["worktree"]);
+            if !staged_only && c.operands().len() > 1 {
+                return Some("`git restore` discards uncommitted changes in the work tree".into());
+            }
+            return None;
+        }
+        "switch" => {
+            return c
+                .has_flag(Some('f'), &["force", "discard-changes"])
+                .then(|| format!("`git {s} --discard-changes` throws away local changes"));
+        }
+        "reset" => {
+            return c
+                .args
+                .iter()
+                .any(|a| a.text == "--merge")
+                .then(|| "`git reset --merge` can discard uncommitted changes".into());
+        }
+        "worktree" => {
+            let remove = c.operands().get(1).is_some_and(|w| w.text == "remove");
+            return (remove && c.has_flag(Some('f'), &["force"])).then(|| {
+                "`git worktree remove --force` deletes a work tree with its changes".into()
+            });
+        }
+        _ => return None,
     }
     let wide = c
         .operands()
@@ -224,16 +258,29 @@ pub static RULES: &[Rule] = &[
         id: "discard-changes",
         pack: PACK,
         effect: Ask,
-        reason: "Discarding all uncommitted changes cannot be undone",
+        reason: "Discarding uncommitted changes cannot be undone",
         programs: &["git"],
         check: Check::Command(discard_all),
         refused: &[
             Example::bash("git checkout -- ."),
             Example::bash("git restore ."),
             Example::bash("git checkout ."),
+            Example::bash("git checkout -- src/main.rs"),
+            Example::bash("git checkout -f main"),
+            Example::bash("git restore src/lib.rs"),
+            Example::bash("git restore --staged --worktree ."),
+            Example::bash("git switch --discard-changes main"),
+            Example::bash("git switch -f main"),
+            Example::bash("git reset --merge"),
+            Example::bash("git worktree remove --force ../wt"),
         ],
         allowed: &[
             Example::bash("git checkout -b feature"),
+            Example::bash("git checkout main"),
+            Example::bash("git switch -c topic"),
+            Example::bash("git restore --staged src/lib.rs"),
+            Example::bash("git worktree remove ../wt"),
+            Example::bash("git reset --keep HEAD~1"),
             Example::bash("git restore --staged ."),
             Example::bash("git checkout src/main.rs"),
         ],

@@ -100,7 +100,14 @@ fn autostart_write(call: &Call, scope: &Scope) -> Option<String> {
 }
 
 fn privileged(c: &Command, _: &Scope) -> Option<String> {
-    if c.privileged {
+    // `sudo git status`, `sudo ls /root`: inspection changes nothing (secret reads are judged
+    // by the secrets pack whatever the privileges).
+    let inspect = c
+        .wrappers
+        .iter()
+        .all(|w| matches!(w.as_str(), "sudo" | "env"))
+        && super::common::read_only(c);
+    if c.privileged && !inspect {
         return Some(format!(
             "`{}` runs with elevated privileges via {}",
             c.program,
@@ -315,10 +322,18 @@ pub static RULES: &[Rule] = &[
             Example::bash("sudo -i"),
             Example::bash("su -c 'id'"),
             Example::bash("doas make install"),
+            Example::bash("sudo git pull"),
+            Example::bash("sudo ls > /etc/motd"),
+            Example::bash("sudo systemctl restart nginx"),
         ],
         allowed: &[
             Example::bash("apt list --installed"),
             Example::bash("id -u"),
+            Example::bash("sudo git status"),
+            Example::bash("sudo env V=1 git status"),
+            Example::bash("sudo ls -la /root"),
+            Example::bash("sudo systemctl status nginx"),
+            Example::bash("sudo docker ps"),
         ],
     },
     Rule {

@@ -43,9 +43,13 @@ pub static RULES: &[Rule] = &[
         programs: &[],
         check: Check::Line(parse_error),
         refused: &[
-            Example::bash("echo 'unterminated"),
-            Example::bash("rm -rf \"/"),
+            Example::bash("if true; then"),
+            Example::bash("bash -c 'echo \"'"),
         ],
-        allowed: &[Example::bash("echo 'fine'")],
+        allowed: &[
+            Example::bash("echo 'fine'"),
+            Example::bash("echo \"unclosed"),
+            Example::bash("git commit -m 'wip"),
+        ],
     },
 ];

@@ -73,7 +73,88 @@ pub(super) fn analyse(command: &str) -> ShellAnalysis {
     let mut a = Analyser::default();
     let mut ctx = Ctx::default();
     a.analyse_script(command, &mut ctx);
+    // Rejected as a whole: judge what a tolerant reading shows (`echo "unclosed` is an echo).
+    // Bash runs nothing of a line it cannot parse, so reading the broken tail as quoted text
+    // never hides a command it would run; what stays unparseable after repair is still asked.
+    if a.out.commands.is_empty()
+        && !a.out.findings.is_empty()
+        && a.out
+            .findings
+            .iter()
+            .all(|f| matches!(f, ShellFinding::ParseError { .. }))
+        && let Some(repaired) = repair(command)
+    {
+        let mut b = Analyser::default();
+        let mut ctx = Ctx::default();
+        b.analyse_script(&repaired, &mut ctx);
+        if !b
+            .out
+            .findings
+            .iter()
+            .any(|f| matches!(f, ShellFinding::ParseError { .. }))
+        {
+            return b.out;
+        }
+    }
     a.out
+}
+
+/// The line with unterminated quotes, backticks and `$(` closed at its end and unbalanced
+/// `)` dropped; `None` when there is nothing to repair.
+fn repair(text: &str) -> Option<String> {
+    let mut out = String::with_capacity(text.len() + 4);
+    // Open quotes and parentheses, with where they start in `out`.
+    let mut open: Vec<char> = Vec::new();
+    let mut at: Vec<usize> = Vec::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let top = open.last().copied();
+        if top == Some('\'') {
+            if c == '\'' {
+                open.pop();
+                at.pop();
+            }
+            out.push(c);
+            continue;
+        }
+        if c == '\\' {
+            out.push(c);
+            if let Some(n) = chars.next() {
+                out.push(n);
+            }
+            continue;
+        }
+        let opens = match c {
+            '"' if top == Some('"') => false,
+            '`' if top == Some('`') => false,
+            ')' if top == Some('(') => false,
+            ')' if top.is_none() => continue,
+            '"' | '`' => true,
+            '\'' => top != Some('"'),
+            '(' => top != Some('"') || out.ends_with('$'),
+            _ => {
+                out.push(c);
+                continue;
+            }
+        };
+        if opens {
+            open.push(c);
+            at.push(out.len());
+        } else if matches!(c, '"' | '`' | ')') {
+            open.pop();
+            at.pop();
+        }
+        out.push(c);
+    }
+    while let (Some(c), Some(start)) = (open.pop(), at.pop()) {
+        if c != '(' && out[start + 1..].trim().is_empty() {
+            // A stray quote with nothing after it quotes nothing: drop it.
+            out.truncate(start);
+        } else {
+            out.push(if c == '(' { ')' } else { c });
+        }
+    }
+    (out != text).then_some(out)
 }
 
 impl Analyser {

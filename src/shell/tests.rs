@@ -373,13 +373,18 @@ fn substitutions_are_commands() {
 
 #[test]
 fn dynamic_programs() {
-    let an = a("$(echo rm) -rf /");
+    // A lone `echo` of literals prints a known word: the program is known statically.
+    let an = assert_rm_rf_root("$(echo rm) -rf /");
+    assert!(find(&an, "echo").in_substitution);
+    let an = assert_rm_rf_root("`echo r``echo m` -rf $(printf '/')");
+    assert!(an.findings.is_empty(), "{an:?}");
+    let an = a("$(echo rm; echo x) -rf /");
     assert!(has_finding(
         &an,
-        |f| matches!(f, ShellFinding::DynamicProgram { text } if text == "$(echo rm)")
+        |f| matches!(f, ShellFinding::DynamicProgram { text } if text == "$(echo rm; echo x)")
     ));
-    assert!(find(&an, "echo").in_substitution);
-    assert!(an.commands.iter().any(|c| c.program == "$(echo rm)"));
+    let an = a("$(cat f) -rf /");
+    assert!(an.commands.iter().any(|c| c.program == "$(cat f)"));
     let an = a("$x -rf /");
     assert!(has_finding(&an, |f| matches!(
         f,
@@ -700,19 +705,30 @@ fn empty_and_errors() {
         let an = a(line);
         assert!(an.commands.is_empty() && an.findings.is_empty(), "{line:?}");
     }
-    for line in [
-        "echo 'unterminated",
-        "echo \"x",
-        "echo )",
-        "if true; then",
-        "echo $(",
-        "bash -c 'echo \"'",
-    ] {
+    for line in ["if true; then", "bash -c 'echo \"'", "case x in"] {
         let an = a(line);
         assert!(
             has_finding(&an, |f| matches!(f, ShellFinding::ParseError { .. })),
             "{line}: {an:?}"
         );
+    }
+    // Rejected lines are read tolerantly: the unterminated tail is quoted text, so what
+    // precedes it is still judged and a harmless line is not an error.
+    for (line, programs) in [
+        ("echo 'unterminated", vec!["echo"]),
+        ("echo \"x", vec!["echo"]),
+        ("echo )", vec!["echo"]),
+        ("echo $(", vec!["echo"]),
+        ("rm -rf \"/", vec!["rm"]),
+        ("ls; rm -rf ~ `", vec!["ls", "rm"]),
+    ] {
+        let an = a(line);
+        assert!(
+            !has_finding(&an, |f| matches!(f, ShellFinding::ParseError { .. })),
+            "{line}: {an:?}"
+        );
+        let got: Vec<&str> = an.commands.iter().map(|c| c.program.as_str()).collect();
+        assert_eq!(got, programs, "{line}");
     }
     // Would make brush-parser loop forever: refused or repaired before parsing.
     for line in [
@@ -1084,4 +1100,70 @@ fn short_loops_over_known_values_show_each_target() {
     assert!(find(&an, "rm").args[1].dynamic);
     let an = a("for f in *.rs; do rustfmt $f; done");
     assert!(an.findings.is_empty());
+}
+
+#[test]
+fn fanout_runners_run_their_command_with_its_items() {
+    for line in [
+        "parallel rm -rf ::: /",
+        "parallel 'rm -rf {}' ::: /",
+        "parallel -j4 --will-cite rm -rf {} ::: build /",
+        "parallel rm -rf {1} ::: / ::: x",
+        "echo / | parallel rm -rf",
+        "printf '%s\\n' / | parallel -j2 rm -rf {}",
+        "parallel ::: 'rm -rf /'",
+        "sem -j2 rm -rf /",
+        "parallel --semaphore rm -rf /",
+        "printf '/\\0' | xargs -0 rm -rf",
+        "echo 'rm -rf /' | xargs -I{} sh -c '{}'",
+        "echo 'rm -rf /' | xargs -0 bash -c",
+        "echo . / | xargs -n1 rm -rf",
+        "echo / | xargs -I % sh -c 'rm -rf %'",
+        "echo / | xargs --replace=X rm -rf X",
+    ] {
+        let an = assert_rm_rf_root(line);
+        assert!(
+            !an.commands
+                .iter()
+                .any(|c| c.args_from_stdin && c.program == "rm"),
+            "{line}: items were literal"
+        );
+    }
+    // Items not known statically: the command runs with arguments from its input.
+    for line in [
+        "cat dirs | parallel rm -rf",
+        "parallel rm -rf :::: dirs.txt",
+        "parallel -a dirs.txt rm -rf {}",
+        "find . -print0 | xargs -0 rm -rf",
+    ] {
+        let an = a(line);
+        let rm = find(&an, "rm");
+        assert!(rm.args_from_stdin, "{line}: {an:#?}");
+    }
+    // Command lines as items, not known: the script is not known either.
+    let an = a("cat jobs.txt | parallel");
+    assert!(has_finding(&an, |f| matches!(
+        f,
+        ShellFinding::DynamicScript { .. }
+    )));
+    // Ordinary fan-outs keep their real arguments.
+    let an = a("parallel gzip {} ::: a.log b.log");
+    let gz: Vec<&Command> = an.commands.iter().filter(|c| c.program == "gzip").collect();
+    assert_eq!(gz.len(), 2);
+    assert_eq!(args(gz[1]), ["b.log"]);
+    let an = a("echo a b | xargs -n1 echo");
+    assert!(an.findings.is_empty());
+    assert_eq!(
+        an.commands.iter().filter(|c| c.program == "echo").count(),
+        3
+    );
+}
+
+#[test]
+fn literal_substitutions_and_powershell_lookalikes() {
+    let an = a("rm -rf \"$(echo build)\"/out");
+    assert_eq!(args(find(&an, "rm")), ["-rf", "build/out"]);
+    assert!(!find(&an, "rm").args[1].dynamic);
+    let an = a("rm -rf $(echo a b)");
+    assert_eq!(args(find(&an, "rm")), ["-rf", "a", "b"]);
 }

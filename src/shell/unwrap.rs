@@ -11,6 +11,8 @@ use super::parse::{Analyser, Ctx, Invocation, join_dir};
 use super::words::{Expanded, basename};
 use super::{MAX_NESTING, ShellFinding, Word};
 
+mod fanout;
+
 /// Upper bound on `{}` replacements for one `find -exec`, so `find a b c … -exec x {} {} {}…`
 /// cannot multiply words without bound.
 const MAX_FIND_WORDS: usize = 4096;
@@ -411,23 +413,8 @@ impl Analyser {
                 }
             }
             "watch" => self.run_watch(inv, ctx),
-            "xargs" => {
-                // `echo / | xargs rm -rf`: the targets are the literal words echoed into it.
-                let fed = inv
-                    .stdin_from
-                    .and_then(|i| self.out.commands.get(i))
-                    .filter(|c| matches!(c.program.as_str(), "echo" | "printf"))
-                    .filter(|c| c.args.iter().all(|a| !a.dynamic && !a.glob))
-                    .map(|c| {
-                        c.args
-                            .iter()
-                            .filter(|a| !a.text.starts_with('-'))
-                            .flat_map(|a| a.text.split_whitespace().map(str::to_string))
-                            .collect::<Vec<_>>()
-                    })
-                    .filter(|words| !words.is_empty());
-                strip_xargs(inv, fed)
-            }
+            "xargs" => self.run_xargs(inv, ctx),
+            "parallel" | "sem" => self.run_parallel(&name, inv, ctx),
             "find" => self.run_find(inv, ctx),
             "git" => self.run_git(inv, ctx),
             "eval" => self.run_eval(inv, ctx),
@@ -1049,75 +1036,6 @@ fn strip_env(inv: &mut Invocation) -> Flow {
         })
     } else {
         Flow::Emit
-    }
-}
-
-fn strip_xargs(inv: &mut Invocation, fed: Option<Vec<String>>) -> Flow {
-    let value_long = [
-        "--arg-file",
-        "--delimiter",
-        "--eof",
-        "--max-lines",
-        "--max-args",
-        "--max-procs",
-        "--max-chars",
-        "--process-slot-var",
-    ];
-    let i = skip_options(&inv.args, 0, "adEILnPs", &value_long);
-    let mut replace: Option<String> = None;
-    for (k, a) in inv.args[..i.min(inv.args.len())].iter().enumerate() {
-        let t = a.text();
-        if t == "-I" {
-            replace = inv.args.get(k + 1).map(|w| w.text().to_string());
-        } else if let Some(r) = t.strip_prefix("--replace") {
-            replace = Some(r.strip_prefix('=').unwrap_or("{}").to_string());
-        } else if let Some(r) = t.strip_prefix("-i") {
-            replace = Some(if r.is_empty() { "{}" } else { r }.to_string());
-        } else if let Some(r) = t.strip_prefix("-I") {
-            replace = Some(r.to_string());
-        }
-    }
-    if !promote(inv, i) {
-        return Flow::Emit;
-    }
-    let literal = |text: String| Expanded {
-        word: Word {
-            text,
-            dynamic: false,
-            glob: false,
-        },
-        substitutions: None,
-    };
-    match (replace.filter(|r| !r.is_empty()), fed) {
-        (Some(r), Some(words)) => {
-            // One run per input line; each is checked with the first, and the rest appended.
-            for a in inv.args.iter_mut().chain(std::iter::once(&mut inv.program)) {
-                if a.text().contains(&r) {
-                    a.word.text = a.word.text.replace(&r, &words[0]);
-                }
-            }
-            inv.args.extend(words[1..].iter().cloned().map(literal));
-            Flow::Inner(Wrap::new("xargs"))
-        }
-        (None, Some(words)) => {
-            inv.args.extend(words.into_iter().map(literal));
-            Flow::Inner(Wrap::new("xargs"))
-        }
-        (Some(r), None) => {
-            for a in inv.args.iter_mut().chain(std::iter::once(&mut inv.program)) {
-                if a.text().contains(&r) {
-                    a.word.dynamic = true;
-                }
-            }
-            Flow::Inner(Wrap {
-                args_from_stdin: true,
-                ..Wrap::new("xargs")
-            })
-        }
-        (None, None) => Flow::Inner(Wrap {
-            args_from_stdin: true,
-            ..Wrap::new("xargs")
-        }),
     }
 }
 

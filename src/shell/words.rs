@@ -262,10 +262,29 @@ impl Analyser {
                 }
                 WordPiece::CommandSubstitution(inner)
                 | WordPiece::BackquotedCommandSubstitution(inner) => {
-                    b.text.push_str(source);
-                    b.dynamic = true;
+                    let start = self.out.commands.len();
                     let programs = self.analyse_substitution(inner, ctx);
-                    b.add_substitution(programs);
+                    // `$(echo build)`: a lone `echo`/`printf` of literals prints a known text.
+                    let known = (self.out.commands.len() == start + 1
+                        && self.out.commands[start].stdin_from.is_none())
+                    .then(|| self.fed_text(Some(start)))
+                    .flatten();
+                    match known {
+                        Some(value) => {
+                            let value = value.trim_end_matches('\n');
+                            if quoted {
+                                b.text.push_str(value);
+                            } else {
+                                b.glob |= has_glob(value);
+                                b.push_split(value);
+                            }
+                        }
+                        None => {
+                            b.text.push_str(source);
+                            b.dynamic = true;
+                            b.add_substitution(programs);
+                        }
+                    }
                 }
                 WordPiece::ArithmeticExpression(expr) => {
                     b.text.push_str(source);
