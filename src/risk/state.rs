@@ -676,6 +676,7 @@ mod tests {
                 path: "/p/x".into(),
                 content: None,
             },
+            effects: Vec::new(),
         };
         let b = build(&call, "/p", vec!["hi".into()], &ctx, None, 12_000);
         let text = serde_json::to_string(&b.state).unwrap();
@@ -697,6 +698,7 @@ mod tests {
                 command: cmd.into(),
                 analysis: crate::shell::analyse(cmd),
             },
+            effects: Vec::new(),
         }
     }
 
@@ -754,6 +756,7 @@ mod tests {
                 path: "/p/build.sh".into(),
                 content: None,
             },
+            effects: Vec::new(),
         };
         let b = build(&call, "/p", vec![], &[], None, 28_000);
         let text = serde_json::to_string(&b.state).unwrap();
@@ -766,6 +769,7 @@ mod tests {
             tool: "mcp__x__y".into(),
             input: json!({"items": many}),
             kind: CallKind::Other,
+            effects: Vec::new(),
         };
         let b = build(&call, "/p", vec![], &[], None, 8_000);
         assert!(serde_json::to_string(&b.state).unwrap().len() <= 8_000);
