@@ -729,7 +729,7 @@ pub static RULES: &[Rule] = &[
         programs: &[],
         check: Check::Call(unresolved),
         refused: &[
-            Example::bash("echo '{}' > \"$(echo ~/.claude/settings.json)\""),
+            Example::bash("echo '{}' > \"$(cat f)/.claude/settings.json\""),
             Example::bash(
                 "python3 -c \"import os,pathlib; pathlib.Path(os.environ['D'], 'palisade.yaml').write_text('x')\"",
             ),
@@ -750,7 +750,6 @@ pub static RULES: &[Rule] = &[
             Example::bash("palisade init --uninstall"),
             Example::bash("cargo uninstall palisade"),
             Example::bash("palisade allow --yes"),
-            Example::bash("claude --settings '{\"disableAllHooks\":true}' -p x"),
             Example::bash("cargo install --force palisade"),
             Example::bash("cargo install --bin palisade --git https://example.com/p"),
         ],
