@@ -1234,7 +1234,12 @@ fn a_typical_session_costs_few_requests() {
         env.tool(tool, input.clone());
     }
     let sent = s.count();
-    eprintln!("a 100-call session sent {sent} requests");
+    let sizes: Vec<usize> = s.seen().iter().map(|r| r.body.len()).collect();
+    eprintln!(
+        "a 100-call session sent {sent} requests, {} bytes on average, {} at most",
+        sizes.iter().sum::<usize>() / sizes.len().max(1),
+        sizes.iter().max().unwrap_or(&0)
+    );
     // Reads, searches and read-only shell calls (58) send nothing; repeats are cached.
     assert!(sent <= 40, "{sent} requests for 100 calls");
     assert!(
