@@ -112,6 +112,11 @@ const PATTERNS: &[(&[&str], &str)] = &[
         &["PASS", "SECRET", "TOKEN", "KEY", "CREDENTIAL"],
         r"(\b[A-Z0-9_]*(?:PASS|SECRET|TOKEN|KEY|CREDENTIAL)[A-Z0-9_]*['\x22]?\s*[=:]\s*['\x22]?)([^\s'\x22`;&|]+)()",
     ),
+    // A password given in prose (`my password is hunter2`), as users type it in a message.
+    (
+        &["password is", "password was", "passphrase is", "password:"],
+        r"(?i)(\bpass(?:word|phrase)\s*(?:is|was|:)\s*['\x22]?)([^\s'\x22]+)()",
+    ),
     // GitLab tokens (personal, pipeline trigger, deploy, runner).
     (
         &["glpat-", "glptt-", "gldt-", "glrt-"],
@@ -646,6 +651,7 @@ mod tests {
                 "wJalrXUtnFEMI",
             ),
             ("tok=Zm9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2Rl", "Zm9vYmFyQmF6"),
+            ("use the db, my password is Tr0ub4dor", "Tr0ub4dor"),
         ];
         for (input, secret) in cases {
             let out = r(input);

@@ -961,6 +961,7 @@ fn no_secret_reaches_the_backend_in_any_form() {
         "AbC%2Bsasdef123",
         "Zm9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2Rl",
         "EnvFileValue1",
+        "Tr0ub4dorUser",
         "UserMsgSecret99",
         "plainbackendkeyvalue0042",
     ];
@@ -969,7 +970,7 @@ fn no_secret_reaches_the_backend_in_any_form() {
         &transcript,
         format!(
             "{}\n",
-            json!({"type":"user","message":{"role":"user","content":"deploy with DEPLOY_TOKEN=UserMsgSecret99 please"}})
+            json!({"type":"user","message":{"role":"user","content":"deploy with DEPLOY_TOKEN=UserMsgSecret99 please, the db password is Tr0ub4dorUser"}})
         ),
     )
     .unwrap();
