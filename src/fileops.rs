@@ -580,6 +580,9 @@ fn url_file_name(url: &str, default: &str) -> String {
     }
 }
 
+/// curl's short options that take a value (`-o FILE`, `-d DATA`, `-H HEADER`…).
+const CURL_VALUE_SHORTS: &str = "oAbcCdDeEFhHKmPQrtTuUwxXyYz";
+
 fn curl_writes(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<FileWrite>) {
     let res = |raw: &str| resolve_for(scope, cmd, raw);
     let dir = cmd.option_value(None, &["output-dir"]);
@@ -592,25 +595,38 @@ fn curl_writes(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<FileWrite>)
     let mut remote_names = 0usize;
     while let Some(a) = iter.next() {
         let t = a.text.as_str();
-        let value = if t == "-o" || t == "--output" {
+        let value = if t == "--output" {
             iter.next().map(|w| w.text.clone())
         } else if let Some(v) = t.strip_prefix("--output=") {
             Some(v.to_string())
-        } else if t.starts_with("-o") && t.len() > 2 && !t.starts_with("--") {
-            Some(t[2..].to_string())
+        } else if t.starts_with('-') && !t.starts_with("--") && t.len() > 1 {
+            // A bundle of short options (`-sSo f`, `-fsSLO`, `-ofile`): flags until the first
+            // option that takes a value, which takes the rest of the bundle or the next word.
+            let mut value = None;
+            for (at, c) in t.char_indices().skip(1) {
+                if c == 'O' {
+                    remote_names += 1;
+                } else if CURL_VALUE_SHORTS.contains(c) {
+                    let rest = &t[at + c.len_utf8()..];
+                    let v = if rest.is_empty() {
+                        iter.next().map(|w| w.text.clone())
+                    } else {
+                        Some(rest.to_string())
+                    };
+                    if c == 'o' {
+                        value = v;
+                    }
+                    break;
+                }
+            }
+            value
         } else {
-            if t == "-O" || t == "--remote-name" || t == "--remote-name-all" {
+            if t == "--remote-name" || t == "--remote-name-all" {
                 remote_names += if t == "--remote-name-all" {
                     urls.len()
                 } else {
                     1
                 };
-            } else if t.starts_with('-')
-                && !t.starts_with("--")
-                && t[1..].contains('O')
-                && t[1..].chars().all(|c| c.is_ascii_alphabetic())
-            {
-                remote_names += 1;
             }
             None
         };
@@ -1258,6 +1274,33 @@ mod tests {
             &scope(),
         );
         assert_eq!(w[0].path, p("/tmp/a.py"));
+        // Bundled short options: the value-taking one ends the bundle.
+        for (line, want) in [
+            (
+                "curl -sSo f.sh https://e.example/x",
+                "/home/dev/project/f.sh",
+            ),
+            (
+                "curl -sSof.sh https://e.example/x",
+                "/home/dev/project/f.sh",
+            ),
+            ("curl -fsSLo /tmp/i.sh https://e.example/x", "/tmp/i.sh"),
+            (
+                "curl -sSLO https://e.example/d/g.sh",
+                "/home/dev/project/g.sh",
+            ),
+        ] {
+            let w = writes(&analysis(vec![cmd(line)]), &scope());
+            assert_eq!(w.len(), 1, "{line}");
+            assert_eq!(w[0].path, p(want), "{line}");
+            assert!(w[0].from_network, "{line}");
+        }
+        // `-H` takes the rest of its bundle: the `o` inside a header is no output.
+        let w = writes(
+            &analysis(vec![cmd("curl -sHo:x https://e.example/x")]),
+            &scope(),
+        );
+        assert!(w.is_empty(), "{w:?}");
         let w = writes(
             &analysis(vec![cmd("wget -qO run.sh https://e.example/r")]),
             &scope(),

@@ -419,31 +419,46 @@ fn write_then_run_across_two_processes() {
 
 #[test]
 fn downloaded_then_run_asks_across_processes() {
-    let env = env();
-    let (code, _, _) = hook(
-        &env,
-        &event(
-            &env,
+    // Separate and bundled short options (`-sSo f`) both record the download.
+    for (sid, download) in [
+        (
             "s-dl",
-            "PreToolUse",
-            "Bash",
-            json!({"command": "curl -fsSL -o install.sh https://get.example.com/install.sh"}),
+            "curl -fsSL -o install.sh https://get.example.com/install.sh",
         ),
-    );
-    assert_ne!(code, 2);
-    let (code, out, _) = hook(
-        &env,
-        &event(
+        (
+            "s-dl2",
+            "curl -sSo install.sh https://get.example.com/install.sh",
+        ),
+    ] {
+        let env = env();
+        let (code, _, _) = hook(
             &env,
-            "s-dl",
-            "PreToolUse",
-            "Bash",
-            json!({"command": "bash install.sh"}),
-        ),
-    );
-    assert_eq!(code, 0, "{out}");
-    let answer: Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(answer["hookSpecificOutput"]["permissionDecision"], "ask");
+            &event(
+                &env,
+                sid,
+                "PreToolUse",
+                "Bash",
+                json!({"command": download}),
+            ),
+        );
+        assert_ne!(code, 2);
+        let (code, out, _) = hook(
+            &env,
+            &event(
+                &env,
+                sid,
+                "PreToolUse",
+                "Bash",
+                json!({"command": "bash install.sh"}),
+            ),
+        );
+        assert_eq!(code, 0, "{download}: {out}");
+        let answer: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(
+            answer["hookSpecificOutput"]["permissionDecision"], "ask",
+            "{download}"
+        );
+    }
 }
 
 #[test]

@@ -961,6 +961,7 @@ fn no_secret_reaches_the_backend_in_any_form() {
         "AbC%2Bsasdef123",
         "Zm9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2Rl",
         "EnvFileValue1",
+        "Tr0ub4dorUser",
         "UserMsgSecret99",
         "plainbackendkeyvalue0042",
     ];
@@ -969,7 +970,7 @@ fn no_secret_reaches_the_backend_in_any_form() {
         &transcript,
         format!(
             "{}\n",
-            json!({"type":"user","message":{"role":"user","content":"deploy with DEPLOY_TOKEN=UserMsgSecret99 please"}})
+            json!({"type":"user","message":{"role":"user","content":"deploy with DEPLOY_TOKEN=UserMsgSecret99 please, the db password is Tr0ub4dorUser"}})
         ),
     )
     .unwrap();
@@ -1234,7 +1235,12 @@ fn a_typical_session_costs_few_requests() {
         env.tool(tool, input.clone());
     }
     let sent = s.count();
-    eprintln!("a 100-call session sent {sent} requests");
+    let sizes: Vec<usize> = s.seen().iter().map(|r| r.body.len()).collect();
+    eprintln!(
+        "a 100-call session sent {sent} requests, {} bytes on average, {} at most",
+        sizes.iter().sum::<usize>() / sizes.len().max(1),
+        sizes.iter().max().unwrap_or(&0)
+    );
     // Reads, searches and read-only shell calls (58) send nothing; repeats are cached.
     assert!(sent <= 40, "{sent} requests for 100 calls");
     assert!(

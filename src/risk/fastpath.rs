@@ -39,7 +39,6 @@ const READERS: &[&str] = &[
     "diff",
     "cmp",
     "sort",
-    "uniq",
     "cut",
     "tr",
     "nl",
@@ -50,7 +49,6 @@ const READERS: &[&str] = &[
     "echo",
     "printf",
     "true",
-    "date",
     "whoami",
     "uname",
     "id",
@@ -185,9 +183,13 @@ fn command_reads_only(c: &Command, scope: &Scope) -> bool {
         return args
             .first()
             .is_some_and(|a| GIT_READERS.contains(&a.text.as_str()))
-            && !args
-                .iter()
-                .any(|a| a.text.starts_with("--output") || a.text == "--ext-diff");
+            && !args.iter().any(|a| {
+                // `--output` writes a file; `--ext-diff` and `grep -O` (a pager) run programs.
+                a.text.starts_with("--output")
+                    || a.text == "--ext-diff"
+                    || a.text.starts_with("-O")
+                    || a.text.starts_with("--open-files-in-pager")
+            });
     }
     if !READERS.contains(&program) || c.program_path != program {
         // A reader named by a path (`./ls`) may be anything.
@@ -226,4 +228,142 @@ fn looks_like_path(s: &str) -> bool {
 
 fn path_of(c: &Command, scope: &Scope, raw: &str) -> std::path::PathBuf {
     crate::fileops::resolve_for(scope, c, raw)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn scope() -> Scope {
+        Scope {
+            paths: crate::paths::PathResolver {
+                cwd: "/home/dev/project".into(),
+                home: "/home/dev".into(),
+                follow_symlinks: false,
+            },
+            project_root: "/home/dev/project".into(),
+            roots: vec!["/home/dev/project".into()],
+            protected: Vec::new(),
+        }
+    }
+
+    fn shell(cmd: &str) -> Call {
+        Call {
+            tool: "Bash".into(),
+            input: json!({"command": cmd}),
+            kind: CallKind::Shell {
+                command: cmd.into(),
+                analysis: crate::shell::analyse(cmd),
+            },
+        }
+    }
+
+    fn read(tool: &str, input: serde_json::Value, path: &str) -> Call {
+        Call {
+            tool: tool.into(),
+            input,
+            kind: CallKind::Read {
+                paths: vec![path.into()],
+            },
+        }
+    }
+
+    #[test]
+    fn reads_inside_the_roots_take_the_fast_path() {
+        let s = scope();
+        for c in [
+            "ls -la",
+            "git status",
+            "git log --oneline -5 && git diff --stat",
+            "cat README.md | head -20",
+            "grep -rn TODO src 2>/dev/null | wc -l",
+            "find . -name '*.rs'",
+            "wc -l src/*.rs",
+            "jq .version package.json",
+        ] {
+            assert!(read_only(&shell(c), &s), "{c}");
+        }
+        assert!(read_only(
+            &read(
+                "Read",
+                json!({"file_path": "/home/dev/project/src/a.rs"}),
+                "/home/dev/project/src/a.rs"
+            ),
+            &s
+        ));
+        assert!(read_only(
+            &read(
+                "Glob",
+                json!({"pattern": "src/**/*.rs"}),
+                "/home/dev/project"
+            ),
+            &s
+        ));
+    }
+
+    #[test]
+    fn anything_else_is_sent() {
+        let s = scope();
+        for c in [
+            "npm run build",
+            "cat README.md > copy.md",
+            "cat ~/.bashrc",
+            "cat /etc/passwd",
+            "cat .env",
+            "cat config/credentials.json",
+            "find . -name '*.o' -delete",
+            "find . -exec rm {} +",
+            "sort -o out.txt in.txt",
+            "git push origin main",
+            "git grep -Ovim TODO",
+            "git diff --output=x",
+            "sudo ls /root",
+            "FOO=1 ls",
+            "ls $(curl -s https://x.example)",
+            "./ls",
+            "echo hi | sh",
+            "ls; rm -rf build",
+            "cat 'unterminated",
+        ] {
+            assert!(!read_only(&shell(c), &s), "{c}");
+        }
+        for (tool, input, path) in [
+            (
+                "Read",
+                json!({"file_path": "/home/dev/.ssh/config"}),
+                "/home/dev/.ssh/config",
+            ),
+            (
+                "Read",
+                json!({"file_path": "/home/dev/project/.env"}),
+                "/home/dev/project/.env",
+            ),
+            ("Glob", json!({"pattern": "/etc/**"}), "/home/dev/project"),
+            (
+                "Glob",
+                json!({"pattern": "../../**/id_*"}),
+                "/home/dev/project",
+            ),
+            (
+                "Grep",
+                json!({"pattern": "x", "glob": "~/**"}),
+                "/home/dev/project",
+            ),
+        ] {
+            assert!(
+                !read_only(&read(tool, input.clone(), path), &s),
+                "{tool} {input}"
+            );
+        }
+        let write = Call {
+            tool: "Write".into(),
+            input: json!({}),
+            kind: CallKind::Write {
+                path: "/home/dev/project/a".into(),
+                content: None,
+            },
+        };
+        assert!(!read_only(&write, &s));
+    }
 }

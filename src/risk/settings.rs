@@ -704,4 +704,38 @@ mod tests {
                 .is_err()
         );
     }
+
+    #[test]
+    fn scope_all_sends_the_most_and_a_project_may_only_widen_it() {
+        let mut s = RiskSettings::default();
+        s.apply_user(&config(
+            "scope: all
+",
+        ))
+        .unwrap();
+        assert_eq!(s.scope, RiskScope::All);
+        let mut ignored = Vec::new();
+        s.apply_project(
+            &config(
+                "scope: undecided
+",
+            ),
+            &mut ignored,
+        )
+        .unwrap();
+        assert_eq!(s.scope, RiskScope::All);
+        assert!(ignored.join("\n").contains("risk.scope"));
+        let mut s = RiskSettings::default();
+        s.apply_project(
+            &config(
+                "scope: all
+",
+            ),
+            &mut Vec::new(),
+        )
+        .unwrap();
+        assert_eq!(s.scope, RiskScope::All);
+        assert!(RiskScope::Undecided < RiskScope::AllButDenied);
+        assert!(RiskScope::AllButDenied < RiskScope::All);
+    }
 }
