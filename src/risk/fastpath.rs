@@ -256,6 +256,7 @@ mod tests {
                 command: cmd.into(),
                 analysis: crate::shell::analyse(cmd),
             },
+            effects: Vec::new(),
         }
     }
 
@@ -266,6 +267,7 @@ mod tests {
             kind: CallKind::Read {
                 paths: vec![path.into()],
             },
+            effects: Vec::new(),
         }
     }
 
@@ -363,6 +365,7 @@ mod tests {
                 path: "/home/dev/project/a".into(),
                 content: None,
             },
+            effects: Vec::new(),
         };
         assert!(!read_only(&write, &s));
     }

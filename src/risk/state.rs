@@ -778,6 +778,7 @@ mod tests {
             tool: "mcp__x__y".into(),
             input: deep,
             kind: CallKind::Other,
+            effects: Vec::new(),
         };
         assert!(!build(&call, "/p", vec![], &[], None, 8_000).cut.is_empty());
     }
