@@ -98,15 +98,58 @@ pub fn model(tool: &str, input: &Value, user: &[ToolModel], scope: &Scope) -> Mo
         m.tools.iter().any(|g| glob_match(g, tool))
             && m.requires.iter().all(|a| input.get(a).is_some())
     });
-    let inferred;
-    let m = match found {
-        Some(m) => m,
-        None => {
-            inferred = infer(tool, input);
-            &inferred
+    match found {
+        // A model that names arguments the call does not carry says nothing about it: read
+        // the call from its argument names instead. A model naming none (`tools` only) is a
+        // statement that the tool has no local effect.
+        Some(m) if !m.is_empty() && !m.mentions_any(input) => {
+            apply(&infer(tool, input), tool, input, scope)
         }
-    };
-    apply(m, tool, input, scope)
+        Some(m) => apply(m, tool, input, scope),
+        None => apply(&infer(tool, input), tool, input, scope),
+    }
+}
+
+impl ToolModel {
+    /// True when the model names no argument and no command: the tool has no local effect.
+    fn is_empty(&self) -> bool {
+        self.read.is_empty()
+            && self.list.is_empty()
+            && self.write.is_empty()
+            && self.content.is_empty()
+            && self.command.is_empty()
+            && self.sql.is_empty()
+            && self.url.is_empty()
+            && self.send.is_none()
+            && self.argv.is_empty()
+    }
+
+    /// True when the call carries one of the arguments the model names.
+    fn mentions_any(&self, input: &Value) -> bool {
+        let named = [
+            &self.read,
+            &self.list,
+            &self.write,
+            &self.content,
+            &self.command,
+            &self.sql,
+            &self.url,
+        ];
+        let in_argv = self.argv.iter().flat_map(|item| {
+            item.split(['{', '}'])
+                .skip(1)
+                .step_by(2)
+                .map(|a| a.split('?').next().unwrap_or(a).to_string())
+        });
+        self.send.is_some()
+            || named
+                .iter()
+                .flat_map(|v| v.iter())
+                .cloned()
+                .chain(in_argv)
+                .any(|a| input.get(a.split('.').next().unwrap_or(&a)).is_some())
+            || (!self.argv.is_empty() && !self.argv.iter().any(|i| i.contains('{')))
+    }
 }
 
 fn apply(m: &ToolModel, tool: &str, input: &Value, scope: &Scope) -> Modelled {
@@ -416,11 +459,14 @@ fn infer(tool: &str, input: &Value) -> ToolModel {
         command: has(COMMAND_ARGS),
         ..ToolModel::default()
     };
+    // A search tool's `query` is words, not SQL (`search "drop table syntax"`).
+    let searches = says(&["search", "web", "google", "bing", "docs", "find"]);
     for n in has(&["sql", "statement", "query"]) {
-        let is_sql = input
-            .get(&n)
-            .and_then(Value::as_str)
-            .is_some_and(looks_like_sql);
+        let is_sql = !searches
+            && input
+                .get(&n)
+                .and_then(Value::as_str)
+                .is_some_and(looks_like_sql);
         if is_sql || n == "sql" {
             m.sql.push(n);
         }
