@@ -187,8 +187,19 @@ pub struct WriteContext {
 /// Whether a call may write files and whether it may execute files: the hook loads the
 /// ledger only when one is true.
 pub fn relevance(call: &Call, scope: &Scope) -> (bool, bool) {
+    use crate::effects::Effect;
     match &call.kind {
         CallKind::Write { .. } => (true, false),
+        // Read from the effects normalize computed (the hook asks up to three times).
+        CallKind::Shell { .. } if !call.effects.is_empty() => (
+            call.effects.iter().any(|e| {
+                matches!(e, Effect::Write { .. })
+                    || matches!(e, Effect::Chmod { how, .. } if how == "chmod +x")
+            }),
+            call.effects
+                .iter()
+                .any(|e| matches!(e, Effect::Execute { path: Some(_), .. })),
+        ),
         CallKind::Shell { analysis, .. } => (
             !fileops::writes(analysis, scope).is_empty(),
             !fileops::executions(call, scope).is_empty(),
