@@ -5,7 +5,7 @@
 //! packs (self-protection, confinement) and the ledger (write-then-run chains).
 
 use crate::normalize::{Call, CallKind, Scope};
-use crate::scan::Language;
+use crate::vocab::Language;
 use crate::shell::{Command, RedirectKind, ShellAnalysis, Word};
 pub use crate::vocab::{
     Interpreter, basename, interpreter, is_device, is_downloader, operands_skipping,
