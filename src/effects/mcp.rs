@@ -109,7 +109,21 @@ pub fn model(tool: &str, input: &Value, user: &[ToolModel], scope: &Scope) -> Mo
             apply(&infer(tool, input), tool, input, scope)
         }
         Some(m) => apply(m, tool, input, scope),
-        None => apply(&infer(tool, input), tool, input, scope),
+        None => {
+            // Arguments wrapped in one object (`{"params": {"path": …}}`) are read inside it.
+            let inner = match input {
+                Value::Object(map) if map.len() == 1 => map
+                    .iter()
+                    .find(|(k, v)| {
+                        v.is_object()
+                            && matches!(k.as_str(), "params" | "arguments" | "args" | "input")
+                    })
+                    .map(|(_, v)| v),
+                _ => None,
+            };
+            let input = inner.unwrap_or(input);
+            apply(&infer(tool, input), tool, input, scope)
+        }
     }
 }
 

@@ -59,7 +59,10 @@ pub fn explain(policy: &Policy) -> String {
         }
     }
     if !policy.tool_models.is_empty() {
-        let _ = writeln!(s, "\nMCP tool models (yours, tried before the built-in ones):");
+        let _ = writeln!(
+            s,
+            "\nMCP tool models (yours, tried before the built-in ones):"
+        );
         for m in &policy.tool_models {
             let _ = writeln!(s, "  {}", m.tools.join(", "));
         }
