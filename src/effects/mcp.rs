@@ -303,7 +303,7 @@ fn apply(m: &ToolModel, tool: &str, input: &Value, scope: &Scope) -> Modelled {
         lines.push(cmd.line());
         analysis.commands.push(cmd);
     }
-    if let Some(words) = argv(&m.argv, input) {
+    if let Some(words) = argv(&m.argv, input).filter(|w| !w.is_empty()) {
         let refs: Vec<&str> = words.iter().map(String::as_str).collect();
         let cmd = literal_command(&refs);
         lines.push(cmd.line());
@@ -351,7 +351,7 @@ fn append(a: &mut ShellAnalysis, b: ShellAnalysis) {
 
 /// A command given as words, with no shell in between: nothing in a value is expanded.
 fn literal_command(words: &[&str]) -> Command {
-    let (program, args) = words.split_first().expect("a program");
+    let (program, args) = words.split_first().unwrap_or((&"", &[]));
     Command {
         program: vocab::basename(program).to_string(),
         program_path: program.to_string(),
