@@ -5,8 +5,8 @@
 //! packs (self-protection, confinement) and the ledger (write-then-run chains).
 
 use crate::normalize::{Call, CallKind, Scope};
-use crate::scan::Language;
 use crate::shell::{Command, RedirectKind, ShellAnalysis, Word};
+use crate::vocab::Language;
 pub use crate::vocab::{
     Interpreter, basename, interpreter, is_device, is_downloader, operands_skipping,
 };

@@ -694,6 +694,38 @@ mod tests {
         }
     }
 
+    /// Every program in the table, with every one of its value-taking options before the
+    /// subcommand, in both spellings (`-n v` and `--opt=v` where long): the value is skipped.
+    #[test]
+    fn every_value_option_of_every_program_is_skipped() {
+        for (program, shape) in SHAPES {
+            for opt in shape.value_options {
+                let c = Command {
+                    program: program.to_string(),
+                    program_path: program.to_string(),
+                    args: [*opt, "delete", "zap", "target"]
+                        .iter()
+                        .map(|a| Word::literal(*a))
+                        .collect(),
+                    ..Command::default()
+                };
+                assert_eq!(subcommand(&c), Some("zap"), "{program} {opt} delete zap");
+                let glued = Command {
+                    args: [format!("{opt}=delete").as_str(), "zap"]
+                        .iter()
+                        .map(|a| Word::literal(*a))
+                        .collect(),
+                    ..c.clone()
+                };
+                assert_eq!(
+                    subcommand(&glued),
+                    Some("zap"),
+                    "{program} {opt}=delete zap"
+                );
+            }
+        }
+    }
+
     #[test]
     fn subcommand_paths_follow_depth() {
         assert_eq!(

@@ -94,26 +94,152 @@ pub struct Modelled {
 
 /// Models an MCP call: the user's models first, then the built-in ones, then inference.
 pub fn model(tool: &str, input: &Value, user: &[ToolModel], scope: &Scope) -> Modelled {
+    let canonical = canonical_name(tool);
     let found = user.iter().chain(builtin()).find(|m| {
-        m.tools.iter().any(|g| glob_match(g, tool))
+        m.tools
+            .iter()
+            .any(|g| glob_match(g, tool) || glob_match(g, &canonical))
             && m.requires.iter().all(|a| input.get(a).is_some())
     });
-    let inferred;
-    let m = match found {
-        Some(m) => m,
-        None => {
-            inferred = infer(tool, input);
-            &inferred
+    match found {
+        // A model that names arguments the call does not carry says nothing about it: read
+        // the call from its argument names instead. A model naming none (`tools` only) is a
+        // statement that the tool has no local effect.
+        Some(m) if !m.is_empty() && !m.mentions_any(input) => {
+            apply(&infer(tool, input), tool, input, scope)
         }
-    };
-    apply(m, tool, input, scope)
+        Some(m) => apply(m, tool, input, scope),
+        None => {
+            // Arguments wrapped in one object (`{"params": {"path": …}}`) are read inside it.
+            let inner = match input {
+                Value::Object(map) if map.len() == 1 => map
+                    .iter()
+                    .find(|(k, v)| {
+                        v.is_object()
+                            && matches!(k.as_str(), "params" | "arguments" | "args" | "input")
+                    })
+                    .map(|(_, v)| v),
+                _ => None,
+            };
+            let input = inner.unwrap_or(input);
+            apply(&infer(tool, input), tool, input, scope)
+        }
+    }
+}
+
+impl ToolModel {
+    /// True when the model names no argument and no command: the tool has no local effect.
+    fn is_empty(&self) -> bool {
+        self.read.is_empty()
+            && self.list.is_empty()
+            && self.write.is_empty()
+            && self.content.is_empty()
+            && self.command.is_empty()
+            && self.sql.is_empty()
+            && self.url.is_empty()
+            && self.send.is_none()
+            && self.argv.is_empty()
+    }
+
+    /// True when the call carries one of the arguments the model names.
+    fn mentions_any(&self, input: &Value) -> bool {
+        let named = [
+            &self.read,
+            &self.list,
+            &self.write,
+            &self.content,
+            &self.command,
+            &self.sql,
+            &self.url,
+        ];
+        let in_argv = self.argv.iter().flat_map(|item| {
+            item.split(['{', '}'])
+                .skip(1)
+                .step_by(2)
+                .map(|a| a.split('?').next().unwrap_or(a).to_string())
+        });
+        self.send.is_some()
+            || named
+                .iter()
+                .flat_map(|v| v.iter())
+                .cloned()
+                .chain(in_argv)
+                .any(|a| input.get(a.split('.').next().unwrap_or(&a)).is_some())
+            || (!self.argv.is_empty() && !self.argv.iter().any(|i| i.contains('{')))
+    }
+}
+
+/// The tool name in the spelling the models use: `mcp__Files__writeFile` and
+/// `mcp__files__write-file` → `mcp__files__write_file`.
+pub fn canonical_name(tool: &str) -> String {
+    let mut out = String::with_capacity(tool.len() + 4);
+    let mut prev_lower = false;
+    for ch in tool.chars() {
+        if ch.is_ascii_uppercase() && prev_lower {
+            out.push('_');
+        }
+        prev_lower = ch.is_ascii_lowercase() || ch.is_ascii_digit();
+        out.push(match ch {
+            '-' | ' ' | '.' => '_',
+            c => c.to_ascii_lowercase(),
+        });
+    }
+    out
+}
+
+/// A path argument as a path: `file://` URIs are paths too.
+fn path_of(raw: &str, scope: &Scope) -> PathBuf {
+    let raw = raw.strip_prefix("file://").unwrap_or(raw);
+    scope.resolve(raw)
+}
+
+/// A word quoted for the shell, so a value taken from JSON stays one word.
+fn quote(word: &str) -> String {
+    if !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:@%+,".contains(c))
+    {
+        return word.to_string();
+    }
+    format!("'{}'", word.replace('\'', "'\\''"))
+}
+
+/// A runner's command line as the runner would run it: with its separate `args` appended
+/// (`{"command": "bash", "args": ["-c", "…"]}`) and in its working directory (`cwd`).
+fn runner_line(command: &str, input: &Value) -> String {
+    let mut line = command.to_string();
+    for key in ["args", "arguments", "argv"] {
+        if let Some(Value::Array(items)) = input.get(key) {
+            for a in items.iter().filter_map(Value::as_str) {
+                line.push(' ');
+                line.push_str(&quote(a));
+            }
+        }
+    }
+    for key in [
+        "cwd",
+        "workdir",
+        "working_directory",
+        "workingDirectory",
+        "dir",
+    ] {
+        if let Some(dir) = input
+            .get(key)
+            .and_then(Value::as_str)
+            .filter(|d| !d.is_empty())
+        {
+            return format!("cd {} && {line}", quote(dir));
+        }
+    }
+    line
 }
 
 fn apply(m: &ToolModel, tool: &str, input: &Value, scope: &Scope) -> Modelled {
     let mut effects = Vec::new();
     let reads: Vec<PathBuf> = strings(input, &m.read)
         .iter()
-        .map(|p| scope.resolve(p))
+        .map(|p| path_of(p, scope))
         .collect();
     let content = {
         let parts = strings(input, &m.content);
@@ -124,14 +250,14 @@ fn apply(m: &ToolModel, tool: &str, input: &Value, scope: &Scope) -> Modelled {
     } else {
         strings(input, &m.write)
             .iter()
-            .map(|p| scope.resolve(p))
+            .map(|p| path_of(p, scope))
             .collect()
     };
     let urls = strings(input, &m.url);
     effects.extend(reads.iter().map(|p| Effect::Read { path: p.clone() }));
     for p in strings(input, &m.list) {
         effects.push(Effect::List {
-            path: scope.resolve(&p),
+            path: path_of(&p, scope),
         });
     }
     effects.extend(writes.iter().map(|p| Effect::Write {
@@ -162,6 +288,7 @@ fn apply(m: &ToolModel, tool: &str, input: &Value, scope: &Scope) -> Modelled {
     let mut lines: Vec<String> = Vec::new();
     let mut analysis = ShellAnalysis::default();
     for command in strings(input, &m.command) {
+        let command = runner_line(&command, input);
         let a = shell::analyse(&command);
         append(&mut analysis, a);
         lines.push(command);
@@ -176,7 +303,7 @@ fn apply(m: &ToolModel, tool: &str, input: &Value, scope: &Scope) -> Modelled {
         lines.push(cmd.line());
         analysis.commands.push(cmd);
     }
-    if let Some(words) = argv(&m.argv, input) {
+    if let Some(words) = argv(&m.argv, input).filter(|w| !w.is_empty()) {
         let refs: Vec<&str> = words.iter().map(String::as_str).collect();
         let cmd = literal_command(&refs);
         lines.push(cmd.line());
@@ -224,7 +351,7 @@ fn append(a: &mut ShellAnalysis, b: ShellAnalysis) {
 
 /// A command given as words, with no shell in between: nothing in a value is expanded.
 fn literal_command(words: &[&str]) -> Command {
-    let (program, args) = words.split_first().expect("a program");
+    let (program, args) = words.split_first().unwrap_or((&"", &[]));
     Command {
         program: vocab::basename(program).to_string(),
         program_path: program.to_string(),
@@ -405,22 +532,21 @@ fn infer(tool: &str, input: &Value) -> ToolModel {
             .cloned()
             .collect()
     };
-    let verb = tool
-        .rsplit("__")
-        .next()
-        .unwrap_or(tool)
-        .to_ascii_lowercase();
+    let verb = canonical_name(tool.rsplit("__").next().unwrap_or(tool));
     let says = |words: &[&str]| words.iter().any(|w| verb.contains(w));
     let mut m = ToolModel {
         tools: vec![tool.to_string()],
         command: has(COMMAND_ARGS),
         ..ToolModel::default()
     };
+    // A search tool's `query` is words, not SQL (`search "drop table syntax"`).
+    let searches = says(&["search", "web", "google", "bing", "docs", "find"]);
     for n in has(&["sql", "statement", "query"]) {
-        let is_sql = input
-            .get(&n)
-            .and_then(Value::as_str)
-            .is_some_and(looks_like_sql);
+        let is_sql = !searches
+            && input
+                .get(&n)
+                .and_then(Value::as_str)
+                .is_some_and(looks_like_sql);
         if is_sql || n == "sql" {
             m.sql.push(n);
         }
@@ -504,6 +630,31 @@ mod tests {
         for m in builtin() {
             assert!(!m.tools.is_empty(), "{m:?}");
         }
+    }
+
+    #[test]
+    fn tool_names_in_any_spelling() {
+        assert_eq!(
+            canonical_name("mcp__Files__writeFile"),
+            "mcp__files__write_file"
+        );
+        assert_eq!(canonical_name("mcp__fs__write-file"), "mcp__fs__write_file");
+        assert_eq!(canonical_name("mcp__fs__read_file"), "mcp__fs__read_file");
+        assert_eq!(
+            canonical_name("mcp__x__executeCommand"),
+            "mcp__x__execute_command"
+        );
+    }
+
+    #[test]
+    fn runner_lines_keep_args_and_cwd() {
+        let input =
+            serde_json::json!({"command": "bash", "args": ["-c", "rm -rf ~"], "cwd": "/home/dev"});
+        assert_eq!(
+            runner_line("bash", &input),
+            "cd /home/dev && bash -c 'rm -rf ~'"
+        );
+        assert_eq!(quote("it's"), "'it'\\''s'");
     }
 
     #[test]

@@ -216,8 +216,19 @@ pub struct WriteContext {
 /// Whether a call may write files and whether it may execute files: the hook loads the
 /// ledger only when one is true.
 pub fn relevance(call: &Call, scope: &Scope) -> (bool, bool) {
+    use crate::effects::Effect;
     match &call.kind {
         CallKind::Write { .. } => (true, false),
+        // Read from the effects normalize computed (the hook asks up to three times).
+        CallKind::Shell { .. } if !call.effects.is_empty() => (
+            call.effects.iter().any(|e| {
+                matches!(e, Effect::Write { .. })
+                    || matches!(e, Effect::Chmod { how, .. } if how == "chmod +x")
+            }),
+            call.effects
+                .iter()
+                .any(|e| matches!(e, Effect::Execute { path: Some(_), .. })),
+        ),
         CallKind::Shell { analysis, .. } => (
             !fileops::writes(analysis, scope).is_empty(),
             !fileops::executions(call, scope).is_empty(),
@@ -724,8 +735,10 @@ fn planned_writes(
                         .unwrap_or("");
                     out.push(entry_from_text(path, text, &seed, engine));
                 }
-                "Edit" | "MultiEdit" => {
-                    let edits: Vec<(String, String, bool)> = if call.tool == "Edit" {
+                // An MCP edit tool (`edit_file`, `edit_block`) replaces text like `Edit`: the
+                // file's known content is edited, not replaced by the new text alone.
+                tool if tool == "Edit" || tool == "MultiEdit" || is_mcp_edit(call) => {
+                    let edits: Vec<(String, String, bool)> = if input.get("edits").is_none() {
                         vec![edit_of(input)]
                     } else {
                         input
@@ -897,14 +910,28 @@ fn planned_writes(
 }
 
 fn edit_of(v: &Value) -> (String, String, bool) {
-    let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    let s = |keys: &[&str]| {
+        keys.iter()
+            .find_map(|k| v.get(*k).and_then(Value::as_str))
+            .unwrap_or("")
+            .to_string()
+    };
     (
-        s("old_string"),
-        s("new_string"),
+        s(&["old_string", "oldText", "old_text", "old_str"]),
+        s(&["new_string", "newText", "new_text", "new_str"]),
         v.get("replace_all")
             .and_then(Value::as_bool)
             .unwrap_or(false),
     )
+}
+
+/// An MCP tool that writes by replacing text (`edits: [{oldText, newText}]`, `old_string`).
+fn is_mcp_edit(call: &Call) -> bool {
+    call.tool.starts_with("mcp__")
+        && (call.input.get("edits").is_some_and(Value::is_array)
+            || ["old_string", "oldText", "old_text", "old_str"]
+                .iter()
+                .any(|k| call.input.get(*k).is_some()))
 }
 
 /// The text after one Edit: the first (or every) `old` replaced; unchanged when `old` does

@@ -58,6 +58,15 @@ pub fn explain(policy: &Policy) -> String {
             let _ = writeln!(s, "    {rule} → {effect}");
         }
     }
+    if !policy.tool_models.is_empty() {
+        let _ = writeln!(
+            s,
+            "\nMCP tool models (yours, tried before the built-in ones):"
+        );
+        for m in &policy.tool_models {
+            let _ = writeln!(s, "  {}", m.tools.join(", "));
+        }
+    }
 
     let _ = writeln!(s, "\nPolicy rules ({}):", policy.rules.len());
     if policy.rules.is_empty() {
