@@ -521,6 +521,21 @@ fn policy_check(env: &DoctorEnv, out: &mut Vec<Check>) -> Option<crate::policy::
                 ));
             }
             out.push(Check::ok("policy", detail));
+            let (passed, failures) =
+                super::policy::run_examples(&policy, &env.locations, &env.project_root);
+            for f in &failures {
+                out.push(Check::fail(
+                    "policy examples",
+                    f.clone(),
+                    "fix the rule or its example; `palisade policy validate` runs them",
+                ));
+            }
+            if failures.is_empty() && passed > 0 {
+                out.push(Check::ok(
+                    "policy examples",
+                    format!("{passed} rule examples pass"),
+                ));
+            }
             for what in &policy.ignored {
                 out.push(Check::warn(
                     "policy",

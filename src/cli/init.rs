@@ -355,13 +355,15 @@ packs:
   overrides: {{}}
 
 # Files may be written inside the project, the temp dir, and these extra roots.
-roots: []
+roots:
 #  - ~/scratch
 # A write outside every root: ask (default) or deny.
 outside_roots: ask
 
-# Your own rules. Deny beats ask beats allow; rule order never matters.
-rules: []
+# Your own rules. Deny beats ask beats allow; rule order never matters. Remove the `#` in
+# front of an example to use it; `palisade policy validate` checks the file and runs the
+# examples of each rule.
+rules:
 #  - id: no-prod-db
 #    tools: Bash
 #    effect: deny
@@ -369,6 +371,9 @@ rules: []
 #    command:
 #      program: psql
 #      args: "*prod*"
+#    examples:
+#      refused: ["psql -h prod-db.internal -c 'select 1'"]
+#      allowed: ["psql -h staging-db.internal -c 'select 1'"]
 #  - id: github-own-org
 #    tools: "mcp__github__*"
 #    effect: allow
@@ -389,10 +394,10 @@ risk:
 #  cache_ttl_s: 600
 
 # The audit chain (one hash-linked JSON line per decision).
-# audit:
-#   on_error: deny                 # or ask: when an entry cannot be written
-#   redact: [tool_input.headers.Authorization]
-#   file: ~/.local/share/palisade/audit.jsonl
+#audit:
+#  on_error: deny                  # or ask: when an entry cannot be written
+#  redact: [tool_input.headers.Authorization]
+#  file: ~/.local/share/palisade/audit.jsonl
 "#
     )
 }

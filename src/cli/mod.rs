@@ -6,6 +6,7 @@ pub mod check;
 pub mod doctor;
 pub mod explain;
 pub mod init;
+pub mod policy;
 pub mod replay;
 
 use clap::{Parser, Subcommand};
@@ -42,6 +43,8 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Turn a refusal from the audit log into a scoped allow rule in your policy.
     Allow(allow::AllowArgs),
+    /// Work with policy files: `policy validate [FILE]`.
+    Policy(policy::PolicyArgs),
     /// Print the effective, layered policy, or the decision trace of one call.
     Explain(explain::ExplainArgs),
     /// Replay challenge sets (JSONL files or folders); exit 1 on any miss.
