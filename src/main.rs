@@ -14,7 +14,12 @@ fn main() -> ExitCode {
     // The hook's recorded latency counts from here.
     let _ = *palisade::audit::PROCESS_START;
     // args_os: a non-UTF-8 argument must not panic before the hook's panic guard is set.
-    let is_hook = std::env::args_os().nth(1).is_some_and(|a| a == "hook");
+    // `palisade hook --help` is a person reading the help: clap prints it, nothing is read
+    // from stdin or recorded.
+    let is_hook = std::env::args_os().nth(1).is_some_and(|a| a == "hook")
+        && !std::env::args_os()
+            .nth(2)
+            .is_some_and(|a| a == "--help" || a == "-h");
     if is_hook {
         // The hook logs only when RUST_LOG asks for it, and only to stderr: stdout carries the
         // protocol answer.

@@ -478,6 +478,18 @@ fn hook_checks(env: &DoctorEnv, out: &mut Vec<Check>) -> Option<InstalledHook> {
             "palisade init (adds the missing group)",
         ));
     }
+    if any_pre && !plugins.is_empty() {
+        out.push(Check::warn(
+            "hooks",
+            format!(
+                "palisade runs twice: as the plugin {} and from hooks in the settings; every call \
+                 is decided and logged twice",
+                plugins.join(", ")
+            ),
+            "keep one: `palisade init --uninstall` (in the scope that has the hooks) to keep the \
+             plugin, or `claude plugin uninstall palisade@<marketplace>` to keep the hooks",
+        ));
+    }
     if programs.len() > 1 {
         let list: Vec<String> = programs.iter().map(|p| p.display().to_string()).collect();
         out.push(Check::warn(

@@ -170,6 +170,16 @@ fn uninstall(
         let _ = writeln!(out, "dry run: {shown} was not changed.");
         return Ok(());
     }
+    // Nothing but palisade's hooks was in the file: init created it on a home that had none,
+    // so uninstalling removes it rather than leaving an empty `{}` behind.
+    if doc.value.as_object().is_some_and(|o| o.is_empty()) {
+        std::fs::remove_file(&doc.path).map_err(|e| format!("cannot remove {shown}: {e}"))?;
+        let _ = writeln!(
+            out,
+            "removed {removed} palisade hook handler(s) and {shown} itself, which held nothing else."
+        );
+        return Ok(());
+    }
     let backup = doc.write().map_err(|e| e.to_string())?;
     let _ = writeln!(
         out,
@@ -294,6 +304,14 @@ fn warnings(env: &InitEnv, binary: &Path) -> Vec<String> {
             out.push(format!(
                 "{shown} sets \"disableAllHooks\": true, so Claude Code runs no hooks and \
                  palisade is off; remove that key"
+            ));
+        }
+        for plugin in settings_file::enabled_palisade_plugins(&doc.value) {
+            out.push(format!(
+                "{shown} enables the palisade plugin ({plugin}) and init installs the hooks \
+                 too: every call would be decided and logged twice. Keep one: the plugin (then \
+                 run `palisade init --uninstall`), or these hooks (then `claude plugin \
+                 uninstall {plugin}`)"
             ));
         }
         if file.scope == SettingsScope::Managed
