@@ -87,14 +87,37 @@ pub enum AuditCommand {
         #[command(flatten)]
         opts: StatsOpts,
     },
-    /// The last entries, one line each; `--follow` keeps printing new ones (Ctrl-C stops).
+    /// The last calls, one line each (at most 100 columns); `--follow` keeps printing new ones
+    /// (Ctrl-C stops). An ask shows the user's answer: `ask:yes` (the tool ran: its
+    /// PostToolUse followed) or `ask:no` (it did not, or not yet).
+    ///
+    /// Examples:
+    ///   palisade audit tail -n 50 --follow
+    ///   palisade audit tail --effect deny --since 24h
+    ///   palisade audit tail --rule destructive-fs --json
+    #[command(verbatim_doc_comment)]
     Tail {
-        /// How many entries.
+        /// How many calls.
         #[arg(short = 'n', long = "lines", default_value_t = 20)]
         n: usize,
         /// Keep watching the log for new entries.
         #[arg(short, long)]
         follow: bool,
+        /// Only this decision.
+        #[arg(long, value_parser = ["allow", "ask", "deny", "pass"])]
+        effect: Option<String>,
+        /// Only this session id.
+        #[arg(long)]
+        session: Option<String>,
+        /// Only decisions whose rule id contains this text.
+        #[arg(long)]
+        rule: Option<String>,
+        /// Only entries newer than this: `90s`, `30m`, `24h`, `7d`, `2w`.
+        #[arg(long, value_name = "DURATION")]
+        since: Option<String>,
+        /// One JSON object per line (the entry; asks carry `answer`).
+        #[arg(long)]
+        json: bool,
         /// The audit log (default: the configured one).
         #[arg(long, value_name = "FILE")]
         file: Option<PathBuf>,
@@ -133,10 +156,40 @@ pub fn run(args: AuditArgs, locations: &Locations, policy: &Policy) -> i32 {
             let file = pick(opts.file.clone());
             run_stats(&file, &opts)
         }
-        Some(AuditCommand::Tail { n, follow, file }) => {
+        Some(AuditCommand::Tail {
+            n,
+            follow,
+            effect,
+            session,
+            rule,
+            since,
+            json,
+            file,
+        }) => {
             let file = pick(file);
+            let since_ms = match since.as_deref().map(stats::parse_duration_ms) {
+                None => None,
+                Some(Some(ms)) => Some(audit::append::now_ms().saturating_sub(ms)),
+                Some(None) => {
+                    eprintln!(
+                        "palisade: --since: expected a number and a unit (s, m, h, d, w), like 24h"
+                    );
+                    return 2;
+                }
+            };
+            use std::io::IsTerminal;
+            let opts = tail::TailOptions {
+                n,
+                follow,
+                effect,
+                session,
+                rule,
+                since_ms,
+                json,
+                colour: std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+            };
             let mut out = std::io::stdout().lock();
-            match tail::tail(&file, n, follow, &mut out) {
+            match tail::tail(&file, &opts, &mut out) {
                 Ok(()) => 0,
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
                 Err(e) => {
