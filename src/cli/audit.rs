@@ -87,6 +87,24 @@ pub enum AuditCommand {
         #[command(flatten)]
         opts: StatsOpts,
     },
+    /// Write the log as one self-contained HTML page (no network resources): decisions over
+    /// time, top rules, top refused calls, chains caught, sessions, risk-layer latency.
+    ///
+    /// Examples:
+    ///   palisade audit report
+    ///   palisade audit report --since 7d --out week.html
+    #[command(verbatim_doc_comment)]
+    Report {
+        /// Where to write the page.
+        #[arg(long, default_value = "palisade-report.html")]
+        out: PathBuf,
+        /// Only entries newer than this: `90s`, `30m`, `24h`, `7d`, `2w`.
+        #[arg(long, value_name = "DURATION")]
+        since: Option<String>,
+        /// The audit log (default: the configured one).
+        #[arg(long, value_name = "FILE")]
+        file: Option<PathBuf>,
+    },
     /// The last calls, one line each (at most 100 columns); `--follow` keeps printing new ones
     /// (Ctrl-C stops). An ask shows the user's answer: `ask:yes` (the tool ran: its
     /// PostToolUse followed) or `ask:no` (it did not, or not yet).
@@ -198,13 +216,42 @@ pub fn run(args: AuditArgs, locations: &Locations, policy: &Policy) -> i32 {
                 }
             }
         }
+        Some(AuditCommand::Report { out, since, file }) => {
+            let file = pick(file);
+            let since_ms = match since.as_deref().map(stats::parse_duration_ms) {
+                None => None,
+                Some(Some(ms)) => Some(audit::append::now_ms().saturating_sub(ms)),
+                Some(None) => {
+                    eprintln!(
+                        "palisade: --since: expected a number and a unit (s, m, h, d, w), like 24h"
+                    );
+                    return 2;
+                }
+            };
+            match audit::report::report(&file, since_ms) {
+                Ok(page) => match std::fs::write(&out, page) {
+                    Ok(()) => {
+                        println!("wrote {} (from {})", out.display(), file.display());
+                        0
+                    }
+                    Err(e) => {
+                        eprintln!("palisade: cannot write {}: {e}", out.display());
+                        2
+                    }
+                },
+                Err(e) => {
+                    eprintln!("palisade: cannot read {}: {e}", file.display());
+                    2
+                }
+            }
+        }
         None if args.stats => {
             let file = pick(args.stats_opts.file.clone());
             run_stats(&file, &args.stats_opts)
         }
         None => {
             eprintln!(
-                "palisade audit: say what to do: --stats, stats, verify, anchor, receipt or tail \
+                "palisade audit: say what to do: --stats, stats, verify, anchor, receipt, tail or report \
                  (see `palisade audit --help`)"
             );
             2
