@@ -51,6 +51,7 @@ fn main() -> ExitCode {
         Command::Check(args) => palisade::cli::check::run(&args, &locations),
         Command::Allow(args) => palisade::cli::allow::run(&args, &locations),
         Command::Policy(args) => palisade::cli::policy::run(&args, &locations),
+        Command::Scan(args) => palisade::cli::scan::run(&args, &locations),
         Command::Explain(args) if args.has_call() => palisade::cli::explain::run(&args, &locations),
         Command::Explain(args) => explain(&locations, args.json, args.project),
         Command::Replay {

@@ -8,6 +8,7 @@ pub mod explain;
 pub mod init;
 pub mod policy;
 pub mod replay;
+pub mod scan;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -45,6 +46,9 @@ pub enum Command {
     Allow(allow::AllowArgs),
     /// Work with policy files: `policy validate [FILE]`.
     Policy(policy::PolicyArgs),
+    /// Scan a repository's scripts, Makefiles, CI, Dockerfiles, hooks and .claude/ for what
+    /// palisade would refuse or ask if an agent ran them.
+    Scan(scan::ScanArgs),
     /// Print the effective, layered policy, or the decision trace of one call.
     Explain(explain::ExplainArgs),
     /// Replay challenge sets (JSONL files or folders); exit 1 on any miss.
