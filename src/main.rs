@@ -52,6 +52,7 @@ fn main() -> ExitCode {
         Command::Allow(args) => palisade::cli::allow::run(&args, &locations),
         Command::Policy(args) => palisade::cli::policy::run(&args, &locations),
         Command::Scan(args) => palisade::cli::scan::run(&args, &locations),
+        Command::Man { dir } => man(dir.as_deref()),
         Command::Explain(args) if args.has_call() => palisade::cli::explain::run(&args, &locations),
         Command::Explain(args) => explain(&locations, args.json, args.project),
         Command::Replay {
@@ -96,6 +97,39 @@ fn init_logging(verbose: u8) {
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .try_init();
+}
+
+fn man(dir: Option<&std::path::Path>) -> i32 {
+    let pages = match palisade::cli::man_pages() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("palisade man: {e}");
+            return 1;
+        }
+    };
+    match dir {
+        None => {
+            let _ = std::io::stdout().write_all(&pages[0].1);
+            0
+        }
+        Some(dir) => {
+            if let Err(e) = std::fs::create_dir_all(dir) {
+                eprintln!("palisade man: cannot create {}: {e}", dir.display());
+                return 1;
+            }
+            for (name, page) in &pages {
+                if let Err(e) = std::fs::write(dir.join(name), page) {
+                    eprintln!(
+                        "palisade man: cannot write {}: {e}",
+                        dir.join(name).display()
+                    );
+                    return 1;
+                }
+            }
+            println!("wrote {} pages into {}", pages.len(), dir.display());
+            0
+        }
+    }
 }
 
 fn explain(locations: &Locations, json: bool, project: Option<PathBuf>) -> i32 {
