@@ -14,7 +14,12 @@ fn main() -> ExitCode {
     // The hook's recorded latency counts from here.
     let _ = *palisade::audit::PROCESS_START;
     // args_os: a non-UTF-8 argument must not panic before the hook's panic guard is set.
-    let is_hook = std::env::args_os().nth(1).is_some_and(|a| a == "hook");
+    // `palisade hook --help` is a person reading the help: clap prints it, nothing is read
+    // from stdin or recorded.
+    let is_hook = std::env::args_os().nth(1).is_some_and(|a| a == "hook")
+        && !std::env::args_os()
+            .nth(2)
+            .is_some_and(|a| a == "--help" || a == "-h");
     if is_hook {
         // The hook logs only when RUST_LOG asks for it, and only to stderr: stdout carries the
         // protocol answer.
@@ -45,6 +50,9 @@ fn main() -> ExitCode {
         }
         Command::Check(args) => palisade::cli::check::run(&args, &locations),
         Command::Allow(args) => palisade::cli::allow::run(&args, &locations),
+        Command::Policy(args) => palisade::cli::policy::run(&args, &locations),
+        Command::Scan(args) => palisade::cli::scan::run(&args, &locations),
+        Command::Man { dir } => man(dir.as_deref()),
         Command::Explain(args) if args.has_call() => palisade::cli::explain::run(&args, &locations),
         Command::Explain(args) => explain(&locations, args.json, args.project),
         Command::Replay {
@@ -89,6 +97,39 @@ fn init_logging(verbose: u8) {
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .try_init();
+}
+
+fn man(dir: Option<&std::path::Path>) -> i32 {
+    let pages = match palisade::cli::man_pages() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("palisade man: {e}");
+            return 1;
+        }
+    };
+    match dir {
+        None => {
+            let _ = std::io::stdout().write_all(&pages[0].1);
+            0
+        }
+        Some(dir) => {
+            if let Err(e) = std::fs::create_dir_all(dir) {
+                eprintln!("palisade man: cannot create {}: {e}", dir.display());
+                return 1;
+            }
+            for (name, page) in &pages {
+                if let Err(e) = std::fs::write(dir.join(name), page) {
+                    eprintln!(
+                        "palisade man: cannot write {}: {e}",
+                        dir.join(name).display()
+                    );
+                    return 1;
+                }
+            }
+            println!("wrote {} pages into {}", pages.len(), dir.display());
+            0
+        }
+    }
 }
 
 fn explain(locations: &Locations, json: bool, project: Option<PathBuf>) -> i32 {

@@ -382,6 +382,9 @@ fn documented_examples_load() {
     let doc =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/POLICY.md")).unwrap();
     let examples = &doc[doc.find("## Examples").unwrap()..];
+    let examples = &examples[..examples[3..]
+        .find("\n## ")
+        .map_or(examples.len(), |i| i + 3)];
     let blocks: Vec<&str> = examples
         .split("```yaml\n")
         .skip(1)

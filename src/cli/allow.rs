@@ -58,7 +58,12 @@ fn allow(args: &AllowArgs, locations: &Locations, answer: &mut dyn BufRead) -> R
         Some(c) => c.clone(),
         None => std::env::current_dir().map_err(|e| format!("no current directory: {e}"))?,
     };
-    let project_root = Locations::project_root(&cwd, None);
+    // The project as the hook sees it: CLAUDE_PROJECT_DIR when set, else the nearest ancestor
+    // with .git or .palisade.yaml.
+    let claude_project = std::env::var_os("CLAUDE_PROJECT_DIR")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from);
+    let project_root = Locations::project_root(&cwd, claude_project.as_deref());
     let current = policy::load(locations, &project_root)
         .map_err(|e| format!("the policy does not load, fix it first: {e}"))?;
     let audit = crate::audit::audit_file(&current.audit, locations);

@@ -87,14 +87,55 @@ pub enum AuditCommand {
         #[command(flatten)]
         opts: StatsOpts,
     },
-    /// The last entries, one line each; `--follow` keeps printing new ones (Ctrl-C stops).
+    /// Write the log as one self-contained HTML page (no network resources): decisions over
+    /// time, top rules, top refused calls, chains caught, sessions, risk-layer latency.
+    ///
+    /// Examples:
+    ///   palisade audit report
+    ///   palisade audit report --since 7d --out week.html
+    #[command(verbatim_doc_comment)]
+    Report {
+        /// Where to write the page.
+        #[arg(long, default_value = "palisade-report.html")]
+        out: PathBuf,
+        /// Only entries newer than this: `90s`, `30m`, `24h`, `7d`, `2w`.
+        #[arg(long, value_name = "DURATION")]
+        since: Option<String>,
+        /// The audit log (default: the configured one).
+        #[arg(long, value_name = "FILE")]
+        file: Option<PathBuf>,
+    },
+    /// The last calls, one line each (at most 100 columns); `--follow` keeps printing new ones
+    /// (Ctrl-C stops). An ask shows the user's answer: `ask:yes` (the tool ran: its
+    /// PostToolUse followed) or `ask:no` (it did not, or not yet).
+    ///
+    /// Examples:
+    ///   palisade audit tail -n 50 --follow
+    ///   palisade audit tail --effect deny --since 24h
+    ///   palisade audit tail --rule destructive-fs --json
+    #[command(verbatim_doc_comment)]
     Tail {
-        /// How many entries.
+        /// How many calls.
         #[arg(short = 'n', long = "lines", default_value_t = 20)]
         n: usize,
         /// Keep watching the log for new entries.
         #[arg(short, long)]
         follow: bool,
+        /// Only this decision.
+        #[arg(long, value_parser = ["allow", "ask", "deny", "pass"])]
+        effect: Option<String>,
+        /// Only this session id.
+        #[arg(long)]
+        session: Option<String>,
+        /// Only decisions whose rule id contains this text.
+        #[arg(long)]
+        rule: Option<String>,
+        /// Only entries newer than this: `90s`, `30m`, `24h`, `7d`, `2w`.
+        #[arg(long, value_name = "DURATION")]
+        since: Option<String>,
+        /// One JSON object per line (the entry; asks carry `answer`).
+        #[arg(long)]
+        json: bool,
         /// The audit log (default: the configured one).
         #[arg(long, value_name = "FILE")]
         file: Option<PathBuf>,
@@ -133,12 +174,71 @@ pub fn run(args: AuditArgs, locations: &Locations, policy: &Policy) -> i32 {
             let file = pick(opts.file.clone());
             run_stats(&file, &opts)
         }
-        Some(AuditCommand::Tail { n, follow, file }) => {
+        Some(AuditCommand::Tail {
+            n,
+            follow,
+            effect,
+            session,
+            rule,
+            since,
+            json,
+            file,
+        }) => {
             let file = pick(file);
+            let since_ms = match since.as_deref().map(stats::parse_duration_ms) {
+                None => None,
+                Some(Some(ms)) => Some(audit::append::now_ms().saturating_sub(ms)),
+                Some(None) => {
+                    eprintln!(
+                        "palisade: --since: expected a number and a unit (s, m, h, d, w), like 24h"
+                    );
+                    return 2;
+                }
+            };
+            use std::io::IsTerminal;
+            let opts = tail::TailOptions {
+                n,
+                follow,
+                effect,
+                session,
+                rule,
+                since_ms,
+                json,
+                colour: std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+            };
             let mut out = std::io::stdout().lock();
-            match tail::tail(&file, n, follow, &mut out) {
+            match tail::tail(&file, &opts, &mut out) {
                 Ok(()) => 0,
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+                Err(e) => {
+                    eprintln!("palisade: cannot read {}: {e}", file.display());
+                    2
+                }
+            }
+        }
+        Some(AuditCommand::Report { out, since, file }) => {
+            let file = pick(file);
+            let since_ms = match since.as_deref().map(stats::parse_duration_ms) {
+                None => None,
+                Some(Some(ms)) => Some(audit::append::now_ms().saturating_sub(ms)),
+                Some(None) => {
+                    eprintln!(
+                        "palisade: --since: expected a number and a unit (s, m, h, d, w), like 24h"
+                    );
+                    return 2;
+                }
+            };
+            match audit::report::report(&file, since_ms) {
+                Ok(page) => match std::fs::write(&out, page) {
+                    Ok(()) => {
+                        println!("wrote {} (from {})", out.display(), file.display());
+                        0
+                    }
+                    Err(e) => {
+                        eprintln!("palisade: cannot write {}: {e}", out.display());
+                        2
+                    }
+                },
                 Err(e) => {
                     eprintln!("palisade: cannot read {}: {e}", file.display());
                     2
@@ -151,7 +251,7 @@ pub fn run(args: AuditArgs, locations: &Locations, policy: &Policy) -> i32 {
         }
         None => {
             eprintln!(
-                "palisade audit: say what to do: --stats, stats, verify, anchor, receipt or tail \
+                "palisade audit: say what to do: --stats, stats, verify, anchor, receipt, tail or report \
                  (see `palisade audit --help`)"
             );
             2

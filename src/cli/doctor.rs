@@ -478,6 +478,18 @@ fn hook_checks(env: &DoctorEnv, out: &mut Vec<Check>) -> Option<InstalledHook> {
             "palisade init (adds the missing group)",
         ));
     }
+    if any_pre && !plugins.is_empty() {
+        out.push(Check::warn(
+            "hooks",
+            format!(
+                "palisade runs twice: as the plugin {} and from hooks in the settings; every call \
+                 is decided and logged twice",
+                plugins.join(", ")
+            ),
+            "keep one: `palisade init --uninstall` (in the scope that has the hooks) to keep the \
+             plugin, or `claude plugin uninstall palisade@<marketplace>` to keep the hooks",
+        ));
+    }
     if programs.len() > 1 {
         let list: Vec<String> = programs.iter().map(|p| p.display().to_string()).collect();
         out.push(Check::warn(
@@ -521,6 +533,21 @@ fn policy_check(env: &DoctorEnv, out: &mut Vec<Check>) -> Option<crate::policy::
                 ));
             }
             out.push(Check::ok("policy", detail));
+            let (passed, failures) =
+                super::policy::run_examples(&policy, &env.locations, &env.project_root);
+            for f in &failures {
+                out.push(Check::fail(
+                    "policy examples",
+                    f.clone(),
+                    "fix the rule or its example; `palisade policy validate` runs them",
+                ));
+            }
+            if failures.is_empty() && passed > 0 {
+                out.push(Check::ok(
+                    "policy examples",
+                    format!("{passed} rule examples pass"),
+                ));
+            }
             for what in &policy.ignored {
                 out.push(Check::warn(
                     "policy",

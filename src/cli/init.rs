@@ -170,6 +170,16 @@ fn uninstall(
         let _ = writeln!(out, "dry run: {shown} was not changed.");
         return Ok(());
     }
+    // Nothing but palisade's hooks was in the file: init created it on a home that had none,
+    // so uninstalling removes it rather than leaving an empty `{}` behind.
+    if doc.value.as_object().is_some_and(|o| o.is_empty()) {
+        std::fs::remove_file(&doc.path).map_err(|e| format!("cannot remove {shown}: {e}"))?;
+        let _ = writeln!(
+            out,
+            "removed {removed} palisade hook handler(s) and {shown} itself, which held nothing else."
+        );
+        return Ok(());
+    }
     let backup = doc.write().map_err(|e| e.to_string())?;
     let _ = writeln!(
         out,
@@ -296,6 +306,14 @@ fn warnings(env: &InitEnv, binary: &Path) -> Vec<String> {
                  palisade is off; remove that key"
             ));
         }
+        for plugin in settings_file::enabled_palisade_plugins(&doc.value) {
+            out.push(format!(
+                "{shown} enables the palisade plugin ({plugin}) and init installs the hooks \
+                 too: every call would be decided and logged twice. Keep one: the plugin (then \
+                 run `palisade init --uninstall`), or these hooks (then `claude plugin \
+                 uninstall {plugin}`)"
+            ));
+        }
         if file.scope == SettingsScope::Managed
             && doc
                 .value
@@ -355,13 +373,15 @@ packs:
   overrides: {{}}
 
 # Files may be written inside the project, the temp dir, and these extra roots.
-roots: []
+roots:
 #  - ~/scratch
 # A write outside every root: ask (default) or deny.
 outside_roots: ask
 
-# Your own rules. Deny beats ask beats allow; rule order never matters.
-rules: []
+# Your own rules. Deny beats ask beats allow; rule order never matters. Remove the `#` in
+# front of an example to use it; `palisade policy validate` checks the file and runs the
+# examples of each rule.
+rules:
 #  - id: no-prod-db
 #    tools: Bash
 #    effect: deny
@@ -369,6 +389,9 @@ rules: []
 #    command:
 #      program: psql
 #      args: "*prod*"
+#    examples:
+#      refused: ["psql -h prod-db.internal -c 'select 1'"]
+#      allowed: ["psql -h staging-db.internal -c 'select 1'"]
 #  - id: github-own-org
 #    tools: "mcp__github__*"
 #    effect: allow
@@ -389,10 +412,10 @@ risk:
 #  cache_ttl_s: 600
 
 # The audit chain (one hash-linked JSON line per decision).
-# audit:
-#   on_error: deny                 # or ask: when an entry cannot be written
-#   redact: [tool_input.headers.Authorization]
-#   file: ~/.local/share/palisade/audit.jsonl
+#audit:
+#  on_error: deny                  # or ask: when an entry cannot be written
+#  redact: [tool_input.headers.Authorization]
+#  file: ~/.local/share/palisade/audit.jsonl
 "#
     )
 }

@@ -6,7 +6,9 @@ pub mod check;
 pub mod doctor;
 pub mod explain;
 pub mod init;
+pub mod policy;
 pub mod replay;
+pub mod scan;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -42,6 +44,20 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Turn a refusal from the audit log into a scoped allow rule in your policy.
     Allow(allow::AllowArgs),
+    /// Work with policy files: `policy validate [FILE]`.
+    Policy(policy::PolicyArgs),
+    /// Print the manual page (roff), or write one page per command into --dir.
+    #[command(
+        after_help = "Examples:\n  palisade man | man -l -\n  palisade man --dir ~/.local/share/man/man1"
+    )]
+    Man {
+        /// Write palisade.1 and palisade-<command>.1 into this directory instead.
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
+    /// Scan a repository's scripts, Makefiles, CI, Dockerfiles, hooks and .claude/ for what
+    /// palisade would refuse or ask if an agent ran them.
+    Scan(scan::ScanArgs),
     /// Print the effective, layered policy, or the decision trace of one call.
     Explain(explain::ExplainArgs),
     /// Replay challenge sets (JSONL files or folders); exit 1 on any miss.
@@ -65,4 +81,30 @@ pub enum Command {
         #[arg(long)]
         record: Option<PathBuf>,
     },
+}
+
+/// The manual pages, generated from these definitions: `palisade.1`, then one
+/// `palisade-<command>.1` per command, as (file name, roff).
+pub fn man_pages() -> std::io::Result<Vec<(String, Vec<u8>)>> {
+    use clap::CommandFactory;
+    let cmd = Cli::command();
+    let mut out = Vec::new();
+    let mut page = Vec::new();
+    clap_mangen::Man::new(cmd.clone()).render(&mut page)?;
+    out.push(("palisade.1".to_string(), page));
+    for sub in cmd.get_subcommands() {
+        let name = format!("palisade-{}", sub.get_name());
+        let mut page = Vec::new();
+        // clap names are `&'static str` without its `string` feature; a few short names leak
+        // once in a command that exits right after.
+        let static_name: &'static str = Box::leak(name.clone().into_boxed_str());
+        clap_mangen::Man::new(
+            sub.clone()
+                .name(static_name)
+                .version(env!("CARGO_PKG_VERSION")),
+        )
+        .render(&mut page)?;
+        out.push((format!("{name}.1"), page));
+    }
+    Ok(out)
 }

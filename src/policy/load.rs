@@ -112,10 +112,23 @@ fn parse(path: &Path, text: &str) -> Result<PolicyFile, PolicyError> {
             message: "the policy file is empty (it must start with `version: 1`)".into(),
         });
     }
-    let file: PolicyFile = serde_yaml::from_str(text).map_err(|e| PolicyError {
-        path: path.to_path_buf(),
-        line: e.location().map(|l| l.line()),
-        message: e.to_string(),
+    if let Some(i) = text
+        .lines()
+        .position(|l| l.trim_start_matches(' ').starts_with('\t'))
+    {
+        return Err(PolicyError {
+            path: path.to_path_buf(),
+            line: Some(i + 1),
+            message: "a tab indents this line; YAML indents with spaces only".into(),
+        });
+    }
+    let file: PolicyFile = serde_yaml::from_str(text).map_err(|e| {
+        let (line, message) = readable_error(text, e.location().map(|l| l.line()), e.to_string());
+        PolicyError {
+            path: path.to_path_buf(),
+            line,
+            message,
+        }
     })?;
     if file.version != 1 {
         return Err(PolicyError {
@@ -128,6 +141,65 @@ fn parse(path: &Path, text: &str) -> Result<PolicyFile, PolicyError> {
         });
     }
     Ok(file)
+}
+
+/// The parser's message made into one a user can act on, with the line it is about: a
+/// duplicate key points at its second occurrence, a quoted version or a single string where a
+/// list belongs says what to write instead.
+fn readable_error(text: &str, line: Option<usize>, message: String) -> (Option<usize>, String) {
+    let dup = message
+        .split_once("duplicate key '")
+        .and_then(|(_, r)| r.split_once('\''))
+        .or_else(|| {
+            message
+                .split_once("duplicate field `")
+                .and_then(|(_, r)| r.split_once('`'))
+        })
+        .map(|(k, _)| k.to_string());
+    if let Some(key) = dup {
+        let from = line.unwrap_or(1).saturating_sub(1);
+        let lines: Vec<&str> = text.lines().collect();
+        let is_key = |l: &str| {
+            let t = l.trim_start().trim_start_matches("- ").trim_start();
+            let t = t.trim_start_matches(['"', '\'']);
+            t.strip_prefix(key.as_str()).is_some_and(|r| {
+                r.trim_start_matches(['"', '\''])
+                    .trim_start()
+                    .starts_with(':')
+            })
+        };
+        let indent = |l: &str| l.len() - l.trim_start().len();
+        if let Some(first) = (from..lines.len()).find(|&i| is_key(lines[i])) {
+            let second = (first + 1..lines.len())
+                .find(|&i| is_key(lines[i]) && indent(lines[i]) == indent(lines[first]));
+            if let Some(second) = second {
+                return (
+                    Some(second + 1),
+                    format!(
+                        "'{key}' is given twice (first on line {}); YAML would keep only the last",
+                        first + 1
+                    ),
+                );
+            }
+        }
+        return (line, message);
+    }
+    if message.starts_with("version: invalid type: string") {
+        return (
+            line,
+            "version must be the number 1, not a string: write `version: 1` without quotes".into(),
+        );
+    }
+    if let Some((field, _)) = message.split_once(": invalid type: string")
+        && message.contains("expected a sequence")
+    {
+        let name = field.rsplit('.').next().unwrap_or(field);
+        return (
+            line,
+            format!("{field} must be a list, even of one item: write `{name}: [value]`"),
+        );
+    }
+    (line, message)
 }
 
 /// The first line (1-based) whose content starts with `key:` — for errors found after parsing,
@@ -516,6 +588,34 @@ fn compile_rule(
             check_rule_id(key)?;
         }
     }
+    let mut examples = Vec::new();
+    if let Some(ex) = rc.examples {
+        let calls = ex
+            .refused
+            .into_iter()
+            .map(|c| (true, c))
+            .chain(ex.allowed.into_iter().map(|c| (false, c)));
+        for (refused, call) in calls {
+            let (tool, input) = match call {
+                super::schema::ExampleCall::Command(c) => {
+                    ("Bash".to_string(), serde_json::json!({ "command": c }))
+                }
+                super::schema::ExampleCall::Call { tool, input } => {
+                    if !input.is_object() {
+                        return Err(format!(
+                            "examples: the input of a {tool} example must be a mapping"
+                        ));
+                    }
+                    (tool, input)
+                }
+            };
+            examples.push(super::RuleExample {
+                refused,
+                tool,
+                input,
+            });
+        }
+    }
     Ok(PolicyRule {
         id: rc.id,
         effect: rc.effect,
@@ -529,6 +629,7 @@ fn compile_rule(
         project,
         overrides,
         override_deny,
+        examples,
     })
 }
 

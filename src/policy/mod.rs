@@ -84,6 +84,16 @@ pub struct PolicyRule {
     pub overrides: Vec<String>,
     /// Beat the overridden rules' deny too, not only their ask.
     pub override_deny: bool,
+    /// Calls that prove the rule (`examples:`), checked by `policy validate` and `doctor`.
+    pub examples: Vec<RuleExample>,
+}
+
+/// One `examples:` entry of a rule: a call, and whether the policy must refuse it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuleExample {
+    pub refused: bool,
+    pub tool: String,
+    pub input: serde_json::Value,
 }
 
 impl PolicyRule {

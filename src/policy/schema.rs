@@ -17,7 +17,8 @@ pub struct PolicyFile {
     pub packs: Option<PacksConfig>,
     pub roots: Option<Vec<String>>,
     pub outside_roots: Option<OutsideRoots>,
-    #[serde(default)]
+    /// `rules:` with nothing under it (the starter policy's examples still commented) is no rules.
+    #[serde(default, deserialize_with = "null_as_empty")]
     pub rules: Vec<RuleConfig>,
     pub risk: Option<RiskConfig>,
     pub audit: Option<AuditConfig>,
@@ -135,6 +136,38 @@ pub struct RuleConfig {
     pub overrides: Option<OneOrMany>,
     /// With `overrides`: beat those rules' deny too. User policy only, never implied.
     pub override_deny: Option<bool>,
+    /// Calls that prove the rule, run by `palisade policy validate` and `doctor`.
+    pub examples: Option<ExamplesConfig>,
+}
+
+/// `examples:` of a rule: calls the policy must refuse and calls it must let through.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExamplesConfig {
+    #[serde(default)]
+    pub refused: Vec<ExampleCall>,
+    #[serde(default)]
+    pub allowed: Vec<ExampleCall>,
+}
+
+/// One example call: a Bash command line, or a tool and its input.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum ExampleCall {
+    Command(String),
+    Call {
+        tool: String,
+        input: serde_json::Value,
+    },
+}
+
+/// A missing value (`rules:` alone) as the empty list.
+fn null_as_empty<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Ok(Option::<Vec<T>>::deserialize(d)?.unwrap_or_default())
 }
 
 /// The constraints on one argument.
