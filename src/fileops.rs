@@ -1235,6 +1235,7 @@ mod tests {
         ShellAnalysis {
             commands: cmds,
             findings: Vec::new(),
+            ..Default::default()
         }
     }
 
