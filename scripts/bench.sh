@@ -1,45 +1,57 @@
 #!/usr/bin/env bash
 # Whole hook calls, as Claude Code makes them: spawn `palisade hook`, feed one event on stdin,
-# read the answer. Prints the median per-call time over ROUNDS rounds of N calls each, beside
-# the cost of spawning `cat` on the same input, and their ratio.
+# read the answer, timed from spawn to exit by scripts/bench.py, each interleaved with a spawn
+# of `cat` on the same input (and with the peers dcg and cc-safety-net when installed).
 #
-# Usage: scripts/bench.sh [N=200] [ROUNDS=11]
-# Runs in an isolated HOME and state dir; builds the release binary first.
+# Usage: scripts/bench.sh [ROUNDS=15] [GROWTH_CALLS=10000]
+#   PEERS_DIR=DIR  where the peers are (or get) installed; default a scratch dir under /tmp.
+#   NO_PEERS=1     skip the peers.
+# Runs in an isolated HOME and state dir; builds the release binary first. Prints Markdown.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-N=${1:-200}
-ROUNDS=${2:-11}
+ROUNDS=${1:-15}
+GROWTH=${2:-10000}
 cargo build --release --quiet
-BIN=$PWD/target/release/palisade
+export PALISADE_BIN=$PWD/target/release/palisade
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 export HOME=$TMP/home XDG_CONFIG_HOME=$TMP/config XDG_DATA_HOME=$TMP/data XDG_CACHE_HOME=$TMP/cache \
   XDG_STATE_HOME=$TMP/state CLAUDE_CONFIG_DIR=$TMP/home/.claude PALISADE_DATA_DIR=$TMP/state/palisade
 unset PALISADE_CONFIG CLAUDE_PROJECT_DIR
-mkdir -p "$HOME/project"
+export BENCH_PROJECT=$HOME/project
+mkdir -p "$BENCH_PROJECT/src" "$BENCH_PROJECT/gen" "$BENCH_PROJECT/scripts" "$BENCH_PROJECT/docs"
+printf 'fn main() {}\n' > "$BENCH_PROJECT/src/main.rs"
+printf '# App\n\nUsage: app\n' > "$BENCH_PROJECT/README.md"
+printf '[package]\nname = "app"\n' > "$BENCH_PROJECT/Cargo.toml"
 
-event() { printf '{"session_id":"bench","hook_event_name":"PreToolUse","cwd":"%s","tool_name":"Bash","tool_input":{"command":"%s"}}' "$HOME/project" "$1"; }
-event 'cargo build --release && cargo test' > "$TMP/pass.json"
-event 'rm -rf ~' > "$TMP/deny.json"
+# The peers, from their registries, into a scratch folder (skipped with a message otherwise).
+PEERS_DIR=${PEERS_DIR:-/tmp/palisade-bench-peers}
+export DCG_BIN= CSN_BIN=
+if [ -z "${NO_PEERS:-}" ]; then
+  mkdir -p "$PEERS_DIR"
+  if [ ! -x "$PEERS_DIR/dcg/bin/dcg" ]; then
+    tc=+nightly
+    rustup toolchain list | grep -q '^nightly' || tc=
+    cargo $tc install destructive_command_guard --root "$PEERS_DIR/dcg" >"$PEERS_DIR/dcg.log" 2>&1 \
+      || echo "dcg: install failed (see $PEERS_DIR/dcg.log); skipped" >&2
+  fi
+  [ -x "$PEERS_DIR/dcg/bin/dcg" ] && DCG_BIN=$PEERS_DIR/dcg/bin/dcg
+  if [ ! -x "$PEERS_DIR/csn/node_modules/.bin/cc-safety-net" ] && command -v npm >/dev/null; then
+    npm install --prefix "$PEERS_DIR/csn" cc-safety-net >"$PEERS_DIR/csn.log" 2>&1 \
+      || echo "cc-safety-net: install failed (see $PEERS_DIR/csn.log); skipped" >&2
+  fi
+  [ -x "$PEERS_DIR/csn/node_modules/.bin/cc-safety-net" ] && CSN_BIN=$PEERS_DIR/csn/node_modules/.bin/cc-safety-net
+  [ -n "$DCG_BIN" ] || echo "dcg: not installed; skipped" >&2
+  [ -n "$CSN_BIN" ] || echo "cc-safety-net: not installed; skipped" >&2
+fi
 
-# per_call CMD FILE: median over rounds of (elapsed ns / N), in microseconds.
-per_call() {
-  local cmd=$1 file=$2 samples=()
-  for _ in $(seq "$ROUNDS"); do
-    local start end
-    start=$(date +%s%N)
-    for _ in $(seq "$N"); do $cmd < "$file" > /dev/null 2>&1 || true; done
-    end=$(date +%s%N)
-    samples+=($(( (end - start) / N / 1000 )))
-  done
-  printf '%s\n' "${samples[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
-}
-
-cat_us=$(per_call "cat" "$TMP/pass.json")
-pass_us=$(per_call "$BIN hook" "$TMP/pass.json")
-deny_us=$(per_call "$BIN hook" "$TMP/deny.json")
-echo "machine: $(nproc) cores, $(uname -sm); date: $(date -u +%Y-%m-%d)"
-echo "calls per round: $N, rounds: $ROUNDS (median of rounds)"
-printf 'spawn cat            %6d us/call\n' "$cat_us"
-printf 'palisade hook (pass) %6d us/call  (%.2fx cat)\n' "$pass_us" "$(awk "BEGIN{print $pass_us/$cat_us}")"
-printf 'palisade hook (deny) %6d us/call  (%.2fx cat)\n' "$deny_us" "$(awk "BEGIN{print $deny_us/$cat_us}")"
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ //'), $(uname -sr); load: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null); date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "palisade $(git rev-parse --short HEAD 2>/dev/null || echo '?'); dcg: ${DCG_BIN:+$("$DCG_BIN" --version 2>/dev/null | head -1)}; cc-safety-net: ${CSN_BIN:+$(node -e 'console.log(require(process.argv[1]).version)' "$PEERS_DIR/csn/node_modules/cc-safety-net/package.json" 2>/dev/null)}"
+echo
+python3 scripts/bench.py corpus "$ROUNDS"
+echo
+python3 scripts/bench.py sizes "$ROUNDS"
+echo
+python3 scripts/bench.py long 5
+echo
+python3 scripts/bench.py growth "$GROWTH"

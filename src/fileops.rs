@@ -1148,6 +1148,7 @@ mod tests {
         ShellAnalysis {
             commands: cmds,
             findings: Vec::new(),
+            ..Default::default()
         }
     }
 

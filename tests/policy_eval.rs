@@ -74,7 +74,11 @@ fn shell_with(commands: Vec<Command>, findings: Vec<ShellFinding>) -> Call {
         input: json!({"command": "(built by hand)"}),
         kind: CallKind::Shell {
             command: "(built by hand)".into(),
-            analysis: ShellAnalysis { commands, findings },
+            analysis: ShellAnalysis {
+                commands,
+                findings,
+                ..Default::default()
+            },
         },
         effects: Vec::new(),
     }

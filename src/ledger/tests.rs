@@ -45,6 +45,7 @@ fn bash(cmds: Vec<Command>) -> Call {
             analysis: ShellAnalysis {
                 commands: cmds,
                 findings: Vec::new(),
+                ..Default::default()
             },
         },
         effects: Vec::new(),

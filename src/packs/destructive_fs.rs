@@ -240,19 +240,17 @@ fn redirect_to_disk(a: &ShellAnalysis, _: &Scope) -> Option<String> {
     })
 }
 
-/// A function that pipes itself into itself in the background: `:(){ :|:& };:`.
+/// A function whose body pipes the function into itself: `:(){ :|:& };:`. Only a function's
+/// own body counts: a long pipeline of one program (`tr a b | tr a b | …`) is not a bomb.
 fn fork_bomb(a: &ShellAnalysis, _: &Scope) -> Option<String> {
-    a.commands.iter().enumerate().find_map(|(i, c)| {
-        let up = &a.commands[c.stdin_from?];
-        let selfpipe = up.program == c.program && c.stdin_from != Some(i);
-        let count = a.commands.iter().filter(|o| o.program == c.program).count();
-        (selfpipe
-            && count >= 3
-            && !c.program.contains('/')
-            && crate::packs::common::READERS
-                .iter()
-                .all(|r| *r != c.program))
-        .then(|| format!("`{}` calls itself through a pipe", c.program))
+    a.functions.iter().find_map(|f| {
+        let body = a.commands.get(f.body.clone())?;
+        body.iter().enumerate().find_map(|(k, c)| {
+            let i = f.body.start + k;
+            let up = &a.commands[c.stdin_from.filter(|&j| j != i)?];
+            (c.program == f.name && up.program == f.name)
+                .then(|| format!("`{}` calls itself through a pipe", f.name))
+        })
     })
 }
 
@@ -416,10 +414,14 @@ pub static RULES: &[Rule] = &[
         refused: &[
             Example::bash(":(){ :|:& };:"),
             Example::bash("bomb() { bomb | bomb & }; bomb"),
+            Example::bash("function f { f | f & }; f"),
+            Example::bash("bash -c ':(){ :|:& };:'"),
         ],
         allowed: &[
             Example::bash("yes | head -n 3"),
             Example::bash("cat a | cat"),
+            Example::bash("tr a b < f | tr b c | tr c d | tr d e"),
+            Example::bash("up() { echo up; }; up | up | up"),
         ],
     },
     Rule {

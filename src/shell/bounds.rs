@@ -321,6 +321,24 @@ mod tests {
     }
 
     #[test]
+    fn long_pipelines_are_analysed_whole_with_bounded_upstream() {
+        let line = format!("curl -s u | {} | sh", vec!["tr a b"; 20_000].join(" | "));
+        let a = crate::shell::analyse(&line);
+        assert_eq!(a.commands.len(), 20_002);
+        assert!(a.functions.is_empty());
+        let upstream = a
+            .findings
+            .iter()
+            .find_map(|f| match f {
+                crate::shell::ShellFinding::InterpreterFromPipe { upstream, .. } => Some(upstream),
+                _ => None,
+            })
+            .expect("sh reads the pipe");
+        // Each program once, nearest first: the download far up the pipe is still there.
+        assert_eq!(upstream, &["tr", "curl"]);
+    }
+
+    #[test]
     fn nesting_is_measured_not_counted() {
         // Many sequential groups are shallow.
         let t = "(a); ".repeat(1000);

@@ -126,6 +126,16 @@ pub enum ShellFinding {
 pub struct ShellAnalysis {
     pub commands: Vec<Command>,
     pub findings: Vec<ShellFinding>,
+    /// The shell functions the line defines (`f() { …; }`), in order.
+    pub functions: Vec<Function>,
+}
+
+/// A shell function defined in the line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Function {
+    pub name: String,
+    /// Indices (in `ShellAnalysis::commands`) of the commands of its body.
+    pub body: std::ops::Range<usize>,
 }
 
 mod bounds;

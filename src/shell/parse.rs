@@ -9,8 +9,10 @@ use brush_parser::{Parser, ParserOptions};
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
-/// More commands than this in one line is not a command a person reviews: stop there.
-const MAX_COMMANDS: usize = 10_000;
+/// More commands than this in one line is not a command a person reviews: stop there (a
+/// `TooComplex` finding). Analysis is linear in the commands, so the bound is about memory;
+/// the 256 KiB line bound allows about 128k one-letter stages.
+const MAX_COMMANDS: usize = 50_000;
 
 /// Compound commands nested in one another, across all nested scripts: the pre-scan bounds
 /// each text, this bounds their sum.
@@ -30,7 +32,8 @@ pub(super) struct Ctx {
     pub cwd: Option<String>,
     /// Command whose output feeds the stdin of the commands at this level.
     pub stdin_from: Option<usize>,
-    /// Programs of the pipeline stages feeding this level, nearest first.
+    /// Programs of the pipeline stages feeding this level, nearest first, each once, at most
+    /// `MAX_UPSTREAM` of them.
     pub upstream: Vec<String>,
     /// Redirections of an enclosing compound command or wrapper, applied to every command.
     pub redirects: Vec<Redirect>,
@@ -51,6 +54,9 @@ pub(super) struct Invocation {
     /// Programs of a process substitution read on stdin (`< <(curl …)`).
     pub stdin_substitution: Option<Vec<String>>,
 }
+
+/// Most distinct programs kept in `Ctx::upstream` (the nearest ones).
+const MAX_UPSTREAM: usize = 64;
 
 /// Loop lists up to this long are walked once per value; longer ones once, values unknown.
 const MAX_LOOP_VALUES: usize = 8;
@@ -289,7 +295,11 @@ impl Analyser {
             stage_ctx.upstream = upstream.clone();
             if let Some(i) = self.walk_command(stage, &mut stage_ctx) {
                 let program = self.out.commands[i].program.clone();
+                // Nearest first, each program once, at most MAX_UPSTREAM: a stage costs the
+                // same in a 20,000-stage pipeline as in a 2-stage one.
+                upstream.retain(|p| *p != program);
                 upstream.insert(0, program);
+                upstream.truncate(MAX_UPSTREAM);
                 prev = Some(i);
             }
         }
@@ -339,7 +349,12 @@ impl Analyser {
             ast::Command::Function(def) => {
                 // The body runs wherever the function is called: analyse it as if run here.
                 let mut inner = ctx.clone();
+                let start = self.out.commands.len();
                 self.walk_compound(&def.body.0, &mut inner);
+                self.out.functions.push(super::Function {
+                    name: def.fname.value.clone(),
+                    body: start..self.out.commands.len(),
+                });
                 None
             }
             ast::Command::ExtendedTest(test, _) => {

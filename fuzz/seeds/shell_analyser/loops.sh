@@ -1,0 +1,1 @@
+for d in / ~; do find $d -name "*.tmp" -exec rm -rf {} +; done; D=/; rm -rf ${D}{a,b}
