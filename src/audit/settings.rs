@@ -143,8 +143,17 @@ mod tests {
         )
         .unwrap();
         assert!(s.on_error_ask, "a project cannot choose ask");
-        assert_eq!(s.redact, vec!["env.A".to_string(), "headers.*".to_string()]);
-        assert_eq!(ignored.len(), 2);
+        assert_eq!(
+            s.redact,
+            vec!["env.A".to_string()],
+            "a project cannot blind the log"
+        );
+        assert_eq!(ignored.len(), 3);
+        assert!(
+            ignored
+                .iter()
+                .any(|i| i.starts_with("audit.redact: headers.*"))
+        );
         s.apply_project(&cfg(Some("deny"), &[], None), &mut ignored)
             .unwrap();
         assert!(!s.on_error_ask);
