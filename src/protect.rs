@@ -282,6 +282,22 @@ fn glob(scope: &Scope, text: &str, change: Change) -> Option<Reach> {
                 }
             }
         }
+        // `dir/*` inside a protected directory: the pattern's head matches the directory.
+        if p.subtree && pattern_ext(p).is_none() {
+            let n = p
+                .path
+                .components()
+                .filter(|c| matches!(c, std::path::Component::Normal(_)))
+                .count();
+            let parts: Vec<&str> = text.split('/').filter(|s| !s.is_empty()).collect();
+            if parts.len() > n && glob_matches(&parts[..n].join("/"), &p.path) {
+                return Some(Reach::Deny(format!(
+                    "the pattern {text} ranges over {} ({})",
+                    p.path.display(),
+                    p.what
+                )));
+            }
+        }
         // `*/.claude/settings.json` anywhere: match the pattern's tail against the suffix.
         if p.suffix {
             let n = p.path.components().count();
