@@ -168,6 +168,8 @@ fn directories_holding_protected_files() {
         "mv evil .claude",
         "git apply --directory=.claude x.patch",
         "find ~/.claude -delete",
+        "git --work-tree=$HOME/.claude checkout main -- .",
+        "GIT_WORK_TREE=~/.claude git reset --hard",
     ] {
         expect(&sb, cmd, "deny");
     }

@@ -308,7 +308,29 @@ fn command_targets(c: &Command, scope: &Scope, out: &mut Vec<Target>) {
                 let dir = scope.project_root.join(d);
                 out.push(Target::new(dir, Change::Into, "git apply --directory"));
             }
-            if let Some((_, tree)) = c.env.iter().find(|(k, _)| k == "GIT_WORK_TREE") {
+            // `git --work-tree=DIR checkout …` (or GIT_WORK_TREE=DIR): the work tree is DIR.
+            let writes_tree = matches!(
+                c.subcommand(),
+                Some(
+                    "checkout"
+                        | "restore"
+                        | "reset"
+                        | "switch"
+                        | "merge"
+                        | "pull"
+                        | "apply"
+                        | "stash"
+                        | "cherry-pick"
+                        | "revert"
+                        | "rebase"
+                        | "am"
+                        | "read-tree"
+                        | "checkout-index"
+                        | "clean"
+                )
+            );
+            if writes_tree && let Some((_, tree)) = c.env.iter().find(|(k, _)| k == "GIT_WORK_TREE")
+            {
                 out.push(Target::new(
                     word_target(tree, c, scope),
                     Change::Into,
