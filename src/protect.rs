@@ -5,7 +5,9 @@
 //! file), by what a glob could expand to, and by what it contains (deleting, moving or
 //! re-permissioning a directory changes every protected file below it; extracting or copying
 //! into it can replace them). One small entry point, `reaches`, is called once per changed
-//! path; it touches the filesystem only when the scope follows symlinks (not in replay).
+//! path; it touches the filesystem only when the scope follows symlinks (not in replay). The
+//! (device, inode) of protected files are read only when a changed file has other hard links,
+//! so an ordinary write pays one `stat` beyond resolving its path.
 
 use crate::normalize::{ProtectedPath, Scope};
 use crate::paths::{fold, resolve_existing_prefix};
