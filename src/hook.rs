@@ -185,6 +185,27 @@ pub fn run(stdin: &[u8], locations: &Locations, env_project_dir: Option<&Path>) 
     HookAnswer::for_verdict(&verdict)
 }
 
+/// Records a refusal decided outside the pipeline (deadline, signal, panic) for the event in
+/// `stdin`, with the default audit settings (the configured ones may be what failed to load).
+/// Best effort: the caller bounds how long it waits, and denies whether or not it worked.
+pub fn record_refusal(stdin: Option<&[u8]>, locations: &Locations, verdict: &Verdict) {
+    let event = stdin
+        .and_then(|b| event::parse_event(b).ok())
+        .unwrap_or_else(|| HookEvent {
+            session_id: String::new(),
+            transcript_path: None,
+            cwd: None,
+            permission_mode: None,
+            hook_event_name: "PreToolUse".into(),
+            tool_name: "(unreadable)".into(),
+            tool_input: serde_json::Value::Null,
+            tool_use_id: None,
+            tool_response: None,
+            agent_id: None,
+        });
+    let _ = record_audit(&Default::default(), locations, &event, verdict);
+}
+
 /// The answer to a PostToolUse: nothing, or — when it could not be recorded — exit 2 with the
 /// cause on stderr (shown to Claude; the tool already ran, so nothing is blocked).
 fn post_answer(failure: Option<Verdict>) -> HookAnswer {

@@ -197,24 +197,56 @@ fn replay(
 }
 
 fn run_hook() -> ExitCode {
-    // A panic anywhere (any thread) becomes a deny: print it and exit 2 before unwinding can
-    // reach a 101 exit.
+    // A panic anywhere (any thread) becomes a deny: recorded when the log can be written,
+    // printed, and exit 2 before unwinding can reach a 101 exit.
     std::panic::set_hook(Box::new(|info| {
-        emit_once(&HookAnswer::failure(&format!(
-            "internal error, call refused: {info}"
-        )));
-        std::process::exit(2);
+        refuse(
+            "error/internal",
+            &format!("internal error, call refused: {info}"),
+        );
     }));
+    // SIGTERM, SIGINT or SIGHUP while deciding (Claude Code cancelling, a terminal closing, a
+    // kill): the deny answer and exit 2, never death by signal, which Claude Code would read
+    // as a non-blocking error and run the tool.
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    match signal_hook::iterator::Signals::new([SIGTERM, SIGINT, SIGHUP]) {
+        Ok(mut signals) => {
+            let spawned = std::thread::Builder::new().spawn(move || {
+                if let Some(sig) = signals.forever().next() {
+                    refuse(
+                        "error/signal",
+                        &format!(
+                            "palisade received signal {sig} before it decided, so the call is refused"
+                        ),
+                    );
+                }
+            });
+            if let Err(e) = spawned {
+                emit_once(&HookAnswer::failure(&format!(
+                    "could not start the hook's signal watcher: {e}"
+                )));
+                return ExitCode::from(2);
+            }
+        }
+        Err(e) => {
+            emit_once(&HookAnswer::failure(&format!(
+                "could not watch for signals: {e}"
+            )));
+            return ExitCode::from(2);
+        }
+    }
     // The deadline is a watchdog: the work runs on this thread at once (no waiting for a worker
     // to be scheduled), and whichever answers first — the work or the watchdog — is the answer.
     let deadline = hook::deadline();
     let watchdog = std::thread::Builder::new().spawn(move || {
         std::thread::sleep(deadline);
-        emit_once(&HookAnswer::failure(&format!(
-            "palisade did not decide within its {} ms deadline, so the call is refused",
-            deadline.as_millis()
-        )));
-        std::process::exit(2);
+        refuse(
+            "error/deadline",
+            &format!(
+                "palisade did not decide within its {} ms deadline, so the call is refused",
+                deadline.as_millis()
+            ),
+        );
     });
     if let Err(e) = watchdog {
         emit_once(&HookAnswer::failure(&format!(
@@ -227,38 +259,93 @@ fn run_hook() -> ExitCode {
         .lock()
         .take(palisade::event::MAX_EVENT_BYTES as u64 + 1)
         .read_to_end(&mut input);
+    let input = INPUT.get_or_init(|| input);
     let answer = match read {
         Ok(_) => {
             let project = std::env::var_os("CLAUDE_PROJECT_DIR")
                 .filter(|v| !v.is_empty())
                 .map(PathBuf::from);
-            hook::run(&input, &Locations::from_env(), project.as_deref())
+            hook::run(input, &Locations::from_env(), project.as_deref())
         }
         Err(e) => HookAnswer::failure(&format!("could not read the hook input: {e}")),
     };
-    if emit_once(&answer) {
-        ExitCode::from(answer.code as u8)
-    } else {
-        // The watchdog or a panic answered first and is ending the process with exit 2.
+    if !claim() {
+        // The watchdog, a signal or a panic answered first and is ending the process with exit 2.
         loop {
             std::thread::park();
         }
     }
+    match write_answer(&answer) {
+        Ok(()) => ExitCode::from(answer.code as u8),
+        Err(e) => {
+            // An ask or allow that Claude Code never reads would be a silent pass: deny instead.
+            let _ = writeln!(
+                std::io::stderr(),
+                "palisade: the answer could not be written to stdout ({e}), so the call is refused"
+            );
+            ExitCode::from(2)
+        }
+    }
 }
 
-/// Set by the first path that answers: the work, the deadline watchdog or the panic hook.
+/// The raw event, once read: refusals decided outside the pipeline record it.
+static INPUT: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+
+/// Longest wait for a refusal's audit entry: the answer must not wait on a stuck log.
+const REFUSAL_RECORD_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// Ends the process with a deny (exit 2) for a refusal decided outside the pipeline, after
+/// recording it when the log can be written in time. A path that did not claim the answer
+/// waits for the one that did, which is already exiting.
+fn refuse(rule: &str, reason: &str) -> ! {
+    if !claim() {
+        loop {
+            std::thread::park();
+        }
+    }
+    let verdict = palisade::verdict::Verdict::failure(rule, reason);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let recorder = verdict.clone();
+    let spawned = std::thread::Builder::new().spawn(move || {
+        hook::record_refusal(
+            INPUT.get().map(Vec::as_slice),
+            &Locations::from_env(),
+            &recorder,
+        );
+        let _ = tx.send(());
+    });
+    if spawned.is_ok() {
+        let _ = rx.recv_timeout(REFUSAL_RECORD_WAIT);
+    }
+    let _ = write_answer(&HookAnswer::for_verdict(&verdict));
+    std::process::exit(2);
+}
+
+/// Set by the first path that answers: the work, the deadline watchdog, a signal or a panic.
 static ANSWERED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// True for the one path that may answer.
+fn claim() -> bool {
+    !ANSWERED.swap(true, std::sync::atomic::Ordering::SeqCst)
+}
 
 /// Writes `answer` unless another path already answered; true when this call wrote it.
 fn emit_once(answer: &HookAnswer) -> bool {
-    if ANSWERED.swap(true, std::sync::atomic::Ordering::SeqCst) {
+    if !claim() {
         return false;
     }
+    let _ = write_answer(answer);
+    true
+}
+
+/// Prints the answer: JSON on stdout, the reason on stderr.
+fn write_answer(answer: &HookAnswer) -> std::io::Result<()> {
     let mut out = std::io::stdout().lock();
-    let _ = out.write_all(answer.stdout.as_bytes());
-    let _ = out.flush();
+    let written = out
+        .write_all(answer.stdout.as_bytes())
+        .and_then(|_| out.flush());
     if !answer.stderr.is_empty() {
         let _ = writeln!(std::io::stderr(), "{}", answer.stderr);
     }
-    true
+    written
 }

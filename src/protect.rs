@@ -5,7 +5,9 @@
 //! file), by what a glob could expand to, and by what it contains (deleting, moving or
 //! re-permissioning a directory changes every protected file below it; extracting or copying
 //! into it can replace them). One small entry point, `reaches`, is called once per changed
-//! path; it touches the filesystem only when the scope follows symlinks (not in replay).
+//! path; it touches the filesystem only when the scope follows symlinks (not in replay). The
+//! (device, inode) of protected files are read only when a changed file has other hard links,
+//! so an ordinary write pays one `stat` beyond resolving its path.
 
 use crate::normalize::{ProtectedPath, Scope};
 use crate::paths::{fold, resolve_existing_prefix};
@@ -280,6 +282,22 @@ fn glob(scope: &Scope, text: &str, change: Change) -> Option<Reach> {
                         return r;
                     }
                 }
+            }
+        }
+        // `dir/*` inside a protected directory: the pattern's head matches the directory.
+        if p.subtree && pattern_ext(p).is_none() {
+            let n = p
+                .path
+                .components()
+                .filter(|c| matches!(c, std::path::Component::Normal(_)))
+                .count();
+            let parts: Vec<&str> = text.split('/').filter(|s| !s.is_empty()).collect();
+            if parts.len() > n && glob_matches(&parts[..n].join("/"), &p.path) {
+                return Some(Reach::Deny(format!(
+                    "the pattern {text} ranges over {} ({})",
+                    p.path.display(),
+                    p.what
+                )));
             }
         }
         // `*/.claude/settings.json` anywhere: match the pattern's tail against the suffix.

@@ -102,12 +102,51 @@ fn open_for_append(path: &Path) -> Result<File, AuditError> {
     {
         use std::os::unix::fs::OpenOptionsExt;
         opts.mode(0o600);
+        // A symlink (to /dev/null, to another file) is refused by the open itself; a FIFO must
+        // not block the open, and is then refused by the check below.
+        opts.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
     }
-    opts.open(path).map_err(|e| AuditError::Io {
+    let file = opts.open(path).map_err(|e| AuditError::Io {
         path: path.to_path_buf(),
         action: "open",
-        error: e.to_string(),
-    })
+        error: if e.raw_os_error() == Some(libc::ELOOP) {
+            "it is a symbolic link, not the log file".to_string()
+        } else {
+            e.to_string()
+        },
+    })?;
+    check_log_file(path, &file)?;
+    Ok(file)
+}
+
+/// The log must be a regular file owned by the user running palisade: a FIFO, a device or
+/// another user's file would swallow or expose the record.
+fn check_log_file(path: &Path, file: &File) -> Result<(), AuditError> {
+    let refuse = |error: String| AuditError::Io {
+        path: path.to_path_buf(),
+        action: "open",
+        error,
+    };
+    let meta = file.metadata().map_err(|e| refuse(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(refuse(format!(
+            "it is not a regular file ({:?})",
+            meta.file_type()
+        )));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        // SAFETY: geteuid has no preconditions and cannot fail.
+        let me = unsafe { libc::geteuid() };
+        if meta.uid() != me {
+            return Err(refuse(format!(
+                "it is owned by uid {}, not by the user running palisade (uid {me})",
+                meta.uid()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Maps an I/O error of `action` on the log at `path`.

@@ -66,7 +66,8 @@ impl AuditSettings {
         Ok(())
     }
 
-    /// Applies a project policy's block: it may add redactions and turn `ask` into `deny`, nothing else.
+    /// Applies a project policy's block: it may turn `ask` into `deny`, nothing else (what the
+    /// log records and where is the user's choice).
     pub fn apply_project(
         &mut self,
         c: &AuditConfig,
@@ -80,12 +81,14 @@ impl AuditSettings {
                 self.on_error_ask = false;
             }
         }
+        // Redaction hides fields from the record: a repository must not be able to blind
+        // the log to what the agent does in it. Only the user policy redacts.
         if let Some(paths) = &c.redact {
             for p in paths {
                 check_redact_path(p)?;
-                if !self.redact.contains(p) {
-                    self.redact.push(p.clone());
-                }
+                ignored.push(format!(
+                    "audit.redact: {p} — only the user policy chooses what the audit log hides"
+                ));
             }
         }
         if let Some(f) = &c.file {
@@ -140,8 +143,17 @@ mod tests {
         )
         .unwrap();
         assert!(s.on_error_ask, "a project cannot choose ask");
-        assert_eq!(s.redact, vec!["env.A".to_string(), "headers.*".to_string()]);
-        assert_eq!(ignored.len(), 2);
+        assert_eq!(
+            s.redact,
+            vec!["env.A".to_string()],
+            "a project cannot blind the log"
+        );
+        assert_eq!(ignored.len(), 3);
+        assert!(
+            ignored
+                .iter()
+                .any(|i| i.starts_with("audit.redact: headers.*"))
+        );
         s.apply_project(&cfg(Some("deny"), &[], None), &mut ignored)
             .unwrap();
         assert!(!s.on_error_ask);

@@ -98,15 +98,21 @@ fn shell_targets(analysis: &ShellAnalysis, scope: &Scope) -> Vec<Target> {
             && inline_code_writes(code)
         {
             let how = format!("{} code", c.program);
+            // Code that deletes or moves: its paths go away with what is below them.
+            let change = if inline_code_removes(code) {
+                Change::Delete
+            } else {
+                Change::Write
+            };
             for p in inline_code_paths(c) {
-                out.push(Target::new(resolve_for(scope, c, &p), Change::Write, &how));
+                out.push(Target::new(resolve_for(scope, c, &p), change, &how));
             }
             let language = crate::scan::language_of_program(&c.program);
             for p in crate::scan::written_paths(language, code) {
-                out.push(Target::new(resolve_for(scope, c, &p), Change::Write, &how));
+                out.push(Target::new(resolve_for(scope, c, &p), change, &how));
             }
             for p in home_joins(code) {
-                out.push(Target::new(scope.home().join(p), Change::Write, &how));
+                out.push(Target::new(scope.home().join(p), change, &how));
             }
             // A path the code builds at run time: judged by what it names.
             out.push(Target::new(
@@ -117,6 +123,17 @@ fn shell_targets(analysis: &ShellAnalysis, scope: &Scope) -> Vec<Target> {
         }
     }
     out
+}
+
+/// True when inline code deletes, moves or renames files rather than writing them.
+fn inline_code_removes(code: &str) -> bool {
+    static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"\b(unlink|rmtree|rmdir|rmSync|rm|remove|removedirs|rename|renames|renameSync|replace|move|rm_rf|rm_r|delete)\b\s*\(|\bunlink\b",
+        )
+        .expect("static regex")
+    });
+    RE.is_match(code)
 }
 
 /// `Path.home() / '.claude' / 'settings.json'`, `os.path.join(os.path.expanduser('~'), '.claude', …)`,
@@ -131,6 +148,17 @@ fn home_joins(code: &str) -> Vec<PathBuf> {
     static SEG: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(r#"['"]([^'"]+)['"]"#).expect("static regex")
     });
+    // The home directory interpolated into one string: `"$ENV{HOME}/.claude/x"` (Perl),
+    // `"#{Dir.home}/.claude"` (Ruby), `` `${os.homedir()}/.claude` `` (JavaScript).
+    static INTERP: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r#"(?:\$ENV\{\s*['"]?HOME['"]?\s*\}|#\{\s*(?:Dir\.home|ENV\[['"]HOME['"]\])\s*\}|\$\{\s*(?:os\.homedir\(\)|process\.env\.HOME)\s*\})(/[^'"`\s]*)"#,
+        )
+        .expect("static regex")
+    });
+    let interpolated = INTERP
+        .captures_iter(code)
+        .map(|c| PathBuf::from(c[1].trim_start_matches('/')));
     RE.captures_iter(code)
         .map(|c| {
             SEG.captures_iter(&c[1])
@@ -139,6 +167,7 @@ fn home_joins(code: &str) -> Vec<PathBuf> {
                 .join("/")
         })
         .map(PathBuf::from)
+        .chain(interpolated)
         .collect()
 }
 
@@ -240,7 +269,12 @@ fn command_targets(c: &Command, scope: &Scope, out: &mut Vec<Target>) {
         }
         // In-place editors: every file operand is rewritten.
         "ex" | "vi" | "vim" | "nvim" | "ed" | "red" | "sponge" | "emacs" => {
-            for w in operands_skipping(c, "cSuUiTwWs", &["cmd", "eval", "load", "script"]) {
+            let short = if matches!(prog, "ed" | "red") {
+                "p"
+            } else {
+                "cSuUiTwW"
+            };
+            for w in operands_skipping(c, short, &["cmd", "eval", "load", "script"]) {
                 if !w.text.starts_with('+') {
                     push(w, Change::Write, prog);
                 }
@@ -274,7 +308,29 @@ fn command_targets(c: &Command, scope: &Scope, out: &mut Vec<Target>) {
                 let dir = scope.project_root.join(d);
                 out.push(Target::new(dir, Change::Into, "git apply --directory"));
             }
-            if let Some((_, tree)) = c.env.iter().find(|(k, _)| k == "GIT_WORK_TREE") {
+            // `git --work-tree=DIR checkout …` (or GIT_WORK_TREE=DIR): the work tree is DIR.
+            let writes_tree = matches!(
+                c.subcommand(),
+                Some(
+                    "checkout"
+                        | "restore"
+                        | "reset"
+                        | "switch"
+                        | "merge"
+                        | "pull"
+                        | "apply"
+                        | "stash"
+                        | "cherry-pick"
+                        | "revert"
+                        | "rebase"
+                        | "am"
+                        | "read-tree"
+                        | "checkout-index"
+                        | "clean"
+                )
+            );
+            if writes_tree && let Some((_, tree)) = c.env.iter().find(|(k, _)| k == "GIT_WORK_TREE")
+            {
                 out.push(Target::new(
                     word_target(tree, c, scope),
                     Change::Into,
@@ -526,7 +582,7 @@ fn process_patterns(c: &Command) -> Vec<(String, bool, bool, bool)> {
                 &["user", "signal", "older-than", "younger-than", "context"],
             )
             .into_iter()
-            .map(|w| (with(&w.text), regex, false, regex))
+            .map(|w| (with(&w.text), regex, false, false))
             .collect()
         }
         "pidof" => c

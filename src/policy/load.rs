@@ -83,7 +83,19 @@ fn read_policy(path: &Path) -> Result<Option<String>, PolicyError> {
         message,
     };
     match std::fs::metadata(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        // Absent only when nothing is there: a dangling symlink is a policy that cannot be
+        // read, and its deny rules must not silently vanish.
+        Err(e)
+            if e.kind() == std::io::ErrorKind::NotFound
+                && std::fs::symlink_metadata(path).is_err() =>
+        {
+            return Ok(None);
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(err(
+                "cannot read the policy: it is a symbolic link to nothing".to_string(),
+            ));
+        }
         Err(e) => return Err(err(format!("cannot read the policy: {e}"))),
         Ok(m) if m.is_dir() => return Err(err("is a directory, not a policy file".into())),
         Ok(_) => {}

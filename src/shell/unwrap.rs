@@ -867,9 +867,19 @@ impl Analyser {
                     }
                     i += 2;
                 }
-                "--git-dir" | "--work-tree" | "--namespace" | "--config-env" | "--super-prefix" => {
+                // `--work-tree DIR` is `GIT_WORK_TREE=DIR`: checkouts land files there.
+                "--work-tree" => {
+                    if let Some(dir) = inv.args.get(i + 1) {
+                        let word = Word {
+                            text: dir.text().to_string(),
+                            dynamic: dir.word.dynamic,
+                            glob: false,
+                        };
+                        inv.env.push(("GIT_WORK_TREE".to_string(), word));
+                    }
                     i += 2
                 }
+                "--git-dir" | "--namespace" | "--config-env" | "--super-prefix" => i += 2,
                 "-p"
                 | "--paginate"
                 | "-P"
@@ -884,6 +894,15 @@ impl Analyser {
                 | "--no-lazy-fetch"
                 | "--no-advice"
                 | "--exec-path" => i += 1,
+                _ if t.starts_with("--work-tree=") => {
+                    let word = Word {
+                        text: t["--work-tree=".len()..].to_string(),
+                        dynamic: a.word.dynamic,
+                        glob: false,
+                    };
+                    inv.env.push(("GIT_WORK_TREE".to_string(), word));
+                    i += 1
+                }
                 _ if t.starts_with("--")
                     && t.contains('=')
                     && [

@@ -1,0 +1,113 @@
+//! A hook that is deciding — here, waiting on a risk backend on loopback that never answers —
+//! and receives SIGTERM, SIGINT or SIGHUP answers deny with exit 2 (not death by signal,
+//! which Claude Code would treat as a non-blocking error), and records the refusal; so does
+//! the deadline watchdog.
+
+mod common;
+
+use common::Sandbox;
+use serde_json::json;
+use std::io::Write;
+use std::net::TcpListener;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+/// A backend that accepts connections and never answers; held open for the test's life.
+fn stalled_backend() -> (String, std::thread::JoinHandle<()>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/v1/assess", listener.local_addr().unwrap());
+    let h = std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for s in listener.incoming().flatten() {
+            held.push(s);
+            if held.len() > 8 {
+                break;
+            }
+        }
+    });
+    (url, h)
+}
+
+fn risk_sandbox(url: &str) -> Sandbox {
+    let sb = Sandbox::new();
+    sb.user_policy(&format!(
+        "version: 1\nrisk:\n  enabled: true\n  url: {url}\n  api_key_env: PALISADE_TEST_KEY\n  timeout_ms: 8000\n"
+    ));
+    sb
+}
+
+/// Spawns the hook on an undecided call, waits until it is deciding, sends `signal`.
+fn signalled(sb: &Sandbox, signal: &str, deadline_ms: &str) -> (common::Answer, Duration) {
+    let mut cmd = sb.command();
+    cmd.arg("hook")
+        .env("PALISADE_TEST_KEY", "k")
+        .env("PALISADE_DEADLINE_MS", deadline_ms)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let event = sb.event("Bash", json!({"command": "npm run build"}));
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(event.to_string().as_bytes())
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(700));
+    let start = Instant::now();
+    let status = std::process::Command::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    (
+        common::Answer {
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            code: out.status.code().unwrap_or(-1),
+        },
+        start.elapsed(),
+    )
+}
+
+#[test]
+fn sigterm_while_deciding_answers_deny_with_exit_2() {
+    let (url, _h) = stalled_backend();
+    for signal in ["TERM", "INT", "HUP"] {
+        let sb = risk_sandbox(&url);
+        let (a, took) = signalled(&sb, signal, "9000");
+        assert_eq!(a.code, 2, "SIG{signal}: {a:?}");
+        assert_eq!(a.decision(), "deny", "SIG{signal}: {a:?}");
+        assert!(a.reason().contains("signal"), "{}", a.reason());
+        assert!(took < Duration::from_secs(3), "SIG{signal} took {took:?}");
+        let log = std::fs::read_to_string(sb.data_dir().join("audit.jsonl")).unwrap();
+        assert!(
+            log.contains("error/signal"),
+            "the refusal is recorded: {log}"
+        );
+    }
+}
+
+#[test]
+fn a_deadline_refusal_is_recorded() {
+    let (url, _h) = stalled_backend();
+    let sb = risk_sandbox(&url);
+    let a = sb.hook_with(
+        sb.event("Bash", json!({"command": "npm run build"}))
+            .to_string()
+            .as_bytes(),
+        |c| {
+            c.env("PALISADE_TEST_KEY", "k")
+                .env("PALISADE_DEADLINE_MS", "600");
+        },
+    );
+    assert_eq!(a.decision(), "deny", "{a:?}");
+    assert!(a.reason().contains("deadline"), "{}", a.reason());
+    let log = std::fs::read_to_string(sb.data_dir().join("audit.jsonl")).unwrap();
+    assert!(log.contains("error/deadline"), "{log}");
+    assert!(
+        log.contains("npm run build"),
+        "the refused call is named: {log}"
+    );
+}

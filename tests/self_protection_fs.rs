@@ -1,0 +1,493 @@
+//! Self-protection on a real filesystem: symlinked, hard-linked, dangling and glob aliases of
+//! protected files, the directories that hold them, session transcripts, the binary, process
+//! and agent integrity, and state that fails closed — each through the hook binary as Claude
+//! Code runs it, in a temporary HOME.
+
+mod common;
+
+use common::Sandbox;
+use serde_json::json;
+use std::os::unix::fs::symlink;
+use std::path::{Path, PathBuf};
+
+/// A sandbox with Claude Code settings and palisade state in place.
+fn installed() -> Sandbox {
+    let sb = Sandbox::new();
+    let claude = sb.home().join(".claude");
+    std::fs::create_dir_all(claude.join("commands")).unwrap();
+    std::fs::write(claude.join("settings.json"), "{\"hooks\":{}}\n").unwrap();
+    std::fs::create_dir_all(claude.join("projects/-p")).unwrap();
+    std::fs::write(claude.join("projects/-p/s1.jsonl"), "{}\n").unwrap();
+    std::fs::create_dir_all(sb.data_dir()).unwrap();
+    std::fs::create_dir_all(sb.project().join("src")).unwrap();
+    sb
+}
+
+fn settings(sb: &Sandbox) -> PathBuf {
+    sb.home().join(".claude/settings.json")
+}
+
+fn write(sb: &Sandbox, path: &Path) -> String {
+    sb.hook("Write", json!({"file_path": path, "content": "{}"}))
+        .decision()
+}
+
+#[track_caller]
+fn expect(sb: &Sandbox, command: &str, want: &str) {
+    let a = sb.bash(command);
+    assert_eq!(a.decision(), want, "{command}: {}", a.reason());
+}
+
+#[track_caller]
+fn not_deny(sb: &Sandbox, command: &str) {
+    let a = sb.bash(command);
+    assert_ne!(a.decision(), "deny", "{command}: {}", a.reason());
+}
+
+#[test]
+fn symlink_aliases_of_protected_files_are_the_files() {
+    let sb = installed();
+    let alias = sb.project().join("alias.json");
+    symlink(settings(&sb), &alias).unwrap();
+    assert_eq!(write(&sb, &alias), "deny");
+    let edit = sb.hook(
+        "Edit",
+        json!({"file_path": alias, "old_string": "{", "new_string": "["}),
+    );
+    assert_eq!(edit.decision(), "deny", "{}", edit.reason());
+    expect(&sb, "echo '{}' > alias.json", "deny");
+    expect(&sb, "sed -i s/hooks/x/ alias.json", "deny");
+    expect(&sb, "sponge alias.json < /dev/null", "deny");
+    expect(&sb, "vim -es -c '%d' -c wq alias.json", "deny");
+    // Reading through the alias is fine.
+    not_deny(&sb, "cat alias.json");
+}
+
+#[test]
+fn dangling_symlinks_resolve_to_the_protected_file_they_would_create() {
+    let sb = installed();
+    let pending = sb.project().join("pending.json");
+    symlink(sb.home().join(".claude/settings.local.json"), &pending).unwrap();
+    assert!(!pending.exists(), "the link dangles");
+    assert_eq!(write(&sb, &pending), "deny");
+    expect(&sb, "cp /dev/null pending.json", "deny");
+    // A dangling link to the policy, two hops away.
+    let hop = sb.project().join("hop");
+    symlink("pol", &hop).unwrap();
+    symlink(
+        sb.config_dir().join("palisade/policy.yaml"),
+        sb.project().join("pol"),
+    )
+    .unwrap();
+    expect(&sb, "echo 'version: 1' > hop", "deny");
+}
+
+#[test]
+fn symlinked_claude_dirs_are_protected_where_they_point() {
+    let sb = installed();
+    let elsewhere = sb.dir.path().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    symlink(&elsewhere, sb.project().join(".claude")).unwrap();
+    assert_eq!(
+        write(&sb, &sb.project().join(".claude/settings.json")),
+        "deny"
+    );
+    // The real place the project settings land is protected too.
+    assert_eq!(write(&sb, &elsewhere.join("settings.json")), "deny");
+    // A symlinked .palisade.yaml.
+    let real_policy = sb.dir.path().join("real-policy.yaml");
+    std::fs::write(&real_policy, "version: 1\n").unwrap();
+    symlink(&real_policy, sb.project().join(".palisade.yaml")).unwrap();
+    assert_eq!(write(&sb, &real_policy), "deny");
+}
+
+#[test]
+fn dot_dot_and_absolute_spellings() {
+    let sb = installed();
+    let spelled = sb.project().join("../.claude/./settings.json");
+    assert_eq!(write(&sb, &spelled), "deny");
+    expect(&sb, "echo x > ../.claude/settings.json", "deny");
+    expect(
+        &sb,
+        "cd src && echo x > ../../.claude/settings.json",
+        "deny",
+    );
+}
+
+#[test]
+fn hard_links_share_the_protected_inode() {
+    let sb = installed();
+    let h = sb.project().join("h.json");
+    std::fs::hard_link(settings(&sb), &h).unwrap();
+    assert_eq!(write(&sb, &h), "deny");
+    expect(&sb, "echo x >> h.json", "deny");
+    expect(&sb, "chmod 000 h.json", "deny");
+    // Making the hard link is refused in the first place.
+    expect(&sb, "ln ~/.claude/settings.json h2.json", "deny");
+    // A hard link to a transcript in a protected tree.
+    let t = sb.project().join("t.jsonl");
+    std::fs::hard_link(sb.home().join(".claude/projects/-p/s1.jsonl"), &t).unwrap();
+    assert_eq!(write(&sb, &t), "deny");
+    // An unknown extra link cannot be told apart: asked.
+    std::fs::write(sb.project().join("a.txt"), "a").unwrap();
+    std::fs::hard_link(sb.project().join("a.txt"), sb.project().join("b.txt")).unwrap();
+    assert_eq!(write(&sb, &sb.project().join("a.txt")), "ask");
+    // An ordinary file is written without a question.
+    std::fs::write(sb.project().join("plain.txt"), "x").unwrap();
+    assert_eq!(write(&sb, &sb.project().join("plain.txt")), "pass");
+}
+
+#[test]
+fn globs_that_expand_to_protected_files() {
+    let sb = installed();
+    expect(&sb, "echo x > ~/.claude/s*.json", "deny");
+    expect(&sb, "rm ~/.claude/*.json", "deny");
+    expect(&sb, "cp /dev/null ~/.claude/settings.js?n", "deny");
+    expect(&sb, "truncate -s0 ~/.claude/projects/*/*.jsonl", "deny");
+    not_deny(&sb, "cat ~/.claude/*.json");
+    not_deny(&sb, "rm -f ~/.claude/commands/*.md");
+}
+
+#[test]
+fn directories_holding_protected_files() {
+    let sb = installed();
+    let evil = sb.project().join("evil");
+    std::fs::create_dir_all(&evil).unwrap();
+    std::fs::write(evil.join("settings.json"), "{}").unwrap();
+    for cmd in [
+        "rm -rf ~/.claude",
+        "mv ~/.claude ~/.claude.old",
+        "chmod 000 ~/.claude",
+        "chown -R nobody ~/.claude",
+        "cp -r evil/. ~/.claude/",
+        "rsync -a evil/ ~/.claude/",
+        "tar -xf evil.tar -C ~/.claude",
+        "unzip -o evil.zip -d ~/.claude",
+        "patch -d ~/.claude -p1 < x.patch",
+        "rm -rf .claude",
+        "mv evil .claude",
+        "git apply --directory=.claude x.patch",
+        "find ~/.claude -delete",
+        "git --work-tree=$HOME/.claude checkout main -- .",
+        "GIT_WORK_TREE=~/.claude git reset --hard",
+    ] {
+        expect(&sb, cmd, "deny");
+    }
+    // palisade's state directory and its parents.
+    let state_parent = sb.data_dir().parent().unwrap().to_path_buf();
+    expect(
+        &sb,
+        &format!("mv {} /tmp/gone", state_parent.display()),
+        "deny",
+    );
+    expect(&sb, &format!("rm -rf {}", sb.data_dir().display()), "deny");
+    // Ordinary work next to them.
+    not_deny(&sb, "ls -la ~/.claude");
+    not_deny(&sb, "rm -rf build");
+    not_deny(&sb, "tar -xf vendor.tar -C src");
+    not_deny(&sb, "find . -name '*.pyc' -delete");
+    not_deny(&sb, "mkdir -p ~/.claude/commands");
+}
+
+#[test]
+fn session_transcripts_are_read_only() {
+    let sb = installed();
+    let t = sb.home().join(".claude/projects/-p/s1.jsonl");
+    assert_eq!(write(&sb, &t), "deny");
+    assert_eq!(
+        write(&sb, &sb.home().join(".claude/projects/-p/new.jsonl")),
+        "deny"
+    );
+    // The event's own transcript_path, wherever it is.
+    assert_eq!(write(&sb, &sb.dir.path().join("transcript.jsonl")), "deny");
+    expect(&sb, "echo '{}' >> ~/.claude/projects/-p/s1.jsonl", "deny");
+    expect(&sb, "rm -rf ~/.claude/projects/-p", "deny");
+    let read = sb.hook("Read", json!({"file_path": t}));
+    assert_eq!(read.decision(), "pass");
+    // Memory notes beside the transcripts stay writable (asked as outside the project).
+    let memory = sb.home().join(".claude/projects/-p/memory/MEMORY.md");
+    assert_ne!(write(&sb, &memory), "deny");
+}
+
+#[test]
+fn mcp_filesystem_tools_by_path() {
+    let sb = installed();
+    let alias = sb.project().join("alias.json");
+    symlink(settings(&sb), &alias).unwrap();
+    let cases = [
+        (
+            "mcp__filesystem__write_file",
+            json!({"path": alias, "content": "{}"}),
+        ),
+        (
+            "mcp__filesystem__edit_file",
+            json!({"path": settings(&sb), "edits": []}),
+        ),
+        (
+            "mcp__filesystem__move_file",
+            json!({"source": settings(&sb), "destination": "/tmp/x.json"}),
+        ),
+        (
+            "mcp__fs__delete_directory",
+            json!({"path": sb.home().join(".claude")}),
+        ),
+        (
+            "mcp__filesystem__write_file",
+            json!({"path": sb.home().join(".claude/projects/-p/s1.jsonl"), "content": ""}),
+        ),
+    ];
+    for (tool, input) in cases {
+        let a = sb.hook(tool, input.clone());
+        assert_eq!(a.decision(), "deny", "{tool} {input}: {}", a.reason());
+    }
+    let read = sb.hook("mcp__filesystem__read_file", json!({"path": settings(&sb)}));
+    assert_ne!(read.decision(), "deny");
+    let own = sb.hook(
+        "mcp__filesystem__write_file",
+        json!({"path": sb.project().join("notes.md"), "content": "x"}),
+    );
+    assert_ne!(own.decision(), "deny");
+}
+
+#[test]
+fn inline_interpreter_code() {
+    let sb = installed();
+    let alias = sb.project().join("alias.json");
+    symlink(settings(&sb), &alias).unwrap();
+    expect(
+        &sb,
+        "python3 -c \"import pathlib; (pathlib.Path.home() / '.claude' / 'settings.json').write_text('{}')\"",
+        "deny",
+    );
+    expect(
+        &sb,
+        "python3 -c \"open('alias.json', 'w').write('{}')\"",
+        "deny",
+    );
+    expect(
+        &sb,
+        "node -e \"require('fs').writeFileSync(require('os').homedir() + '/.claude/settings.json', '{}')\"",
+        "deny",
+    );
+    expect(
+        &sb,
+        "python3 -c \"import os; os.remove(os.path.expanduser('~/.claude/settings.json'))\"",
+        "deny",
+    );
+    // Built at run time from something else: asked.
+    expect(
+        &sb,
+        "python3 -c \"import os,pathlib; pathlib.Path(os.environ['D'], '.claude', 'settings.json').write_text('{}')\"",
+        "ask",
+    );
+    expect(
+        &sb,
+        "echo '{}' > \"$(echo ~/.claude/settings.json)\"",
+        "ask",
+    );
+    not_deny(&sb, "python3 -c \"open('out.txt','w').write('x')\"");
+}
+
+#[test]
+fn the_binary_and_its_folder() {
+    let sb = installed();
+    let bin = sb.home().join(".cargo/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::write(bin.join("palisade"), "#!/bin/sh\n").unwrap();
+    expect(&sb, "chmod -x ~/.cargo/bin/palisade", "deny");
+    expect(&sb, "chmod 000 ~/.cargo/bin", "deny");
+    expect(&sb, "cp /bin/true ~/.cargo/bin/palisade", "deny");
+    expect(&sb, "cargo install --force palisade", "deny");
+    let pkg = sb.project().join("fork");
+    std::fs::create_dir_all(&pkg).unwrap();
+    std::fs::write(
+        pkg.join("Cargo.toml"),
+        "[package]\nname = \"palisade\"\nversion = \"0.1.0\"\n",
+    )
+    .unwrap();
+    expect(&sb, "cargo install --path fork --force", "deny");
+    let other = sb.project().join("tool");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::write(
+        other.join("Cargo.toml"),
+        "[package]\nname = \"tool\"\nversion = \"0.1.0\"\n",
+    )
+    .unwrap();
+    not_deny(&sb, "cargo install --path tool --force");
+    // The binary running this very hook.
+    let exe = PathBuf::from(env!("CARGO_BIN_EXE_palisade"));
+    expect(&sb, &format!("chmod -x {}", exe.display()), "deny");
+}
+
+#[test]
+fn process_and_agent_integrity() {
+    let sb = installed();
+    for cmd in [
+        "kill $(pgrep palisade)",
+        "kill -9 `pidof palisade`",
+        "pkill pal",
+        "pkill -f 'palisade hook'",
+        "killall -r 'pal.*'",
+        "pgrep -f hook | xargs kill",
+        "claude --bare -p hi",
+        "claude --settings /tmp/s.json -p hi",
+        "claude --dangerously-skip-permissions -p hi",
+        "HOME=/tmp/h claude -p hi",
+        "CLAUDE_CONFIG_DIR=/tmp/c claude -p hi",
+        "PALISADE_DATA_DIR=/tmp/d claude -p hi",
+        "BASH_ENV=./f bash -c true",
+        "ENV=./f sh -i",
+        "bash --rcfile ./f -i",
+        "PROMPT_COMMAND='sh ./f' bash -i",
+    ] {
+        expect(&sb, cmd, "deny");
+    }
+    for cmd in [
+        "kill %1",
+        "kill 4242",
+        "pkill -f 'vite dev'",
+        "killall node",
+        "claude -p 'explain this diff'",
+        "ENV=production npm start",
+    ] {
+        not_deny(&sb, cmd);
+    }
+}
+
+#[test]
+fn near_misses_pass() {
+    let sb = installed();
+    assert_eq!(
+        write(&sb, &sb.project().join(".claude/commands/review.md")),
+        "pass"
+    );
+    assert_eq!(
+        write(&sb, &sb.project().join("config/settings.json")),
+        "pass"
+    );
+    let read = sb.hook("Read", json!({"file_path": settings(&sb)}));
+    assert_eq!(read.decision(), "pass");
+    expect(&sb, "ls -la ~/.claude", "pass");
+    expect(&sb, "cat ~/.claude/settings.json", "pass");
+    expect(&sb, "kill %1", "pass");
+}
+
+// ---- state that fails closed ------------------------------------------------------------
+
+fn audit_file(sb: &Sandbox) -> PathBuf {
+    sb.data_dir().join("audit.jsonl")
+}
+
+#[test]
+fn an_audit_log_that_is_a_symlink_or_fifo_is_refused() {
+    let sb = installed();
+    symlink("/dev/null", audit_file(&sb)).unwrap();
+    let a = sb.bash("ls");
+    assert_eq!(a.decision(), "deny");
+    assert!(a.reason().contains("symbolic link"), "{}", a.reason());
+    std::fs::remove_file(audit_file(&sb)).unwrap();
+    let status = std::process::Command::new("mkfifo")
+        .arg(audit_file(&sb))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let a = sb.bash("ls");
+    assert_eq!(a.decision(), "deny");
+    assert!(a.reason().contains("not a regular file"), "{}", a.reason());
+    std::fs::remove_file(audit_file(&sb)).unwrap();
+    assert_eq!(sb.bash("ls").decision(), "pass");
+}
+
+#[test]
+fn a_project_policy_cannot_blind_the_record() {
+    let sb = installed();
+    std::fs::create_dir_all(sb.project().join(".git")).unwrap();
+    sb.project_policy("version: 1\naudit:\n  redact: [command]\n  file: /tmp/elsewhere.jsonl\n");
+    assert_eq!(sb.bash("echo visible-marker").decision(), "pass");
+    let log = std::fs::read_to_string(audit_file(&sb)).unwrap();
+    assert!(log.contains("visible-marker"), "{log}");
+    let out = sb
+        .command()
+        .args(["explain"])
+        .output()
+        .expect("run explain");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("audit.redact"), "{text}");
+    assert!(text.contains("audit.file"), "{text}");
+}
+
+#[test]
+fn an_unreadable_user_policy_is_an_error_not_an_absence() {
+    let sb = installed();
+    let p = sb.config_dir().join("palisade/policy.yaml");
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    symlink(sb.dir.path().join("gone.yaml"), &p).unwrap();
+    let a = sb.bash("ls");
+    assert_eq!(a.decision(), "deny");
+    assert!(a.reason().contains("policy"), "{}", a.reason());
+}
+
+#[test]
+fn an_ask_that_cannot_be_written_is_a_deny() {
+    let sb = installed();
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let event = sb.event("Bash", json!({"command": "git push --force origin main"}));
+    // The same call with a working stdout asks.
+    assert_eq!(sb.hook_raw(event.to_string().as_bytes()).decision(), "ask");
+    let a = sb.hook_with(event.to_string().as_bytes(), |c| {
+        c.stdout(full);
+    });
+    assert_eq!(a.code, 2, "{a:?}");
+    assert!(a.stderr.contains("could not be written"), "{a:?}");
+}
+
+#[test]
+fn the_project_root_is_never_root_or_home() {
+    // Outside /tmp, which is a write root of its own.
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    std::fs::create_dir_all(dir.path().join("home/project")).unwrap();
+    let sb = Sandbox { dir };
+    // cwd `/` with no CLAUDE_PROJECT_DIR; the home directory named as the project.
+    for (cwd, target, project) in [
+        (
+            PathBuf::from("/"),
+            PathBuf::from("/opt/palisade-test/x.txt"),
+            None,
+        ),
+        (sb.home(), sb.home().join("notes/x.txt"), Some(sb.home())),
+    ] {
+        let event = json!({
+            "session_id": "s1",
+            "cwd": cwd,
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Write",
+            "tool_input": {"file_path": target, "content": "x"},
+        });
+        let a = sb.hook_with(event.to_string().as_bytes(), |c| {
+            c.current_dir(&cwd);
+            if let Some(p) = &project {
+                c.env("CLAUDE_PROJECT_DIR", p);
+            }
+        });
+        assert_eq!(a.decision(), "ask", "cwd {}: {}", cwd.display(), a.reason());
+    }
+}
+
+#[test]
+fn refusals_for_a_panic_are_recorded() {
+    let sb = installed();
+    let a = sb.hook_with(
+        sb.event("Bash", json!({"command": "ls"}))
+            .to_string()
+            .as_bytes(),
+        |c| {
+            c.env("PALISADE_TEST_PANIC", "1");
+        },
+    );
+    assert_eq!(a.decision(), "deny");
+    let log = std::fs::read_to_string(audit_file(&sb)).unwrap();
+    assert!(log.contains("error/internal"), "{log}");
+}
