@@ -101,6 +101,15 @@ fn upload(c: &Command, scope: &Scope) -> Option<String> {
             Some("ssh carries local data to another host".into())
         }
         "nc" | "ncat" | "netcat" | "socat" | "telnet" => {
+            // `echo ping | nc localhost 9000`: this machine talking to itself.
+            let host = c.operands().first().map(|w| w.text.to_ascii_lowercase());
+            if host.as_deref().is_some_and(|h| {
+                super::common::is_local_host(h)
+                    || h.split([':', ','])
+                        .any(|p| p == "localhost" || p.starts_with("127."))
+            }) {
+                return None;
+            }
             let from_file = c.redirects.iter().any(|r| r.kind == RedirectKind::Read);
             (from_file || c.stdin_from.is_some())
                 .then(|| format!("{} streams local data to a socket", c.program))
