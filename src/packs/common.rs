@@ -381,6 +381,13 @@ pub fn critical(path: &Path, scope: &Scope) -> Option<String> {
             path.display()
         ));
     }
+    // macOS: the per-user Library holds keychains, app data and preferences.
+    if path == home.join("Library")
+        || path == home.join("Library/Keychains")
+        || path == home.join("Library/Application Support")
+    {
+        return Some(format!("{}, the user's Library", path.display()));
+    }
     let s = path.to_string_lossy();
     if SYSTEM_DIRS.contains(&s.as_ref()) {
         return Some(format!("the system directory {s}"));
