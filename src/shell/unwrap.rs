@@ -666,6 +666,13 @@ impl Analyser {
                         });
                     } else {
                         self.report_code(name, label.trim(), &code);
+                        if kind == Kind::Pwsh {
+                            // `pwsh -c '…'`: the PowerShell code, rewritten to Bash, is judged.
+                            let mut w = code.clone();
+                            w.word.text = super::powershell::rewrite(code.text());
+                            let sctx = self.script_ctx(ctx, label.trim(), inv);
+                            self.run_script(name, label.trim(), &w, sctx);
+                        }
                     }
                 }
                 Source::MissingCode if ctx.args_from_stdin => {
