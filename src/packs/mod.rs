@@ -118,6 +118,7 @@ pub fn all_rules() -> impl Iterator<Item = &'static Rule> {
         path_escape::RULES,
         shell_analysis::RULES,
         remote_access::RULES,
+        remote_code::CONFIG_RULES,
     ]
     .into_iter()
     .flatten()
