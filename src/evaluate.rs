@@ -67,6 +67,38 @@ pub fn evaluate(policy: &Policy, call: &Call, scope: &Scope) -> Verdict {
     headless(policy, best)
 }
 
+/// The code an interpreter reads on stdin when it is in the line: a here-document
+/// (`python3 - <<'EOF'`, `node <<< '…'`) or the literal text piped in (`echo '…' | node`).
+fn stdin_code(
+    analysis: &crate::shell::ShellAnalysis,
+    cmd: &crate::shell::Command,
+) -> Option<String> {
+    let operands = cmd.operands();
+    if !operands.iter().all(|w| w.text == "-") {
+        return None;
+    }
+    if let Some(text) = &cmd.stdin_text {
+        return Some(text.clone());
+    }
+    let up = analysis.commands.get(cmd.stdin_from?)?;
+    if up.args.iter().any(|a| a.dynamic) {
+        return None;
+    }
+    match up.program.as_str() {
+        "echo" => Some(
+            up.args
+                .iter()
+                .filter(|a| !matches!(a.text.as_str(), "-n" | "-e"))
+                .map(|a| a.text.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
+        "printf" => up.args.first().map(|a| a.text.replace("\\n", "\n")),
+        "cat" if up.operands().is_empty() => up.stdin_text.clone(),
+        _ => None,
+    }
+}
+
 /// In a headless policy nobody answers a prompt, so an ask becomes a deny.
 pub fn headless(policy: &Policy, mut verdict: Verdict) -> Verdict {
     if policy.headless && verdict.effect == Some(Effect::Ask) {
@@ -97,8 +129,16 @@ fn inline_code_verdict(policy: &Policy, call: &Call, scope: &Scope) -> Option<Ve
     }
     let mut worst: Option<Verdict> = None;
     for cmd in &analysis.commands {
-        let Some(code) = packs::common::inline_code(cmd) else {
-            continue;
+        let stdin;
+        let code = match packs::common::inline_code(cmd) {
+            Some(code) => code,
+            None => match stdin_code(analysis, cmd) {
+                Some(text) => {
+                    stdin = text;
+                    stdin.as_str()
+                }
+                None => continue,
+            },
         };
         let program = cmd
             .program

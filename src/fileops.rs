@@ -343,6 +343,19 @@ fn command_writes(
         }
         "curl" => curl_writes(scope, i, cmd, out),
         "wget" => wget_writes(scope, i, cmd, out),
+        // `gh release download -O file` / `-D dir`: release assets, code from the network.
+        "gh" if cmd.operands().first().is_some_and(|w| w.text == "release")
+            && cmd.operands().get(1).is_some_and(|w| w.text == "download") =>
+        {
+            let target = cmd
+                .option_value(Some('O'), &["output"])
+                .or_else(|| cmd.option_value(Some('D'), &["dir"]));
+            if let Some(t) = target.filter(|t| !is_device(t)) {
+                let mut w = FileWrite::new(res(&t), i, "gh release download");
+                w.from_network = true;
+                out.push(w);
+            }
+        }
         "chmod" => {
             let ops = operands_skipping(cmd, "", &["reference"]);
             let Some((mode, files)) = ops.split_first() else {
@@ -967,6 +980,65 @@ fn command_executions(
             }
             return;
         }
+        // Files a tool loads by convention from the directory it runs in.
+        "pytest" | "py.test" => {
+            let dir = cwd_of(scope, cmd);
+            for root in [dir.clone(), scope.project_root.clone()] {
+                for name in ["conftest.py", "tests/conftest.py", "test/conftest.py"] {
+                    out.push(exec(root.join(name), "pytest", i, Some(Language::Python)));
+                }
+                if root == dir && dir == scope.project_root {
+                    break;
+                }
+            }
+            return;
+        }
+        "just" => {
+            let dir = cwd_of(scope, cmd);
+            match cmd.option_value(Some('f'), &["justfile"]) {
+                Some(f) => out.push(exec(res(&f), "just", i, Some(Language::Shell))),
+                None => {
+                    for name in ["justfile", "Justfile", ".justfile"] {
+                        out.push(exec(dir.join(name), "just", i, Some(Language::Shell)));
+                    }
+                }
+            }
+            return;
+        }
+        "direnv" if matches!(cmd.subcommand(), Some("allow" | "exec" | "reload")) => {
+            let dir = cmd
+                .operands()
+                .get(1)
+                .filter(|_| cmd.subcommand() == Some("allow"))
+                .map(|d| res(&d.text))
+                .unwrap_or_else(|| cwd_of(scope, cmd));
+            for name in [".envrc", ".env"] {
+                out.push(exec(dir.join(name), "direnv", i, Some(Language::Shell)));
+            }
+            return;
+        }
+        "pip" | "pip3" | "uv"
+            if cmd.operands().iter().any(|w| w.text == "install")
+                && cmd
+                    .args
+                    .iter()
+                    .any(|w| matches!(w.text.as_str(), "." | "-e" | "--editable" | "./")) =>
+        {
+            // `pip install -e .` runs the project's setup.py.
+            let dir = cmd
+                .operands()
+                .iter()
+                .find(|w| w.text.starts_with('.') || w.text.starts_with('/'))
+                .map(|w| res(&w.text))
+                .unwrap_or_else(|| cwd_of(scope, cmd));
+            out.push(exec(
+                dir.join("setup.py"),
+                "pip install",
+                i,
+                Some(Language::Python),
+            ));
+            return;
+        }
         "cargo" => {
             if matches!(
                 cmd.subcommand(),
@@ -1400,6 +1472,23 @@ mod tests {
             vec![(p("/home/dev/project/t.py"), Some(Language::Python))]
         );
         assert!(ex(vec![cmd("python3 -m pytest")]).is_empty());
+        // Files loaded by convention from the directory the tool runs in.
+        let conv = |line: &str| -> Vec<PathBuf> {
+            ex(vec![cmd(line)]).into_iter().map(|(p, _)| p).collect()
+        };
+        assert!(conv("pytest -q").contains(&p("/home/dev/project/conftest.py")));
+        assert!(conv("pytest").contains(&p("/home/dev/project/tests/conftest.py")));
+        assert!(conv("just build").contains(&p("/home/dev/project/justfile")));
+        assert_eq!(
+            conv("just -f ci.just"),
+            vec![p("/home/dev/project/ci.just")]
+        );
+        assert!(conv("direnv allow").contains(&p("/home/dev/project/.envrc")));
+        assert_eq!(
+            conv("pip install -e ."),
+            vec![p("/home/dev/project/setup.py")]
+        );
+        assert!(conv("pip install requests").is_empty());
         assert!(ex(vec![cmd("python3 -c print(1)")]).is_empty());
         let mut inline = cmd("python3 -c");
         inline

@@ -205,7 +205,11 @@ fn one_verdict_per_category() {
             json!({"file_path": sb.project().join("README.md")}),
             "pass",
         ),
-        ("Bash", json!({"command": "echo 'unterminated"}), "ask"),
+        (
+            "Bash",
+            json!({"command": "if true; then echo 'unterminated"}),
+            "ask",
+        ),
         // Inline interpreter code is judged by what it runs.
         (
             "Bash",

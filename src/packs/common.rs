@@ -223,6 +223,61 @@ pub fn secret_class(path: &Path, scope: &Scope) -> Option<SecretClass> {
         if rel.starts_with(".password-store/") || rel.starts_with(".local/share/keyrings/") {
             return deny("a password store");
         }
+        if matches!(
+            rel,
+            ".bash_history"
+                | ".zsh_history"
+                | ".history"
+                | ".sh_history"
+                | ".python_history"
+                | ".node_repl_history"
+                | ".psql_history"
+                | ".mysql_history"
+                | ".sqlite_history"
+                | ".rediscli_history"
+                | ".irb_history"
+                | ".lesshst"
+                | ".local/share/fish/fish_history"
+                | ".config/fish/fish_history"
+        ) {
+            return ask("a shell history, which holds typed secrets");
+        }
+        if rel.starts_with("Library/Keychains") {
+            return deny("the macOS keychain");
+        }
+        let browser = [
+            "Library/Application Support/Google/Chrome",
+            "Library/Application Support/Chromium",
+            "Library/Application Support/BraveSoftware",
+            "Library/Application Support/Microsoft Edge",
+            "Library/Application Support/Firefox",
+            "Library/Safari",
+            "Library/Cookies",
+            ".config/google-chrome",
+            ".config/chromium",
+            ".config/BraveSoftware",
+            ".config/microsoft-edge",
+            ".mozilla/firefox",
+        ]
+        .iter()
+        .any(|b| rel.starts_with(b));
+        if browser
+            && [
+                "Login Data",
+                "Cookies",
+                "Web Data",
+                "logins.json",
+                "key4.db",
+                "key3.db",
+                "cookies.sqlite",
+                "Cookies.binarycookies",
+                "Local State",
+            ]
+            .iter()
+            .any(|n| name == *n)
+        {
+            return deny("a browser's saved logins or cookies");
+        }
         match rel {
             ".npmrc"
             | ".pypirc"
@@ -255,10 +310,26 @@ pub fn secret_class(path: &Path, scope: &Scope) -> Option<SecretClass> {
     if [".pem", ".key", ".p12", ".pfx", ".jks", ".keystore"]
         .iter()
         .any(|ext| name.ends_with(ext))
+        && !public_certificate(path)
     {
         return ask("a key or certificate store");
     }
     None
+}
+
+/// A `.pem`/`.key` that exists and holds certificates but no private key: public, not a secret.
+/// Only the first 64 KiB are read; an unreadable file counts as possibly secret.
+fn public_certificate(path: &Path) -> bool {
+    use std::io::Read;
+    let Ok(file) = std::fs::File::open(path) else {
+        return false;
+    };
+    let mut head = Vec::new();
+    if file.take(64 * 1024).read_to_end(&mut head).is_err() {
+        return false;
+    }
+    let text = String::from_utf8_lossy(&head);
+    text.contains("-----BEGIN CERTIFICATE-----") && !text.contains("PRIVATE KEY")
 }
 
 fn is_env_template(name: &str) -> bool {
@@ -282,6 +353,13 @@ pub fn critical(path: &Path, scope: &Scope) -> Option<String> {
             "{}, which contains your home directory",
             path.display()
         ));
+    }
+    // macOS: the per-user Library holds keychains, app data and preferences.
+    if path == home.join("Library")
+        || path == home.join("Library/Keychains")
+        || path == home.join("Library/Application Support")
+    {
+        return Some(format!("{}, the user's Library", path.display()));
     }
     let s = path.to_string_lossy();
     if SYSTEM_DIRS.contains(&s.as_ref()) {

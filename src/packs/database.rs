@@ -68,10 +68,78 @@ fn destructive_sql(a: &ShellAnalysis, _: &Scope) -> Option<String> {
         .filter(|c| SQL_CLIENTS.contains(&c.program.as_str()))
         .find_map(|c| {
             let text = without_comments(&statements(a, c));
-            DESTRUCTIVE_SQL
-                .find(&text)
-                .map(|m| format!("`{}` runs `{}`", c.program, m.as_str().trim()))
+            if let Some(m) = DESTRUCTIVE_SQL.find(&text) {
+                return Some(format!("`{}` runs `{}`", c.program, m.as_str().trim()));
+            }
+            if let Some(stmt) = unbounded_update(&text) {
+                return Some(format!("`{}` runs `{stmt}` on every row", c.program));
+            }
+            // `redis-cli --scan | xargs redis-cli del`: keys not known in advance.
+            (c.program == "redis-cli"
+                && c.args_from_stdin
+                && c.operands().first().is_some_and(|o| {
+                    o.text.eq_ignore_ascii_case("del") || o.text.eq_ignore_ascii_case("unlink")
+                }))
+            .then(|| "`redis-cli del` deletes keys listed by another command".to_string())
         })
+}
+
+/// `UPDATE t SET …` (or `DELETE FROM t …`) with no `WHERE` in its statement: every row.
+fn unbounded_update(sql: &str) -> Option<String> {
+    static UPDATE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?is)\bupdate\s+[\w.`\x22\[\]]+\s+set\b").expect("static regex")
+    });
+    sql.split(';').find_map(|stmt| {
+        let m = UPDATE.find(stmt)?;
+        let rest = stmt[m.end()..].to_ascii_lowercase();
+        (!rest.contains("where"))
+            .then(|| m.as_str().split_whitespace().collect::<Vec<_>>().join(" "))
+    })
+}
+
+/// `curl -X DELETE …/_all`, index deletes on search and document stores.
+fn http_delete_store(c: &Command, _: &Scope) -> Option<String> {
+    let delete = c.args.iter().enumerate().any(|(i, a)| {
+        let t = a.text.to_ascii_uppercase();
+        t == "-XDELETE"
+            || t == "--REQUEST=DELETE"
+            || ((t == "-X" || t == "--REQUEST")
+                && c.args
+                    .get(i + 1)
+                    .is_some_and(|v| v.text.eq_ignore_ascii_case("DELETE")))
+            || (c.program != "curl" && t == "DELETE")
+    });
+    if !delete {
+        return None;
+    }
+    let url = c
+        .args
+        .iter()
+        .find(|a| a.text.contains("://") || a.text.contains(':'))?;
+    let u = url.text.to_ascii_lowercase();
+    let store_port = [
+        ":9200", ":9300", ":5984", ":8086", ":6333", ":8983", ":7474", ":8529", ":8108",
+    ]
+    .iter()
+    .any(|p| u.contains(p));
+    let wide = u.contains("_all")
+        || u.contains('*')
+        || u.contains("/_data_stream")
+        || u.contains("/_index");
+    let store = store_port
+        || [
+            "elastic",
+            "opensearch",
+            "couchdb",
+            "solr",
+            "influx",
+            "qdrant",
+            "typesense",
+            "meili",
+        ]
+        .iter()
+        .any(|n| u.contains(n));
+    (wide || store).then(|| format!("an HTTP DELETE of `{}`", url.text))
 }
 
 fn drop_tools(c: &Command, _: &Scope) -> Option<String> {
@@ -116,6 +184,24 @@ fn drop_tools(c: &Command, _: &Scope) -> Option<String> {
 
 pub static RULES: &[Rule] = &[
     Rule {
+        id: "http-delete-store",
+        pack: PACK,
+        effect: Ask,
+        reason: "An HTTP DELETE on a search or document store deletes indices or data",
+        programs: &["curl", "http", "https", "xh", "httpie"],
+        check: Check::Command(http_delete_store),
+        refused: &[
+            Example::bash("curl -X DELETE http://localhost:9200/_all"),
+            Example::bash("curl -XDELETE 'https://es.example/logs-*'"),
+            Example::bash("curl --request DELETE http://couchdb.example:5984/users"),
+            Example::bash("http DELETE https://search.example/_all"),
+        ],
+        allowed: &[
+            Example::bash("curl -X DELETE http://localhost:3000/api/todos/1"),
+            Example::bash("curl http://localhost:9200/_cat/indices"),
+        ],
+    },
+    Rule {
         id: "destructive-sql",
         pack: PACK,
         effect: Ask,
@@ -131,6 +217,9 @@ pub static RULES: &[Rule] = &[
             Example::bash("redis-cli FLUSHALL"),
             Example::bash("docker exec db psql -U postgres -c 'DROP DATABASE app'"),
             Example::bash("psql -c 'DELETE FROM users -- WHERE id=1'"),
+            Example::bash("psql -c 'UPDATE accounts SET balance=0'"),
+            Example::bash("mysql -e 'update users set admin=1; select 1' app"),
+            Example::bash("redis-cli --scan --pattern 'sess:*' | xargs redis-cli del"),
             Example::bash("mongosh app --eval 'db.dropDatabase()'"),
         ],
         allowed: &[
@@ -138,6 +227,8 @@ pub static RULES: &[Rule] = &[
             Example::bash("sqlite3 app.db '.tables'"),
             Example::bash("mysql -e 'DELETE FROM sessions WHERE expires < NOW()' app"),
             Example::bash("redis-cli GET key"),
+            Example::bash("psql -c \"UPDATE users SET name='x' WHERE id=1\""),
+            Example::bash("redis-cli --scan --pattern 'sess:*'"),
         ],
     },
     Rule {

@@ -254,6 +254,51 @@ fn fork_bomb(a: &ShellAnalysis, _: &Scope) -> Option<String> {
     })
 }
 
+/// `mv ~ /tmp/x`, `mv /etc …`: moving a critical directory away is deleting it from where
+/// everything expects it; `rsync --delete` into one wipes what the source lacks.
+fn move_critical(c: &Command, scope: &Scope) -> Option<String> {
+    let ops = c.operands();
+    match c.program.as_str() {
+        "mv" => {
+            let target_dir = c.option_value(Some('t'), &["target-directory"]).is_some();
+            let sources = if target_dir {
+                &ops[..]
+            } else {
+                &ops[..ops.len().saturating_sub(1)]
+            };
+            sources.iter().find_map(|w| {
+                let (path, span) = word_path(w, c, scope)?;
+                if span == Span::Pattern {
+                    return None;
+                }
+                critical(&path, scope).map(|what| format!("`mv {}` moves away {what}", w.text))
+            })
+        }
+        "rsync" if c.args.iter().any(|a| a.text.starts_with("--delete")) => {
+            let dst = ops.last()?;
+            let (path, _) = word_path(dst, c, scope)?;
+            critical(&path, scope)
+                .map(|what| format!("`rsync --delete` into {what} deletes what the source lacks"))
+        }
+        _ => None,
+    }
+}
+
+/// `diskutil eraseDisk`, `partitionDisk`, `zeroDisk`…: macOS disk erasure.
+fn disk_erase(c: &Command, _: &Scope) -> Option<String> {
+    let sub = c.subcommand()?.to_ascii_lowercase();
+    let hit = sub.starts_with("erase")
+        || matches!(
+            sub.as_str(),
+            "partitiondisk" | "zerodisk" | "randomdisk" | "secureerase" | "reformat"
+        )
+        || (sub == "apfs"
+            && c.operands()
+                .get(1)
+                .is_some_and(|o| o.text.to_ascii_lowercase().starts_with("delete")));
+    hit.then(|| format!("`diskutil {sub}` erases a disk or volume"))
+}
+
 fn perms_critical(c: &Command, scope: &Scope) -> Option<String> {
     if !recursive(c) {
         return None;
@@ -425,15 +470,58 @@ pub static RULES: &[Rule] = &[
         ],
     },
     Rule {
+        id: "move-critical",
+        pack: PACK,
+        effect: Deny,
+        reason: "Moving away or overwriting-by-sync a critical directory (root, home or a system directory) destroys it where it is needed",
+        programs: &["mv", "rsync"],
+        check: Check::Command(move_critical),
+        refused: &[
+            Example::bash("mv ~ /tmp/x"),
+            Example::bash("mv /etc /tmp/etc"),
+            Example::bash("sudo mv /usr /usr.old"),
+            Example::bash("mv -t /tmp ~"),
+            Example::bash("rsync -a --delete /tmp/empty/ ~/"),
+            Example::bash("rsync -a --delete-before empty/ /usr/"),
+        ],
+        allowed: &[
+            Example::bash("mv build/app dist/"),
+            Example::bash("mv ~/Downloads/x.zip ."),
+            Example::bash("rsync -a --delete dist/ /tmp/site/"),
+            Example::bash("mv ~/.config/app.bak ~/.config/app"),
+        ],
+    },
+    Rule {
+        id: "disk-erase",
+        pack: PACK,
+        effect: Deny,
+        reason: "Erasing or repartitioning a disk destroys everything on it",
+        programs: &["diskutil"],
+        check: Check::Command(disk_erase),
+        refused: &[
+            Example::bash("diskutil eraseDisk JHFS+ X disk2"),
+            Example::bash("diskutil eraseVolume APFS X /Volumes/Data"),
+            Example::bash("sudo diskutil partitionDisk disk0 GPT JHFS+ x 0b"),
+            Example::bash("diskutil zeroDisk disk3"),
+            Example::bash("diskutil apfs deleteContainer disk1"),
+        ],
+        allowed: &[
+            Example::bash("diskutil list"),
+            Example::bash("diskutil info disk0"),
+        ],
+    },
+    Rule {
         id: "perms-critical",
         pack: PACK,
         effect: Deny,
         reason: "Recursively changing ownership or permissions of a critical directory breaks the system",
-        programs: &["chmod", "chown", "chgrp"],
+        programs: &["chmod", "chown", "chgrp", "chattr", "chflags", "setfacl"],
         check: Check::Command(perms_critical),
         refused: &[
             Example::bash("chmod -R 777 /"),
             Example::bash("sudo chown -R dev:dev /usr"),
+            Example::bash("chattr -R +i /"),
+            Example::bash("sudo chflags -R uchg /usr"),
         ],
         allowed: &[
             Example::bash("chmod -R u+w ./build"),

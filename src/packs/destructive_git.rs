@@ -123,6 +123,11 @@ fn discard_all(c: &Command, _: &Scope) -> Option<String> {
                 .any(|a| a.text == "--merge")
                 .then(|| "`git reset --merge` can discard uncommitted changes".into());
         }
+        "checkout-index" => {
+            return (c.has_flag(Some('f'), &["force"])
+                && (c.has_flag(Some('a'), &["all"]) || c.operands().len() > 1))
+                .then(|| "`git checkout-index -f` overwrites work-tree files".into());
+        }
         "worktree" => {
             let remove = c.operands().get(1).is_some_and(|w| w.text == "remove");
             return (remove && c.has_flag(Some('f'), &["force"])).then(|| {
@@ -273,6 +278,7 @@ pub static RULES: &[Rule] = &[
             Example::bash("git switch -f main"),
             Example::bash("git reset --merge"),
             Example::bash("git worktree remove --force ../wt"),
+            Example::bash("git checkout-index -a -f"),
         ],
         allowed: &[
             Example::bash("git checkout -b feature"),

@@ -13,6 +13,7 @@ mod exfiltration;
 mod path_escape;
 mod persistence;
 mod publishing;
+mod remote_access;
 mod remote_code;
 mod secrets;
 mod self_protection;
@@ -97,6 +98,7 @@ pub const PACKS: &[&str] = &[
     "self-protection",
     "path-escape",
     "shell-analysis",
+    "remote-access",
 ];
 
 /// Every built-in rule.
@@ -115,6 +117,8 @@ pub fn all_rules() -> impl Iterator<Item = &'static Rule> {
         self_protection::RULES,
         path_escape::RULES,
         shell_analysis::RULES,
+        remote_access::RULES,
+        remote_code::CONFIG_RULES,
     ]
     .into_iter()
     .flatten()

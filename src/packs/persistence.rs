@@ -99,6 +99,65 @@ fn autostart_write(call: &Call, scope: &Scope) -> Option<String> {
     })
 }
 
+/// macOS protections turned off: SIP, Gatekeeper, the quarantine flag, the firewall.
+fn security_settings(c: &Command, _: &Scope) -> Option<String> {
+    let ops: Vec<String> = c
+        .operands()
+        .iter()
+        .map(|w| w.text.to_ascii_lowercase())
+        .collect();
+    let first = ops.first().map(String::as_str).unwrap_or("");
+    let hit = match c.program.as_str() {
+        "csrutil" => matches!(first, "disable" | "clear" | "authenticated-root"),
+        "spctl" => {
+            c.has_flag(None, &["master-disable", "global-disable", "disable"])
+                || (first == "--add" || c.has_flag(None, &["add"]))
+        }
+        "xattr" => {
+            (c.has_flag(Some('d'), &[]) || c.has_flag(Some('c'), &[]))
+                && (c.has_flag(Some('c'), &[])
+                    || c.args.iter().any(|a| a.text == "com.apple.quarantine"))
+        }
+        "defaults" => {
+            first == "write"
+                && ops.iter().any(|o| {
+                    o.contains("lsquarantine")
+                        || o.contains("com.apple.alf")
+                        || o.contains("com.apple.security")
+                        || o.contains("gatekeeper")
+                        || o.contains("com.apple.loginwindow")
+                })
+        }
+        "socketfilterfw" => c.args.iter().any(|a| a.text.contains("setglobalstate")),
+        _ => false,
+    };
+    hit.then(|| {
+        format!(
+            "`{}` weakens a macOS protection",
+            c.line().chars().take(70).collect::<String>()
+        )
+    })
+}
+
+/// PowerShell (rewritten to lower-case cmdlet names) weakening script policy or scheduling code.
+fn powershell_persistence(c: &Command, _: &Scope) -> Option<String> {
+    let values: Vec<String> = c.args.iter().map(|a| a.text.to_ascii_lowercase()).collect();
+    let hit = match c.program.as_str() {
+        "set-executionpolicy" => values
+            .iter()
+            .any(|v| matches!(v.as_str(), "unrestricted" | "bypass")),
+        "schtasks" | "schtasks.exe" => values.iter().any(|v| v == "/create" || v == "-create"),
+        "register-scheduledtask" | "new-scheduledtask" | "new-service" | "set-service" => true,
+        _ => false,
+    };
+    hit.then(|| {
+        format!(
+            "`{}` lets scripts run unchecked or schedules code",
+            c.line()
+        )
+    })
+}
+
 fn privileged(c: &Command, _: &Scope) -> Option<String> {
     // `sudo git status`, `sudo ls /root`: inspection changes nothing (secret reads are judged
     // by the secrets pack whatever the privileges).
@@ -308,6 +367,58 @@ pub static RULES: &[Rule] = &[
         allowed: &[
             Example::bash("cat ~/.bashrc"),
             Example::bash("source .venv/bin/activate"),
+        ],
+    },
+    Rule {
+        id: "macos-protection-off",
+        pack: PACK,
+        effect: Ask,
+        reason: "Turning off System Integrity Protection, Gatekeeper, quarantine or the firewall lets unchecked code run",
+        programs: &["csrutil", "spctl", "xattr", "defaults", "socketfilterfw"],
+        check: Check::Command(security_settings),
+        refused: &[
+            Example::bash("csrutil disable"),
+            Example::bash("sudo spctl --master-disable"),
+            Example::bash("xattr -d com.apple.quarantine ./downloaded"),
+            Example::bash("xattr -cr /Applications/Tool.app"),
+            Example::bash("defaults write com.apple.LaunchServices LSQuarantine -bool false"),
+            Example::bash(
+                "sudo /usr/libexec/ApplicationFirewall/socketfilterfw --setglobalstate off",
+            ),
+        ],
+        allowed: &[
+            Example::bash("csrutil status"),
+            Example::bash("spctl --status"),
+            Example::bash("xattr -l file.txt"),
+            Example::bash("defaults write com.apple.dock autohide -bool true"),
+            Example::bash("defaults read com.apple.finder"),
+        ],
+    },
+    Rule {
+        id: "powershell-policy",
+        pack: PACK,
+        effect: Ask,
+        reason: "Lifting PowerShell's execution policy or registering scheduled tasks and services runs code later, unchecked",
+        programs: &[
+            "set-executionpolicy",
+            "schtasks",
+            "schtasks.exe",
+            "register-scheduledtask",
+            "new-scheduledtask",
+            "new-service",
+            "set-service",
+        ],
+        check: Check::Command(powershell_persistence),
+        refused: &[
+            Example::bash("Set-ExecutionPolicy Unrestricted"),
+            Example::bash("Set-ExecutionPolicy -ExecutionPolicy Bypass -Scope CurrentUser"),
+            Example::bash("schtasks /create /tn x /tr payload.exe /sc onlogon"),
+            Example::bash("Register-ScheduledTask -TaskName x -Action $a"),
+        ],
+        allowed: &[
+            Example::bash("Get-ExecutionPolicy"),
+            Example::bash("Set-ExecutionPolicy RemoteSigned"),
+            Example::bash("schtasks /query"),
         ],
     },
     Rule {

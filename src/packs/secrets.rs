@@ -1,9 +1,9 @@
 //! secrets: reading private keys, credential stores, `.env` files and secret variables.
 
-use super::common::{command_reads_secret, secret_class, secret_var_in};
+use super::common::{self, command_reads_secret, secret_class, secret_var_in};
 use super::{Check, Example, Rule};
 use crate::normalize::{Call, CallKind, Scope};
-use crate::shell::Command;
+use crate::shell::{Command, ShellAnalysis};
 use crate::verdict::Effect::{self, Ask, Deny};
 
 const PACK: &str = "secrets";
@@ -89,6 +89,33 @@ fn keychain(c: &Command, _: &Scope) -> Option<String> {
     }
 }
 
+/// Cloud secret managers and cluster secrets that print the secret value itself.
+fn secret_manager(c: &Command, ops: &[&str]) -> bool {
+    let at = |i: usize| ops.get(i).copied().unwrap_or("");
+    match c.program.as_str() {
+        "kubectl" | "oc"
+            if ops
+                .windows(2)
+                .any(|w| w[0] == "get" && w[1].starts_with("secret")) =>
+        {
+            c.has_flag(Some('o'), &["output", "template"])
+        }
+        // Global options (`--region x`) may come first: find the service word.
+        "aws" => ops.windows(2).any(|w| {
+            (w[0] == "secretsmanager"
+                && matches!(w[1], "get-secret-value" | "batch-get-secret-value"))
+                || (w[0] == "ssm"
+                    && w[1].starts_with("get-parameter")
+                    && c.has_flag(None, &["with-decryption"]))
+        }),
+        "gcloud" if ops.contains(&"secrets") && ops.contains(&"access") => true,
+        "az" => at(0) == "keyvault" && at(1) == "secret" && matches!(at(2), "show" | "download"),
+        "doppler" | "infisical" => at(0) == "secrets" && matches!(at(1), "" | "get" | "download"),
+        "heroku" if at(0) == "config" => true,
+        _ => false,
+    }
+}
+
 /// CLIs that print a live credential: `gh auth token`, `gcloud auth print-access-token`…
 fn credential_cli(c: &Command, _: &Scope) -> Option<String> {
     let ops: Vec<&str> = c.operands().iter().map(|w| w.text.as_str()).collect();
@@ -113,7 +140,7 @@ fn credential_cli(c: &Command, _: &Scope) -> Option<String> {
         "pass" | "gopass" => matches!(at(0), "show" | "") && !ops.is_empty(),
         "vault" => matches!(at(0), "read") || (at(0) == "kv" && at(1) == "get"),
         p => p.starts_with("docker-credential-") && at(0) == "get",
-    };
+    } || secret_manager(c, &ops);
     hit.then(|| {
         format!(
             "`{}` prints a live credential",
@@ -122,7 +149,126 @@ fn credential_cli(c: &Command, _: &Scope) -> Option<String> {
     })
 }
 
+/// `env`, `printenv`, `export -p`, `declare -x`, `set`, `cat /proc/*/environ`: every variable,
+/// secrets included, is printed, unless a filter for a plainly non-secret name follows.
+fn environment_dump(a: &ShellAnalysis, _: &Scope) -> Option<String> {
+    a.commands.iter().enumerate().find_map(|(i, c)| {
+        let dump = common::dumps_environment(c)
+            || (c.program == "declare"
+                && c.args
+                    .iter()
+                    .any(|w| w.text.starts_with('-') && w.text.contains(['x', 'p'])))
+            || (c.program == "typeset" && c.args.iter().any(|w| w.text == "-x"));
+        let environ = c
+            .operands()
+            .into_iter()
+            .chain(c.redirects.iter().map(|r| &r.target))
+            .any(|w| w.text.starts_with("/proc/") && w.text.ends_with("/environ"));
+        if !dump && !environ {
+            return None;
+        }
+        // `env | grep NODE_`: only the matching names reach the output.
+        let filtered = a.commands.iter().any(|n| {
+            n.stdin_from == Some(i)
+                && matches!(n.program.as_str(), "grep" | "rg" | "egrep")
+                && n.operands().first().is_some_and(|pat| {
+                    let up = pat.text.to_ascii_uppercase();
+                    !pat.dynamic
+                        && !["KEY", "TOKEN", "SECRET", "PASS", "AWS", "CRED", "AUTH", "."]
+                            .iter()
+                            .any(|s| up.contains(s))
+                        && !up.is_empty()
+                })
+        });
+        (!filtered).then(|| {
+            if environ {
+                "a process environment is read from /proc".to_string()
+            } else {
+                format!("`{}` prints every environment variable", c.line())
+            }
+        })
+    })
+}
+
+/// `grep -r 'PRIVATE KEY' ~`: a search for key material over the home or the whole disk.
+fn key_material_search(c: &Command, scope: &Scope) -> Option<String> {
+    const MARKERS: &[&str] = &[
+        "PRIVATE KEY",
+        "BEGIN RSA",
+        "BEGIN OPENSSH",
+        "BEGIN EC",
+        "AKIA",
+        "AWS_SECRET",
+        "SECRET_ACCESS_KEY",
+        "API_KEY",
+        "APIKEY",
+        "PASSWORD",
+        "PASSWD",
+        "TOKEN",
+        "GHP_",
+        "XOXB-",
+    ];
+    let pattern = c.args.iter().find(|w| {
+        let up = w.text.to_ascii_uppercase();
+        MARKERS.iter().any(|m| up.contains(m))
+    })?;
+    let wide = c.operands().iter().any(|w| {
+        common::word_path(w, c, scope).is_some_and(|(p, _)| {
+            p == scope.home() || p == std::path::Path::new("/") || scope.home().starts_with(&p)
+        })
+    });
+    wide.then(|| {
+        format!(
+            "it searches for `{}` across the home or the disk",
+            pattern.text
+        )
+    })
+}
+
 pub static RULES: &[Rule] = &[
+    Rule {
+        id: "key-material-search",
+        pack: PACK,
+        effect: Ask,
+        reason: "Searching the home directory or the disk for keys and passwords harvests secrets",
+        programs: &["grep", "egrep", "rg", "ag", "ack", "git"],
+        check: Check::Command(key_material_search),
+        refused: &[
+            Example::bash("grep -r 'BEGIN RSA PRIVATE KEY' ~"),
+            Example::bash("rg -i 'aws_secret_access_key' /home/dev"),
+            Example::bash("grep -rIl password /"),
+        ],
+        allowed: &[
+            Example::bash("grep -r password src/"),
+            Example::bash("rg TOKEN ."),
+            Example::bash("grep -r TODO ~"),
+        ],
+    },
+    Rule {
+        id: "environment-dump",
+        pack: PACK,
+        effect: Ask,
+        reason: "Dumping the environment prints every secret variable into the conversation",
+        programs: &[],
+        check: Check::Line(environment_dump),
+        refused: &[
+            Example::bash("env"),
+            Example::bash("printenv"),
+            Example::bash("export -p"),
+            Example::bash("declare -x"),
+            Example::bash("cat /proc/1/environ"),
+            Example::bash("tr '\\0' '\\n' < /proc/self/environ"),
+            Example::bash("env | grep -i key"),
+            Example::bash("sudo env"),
+        ],
+        allowed: &[
+            Example::bash("env | grep NODE_"),
+            Example::bash("printenv PATH"),
+            Example::bash("env NODE_ENV=test npm test"),
+            Example::bash("set -euo pipefail"),
+            Example::bash("export FOO=1"),
+        ],
+    },
     Rule {
         id: "credential-cli",
         pack: PACK,
@@ -136,12 +282,24 @@ pub static RULES: &[Rule] = &[
             Example::bash("aws configure get aws_secret_access_key"),
             Example::bash("kubectl config view --raw"),
             Example::bash("az account get-access-token"),
+            Example::bash("kubectl get secret db -o yaml"),
+            Example::bash("kubectl -n prod get secrets -o json"),
+            Example::bash("aws secretsmanager get-secret-value --secret-id prod/db"),
+            Example::bash("aws ssm get-parameter --name /db/pw --with-decryption"),
+            Example::bash("gcloud secrets versions access latest --secret=db"),
+            Example::bash("az keyvault secret show --vault-name v --name db"),
+            Example::bash("doppler secrets download --no-file"),
         ],
         allowed: &[
             Example::bash("gh auth status"),
             Example::bash("kubectl config view"),
             Example::bash("aws configure get region"),
             Example::bash("gcloud config list"),
+            Example::bash("kubectl get secrets"),
+            Example::bash("kubectl get pods -o wide"),
+            Example::bash("aws secretsmanager list-secrets"),
+            Example::bash("gcloud secrets list"),
+            Example::bash("aws ssm get-parameter --name /app/region"),
         ],
     },
     Rule {

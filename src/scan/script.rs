@@ -117,19 +117,19 @@ static NODE: LazyLock<Patterns> = LazyLock::new(|| Patterns {
         ),
         (
             Op::RemoveTree,
-            r"\b(?:fs|fse|fsp|fs\.promises)\.(?:rmSync|rm|rmdirSync|rmdir|removeSync|remove|emptyDirSync)|\brimraf(?:\.sync)?|\bDeno\.remove(?:Sync)?",
+            r"(?:\b(?:fs|fse|fsp|fs\.promises)|require\(\s*['\x22](?:node:)?fs(?:/promises|-extra)?['\x22]\s*\))\.(?:rmSync|rm|rmdirSync|rmdir|removeSync|remove|emptyDirSync)|\brimraf(?:\.sync)?|\bDeno\.remove(?:Sync)?",
         ),
         (
             Op::Remove,
-            r"\b(?:fs|fse|fsp|fs\.promises)\.(?:unlinkSync|unlink)",
+            r"(?:\b(?:fs|fse|fsp|fs\.promises)|require\(\s*['\x22](?:node:)?fs(?:/promises|-extra)?['\x22]\s*\))\.(?:unlinkSync|unlink)",
         ),
         (
             Op::Read,
-            r"\b(?:fs|fse|fsp|fs\.promises)\.(?:readFileSync|readFile|createReadStream)|\bDeno\.readTextFile(?:Sync)?|\bBun\.file",
+            r"(?:\b(?:fs|fse|fsp|fs\.promises)|require\(\s*['\x22](?:node:)?fs(?:/promises|-extra)?['\x22]\s*\))\.(?:readFileSync|readFile|createReadStream)|\bDeno\.readTextFile(?:Sync)?|\bBun\.file",
         ),
         (
             Op::Write,
-            r"\b(?:fs|fse|fsp|fs\.promises)\.(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream)|\bDeno\.writeTextFile(?:Sync)?|\bBun\.write",
+            r"(?:\b(?:fs|fse|fsp|fs\.promises)|require\(\s*['\x22](?:node:)?fs(?:/promises|-extra)?['\x22]\s*\))\.(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream)|\bDeno\.writeTextFile(?:Sync)?|\bBun\.write",
         ),
     ]),
     eval: re(

@@ -141,6 +141,7 @@ pub struct Function {
 mod bounds;
 mod flags;
 mod parse;
+mod powershell;
 #[cfg(test)]
 mod tests;
 mod unwrap;
@@ -148,5 +149,29 @@ mod words;
 
 /// Parses and analyses one command line. Never panics and never recurses without bound.
 pub fn analyse(command: &str) -> ShellAnalysis {
-    parse::analyse(command)
+    if !powershell::looks_like_powershell(command) {
+        return parse::analyse(command);
+    }
+    // Read as PowerShell (rewritten to Bash with the same effects) and as Bash, and keep both:
+    // a line that only looks like PowerShell loses nothing its Bash reading shows.
+    let mut out = parse::analyse(&powershell::rewrite(command));
+    let bash = parse::analyse(command);
+    let offset = out.commands.len();
+    for mut c in bash.commands {
+        if powershell::powershell_only(&c.program) {
+            c.program.clear();
+            c.args.clear();
+        }
+        c.stdin_from = c.stdin_from.map(|i| i + offset);
+        out.commands.push(c);
+    }
+    out.findings.extend(bash.findings.into_iter().filter(|f| {
+        !matches!(
+            f,
+            ShellFinding::ParseError { .. }
+                | ShellFinding::DynamicProgram { .. }
+                | ShellFinding::DynamicScript { .. }
+        )
+    }));
+    out
 }

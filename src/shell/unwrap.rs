@@ -370,6 +370,8 @@ impl Analyser {
                 ],
                 1,
             ),
+            "ssh" | "autossh" => self.run_remote(&name, inv, ctx),
+            "gcloud" if has_arg(inv, 3, &["ssh"]) => self.run_remote(&name, inv, ctx),
             "kubectl" | "oc" if arg_at(inv, 0, &["exec"]) => {
                 match inv.args.iter().position(|a| a.text() == "--") {
                     Some(dd) if promote(inv, dd + 1) => Flow::Inner(Wrap::new("kubectl exec")),
@@ -655,6 +657,17 @@ impl Analyser {
                     let code = inv.args[index].clone();
                     let option = code_option(kind, &inv.args, index);
                     let label = format!("{name} {option}");
+                    if kind == Kind::Osascript {
+                        // `do shell script "…"` runs its string with sh.
+                        for script in applescript_shell_scripts(code.text()) {
+                            let label = "osascript do shell script";
+                            let mut sctx = self.script_ctx(ctx, label, inv);
+                            sctx.positional.clear();
+                            let mut w = code.clone();
+                            w.word.text = script;
+                            self.run_script(name, label, &w, sctx);
+                        }
+                    }
                     if kind == Kind::Pwsh && option.to_ascii_lowercase().starts_with("-e") {
                         // Base64 code: never readable from the line.
                         self.finding(ShellFinding::DynamicScript {
@@ -663,6 +676,13 @@ impl Analyser {
                         });
                     } else {
                         self.report_code(name, label.trim(), &code);
+                        if kind == Kind::Pwsh {
+                            // `pwsh -c '…'`: the PowerShell code, rewritten to Bash, is judged.
+                            let mut w = code.clone();
+                            w.word.text = super::powershell::rewrite(code.text());
+                            let sctx = self.script_ctx(ctx, label.trim(), inv);
+                            self.run_script(name, label.trim(), &w, sctx);
+                        }
                     }
                 }
                 Source::MissingCode if ctx.args_from_stdin => {
@@ -752,6 +772,36 @@ impl Analyser {
             "cat" if c.args.is_empty() => c.stdin_text.clone(),
             _ => None,
         }
+    }
+
+    /// `ssh [opts] HOST CMD…`, `gcloud compute ssh VM --command CMD`: the remote command is
+    /// shell code run on the other host; it is analysed as such (a destructive command there
+    /// is still destructive), and the client is recorded as a command of its own.
+    fn run_remote(&mut self, name: &str, inv: &mut Invocation, ctx: &Ctx) -> Flow {
+        let script = if name == "gcloud" {
+            inv.args.iter().enumerate().find_map(|(i, a)| {
+                if a.text() == "--command" {
+                    inv.args.get(i + 1).cloned()
+                } else {
+                    a.text().strip_prefix("--command=").map(|v| {
+                        let mut w = a.clone();
+                        w.word.text = v.to_string();
+                        w
+                    })
+                }
+            })
+        } else {
+            let i = skip_options(&inv.args, 0, "bcDEeFIiJLlmOopQRSWw", &[]);
+            (i + 1 < inv.args.len()).then(|| join_words(&inv.args[i + 1..]))
+        };
+        let inv = std::mem::take(inv);
+        let label = format!("{name} remote command");
+        let sctx = self.script_ctx(ctx, &label, &inv);
+        let index = self.emit(inv, ctx);
+        if let Some(script) = script {
+            self.run_script(name, &label, &script, sctx);
+        }
+        Flow::Done(Some(index))
     }
 
     fn run_find(&mut self, inv: &mut Invocation, ctx: &Ctx) -> Flow {
@@ -947,6 +997,31 @@ impl Analyser {
         if inv.args.first().is_some_and(|a| a.text() == "config") {
             scripts.extend(git_config_command_script(&inv.args[1..]));
         }
+        // `GIT_SSH_COMMAND='…' git fetch`: variables whose value git runs as a command.
+        for (k, v) in &inv.env {
+            if matches!(
+                k.as_str(),
+                "GIT_SSH_COMMAND"
+                    | "GIT_SSH"
+                    | "GIT_PAGER"
+                    | "GIT_EDITOR"
+                    | "GIT_SEQUENCE_EDITOR"
+                    | "GIT_EXTERNAL_DIFF"
+                    | "GIT_ASKPASS"
+                    | "GIT_PROXY_COMMAND"
+                    | "PAGER"
+                    | "EDITOR"
+                    | "VISUAL"
+            ) {
+                scripts.push((
+                    format!("git {k}"),
+                    Expanded {
+                        word: v.clone(),
+                        substitutions: None,
+                    },
+                ));
+            }
+        }
         let index = self.emit(inv, &gctx);
         for (label, script) in scripts {
             let mut sctx = gctx.clone();
@@ -1056,6 +1131,35 @@ fn strip_env(inv: &mut Invocation) -> Flow {
     } else {
         Flow::Emit
     }
+}
+
+/// The strings of `do shell script "…"` in AppleScript code, unescaped.
+fn applescript_shell_scripts(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let lower = code.to_ascii_lowercase();
+    let mut from = 0;
+    while let Some(at) = lower[from..].find("do shell script") {
+        let start = from + at + "do shell script".len();
+        from = start;
+        let rest = code[start..].trim_start();
+        let Some(body) = rest.strip_prefix('"') else {
+            continue;
+        };
+        let mut text = String::new();
+        let mut chars = body.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => text.extend(chars.next()),
+                '"' => break,
+                c => text.push(c),
+            }
+        }
+        out.push(text);
+        if out.len() >= 16 {
+            break;
+        }
+    }
+    out
 }
 
 /// `alias.NAME=VALUE` whose value is git arguments (not `!shell`): NAME and the words.

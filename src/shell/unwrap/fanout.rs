@@ -325,10 +325,17 @@ impl Analyser {
         if !promote(inv, i) {
             return Flow::Emit;
         }
+        // `xargs rm -rf <<< '/'`: a literal here-string or here-document is the input too.
+        let here = inv
+            .stdin_text
+            .as_ref()
+            .filter(|t| t.is_static() && t.substitutions.is_none())
+            .map(|t| t.text().to_string());
         let fed = if from_file {
             None
         } else {
             self.fed_text(inv.stdin_from)
+                .or(here)
                 .filter(|t| t.len() <= MAX_FED_BYTES)
                 .map(|t| split_items(&t, split))
                 .filter(|items| !items.is_empty() && items.len() <= MAX_ITEMS)

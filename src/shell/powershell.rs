@@ -1,0 +1,487 @@
+//! PowerShell: a line written in PowerShell (`$env:X = 'v'; dotnet run`, `Remove-Item -Recurse
+//! ~`, `iwr URL | iex`) is read with PowerShell's tokens and rewritten as the Bash line with the
+//! same effects (`rm -r -f ~`, `curl URL | sh`), which the Bash analysis then judges: every
+//! rule applies to both shells, and valid PowerShell is not reported as unparseable Bash.
+//!
+//! The rewrite covers the cmdlets and aliases that delete, read, write, download, evaluate or
+//! start things; any other cmdlet becomes a command of its own name, lower-cased, with its
+//! arguments. Windows paths and Windows-only tools are out of scope (see docs/EVASION.md).
+
+/// Most bytes rewritten; longer PowerShell is analysed as Bash (and fails closed there).
+const MAX_BYTES: usize = 64 * 1024;
+
+/// Verbs of cmdlet names (`Verb-Noun`) that mark a line as PowerShell.
+const VERBS: &[&str] = &[
+    "get",
+    "set",
+    "new",
+    "remove",
+    "invoke",
+    "convertfrom",
+    "convertto",
+    "start",
+    "stop",
+    "write",
+    "out",
+    "select",
+    "where",
+    "foreach",
+    "import",
+    "export",
+    "test",
+    "add",
+    "copy",
+    "move",
+    "expand",
+    "compress",
+    "join",
+    "split",
+    "resolve",
+    "register",
+    "format",
+    "measure",
+    "sort",
+    "clear",
+    "rename",
+    "enable",
+    "disable",
+    "restart",
+    "update",
+    "install",
+    "uninstall",
+    "read",
+    "wait",
+    "push",
+    "pop",
+];
+
+/// Aliases that only PowerShell has.
+const ALIASES: &[&str] = &[
+    "iex", "iwr", "irm", "saps", "gci", "sls", "ni", "gi", "gp", "ri",
+];
+
+/// True when the line reads as PowerShell: `$env:` variables, `Verb-Noun` cmdlets in command
+/// position, or .NET type accelerators (`[IO.File]::`).
+pub fn looks_like_powershell(line: &str) -> bool {
+    if line.len() > MAX_BYTES {
+        return false;
+    }
+    if line.contains("$env:") || line.contains("]::") {
+        return true;
+    }
+    statements(line).iter().any(|st| {
+        st.iter().any(|stage| {
+            stage.first().is_some_and(|t| {
+                let t = t.trim_start_matches(['(', '&', ' ', '$']);
+                let t = t.split([' ', ')', '|']).next().unwrap_or(t);
+                cmdlet_verb(t).is_some() || ALIASES.contains(&t.to_ascii_lowercase().as_str())
+            })
+        })
+    })
+}
+
+fn cmdlet_verb(word: &str) -> Option<&str> {
+    let (verb, noun) = word.split_once('-')?;
+    let lower = verb.to_ascii_lowercase();
+    (VERBS.contains(&lower.as_str())
+        && verb.starts_with(|c: char| c.is_ascii_uppercase())
+        && noun.starts_with(|c: char| c.is_ascii_uppercase())
+        && noun.chars().all(|c| c.is_ascii_alphanumeric()))
+    .then_some(verb)
+}
+
+/// Statements (split on `;`, newlines, `&&`, `||`), each a pipeline of stages, each a list of
+/// raw tokens. Quotes are kept on tokens; `( … )`, `$( … )`, `{ … }` stay whole.
+fn statements(line: &str) -> Vec<Vec<Vec<String>>> {
+    let mut out = Vec::new();
+    let mut stmt: Vec<Vec<String>> = Vec::new();
+    let mut stage: Vec<String> = Vec::new();
+    let mut tok = String::new();
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    let mut chars = line.chars().peekable();
+    let flush = |tok: &mut String, stage: &mut Vec<String>| {
+        if !tok.is_empty() {
+            stage.push(std::mem::take(tok));
+        }
+    };
+    while let Some(c) = chars.next() {
+        if let Some(q) = quote {
+            tok.push(c);
+            if c == '`' && q == '"' {
+                tok.extend(chars.next());
+            } else if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            '\'' | '"' => {
+                quote = Some(c);
+                tok.push(c);
+            }
+            '(' | '{' => {
+                depth += 1;
+                tok.push(c);
+            }
+            ')' | '}' => {
+                depth = depth.saturating_sub(1);
+                tok.push(c);
+            }
+            _ if depth > 0 => tok.push(c),
+            '#' if tok.is_empty() => {
+                // A comment runs to the end of the line.
+                for n in chars.by_ref() {
+                    if n == '\n' {
+                        break;
+                    }
+                }
+                flush(&mut tok, &mut stage);
+                stmt.push(std::mem::take(&mut stage));
+                out.push(std::mem::take(&mut stmt));
+            }
+            ' ' | '\t' => flush(&mut tok, &mut stage),
+            '|' if chars.peek() == Some(&'|') => {
+                chars.next();
+                flush(&mut tok, &mut stage);
+                stmt.push(std::mem::take(&mut stage));
+                out.push(std::mem::take(&mut stmt));
+            }
+            '|' => {
+                flush(&mut tok, &mut stage);
+                stmt.push(std::mem::take(&mut stage));
+            }
+            '&' if chars.peek() == Some(&'&') => {
+                chars.next();
+                flush(&mut tok, &mut stage);
+                stmt.push(std::mem::take(&mut stage));
+                out.push(std::mem::take(&mut stmt));
+            }
+            ';' | '\n' | '\r' => {
+                flush(&mut tok, &mut stage);
+                stmt.push(std::mem::take(&mut stage));
+                out.push(std::mem::take(&mut stmt));
+            }
+            c => tok.push(c),
+        }
+    }
+    flush(&mut tok, &mut stage);
+    stmt.push(stage);
+    out.push(stmt);
+    out.into_iter()
+        .map(|s| {
+            s.into_iter()
+                .filter(|st| !st.is_empty())
+                .collect::<Vec<_>>()
+        })
+        .filter(|s: &Vec<Vec<String>>| !s.is_empty())
+        .collect()
+}
+
+/// A PowerShell token as a Bash word: quotes become single quotes, `$env:X` becomes `$X`,
+/// a parenthesised pipeline becomes a command substitution.
+fn word(token: &str, depth: usize) -> String {
+    if let Some(inner) = token
+        .strip_prefix("$(")
+        .or_else(|| token.strip_prefix('('))
+        .and_then(|t| t.rfind(')').map(|end| &t[..end]))
+    {
+        return format!("$({})", rewrite_at(inner, depth + 1));
+    }
+    if let Some(body) = token.strip_prefix('\'').and_then(|t| t.strip_suffix('\'')) {
+        return sh_quote(&body.replace("''", "'"));
+    }
+    if let Some(body) = token.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
+        // Expandable string: variables stay variables.
+        let body = body.replace("$env:", "$").replace('`', "\\");
+        return format!("\"{}\"", body.replace('"', "\\\""));
+    }
+    if token.starts_with('{') {
+        return format!(
+            "$({})",
+            rewrite_at(token.trim_matches(['{', '}']), depth + 1)
+        );
+    }
+    token.replace("$env:", "$")
+}
+
+fn sh_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+/// A named parameter (`-Recurse`, `-r`, `-Path:x`): PowerShell accepts any unique prefix.
+fn is_param(token: &str, name: &str) -> bool {
+    let Some(t) = token.strip_prefix('-') else {
+        return false;
+    };
+    let t = t.split(':').next().unwrap_or(t).to_ascii_lowercase();
+    !t.is_empty() && name.starts_with(&t)
+}
+
+/// The value of `-Name value` / `-Name:value`.
+fn param_value<'a>(tokens: &'a [String], names: &[&str]) -> Option<&'a str> {
+    tokens.iter().enumerate().find_map(|(i, t)| {
+        let hit = names.iter().any(|n| is_param(t, n) && t.len() > 2);
+        if !hit {
+            return None;
+        }
+        match t.split_once(':') {
+            Some((_, v)) if !v.is_empty() => Some(v),
+            _ => tokens.get(i + 1).map(String::as_str),
+        }
+    })
+}
+
+/// Positional arguments: tokens that are not parameters nor the value of one of `valued`.
+fn positionals<'a>(tokens: &'a [String], valued: &[&str]) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        let t = &tokens[i];
+        if t.starts_with('-') && t.len() > 1 && !t[1..].starts_with(|c: char| c.is_ascii_digit()) {
+            let takes = valued.iter().any(|n| is_param(t, n)) && !t.contains(':');
+            i += if takes { 2 } else { 1 };
+            continue;
+        }
+        out.push(t.as_str());
+        i += 1;
+    }
+    out
+}
+
+/// One pipeline stage as Bash.
+fn stage(tokens: &[String], piped: bool, depth: usize) -> String {
+    let Some(first) = tokens.first() else {
+        return String::new();
+    };
+    let rest = &tokens[1..];
+    let w = |t: &str| word(t, depth);
+    // `$env:X = 'v'`, `$x = …`: an assignment; its right side runs.
+    if first.starts_with('$') && rest.first().is_some_and(|t| t == "=") {
+        let name = first.trim_start_matches("$env:").trim_start_matches('$');
+        let value: Vec<String> = rest[1..].iter().map(|t| w(t)).collect();
+        let safe: String = name
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        let safe = if safe.is_empty() || safe.starts_with(|c: char| c.is_ascii_digit()) {
+            "_ps".to_string()
+        } else {
+            safe
+        };
+        return format!("{safe}={}", value.join(""));
+    }
+    // `$PSVersionTable.PSVersion`, `$_.CPU -gt 10`: an expression, nothing runs.
+    if first.starts_with('$') && !first.starts_with("$(") {
+        return "true".to_string();
+    }
+    // `(…).Prop`, `(New-Object Net.WebClient).DownloadString('u')`: the group runs.
+    if first.starts_with('(') || first.starts_with("$(") {
+        let group_end = first.rfind(')').unwrap_or(first.len());
+        let member = &first[group_end..];
+        let inner = &first[first.find('(').map_or(0, |i| i + 1)..group_end];
+        if let Some(url) = download_call(first) {
+            return format!("curl {}", sh_quote(&url));
+        }
+        let _ = member;
+        return rewrite_at(inner, depth + 1);
+    }
+    if first.starts_with('[') {
+        // `[IO.File]::WriteAllText(…)`: a .NET call; downloads are the effect we can name.
+        return match download_call(first) {
+            Some(url) => format!("curl {}", sh_quote(&url)),
+            None => "dotnet-call".to_string(),
+        };
+    }
+    let (program, tokens) = if first == "&" || first == "." {
+        match rest.split_first() {
+            Some((p, r)) => (p.as_str(), r),
+            None => return String::new(),
+        }
+    } else {
+        (first.as_str(), rest)
+    };
+    let name = program.trim_matches(['\'', '"']).to_ascii_lowercase();
+    let args = |valued: &[&str]| -> Vec<String> {
+        positionals(tokens, valued).into_iter().map(w).collect()
+    };
+    let joined = |v: Vec<String>| v.join(" ");
+    match name.as_str() {
+        "remove-item" | "rm" | "del" | "erase" | "rd" | "ri" | "rmdir" => {
+            let mut cmd = vec!["rm".to_string()];
+            if tokens.iter().any(|t| is_param(t, "recurse")) {
+                cmd.push("-r".into());
+            }
+            if tokens.iter().any(|t| is_param(t, "force")) {
+                cmd.push("-f".into());
+            }
+            if let Some(p) = param_value(tokens, &["path", "literalpath"]) {
+                cmd.push(w(p));
+            }
+            cmd.extend(args(&[
+                "path",
+                "literalpath",
+                "filter",
+                "include",
+                "exclude",
+            ]));
+            joined(cmd)
+        }
+        "get-content" | "gc" | "cat" | "type" => {
+            let mut cmd = vec!["cat".to_string()];
+            if let Some(p) = param_value(tokens, &["path", "literalpath"]) {
+                cmd.push(w(p));
+            }
+            cmd.extend(args(&[
+                "path",
+                "literalpath",
+                "totalcount",
+                "tail",
+                "encoding",
+            ]));
+            joined(cmd)
+        }
+        "set-content" | "sc" | "out-file" | "add-content" | "ac" | "tee-object" => {
+            let append = matches!(name.as_str(), "add-content" | "ac")
+                || tokens.iter().any(|t| is_param(t, "append"));
+            let path = param_value(tokens, &["path", "literalpath", "filepath"])
+                .map(w)
+                .or_else(|| args(&["value", "encoding"]).into_iter().next())
+                .unwrap_or_default();
+            format!("tee {}{path} >/dev/null", if append { "-a " } else { "" })
+        }
+        "copy-item" | "cp" | "copy" | "cpi" | "move-item" | "mv" | "move" | "mi" => {
+            let verb = if name.starts_with('m') { "mv" } else { "cp -r" };
+            let mut cmd = vec![verb.to_string()];
+            if let Some(p) = param_value(tokens, &["path", "literalpath"]) {
+                cmd.push(w(p));
+            }
+            cmd.extend(args(&["path", "literalpath", "destination"]));
+            if let Some(d) = param_value(tokens, &["destination"]) {
+                cmd.push(w(d));
+            }
+            joined(cmd)
+        }
+        "invoke-webrequest" | "iwr" | "wget" | "curl" | "invoke-restmethod" | "irm" => {
+            let mut cmd = vec!["curl".to_string()];
+            if let Some(u) = param_value(tokens, &["uri"]) {
+                cmd.push(w(u));
+            }
+            if let Some(f) = param_value(tokens, &["outfile"]) {
+                cmd.push(format!("-o {}", w(f)));
+            }
+            if let Some(f) = param_value(tokens, &["infile"]) {
+                cmd.push(format!("-T {}", w(f)));
+            }
+            if let Some(m) = param_value(tokens, &["method"]) {
+                cmd.push(format!("-X {}", w(m)));
+            }
+            if let Some(b) = param_value(tokens, &["body"]) {
+                cmd.push(format!("-d {}", w(b)));
+            }
+            cmd.extend(args(&[
+                "uri",
+                "outfile",
+                "infile",
+                "method",
+                "body",
+                "headers",
+                "usebasicparsing",
+            ]));
+            joined(cmd)
+        }
+        "invoke-expression" | "iex" => {
+            if piped {
+                "sh".to_string()
+            } else {
+                format!("eval {}", joined(args(&["command"])))
+            }
+        }
+        "start-process" | "saps" | "start" => {
+            let target = param_value(tokens, &["filepath"])
+                .map(w)
+                .or_else(|| {
+                    args(&[
+                        "filepath",
+                        "argumentlist",
+                        "verb",
+                        "workingdirectory",
+                        "windowstyle",
+                    ])
+                    .into_iter()
+                    .next()
+                })
+                .unwrap_or_default();
+            let more = param_value(tokens, &["argumentlist"])
+                .map(|a| w(a).trim_matches(['\'', '"']).replace(',', " "))
+                .unwrap_or_default();
+            let elevated =
+                param_value(tokens, &["verb"]).is_some_and(|v| v.eq_ignore_ascii_case("runas"));
+            format!("{}{target} {more}", if elevated { "sudo " } else { "" })
+        }
+        "pwsh" | "powershell" | "powershell.exe" | "pwsh.exe" => {
+            // Nested PowerShell: its code is rewritten too.
+            match param_value(tokens, &["command"]) {
+                Some(code) => rewrite_at(code.trim_matches(['\'', '"']), depth + 1),
+                None => format!("{name} {}", joined(tokens.iter().map(|t| w(t)).collect())),
+            }
+        }
+        _ => {
+            let mut cmd = vec![if cmdlet_verb(program).is_some() {
+                name.clone()
+            } else {
+                w(program)
+            }];
+            cmd.extend(tokens.iter().map(|t| w(t)));
+            joined(cmd)
+        }
+    }
+}
+
+/// The URL of a `.DownloadString('u')`/`.DownloadFile('u', …)` call in a token.
+fn download_call(token: &str) -> Option<String> {
+    let lower = token.to_ascii_lowercase();
+    let at = lower
+        .find(".downloadstring(")
+        .or_else(|| lower.find(".downloadfile("))
+        .or_else(|| lower.find(".downloaddata("))?;
+    let after = &token[at..];
+    let open = after.find('(')? + 1;
+    let inner = &after[open..];
+    let url: String = inner
+        .trim_start_matches(['\'', '"'])
+        .chars()
+        .take_while(|c| !matches!(c, '\'' | '"' | ')' | ','))
+        .collect();
+    Some(url)
+}
+
+/// A program word that only PowerShell runs: a cmdlet, a variable, a group, a .NET call.
+pub fn powershell_only(program: &str) -> bool {
+    program.starts_with(['$', '(', '[', '&', '{'])
+        || program.contains("::")
+        || cmdlet_verb(program).is_some()
+}
+
+/// The Bash line with the same effects as the PowerShell `line`.
+pub fn rewrite(line: &str) -> String {
+    rewrite_at(line, 0)
+}
+
+fn rewrite_at(line: &str, depth: usize) -> String {
+    if depth > 16 {
+        // Deeper than any real command: leave a marker the analysis cannot resolve.
+        return "$__palisade_deep_powershell".to_string();
+    }
+    statements(line)
+        .iter()
+        .map(|st| {
+            st.iter()
+                .enumerate()
+                .map(|(i, tokens)| stage(tokens, i > 0, depth))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
