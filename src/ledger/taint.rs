@@ -21,10 +21,15 @@ CREATE TABLE IF NOT EXISTS exposures(
     origin TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS exposures_by_key ON exposures(kind, key);
+CREATE INDEX IF NOT EXISTS exposures_by_kind ON exposures(kind);
 ";
 
 /// Rows kept per (kind, key): the latest few are all a reason needs.
 const KEEP_PER_KEY: i64 = 4;
+/// Rows kept per kind (distinct derived paths, distinct remotes): the oldest go first. Checked
+/// every `CAP_EVERY` inserts, so a write pays for it rarely.
+const MAX_PER_KIND: i64 = 4096;
+const CAP_EVERY: i64 = 256;
 
 fn err(path: &Path, e: impl std::fmt::Display) -> LedgerError {
     LedgerError {
@@ -136,6 +141,13 @@ impl LedgerStore {
                      exposures WHERE kind = ?1 AND key = ?2 ORDER BY id DESC LIMIT 1 OFFSET ?3)",
                 )?
                 .execute(params![r.kind.as_str(), r.key, KEEP_PER_KEY - 1])?;
+                if ids.last().is_some_and(|id| id % CAP_EVERY == 0) {
+                    tx.prepare_cached(
+                        "DELETE FROM exposures WHERE kind = ?1 AND id < (SELECT id FROM exposures \
+                         WHERE kind = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)",
+                    )?
+                    .execute(params![r.kind.as_str(), MAX_PER_KIND - 1])?;
+                }
             }
             tx.commit()?;
             Ok(ids)
@@ -224,5 +236,30 @@ mod tests {
             .query_row("SELECT count(*) FROM exposures", [], |r| r.get(0))
             .unwrap();
         assert_eq!(n, 1 + KEEP_PER_KEY);
+    }
+
+    #[test]
+    fn distinct_keys_are_capped_per_kind() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path());
+        let rows: Vec<Exposure> = (0..MAX_PER_KIND + 2 * CAP_EVERY)
+            .map(|i| row(ExposureKind::Derived, &format!("/p/{i}"), "r"))
+            .collect();
+        store.record_exposures("s", &rows, 1).unwrap();
+        let conn = store.open("s", false).unwrap().unwrap();
+        let n: i64 = conn
+            .query_row("SELECT count(*) FROM exposures", [], |r| r.get(0))
+            .unwrap();
+        assert!(n <= MAX_PER_KIND + CAP_EVERY, "{n}");
+        // The newest are kept.
+        let last = format!("/p/{}", MAX_PER_KIND + 2 * CAP_EVERY - 1);
+        assert_eq!(
+            store
+                .session_exposure("s", &[last], &[], 0)
+                .unwrap()
+                .derived
+                .len(),
+            1
+        );
     }
 }
