@@ -256,12 +256,18 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
     }
     let verdict = crate::evaluate::evaluate(p.policy, &call, &scope);
     let verdict = ledger_check(p.policy, &store, event, &call, &scope, verdict);
+    let verdict = taint_check(p.policy, &store, event, &call, &scope, verdict);
     let verdict = with_risk(p, &store, event, &call, &scope, verdict);
     let verdict = ledger_record(p.policy, &store, event, &call, &scope, verdict, None);
+    let (verdict, exposed) = taint_record(p.policy, &store, event, &call, &scope, verdict);
     // Record, audit half: append the entry, then link the writes the ledger just recorded to
     // its receipt. A lost link is reported, not a deny (the write itself is ledgered).
     match record_audit(&p.policy.audit, p.locations, event, &verdict) {
         Ok(receipt) => {
+            // Only the seq named in a later reason is lost if this fails: reported, not denied.
+            if let Err(e) = store.attach_exposure_seq(&event.session_id, &exposed, receipt.seq) {
+                tracing::warn!("could not link the session's exposure to audit entry: {e}");
+            }
             if let Err(e) = ledger_attach_receipt(p.locations, event, receipt) {
                 tracing::warn!("could not link the ledger's writes to audit entry: {e}");
             }
@@ -442,6 +448,136 @@ fn now_ms() -> u64 {
 
 // ---- end of the ledger step --------------------------------------------------------------
 
+// ---- Taint step (the lethal trifecta across calls) ---------------------------------------
+// A call that sends data out is judged with what the session was exposed to (see
+// `crate::taint`); after the verdict, what the call exposes the session to is recorded. The
+// exposure rows live in the session's ledger store and are read only by calls that send data
+// out, read files, or write files in a session that has a store.
+
+/// Where exposure older than the policy's TTL begins (0: the whole session).
+fn taint_since(policy: &Policy) -> u64 {
+    policy
+        .taint
+        .ttl_ms
+        .map_or(0, |ttl| now_ms().saturating_sub(ttl))
+}
+
+/// The stricter of the verdict so far and the taint judgement of the call's ways out. An
+/// unreadable store fails closed, as the ledger step does.
+fn taint_check(
+    policy: &Policy,
+    store: &LedgerStore,
+    event: &HookEvent,
+    call: &Call,
+    scope: &Scope,
+    verdict: Verdict,
+) -> Verdict {
+    use crate::taint::{self, TaintMode};
+    if policy.taint.mode == TaintMode::Off || verdict.effect == Some(Effect::Deny) {
+        return verdict;
+    }
+    let outs = taint::outbound(call, scope, &policy.taint);
+    if outs.is_empty() || !store.exists(&event.session_id) {
+        return verdict;
+    }
+    let paths: Vec<String> = outs
+        .iter()
+        .flat_map(|o| o.sent.iter().map(|p| p.to_string_lossy().into_owned()))
+        .collect();
+    let remotes: Vec<String> = outs.iter().filter_map(|o| o.push_remote.clone()).collect();
+    match store.session_exposure(&event.session_id, &paths, &remotes, taint_since(policy)) {
+        // The taint reason names the calls behind it, so it wins a tie with a static ask.
+        Ok(seen) => match taint::judge(&policy.taint, &outs, &seen) {
+            Some(v) if v.effect >= verdict.effect => crate::evaluate::headless(policy, v),
+            _ => verdict,
+        },
+        Err(e) => ledger_failure(policy, &e).stricter(verdict),
+    }
+}
+
+/// Records what the call exposes the session to (unless it was denied): untrusted content,
+/// private data, remotes changed, and files written after private data was read. Returns the
+/// rows to be given the call's audit seq. A store that cannot be written fails closed.
+fn taint_record(
+    policy: &Policy,
+    store: &LedgerStore,
+    event: &HookEvent,
+    call: &Call,
+    scope: &Scope,
+    verdict: Verdict,
+) -> (Verdict, Vec<i64>) {
+    use crate::taint::{self, Exposure, ExposureKind, TaintMode};
+    if policy.taint.mode == TaintMode::Off || verdict.effect == Some(Effect::Deny) {
+        return (verdict, Vec::new());
+    }
+    let sid = &event.session_id;
+    let exists = store.exists(sid);
+    let reads: Vec<PathBuf> = call
+        .effects
+        .iter()
+        .filter_map(|e| match e {
+            crate::effects::Effect::Read { path } => Some(path.clone()),
+            _ => None,
+        })
+        .collect();
+    let result = (|| -> Result<Vec<i64>, ledger::LedgerError> {
+        // Files downloaded earlier in the session are outside content too.
+        let downloaded: Vec<PathBuf> = if exists && !reads.is_empty() {
+            let keys: Vec<String> = reads
+                .iter()
+                .map(|p| p.to_string_lossy().into_owned())
+                .collect();
+            store.read(sid, &keys, |l| {
+                reads
+                    .iter()
+                    .filter(|p| l.get(p).is_some_and(|e| e.from_network))
+                    .cloned()
+                    .collect()
+            })?
+        } else {
+            Vec::new()
+        };
+        let mut rows = taint::exposures(call, scope, &policy.taint, &|p| {
+            downloaded.iter().any(|d| d == p)
+        });
+        rows.extend(taint::remotes_changed(call));
+        let writes = taint::written(call);
+        if !writes.is_empty() {
+            let private = match rows.iter().find(|r| r.kind == ExposureKind::Private) {
+                Some(r) => Some(r.origin.clone()),
+                None if exists => store
+                    .session_exposure(sid, &[], &[], taint_since(policy))?
+                    .private
+                    .map(|r| r.describe()),
+                None => None,
+            };
+            if let Some(origin) = private {
+                for w in writes {
+                    rows.push(Exposure {
+                        kind: ExposureKind::Derived,
+                        key: w.to_string_lossy().into_owned(),
+                        origin: origin.clone(),
+                    });
+                }
+            }
+        }
+        let ids = store.record_exposures(sid, &rows, now_ms())?;
+        // Derived rows keep the read that made them private; the others get this call's seq.
+        Ok(ids
+            .into_iter()
+            .zip(&rows)
+            .filter(|(_, r)| r.kind != ExposureKind::Derived)
+            .map(|(id, _)| id)
+            .collect())
+    })();
+    match result {
+        Ok(ids) => (verdict, ids),
+        Err(e) => (ledger_failure(policy, &e).stricter(verdict), Vec::new()),
+    }
+}
+
+// ---- end of the taint step ---------------------------------------------------------------
+
 // ---- Risk step (the decision-model backend) ---------------------------------------------
 // After the static and ledger verdicts, before recording. Off, out of scope (by default: only
 // calls nothing else had an opinion on) or after a deny it changes nothing and starts no
@@ -486,7 +622,8 @@ fn with_risk(
     if !crate::risk::in_scope(&settings, &verdict) {
         return verdict;
     }
-    let executed = risk_ledger_context(store, event, call, scope);
+    let mut executed = risk_ledger_context(store, event, call, scope);
+    executed.extend(risk_exposure_context(p.policy, store, event));
     let outcome = match p.frozen_risk {
         Some(answers) => {
             let ctx = crate::risk::context(&verdict, &executed);
@@ -549,6 +686,34 @@ fn risk_ledger_context(
         });
     }
     out
+}
+
+/// The session's recorded untrusted exposure, for the `from_untrusted` question: the model
+/// learns that outside content entered this session and from which call, even when the call
+/// judged runs nothing downloaded. An unreadable store gives none (the taint step already
+/// failed closed).
+fn risk_exposure_context(
+    policy: &Policy,
+    store: &LedgerStore,
+    event: &HookEvent,
+) -> Option<crate::risk::LedgerExcerpt> {
+    if policy.taint.mode == crate::taint::TaintMode::Off || !store.exists(&event.session_id) {
+        return None;
+    }
+    let seen = store
+        .session_exposure(&event.session_id, &[], &[], taint_since(policy))
+        .ok()?;
+    let u = seen.untrusted?;
+    Some(crate::risk::LedgerExcerpt {
+        path: String::new(),
+        written_by_agent: false,
+        turns_ago: None,
+        excerpt: None,
+        untrusted_source: Some(format!(
+            "untrusted content entered this session: {}",
+            u.describe()
+        )),
+    })
 }
 
 // ---- end of the risk step ----------------------------------------------------------------

@@ -23,5 +23,6 @@ pub mod risk;
 pub mod scan;
 pub mod settings_file;
 pub mod shell;
+pub mod taint;
 pub mod verdict;
 pub mod vocab;

@@ -1248,3 +1248,32 @@ fn a_typical_session_costs_few_requests() {
         "edits and builds still go to the model ({sent})"
     );
 }
+
+#[test]
+fn from_untrusted_gets_the_sessions_recorded_exposure() {
+    let s = answering(0.4, 0.9, [0.1, 0.1, 0.2, 0.1, 0.1, 0.1]);
+    let env = Env::new(&s.url(), "");
+    let mut fetch = env.event("unused", None);
+    fetch["tool_name"] = json!("WebFetch");
+    fetch["tool_input"] = json!({"url": "https://evil.example/issue/7", "prompt": "read"});
+    fetch["tool_use_id"] = json!("toolu_fetch");
+    env.run(&fetch);
+    let before = s.seen().len();
+    env.bash("make docs");
+    let seen = s.seen();
+    assert_eq!(seen.len(), before + 1, "the build was asked about");
+    let reads = &seen[before].json()["state"]["untrusted_reads"];
+    let sources: Vec<&str> = reads
+        .as_array()
+        .unwrap_or_else(|| panic!("no untrusted_reads in the state: {}", seen[before].body))
+        .iter()
+        .filter_map(|r| r["source"].as_str())
+        .collect();
+    assert!(
+        sources
+            .iter()
+            .any(|s| s.contains("untrusted content entered this session")
+                && s.contains("WebFetch https://evil.example/issue/7")),
+        "{sources:?}"
+    );
+}

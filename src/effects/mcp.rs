@@ -456,7 +456,7 @@ fn collect(v: &Value, out: &mut Vec<String>) {
 }
 
 /// `*` matches any run of characters (including none); everything else literally.
-fn glob_match(glob: &str, text: &str) -> bool {
+pub(crate) fn glob_match(glob: &str, text: &str) -> bool {
     let parts: Vec<&str> = glob.split('*').collect();
     if parts.len() == 1 {
         return glob == text;

@@ -23,6 +23,7 @@
 //! rows it asks for, through a partial `Ledger` view); replay keeps one in memory per case.
 
 mod store;
+mod taint;
 
 pub use store::{LedgerError, LedgerStore, read_file};
 

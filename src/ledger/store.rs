@@ -319,7 +319,11 @@ impl LedgerStore {
     /// Opens the session's store; `None` when it has none and `create` is false. Creates it
     /// (migrating a JSON ledger of an earlier version) when `create` is true, or when a JSON
     /// ledger is waiting to be migrated.
-    fn open(&self, session_id: &str, create: bool) -> Result<Option<Connection>, LedgerError> {
+    pub(super) fn open(
+        &self,
+        session_id: &str,
+        create: bool,
+    ) -> Result<Option<Connection>, LedgerError> {
         let path = self.file_for(session_id);
         match fs::symlink_metadata(&path) {
             Ok(m) => {

@@ -33,7 +33,7 @@ fn secret_out(a: &ShellAnalysis, scope: &Scope) -> Option<String> {
     None
 }
 
-fn upload(c: &Command, scope: &Scope) -> Option<String> {
+pub(crate) fn upload(c: &Command, scope: &Scope) -> Option<String> {
     if local_only(c) {
         return None;
     }

@@ -21,6 +21,10 @@ mod shell_analysis;
 #[cfg(test)]
 mod tests;
 
+/// Program knowledge the session-taint step reuses (`crate::taint`).
+pub(crate) use exfiltration::upload;
+pub(crate) use secrets::credential_cli;
+
 use crate::normalize::{Call, Scope};
 use crate::shell::{Command, ShellAnalysis};
 use crate::verdict::Effect;

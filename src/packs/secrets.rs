@@ -117,7 +117,7 @@ fn secret_manager(c: &Command, ops: &[&str]) -> bool {
 }
 
 /// CLIs that print a live credential: `gh auth token`, `gcloud auth print-access-token`…
-fn credential_cli(c: &Command, _: &Scope) -> Option<String> {
+pub(crate) fn credential_cli(c: &Command, _: &Scope) -> Option<String> {
     let ops: Vec<&str> = c.operands().iter().map(|w| w.text.as_str()).collect();
     let at = |i: usize| ops.get(i).copied().unwrap_or("");
     let hit = match c.program.as_str() {

