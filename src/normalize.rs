@@ -75,7 +75,8 @@ pub struct ProtectedPath {
     pub path: PathBuf,
     /// Human name for reasons: "palisade's policy", "Claude Code settings"…
     pub what: String,
-    /// Protects everything below `path` too.
+    /// Protects everything below `path` too. With a last component `*.ext` (transcripts:
+    /// `projects/*.jsonl`), only files with that extension anywhere below its parent.
     pub subtree: bool,
     /// `path` is a relative tail (`.claude/settings.json`): any path ending in it is protected.
     pub suffix: bool,
@@ -84,15 +85,9 @@ pub struct ProtectedPath {
 impl Scope {
     /// The protected entry covering `path`, if any.
     pub fn protected(&self, path: &Path) -> Option<&ProtectedPath> {
-        self.protected.iter().find(|p| {
-            if p.suffix {
-                path.ends_with(&p.path)
-            } else if p.subtree {
-                path.starts_with(&p.path)
-            } else {
-                path == p.path
-            }
-        })
+        self.protected
+            .iter()
+            .find(|p| crate::protect::covers(p, path))
     }
 
     /// True when `path` lies inside one of the write roots.

@@ -86,7 +86,7 @@ pub fn reaches(scope: &Scope, target: &Path, change: Change) -> Option<Reach> {
 }
 
 /// A protected entry covering `path` itself (the file, or a file in a protected directory).
-fn covers(p: &ProtectedPath, path: &Path) -> bool {
+pub fn covers(p: &ProtectedPath, path: &Path) -> bool {
     if let Some(ext) = pattern_ext(p) {
         let dir = p.path.parent().unwrap_or(Path::new("/"));
         return path.starts_with(dir) && path.extension().is_some_and(|e| e == ext);

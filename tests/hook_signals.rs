@@ -12,20 +12,20 @@ use std::net::TcpListener;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-/// A backend that accepts connections and never answers; held open for the test's life.
-fn stalled_backend() -> (String, std::thread::JoinHandle<()>) {
+/// A backend that accepts connections and never answers; each accepted connection is
+/// reported on the channel (the hook is then deciding), and held open for the test's life.
+fn stalled_backend() -> (String, std::sync::mpsc::Receiver<()>) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("http://{}/v1/assess", listener.local_addr().unwrap());
-    let h = std::thread::spawn(move || {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
         let mut held = Vec::new();
         for s in listener.incoming().flatten() {
             held.push(s);
-            if held.len() > 8 {
-                break;
-            }
+            let _ = tx.send(());
         }
     });
-    (url, h)
+    (url, rx)
 }
 
 fn risk_sandbox(url: &str) -> Sandbox {
@@ -36,8 +36,14 @@ fn risk_sandbox(url: &str) -> Sandbox {
     sb
 }
 
-/// Spawns the hook on an undecided call, waits until it is deciding, sends `signal`.
-fn signalled(sb: &Sandbox, signal: &str, deadline_ms: &str) -> (common::Answer, Duration) {
+/// Spawns the hook on an undecided call, waits until it is deciding (its request reached the
+/// backend), sends `signal`.
+fn signalled(
+    sb: &Sandbox,
+    deciding: &std::sync::mpsc::Receiver<()>,
+    signal: &str,
+    deadline_ms: &str,
+) -> (common::Answer, Duration) {
     let mut cmd = sb.command();
     cmd.arg("hook")
         .env("PALISADE_TEST_KEY", "k")
@@ -45,6 +51,8 @@ fn signalled(sb: &Sandbox, signal: &str, deadline_ms: &str) -> (common::Answer, 
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+    // Connections of an earlier hook do not count.
+    while deciding.try_recv().is_ok() {}
     let mut child = cmd.spawn().unwrap();
     let event = sb.event("Bash", json!({"command": "npm run build"}));
     child
@@ -53,7 +61,9 @@ fn signalled(sb: &Sandbox, signal: &str, deadline_ms: &str) -> (common::Answer, 
         .unwrap()
         .write_all(event.to_string().as_bytes())
         .unwrap();
-    std::thread::sleep(Duration::from_millis(700));
+    deciding
+        .recv_timeout(Duration::from_secs(8))
+        .expect("the hook asks the backend");
     let start = Instant::now();
     let status = std::process::Command::new("kill")
         .args([&format!("-{signal}"), &child.id().to_string()])
@@ -73,10 +83,10 @@ fn signalled(sb: &Sandbox, signal: &str, deadline_ms: &str) -> (common::Answer, 
 
 #[test]
 fn sigterm_while_deciding_answers_deny_with_exit_2() {
-    let (url, _h) = stalled_backend();
+    let (url, deciding) = stalled_backend();
     for signal in ["TERM", "INT", "HUP"] {
         let sb = risk_sandbox(&url);
-        let (a, took) = signalled(&sb, signal, "9000");
+        let (a, took) = signalled(&sb, &deciding, signal, "9000");
         assert_eq!(a.code, 2, "SIG{signal}: {a:?}");
         assert_eq!(a.decision(), "deny", "SIG{signal}: {a:?}");
         assert!(a.reason().contains("signal"), "{}", a.reason());
@@ -91,7 +101,7 @@ fn sigterm_while_deciding_answers_deny_with_exit_2() {
 
 #[test]
 fn a_deadline_refusal_is_recorded() {
-    let (url, _h) = stalled_backend();
+    let (url, _deciding) = stalled_backend();
     let sb = risk_sandbox(&url);
     let a = sb.hook_with(
         sb.event("Bash", json!({"command": "npm run build"}))

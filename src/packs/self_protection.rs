@@ -1,5 +1,7 @@
-//! self-protection: the agent may not change palisade's policy, state or binary, nor the
-//! Claude Code settings that install (or disable) the hook.
+//! self-protection: the agent may not change palisade's policy, state or binary, the Claude
+//! Code settings that install (or disable) the hook, or the session transcripts — judged by
+//! the resource a changed path reaches (`crate::protect`), whichever tool changes it. Nor may
+//! it signal the hook, start an agent without it, or have a shell run a start-up file unseen.
 
 use super::common::{altered_paths, inline_code, inline_code_paths, inline_code_writes};
 use super::{Check, Example, Rule};
@@ -29,8 +31,8 @@ impl Target {
     }
 }
 
-/// The first protection answer over every path the call changes.
-/// A deny wins over an ask found earlier on the line.
+/// The protection answer over every path the call changes; a deny wins over an ask found
+/// earlier on the line.
 fn verdict(call: &Call, scope: &Scope) -> Option<(Reach, String)> {
     let mut first_ask = None;
     for t in targets(call, scope) {
@@ -718,7 +720,7 @@ fn startup_file(c: &Command, _: &Scope) -> Option<String> {
     ) {
         for a in &c.args {
             let (k, v) = a.text.split_once('=').unwrap_or((a.text.as_str(), ""));
-            if var_runs(k, v) || k == "ENV" && !v.is_empty() {
+            if var_runs(k, v) {
                 return Some(format!(
                     "`{prog} {k}=` makes later shells run a file unseen by the analysis"
                 ));
@@ -877,6 +879,7 @@ pub static RULES: &[Rule] = &[
             Example::bash("ENV=production npm start"),
             Example::bash("bash -c 'echo hi'"),
             Example::bash("export PATH=$PATH:/opt/bin"),
+            Example::bash("export ENV=production"),
         ],
     },
 ];
