@@ -3,8 +3,9 @@
 //! makes dangerous and ordinary tool calls. Claude Code runs palisade as its hook on each.
 //!
 //! Skipped, with a message saying why, when node/npm, python3 or the CLI are not available.
-//! The CLI is installed from npm (`@anthropic-ai/claude-code`) into cargo's test tmp dir on
-//! first use; `PALISADE_E2E_CLAUDE=/path/to/claude` uses an existing one.
+//! The CLI is installed from npm (`@anthropic-ai/claude-code`) into `.e2e-cache/claude-code`
+//! (git-ignored, outside target/ so `cargo clean` keeps it) on first use, saying so;
+//! `PALISADE_E2E_CLAUDE=/path/to/claude` uses an existing one.
 
 #[path = "e2e/sandbox.rs"]
 mod sandbox;
@@ -90,10 +91,17 @@ fn find_or_install_claude() -> Result<PathBuf, String> {
             Err(format!("PALISADE_E2E_CLAUDE={} does not run", p.display()))
         };
     }
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("claude-code");
+    // Cached in the repository's `.e2e-cache/` (git-ignored), outside target/: `cargo clean`
+    // must not cost another download. A copy left by earlier versions in target/ is used too.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(".e2e-cache/claude-code");
     let bin = dir.join("node_modules/.bin/claude");
     if runs(&bin) {
         return Ok(bin);
+    }
+    let old =
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("claude-code/node_modules/.bin/claude");
+    if runs(&old) {
+        return Ok(old);
     }
     for tool in ["node", "npm"] {
         if run_limited(Command::new(tool).arg("--version"), Duration::from_secs(30)).is_err() {
@@ -101,6 +109,10 @@ fn find_or_install_claude() -> Result<PathBuf, String> {
         }
     }
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    eprintln!(
+        "e2e: installing {NPM_PACKAGE} from npm into {} (once; it is cached there, outside target/)",
+        dir.display()
+    );
     let out = run_limited(
         Command::new("npm")
             .args(["install", "--no-audit", "--no-fund", "--loglevel=error"])
@@ -246,6 +258,9 @@ fn run_session(
     std::fs::write(&script, serde_json::to_vec(steps).unwrap()).unwrap();
     let log = work.join("requests.jsonl");
     let port_file = work.join("port");
+    // A second session in the same sandbox must not read the first one's port or results.
+    let _ = std::fs::remove_file(&port_file);
+    let _ = std::fs::remove_file(&log);
     let server_py = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e/fake_model.py");
     let mut server = Command::new(python)
         .arg(&server_py)
@@ -519,4 +534,85 @@ fn claude_code_session_stops_the_lethal_trifecta() {
         "ordinary work after the refusal ran: {:?}",
         s.result(5)
     );
+}
+
+/// The loop a user goes through with a false positive: a call refused in a real session,
+/// `palisade allow` of it, then the same call running in the next session.
+#[test]
+fn claude_code_refusal_then_palisade_allow_then_it_runs() {
+    let Some((claude, python)) =
+        prerequisites("claude_code_refusal_then_palisade_allow_then_it_runs")
+    else {
+        return;
+    };
+    if !sandbox::shell_analysis_present() {
+        eprintln!(
+            "SKIPPED claude_code_refusal_then_palisade_allow_then_it_runs: no shell analysis"
+        );
+        return;
+    }
+    let sb = Sandbox::new();
+    // A repository, so that `palisade allow` run in it and the hook agree on the project.
+    std::fs::create_dir_all(sb.project.join(".git")).unwrap();
+    let init = sb.run(&["init"]);
+    assert!(init.status.success(), "{}", stderr(&init));
+    // A build directory outside the project: deleting it asks, which `claude -p` refuses.
+    let build = sb.dir.path().join("outside/build");
+    std::fs::create_dir_all(&build).unwrap();
+    std::fs::write(build.join("artifact.o"), "x").unwrap();
+    let step = bash(&format!("rm -rf {}", build.display()));
+
+    let s = run_session(&sb, &claude, &python, std::slice::from_ref(&step), &[]);
+    let r = s.result(0);
+    assert!(
+        r.is_error,
+        "the delete outside the project was refused: {r:?}"
+    );
+    assert!(build.exists(), "nothing was deleted");
+
+    // The user allows it, as a script would.
+    let allow = sb.run(&["allow", "--yes"]);
+    assert!(
+        allow.status.success(),
+        "{}{}",
+        sandbox::stdout(&allow),
+        stderr(&allow)
+    );
+    assert!(
+        sandbox::stdout(&allow).contains("overrides: [\"destructive-fs/rm-outside-project\"]"),
+        "{}",
+        sandbox::stdout(&allow)
+    );
+
+    let s = run_session(&sb, &claude, &python, std::slice::from_ref(&step), &[]);
+    if s.result(0).is_error {
+        // Why, in palisade's own words: the trace of the last audit entry.
+        let audit = std::fs::read_to_string(sb.data_dir().join("audit.jsonl")).unwrap_or_default();
+        let last: Value = audit
+            .lines()
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .rfind(|e| e["event"] == "PreToolUse")
+            .unwrap_or(Value::Null);
+        let seq = last["seq"].to_string();
+        let trace = sb.run(&["explain", "--seq", &seq]);
+        panic!(
+            "it did not run this time: {:?}\nlast entry: {last}\nexplain --seq {seq}:\n{}\npolicy:\n{}",
+            s.result(0),
+            sandbox::stdout(&trace),
+            std::fs::read_to_string(sb.user_policy()).unwrap_or_default()
+        );
+    }
+    assert!(!build.exists(), "the build directory is gone");
+    // Anything else outside the project still asks.
+    let other = sb.dir.path().join("outside/keep");
+    std::fs::create_dir_all(&other).unwrap();
+    let s = run_session(
+        &sb,
+        &claude,
+        &python,
+        &[bash(&format!("rm -rf {}", other.display()))],
+        &[],
+    );
+    assert!(s.result(0).is_error, "{:?}", s.result(0));
+    assert!(other.exists());
 }
