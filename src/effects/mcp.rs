@@ -1,6 +1,6 @@
 //! Tool models for MCP tools: which arguments of `mcp__<server>__<tool>` carry which effect.
 //!
-//! The built-in table (`mcp-models.yaml`, data) covers the common servers — filesystem, git,
+//! The built-in table (`mcp_table.rs`, data) covers the common servers — filesystem, git,
 //! GitHub/GitLab, shell and terminal runners, SQL servers, fetch and browser servers, docker,
 //! kubernetes and cloud CLIs — matched by globs over the tool name, so a server installed
 //! under another name (`mcp__fs__read_file`, `mcp__files__read_file`) is still known. Users
@@ -66,18 +66,26 @@ pub struct ToolModel {
     pub argv: Vec<String>,
 }
 
-/// The tool models of a policy file: `tool_models: [ToolModel…]`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ModelFile {
-    tool_models: Vec<ToolModel>,
-}
-
-/// The built-in models, parsed once.
+/// The built-in models, converted once from the static table in `mcp_table.rs`.
 static BUILTIN: LazyLock<Vec<ToolModel>> = LazyLock::new(|| {
-    serde_yaml::from_str::<ModelFile>(include_str!("mcp-models.yaml"))
-        .map(|f| f.tool_models)
-        .unwrap_or_else(|e| panic!("built-in MCP tool models: {e}"))
+    let v = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    super::mcp_table::BUILTIN
+        .iter()
+        .map(|b| ToolModel {
+            tools: v(b.tools),
+            requires: v(b.requires),
+            read: v(b.read),
+            list: v(b.list),
+            write: v(b.write),
+            content: v(b.content),
+            command: v(b.command),
+            sql: v(b.sql),
+            engine: b.engine.map(str::to_string),
+            url: v(b.url),
+            send: b.send.map(str::to_string),
+            argv: v(b.argv),
+        })
+        .collect()
 });
 
 /// The built-in tool models.
