@@ -19,7 +19,6 @@ use crate::vocab;
 use serde::Deserialize;
 use serde_json::Value;
 use std::path::PathBuf;
-use std::sync::LazyLock;
 
 /// How one MCP tool's arguments map to effects. Argument names may be dotted paths into
 /// arrays of objects (`edits.newText`, `files.content`).
@@ -66,31 +65,28 @@ pub struct ToolModel {
     pub argv: Vec<String>,
 }
 
-/// The built-in models, converted once from the static table in `mcp_table.rs`.
-static BUILTIN: LazyLock<Vec<ToolModel>> = LazyLock::new(|| {
+/// A built-in model as a `ToolModel`.
+fn owned(b: &super::mcp_table::Builtin) -> ToolModel {
     let v = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
-    super::mcp_table::BUILTIN
-        .iter()
-        .map(|b| ToolModel {
-            tools: v(b.tools),
-            requires: v(b.requires),
-            read: v(b.read),
-            list: v(b.list),
-            write: v(b.write),
-            content: v(b.content),
-            command: v(b.command),
-            sql: v(b.sql),
-            engine: b.engine.map(str::to_string),
-            url: v(b.url),
-            send: b.send.map(str::to_string),
-            argv: v(b.argv),
-        })
-        .collect()
-});
+    ToolModel {
+        tools: v(b.tools),
+        requires: v(b.requires),
+        read: v(b.read),
+        list: v(b.list),
+        write: v(b.write),
+        content: v(b.content),
+        command: v(b.command),
+        sql: v(b.sql),
+        engine: b.engine.map(str::to_string),
+        url: v(b.url),
+        send: b.send.map(str::to_string),
+        argv: v(b.argv),
+    }
+}
 
-/// The built-in tool models.
-pub fn builtin() -> &'static [ToolModel] {
-    &BUILTIN
+/// The built-in tool models (converted on each call: for listing and tests, not the hook).
+pub fn builtin() -> Vec<ToolModel> {
+    super::mcp_table::BUILTIN.iter().map(owned).collect()
 }
 
 /// What a model made of one MCP call.
@@ -103,12 +99,20 @@ pub struct Modelled {
 /// Models an MCP call: the user's models first, then the built-in ones, then inference.
 pub fn model(tool: &str, input: &Value, user: &[ToolModel], scope: &Scope) -> Modelled {
     let canonical = canonical_name(tool);
-    let found = user.iter().chain(builtin()).find(|m| {
-        m.tools
-            .iter()
-            .any(|g| glob_match(g, tool) || glob_match(g, &canonical))
-            && m.requires.iter().all(|a| input.get(a).is_some())
-    });
+    let named = |g: &str| glob_match(g, tool) || glob_match(g, &canonical);
+    let present = |a: &str| input.get(a).is_some();
+    // Only the model that matches is converted: the hook pays for one, not the table.
+    let found = user
+        .iter()
+        .find(|m| m.tools.iter().any(|g| named(g)) && m.requires.iter().all(|a| present(a)))
+        .cloned()
+        .or_else(|| {
+            super::mcp_table::BUILTIN
+                .iter()
+                .find(|b| b.tools.iter().any(|g| named(g)) && b.requires.iter().all(|a| present(a)))
+                .map(owned)
+        });
+    let found = found.as_ref();
     match found {
         // A model that names arguments the call does not carry says nothing about it: read
         // the call from its argument names instead. A model naming none (`tools` only) is a
@@ -465,18 +469,19 @@ fn collect(v: &Value, out: &mut Vec<String>) {
 
 /// `*` matches any run of characters (including none); everything else literally.
 fn glob_match(glob: &str, text: &str) -> bool {
-    let parts: Vec<&str> = glob.split('*').collect();
-    if parts.len() == 1 {
+    let Some((first, rest)) = glob.split_once('*') else {
         return glob == text;
-    }
-    let (first, last) = (parts[0], parts[parts.len() - 1]);
-    if !text.starts_with(first) || text.len() < first.len() + last.len() || !text.ends_with(last) {
+    };
+    let (middle, last) = rest.rsplit_once('*').unwrap_or(("", rest));
+    let Some(text) = text.strip_prefix(first) else {
         return false;
-    }
-    let mut rest = &text[first.len()..text.len() - last.len()];
-    for mid in &parts[1..parts.len() - 1] {
-        match rest.find(mid) {
-            Some(i) => rest = &rest[i + mid.len()..],
+    };
+    let Some(mut text) = text.strip_suffix(last) else {
+        return false;
+    };
+    for mid in middle.split('*').filter(|m| !m.is_empty()) {
+        match text.find(mid) {
+            Some(i) => text = &text[i + mid.len()..],
             None => return false,
         }
     }
@@ -672,6 +677,9 @@ mod tests {
         assert!(!glob_match("mcp__*__read_file", "mcp__fs__read_file_x"));
         assert!(glob_match("mcp__postgres*__*", "mcp__postgres-prod__query"));
         assert!(glob_match("exact", "exact") && !glob_match("exact", "exactly"));
+        assert!(glob_match("a*b*c", "abc") && glob_match("a*b*c", "aXbYc"));
+        assert!(!glob_match("a*b*c", "acb") && !glob_match("ab*ba", "aba"));
+        assert!(glob_match("*", "") && glob_match("mcp__*", "mcp__x"));
     }
 
     #[test]
