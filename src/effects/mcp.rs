@@ -1,6 +1,6 @@
 //! Tool models for MCP tools: which arguments of `mcp__<server>__<tool>` carry which effect.
 //!
-//! The built-in table (`mcp-models.yaml`, data) covers the common servers — filesystem, git,
+//! The built-in table (`mcp_table.rs`, data) covers the common servers — filesystem, git,
 //! GitHub/GitLab, shell and terminal runners, SQL servers, fetch and browser servers, docker,
 //! kubernetes and cloud CLIs — matched by globs over the tool name, so a server installed
 //! under another name (`mcp__fs__read_file`, `mcp__files__read_file`) is still known. Users
@@ -19,7 +19,6 @@ use crate::vocab;
 use serde::Deserialize;
 use serde_json::Value;
 use std::path::PathBuf;
-use std::sync::LazyLock;
 
 /// How one MCP tool's arguments map to effects. Argument names may be dotted paths into
 /// arrays of objects (`edits.newText`, `files.content`).
@@ -66,23 +65,28 @@ pub struct ToolModel {
     pub argv: Vec<String>,
 }
 
-/// The tool models of a policy file: `tool_models: [ToolModel…]`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ModelFile {
-    tool_models: Vec<ToolModel>,
+/// A built-in model as a `ToolModel`.
+fn owned(b: &super::mcp_table::Builtin) -> ToolModel {
+    let v = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    ToolModel {
+        tools: v(b.tools),
+        requires: v(b.requires),
+        read: v(b.read),
+        list: v(b.list),
+        write: v(b.write),
+        content: v(b.content),
+        command: v(b.command),
+        sql: v(b.sql),
+        engine: b.engine.map(str::to_string),
+        url: v(b.url),
+        send: b.send.map(str::to_string),
+        argv: v(b.argv),
+    }
 }
 
-/// The built-in models, parsed once.
-static BUILTIN: LazyLock<Vec<ToolModel>> = LazyLock::new(|| {
-    serde_yaml::from_str::<ModelFile>(include_str!("mcp-models.yaml"))
-        .map(|f| f.tool_models)
-        .unwrap_or_else(|e| panic!("built-in MCP tool models: {e}"))
-});
-
-/// The built-in tool models.
-pub fn builtin() -> &'static [ToolModel] {
-    &BUILTIN
+/// The built-in tool models (converted on each call: for listing and tests, not the hook).
+pub fn builtin() -> Vec<ToolModel> {
+    super::mcp_table::BUILTIN.iter().map(owned).collect()
 }
 
 /// What a model made of one MCP call.
@@ -95,12 +99,20 @@ pub struct Modelled {
 /// Models an MCP call: the user's models first, then the built-in ones, then inference.
 pub fn model(tool: &str, input: &Value, user: &[ToolModel], scope: &Scope) -> Modelled {
     let canonical = canonical_name(tool);
-    let found = user.iter().chain(builtin()).find(|m| {
-        m.tools
-            .iter()
-            .any(|g| glob_match(g, tool) || glob_match(g, &canonical))
-            && m.requires.iter().all(|a| input.get(a).is_some())
-    });
+    let named = |g: &str| glob_match(g, tool) || glob_match(g, &canonical);
+    let present = |a: &str| input.get(a).is_some();
+    // Only the model that matches is converted: the hook pays for one, not the table.
+    let found = user
+        .iter()
+        .find(|m| m.tools.iter().any(|g| named(g)) && m.requires.iter().all(|a| present(a)))
+        .cloned()
+        .or_else(|| {
+            super::mcp_table::BUILTIN
+                .iter()
+                .find(|b| b.tools.iter().any(|g| named(g)) && b.requires.iter().all(|a| present(a)))
+                .map(owned)
+        });
+    let found = found.as_ref();
     match found {
         // A model that names arguments the call does not carry says nothing about it: read
         // the call from its argument names instead. A model naming none (`tools` only) is a
@@ -457,18 +469,19 @@ fn collect(v: &Value, out: &mut Vec<String>) {
 
 /// `*` matches any run of characters (including none); everything else literally.
 pub(crate) fn glob_match(glob: &str, text: &str) -> bool {
-    let parts: Vec<&str> = glob.split('*').collect();
-    if parts.len() == 1 {
+    let Some((first, rest)) = glob.split_once('*') else {
         return glob == text;
-    }
-    let (first, last) = (parts[0], parts[parts.len() - 1]);
-    if !text.starts_with(first) || text.len() < first.len() + last.len() || !text.ends_with(last) {
+    };
+    let (middle, last) = rest.rsplit_once('*').unwrap_or(("", rest));
+    let Some(text) = text.strip_prefix(first) else {
         return false;
-    }
-    let mut rest = &text[first.len()..text.len() - last.len()];
-    for mid in &parts[1..parts.len() - 1] {
-        match rest.find(mid) {
-            Some(i) => rest = &rest[i + mid.len()..],
+    };
+    let Some(mut text) = text.strip_suffix(last) else {
+        return false;
+    };
+    for mid in middle.split('*').filter(|m| !m.is_empty()) {
+        match text.find(mid) {
+            Some(i) => text = &text[i + mid.len()..],
             None => return false,
         }
     }
@@ -664,6 +677,9 @@ mod tests {
         assert!(!glob_match("mcp__*__read_file", "mcp__fs__read_file_x"));
         assert!(glob_match("mcp__postgres*__*", "mcp__postgres-prod__query"));
         assert!(glob_match("exact", "exact") && !glob_match("exact", "exactly"));
+        assert!(glob_match("a*b*c", "abc") && glob_match("a*b*c", "aXbYc"));
+        assert!(!glob_match("a*b*c", "acb") && !glob_match("ab*ba", "aba"));
+        assert!(glob_match("*", "") && glob_match("mcp__*", "mcp__x"));
     }
 
     #[test]

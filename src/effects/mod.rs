@@ -8,6 +8,7 @@
 //! `WebSearch` from their inputs; MCP tools from the tool models in `mcp.rs`.
 
 pub mod mcp;
+mod mcp_table;
 
 use crate::normalize::{CallKind, Scope};
 use crate::shell::{Command, ShellAnalysis};
