@@ -339,6 +339,25 @@ mod tests {
     }
 
     #[test]
+    fn repeated_redirections_are_kept_once_where_they_take_effect() {
+        let targets = |line: &str| -> Vec<String> {
+            crate::shell::analyse(line).commands[0]
+                .redirects
+                .iter()
+                .map(|r| r.target.text.clone())
+                .collect()
+        };
+        assert_eq!(
+            targets(&format!("echo x{}", " >f >g".repeat(20_000))),
+            ["f", "g"]
+        );
+        // The last one decides where stdout goes.
+        assert_eq!(targets("echo x >f >g >f"), ["g", "f"]);
+        // With a duplication, order matters: only repeats in a row go.
+        assert_eq!(targets("echo x >f >f 2>&1 >g >f"), ["f", "1", "g", "f"]);
+    }
+
+    #[test]
     fn nesting_is_measured_not_counted() {
         // Many sequential groups are shallow.
         let t = "(a); ".repeat(1000);

@@ -686,6 +686,7 @@ impl Analyser {
         };
         let mut redirects = inv.redirects;
         redirects.extend(ctx.redirects.iter().cloned());
+        dedup_redirects(&mut redirects);
         self.out.commands.push(Command {
             program,
             program_path: program_word.text,
@@ -712,6 +713,39 @@ fn assignment_name(name: &ast::AssignmentName) -> String {
 }
 
 /// `cd` target relative to the current directory of the line, when known.
+/// Drops repeated redirections, so each later step (path resolution per write) runs once per
+/// target, however often a line repeats it (`>f >g >f >g…`). Without descriptor duplications
+/// only the last occurrence of each matters (where each descriptor ends up, and which files
+/// are opened); with them (`2>&1` reads where stdout points at that moment) only repeats in a
+/// row are dropped.
+fn dedup_redirects(redirects: &mut Vec<Redirect>) {
+    if redirects.len() < 2 {
+        return;
+    }
+    if redirects.iter().any(|r| r.kind == RedirectKind::Dup) {
+        redirects.dedup();
+        return;
+    }
+    let key = |r: &Redirect| {
+        (
+            r.fd,
+            r.kind as u8,
+            r.target.text.clone(),
+            r.target.dynamic,
+            r.target.glob,
+        )
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut kept: Vec<Redirect> = Vec::with_capacity(redirects.len());
+    for r in redirects.drain(..).rev() {
+        if seen.insert(key(&r)) {
+            kept.push(r);
+        }
+    }
+    kept.reverse();
+    *redirects = kept;
+}
+
 pub(super) fn join_dir(cwd: Option<&str>, target: &str) -> String {
     match cwd {
         Some(base) if !target.starts_with(['/', '~', '$']) => {
