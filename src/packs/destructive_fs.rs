@@ -301,6 +301,31 @@ fn disk_erase(c: &Command, _: &Scope) -> Option<String> {
     hit.then(|| format!("`diskutil {sub}` erases a disk or volume"))
 }
 
+/// Stopping the machine, every process, or its firewall.
+fn system_disruption(c: &Command, _: &Scope) -> Option<String> {
+    let ops: Vec<&str> = c.operands().iter().map(|w| w.text.as_str()).collect();
+    let first = ops.first().copied().unwrap_or("");
+    let hit = match c.program.as_str() {
+        "shutdown" | "reboot" | "halt" | "poweroff" => !c.has_flag(Some('c'), &["help"]),
+        "init" | "telinit" => matches!(first, "0" | "6"),
+        "systemctl" => matches!(
+            first,
+            "poweroff" | "reboot" | "halt" | "kexec" | "emergency"
+        ),
+        "kill" => c.args.iter().any(|a| a.text == "-1"),
+        "iptables" | "ip6tables" => c.has_flag(Some('F'), &["flush"]),
+        "nft" => ops.windows(2).any(|w| w[0] == "flush" && w[1] == "ruleset"),
+        "ufw" => matches!(first, "disable" | "reset"),
+        _ => false,
+    };
+    hit.then(|| {
+        format!(
+            "`{}` stops the machine, every process or the firewall",
+            c.line()
+        )
+    })
+}
+
 fn perms_critical(c: &Command, scope: &Scope) -> Option<String> {
     if !recursive(c) {
         return None;
@@ -506,6 +531,43 @@ pub static RULES: &[Rule] = &[
         allowed: &[
             Example::bash("diskutil list"),
             Example::bash("diskutil info disk0"),
+        ],
+    },
+    Rule {
+        id: "system-disruption",
+        pack: PACK,
+        effect: Ask,
+        reason: "Shutting down or rebooting the machine, killing every process or dropping the firewall needs confirmation",
+        programs: &[
+            "shutdown",
+            "reboot",
+            "halt",
+            "poweroff",
+            "init",
+            "telinit",
+            "systemctl",
+            "kill",
+            "iptables",
+            "ip6tables",
+            "nft",
+            "ufw",
+        ],
+        check: Check::Command(system_disruption),
+        refused: &[
+            Example::bash("shutdown -h now"),
+            Example::bash("sudo reboot"),
+            Example::bash("systemctl poweroff"),
+            Example::bash("kill -9 -1"),
+            Example::bash("iptables -F"),
+            Example::bash("ufw disable"),
+            Example::bash("nft flush ruleset"),
+        ],
+        allowed: &[
+            Example::bash("kill -9 12345"),
+            Example::bash("iptables -L -n"),
+            Example::bash("ufw status"),
+            Example::bash("systemctl restart --user app"),
+            Example::bash("shutdown -c"),
         ],
     },
     Rule {
