@@ -301,6 +301,29 @@ fn disk_erase(c: &Command, _: &Scope) -> Option<String> {
     hit.then(|| format!("`diskutil {sub}` erases a disk or volume"))
 }
 
+/// `find /etc -type f | xargs rm -f`: a delete whose targets are what `find` lists under a
+/// critical directory.
+fn find_piped_delete(a: &ShellAnalysis, scope: &Scope) -> Option<String> {
+    a.commands.iter().find_map(|c| {
+        if !c.args_from_stdin || !matches!(c.program.as_str(), "rm" | "unlink" | "shred" | "srm") {
+            return None;
+        }
+        let up = a.commands.get(c.stdin_from?)?;
+        if up.program != "find" {
+            return None;
+        }
+        find_starts(up).into_iter().find_map(|w| {
+            let (path, _) = word_path(w, up, scope)?;
+            critical(&path, scope).map(|what| {
+                format!(
+                    "`{}` deletes what `find {}` lists in {what}",
+                    c.program, w.text
+                )
+            })
+        })
+    })
+}
+
 /// Stopping the machine, every process, or its firewall.
 fn system_disruption(c: &Command, _: &Scope) -> Option<String> {
     let ops: Vec<&str> = c.operands().iter().map(|w| w.text.as_str()).collect();
@@ -531,6 +554,23 @@ pub static RULES: &[Rule] = &[
         allowed: &[
             Example::bash("diskutil list"),
             Example::bash("diskutil info disk0"),
+        ],
+    },
+    Rule {
+        id: "find-piped-delete",
+        pack: PACK,
+        effect: Deny,
+        reason: "Deleting what `find` lists under a critical directory is refused",
+        programs: &[],
+        check: Check::Line(find_piped_delete),
+        refused: &[
+            Example::bash("find /etc -type f | xargs rm -f"),
+            Example::bash("find ~ -print0 | xargs -0 rm -rf"),
+            Example::bash("sudo find /var/lib -type f | sudo xargs shred -u"),
+        ],
+        allowed: &[
+            Example::bash("find . -name '*.pyc' | xargs rm -f"),
+            Example::bash("find /etc -name '*.conf' | xargs grep -l ssl"),
         ],
     },
     Rule {
