@@ -299,6 +299,54 @@ fn disk_erase(c: &Command, _: &Scope) -> Option<String> {
     hit.then(|| format!("`diskutil {sub}` erases a disk or volume"))
 }
 
+/// `find /etc -type f | xargs rm -f`: a delete whose targets are what `find` lists under a
+/// critical directory.
+fn find_piped_delete(a: &ShellAnalysis, scope: &Scope) -> Option<String> {
+    a.commands.iter().find_map(|c| {
+        if !c.args_from_stdin || !matches!(c.program.as_str(), "rm" | "unlink" | "shred" | "srm") {
+            return None;
+        }
+        let up = a.commands.get(c.stdin_from?)?;
+        if up.program != "find" {
+            return None;
+        }
+        find_starts(up).into_iter().find_map(|w| {
+            let (path, _) = word_path(w, up, scope)?;
+            critical(&path, scope).map(|what| {
+                format!(
+                    "`{}` deletes what `find {}` lists in {what}",
+                    c.program, w.text
+                )
+            })
+        })
+    })
+}
+
+/// Stopping the machine, every process, or its firewall.
+fn system_disruption(c: &Command, _: &Scope) -> Option<String> {
+    let ops: Vec<&str> = c.operands().iter().map(|w| w.text.as_str()).collect();
+    let first = ops.first().copied().unwrap_or("");
+    let hit = match c.program.as_str() {
+        "shutdown" | "reboot" | "halt" | "poweroff" => !c.has_flag(Some('c'), &["help"]),
+        "init" | "telinit" => matches!(first, "0" | "6"),
+        "systemctl" => matches!(
+            first,
+            "poweroff" | "reboot" | "halt" | "kexec" | "emergency"
+        ),
+        "kill" => c.args.iter().any(|a| a.text == "-1"),
+        "iptables" | "ip6tables" => c.has_flag(Some('F'), &["flush"]),
+        "nft" => ops.windows(2).any(|w| w[0] == "flush" && w[1] == "ruleset"),
+        "ufw" => matches!(first, "disable" | "reset"),
+        _ => false,
+    };
+    hit.then(|| {
+        format!(
+            "`{}` stops the machine, every process or the firewall",
+            c.line()
+        )
+    })
+}
+
 fn perms_critical(c: &Command, scope: &Scope) -> Option<String> {
     if !recursive(c) {
         return None;
@@ -508,6 +556,60 @@ pub static RULES: &[Rule] = &[
         allowed: &[
             Example::bash("diskutil list"),
             Example::bash("diskutil info disk0"),
+        ],
+    },
+    Rule {
+        id: "find-piped-delete",
+        pack: PACK,
+        effect: Deny,
+        reason: "Deleting what `find` lists under a critical directory is refused",
+        programs: &[],
+        check: Check::Line(find_piped_delete),
+        refused: &[
+            Example::bash("find /etc -type f | xargs rm -f"),
+            Example::bash("find ~ -print0 | xargs -0 rm -rf"),
+            Example::bash("sudo find /var/lib -type f | sudo xargs shred -u"),
+        ],
+        allowed: &[
+            Example::bash("find . -name '*.pyc' | xargs rm -f"),
+            Example::bash("find /etc -name '*.conf' | xargs grep -l ssl"),
+        ],
+    },
+    Rule {
+        id: "system-disruption",
+        pack: PACK,
+        effect: Ask,
+        reason: "Shutting down or rebooting the machine, killing every process or dropping the firewall needs confirmation",
+        programs: &[
+            "shutdown",
+            "reboot",
+            "halt",
+            "poweroff",
+            "init",
+            "telinit",
+            "systemctl",
+            "kill",
+            "iptables",
+            "ip6tables",
+            "nft",
+            "ufw",
+        ],
+        check: Check::Command(system_disruption),
+        refused: &[
+            Example::bash("shutdown -h now"),
+            Example::bash("sudo reboot"),
+            Example::bash("systemctl poweroff"),
+            Example::bash("kill -9 -1"),
+            Example::bash("iptables -F"),
+            Example::bash("ufw disable"),
+            Example::bash("nft flush ruleset"),
+        ],
+        allowed: &[
+            Example::bash("kill -9 12345"),
+            Example::bash("iptables -L -n"),
+            Example::bash("ufw status"),
+            Example::bash("systemctl restart --user app"),
+            Example::bash("shutdown -c"),
         ],
     },
     Rule {

@@ -55,6 +55,16 @@ fn socket_shell(c: &Command, _: &Scope) -> Option<String> {
     if tcp && (SHELLS.contains(&p) || p == "exec" || p.is_empty()) {
         return Some("a shell's input or output is a network connection (/dev/tcp)".into());
     }
+    // gawk's network special files: `print |& "/inet/tcp/0/host/port"`.
+    if matches!(p, "awk" | "gawk")
+        && c.args
+            .iter()
+            .any(|a| a.text.contains("/inet/tcp/") || a.text.contains("/inet/udp/"))
+    {
+        return Some(format!(
+            "`{p}` opens a network connection and runs what it reads"
+        ));
+    }
     let code = inline_code(c)?;
     let socket = [
         "socket",

@@ -459,7 +459,7 @@ pub(super) fn package_json(text: &str, engine: &dyn ShellEngine) -> Vec<Finding>
 
 fn package_scripts(text: &str) -> Vec<(String, String)> {
     let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else {
-        return Vec::new();
+        return fragment_scripts(text);
     };
     value
         .get("scripts")
@@ -471,6 +471,23 @@ fn package_scripts(text: &str) -> Vec<(String, String)> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// `"name": "command"` pairs of a fragment of package.json (the new text of an Edit): the
+/// whole file is not known, so every string pair is read as a possible script.
+fn fragment_scripts(text: &str) -> Vec<(String, String)> {
+    static PAIR: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r#""([\w:.-]+)"\s*:\s*("(?:[^"\\]|\\.)*")"#).expect("static regex")
+    });
+    if !text.contains(':') {
+        return Vec::new();
+    }
+    PAIR.captures_iter(text)
+        .filter_map(|c| {
+            let value: String = serde_json::from_str(&c[2]).ok()?;
+            Some((c[1].to_string(), value))
+        })
+        .collect()
 }
 
 /// The line of a script's key, for the reason.
@@ -607,6 +624,11 @@ mod tests {
         assert_eq!(f[0].section.as_deref(), Some("postinstall"));
         assert_eq!(f[0].line, Some(5));
         assert!(package_json("not json", &FakeEngine).is_empty());
+        // The new text of an Edit is a fragment: its pairs are still read as scripts.
+        let frag = "\"scripts\": {\n    \"postinstall\": \"rm -rf ~\",";
+        let f = package_json(frag, &FakeEngine);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].section.as_deref(), Some("postinstall"));
         assert_eq!(
             command_lines(Language::PackageJson, pj, &["test".into()], &[]),
             vec!["jest"]

@@ -1220,3 +1220,18 @@ fn powershell_is_read_as_powershell() {
     // A Bash line that merely looks like PowerShell keeps its Bash reading.
     assert_rm_rf_root("Get-Date; rm -rf /");
 }
+
+#[test]
+fn mktemp_substitutions_name_a_temp_path() {
+    let an = a("D=$(mktemp -d); rm -rf \"$D\"");
+    assert_eq!(args(find(&an, "rm")), ["-rf", "/tmp/tmp.XXXXXXXXXX"]);
+    let an = a("rm -rf $(mktemp -d -p /home/dev/x)");
+    assert_eq!(args(find(&an, "rm")), ["-rf", "/home/dev/x/tmp.XXXXXXXXXX"]);
+    let an = a("rm -rf $(mktemp -t build.XXXX)");
+    assert_eq!(args(find(&an, "rm")), ["-rf", "/tmp/build.XXXX"]);
+    // Without -t or a directory the template is relative to the current directory.
+    let an = a("rm -rf $(mktemp -d out.XXXX)");
+    assert_eq!(args(find(&an, "rm")), ["-rf", "out.XXXX"]);
+    let an = a("rm -rf $(mktemp -d -p \"$X\")");
+    assert!(find(&an, "rm").args[1].dynamic);
+}

@@ -167,6 +167,56 @@ fn split_items(text: &str, split: Split) -> Vec<String> {
     }
 }
 
+/// The path `mktemp` creates, with its `X`s left as written: a fresh name under the temp
+/// directory (`-t`, `-p DIR`, `--tmpdir[=DIR]`, or none), or the template as given.
+fn mktemp_path(c: &crate::shell::Command) -> Option<String> {
+    if c.args.iter().any(|a| a.dynamic) {
+        return None;
+    }
+    let mut dir: Option<String> = None;
+    let mut in_tmp = false;
+    let mut template: Option<String> = None;
+    let mut i = 0;
+    while let Some(a) = c.args.get(i) {
+        let t = a.text.as_str();
+        if t == "-p" {
+            dir = c.args.get(i + 1).map(|w| w.text.clone());
+            i += 2;
+            continue;
+        }
+        if let Some(d) = t.strip_prefix("--tmpdir") {
+            dir = Some(d.strip_prefix('=').unwrap_or("/tmp").to_string());
+        } else if t == "-t" {
+            in_tmp = true;
+        } else if t.starts_with('-') {
+            if t.starts_with("--suffix")
+                || t == "-d"
+                || t == "-q"
+                || t == "-u"
+                || t == "--directory"
+            {
+                // Flags that do not move the file.
+            } else if !t.starts_with("--") && t.contains('p') {
+                return None;
+            }
+        } else {
+            template = Some(t.to_string());
+        }
+        i += 1;
+    }
+    let template = template.unwrap_or_else(|| "tmp.XXXXXXXXXX".to_string());
+    let base = match (dir, in_tmp || !template.contains('/')) {
+        (Some(d), _) => format!("{}/{template}", d.trim_end_matches('/')),
+        (None, _) if template.contains('/') => template,
+        (None, true) if in_tmp || c.args.iter().all(|a| a.text.starts_with('-')) => {
+            format!("/tmp/{template}")
+        }
+        // `mktemp foo.XXXX`: created in the current directory.
+        (None, _) => template,
+    };
+    Some(base)
+}
+
 /// `printf` escapes: `\n`, `\t`, `\0`, `\\` and octal `\0NNN`.
 fn unescape(s: &str) -> String {
     let mut out = String::new();
@@ -241,6 +291,9 @@ impl Analyser {
     pub(in crate::shell) fn fed_text(&self, index: Option<usize>) -> Option<String> {
         let index = index?;
         let c = self.out.commands.get(index)?;
+        if c.program == "mktemp" {
+            return mktemp_path(c).map(|p| format!("{p}\n"));
+        }
         if c.program == "printf" {
             if c.args.iter().any(|a| a.dynamic) || c.redirects.iter().any(|r| r.fd != Some(2)) {
                 return None;
