@@ -456,7 +456,7 @@ fn taint_check(
         return verdict;
     }
     let outs = taint::outbound(call, scope, &policy.taint);
-    if outs.is_empty() || !store.exists(&event.session_id) {
+    if outs.is_empty() {
         return verdict;
     }
     let paths: Vec<String> = outs
@@ -466,10 +466,14 @@ fn taint_check(
     let remotes: Vec<String> = outs.iter().filter_map(|o| o.push_remote.clone()).collect();
     match store.session_exposure(&event.session_id, &paths, &remotes, taint_since(policy)) {
         // The taint reason names the calls behind it, so it wins a tie with a static ask.
-        Ok(seen) => match taint::judge(&policy.taint, &outs, &seen) {
-            Some(v) if v.effect >= verdict.effect => crate::evaluate::headless(policy, v),
-            _ => verdict,
-        },
+        Ok(mut seen) => {
+            // What this very call reads counts too (`cat .env | curl -d @- …`).
+            taint::include_own(&mut seen, call, scope, &policy.taint);
+            match taint::judge(&policy.taint, &outs, &seen) {
+                Some(v) if v.effect >= verdict.effect => crate::evaluate::headless(policy, v),
+                _ => verdict,
+            }
+        }
         Err(e) => ledger_failure(policy, &e).stricter(verdict),
     }
 }
