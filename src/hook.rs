@@ -504,7 +504,9 @@ fn taint_record(
         })
         .collect();
     let result = (|| -> Result<Vec<i64>, ledger::LedgerError> {
-        // Files downloaded earlier in the session are outside content too.
+        // Files downloaded earlier in the session are outside content too. The download call
+        // itself was recorded as untrusted already, so an unreadable ledger here costs only
+        // that second sighting: a plain read does not fail on it (sends still fail closed).
         let downloaded: Vec<PathBuf> = if exists && !reads.is_empty() {
             let keys: Vec<String> = reads
                 .iter()
@@ -516,7 +518,8 @@ fn taint_record(
                     .filter(|p| l.get(p).is_some_and(|e| e.from_network))
                     .cloned()
                     .collect()
-            })?
+            })
+            .unwrap_or_default()
         } else {
             Vec::new()
         };
