@@ -512,14 +512,15 @@ fn taint_record(
                 .iter()
                 .map(|p| p.to_string_lossy().into_owned())
                 .collect();
-            store.read(sid, &keys, |l| {
-                reads
-                    .iter()
-                    .filter(|p| l.get(p).is_some_and(|e| e.from_network))
-                    .cloned()
-                    .collect()
-            })
-            .unwrap_or_default()
+            store
+                .read(sid, &keys, |l| {
+                    reads
+                        .iter()
+                        .filter(|p| l.get(p).is_some_and(|e| e.from_network))
+                        .cloned()
+                        .collect()
+                })
+                .unwrap_or_default()
         } else {
             Vec::new()
         };
