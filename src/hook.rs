@@ -477,7 +477,7 @@ fn taint_check(
         return verdict;
     }
     let outs = taint::outbound(call, scope, &policy.taint);
-    if outs.is_empty() || !store.exists(&event.session_id) {
+    if outs.is_empty() {
         return verdict;
     }
     let paths: Vec<String> = outs
@@ -487,10 +487,14 @@ fn taint_check(
     let remotes: Vec<String> = outs.iter().filter_map(|o| o.push_remote.clone()).collect();
     match store.session_exposure(&event.session_id, &paths, &remotes, taint_since(policy)) {
         // The taint reason names the calls behind it, so it wins a tie with a static ask.
-        Ok(seen) => match taint::judge(&policy.taint, &outs, &seen) {
-            Some(v) if v.effect >= verdict.effect => crate::evaluate::headless(policy, v),
-            _ => verdict,
-        },
+        Ok(mut seen) => {
+            // What this very call reads counts too (`cat .env | curl -d @- …`).
+            taint::include_own(&mut seen, call, scope, &policy.taint);
+            match taint::judge(&policy.taint, &outs, &seen) {
+                Some(v) if v.effect >= verdict.effect => crate::evaluate::headless(policy, v),
+                _ => verdict,
+            }
+        }
         Err(e) => ledger_failure(policy, &e).stricter(verdict),
     }
 }
@@ -521,19 +525,23 @@ fn taint_record(
         })
         .collect();
     let result = (|| -> Result<Vec<i64>, ledger::LedgerError> {
-        // Files downloaded earlier in the session are outside content too.
+        // Files downloaded earlier in the session are outside content too. The download call
+        // itself was recorded as untrusted already, so an unreadable ledger here costs only
+        // that second sighting: a plain read does not fail on it (sends still fail closed).
         let downloaded: Vec<PathBuf> = if exists && !reads.is_empty() {
             let keys: Vec<String> = reads
                 .iter()
                 .map(|p| p.to_string_lossy().into_owned())
                 .collect();
-            store.read(sid, &keys, |l| {
-                reads
-                    .iter()
-                    .filter(|p| l.get(p).is_some_and(|e| e.from_network))
-                    .cloned()
-                    .collect()
-            })?
+            store
+                .read(sid, &keys, |l| {
+                    reads
+                        .iter()
+                        .filter(|p| l.get(p).is_some_and(|e| e.from_network))
+                        .cloned()
+                        .collect()
+                })
+                .unwrap_or_default()
         } else {
             Vec::new()
         };

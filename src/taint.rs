@@ -795,6 +795,49 @@ pub fn judge(
     ))
 }
 
+/// Adds what the judged call itself exposes the session to, where the ledger had nothing of
+/// that kind: a line that reads a secret and sends it in one go is judged like two calls. A
+/// sender's own request is a fetch from the host it sends to, so the call's own untrusted
+/// content counts only when it fetches from more than one outside host.
+pub fn include_own(
+    seen: &mut SessionExposure,
+    call: &Call,
+    scope: &Scope,
+    settings: &TaintSettings,
+) {
+    let own = |origin: String| ExposureRow {
+        key: String::new(),
+        origin: clip(&format!("{origin}, in this call")),
+        seq: None,
+        at_ms: 0,
+    };
+    if seen.private.is_none()
+        && let Some(e) = exposures(call, scope, settings, &|_| false)
+            .into_iter()
+            .find(|e| e.kind == ExposureKind::Private)
+    {
+        seen.private = Some(own(e.origin));
+    }
+    let mut hosts: Vec<&str> = call
+        .effects
+        .iter()
+        .filter_map(|e| match e {
+            CallEffect::Fetch { host: Some(h), .. } => Some(h.as_str()),
+            _ => None,
+        })
+        .filter(|h| !common::is_local_host(h) && !settings.trusts_host(h))
+        .collect();
+    hosts.sort_unstable();
+    hosts.dedup();
+    if seen.untrusted.is_none() && hosts.len() >= 2 && !settings.trusts_tool(&call.tool) {
+        seen.untrusted = Some(own(format!(
+            "{} fetches from {}",
+            call.tool,
+            hosts.join(", ")
+        )));
+    }
+}
+
 /// The paths a call writes (for derived rows).
 pub fn written(call: &Call) -> Vec<PathBuf> {
     call.effects
