@@ -248,14 +248,20 @@ fn find_inode(dir: &Path, id: (u64, u64)) -> Option<PathBuf> {
 /// A path built at run time (`"$(echo ~/.claude/settings.json)"`, `"$D/x"`): asked when the
 /// text names something protected, since the real target is unknown until it runs.
 fn dynamic(text: &str) -> Option<Reach> {
-    const HINTS: &[&str] = &[
+    // Whole path components, so `palisade-test` or `my.claude.txt` are not taken for ours.
+    const NAMES: &[&str] = &[
         ".claude",
         "palisade",
+        ".palisade.yaml",
         "settings.json",
         "settings.local.json",
-        "CLAUDE_CONFIG_DIR",
     ];
-    let hint = HINTS.iter().find(|h| text.contains(*h))?;
+    const VARIABLES: &[&str] = &["CLAUDE_CONFIG_DIR", "PALISADE_DATA_DIR", "PALISADE_CONFIG"];
+    let hint = VARIABLES.iter().find(|v| text.contains(*v)).or_else(|| {
+        text.split(['/', ',', '(', ')', ' ', '+'])
+            .map(|c| c.trim_matches(|q| matches!(q, '"' | '\'' | '{' | '}' | '[' | ']')))
+            .find_map(|c| NAMES.iter().find(|n| **n == c))
+    })?;
     Some(Reach::Ask(format!(
         "its target {text} is only known when it runs, and it names `{hint}`, which palisade protects"
     )))

@@ -99,25 +99,39 @@ fn sigterm_while_deciding_answers_deny_with_exit_2() {
     }
 }
 
+/// The deadline watchdog: another process holds the session's ledger for writing, so the
+/// hook waits on it past a short deadline; the refusal is recorded and names the call.
 #[test]
 fn a_deadline_refusal_is_recorded() {
-    let (url, _deciding) = stalled_backend();
-    let sb = risk_sandbox(&url);
-    let a = sb.hook_with(
-        sb.event("Bash", json!({"command": "npm run build"}))
-            .to_string()
-            .as_bytes(),
-        |c| {
-            c.env("PALISADE_TEST_KEY", "k")
-                .env("PALISADE_DEADLINE_MS", "600");
-        },
+    let sb = Sandbox::new();
+    let write = |path: &str| {
+        sb.event(
+            "Write",
+            json!({"file_path": sb.project().join(path), "content": "echo hi\n"}),
+        )
+        .to_string()
+    };
+    // A first write creates the session's ledger store.
+    assert_eq!(
+        sb.hook_with(write("first.sh").as_bytes(), |_| {})
+            .decision(),
+        "pass"
     );
+    let store = palisade::ledger::LedgerStore::new(&sb.data_dir()).file_for("s1");
+    assert!(store.is_file(), "{}", store.display());
+    let held = rusqlite::Connection::open(&store).unwrap();
+    held.execute_batch("BEGIN EXCLUSIVE").unwrap();
+
+    let a = sb.hook_with(write("second.sh").as_bytes(), |c| {
+        c.env("PALISADE_DEADLINE_MS", "600");
+    });
+    drop(held);
     assert_eq!(a.decision(), "deny", "{a:?}");
     assert!(a.reason().contains("deadline"), "{}", a.reason());
     let log = std::fs::read_to_string(sb.data_dir().join("audit.jsonl")).unwrap();
     assert!(log.contains("error/deadline"), "{log}");
     assert!(
-        log.contains("npm run build"),
+        log.contains("second.sh"),
         "the refused call is named: {log}"
     );
 }

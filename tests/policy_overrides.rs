@@ -44,11 +44,11 @@ fn an_override_beats_the_named_rule_s_ask_only_inside_its_scope() {
 #[test]
 fn a_deny_is_beaten_only_with_override_deny_and_never_from_a_project_policy() {
     let sb = Sandbox::new();
-    let cmd = "rm -rf /usr/local";
+    let cmd = "rm -rf /opt";
     let a = sb.bash(cmd);
     assert_eq!(a.decision(), "deny");
     assert!(a.reason().contains("destructive-fs/rm-critical"), "{a:?}");
-    let scoped = "  - id: local\n    tools: [Bash]\n    effect: allow\n    overrides: [destructive-fs/rm-critical, destructive-fs/rm-outside-project]\n    command: {program: rm}\n    paths: [/usr/local]\n";
+    let scoped = "  - id: local\n    tools: [Bash]\n    effect: allow\n    overrides: [destructive-fs/rm-critical, destructive-fs/rm-outside-project]\n    command: {program: rm}\n    paths: [/opt]\n";
     policy_with(&sb, scoped);
     let a = sb.bash(cmd);
     assert_eq!(a.decision(), "deny", "no override_deny: {a:?}");

@@ -280,9 +280,15 @@ fn inline_interpreter_code() {
         "python3 -c \"import os,pathlib; pathlib.Path(os.environ['D'], '.claude', 'settings.json').write_text('{}')\"",
         "ask",
     );
+    // A literal echo in a substitution is evaluated statically: the target is known, so denied.
     expect(
         &sb,
         "echo '{}' > \"$(echo ~/.claude/settings.json)\"",
+        "deny",
+    );
+    expect(
+        &sb,
+        "echo '{}' > \"$(cat where)/.claude/settings.json\"",
         "ask",
     );
     not_deny(&sb, "python3 -c \"open('out.txt','w').write('x')\"");
