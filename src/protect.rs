@@ -253,6 +253,8 @@ fn dynamic(text: &str) -> Option<Reach> {
         ".claude",
         "palisade",
         ".palisade.yaml",
+        "palisade.yaml",
+        "audit.jsonl",
         "settings.json",
         "settings.local.json",
     ];
