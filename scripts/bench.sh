@@ -5,13 +5,14 @@
 #
 # Usage: scripts/bench.sh [ROUNDS=15] [GROWTH_CALLS=10000]
 #   PEERS_DIR=DIR  where the peers are (or get) installed; default a scratch dir under /tmp.
-#   NO_PEERS=1     skip the peers.
+#   NO_PEERS=1     skip the peers; NO_INSTALL=1 use them only if already installed.
+#   NO_BUILD=1     use the release binary as it is.
 # Runs in an isolated HOME and state dir; builds the release binary first. Prints Markdown.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-15}
 GROWTH=${2:-10000}
-cargo build --release --quiet
+[ -n "${NO_BUILD:-}" ] || cargo build --release --quiet
 export PALISADE_BIN=$PWD/target/release/palisade
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -29,14 +30,14 @@ PEERS_DIR=${PEERS_DIR:-/tmp/palisade-bench-peers}
 export DCG_BIN= CSN_BIN=
 if [ -z "${NO_PEERS:-}" ]; then
   mkdir -p "$PEERS_DIR"
-  if [ ! -x "$PEERS_DIR/dcg/bin/dcg" ]; then
+  if [ ! -x "$PEERS_DIR/dcg/bin/dcg" ] && [ -z "${NO_INSTALL:-}" ]; then
     tc=+nightly
     rustup toolchain list | grep -q '^nightly' || tc=
     cargo $tc install destructive_command_guard --root "$PEERS_DIR/dcg" >"$PEERS_DIR/dcg.log" 2>&1 \
       || echo "dcg: install failed (see $PEERS_DIR/dcg.log); skipped" >&2
   fi
   [ -x "$PEERS_DIR/dcg/bin/dcg" ] && DCG_BIN=$PEERS_DIR/dcg/bin/dcg
-  if [ ! -x "$PEERS_DIR/csn/node_modules/.bin/cc-safety-net" ] && command -v npm >/dev/null; then
+  if [ ! -x "$PEERS_DIR/csn/node_modules/.bin/cc-safety-net" ] && [ -z "${NO_INSTALL:-}" ] && command -v npm >/dev/null; then
     npm install --prefix "$PEERS_DIR/csn" cc-safety-net >"$PEERS_DIR/csn.log" 2>&1 \
       || echo "cc-safety-net: install failed (see $PEERS_DIR/csn.log); skipped" >&2
   fi

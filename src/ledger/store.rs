@@ -42,6 +42,8 @@ pub const MAX_LEDGER_BYTES: u64 = 64 * 1024 * 1024;
 const BUSY_TIMEOUT: Duration = Duration::from_secs(4);
 /// WAL pages before SQLite checkpoints (and syncs) in a commit: the rare call that pays it.
 const WAL_AUTOCHECKPOINT: u32 = 256;
+/// A WAL larger than this is checkpointed and truncated by the next call that opens the store.
+const MAX_WAL_BYTES: u64 = 1024 * 1024;
 /// The shape of the store this version writes (SQLite `user_version`).
 const SCHEMA_VERSION: i64 = 1;
 /// Most passes of one step over a partial view (each pass fetches the rows the last one
@@ -511,6 +513,13 @@ fn connect(path: &Path) -> Result<Connection, LedgerError> {
         ));
     }
     tune(&conn).map_err(|e| sql_error(path, e))?;
+    // The bench's 10,000-call session showed a WAL that grew past 100 MB (auto-checkpoints
+    // never brought it back) and calls that slowed with it. A WAL over 1 MiB is checkpointed
+    // and truncated here, best effort (a failure leaves the WAL as it is, which loses nothing).
+    let wal = PathBuf::from(format!("{}-wal", path.display()));
+    if fs::metadata(&wal).is_ok_and(|m| m.len() > MAX_WAL_BYTES) {
+        let _ = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+    }
     Ok(conn)
 }
 
