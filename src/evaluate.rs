@@ -119,7 +119,7 @@ thread_local! {
 /// scanned like a file the agent wrote: the shell commands it runs go through these same
 /// rules, and its deletes, reads of secrets and network sends through the language scanner.
 fn inline_code_verdict(policy: &Policy, call: &Call, scope: &Scope) -> Option<Verdict> {
-    use crate::scan::{self, Language, StaticEngine};
+    use crate::scan::{self, Language};
     let crate::normalize::CallKind::Shell { analysis, .. } = &call.kind else {
         return None;
     };
@@ -178,4 +178,26 @@ fn inline_code_verdict(policy: &Policy, call: &Call, scope: &Scope) -> Option<Ve
         }
     }
     worst
+}
+
+/// The real engine that judges the shell lines inside scripts (`scan`): `shell::analyse` and
+/// `evaluate` under a policy and scope. It lives here so `scan` does not import `evaluate`.
+pub struct StaticEngine<'a> {
+    pub policy: &'a Policy,
+    pub scope: &'a Scope,
+}
+
+impl crate::scan::ShellEngine for StaticEngine<'_> {
+    fn judge(&self, command: &str) -> Verdict {
+        let call = Call::new(
+            "Bash",
+            serde_json::json!({ "command": command }),
+            crate::normalize::CallKind::Shell {
+                command: command.to_string(),
+                analysis: crate::shell::analyse(command),
+            },
+            self.scope,
+        );
+        evaluate(self.policy, &call, self.scope)
+    }
 }

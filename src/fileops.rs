@@ -323,7 +323,7 @@ fn command_writes(
             let ops = cmd.operands();
             if let Some((dst, srcs)) = ops.split_last()
                 && !srcs.is_empty()
-                && !crate::packs::common::is_remote_spec(&dst.text)
+                && !crate::vocab::is_remote_spec(&dst.text)
             {
                 out.push(FileWrite::new(res(&dst.text), i, program_name(cmd)));
             }

@@ -110,6 +110,31 @@ pub struct Pipeline<'a> {
     /// a slow backend ends in a recorded `on_error`, not the watchdog's deny. `None` outside
     /// the hook (replay, check).
     pub deadline: Option<std::time::Instant>,
+    /// Where what the pipeline records goes: the state directory, or memory only.
+    pub record: Record,
+}
+
+/// Where the pipeline keeps the ledger and the audit entry of a call.
+#[derive(Debug, Clone)]
+pub enum Record {
+    /// The state directory of `Locations` (the hook).
+    Disk,
+    /// Memory only (`check`, `replay`): the ledger in an in-memory store (a replayed chain's
+    /// steps share it), audit entries numbered but kept nowhere. No state directory is made.
+    Memory {
+        ledger: LedgerStore,
+        appended: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    },
+}
+
+impl Record {
+    /// A fresh, empty in-memory record.
+    pub fn in_memory() -> Record {
+        Record::Memory {
+            ledger: LedgerStore::in_memory(),
+            appended: Default::default(),
+        }
+    }
 }
 
 /// Runs the whole hook on raw stdin bytes. Never panics on bad input; the caller still guards
@@ -176,6 +201,7 @@ pub fn run(stdin: &[u8], locations: &Locations, env_project_dir: Option<&Path>) 
         frozen_risk: None,
         risk_off: false,
         deadline: Some(*crate::audit::PROCESS_START + deadline()),
+        record: Record::Disk,
     };
     let verdict = process(&pipeline, &event);
     if event.is_post() {
@@ -242,14 +268,17 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
     );
     protect_transcript(&mut scope, event);
     let call = normalize::normalize_with(event, &scope, &p.policy.tool_models);
-    let store = LedgerStore::new(&p.locations.data_dir);
+    let store = match &p.record {
+        Record::Disk => LedgerStore::new(&p.locations.data_dir),
+        Record::Memory { ledger, .. } => ledger.clone(),
+    };
     if event.is_post() {
         // PostToolUse cannot block: it confirms what was written. A ledger that cannot be
         // updated here is caught by the next PreToolUse that needs it.
         let _ = ledger_confirm(p.policy, &store, event, &call, &scope);
         // Recorded too; an effect here means it could not be (`run` makes that loud).
         let pass = Verdict::no_opinion();
-        return match record_audit(&p.policy.audit, p.locations, event, &pass) {
+        return match append_audit(p, event, &pass) {
             Ok(_) => pass,
             Err(refusal) => *refusal,
         };
@@ -262,18 +291,33 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
     let (verdict, exposed) = taint_record(p.policy, &store, event, &call, &scope, verdict);
     // Record, audit half: append the entry, then link the writes the ledger just recorded to
     // its receipt. A lost link is reported, not a deny (the write itself is ledgered).
-    match record_audit(&p.policy.audit, p.locations, event, &verdict) {
+    match append_audit(p, event, &verdict) {
         Ok(receipt) => {
             // Only the seq named in a later reason is lost if this fails: reported, not denied.
             if let Err(e) = store.attach_exposure_seq(&event.session_id, &exposed, receipt.seq) {
                 tracing::warn!("could not link the session's exposure to audit entry: {e}");
             }
-            if let Err(e) = ledger_attach_receipt(p.locations, event, receipt) {
+            if let Err(e) = ledger_attach_receipt(&store, event, receipt) {
                 tracing::warn!("could not link the ledger's writes to audit entry: {e}");
             }
             verdict
         }
         Err(refusal) => crate::evaluate::headless(p.policy, *refusal),
+    }
+}
+
+/// The audit append of the pipeline's record: to the log, or (in memory) only numbered.
+fn append_audit(
+    p: &Pipeline,
+    event: &HookEvent,
+    verdict: &Verdict,
+) -> Result<crate::audit::AppendReceipt, Box<Verdict>> {
+    match &p.record {
+        Record::Disk => record_audit(&p.policy.audit, p.locations, event, verdict),
+        Record::Memory { appended, .. } => Ok(crate::audit::AppendReceipt {
+            seq: appended.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
+            hash: String::new(),
+        }),
     }
 }
 
@@ -404,7 +448,7 @@ fn ledger_confirm(
 /// touch the ledger. A failure here loses only the link, never a write, so it is reported,
 /// not turned into a deny.
 pub fn ledger_attach_receipt(
-    locations: &Locations,
+    store: &LedgerStore,
     event: &HookEvent,
     receipt: Receipt,
 ) -> Result<(), ledger::LedgerError> {
@@ -419,7 +463,6 @@ pub fn ledger_attach_receipt(
     {
         return Ok(());
     }
-    let store = LedgerStore::new(&locations.data_dir);
     if !store.exists(&event.session_id) {
         return Ok(());
     }
@@ -614,6 +657,10 @@ fn with_risk(
         },
         None => p.policy.risk.clone(),
     };
+    if matches!(p.record, Record::Memory { .. }) {
+        // A memory-only run (`replay --risk live`) writes nothing to disk: no answer cache.
+        settings.cache_ttl_s = 0;
+    }
     if let Some(d) = p.deadline {
         // Room after the risk step for the ledger and the audit append.
         let left = d

@@ -178,9 +178,7 @@ fn replay(
             return 2;
         }
     };
-    let scratch = std::env::temp_dir().join(format!("palisade-replay-{}", std::process::id()));
-    let report = r::replay(&cases, &policy, risk, &scratch);
-    let _ = std::fs::remove_dir_all(&scratch);
+    let report = r::replay(&cases, &policy, risk);
     if let Some(path) = record {
         let lines: String = report.recorded.iter().map(|v| format!("{v}\n")).collect();
         if let Err(e) = std::fs::write(path, lines) {

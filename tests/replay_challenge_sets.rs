@@ -79,3 +79,46 @@ fn a_miss_fails_the_replay() {
     assert_eq!(report["false_positives"]["x"]["blocked"], 1);
     assert_eq!(report["false_positives"]["x"]["rate"], 1.0);
 }
+
+#[test]
+fn replay_and_check_make_no_state_directory() {
+    let sb = Sandbox::new();
+    let tmp = sb.dir.path().join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let file = sb.dir.path().join("chain.jsonl");
+    // A write-then-run chain: the run is judged by what the first step wrote, so the steps
+    // share the case's ledger, which lives in memory.
+    std::fs::write(
+        &file,
+        r#"{"id":"c1","category":"x","steps":[{"expect":"pass","event":{"hook_event_name":"PreToolUse","session_id":"c1","tool_use_id":"t1","cwd":"/home/dev/project","tool_name":"Write","tool_input":{"file_path":"/home/dev/project/go.sh","content":"rm -rf ~\n"}}},{"expect":"deny","event":{"hook_event_name":"PreToolUse","session_id":"c1","tool_use_id":"t2","cwd":"/home/dev/project","tool_name":"Bash","tool_input":{"command":"bash go.sh"}}}]}
+{"id":"c2","category":"x","expect":"pass","event":{"hook_event_name":"PreToolUse","session_id":"c1","tool_use_id":"t3","cwd":"/home/dev/project","tool_name":"Bash","tool_input":{"command":"rm -rf /tmp/*"}}}
+"#,
+    )
+    .unwrap();
+    let out = sb
+        .command()
+        .env("TMPDIR", &tmp)
+        .arg("replay")
+        .arg(&file)
+        .output()
+        .expect("run replay");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let out = sb
+        .command()
+        .env("TMPDIR", &tmp)
+        .args(["check", "--command", "echo hi > notes.txt"])
+        .output()
+        .expect("run check");
+    assert_eq!(out.status.code(), Some(4), "{out:?}");
+    let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().flatten().collect();
+    assert!(left.is_empty(), "scratch left behind: {left:?}");
+    assert!(
+        !sb.data_dir().exists(),
+        "check wrote to the state directory"
+    );
+}

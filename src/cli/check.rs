@@ -89,30 +89,20 @@ pub fn event_from_args(
 }
 
 /// The hook's pipeline (static rules, then the ledger's same-line write-then-run check) on a
-/// hypothetical call, in a throwaway state directory: nothing is recorded and the risk backend
-/// is not asked. Returns the verdict and the locations it ran with.
-pub fn hypothetical(
-    policy: &policy::Policy,
-    locations: &Locations,
-    event: &HookEvent,
-) -> (Verdict, Locations) {
-    let scratch = std::env::temp_dir().join(format!("palisade-check-{}", std::process::id()));
-    let mut isolated = locations.clone();
-    isolated.data_dir = scratch.clone();
-    let mut policy = policy.clone();
-    policy.audit.file = None;
+/// hypothetical call, with its record kept in memory: no state directory is made or written,
+/// and the risk backend is not asked.
+pub fn hypothetical(policy: &policy::Policy, locations: &Locations, event: &HookEvent) -> Verdict {
     let pipeline = hook::Pipeline {
-        policy: &policy,
-        locations: &isolated,
+        policy,
+        locations,
         project_dir: None,
         follow_symlinks: true,
         frozen_risk: None,
         risk_off: true,
         deadline: None,
+        record: hook::Record::in_memory(),
     };
-    let verdict = hook::process(&pipeline, event);
-    let _ = std::fs::remove_dir_all(&scratch);
-    (verdict, isolated)
+    hook::process(&pipeline, event)
 }
 
 /// Runs `check`; returns the exit code.
@@ -141,8 +131,8 @@ pub fn run(args: &CheckArgs, locations: &Locations) -> i32 {
             return 1;
         }
     };
-    let (verdict, isolated) = hypothetical(&policy, locations, &event);
-    let near = near_misses(&policy, &isolated, &event);
+    let verdict = hypothetical(&policy, locations, &event);
+    let near = near_misses(&policy, locations, &event);
     if args.json {
         println!(
             "{}",

@@ -143,10 +143,10 @@ pub fn trace(
     event: &HookEvent,
     recorded: Option<&AuditEntry>,
 ) -> Trace {
-    let (verdict, isolated) = super::check::hypothetical(policy, locations, event);
+    let verdict = super::check::hypothetical(policy, locations, event);
     let cwd = hook::event_cwd(event);
     let project_root = Locations::project_root(&cwd, None);
-    let scope = hook::scope_for(policy, &isolated, &cwd, &project_root, true);
+    let scope = hook::scope_for(policy, locations, &cwd, &project_root, true);
     let call = normalize::normalize(event, &scope);
     let mut t = String::new();
     let mut j = serde_json::Map::new();

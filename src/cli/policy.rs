@@ -122,9 +122,9 @@ pub fn run_examples(policy: &Policy, locations: &Locations, cwd: &Path) -> (usiz
                 tool_response: None,
                 agent_id: None,
             };
-            let (verdict, isolated) = super::check::hypothetical(policy, locations, &event);
+            let verdict = super::check::hypothetical(policy, locations, &event);
             let project_root = Locations::project_root(cwd, None);
-            let scope = hook::scope_for(policy, &isolated, cwd, &project_root, true);
+            let scope = hook::scope_for(policy, locations, cwd, &project_root, true);
             let call = normalize::normalize(&event, &scope);
             let hit = policy
                 .evaluate(&call, &scope)

@@ -1,5 +1,6 @@
 //! `palisade replay`: runs frozen challenge sets (JSONL cases, single events or chains of
-//! steps) through the real pipeline, each case in its own isolated state with HOME=/home/dev.
+//! steps) through the real pipeline, each case with its own in-memory record (ledger and audit
+//! numbering, shared by a chain's steps) and HOME=/home/dev. No state directory is made.
 
 use crate::event::HookEvent;
 use crate::hook::{self, Pipeline};
@@ -173,24 +174,22 @@ pub fn replay_policy(policy_file: Option<&Path>) -> Result<Policy, String> {
         "PALISADE_CONFIG" => Some(file.to_path_buf()),
         _ => None,
     });
-    let mut policy =
+    let policy =
         policy::load(&loc, Path::new("/nonexistent-project")).map_err(|e| e.to_string())?;
-    // Each case keeps its audit log in its own scratch state, never in a file the policy names.
-    policy.audit.file = None;
     Ok(policy)
 }
 
-/// Replays cases, each in a fresh state directory under `scratch`.
-pub fn replay(cases: &[Case], policy: &Policy, risk: RiskReplay, scratch: &Path) -> Report {
+/// Replays cases, each with a fresh in-memory record: nothing is written to disk (`--risk
+/// live` keeps no answer cache), and the paths a case names are judged as the hook would
+/// judge them under HOME=/home/dev, its state directory there too.
+pub fn replay(cases: &[Case], policy: &Policy, risk: RiskReplay) -> Report {
     let mut report = Report::default();
-    for (n, case) in cases.iter().enumerate() {
-        let state = scratch.join(format!("case-{n}"));
-        let _ = std::fs::remove_dir_all(&state);
-        let loc = Locations::from_vars(|k| match k {
-            "HOME" => Some(REPLAY_HOME.into()),
-            "PALISADE_DATA_DIR" => Some(state.clone()),
-            _ => None,
-        });
+    let loc = Locations::from_vars(|k| match k {
+        "HOME" => Some(REPLAY_HOME.into()),
+        _ => None,
+    });
+    for case in cases {
+        let record = hook::Record::in_memory();
         let steps: Vec<(Value, Option<String>, Option<Value>)> = if case.steps.is_empty() {
             vec![(
                 case.event.clone().unwrap_or(Value::Null),
@@ -222,6 +221,7 @@ pub fn replay(cases: &[Case], policy: &Policy, risk: RiskReplay, scratch: &Path)
                         risk_off: risk == RiskReplay::Off
                             || (risk == RiskReplay::Frozen && answers.is_none()),
                         deadline: None,
+                        record: record.clone(),
                     };
                     hook::process(&pipeline, &ev)
                 }
@@ -253,7 +253,6 @@ pub fn replay(cases: &[Case], policy: &Policy, risk: RiskReplay, scratch: &Path)
                 });
             }
         }
-        let _ = std::fs::remove_dir_all(&state);
         if risk == RiskReplay::Live {
             report
                 .recorded

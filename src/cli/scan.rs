@@ -6,9 +6,10 @@
 //! Each kind of file is reduced to shell text with the commands at their own line numbers (the
 //! other lines blank), so one analysis gives findings with the right line.
 
+use crate::evaluate::StaticEngine;
 use crate::locations::Locations;
 use crate::policy;
-use crate::scan::{self, Finding, Language, StaticEngine};
+use crate::scan::{self, Finding, Language};
 use crate::verdict::Effect;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};

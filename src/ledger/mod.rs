@@ -27,10 +27,11 @@ mod taint;
 
 pub use store::{LedgerError, LedgerStore, read_file};
 
+use crate::evaluate::StaticEngine;
 use crate::fileops::{self, Execution};
 use crate::normalize::{Call, CallKind, Scope};
 use crate::policy::Policy;
-use crate::scan::{self, ContentAnalysis, Finding, Language, ShellEngine, StaticEngine};
+use crate::scan::{self, ContentAnalysis, Finding, Language, ShellEngine};
 use crate::verdict::{ChainLink, Effect, Source, Verdict};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -101,10 +101,22 @@ impl std::fmt::Display for LedgerError {
 
 impl std::error::Error for LedgerError {}
 
-/// The ledgers of all sessions under one state directory.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The ledgers of all sessions under one state directory, or in memory only.
+#[derive(Debug, Clone)]
 pub struct LedgerStore {
     dir: PathBuf,
+    /// Set for a store that lives in memory only (`check`, `replay`): nothing touches disk.
+    memory: Option<std::sync::Arc<Memory>>,
+}
+
+/// The in-memory databases of a memory-only store: one shared-cache SQLite database per
+/// session, kept alive by one open connection each while the store lives. The same schema
+/// and the same code paths as on disk; only where the bytes live differs.
+#[derive(Debug)]
+struct Memory {
+    /// Distinguishes the stores of one process (shared-cache names are process-wide).
+    id: u64,
+    keepers: std::sync::Mutex<std::collections::HashMap<String, Connection>>,
 }
 
 impl LedgerStore {
@@ -112,7 +124,67 @@ impl LedgerStore {
     pub fn new(data_dir: &Path) -> LedgerStore {
         LedgerStore {
             dir: data_dir.join("ledger"),
+            memory: None,
         }
+    }
+
+    /// A store that lives in memory only, empty, gone when the last clone is dropped: what
+    /// `check` and `replay` run the pipeline with, so they need no state directory.
+    pub fn in_memory() -> LedgerStore {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        LedgerStore {
+            dir: PathBuf::from("(memory)"),
+            memory: Some(std::sync::Arc::new(Memory {
+                id: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+                keepers: Default::default(),
+            })),
+        }
+    }
+
+    /// The shared-cache URI of a session's in-memory database.
+    fn memory_uri(&self, m: &Memory, session_id: &str) -> String {
+        let digest = hex::encode(Sha256::digest(session_id.as_bytes()));
+        format!(
+            "file:palisade-{}-{}-{}?mode=memory&cache=shared",
+            std::process::id(),
+            m.id,
+            &digest[..16]
+        )
+    }
+
+    /// `open` for a memory-only store: the database is made (schema, version) on first
+    /// `create`, and a new connection to it is returned.
+    fn open_memory(
+        &self,
+        m: &Memory,
+        session_id: &str,
+        create: bool,
+    ) -> Result<Option<Connection>, LedgerError> {
+        let path = self.file_for(session_id);
+        let uri = self.memory_uri(m, session_id);
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_URI
+            | OpenFlags::SQLITE_OPEN_SHARED_CACHE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let mut keepers = m
+            .keepers
+            .lock()
+            .map_err(|_| error(&path, "could not be used (a thread panicked)".into()))?;
+        if let std::collections::hash_map::Entry::Vacant(slot) =
+            keepers.entry(path.to_string_lossy().into_owned())
+        {
+            if !create {
+                return Ok(None);
+            }
+            let conn = Connection::open_with_flags(&uri, flags).map_err(|e| sql_error(&path, e))?;
+            conn.execute_batch(SCHEMA)
+                .and_then(|_| conn.pragma_update(None, "user_version", SCHEMA_VERSION))
+                .map_err(|e| sql_error(&path, e))?;
+            slot.insert(conn);
+        }
+        let conn = Connection::open_with_flags(&uri, flags).map_err(|e| sql_error(&path, e))?;
+        Ok(Some(conn))
     }
 
     /// The store of a session: `<dir>/<first 16 hex digits of sha256(session_id)>.db`.
@@ -133,6 +205,10 @@ impl LedgerStore {
     /// Whether the session has a ledger (a store, or a JSON ledger still to migrate). Cheap:
     /// calls of sessions that never wrote a file open nothing.
     pub fn exists(&self, session_id: &str) -> bool {
+        if let Some(m) = &self.memory {
+            let key = self.file_for(session_id).to_string_lossy().into_owned();
+            return m.keepers.lock().is_ok_and(|k| k.contains_key(&key));
+        }
         fs::symlink_metadata(self.file_for(session_id)).is_ok()
             || fs::symlink_metadata(self.legacy_for(session_id)).is_ok()
     }
@@ -143,6 +219,7 @@ impl LedgerStore {
     pub fn load(&self, session_id: &str) -> Result<Ledger, LedgerError> {
         match self.open(session_id, false)? {
             None => Ok(Ledger::default()),
+            Some(conn) if self.memory.is_some() => read_all(&conn, &self.file_for(session_id)),
             Some(_) => read_file(&self.file_for(session_id)),
         }
     }
@@ -262,7 +339,7 @@ impl LedgerStore {
         }
         tx.commit().map_err(|e| sql_error(&path, e))?;
         drop(conn);
-        if fresh {
+        if fresh && self.memory.is_none() {
             self.prune_stale(&path);
         }
         Ok(out)
@@ -326,6 +403,9 @@ impl LedgerStore {
         session_id: &str,
         create: bool,
     ) -> Result<Option<Connection>, LedgerError> {
+        if let Some(m) = &self.memory {
+            return self.open_memory(m, session_id, create);
+        }
         let path = self.file_for(session_id);
         match fs::symlink_metadata(&path) {
             Ok(m) => {
@@ -418,7 +498,11 @@ pub fn read_file(path: &Path) -> Result<Ledger, LedgerError> {
     let m =
         fs::symlink_metadata(path).map_err(|e| error(path, format!("could not be read ({e})")))?;
     check_owned_file(path, &m)?;
-    let conn = connect(path)?;
+    read_all(&connect(path)?, path)
+}
+
+/// Every row of an open store, parsed.
+fn read_all(conn: &Connection, path: &Path) -> Result<Ledger, LedgerError> {
     let bodies = (|| {
         let mut stmt = conn.prepare("SELECT body FROM entries")?;
         stmt.query_map([], |r| r.get::<_, String>(0))?
@@ -808,6 +892,40 @@ mod tests {
             written_at: 1,
             confirmed: false,
         }
+    }
+
+    #[test]
+    fn a_memory_store_keeps_sessions_apart_and_touches_no_disk() {
+        let store = LedgerStore::in_memory();
+        let other = LedgerStore::in_memory();
+        assert!(!store.exists("s"));
+        // A change that records nothing makes no database.
+        store.update_when("s", |_| ((), false)).unwrap();
+        assert!(!store.exists("s"));
+        store
+            .update("s", |l| {
+                l.entries.insert("/a".into(), entry("/a", "t1"));
+            })
+            .unwrap();
+        assert!(store.exists("s"));
+        // A clone shares the databases; another store and another session do not.
+        let shared = store.clone();
+        let seen = shared
+            .read("s", &["/a".to_string()], |l| {
+                l.get(Path::new("/a")).is_some()
+            })
+            .unwrap();
+        assert!(seen);
+        assert!(!store.exists("t"));
+        assert!(!other.exists("s"));
+        assert!(other.load("s").unwrap().entries.is_empty());
+        let r = Receipt {
+            seq: 1,
+            hash: String::new(),
+        };
+        assert_eq!(store.attach_receipt("s", "t1", &r).unwrap(), 1);
+        assert_eq!(store.load("s").unwrap().entries["/a"].receipt, Some(r));
+        assert!(!Path::new("(memory)").exists());
     }
 
     #[test]

@@ -7,8 +7,6 @@
 mod commands;
 mod script;
 
-use crate::normalize::{Call, CallKind, Scope};
-use crate::policy::Policy;
 use crate::verdict::{Effect, Verdict};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -113,27 +111,6 @@ impl ContentAnalysis {
 pub trait ShellEngine {
     /// The verdict the static rules give `command` as a Bash call.
     fn judge(&self, command: &str) -> Verdict;
-}
-
-/// The real engine: `shell::analyse` and `evaluate::evaluate` under a policy and scope.
-pub struct StaticEngine<'a> {
-    pub policy: &'a Policy,
-    pub scope: &'a Scope,
-}
-
-impl ShellEngine for StaticEngine<'_> {
-    fn judge(&self, command: &str) -> Verdict {
-        let call = Call::new(
-            "Bash",
-            serde_json::json!({ "command": command }),
-            CallKind::Shell {
-                command: command.to_string(),
-                analysis: crate::shell::analyse(command),
-            },
-            self.scope,
-        );
-        crate::evaluate::evaluate(self.policy, &call, self.scope)
-    }
 }
 
 /// Analyses `text` as `language`. Never panics; bounded in time by the size cap.
