@@ -135,7 +135,7 @@ pub struct Trace {
 }
 
 /// Traces the decision of one call under `policy` (static rules and the same-line ledger
-/// check, in a throwaway state; the risk backend is not asked), with what an audit entry
+/// check, recorded in memory only; the risk backend is not asked), with what an audit entry
 /// recorded for it when there is one.
 pub fn trace(
     policy: &Policy,

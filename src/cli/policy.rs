@@ -101,7 +101,7 @@ fn validate(file: Option<&Path>, cwd: &Path, locations: &Locations) -> i32 {
 }
 
 /// Runs every rule's `examples:` through the hook's pipeline (static rules and the same-line
-/// ledger check, in a throwaway state). A refused example must be refused, by this rule when
+/// ledger check, recorded in memory only). A refused example must be refused, by this rule when
 /// it is a deny or ask rule; an allowed one must not be refused, and an allow rule must be what
 /// allows it. Returns (passed, one sentence per failure).
 pub fn run_examples(policy: &Policy, locations: &Locations, cwd: &Path) -> (usize, Vec<String>) {
