@@ -100,6 +100,22 @@ pub fn parse_event(bytes: &[u8]) -> Result<HookEvent, EventError> {
 }
 
 impl HookEvent {
+    /// Stands in for an event that could not be read, so its refusal can still be recorded.
+    pub fn unreadable() -> HookEvent {
+        HookEvent {
+            session_id: String::new(),
+            transcript_path: None,
+            cwd: None,
+            permission_mode: None,
+            hook_event_name: "PreToolUse".into(),
+            tool_name: "(unreadable)".into(),
+            tool_input: Value::Null,
+            tool_use_id: None,
+            tool_response: None,
+            agent_id: None,
+        }
+    }
+
     /// True for a PostToolUse event (recording only, never blocking).
     pub fn is_post(&self) -> bool {
         self.hook_event_name == "PostToolUse"

@@ -152,18 +152,7 @@ pub fn run(stdin: &[u8], locations: &Locations, env_project_dir: Option<&Path>) 
         Err(e) => {
             let verdict = Verdict::failure("error/bad-input", format!("refused: {e}"));
             // Recorded too (default audit settings, no input kept): a refusal is a decision.
-            let unreadable = HookEvent {
-                session_id: String::new(),
-                transcript_path: None,
-                cwd: None,
-                permission_mode: None,
-                hook_event_name: "PreToolUse".into(),
-                tool_name: "(unreadable)".into(),
-                tool_input: serde_json::Value::Null,
-                tool_use_id: None,
-                tool_response: None,
-                agent_id: None,
-            };
+            let unreadable = HookEvent::unreadable();
             let _ = record_audit(&Default::default(), locations, &unreadable, &verdict);
             return HookAnswer::for_verdict(&verdict);
         }
@@ -217,18 +206,7 @@ pub fn run(stdin: &[u8], locations: &Locations, env_project_dir: Option<&Path>) 
 pub fn record_refusal(stdin: Option<&[u8]>, locations: &Locations, verdict: &Verdict) {
     let event = stdin
         .and_then(|b| event::parse_event(b).ok())
-        .unwrap_or_else(|| HookEvent {
-            session_id: String::new(),
-            transcript_path: None,
-            cwd: None,
-            permission_mode: None,
-            hook_event_name: "PreToolUse".into(),
-            tool_name: "(unreadable)".into(),
-            tool_input: serde_json::Value::Null,
-            tool_use_id: None,
-            tool_response: None,
-            agent_id: None,
-        });
+        .unwrap_or_else(HookEvent::unreadable);
     let _ = record_audit(&Default::default(), locations, &event, verdict);
 }
 

@@ -10,6 +10,7 @@ use crate::normalize::{Call, CallKind, Scope};
 use crate::protect::{Change, Reach};
 use crate::shell::{Command, ShellAnalysis, Word};
 use crate::verdict::Effect::{Ask, Deny};
+use crate::vocab::operands_skipping;
 use std::path::PathBuf;
 
 const PACK: &str = "self-protection";
@@ -180,28 +181,6 @@ fn word_target(w: &Word, c: &Command, scope: &Scope) -> PathBuf {
         return PathBuf::from(&w.text);
     }
     resolve_for(scope, c, &w.text)
-}
-
-/// Operands of `c`, skipping the values of the options listed (short letters, long names).
-fn operands_skipping<'a>(c: &'a Command, short: &str, long: &[&str]) -> Vec<&'a Word> {
-    let mut out = Vec::new();
-    let mut iter = c.args.iter();
-    let mut after = false;
-    while let Some(a) = iter.next() {
-        let t = a.text.as_str();
-        if after || t == "-" || !t.starts_with('-') {
-            out.push(a);
-        } else if t == "--" {
-            after = true;
-        } else if let Some(name) = t.strip_prefix("--") {
-            if !name.contains('=') && long.contains(&name) {
-                iter.next();
-            }
-        } else if t[1..].ends_with(|ch| short.contains(ch)) {
-            iter.next();
-        }
-    }
-    out
 }
 
 /// A `chmod` mode written as an option (`-x`, `-rwx`, `-w`).
