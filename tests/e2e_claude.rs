@@ -552,23 +552,51 @@ fn claude_code_refusal_then_palisade_allow_then_it_runs() {
         return;
     }
     let sb = Sandbox::new();
-    // A repository, so that `palisade allow` run in it and the hook agree on the project.
-    std::fs::create_dir_all(sb.project.join(".git")).unwrap();
+    // A real repository with a change not yet committed. `git reset --hard` discards it: asked,
+    // which `claude -p` refuses, wherever the checkout (and so the sandbox) lives.
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args([
+                "-c",
+                "user.name=e2e",
+                "-c",
+                "user.email=e2e@example.invalid",
+            ])
+            .args(args)
+            .current_dir(&sb.project)
+            .env("HOME", &sb.home)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .output()
+    };
+    match git(&["init", "-q"]) {
+        Ok(o) if o.status.success() => {}
+        _ => {
+            eprintln!("SKIPPED claude_code_refusal_then_palisade_allow_then_it_runs: no git");
+            return;
+        }
+    }
+    let file = sb.project.join("app.txt");
+    std::fs::write(&file, "committed\n").unwrap();
+    assert!(git(&["add", "app.txt"]).unwrap().status.success());
+    assert!(
+        git(&["commit", "-q", "-m", "one"])
+            .unwrap()
+            .status
+            .success()
+    );
+    std::fs::write(&file, "work in progress\n").unwrap();
     let init = sb.run(&["init"]);
     assert!(init.status.success(), "{}", stderr(&init));
-    // A build directory outside the project: deleting it asks, which `claude -p` refuses.
-    let build = sb.dir.path().join("outside/build");
-    std::fs::create_dir_all(&build).unwrap();
-    std::fs::write(build.join("artifact.o"), "x").unwrap();
-    let step = bash(&format!("rm -rf {}", build.display()));
+    let project = sb.project.display().to_string();
+    let step = bash(&format!("git -C {project} reset --hard"));
 
     let s = run_session(&sb, &claude, &python, std::slice::from_ref(&step), &[]);
     let r = s.result(0);
-    assert!(
-        r.is_error,
-        "the delete outside the project was refused: {r:?}"
+    assert!(r.is_error, "the reset was refused: {r:?}");
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "work in progress\n"
     );
-    assert!(build.exists(), "nothing was deleted");
 
     // The user allows it, as a script would.
     let allow = sb.run(&["allow", "--yes"]);
@@ -579,7 +607,7 @@ fn claude_code_refusal_then_palisade_allow_then_it_runs() {
         stderr(&allow)
     );
     assert!(
-        sandbox::stdout(&allow).contains("overrides: [\"destructive-fs/rm-outside-project\"]"),
+        sandbox::stdout(&allow).contains("overrides: [\"destructive-git/reset-hard\"]"),
         "{}",
         sandbox::stdout(&allow)
     );
@@ -602,17 +630,16 @@ fn claude_code_refusal_then_palisade_allow_then_it_runs() {
             std::fs::read_to_string(sb.user_policy()).unwrap_or_default()
         );
     }
-    assert!(!build.exists(), "the build directory is gone");
-    // Anything else outside the project still asks.
-    let other = sb.dir.path().join("outside/keep");
-    std::fs::create_dir_all(&other).unwrap();
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "committed\n");
+    // Another discarding command still asks: the rule allowed one call, not a pack.
+    std::fs::write(&file, "more work\n").unwrap();
     let s = run_session(
         &sb,
         &claude,
         &python,
-        &[bash(&format!("rm -rf {}", other.display()))],
+        &[bash(&format!("git -C {project} clean -fdx"))],
         &[],
     );
     assert!(s.result(0).is_error, "{:?}", s.result(0));
-    assert!(other.exists());
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "more work\n");
 }
