@@ -912,7 +912,11 @@ fn protected_paths(loc: &Locations, paths: &PathResolver) -> Vec<ProtectedPath> 
             true,
         );
     }
-    if let Ok(exe) = std::env::current_exe() {
+    // A lexical world (replay) describes the recorded machine, not the one replaying it: where
+    // this process's own binary lives must not change a replayed verdict.
+    if paths.follow_symlinks
+        && let Ok(exe) = std::env::current_exe()
+    {
         guard(exe, "the palisade binary", false, false);
     }
     for bin in [".cargo/bin/palisade", ".local/bin/palisade"] {
