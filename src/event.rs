@@ -100,6 +100,22 @@ pub fn parse_event(bytes: &[u8]) -> Result<HookEvent, EventError> {
 }
 
 impl HookEvent {
+    /// A PreToolUse for a hypothetical call (`check`, `explain`, `allow`, `policy validate`).
+    pub fn hypothetical(
+        session_id: &str,
+        cwd: &std::path::Path,
+        tool: String,
+        input: Value,
+    ) -> HookEvent {
+        HookEvent {
+            session_id: session_id.into(),
+            cwd: Some(cwd.to_string_lossy().into_owned()),
+            tool_name: tool,
+            tool_input: input,
+            ..HookEvent::unreadable()
+        }
+    }
+
     /// Stands in for an event that could not be read, so its refusal can still be recorded.
     pub fn unreadable() -> HookEvent {
         HookEvent {

@@ -79,18 +79,7 @@ fn allow(args: &AllowArgs, locations: &Locations, answer: &mut dyn BufRead) -> R
         }
     };
     let rule_id = entry.decision.rule.clone().unwrap_or_default();
-    let event = HookEvent {
-        session_id: "allow".into(),
-        transcript_path: None,
-        cwd: Some(cwd.to_string_lossy().into_owned()),
-        permission_mode: None,
-        hook_event_name: "PreToolUse".into(),
-        tool_name: entry.tool.clone(),
-        tool_input: entry.input.clone(),
-        tool_use_id: None,
-        tool_response: None,
-        agent_id: None,
-    };
+    let event = HookEvent::hypothetical("allow", &cwd, entry.tool.clone(), entry.input.clone());
     let project = (!args.any_project).then_some(project_root.as_path());
     let block = scoped_rule(&entry, &rule_id, &event, locations, &current, project)?;
 
@@ -386,18 +375,7 @@ fn validate(
                 .replace(&scratch.display().to_string(), &path.display().to_string())
         )
     })?;
-    let event = HookEvent {
-        session_id: "allow".into(),
-        transcript_path: None,
-        cwd: Some(cwd.to_string_lossy().into_owned()),
-        permission_mode: None,
-        hook_event_name: "PreToolUse".into(),
-        tool_name: entry.tool.clone(),
-        tool_input: entry.input.clone(),
-        tool_use_id: None,
-        tool_response: None,
-        agent_id: None,
-    };
+    let event = HookEvent::hypothetical("allow", cwd, entry.tool.clone(), entry.input.clone());
     let scope = hook::scope_for(&policy, &loc, cwd, project_root, true);
     let verdict = hook::decide(&policy, &event, &scope);
     if verdict.effect != Some(crate::verdict::Effect::Allow) {

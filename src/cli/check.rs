@@ -74,18 +74,7 @@ pub fn event_from_args(
             return Err("nothing to check; give --command or --tool with --input.".into());
         }
     };
-    Ok(HookEvent {
-        session_id: "check".into(),
-        transcript_path: None,
-        cwd: Some(cwd.to_string_lossy().into_owned()),
-        permission_mode: None,
-        hook_event_name: "PreToolUse".into(),
-        tool_name: tool,
-        tool_input: input,
-        tool_use_id: None,
-        tool_response: None,
-        agent_id: None,
-    })
+    Ok(HookEvent::hypothetical("check", cwd, tool, input))
 }
 
 /// The hook's pipeline (static rules, then the ledger's same-line write-then-run check) on a

@@ -73,18 +73,12 @@ pub fn run(args: &ExplainArgs, locations: &Locations) -> i32 {
     let (event, recorded) = match args.seq {
         Some(seq) => match audit_entry(&policy, locations, seq) {
             Ok(entry) => {
-                let event = HookEvent {
-                    session_id: "explain".into(),
-                    transcript_path: None,
-                    cwd: Some(cwd.to_string_lossy().into_owned()),
-                    permission_mode: None,
-                    hook_event_name: "PreToolUse".into(),
-                    tool_name: entry.tool.clone(),
-                    tool_input: entry.input.clone(),
-                    tool_use_id: None,
-                    tool_response: None,
-                    agent_id: None,
-                };
+                let event = HookEvent::hypothetical(
+                    "explain",
+                    &cwd,
+                    entry.tool.clone(),
+                    entry.input.clone(),
+                );
                 (event, Some(entry))
             }
             Err(e) => {

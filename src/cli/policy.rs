@@ -110,18 +110,7 @@ pub fn run_examples(policy: &Policy, locations: &Locations, cwd: &Path) -> (usiz
     for rule in &policy.rules {
         let own = format!("policy:{}", rule.id);
         for ex in &rule.examples {
-            let event = HookEvent {
-                session_id: "validate".into(),
-                transcript_path: None,
-                cwd: Some(cwd.to_string_lossy().into_owned()),
-                permission_mode: None,
-                hook_event_name: "PreToolUse".into(),
-                tool_name: ex.tool.clone(),
-                tool_input: ex.input.clone(),
-                tool_use_id: None,
-                tool_response: None,
-                agent_id: None,
-            };
+            let event = HookEvent::hypothetical("validate", cwd, ex.tool.clone(), ex.input.clone());
             let verdict = super::check::hypothetical(policy, locations, &event);
             let project_root = Locations::project_root(cwd, None);
             let scope = hook::scope_for(policy, locations, cwd, &project_root, true);
