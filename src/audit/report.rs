@@ -2,7 +2,7 @@
 //! script, no network resource) — decisions over time, top rules, top refused commands,
 //! sessions, chains caught, asks and their answers, and the risk layer's latency and answers.
 
-use super::tail::{Answers, format_time};
+use super::tail::{Answers, clip, format_time, subject};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -47,34 +47,10 @@ struct Gathered {
 
 fn summary(v: &Value) -> String {
     let input = v.get("input").unwrap_or(&Value::Null);
-    for key in [
-        "command",
-        "file_path",
-        "notebook_path",
-        "url",
-        "pattern",
-        "path",
-        "query",
-    ] {
-        if let Some(s) = input.get(key).and_then(Value::as_str) {
-            return clip(s, 120);
-        }
-    }
-    clip(
-        v.get("tool")
-            .and_then(Value::as_str)
-            .unwrap_or("(unknown tool)"),
-        120,
-    )
-}
-
-fn clip(s: &str, n: usize) -> String {
-    let flat = s.replace(['\n', '\r', '\t'], " ");
-    if flat.chars().count() <= n {
-        flat
-    } else {
-        flat.chars().take(n - 1).collect::<String>() + "…"
-    }
+    let what = subject(input)
+        .or_else(|| v.get("tool").and_then(Value::as_str))
+        .unwrap_or("(unknown tool)");
+    clip(what, 120)
 }
 
 /// Escapes text for HTML content and attribute values.

@@ -31,7 +31,8 @@ pub fn format_time(ms: u64) -> String {
     )
 }
 
-fn clip(s: &str, n: usize) -> String {
+/// `s` on one line, cut to `n` characters with an ellipsis.
+pub(crate) fn clip(s: &str, n: usize) -> String {
     let flat = s.replace(['\n', '\r', '\t'], " ");
     if flat.chars().count() <= n {
         flat
@@ -42,9 +43,9 @@ fn clip(s: &str, n: usize) -> String {
     }
 }
 
-/// What a call was about, in a few words: its command, path, URL or pattern.
-fn summary(input: &Value) -> String {
-    for key in [
+/// The field of a tool input that says what the call was about: command, path, URL or pattern.
+pub(crate) fn subject(input: &Value) -> Option<&str> {
+    [
         "command",
         "file_path",
         "notebook_path",
@@ -52,10 +53,15 @@ fn summary(input: &Value) -> String {
         "pattern",
         "path",
         "query",
-    ] {
-        if let Some(s) = input.get(key).and_then(Value::as_str) {
-            return clip(s, SUMMARY_CHARS);
-        }
+    ]
+    .into_iter()
+    .find_map(|key| input.get(key).and_then(Value::as_str))
+}
+
+/// What a call was about, in a few words: its command, path, URL or pattern.
+fn summary(input: &Value) -> String {
+    if let Some(s) = subject(input) {
+        return clip(s, SUMMARY_CHARS);
     }
     clip(&input.to_string(), SUMMARY_CHARS)
 }
