@@ -265,6 +265,7 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
     let verdict = ledger_check(p.policy, &store, event, &call, &scope, verdict);
     let verdict = taint_check(p.policy, &store, event, &call, &scope, verdict);
     let verdict = with_risk(p, &store, event, &call, &scope, verdict);
+    let verdict = crate::limits::enforce(p.policy, &store, event, &call, &scope, verdict);
     let verdict = ledger_record(p.policy, &store, event, &call, &scope, verdict, None);
     let (verdict, exposed) = taint_record(p.policy, &store, event, &call, &scope, verdict);
     // Record, audit half: append the entry, then link the writes the ledger just recorded to

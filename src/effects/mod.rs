@@ -86,6 +86,76 @@ impl Effect {
     }
 }
 
+/// The kinds of effect a policy can name (`limits: [{count: …}]`, read-only mode), each with
+/// what it covers. The one list of these names: policy validation and reasons read it.
+pub const KINDS: &[(&str, &str)] = &[
+    ("read", "reads a file's content"),
+    ("list", "lists or searches a directory"),
+    ("write", "writes or creates a file or directory"),
+    ("delete", "removes a file or a tree"),
+    (
+        "delete-recursive",
+        "removes a tree (rm -r, rmdir of a tree, a delete tool)",
+    ),
+    ("move", "moves or renames a path"),
+    ("link", "makes a symbolic or hard link"),
+    ("chmod", "changes the mode, owner or attributes of a path"),
+    ("change", "any of write, delete, move, link, chmod"),
+    (
+        "write-outside-project",
+        "writes, deletes, moves, links or chmods a path outside the project root",
+    ),
+    ("execute", "runs a program or a file"),
+    ("execute-file", "runs a file (./x.sh, python x.py)"),
+    ("query", "runs a database statement"),
+    ("network-send", "sends data to another host"),
+    ("network-fetch", "fetches from the network"),
+    ("signal", "signals or kills processes"),
+    ("configure", "changes configuration that later runs code"),
+    ("start-agent", "starts another agent"),
+];
+
+/// The kind named `name`, if `KINDS` has it (the `&'static` spelling of it).
+pub fn kind(name: &str) -> Option<&'static str> {
+    KINDS.iter().map(|(k, _)| *k).find(|k| *k == name)
+}
+
+impl Effect {
+    /// True when the effect is of kind `kind` (a name from `KINDS`). `project_root` decides
+    /// `write-outside-project`; devices (`/dev/null`) are never outside.
+    pub fn is_kind(&self, kind: &str, project_root: &std::path::Path) -> bool {
+        match kind {
+            "read" => matches!(self, Effect::Read { .. }),
+            "list" => matches!(self, Effect::List { .. }),
+            "write" => matches!(self, Effect::Write { .. } | Effect::Create { .. }),
+            "delete" => matches!(self, Effect::Delete { .. }),
+            "delete-recursive" => matches!(
+                self,
+                Effect::Delete {
+                    recursive: true,
+                    ..
+                }
+            ),
+            "move" => matches!(self, Effect::Move { .. }),
+            "link" => matches!(self, Effect::Link { .. }),
+            "chmod" => matches!(self, Effect::Chmod { .. }),
+            "change" => self.changed_path().is_some(),
+            "write-outside-project" => self.changed_path().is_some_and(|(p, _)| {
+                !p.starts_with(project_root) && !vocab::is_device(&p.to_string_lossy())
+            }),
+            "execute" => matches!(self, Effect::Execute { .. }),
+            "execute-file" => matches!(self, Effect::Execute { path: Some(_), .. }),
+            "query" => matches!(self, Effect::Query { .. }),
+            "network-send" => matches!(self, Effect::Send { .. }),
+            "network-fetch" => matches!(self, Effect::Fetch { .. }),
+            "signal" => matches!(self, Effect::Signal { .. }),
+            "configure" => matches!(self, Effect::Configure { .. }),
+            "start-agent" => matches!(self, Effect::StartAgent { .. }),
+            _ => false,
+        }
+    }
+}
+
 /// Programs that start another coding agent.
 const AGENTS: &[&str] = &[
     "claude",

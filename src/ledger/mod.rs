@@ -22,6 +22,7 @@
 //! session on disk between hook processes (SQLite, one row per path: a call reads only the
 //! rows it asks for, through a partial `Ledger` view); replay keeps one in memory per case.
 
+pub mod limits;
 mod store;
 mod taint;
 

@@ -44,8 +44,9 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(4);
 const WAL_AUTOCHECKPOINT: u32 = 256;
 /// A WAL larger than this is checkpointed and truncated by the next call that opens the store.
 const MAX_WAL_BYTES: u64 = 1024 * 1024;
-/// The shape of the store this version writes (SQLite `user_version`).
-const SCHEMA_VERSION: i64 = 1;
+/// The shape of the store this version writes (SQLite `user_version`). 2 added the limit
+/// counters (`super::limits`); a store of version 1 is migrated when it is opened.
+const SCHEMA_VERSION: i64 = 2;
 /// Most passes of one step over a partial view (each pass fetches the rows the last one
 /// missed; chains are followed 4 deep, so a handful suffice).
 const MAX_PASSES: usize = 8;
@@ -179,6 +180,7 @@ impl LedgerStore {
             }
             let conn = Connection::open_with_flags(&uri, flags).map_err(|e| sql_error(&path, e))?;
             conn.execute_batch(SCHEMA)
+                .and_then(|_| conn.execute_batch(super::limits::SCHEMA))
                 .and_then(|_| conn.pragma_update(None, "user_version", SCHEMA_VERSION))
                 .map_err(|e| sql_error(&path, e))?;
             slot.insert(conn);
@@ -584,9 +586,12 @@ fn connect(path: &Path) -> Result<Connection, LedgerError> {
     .map_err(|e| sql_error(path, e))?;
     conn.busy_timeout(BUSY_TIMEOUT)
         .map_err(|e| sql_error(path, e))?;
-    let version: i64 = conn
+    let mut version: i64 = conn
         .pragma_query_value(None, "user_version", |r| r.get(0))
         .map_err(|e| sql_error(path, e))?;
+    if version == 1 {
+        version = migrate_to_2(&conn).map_err(|e| sql_error(path, e))?;
+    }
     if version != SCHEMA_VERSION {
         return Err(error(
             path,
@@ -605,6 +610,27 @@ fn connect(path: &Path) -> Result<Connection, LedgerError> {
         let _ = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
     }
     Ok(conn)
+}
+
+/// Version 1 → 2: adds the limit counters. Under the write lock, the version read again, so
+/// of two processes migrating at once the second finds the work done. Returns the version.
+fn migrate_to_2(conn: &Connection) -> rusqlite::Result<i64> {
+    conn.execute_batch("BEGIN IMMEDIATE")?;
+    let done = (|| {
+        let v: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+        if v == 1 {
+            conn.execute_batch(super::limits::SCHEMA)?;
+            conn.pragma_update(None, "user_version", 2)?;
+        }
+        conn.pragma_query_value(None, "user_version", |r| r.get(0))
+    })();
+    match done {
+        Ok(v) => conn.execute_batch("COMMIT").map(|_| v),
+        Err(e) => {
+            let _ = conn.execute_batch("ROLLBACK");
+            Err(e)
+        }
+    }
 }
 
 /// Per-connection settings: no fsync per commit, no checkpoint when the process exits.
@@ -636,7 +662,9 @@ fn create_store(path: &Path, migrated: Option<&Ledger>) -> Result<(), LedgerErro
         )
         .map_err(|e| sql_error(path, e))?;
         let tx = conn.transaction().map_err(|e| sql_error(path, e))?;
-        tx.execute_batch(SCHEMA).map_err(|e| sql_error(path, e))?;
+        tx.execute_batch(SCHEMA)
+            .and_then(|_| tx.execute_batch(super::limits::SCHEMA))
+            .map_err(|e| sql_error(path, e))?;
         if let Some(l) = migrated {
             for e in l.entries.values() {
                 upsert(&tx, path, e)?;

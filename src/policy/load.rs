@@ -346,6 +346,13 @@ impl LayerLoad<'_> {
                 .apply_user(taint)
                 .map_err(|m| self.error(key_line(self.text, "taint"), m))?;
         }
+        self.apply_limits_and_mode(
+            policy,
+            file.limits,
+            file.mode,
+            file.read_only_effect,
+            Layer::User,
+        )?;
         Ok(())
     }
 
@@ -451,6 +458,53 @@ impl LayerLoad<'_> {
         }
         for what in ignored {
             self.ignore(policy, what);
+        }
+        self.apply_limits_and_mode(
+            policy,
+            file.limits,
+            file.mode,
+            file.read_only_effect,
+            Layer::Project,
+        )?;
+        Ok(())
+    }
+
+    /// `limits:`, `mode:` and `read_only_effect:` of this layer. A project layer may lower a
+    /// limit, add one, turn read-only on and make it deny; what would loosen is ignored.
+    fn apply_limits_and_mode(
+        &self,
+        policy: &mut Policy,
+        limits: Vec<super::schema::LimitConfig>,
+        mode: Option<super::schema::Mode>,
+        read_only_effect: Option<super::schema::OutsideRoots>,
+        layer: Layer,
+    ) -> Result<(), PolicyError> {
+        use super::schema::Mode;
+        let mut ignored = Vec::new();
+        crate::limits::apply_layer(policy, limits, layer, &mut ignored)
+            .map_err(|(id, m)| self.error(rule_line(self.text, &id), m))?;
+        match (mode, layer) {
+            (Some(Mode::ReadOnly), _) => policy.read_only.on = true,
+            (Some(Mode::Normal), Layer::Project) if policy.read_only.on => {
+                ignored.push("mode: normal (the user policy says read-only)".into())
+            }
+            (Some(Mode::Normal), _) => policy.read_only.on = false,
+            (None, _) => {}
+        }
+        if let Some(e) = read_only_effect.map(|e| e.effect()) {
+            if layer == Layer::Project && e < policy.read_only.effect {
+                ignored.push(format!(
+                    "read_only_effect: {e} (the user policy says {})",
+                    policy.read_only.effect
+                ));
+            } else {
+                policy.read_only.effect = e;
+            }
+        }
+        if layer == Layer::Project {
+            for what in ignored {
+                self.ignore(policy, what);
+            }
         }
         Ok(())
     }
@@ -640,7 +694,15 @@ fn compile_rule(
             });
         }
     }
+    let read_only = rc.read_only.unwrap_or(false);
+    if read_only && rc.effect == Effect::Allow {
+        return Err(
+            "read_only: true marks the calls that change something; its effect is ask or deny"
+                .into(),
+        );
+    }
     Ok(PolicyRule {
+        read_only,
         id: rc.id,
         effect: rc.effect,
         reason: rc.reason,

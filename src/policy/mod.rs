@@ -15,6 +15,7 @@ pub mod schema;
 
 pub use explain::{explain, explain_json};
 pub use glob::{Glob, GlobKind};
+pub(crate) use load::did_you_mean;
 pub use load::load;
 
 /// Which layer a setting or rule came from.
@@ -86,6 +87,8 @@ pub struct PolicyRule {
     pub override_deny: bool,
     /// Calls that prove the rule (`examples:`), checked by `policy validate` and `doctor`.
     pub examples: Vec<RuleExample>,
+    /// `read_only: true`: the rule matches only the calls of its tools that change something.
+    pub read_only: bool,
 }
 
 /// One `examples:` entry of a rule: a call, and whether the policy must refuse it.
@@ -158,6 +161,13 @@ impl PolicyRule {
         }
         if !self.paths.is_empty() {
             self.check_paths(call, scope)?;
+        }
+        if self.read_only && crate::readonly::change(call, scope).is_none() {
+            return Err((
+                "read_only".into(),
+                "the call changes something".into(),
+                "it only reads".into(),
+            ));
         }
         Ok(())
     }
@@ -253,6 +263,10 @@ pub struct Policy {
     pub tool_models: Vec<crate::effects::mcp::ToolModel>,
     /// Session taint settings (`taint:`).
     pub taint: crate::taint::TaintSettings,
+    /// Rate limits and budgets (`limits:`), user and project, by id.
+    pub limits: Vec<crate::limits::Limit>,
+    /// `mode: read-only` and `read_only_effect:`.
+    pub read_only: crate::readonly::ReadOnly,
 }
 
 impl Default for Policy {
@@ -273,6 +287,8 @@ impl Default for Policy {
             audit: Default::default(),
             tool_models: Vec::new(),
             taint: Default::default(),
+            limits: Vec::new(),
+            read_only: Default::default(),
         }
     }
 }
@@ -329,7 +345,15 @@ impl Policy {
                 Ok(()) => out.hits.push(PolicyHit {
                     rule_id: format!("policy:{}", rule.id),
                     effect: rule.effect,
-                    reason: rule.hit_reason(),
+                    reason: match crate::readonly::change(call, scope).filter(|_| rule.read_only) {
+                        Some(what) if rule.reason.is_none() => format!(
+                            "the {} policy rule '{}' makes {} read-only: the call {what}",
+                            rule.layer.as_str(),
+                            rule.id,
+                            rule.tools_phrase()
+                        ),
+                        _ => rule.hit_reason(),
+                    },
                 }),
                 Err((arg, wanted, found))
                     if rule.effect == Effect::Allow && rule.concerns(call) =>

@@ -26,6 +26,45 @@ pub struct PolicyFile {
     pub tool_models: Option<Vec<crate::effects::mcp::ToolModel>>,
     /// Session taint (the lethal trifecta across calls): mode, trusted hosts, TTL.
     pub taint: Option<crate::taint::TaintConfig>,
+    /// Rate limits and budgets, counted per session or per rolling hour (see `crate::limits`).
+    #[serde(default, deserialize_with = "null_as_empty")]
+    pub limits: Vec<LimitConfig>,
+    /// `read-only`: every call that changes something is asked (or denied); `normal` is the
+    /// default (see `crate::readonly`).
+    pub mode: Option<Mode>,
+    /// What a change gets in read-only mode: `ask` (the default) or `deny`.
+    pub read_only_effect: Option<OutsideRoots>,
+}
+
+/// `mode:` — the session's mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    Normal,
+    ReadOnly,
+}
+
+/// One entry of `limits:` — `{id: net, count: network-send, per: session, max: 3, effect: deny}`.
+/// Exactly one of `count` (an effect kind) and `tool` (a tool-name glob) says what is counted.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LimitConfig {
+    pub id: String,
+    pub count: Option<String>,
+    pub tool: Option<String>,
+    pub per: Per,
+    pub max: u64,
+    pub effect: Effect,
+}
+
+/// The window a limit counts in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Per {
+    /// The whole session.
+    Session,
+    /// The last 60 minutes of the session (a rolling window).
+    Hour,
 }
 
 /// `packs:` — built-in packs switched off and built-in rules whose effect is changed.
@@ -140,6 +179,8 @@ pub struct RuleConfig {
     pub override_deny: Option<bool>,
     /// Calls that prove the rule, run by `palisade policy validate` and `doctor`.
     pub examples: Option<ExamplesConfig>,
+    /// The rule matches the calls of its tools that change something (read-only for them).
+    pub read_only: Option<bool>,
 }
 
 /// `examples:` of a rule: calls the policy must refuse and calls it must let through.

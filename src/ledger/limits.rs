@@ -1,0 +1,266 @@
+//! The counters of the policy's `limits:`, in the session's ledger store: `limit_totals` (one
+//! row per session-wide limit) and `limit_uses` (one row per use of an hourly limit, indexed by
+//! limit and time, the rows older than the window removed as new ones come).
+//!
+//! A call's check and its increment are one `BEGIN IMMEDIATE` transaction: hook processes of
+//! one session run in parallel, and SQLite lets one writer at a time through, so none reads a
+//! count another is about to change. Nothing is written when one limit is over: a refused call
+//! consumes nothing. A store that cannot be read or written is an error (the hook refuses).
+
+use super::{LedgerError, LedgerStore};
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+
+/// The limit tables (part of the store's schema since version 2).
+pub(super) const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS limit_totals(
+    limit_id TEXT PRIMARY KEY NOT NULL,
+    n INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS limit_uses(
+    id INTEGER PRIMARY KEY,
+    limit_id TEXT NOT NULL,
+    at_ms INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS limit_uses_by_time ON limit_uses(limit_id, at_ms);
+";
+
+/// One limit a call counts against.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LimitUse {
+    pub id: String,
+    /// `None`: the whole session; `Some(ms)`: the rolling window of that length.
+    pub window_ms: Option<u64>,
+    pub max: u64,
+}
+
+/// What the check found: each limit's count before this call, and whether the call was
+/// counted (every limit had room).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LimitCounts {
+    pub before: Vec<u64>,
+    pub counted: bool,
+}
+
+fn err(path: &std::path::Path, e: impl std::fmt::Display) -> LedgerError {
+    LedgerError {
+        path: path.to_path_buf(),
+        message: format!("could not be used for the policy's limits ({e})"),
+    }
+}
+
+fn count(conn: &Connection, u: &LimitUse, now_ms: u64) -> rusqlite::Result<u64> {
+    let n: i64 = match u.window_ms {
+        None => conn
+            .prepare_cached("SELECT n FROM limit_totals WHERE limit_id = ?1")?
+            .query_row([&u.id], |r| r.get(0))
+            .optional()?
+            .unwrap_or(0),
+        Some(w) => conn
+            .prepare_cached("SELECT count(*) FROM limit_uses WHERE limit_id = ?1 AND at_ms > ?2")?
+            .query_row(params![u.id, now_ms.saturating_sub(w) as i64], |r| r.get(0))?,
+    };
+    Ok(n.max(0) as u64)
+}
+
+impl LedgerStore {
+    /// Checks the call against `uses` and, when every one has room (`count + 1 <= max`),
+    /// counts it, atomically across processes. A session with no store yet counts from zero
+    /// (the store is made only when something is counted).
+    pub fn take_limits(
+        &self,
+        session_id: &str,
+        uses: &[LimitUse],
+        now_ms: u64,
+    ) -> Result<LimitCounts, LedgerError> {
+        let path = self.file_for(session_id);
+        if uses.iter().any(|u| u.max == 0) || uses.is_empty() {
+            // Nothing can be counted; the counts are still read for the reason.
+            let before = self.limit_counts(session_id, uses, now_ms)?;
+            return Ok(LimitCounts {
+                counted: uses.is_empty(),
+                before,
+            });
+        }
+        let mut conn = self
+            .open(session_id, true)?
+            .ok_or_else(|| err(&path, "the store could not be created"))?;
+        let mut run = || -> rusqlite::Result<LimitCounts> {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let before = uses
+                .iter()
+                .map(|u| count(&tx, u, now_ms))
+                .collect::<rusqlite::Result<Vec<u64>>>()?;
+            let room = uses.iter().zip(&before).all(|(u, n)| *n < u.max);
+            if !room {
+                // Refused: nothing is written (the transaction rolls back when dropped).
+                return Ok(LimitCounts {
+                    before,
+                    counted: false,
+                });
+            }
+            for u in uses {
+                match u.window_ms {
+                    None => {
+                        tx.prepare_cached(
+                            "INSERT INTO limit_totals(limit_id, n) VALUES (?1, 1) \
+                             ON CONFLICT(limit_id) DO UPDATE SET n = n + 1",
+                        )?
+                        .execute([&u.id])?;
+                    }
+                    Some(w) => {
+                        tx.prepare_cached(
+                            "DELETE FROM limit_uses WHERE limit_id = ?1 AND at_ms <= ?2",
+                        )?
+                        .execute(params![u.id, now_ms.saturating_sub(w) as i64])?;
+                        tx.prepare_cached(
+                            "INSERT INTO limit_uses(limit_id, at_ms) VALUES (?1, ?2)",
+                        )?
+                        .execute(params![u.id, now_ms as i64])?;
+                    }
+                }
+            }
+            tx.commit()?;
+            Ok(LimitCounts {
+                before,
+                counted: true,
+            })
+        };
+        run().map_err(|e| err(&path, e))
+    }
+
+    /// The current counts of `uses`, read only (0 for a session with no store).
+    pub fn limit_counts(
+        &self,
+        session_id: &str,
+        uses: &[LimitUse],
+        now_ms: u64,
+    ) -> Result<Vec<u64>, LedgerError> {
+        let Some(conn) = self.open(session_id, false)? else {
+            return Ok(vec![0; uses.len()]);
+        };
+        let path = self.file_for(session_id);
+        uses.iter()
+            .map(|u| count(&conn, u, now_ms).map_err(|e| err(&path, e)))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session(max: u64) -> LimitUse {
+        LimitUse {
+            id: "net".into(),
+            window_ms: None,
+            max,
+        }
+    }
+
+    #[test]
+    fn counts_up_to_max_and_a_refusal_consumes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path());
+        let uses = [session(2)];
+        for expected in [0, 1] {
+            let c = store.take_limits("s", &uses, 1_000).unwrap();
+            assert_eq!((c.before, c.counted), (vec![expected], true));
+        }
+        for _ in 0..3 {
+            let c = store.take_limits("s", &uses, 1_000).unwrap();
+            assert_eq!((c.before, c.counted), (vec![2], false));
+        }
+        // Another session has its own counts.
+        assert_eq!(store.limit_counts("t", &uses, 1_000).unwrap(), [0]);
+    }
+
+    #[test]
+    fn one_limit_over_means_none_is_counted() {
+        let store = LedgerStore::in_memory();
+        let a = session(5);
+        let b = LimitUse {
+            id: "gh".into(),
+            window_ms: None,
+            max: 1,
+        };
+        assert!(
+            store
+                .take_limits("s", &[a.clone(), b.clone()], 1)
+                .unwrap()
+                .counted
+        );
+        let c = store.take_limits("s", &[a.clone(), b.clone()], 1).unwrap();
+        assert_eq!((c.before, c.counted), (vec![1, 1], false));
+        assert_eq!(store.limit_counts("s", &[a, b], 1).unwrap(), [1, 1]);
+    }
+
+    #[test]
+    fn an_hour_window_forgets_old_uses() {
+        let store = LedgerStore::in_memory();
+        let u = [LimitUse {
+            id: "h".into(),
+            window_ms: Some(3_600_000),
+            max: 2,
+        }];
+        let t0 = 10_000_000;
+        assert!(store.take_limits("s", &u, t0).unwrap().counted);
+        assert!(store.take_limits("s", &u, t0 + 1_000).unwrap().counted);
+        assert!(!store.take_limits("s", &u, t0 + 2_000).unwrap().counted);
+        // An hour after the first use, one slot is free again.
+        let c = store.take_limits("s", &u, t0 + 3_600_000).unwrap();
+        assert_eq!((c.before, c.counted), (vec![1], true));
+        assert!(!store.take_limits("s", &u, t0 + 3_600_001).unwrap().counted);
+    }
+
+    #[test]
+    fn a_version_1_store_is_migrated_and_keeps_its_entries() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path());
+        store
+            .update("s", |l| {
+                l.entries.insert(
+                    "/a".into(),
+                    crate::ledger::LedgerEntry {
+                        path: "/a".into(),
+                        sha256: None,
+                        size: None,
+                        tool: "Write".into(),
+                        tool_use_id: None,
+                        summary: String::new(),
+                        how: "Write".into(),
+                        from_network: false,
+                        executable: false,
+                        excerpt: None,
+                        excerpt_complete: false,
+                        analysis: None,
+                        receipt: None,
+                        written_at: 1,
+                        confirmed: false,
+                    },
+                );
+            })
+            .unwrap();
+        // Made as version 1 made it: no limit tables.
+        let c = Connection::open(store.file_for("s")).unwrap();
+        c.execute_batch("DROP TABLE limit_totals; DROP TABLE limit_uses; PRAGMA user_version = 1;")
+            .unwrap();
+        drop(c);
+        assert!(store.take_limits("s", &[session(1)], 1).unwrap().counted);
+        assert!(!store.take_limits("s", &[session(1)], 1).unwrap().counted);
+        assert!(store.load("s").unwrap().entries.contains_key("/a"));
+        let c = Connection::open(store.file_for("s")).unwrap();
+        let v: i64 = c
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .unwrap();
+        assert_eq!(v, 2);
+    }
+
+    #[test]
+    fn max_zero_refuses_without_making_a_store() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path());
+        let c = store.take_limits("s", &[session(0)], 1).unwrap();
+        assert_eq!((c.before, c.counted), (vec![0], false));
+        assert!(!store.exists("s"));
+    }
+}

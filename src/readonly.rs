@@ -1,0 +1,612 @@
+//! Read-only sessions: `mode: read-only` in the policy (every tool), or `read_only: true` on a
+//! rule (the tools it names). A call that changes something — writes, creates, deletes,
+//! moves, links or chmods a path, runs a file or a program that can change things, runs a
+//! statement that is not a read, sends data out, signals a process, changes configuration or
+//! starts another agent — is asked (or denied, `read_only_effect: deny`). Reads, listings,
+//! searches and fetches pass, and so do the programs that only read (`ls`, `cat`, `grep`,
+//! `git status/log/diff`).
+//!
+//! Judged on the typed effects of the call (`Call::effects`) and, for shell lines, on every
+//! simple command the analysis found, so the same answer holds for `Bash`, the file tools and
+//! any MCP tool. What cannot be known statically (a dynamic program, a line the parser
+//! rejected, an MCP tool whose model shows no effect and whose name does not say it reads)
+//! counts as a change. Pure: no I/O.
+
+use crate::effects::Effect as Fx;
+use crate::normalize::{Call, CallKind, Scope};
+use crate::policy::Policy;
+use crate::shell::{Command, ShellFinding};
+use crate::verdict::{Effect, Source, Verdict};
+
+/// The policy's read-only settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadOnly {
+    /// `mode: read-only`: every tool is read-only.
+    pub on: bool,
+    /// What a change gets: ask (the default) or deny. Also the effect of the tools a
+    /// `read_only: true` rule names when that rule says no stricter effect.
+    pub effect: Effect,
+}
+
+impl Default for ReadOnly {
+    fn default() -> Self {
+        ReadOnly {
+            on: false,
+            effect: Effect::Ask,
+        }
+    }
+}
+
+/// The read-only stage: in read-only mode, the stricter of `verdict` and the mode's ask or
+/// deny for a call that changes something. Without the mode, `verdict` unchanged.
+pub fn judge(policy: &Policy, call: &Call, scope: &Scope, verdict: Verdict) -> Verdict {
+    if !policy.read_only.on || verdict.effect == Some(Effect::Deny) {
+        return verdict;
+    }
+    match change(call, scope) {
+        None => verdict,
+        Some(what) => verdict.stricter(Verdict::decided(
+            policy.read_only.effect,
+            "read-only/mode",
+            "read-only",
+            format!("this session is read-only (policy mode: read-only): the call {what}"),
+            Source::Static,
+        )),
+    }
+}
+
+/// What the call changes, in words (`deletes /p/build`), or `None` when it only reads.
+pub fn change(call: &Call, scope: &Scope) -> Option<String> {
+    let analysis = match &call.kind {
+        CallKind::Shell { analysis, .. } => Some(analysis),
+        _ => None,
+    };
+    for e in &call.effects {
+        let what = match e {
+            Fx::Read { .. } | Fx::List { .. } | Fx::Fetch { .. } => continue,
+            Fx::Write { path, .. } if crate::vocab::is_device(&path.to_string_lossy()) => {
+                continue;
+            }
+            Fx::Write { path, .. } => format!("writes {}", path.display()),
+            Fx::Create { path } => format!("creates {}", path.display()),
+            Fx::Delete { path, .. } => format!("deletes {}", path.display()),
+            Fx::Move { from, to } => format!("moves {} to {}", from.display(), to.display()),
+            Fx::Link { link, .. } => format!("makes the link {}", link.display()),
+            Fx::Chmod { path, how } => format!("changes {} ({how})", path.display()),
+            Fx::Execute { path: Some(p), .. } => format!("runs the file {}", p.display()),
+            // Programs are judged with their arguments below, command by command.
+            Fx::Execute { path: None, .. } if analysis.is_some() => continue,
+            Fx::Execute { program, .. } => format!("runs {program}"),
+            Fx::Query { statement, .. } if read_only_sql(statement) => continue,
+            Fx::Query { statement, .. } => {
+                format!("runs the statement '{}'", clip(statement))
+            }
+            Fx::Send { host, .. } => match host {
+                Some(h) => format!("sends data to {h}"),
+                None => "sends data out".to_string(),
+            },
+            Fx::Signal { target } => format!("signals {target}"),
+            Fx::Configure { what } => format!("changes configuration ({})", clip(what)),
+            Fx::StartAgent { program } => format!("starts another agent ({program})"),
+        };
+        return Some(what);
+    }
+    if let Some(a) = analysis {
+        if let Some(f) = a.findings.first() {
+            return Some(match f {
+                ShellFinding::DynamicProgram { text } => {
+                    format!("runs a program not known statically ({})", clip(text))
+                }
+                _ => "runs a command line that cannot be fully analysed".to_string(),
+            });
+        }
+        let queries_read = call.effects.iter().any(|e| matches!(e, Fx::Query { .. }));
+        for c in &a.commands {
+            if c.program.is_empty() {
+                return Some("runs a program not known statically".to_string());
+            }
+            // A database client the call gives a statement to is judged by the statement.
+            let client = matches!(
+                c.program.as_str(),
+                "psql" | "mysql" | "mariadb" | "sqlite3" | "duckdb"
+            );
+            if !(read_only_command(c) || client && queries_read) {
+                return Some(format!("runs {}, which can change things", clip(&c.line())));
+            }
+        }
+    }
+    if call.effects.is_empty()
+        && let Some(rest) = call.tool.strip_prefix("mcp__")
+    {
+        let verb = crate::effects::mcp::canonical_name(rest.rsplit("__").next().unwrap_or(rest));
+        if !reads_by_name(&verb) {
+            return Some(format!(
+                "calls {}, a tool whose effects are not known and whose name does not say it only reads",
+                call.tool
+            ));
+        }
+    }
+    let _ = scope;
+    None
+}
+
+/// Verbs an MCP tool's name starts with when it only reads (`get_issue`, `list_pull_requests`).
+const READ_VERBS: &[&str] = &[
+    "get", "list", "search", "read", "view", "show", "describe", "find", "lookup", "fetch",
+    "query", "status", "info", "diff", "log", "count", "check", "explain", "inspect",
+];
+
+fn reads_by_name(verb: &str) -> bool {
+    let first = verb.split('_').next().unwrap_or(verb);
+    READ_VERBS.contains(&first)
+}
+
+/// Programs that only read, whatever their arguments (their writes, if any, show up as
+/// effects of their own: redirections, `-o` files).
+const READ_PROGRAMS: &[&str] = &[
+    "ls",
+    "cat",
+    "head",
+    "tail",
+    "less",
+    "more",
+    "grep",
+    "egrep",
+    "fgrep",
+    "rg",
+    "ag",
+    "ack",
+    "wc",
+    "uniq",
+    "cut",
+    "tr",
+    "diff",
+    "cmp",
+    "comm",
+    "file",
+    "stat",
+    "du",
+    "df",
+    "pwd",
+    "echo",
+    "printf",
+    "which",
+    "whereis",
+    "type",
+    "whoami",
+    "id",
+    "uname",
+    "printenv",
+    "basename",
+    "dirname",
+    "realpath",
+    "readlink",
+    "sha256sum",
+    "sha1sum",
+    "sha512sum",
+    "md5sum",
+    "cksum",
+    "b2sum",
+    "jq",
+    "column",
+    "nl",
+    "od",
+    "hexdump",
+    "xxd",
+    "strings",
+    "true",
+    "false",
+    "test",
+    "[",
+    "cd",
+    "seq",
+    "tac",
+    "rev",
+    "paste",
+    "fold",
+    "zcat",
+    "zgrep",
+    "bat",
+    "exa",
+    "eza",
+    "ps",
+    "free",
+    "uptime",
+    "locale",
+    "env",
+    "tokei",
+    "cloc",
+    "sleep",
+    "wait",
+    "git-blame",
+];
+
+/// Programs that read unless given one of these options (which write a file or change state).
+const READ_UNLESS: &[(&str, &[&str])] = &[
+    (
+        "find",
+        &["-delete", "-fprint", "-fprint0", "-fprintf", "-fls"],
+    ),
+    ("fd", &["-x", "--exec", "-X", "--exec-batch"]),
+    ("sort", &["-o", "--output"]),
+    ("tree", &["-o"]),
+    ("date", &["-s", "--set"]),
+];
+
+/// Programs whose subcommand decides: (program, subcommands that only read).
+const READ_SUBCOMMANDS: &[(&str, &[&str])] = &[
+    (
+        "git",
+        &[
+            "status",
+            "log",
+            "diff",
+            "show",
+            "blame",
+            "annotate",
+            "rev-parse",
+            "ls-files",
+            "ls-tree",
+            "ls-remote",
+            "grep",
+            "describe",
+            "shortlog",
+            "cat-file",
+            "rev-list",
+            "merge-base",
+            "name-rev",
+            "whatchanged",
+            "show-ref",
+            "for-each-ref",
+            "show-branch",
+            "cherry",
+            "count-objects",
+            "check-ignore",
+            "check-attr",
+            "var",
+            "help",
+            "version",
+        ],
+    ),
+    (
+        "npm",
+        &[
+            "ls",
+            "list",
+            "view",
+            "info",
+            "outdated",
+            "explain",
+            "why",
+            "--version",
+        ],
+    ),
+    ("pnpm", &["ls", "list", "why", "outdated", "--version"]),
+    ("yarn", &["list", "info", "why", "--version"]),
+    ("pip", &["list", "show", "freeze", "check", "--version"]),
+    ("pip3", &["list", "show", "freeze", "check", "--version"]),
+    (
+        "cargo",
+        &[
+            "tree",
+            "metadata",
+            "version",
+            "--version",
+            "search",
+            "locate-project",
+        ],
+    ),
+    ("go", &["version", "env", "list", "doc"]),
+    (
+        "docker",
+        &["ps", "images", "inspect", "logs", "version", "info"],
+    ),
+    (
+        "kubectl",
+        &[
+            "get",
+            "describe",
+            "logs",
+            "explain",
+            "version",
+            "api-resources",
+            "top",
+        ],
+    ),
+];
+
+/// Subcommands that only read when they name nothing to act on (`git branch` lists,
+/// `git branch x` creates): (program, subcommand, positionals that still only read).
+const LISTING_SUBCOMMANDS: &[(&str, &str, &[&str])] = &[
+    ("git", "branch", &[]),
+    ("git", "tag", &[]),
+    ("git", "remote", &["show", "get-url"]),
+    ("git", "stash", &["list", "show"]),
+    ("git", "worktree", &["list"]),
+];
+
+/// Flags that turn a listing subcommand into a change (`git branch -D x`, `git tag -d v1`).
+const LISTING_CHANGES: &[&str] = &[
+    "-d",
+    "-D",
+    "-m",
+    "-M",
+    "-c",
+    "-C",
+    "-f",
+    "-u",
+    "--delete",
+    "--move",
+    "--copy",
+    "--force",
+    "--set-upstream-to",
+    "--unset-upstream",
+    "--edit-description",
+];
+
+/// True when the simple command only reads.
+fn read_only_command(c: &Command) -> bool {
+    let p = c.program.as_str();
+    let args: Vec<&str> = c.args.iter().map(|a| a.text.as_str()).collect();
+    if READ_PROGRAMS.contains(&p) {
+        return true;
+    }
+    if let Some((_, bad)) = READ_UNLESS.iter().find(|(q, _)| *q == p) {
+        return !args.iter().any(|a| {
+            bad.iter().any(|b| {
+                a == b || a.starts_with(&format!("{b}=")) || (b.len() == 2 && a.starts_with(b))
+            })
+        });
+    }
+    if p == "sed" {
+        return read_only_sed(c);
+    }
+    let positionals: Vec<&str> = crate::vocab::positionals(c).into_iter().collect();
+    let Some(sub) = positionals.first().copied().or(args.first().copied()) else {
+        // `git` alone prints its help.
+        return READ_SUBCOMMANDS.iter().any(|(q, _)| *q == p);
+    };
+    if READ_SUBCOMMANDS
+        .iter()
+        .any(|(q, subs)| *q == p && subs.contains(&sub))
+    {
+        return true;
+    }
+    if let Some((_, _, fine)) = LISTING_SUBCOMMANDS
+        .iter()
+        .find(|(q, s, _)| *q == p && *s == sub)
+    {
+        let rest = &positionals[1..];
+        let listing = rest.is_empty() || fine.contains(&rest[0]);
+        let changes = args.iter().any(|a| LISTING_CHANGES.contains(a));
+        return listing && !changes;
+    }
+    false
+}
+
+/// `sed` only reads when it edits nothing in place and its script only prints or substitutes
+/// on the way to stdout (no `w` file, no `e` command).
+fn read_only_sed(c: &Command) -> bool {
+    let args: Vec<&str> = c.args.iter().map(|a| a.text.as_str()).collect();
+    if args
+        .iter()
+        .any(|a| *a == "-i" || a.starts_with("-i") || a.starts_with("--in-place") || *a == "-f")
+    {
+        return false;
+    }
+    let script = args
+        .iter()
+        .position(|a| *a == "-e" || *a == "--expression")
+        .and_then(|i| args.get(i + 1).copied())
+        .or_else(|| args.iter().find(|a| !a.starts_with('-')).copied())
+        .unwrap_or("");
+    // Addresses and p/d/q/=, or one plain substitution without a w or e flag.
+    let printing = script
+        .chars()
+        .all(|ch| ch.is_ascii_digit() || ",$;pdq= /!".contains(ch));
+    let substitution = script.starts_with("s/")
+        && script.matches('/').count() == 3
+        && script
+            .rsplit('/')
+            .next()
+            .is_some_and(|flags| flags.chars().all(|f| "gpiI0123456789".contains(f)));
+    printing || substitution
+}
+
+/// True when every statement of `sql` only reads (`SELECT`, `SHOW`, `DESCRIBE`, `EXPLAIN`
+/// without `ANALYZE`, which runs the statement).
+fn read_only_sql(sql: &str) -> bool {
+    sql.split(';').filter(|s| !s.trim().is_empty()).all(|s| {
+        let words: Vec<String> = s
+            .split_whitespace()
+            .take(2)
+            .map(|w| w.to_ascii_uppercase())
+            .collect();
+        match words.first().map(String::as_str) {
+            Some("SELECT" | "SHOW" | "DESCRIBE" | "DESC" | "TABLE" | "VALUES") => {
+                // `SELECT … INTO new_table` creates a table.
+                !s.to_ascii_uppercase()
+                    .split_whitespace()
+                    .any(|w| w == "INTO")
+            }
+            Some("EXPLAIN") => words.get(1).is_none_or(|w| w != "ANALYZE"),
+            _ => false,
+        }
+    })
+}
+
+fn clip(s: &str) -> String {
+    const MAX: usize = 80;
+    let s = s.trim();
+    if s.chars().count() <= MAX {
+        return s.to_string();
+    }
+    let cut: String = s.chars().take(MAX).collect();
+    format!("{cut}…")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::HookEvent;
+    use crate::paths::PathResolver;
+
+    fn scope() -> Scope {
+        Scope {
+            paths: PathResolver {
+                cwd: "/home/dev/project".into(),
+                home: "/home/dev".into(),
+                follow_symlinks: false,
+            },
+            project_root: "/home/dev/project".into(),
+            roots: vec!["/home/dev/project".into(), "/tmp".into()],
+            protected: vec![],
+        }
+    }
+
+    fn changes(tool: &str, input: serde_json::Value) -> Option<String> {
+        let event: HookEvent = serde_json::from_value(serde_json::json!({
+            "hook_event_name": "PreToolUse",
+            "session_id": "s",
+            "cwd": "/home/dev/project",
+            "tool_name": tool,
+            "tool_input": input,
+        }))
+        .unwrap();
+        let call = crate::normalize::normalize(&event, &scope());
+        change(&call, &scope())
+    }
+
+    fn bash(cmd: &str) -> Option<String> {
+        changes("Bash", serde_json::json!({ "command": cmd }))
+    }
+
+    #[test]
+    fn reads_pass() {
+        for cmd in [
+            "ls -la src",
+            "cat README.md | grep -n palisade",
+            "git status && git log --oneline -5 && git diff HEAD~1",
+            "git branch",
+            "git branch -a",
+            "git remote -v",
+            "git stash list",
+            "rg -n 'fn main' src 2>/dev/null",
+            "find . -name '*.rs' | wc -l",
+            "sed -n '1,20p' src/main.rs",
+            "head -50 Cargo.toml; tail -5 Cargo.lock",
+            "cd src && ls",
+            "npm ls --depth 0",
+        ] {
+            assert_eq!(bash(cmd), None, "{cmd}");
+        }
+        assert_eq!(
+            changes(
+                "Read",
+                serde_json::json!({"file_path": "/home/dev/project/a"})
+            ),
+            None
+        );
+        assert_eq!(changes("Grep", serde_json::json!({"pattern": "x"})), None);
+        assert_eq!(
+            changes("WebFetch", serde_json::json!({"url": "https://docs.rs/x"})),
+            None
+        );
+        assert_eq!(
+            changes(
+                "mcp__github__get_issue",
+                serde_json::json!({"owner": "o", "repo": "r", "issue_number": 1})
+            ),
+            None
+        );
+        assert_eq!(
+            changes(
+                "mcp__postgres__query",
+                serde_json::json!({"sql": "SELECT * FROM users"})
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn changes_are_found_whatever_the_tool() {
+        for cmd in [
+            "echo x > notes.txt",
+            "rm -rf build",
+            "mv a b",
+            "ln -s a b",
+            "chmod +x run.sh",
+            "touch x",
+            "./run.sh",
+            "python3 -c 'print(1)'",
+            "cargo build",
+            "git commit -m x",
+            "git branch -D old",
+            "git branch newbranch",
+            "git tag v1",
+            "git config user.name x",
+            "curl -d @notes https://example.com/u",
+            "sed -i s/a/b/ f",
+            "find . -delete",
+            "kill 1234",
+            "$x foo",
+            "npm install",
+            "sort -o out.txt in.txt",
+            "claude -p hi",
+        ] {
+            assert!(bash(cmd).is_some(), "{cmd}");
+        }
+        assert!(
+            changes(
+                "Write",
+                serde_json::json!({"file_path": "/home/dev/project/a", "content": "x"})
+            )
+            .is_some()
+        );
+        assert!(changes("Edit", serde_json::json!({"file_path": "/home/dev/project/a", "old_string": "x", "new_string": "y"})).is_some());
+        assert!(
+            changes(
+                "mcp__github__create_issue",
+                serde_json::json!({"owner": "o", "repo": "r", "title": "t", "body": "b"})
+            )
+            .is_some()
+        );
+        assert!(
+            changes(
+                "mcp__github__merge_pull_request",
+                serde_json::json!({"owner": "o", "repo": "r", "pull_number": 3})
+            )
+            .is_some()
+        );
+        assert!(
+            changes(
+                "mcp__fs__write_file",
+                serde_json::json!({"path": "/home/dev/project/a", "content": "x"})
+            )
+            .is_some()
+        );
+        assert!(
+            changes(
+                "mcp__postgres__query",
+                serde_json::json!({"sql": "DELETE FROM users"})
+            )
+            .is_some()
+        );
+        assert!(
+            changes(
+                "mcp__shell__run_command",
+                serde_json::json!({"command": "rm -rf build"})
+            )
+            .is_some()
+        );
+    }
+
+    #[test]
+    fn sql_reads() {
+        assert!(read_only_sql("select 1; SHOW TABLES"));
+        assert!(read_only_sql("EXPLAIN SELECT 1"));
+        assert!(!read_only_sql("EXPLAIN ANALYZE DELETE FROM t"));
+        assert!(!read_only_sql("SELECT * INTO t2 FROM t"));
+        assert!(!read_only_sql("select 1; drop table t"));
+    }
+}
