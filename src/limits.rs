@@ -281,7 +281,7 @@ pub fn enforce(
     );
     let refusal = Verdict::decided(
         limit.effect,
-        format!("limit/{}", limit.id),
+        format!("policy:limit/{}", limit.id),
         "limits",
         reason,
         Source::Static,

@@ -47,7 +47,7 @@ pub fn judge(policy: &Policy, call: &Call, scope: &Scope, verdict: Verdict) -> V
         None => verdict,
         Some(what) => verdict.stricter(Verdict::decided(
             policy.read_only.effect,
-            "read-only/mode",
+            "policy:read-only",
             "read-only",
             format!("this session is read-only (policy mode: read-only): the call {what}"),
             Source::Static,
@@ -316,13 +316,14 @@ const READ_SUBCOMMANDS: &[(&str, &[&str])] = &[
 ];
 
 /// Subcommands that only read when they name nothing to act on (`git branch` lists,
-/// `git branch x` creates): (program, subcommand, positionals that still only read).
-const LISTING_SUBCOMMANDS: &[(&str, &str, &[&str])] = &[
-    ("git", "branch", &[]),
-    ("git", "tag", &[]),
-    ("git", "remote", &["show", "get-url"]),
-    ("git", "stash", &["list", "show"]),
-    ("git", "worktree", &["list"]),
+/// `git branch x` creates): (program, subcommand, whether the bare form reads, the first
+/// positionals that still only read). A bare `git stash` stashes; a bare `git branch` lists.
+const LISTING_SUBCOMMANDS: &[(&str, &str, bool, &[&str])] = &[
+    ("git", "branch", true, &[]),
+    ("git", "tag", true, &[]),
+    ("git", "remote", true, &["show", "get-url"]),
+    ("git", "stash", false, &["list", "show"]),
+    ("git", "worktree", false, &["list"]),
 ];
 
 /// Flags that turn a listing subcommand into a change (`git branch -D x`, `git tag -d v1`).
@@ -372,12 +373,15 @@ fn read_only_command(c: &Command) -> bool {
     {
         return true;
     }
-    if let Some((_, _, fine)) = LISTING_SUBCOMMANDS
+    if let Some((_, _, bare, fine)) = LISTING_SUBCOMMANDS
         .iter()
-        .find(|(q, s, _)| *q == p && *s == sub)
+        .find(|(q, s, _, _)| *q == p && *s == sub)
     {
-        let rest = &positionals[1..];
-        let listing = rest.is_empty() || fine.contains(&rest[0]);
+        let rest = positionals.get(1..).unwrap_or_default();
+        let listing = match rest.first() {
+            None => *bare,
+            Some(first) => fine.contains(first),
+        };
         let changes = args.iter().any(|a| LISTING_CHANGES.contains(a));
         return listing && !changes;
     }

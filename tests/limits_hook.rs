@@ -58,7 +58,7 @@ fn a_session_limit_lets_max_through_then_refuses_without_consuming() {
             "{}",
             a.reason()
         );
-        assert!(a.reason().contains("[limit/net]"), "{}", a.reason());
+        assert!(a.reason().contains("[policy:limit/net]"), "{}", a.reason());
     }
     assert_eq!(session_count(&sb, "s1", "net", None), 3);
     // Another session has its own count.

@@ -14,6 +14,7 @@ Examples:
   palisade init                      install for every project (~/.claude/settings.json)
   palisade init --project --dry-run  show what installing into .claude/settings.json would change
   palisade init --uninstall          remove palisade's hooks again (nothing else)
+  palisade init --read-only          also make this project read-only (.palisade.yaml)
 
 A backup of the settings file is written first (settings.json.bak). Running init twice changes
 nothing. CLAUDE_CONFIG_DIR moves the user settings, as it does for Claude Code.")]
@@ -33,6 +34,10 @@ pub struct InitArgs {
     /// The palisade binary the hooks run, by absolute path (default: this binary).
     #[arg(long, value_name = "PATH")]
     pub binary: Option<PathBuf>,
+    /// Also write a project policy (`<project>/.palisade.yaml`) with `mode: read-only`: every
+    /// call that changes something is asked. An existing project policy is never overwritten.
+    #[arg(long, conflicts_with = "uninstall")]
+    pub read_only: bool,
 }
 
 /// The environment `init` works in (separate from the process so tests can drive it).
@@ -95,6 +100,12 @@ pub fn init(
         return uninstall(args, env, &mut doc, out);
     }
     let binary = resolve_binary(args.binary.as_deref(), &env.project_dir)?;
+    // Checked before anything is installed: a policy that cannot be made read-only stops init.
+    let read_only = if args.read_only {
+        Some(read_only_plan(&env.project_dir)?)
+    } else {
+        None
+    };
     for warning in warnings(env, &binary) {
         let _ = writeln!(err, "warning: {warning}");
     }
@@ -127,6 +138,9 @@ pub fn init(
         }
     }
     write_starter_policy(&env.locations.user_policy, args.dry_run, out)?;
+    if let Some(plan) = read_only {
+        write_read_only_policy(plan, args.dry_run, out)?;
+    }
     if !args.dry_run {
         let _ = writeln!(
             out,
@@ -194,6 +208,93 @@ fn uninstall(
         env.locations.user_policy.display(),
         env.locations.data_dir.display()
     );
+    Ok(())
+}
+
+/// The project policy `init --read-only` writes.
+pub const READ_ONLY_POLICY: &str = "\
+# palisade project policy, written by `palisade init --read-only`: this project is read-only
+# for the agent. Every call that writes, deletes, moves, links or chmods a file, runs a file or
+# a program that can change things, sends data out or changes configuration is asked; reads,
+# searches and read-only commands (ls, cat, grep, git status/log/diff) pass. See docs/POLICY.md.
+# A project policy can only tighten: delete this file to end read-only mode.
+version: 1
+mode: read-only
+# read_only_effect: deny   # refuse changes instead of asking
+";
+
+/// What `init --read-only` will do to the project policy.
+enum ReadOnlyPlan {
+    /// Write `READ_ONLY_POLICY` to this (absent) file.
+    Write(PathBuf),
+    /// The file already makes the project read-only.
+    Already(PathBuf),
+}
+
+/// Where the project policy is and whether it can be made read-only: absent (written), or
+/// already read-only (left alone). Any other existing policy is an error: it is never
+/// overwritten.
+fn read_only_plan(dir: &Path) -> Result<ReadOnlyPlan, String> {
+    let root = Locations::project_root(dir, None);
+    let path = root.join(".palisade.yaml");
+    match std::fs::symlink_metadata(&path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(ReadOnlyPlan::Write(path)),
+        Err(e) => Err(format!("cannot read {} ({e})", path.display())),
+        Ok(_) => {
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| format!("cannot read {} ({e})", path.display()))?;
+            let file: crate::policy::schema::PolicyFile = serde_yaml::from_str(&text)
+                .map_err(|e| {
+                    format!(
+                        "{} exists and is not a valid policy ({e}); fix it, then add `mode: read-only`",
+                        path.display()
+                    )
+                })?;
+            if file.mode == Some(crate::policy::schema::Mode::ReadOnly) {
+                Ok(ReadOnlyPlan::Already(path))
+            } else {
+                Err(format!(
+                    "{} already exists and is not read-only; init does not overwrite it: add                      `mode: read-only` to it yourself (nothing was changed)",
+                    path.display()
+                ))
+            }
+        }
+    }
+}
+
+fn write_read_only_policy(
+    plan: ReadOnlyPlan,
+    dry_run: bool,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    match plan {
+        ReadOnlyPlan::Already(path) => {
+            let _ = writeln!(
+                out,
+                "{} already makes this project read-only; nothing changed.",
+                path.display()
+            );
+        }
+        ReadOnlyPlan::Write(path) if dry_run => {
+            let _ = writeln!(out, "dry run: would write {}:", path.display());
+            let _ = write!(out, "{READ_ONLY_POLICY}");
+        }
+        ReadOnlyPlan::Write(path) => {
+            // `create_new`: a file that appeared since the check is not overwritten either.
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&path)
+                .map_err(|e| format!("cannot write {} ({e})", path.display()))?;
+            f.write_all(READ_ONLY_POLICY.as_bytes())
+                .map_err(|e| format!("cannot write {} ({e})", path.display()))?;
+            let _ = writeln!(
+                out,
+                "wrote {}: this project is read-only for the agent (mode: read-only).",
+                path.display()
+            );
+        }
+    }
     Ok(())
 }
 

@@ -161,6 +161,8 @@ pub fn explain(policy: &Policy) -> String {
         let _ = writeln!(s, "  redact: {}", a.redact.join(", "));
     }
 
+    explain_limits_and_mode(policy, &mut s);
+
     let _ = writeln!(s, "\nIgnored ({}):", policy.ignored.len());
     if policy.ignored.is_empty() {
         let _ = writeln!(s, "  (nothing)");
@@ -228,7 +230,50 @@ pub fn explain_json(policy: &Policy) -> Value {
             "file": a.file.as_ref().map(|f| f.display().to_string()),
         },
         "ignored": policy.ignored,
+        "mode": if policy.read_only.on { "read-only" } else { "normal" },
+        "read_only_effect": policy.read_only.effect,
+        "limits": policy.limits.iter().map(|l| json!({
+            "id": l.id,
+            "counts": l.counted_as_written(),
+            "per": match l.per { super::schema::Per::Session => "session", super::schema::Per::Hour => "hour" },
+            "max": l.max,
+            "effect": l.effect,
+            "layer": l.layer.as_str(),
+        })).collect::<Vec<_>>(),
     })
+}
+
+/// The `Mode:` and `Limits:` sections of `explain`.
+fn explain_limits_and_mode(policy: &Policy, s: &mut String) {
+    let ro = &policy.read_only;
+    let _ = writeln!(
+        s,
+        "\nSession mode: {}",
+        if ro.on {
+            format!("read-only (a call that changes something: {})", ro.effect)
+        } else {
+            "normal".to_string()
+        }
+    );
+    let _ = writeln!(s, "\nLimits ({}):", policy.limits.len());
+    if policy.limits.is_empty() {
+        let _ = writeln!(s, "  (none)");
+    }
+    for l in &policy.limits {
+        let _ = writeln!(
+            s,
+            "  {} [{}]: {}, max {} {}, then {}",
+            l.id,
+            l.layer.as_str(),
+            l.counted_as_written(),
+            l.max,
+            match l.per {
+                super::schema::Per::Session => "per session",
+                super::schema::Per::Hour => "per rolling hour",
+            },
+            l.effect
+        );
+    }
 }
 
 fn rule_json(rule: &PolicyRule) -> Value {
