@@ -60,6 +60,8 @@ def main():
                 ids[cid] = where
             if not isinstance(case.get("category"), str):
                 errors.append(f"{where}: missing category")
+            if "policy" in case and not isinstance(case["policy"], (str, dict)):
+                errors.append(f"{where}: policy is neither YAML text nor an object")
             if "steps" in case:
                 for i, step in enumerate(case["steps"]):
                     check_event(step.get("event"), f"{where} step {i}", errors)

@@ -40,6 +40,10 @@ pub struct Case {
     pub steps: Vec<Step>,
     #[serde(default)]
     pub risk_answers: Option<Value>,
+    /// The user policy the case runs under instead of the run's: YAML text, or the same as a
+    /// JSON object (limits and read-only cases carry theirs, so they are self-contained).
+    #[serde(default)]
+    pub policy: Option<Value>,
 }
 
 /// One step of a chain case.
@@ -179,6 +183,29 @@ pub fn replay_policy(policy_file: Option<&Path>) -> Result<Policy, String> {
     Ok(policy)
 }
 
+/// The policy a case carries (`"policy"`: YAML text or a JSON object), loaded as the user
+/// policy of the replay's home, with no project policy. A policy that does not load is an
+/// error naming the problem.
+pub fn case_policy(value: &Value) -> Result<Policy, String> {
+    let text = match value {
+        Value::String(s) => s.clone(),
+        // JSON is YAML: the object's text is a policy file as it stands.
+        Value::Object(_) => value.to_string(),
+        _ => return Err("`policy` must be YAML text or a JSON object".into()),
+    };
+    let loc = Locations::from_vars(|k| match k {
+        "HOME" => Some(REPLAY_HOME.into()),
+        _ => None,
+    });
+    policy::load_text(
+        &text,
+        Path::new("<case policy>"),
+        &loc,
+        Path::new("/nonexistent-project"),
+    )
+    .map_err(|e| e.to_string())
+}
+
 /// Replays cases, each with a fresh in-memory record: nothing is written to disk (`--risk
 /// live` keeps no answer cache), and the paths a case names are judged as the hook would
 /// judge them under HOME=/home/dev, its state directory there too.
@@ -190,6 +217,28 @@ pub fn replay(cases: &[Case], policy: &Policy, risk: RiskReplay) -> Report {
     });
     for case in cases {
         let record = hook::Record::in_memory();
+        let own = match case.policy.as_ref().map(case_policy) {
+            Some(Err(e)) => {
+                report.failures.push(Failure {
+                    id: case.id.clone(),
+                    step: None,
+                    expected: "a policy that loads".into(),
+                    got: "error".into(),
+                    rule: Some("error/policy".into()),
+                    reason: format!("the case's policy does not load: {e}"),
+                });
+                report.total += 1;
+                report
+                    .by_category
+                    .entry(case.category.clone())
+                    .or_insert((0, 0))
+                    .0 += 1;
+                continue;
+            }
+            Some(Ok(p)) => Some(p),
+            None => None,
+        };
+        let policy = own.as_ref().unwrap_or(policy);
         let steps: Vec<(Value, Option<String>, Option<Value>)> = if case.steps.is_empty() {
             vec![(
                 case.event.clone().unwrap_or(Value::Null),

@@ -68,6 +68,26 @@ pub fn load(locations: &Locations, project_root: &Path) -> Result<Policy, Policy
     Ok(policy)
 }
 
+/// Loads one policy given as text (a replayed case's own policy) as the user layer: the same
+/// parsing and validation as a file, `name` standing for the file in errors.
+pub fn load_text(
+    text: &str,
+    name: &Path,
+    locations: &Locations,
+    project_root: &Path,
+) -> Result<Policy, PolicyError> {
+    let mut policy = Policy::default();
+    let file = parse(name, text)?;
+    let mut layer = LayerLoad {
+        path: name,
+        text,
+        home: &locations.home,
+        project_root,
+    };
+    layer.apply_user(&mut policy, file)?;
+    Ok(policy)
+}
+
 fn same_file(a: &Path, b: &Path) -> bool {
     match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
         (Ok(a), Ok(b)) => a == b,

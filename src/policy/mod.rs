@@ -16,7 +16,7 @@ pub mod schema;
 pub use explain::{explain, explain_json};
 pub use glob::{Glob, GlobKind};
 pub(crate) use load::did_you_mean;
-pub use load::load;
+pub use load::{load, load_text};
 
 /// Which layer a setting or rule came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
