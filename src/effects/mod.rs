@@ -287,6 +287,28 @@ fn command_effects(c: &Command, scope: &Scope, out: &mut Vec<Effect>) {
             target: res(&ops[0].text),
             symbolic: c.has_flag(Some('s'), &["symbolic"]),
         }),
+        // `find DIR… -delete` removes what it finds below each starting point: a tree delete.
+        "find" if c.args.iter().any(|a| a.text == "-delete") => {
+            let starts = c
+                .args
+                .iter()
+                .take_while(|a| !a.text.starts_with(['-', '(', '!']))
+                .filter(|a| !a.dynamic);
+            let mut any = false;
+            for w in starts {
+                any = true;
+                out.push(Effect::Delete {
+                    path: res(&w.text),
+                    recursive: true,
+                });
+            }
+            if !any {
+                out.push(Effect::Delete {
+                    path: res("."),
+                    recursive: true,
+                });
+            }
+        }
         "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" => {
             for w in ops.iter().skip(1).filter(|w| !w.dynamic) {
                 out.push(Effect::Chmod {
@@ -301,6 +323,14 @@ fn command_effects(c: &Command, scope: &Scope, out: &mut Vec<Effect>) {
                     target: w.text.clone(),
                 });
             }
+        }
+        // A push sends the repository's commits to the remote (a URL, or a configured name).
+        "git" if vocab::subcommand(c) == Some("push") => {
+            let remote = vocab::positionals(c).get(1).map(|r| r.to_string());
+            out.push(Effect::Send {
+                host: remote.as_deref().and_then(vocab::url_host).or(remote),
+                data: None,
+            })
         }
         "git" if vocab::subcommand(c) == Some("config") => {
             out.push(Effect::Configure { what: c.line() })
@@ -403,6 +433,62 @@ mod tests {
             host: Some("evil.example".into()),
             data: None
         }));
+    }
+
+    #[test]
+    fn find_delete_and_git_push() {
+        let e = effects(
+            "Bash",
+            serde_json::json!({"command": "find build dist -name '*.o' -delete; find -delete"}),
+        );
+        for p in ["build", "dist", ""] {
+            let path = std::path::Path::new("/home/dev/project").join(p);
+            assert!(
+                e.contains(&Effect::Delete {
+                    path: path.clone(),
+                    recursive: true
+                }),
+                "{path:?} in {e:?}"
+            );
+        }
+        assert!(
+            !effects("Bash", serde_json::json!({"command": "find . -name '*.o'"}))
+                .iter()
+                .any(|x| matches!(x, Effect::Delete { .. }))
+        );
+        let e = effects(
+            "Bash",
+            serde_json::json!({"command": "git push git@github.com:acme/shop.git main && git push"}),
+        );
+        let hosts: Vec<Option<String>> = e
+            .iter()
+            .filter_map(|x| match x {
+                Effect::Send { host, .. } => Some(host.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(hosts, [Some("github.com".to_string()), None]);
+        assert!(
+            Effect::Delete {
+                path: "/tmp/x".into(),
+                recursive: true
+            }
+            .is_kind(
+                "write-outside-project",
+                std::path::Path::new("/home/dev/project")
+            )
+        );
+        assert!(
+            !Effect::Write {
+                path: "/dev/null".into(),
+                content: None,
+                how: ">".into()
+            }
+            .is_kind(
+                "write-outside-project",
+                std::path::Path::new("/home/dev/project")
+            )
+        );
     }
 
     #[test]
