@@ -61,6 +61,24 @@ fn a_session_limit_lets_max_through_then_refuses_without_consuming() {
         assert!(a.reason().contains("[policy:limit/net]"), "{}", a.reason());
     }
     assert_eq!(session_count(&sb, "s1", "net", None), 3);
+    // `audit --stats` shows the counts against the limit and the refusals.
+    let out = sb.command().args(["audit", "--stats"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "net (count: network-send, max 3 per session, then deny): highest 3/3 (session s1), \
+             1 session(s) at the max; refused 2 call(s) in 1 session(s)"
+        ),
+        "{text}"
+    );
+    let out = sb
+        .command()
+        .args(["audit", "stats", "--json"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["limits"][0]["highest"], 3);
+    assert_eq!(v["limits"][0]["refused"], 2);
     // Another session has its own count.
     assert_eq!(
         in_session(&sb, "s2", "Bash", json!({"command": SEND})).decision(),

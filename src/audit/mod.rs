@@ -5,6 +5,7 @@
 pub mod append;
 pub mod canonical;
 pub mod entry;
+pub mod limit_stats;
 pub mod report;
 pub mod settings;
 pub mod stats;

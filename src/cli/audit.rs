@@ -172,7 +172,7 @@ pub fn run(args: AuditArgs, locations: &Locations, policy: &Policy) -> i32 {
         }
         Some(AuditCommand::Stats { opts }) => {
             let file = pick(opts.file.clone());
-            run_stats(&file, &opts)
+            run_stats(&file, &opts, (policy, locations))
         }
         Some(AuditCommand::Tail {
             n,
@@ -247,7 +247,7 @@ pub fn run(args: AuditArgs, locations: &Locations, policy: &Policy) -> i32 {
         }
         None if args.stats => {
             let file = pick(args.stats_opts.file.clone());
-            run_stats(&file, &args.stats_opts)
+            run_stats(&file, &args.stats_opts, (policy, locations))
         }
         None => {
             eprintln!(
@@ -339,7 +339,7 @@ fn anchor(file: &Path, to: &Path) -> i32 {
     }
 }
 
-fn run_stats(file: &Path, opts: &StatsOpts) -> i32 {
+fn run_stats(file: &Path, opts: &StatsOpts, (policy, locations): (&Policy, &Locations)) -> i32 {
     let since = match opts.since.as_deref() {
         None => None,
         Some(d) => match stats::parse_duration_ms(d) {
@@ -352,9 +352,16 @@ fn run_stats(file: &Path, opts: &StatsOpts) -> i32 {
             }
         },
     };
+    let now = audit::append::now_ms();
+    let limits = audit::limit_stats::usage(policy, file, &locations.data_dir, since, now)
+        .unwrap_or_default();
     match stats::stats(file, since) {
         Ok(report) => {
             if opts.json {
+                let mut report = serde_json::to_value(&report).unwrap_or_default();
+                if !limits.is_empty() {
+                    report["limits"] = serde_json::to_value(&limits).unwrap_or_default();
+                }
                 match serde_json::to_string_pretty(&report) {
                     Ok(s) => println!("{s}"),
                     Err(e) => {
@@ -364,6 +371,7 @@ fn run_stats(file: &Path, opts: &StatsOpts) -> i32 {
                 }
             } else {
                 print!("{}", stats::render(&report));
+                print!("{}", audit::limit_stats::render(&limits));
             }
             0
         }
