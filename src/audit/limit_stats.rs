@@ -84,7 +84,7 @@ pub fn usage(
         }
     }
     let mut recent: Vec<(String, u64)> = last_seen.into_iter().collect();
-    recent.sort_by(|a, b| b.1.cmp(&a.1));
+    recent.sort_by_key(|r| std::cmp::Reverse(r.1));
     recent.truncate(MAX_SESSIONS);
     let uses: Vec<LimitUse> = policy
         .limits
