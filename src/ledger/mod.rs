@@ -22,9 +22,11 @@
 //! session on disk between hook processes (SQLite, one row per path: a call reads only the
 //! rows it asks for, through a partial `Ledger` view); replay keeps one in memory per case.
 
+mod calls;
 mod store;
 mod taint;
 
+pub use calls::{PreSeen, observe_post, observe_pre};
 pub use store::{LedgerError, LedgerStore, read_file};
 
 use crate::evaluate::StaticEngine;

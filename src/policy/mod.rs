@@ -15,7 +15,7 @@ pub mod schema;
 
 pub use explain::{explain, explain_json};
 pub use glob::{Glob, GlobKind};
-pub use load::load;
+pub use load::{load, load_layers};
 
 /// Which layer a setting or rule came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -253,6 +253,31 @@ pub struct Policy {
     pub tool_models: Vec<crate::effects::mcp::ToolModel>,
     /// Session taint settings (`taint:`).
     pub taint: crate::taint::TaintSettings,
+    /// Hex sha256 of what this policy is made of: the palisade version (its built-in packs)
+    /// and each policy file in effect (layer, path, bytes). Two calls with the same digest were
+    /// decided under the same policy; the audit flags a session whose digest changes.
+    pub digest: String,
+}
+
+/// The digest of a policy made of the built-in defaults and `files` (layer, path, text), in
+/// layer order.
+pub fn digest_of(files: &[(Layer, &std::path::Path, &str)]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(format!("palisade {}\n", env!("CARGO_PKG_VERSION")));
+    for (layer, path, text) in files {
+        // Lengths make the framing unambiguous: no text can pass for a header.
+        let path = path.to_string_lossy();
+        h.update(format!(
+            "{} {}:{} {}\n",
+            layer.as_str(),
+            path.len(),
+            path,
+            text.len()
+        ));
+        h.update(text.as_bytes());
+    }
+    hex::encode(h.finalize())
 }
 
 impl Default for Policy {
@@ -273,6 +298,7 @@ impl Default for Policy {
             audit: Default::default(),
             tool_models: Vec::new(),
             taint: Default::default(),
+            digest: digest_of(&[]),
         }
     }
 }
