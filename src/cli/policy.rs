@@ -27,7 +27,8 @@ pub enum PolicyCommand {
   palisade policy validate ~/.config/palisade/policy.yaml
   palisade policy validate .palisade.yaml && git commit")]
     Validate {
-        /// The policy file to check on its own.
+        /// The policy file to check: on its own, or, named `.palisade.yaml` or
+        /// `*.palisade.yaml`, as a project policy over the user policy.
         file: Option<PathBuf>,
         /// Directory example calls run in (default: the current directory).
         #[arg(long)]
