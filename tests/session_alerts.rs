@@ -190,6 +190,22 @@ fn a_post_without_its_pre_is_a_bypass_alert() {
         text.contains("calls with no PreToolUse decision (the hook did not run): 2"),
         "{text}"
     );
+    // `audit tail` shows the bypassed calls as calls of their own, and no other PostToolUse.
+    let tail = stdout(&sb.run(&["audit", "tail", "-n", "20"]));
+    let lines: Vec<&str> = tail.lines().collect();
+    assert_eq!(lines.len(), 3, "{tail}");
+    assert!(
+        lines[0].contains(" pass ") && lines[0].contains("Bash"),
+        "{tail}"
+    );
+    assert!(
+        lines[1].contains(" bypass ") && lines[1].contains("Write"),
+        "{tail}"
+    );
+    assert!(
+        lines[2].contains(" bypass ") && lines[2].contains("Bash"),
+        "{tail}"
+    );
 }
 
 #[test]
