@@ -74,6 +74,7 @@ fn entry(i: u64) -> NewEntry {
         },
         risk: (i.is_multiple_of(50)).then(|| json!({"latency_ms": 300 + i % 700, "cached": false})),
         latency_us: 300 + (i * 7919) % 4000,
+        alerts: Vec::new(),
     }
 }
 

@@ -255,7 +255,7 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
         // updated here is caught by the next PreToolUse that needs it.
         let _ = ledger_confirm(p.policy, &store, event, &call, &scope);
         // Recorded too; an effect here means it could not be (`run` makes that loud).
-        let pass = Verdict::no_opinion();
+        let pass = ledger::observe_post(&store, event, Verdict::no_opinion());
         return match append_audit(p, event, &pass) {
             Ok(_) => pass,
             Err(refusal) => *refusal,
@@ -268,6 +268,7 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
     let verdict = crate::limits::enforce(p.policy, &store, event, &call, &scope, verdict);
     let verdict = ledger_record(p.policy, &store, event, &call, &scope, verdict, None);
     let (verdict, exposed) = taint_record(p.policy, &store, event, &call, &scope, verdict);
+    let verdict = ledger::observe_pre(&store, &p.policy.digest, event, now_ms(), verdict);
     // Record, audit half: append the entry, then link the writes the ledger just recorded to
     // its receipt. A lost link is reported, not a deny (the write itself is ledgered).
     match append_audit(p, event, &verdict) {

@@ -75,6 +75,19 @@ pub struct ChainLink {
     pub hash: String,
 }
 
+/// Something the audit flags about a call beside its verdict (audit `alerts`). An alert never
+/// changes the verdict: it is evidence for `audit --stats` and `doctor`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Alert {
+    /// The effective policy differs from the one the session's first call was decided under
+    /// (both are `Policy::digest` values).
+    PolicyDrift { first: String, now: String },
+    /// A PostToolUse for a call with no PreToolUse decision recorded in its session: the hook
+    /// did not run before the tool (hooks disabled, a narrower matcher, a killed hook).
+    Bypass { tool_use_id: String },
+}
+
 /// The decision for one call. `effect: None` is "no opinion": exit 0, empty stdout.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Verdict {
@@ -92,6 +105,9 @@ pub struct Verdict {
     /// The risk backend's record for this call, when it was asked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub risk: Option<serde_json::Value>,
+    /// What the audit should flag about the call; never part of the decision.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alerts: Vec<Alert>,
 }
 
 impl Verdict {
@@ -105,6 +121,7 @@ impl Verdict {
             source: Source::Static,
             chain: Vec::new(),
             risk: None,
+            alerts: Vec::new(),
         }
     }
 
@@ -124,6 +141,7 @@ impl Verdict {
             source,
             chain: Vec::new(),
             risk: None,
+            alerts: Vec::new(),
         }
     }
 

@@ -65,6 +65,7 @@ fn write_log(path: &std::path::Path, specs: Vec<Spec>) {
             },
             risk: s.risk,
             latency_us: s.latency_us,
+            alerts: Vec::new(),
         }
         .seal(i as u64 + 1, now - s.age_ms, prev);
         prev = e.hash.clone();

@@ -28,6 +28,7 @@ fn new_entry(i: usize) -> NewEntry {
         chain: Vec::new(),
         risk: None,
         latency_us: 100 + i as u64,
+        alerts: Vec::new(),
     }
 }
 

@@ -65,8 +65,11 @@ fn every_policy_example_loads() {
         serde_yaml::from_str::<serde_yaml::Value>(&text)
             .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         let project = file.to_string_lossy().ends_with(".palisade.yaml");
+        // A project example is layered over a user policy with a root of its own (what a
+        // project's `roots:` may narrow).
+        let user = examples().join("policies/solo-developer.yaml");
         let loaded = if project {
-            load(None, Some(file))
+            load(Some(&user), Some(file))
         } else {
             load(Some(file), None)
         };

@@ -3,7 +3,7 @@
 use super::canonical::write_canonical;
 use crate::event::HookEvent;
 use crate::redact::{redact_text, redact_tool_input, redact_value};
-use crate::verdict::{ChainLink, Verdict};
+use crate::verdict::{Alert, ChainLink, Verdict};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -49,6 +49,11 @@ pub struct AuditEntry {
     pub risk: Option<Value>,
     /// Microseconds from process start to just before the append.
     pub latency_us: u64,
+    /// What the hook flagged about the call (policy drift, a call the PreToolUse hook never
+    /// saw). The one field written only when it has something to say, so entries without
+    /// alerts keep the shape (and hashes) of earlier versions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alerts: Vec<Alert>,
     /// `hash` of the previous entry, or [`GENESIS`].
     pub prev: String,
     /// Hex sha256 of the canonical JSON of this entry without `hash`.
@@ -67,6 +72,7 @@ pub struct NewEntry {
     pub chain: Vec<ChainLink>,
     pub risk: Option<Value>,
     pub latency_us: u64,
+    pub alerts: Vec<Alert>,
 }
 
 impl NewEntry {
@@ -98,6 +104,7 @@ impl NewEntry {
             chain: verdict.chain.clone(),
             risk: verdict.risk.as_ref().map(|r| redact_value(r, &[])),
             latency_us,
+            alerts: verdict.alerts.clone(),
         }
     }
 
@@ -114,6 +121,7 @@ impl NewEntry {
             chain: self.chain,
             risk: self.risk,
             latency_us: self.latency_us,
+            alerts: self.alerts,
             prev,
             hash: String::new(),
         };

@@ -10,6 +10,7 @@ pub mod report;
 pub mod settings;
 pub mod stats;
 pub mod tail;
+pub mod usage;
 pub mod verify;
 
 pub use append::{AppendReceipt, AuditError, append};

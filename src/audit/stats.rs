@@ -181,6 +181,8 @@ pub struct StatsReport {
     /// Hook latency over every entry, microseconds.
     pub latency_us: Percentiles,
     pub backend: BackendStats,
+    /// Policy drift and bypass alerts (`audit::usage`).
+    pub alerts: super::usage::AlertStats,
 }
 
 #[derive(Deserialize)]
@@ -201,6 +203,10 @@ struct Line<'a> {
     risk: Option<Risk>,
     #[serde(default)]
     latency_us: u64,
+    #[serde(borrow, default)]
+    session: Cow<'a, str>,
+    #[serde(borrow, default)]
+    alerts: Vec<super::usage::AlertLine<'a>>,
 }
 
 #[derive(Deserialize)]
@@ -286,7 +292,9 @@ pub fn stats(path: &Path, since_ms: Option<u64>) -> std::io::Result<StatsReport>
             cached: 0,
             latency_ms: LogHistogram::default().summary(),
         },
+        alerts: Default::default(),
     };
+    let mut alerts = super::usage::AlertTally::default();
     let mut latency = LogHistogram::default();
     let mut backend_latency = LogHistogram::default();
     let mut top = TopK::default();
@@ -308,6 +316,7 @@ pub fn stats(path: &Path, since_ms: Option<u64>) -> std::io::Result<StatsReport>
         report.first_at.get_or_insert(line.at);
         report.last_at = Some(line.at);
         bump(&mut report.by_event, &line.event);
+        alerts.observe(&line.session, &line.tool, line.at, &line.alerts);
         latency.record(line.latency_us);
         if let Some(risk) = &line.risk {
             if risk.cached == Some(true) {
@@ -360,6 +369,7 @@ pub fn stats(path: &Path, since_ms: Option<u64>) -> std::io::Result<StatsReport>
     report.top_denied = top.top(TOP_N);
     report.latency_us = latency.summary();
     report.backend.latency_ms = backend_latency.summary();
+    report.alerts = alerts.finish();
     Ok(report)
 }
 
@@ -447,6 +457,7 @@ pub fn render(r: &StatsReport) -> String {
         fmt_opt(b.latency_ms.p95),
         fmt_opt(b.latency_ms.p99)
     );
+    out.push_str(&super::usage::render_alerts(&r.alerts));
     out
 }
 

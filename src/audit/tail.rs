@@ -91,7 +91,8 @@ pub struct TailOptions {
 impl TailOptions {
     fn keeps(&self, v: &Value) -> bool {
         let s = |p: &str| v.pointer(p).and_then(Value::as_str).unwrap_or("");
-        if s("/event") == "PostToolUse" {
+        // A PostToolUse is not a call of its own, unless the hook never saw its call.
+        if s("/event") == "PostToolUse" && !has_alert(v, "bypass") {
             return false;
         }
         self.effect
@@ -178,6 +179,8 @@ pub fn format_line(v: &Value, answer: Option<bool>, colour: bool) -> String {
     let seq = v.get("seq").and_then(Value::as_u64).unwrap_or(0);
     let effect = s("/decision/effect");
     let shown = match (effect, answer) {
+        // The tool ran with no PreToolUse decision: the hook did not see the call.
+        _ if has_alert(v, "bypass") => "bypass".to_string(),
         ("ask", Some(true)) => "ask:yes".to_string(),
         ("ask", Some(false)) => "ask:no".to_string(),
         (e, _) => e.to_string(),
@@ -196,11 +199,23 @@ pub fn format_line(v: &Value, answer: Option<bool>, colour: bool) -> String {
     {
         tail.push_str(" chain");
     }
+    if has_alert(v, "policy-drift") {
+        tail.push_str(" drift");
+    }
     let room = LINE_WIDTH.saturating_sub(head.chars().count() + tail.chars().count());
     let what = summary(v.get("input").unwrap_or(&Value::Null));
     let line_len_ok = format!("{head}{}{tail}", clip(&what, room.max(8)));
     // Colour only around the decision, so the width stays the visible width.
-    line_len_ok.replacen(&shown, &paint(&shown, effect, colour), 1)
+    // A bypass is painted like a deny: it is what the user must look at.
+    let colour_of = if shown == "bypass" { "deny" } else { effect };
+    line_len_ok.replacen(&shown, &paint(&shown, colour_of, colour), 1)
+}
+
+/// True when the entry carries an alert of `kind` (`bypass`, `policy-drift`).
+fn has_alert(v: &Value, kind: &str) -> bool {
+    v.get("alerts")
+        .and_then(Value::as_array)
+        .is_some_and(|a| a.iter().any(|x| x["kind"] == kind))
 }
 
 fn emit(

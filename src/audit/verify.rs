@@ -464,6 +464,7 @@ mod tests {
             chain: Vec::new(),
             risk: Some(serde_json::json!({"latency_ms": 3})),
             latency_us: 1,
+            alerts: Vec::new(),
         }
         .seal(1, 2, GENESIS.into());
         let line = e.to_line();

@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 ///
 /// Examples:
 ///   palisade audit --stats --since 24h
+///   palisade audit --stats --by tool
+///   palisade audit --stats --by server --json
 ///   palisade audit stats --json
 ///   palisade audit verify
 ///   palisade audit anchor --to ~/backup/palisade-anchors.jsonl
@@ -40,6 +42,10 @@ pub struct StatsOpts {
     /// The audit log (default: the configured one, `<state dir>/audit.jsonl`).
     #[arg(long, value_name = "FILE")]
     pub file: Option<PathBuf>,
+    /// Per tool (or MCP server): calls, verdicts, median hook latency and calls the hook never
+    /// saw; no argument values.
+    #[arg(long, value_enum, value_name = "WHAT")]
+    pub by: Option<audit::usage::By>,
 }
 
 /// `palisade audit` subcommands.
@@ -352,6 +358,9 @@ fn run_stats(file: &Path, opts: &StatsOpts, (policy, locations): (&Policy, &Loca
             }
         },
     };
+    if let Some(by) = opts.by {
+        return run_usage(file, since, by, opts.json);
+    }
     let now = audit::append::now_ms();
     let limits = audit::limit_stats::usage(policy, file, &locations.data_dir, since, now)
         .unwrap_or_default();
@@ -372,6 +381,30 @@ fn run_stats(file: &Path, opts: &StatsOpts, (policy, locations): (&Policy, &Loca
             } else {
                 print!("{}", stats::render(&report));
                 print!("{}", audit::limit_stats::render(&limits));
+            }
+            0
+        }
+        Err(e) => {
+            eprintln!("palisade: cannot read {}: {e}", file.display());
+            2
+        }
+    }
+}
+
+/// `audit --stats --by tool|server`: the usage view, which never reads argument values.
+fn run_usage(file: &Path, since: Option<u64>, by: audit::usage::By, json: bool) -> i32 {
+    match audit::usage::usage(file, since, by) {
+        Ok(report) => {
+            if json {
+                match serde_json::to_string_pretty(&report) {
+                    Ok(s) => println!("{s}"),
+                    Err(e) => {
+                        eprintln!("palisade: {e}");
+                        return 2;
+                    }
+                }
+            } else {
+                print!("{}", audit::usage::render_usage(&report));
             }
             0
         }

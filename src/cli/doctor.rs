@@ -205,6 +205,7 @@ pub fn checks(env: &DoctorEnv) -> Vec<Check> {
         )),
     }
     out.push(audit_chain_check(&audit_file));
+    out.push(bypass_check(&audit_file));
     out.push(ledger_check(&env.locations.data_dir));
     out.extend(risk_check(policy.as_ref()));
     out.extend(self_test(
@@ -622,6 +623,55 @@ fn audit_chain_check(file: &Path) -> Check {
             format!("{}: {e}", file.display()),
             "keep the file as evidence; `palisade audit verify` shows where it breaks",
         ),
+    }
+}
+
+/// Calls the PreToolUse hook never saw (audit bypass alerts: a PostToolUse with no decision
+/// recorded) in the last 30 days: hooks disabled by a settings layer, a PreToolUse matcher
+/// narrower than the PostToolUse one, a hook killed before it answered. A FAIL when the last
+/// one is under a day old, a warning when older.
+fn bypass_check(file: &Path) -> Check {
+    const DAY_MS: u64 = 86_400_000;
+    if !file.exists() {
+        return Check::ok("bypass", "no audit log yet");
+    }
+    let now = crate::audit::append::now_ms();
+    let alerts = match crate::audit::usage::alerts(file, Some(now.saturating_sub(30 * DAY_MS))) {
+        Ok(a) => a,
+        Err(e) => {
+            return Check::warn(
+                "bypass",
+                format!("{} could not be read ({e})", file.display()),
+                "make the audit log readable; `palisade audit --stats` lists bypassed calls",
+            );
+        }
+    };
+    let Some(last) = alerts.last_bypass_at else {
+        return Check::ok(
+            "bypass",
+            "every call in the last 30 days had its PreToolUse decision recorded",
+        );
+    };
+    let mut tools: Vec<&str> = alerts
+        .bypass
+        .iter()
+        .flat_map(|s| s.tools.iter().map(String::as_str))
+        .collect();
+    tools.sort_unstable();
+    tools.dedup();
+    let detail = format!(
+        "{} call(s) in the last 30 days ran with no PreToolUse decision recorded: the hook did \
+         not run before the tool (tools: {}; last {})",
+        alerts.bypassed_calls,
+        tools.join(", "),
+        crate::audit::tail::format_time(last)
+    );
+    let fix = "install the PreToolUse hook with no matcher in every settings layer (`palisade \
+               init`), remove any disableAllHooks, and see `palisade audit --stats` for the sessions";
+    if now.saturating_sub(last) < DAY_MS {
+        Check::fail("bypass", detail, fix)
+    } else {
+        Check::warn("bypass", detail, fix)
     }
 }
 

@@ -27,7 +27,8 @@ pub enum PolicyCommand {
   palisade policy validate ~/.config/palisade/policy.yaml
   palisade policy validate .palisade.yaml && git commit")]
     Validate {
-        /// The policy file to check on its own.
+        /// The policy file to check: on its own, or, named `.palisade.yaml` or
+        /// `*.palisade.yaml`, as a project policy over the user policy.
         file: Option<PathBuf>,
         /// Directory example calls run in (default: the current directory).
         #[arg(long)]
@@ -49,17 +50,32 @@ pub fn run(args: &PolicyArgs, locations: &Locations) -> i32 {
 }
 
 fn validate(file: Option<&Path>, cwd: &Path, locations: &Locations) -> i32 {
-    let (loc, project_root) = match file {
+    let (loc, project_root, project_file) = match file {
+        // A project policy (`.palisade.yaml`, `*.palisade.yaml`) is checked as the hook would
+        // load it: over the user policy, for the project its directory is, so what it may not
+        // loosen (or widen) is listed.
+        Some(f) if is_project_file(f) => {
+            let f = cwd.join(f);
+            let root = f
+                .parent()
+                .map_or_else(|| cwd.to_path_buf(), Path::to_path_buf);
+            (locations.clone(), root, f)
+        }
         Some(f) => {
             let mut loc = locations.clone();
             loc.user_policy = f.to_path_buf();
             loc.user_policy_explicit = true;
             // The file alone: no project policy on top of it.
-            (loc, PathBuf::from("/nonexistent-palisade-project"))
+            let none = PathBuf::from("/nonexistent-palisade-project");
+            (loc, none.clone(), none.join(".palisade.yaml"))
         }
-        None => (locations.clone(), Locations::project_root(cwd, None)),
+        None => {
+            let root = Locations::project_root(cwd, None);
+            let f = root.join(".palisade.yaml");
+            (locations.clone(), root, f)
+        }
     };
-    let policy = match policy::load(&loc, &project_root) {
+    let policy = match policy::load_layers(&loc, &project_root, &project_file) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("invalid: {e}");
@@ -98,6 +114,12 @@ fn validate(file: Option<&Path>, cwd: &Path, locations: &Locations) -> i32 {
         );
         1
     }
+}
+
+/// A project policy by its name: `.palisade.yaml`, or an example named `*.palisade.yaml`.
+fn is_project_file(f: &Path) -> bool {
+    f.file_name()
+        .is_some_and(|n| n.to_string_lossy().ends_with(".palisade.yaml"))
 }
 
 /// Runs every rule's `examples:` through the hook's pipeline (static rules and the same-line

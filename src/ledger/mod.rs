@@ -23,9 +23,11 @@
 //! rows it asks for, through a partial `Ledger` view); replay keeps one in memory per case.
 
 pub mod limits;
+mod calls;
 mod store;
 mod taint;
 
+pub use calls::{PreSeen, observe_post, observe_pre};
 pub use store::{LedgerError, LedgerStore, read_file};
 
 use crate::evaluate::StaticEngine;

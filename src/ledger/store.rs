@@ -144,7 +144,9 @@ impl LedgerStore {
 
     /// The shared-cache URI of a session's in-memory database.
     fn memory_uri(&self, m: &Memory, session_id: &str) -> String {
-        let digest = hex::encode(Sha256::digest(session_id.as_bytes()));
+        // By the store's file name, so a sibling store's database is another one.
+        let file = self.file_for(session_id);
+        let digest = hex::encode(Sha256::digest(file.to_string_lossy().as_bytes()));
         format!(
             "file:palisade-{}-{}-{}?mode=memory&cache=shared",
             std::process::id(),
@@ -187,6 +189,15 @@ impl LedgerStore {
         }
         let conn = Connection::open_with_flags(&uri, flags).map_err(|e| sql_error(&path, e))?;
         Ok(Some(conn))
+    }
+
+    /// Another kind of per-session store beside this one (`<state dir>/<name>/`, or in the same
+    /// memory), with the same hardening and failure rules, apart from the ledger's files and lock.
+    pub(super) fn sibling(&self, name: &str) -> LedgerStore {
+        LedgerStore {
+            dir: self.dir.parent().unwrap_or(Path::new("")).join(name),
+            memory: self.memory.clone(),
+        }
     }
 
     /// The store of a session: `<dir>/<first 16 hex digits of sha256(session_id)>.db`.
@@ -459,7 +470,10 @@ impl LedgerStore {
 
     /// Removes ledgers (and their side files) of sessions not written for `STALE_AFTER`.
     /// Best effort: a file that cannot be removed stays, nothing fails.
-    fn prune_stale(&self, keep: &Path) {
+    pub(super) fn prune_stale(&self, keep: &Path) {
+        if self.memory.is_some() {
+            return;
+        }
         let Ok(dir) = fs::read_dir(&self.dir) else {
             return;
         };

@@ -17,6 +17,11 @@ pub fn explain(policy: &Policy) -> String {
     for src in &policy.sources {
         let _ = writeln!(s, "  {:<9} {}", src.layer.as_str(), src.path.display());
     }
+    let _ = writeln!(
+        s,
+        "  digest    {} (the audit flags a session whose policy changes)",
+        policy.digest
+    );
 
     let _ = writeln!(s, "\nModes:");
     let _ = writeln!(
@@ -200,6 +205,7 @@ pub fn explain_json(policy: &Policy) -> Value {
             "layer": s.layer.as_str(),
             "path": s.path.display().to_string(),
         })).collect::<Vec<_>>(),
+        "digest": policy.digest,
         "headless": policy.headless,
         "outside_roots": policy.outside_roots,
         "roots": policy.roots.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),

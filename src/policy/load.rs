@@ -27,14 +27,32 @@ const SHELL_TOOLS: &[&str] = &["Bash", "PowerShell", "Monitor"];
 /// project policy is fine. A file that exists but cannot be read or parsed is an error naming
 /// the file and, where known, the line.
 pub fn load(locations: &Locations, project_root: &Path) -> Result<Policy, PolicyError> {
+    load_layers(
+        locations,
+        project_root,
+        &project_root.join(".palisade.yaml"),
+    )
+}
+
+/// `load`, with the project layer read from `project_path` (`policy validate` of a project
+/// file that is not yet in place) for the project at `project_root`.
+pub fn load_layers(
+    locations: &Locations,
+    project_root: &Path,
+    project_path: &Path,
+) -> Result<Policy, PolicyError> {
     let mut policy = Policy::default();
     let user_path = &locations.user_policy;
-    match read_policy(user_path)? {
+    let user_text = read_policy(user_path)?;
+    let user = user_text
+        .as_deref()
+        .map(|t| (super::Layer::User, user_path.as_path(), t));
+    match user_text.as_deref() {
         Some(text) => {
-            let file = parse(user_path, &text)?;
+            let file = parse(user_path, text)?;
             let mut layer = LayerLoad {
                 path: user_path,
-                text: &text,
+                text,
                 home: &locations.home,
                 project_root,
             };
@@ -50,21 +68,26 @@ pub fn load(locations: &Locations, project_root: &Path) -> Result<Policy, Policy
         None => {}
     }
 
-    let project_path = project_root.join(".palisade.yaml");
-    if same_file(&project_path, user_path) {
+    if same_file(project_path, user_path) {
         // PALISADE_CONFIG names the project's own file: it is the user layer already.
+        policy.digest = super::digest_of(&user.into_iter().collect::<Vec<_>>());
         return Ok(policy);
     }
-    if let Some(text) = read_policy(&project_path)? {
-        let file = parse(&project_path, &text)?;
+    let project_text = read_policy(project_path)?;
+    if let Some(text) = project_text.as_deref() {
+        let file = parse(project_path, text)?;
         let mut layer = LayerLoad {
-            path: &project_path,
-            text: &text,
+            path: project_path,
+            text,
             home: &locations.home,
             project_root,
         };
         layer.apply_project(&mut policy, file)?;
     }
+    let project = project_text
+        .as_deref()
+        .map(|t| (super::Layer::Project, project_path, t));
+    policy.digest = super::digest_of(&user.into_iter().chain(project).collect::<Vec<_>>());
     Ok(policy)
 }
 
@@ -413,14 +436,19 @@ impl LayerLoad<'_> {
             }
         }
         if let Some(roots) = file.roots {
+            // The project root is a write root unless it is the home directory or `/`, which
+            // the hook never treats as one (`hook::scope_for`): a policy in `~` or `/` must not
+            // make its own directory a root through the back door.
             let project = self.resolve_root(&self.project_root.to_string_lossy());
+            let home = self.resolve_root(&self.home.to_string_lossy());
+            let project = (project != home && project.parent().is_some()).then_some(project);
             let mut kept = Vec::new();
             for raw in roots {
                 let root = self.resolve_root(&raw);
                 let inside = policy
                     .roots
                     .iter()
-                    .chain(std::iter::once(&project))
+                    .chain(project.as_ref())
                     .any(|r| root.starts_with(r));
                 if inside {
                     if !kept.contains(&root) {
@@ -430,7 +458,8 @@ impl LayerLoad<'_> {
                     self.ignore(
                         policy,
                         format!(
-                            "roots: {raw} (resolves to {}, outside every existing root)",
+                            "roots: {raw} (resolves to {}, outside the project root and the \
+                             user's roots: a project's roots can only narrow)",
                             root.display()
                         ),
                     );

@@ -16,7 +16,7 @@ pub mod schema;
 pub use explain::{explain, explain_json};
 pub use glob::{Glob, GlobKind};
 pub(crate) use load::did_you_mean;
-pub use load::{load, load_text};
+pub use load::{load, load_layers, load_text};
 
 /// Which layer a setting or rule came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -267,6 +267,31 @@ pub struct Policy {
     pub limits: Vec<crate::limits::Limit>,
     /// `mode: read-only` and `read_only_effect:`.
     pub read_only: crate::readonly::ReadOnly,
+    /// Hex sha256 of what this policy is made of: the palisade version (its built-in packs)
+    /// and each policy file in effect (layer, path, bytes). Two calls with the same digest were
+    /// decided under the same policy; the audit flags a session whose digest changes.
+    pub digest: String,
+}
+
+/// The digest of a policy made of the built-in defaults and `files` (layer, path, text), in
+/// layer order.
+pub fn digest_of(files: &[(Layer, &std::path::Path, &str)]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(format!("palisade {}\n", env!("CARGO_PKG_VERSION")));
+    for (layer, path, text) in files {
+        // Lengths make the framing unambiguous: no text can pass for a header.
+        let path = path.to_string_lossy();
+        h.update(format!(
+            "{} {}:{} {}\n",
+            layer.as_str(),
+            path.len(),
+            path,
+            text.len()
+        ));
+        h.update(text.as_bytes());
+    }
+    hex::encode(h.finalize())
 }
 
 impl Default for Policy {
@@ -289,6 +314,7 @@ impl Default for Policy {
             taint: Default::default(),
             limits: Vec::new(),
             read_only: Default::default(),
+            digest: digest_of(&[]),
         }
     }
 }

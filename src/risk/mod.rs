@@ -368,6 +368,7 @@ fn verdict_of(decision: &LadderDecision, settings: &RiskSettings) -> Verdict {
         source: Source::Risk,
         chain: Vec::new(),
         risk: None,
+        alerts: Vec::new(),
     }
 }
 
