@@ -265,6 +265,7 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
     let verdict = crate::readonly::judge(p.policy, &call, &scope, verdict);
     let verdict = ledger_check(p.policy, &store, event, &call, &scope, verdict);
     let verdict = taint_check(p.policy, &store, event, &call, &scope, verdict);
+    let verdict = crate::limits::risk_budget(p.policy, &store, event, &call, &scope, verdict);
     let verdict = with_risk(p, &store, event, &call, &scope, verdict);
     let verdict = crate::limits::enforce(p.policy, &store, event, &call, &scope, verdict);
     let verdict = ledger_record(p.policy, &store, event, &call, &scope, verdict, None);
