@@ -262,7 +262,7 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
         };
     }
     let verdict = crate::evaluate::evaluate(p.policy, &call, &scope);
-    let verdict = crate::readonly::judge(p.policy, &call, &scope, verdict);
+    let verdict = crate::readonly::judge(p.policy, &call, verdict);
     let verdict = ledger_check(p.policy, &store, event, &call, &scope, verdict);
     let verdict = taint_check(p.policy, &store, event, &call, &scope, verdict);
     let verdict = crate::limits::risk_budget(p.policy, &store, event, &call, &scope, verdict);
@@ -774,7 +774,7 @@ pub fn decide(policy: &Policy, event: &HookEvent, scope: &Scope) -> Verdict {
     let scope = &scope;
     let call = normalize::normalize_with(event, scope, &policy.tool_models);
     let verdict = crate::evaluate::evaluate(policy, &call, scope);
-    crate::readonly::judge(policy, &call, scope, verdict)
+    crate::readonly::judge(policy, &call, verdict)
 }
 
 /// Builds the scope of a call: path resolution, write roots and protected paths.

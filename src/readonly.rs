@@ -13,7 +13,7 @@
 //! counts as a change. Pure: no I/O.
 
 use crate::effects::Effect as Fx;
-use crate::normalize::{Call, CallKind, Scope};
+use crate::normalize::{Call, CallKind};
 use crate::policy::Policy;
 use crate::shell::{Command, ShellFinding};
 use crate::verdict::{Effect, Source, Verdict};
@@ -41,11 +41,11 @@ impl Default for ReadOnly {
 /// and the mode's ask or deny for a call that changes something. Without the mode, `verdict`
 /// unchanged. It judges the call itself, not the code inside it (inline code, a ledgered
 /// script): running that code is already a change.
-pub fn judge(policy: &Policy, call: &Call, scope: &Scope, verdict: Verdict) -> Verdict {
+pub fn judge(policy: &Policy, call: &Call, verdict: Verdict) -> Verdict {
     if !policy.read_only.on || verdict.effect == Some(Effect::Deny) {
         return verdict;
     }
-    match change(call, scope) {
+    match change(call) {
         None => verdict,
         Some(what) => verdict.stricter(crate::evaluate::headless(
             policy,
@@ -61,7 +61,7 @@ pub fn judge(policy: &Policy, call: &Call, scope: &Scope, verdict: Verdict) -> V
 }
 
 /// What the call changes, in words (`deletes /p/build`), or `None` when it only reads.
-pub fn change(call: &Call, scope: &Scope) -> Option<String> {
+pub fn change(call: &Call) -> Option<String> {
     let analysis = match &call.kind {
         CallKind::Shell { analysis, .. } => Some(analysis),
         _ => None,
@@ -131,7 +131,6 @@ pub fn change(call: &Call, scope: &Scope) -> Option<String> {
             ));
         }
     }
-    let _ = scope;
     None
 }
 
@@ -460,8 +459,8 @@ mod tests {
     use crate::event::HookEvent;
     use crate::paths::PathResolver;
 
-    fn scope() -> Scope {
-        Scope {
+    fn scope() -> crate::normalize::Scope {
+        crate::normalize::Scope {
             paths: PathResolver {
                 cwd: "/home/dev/project".into(),
                 home: "/home/dev".into(),
@@ -483,7 +482,7 @@ mod tests {
         }))
         .unwrap();
         let call = crate::normalize::normalize(&event, &scope());
-        change(&call, &scope())
+        change(&call)
     }
 
     fn bash(cmd: &str) -> Option<String> {
