@@ -262,8 +262,10 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
         };
     }
     let verdict = crate::evaluate::evaluate(p.policy, &call, &scope);
+    let verdict = crate::readonly::judge(p.policy, &call, verdict);
     let verdict = ledger_check(p.policy, &store, event, &call, &scope, verdict);
     let verdict = taint_check(p.policy, &store, event, &call, &scope, verdict);
+    let verdict = crate::limits::risk_budget(p.policy, &store, event, &call, &scope, verdict);
     let verdict = with_risk(p, &store, event, &call, &scope, verdict);
     let verdict = crate::limits::enforce(p.policy, &store, event, &call, &scope, verdict);
     let verdict = ledger_record(p.policy, &store, event, &call, &scope, verdict, None);
@@ -772,7 +774,8 @@ pub fn decide(policy: &Policy, event: &HookEvent, scope: &Scope) -> Verdict {
     protect_transcript(&mut scope, event);
     let scope = &scope;
     let call = normalize::normalize_with(event, scope, &policy.tool_models);
-    crate::evaluate::evaluate(policy, &call, scope)
+    let verdict = crate::evaluate::evaluate(policy, &call, scope);
+    crate::readonly::judge(policy, &call, verdict)
 }
 
 /// Builds the scope of a call: path resolution, write roots and protected paths.

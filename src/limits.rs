@@ -28,7 +28,12 @@ pub enum Counted {
     Kind(&'static str),
     /// Calls of the tools this glob matches (`mcp__github__*`).
     Tool(Glob),
+    /// Calls sent to the risk layer (`count: risk-request`), checked before the request.
+    RiskRequests,
 }
+
+/// The `count:` that budgets the risk layer rather than an effect.
+pub const RISK_REQUEST: &str = "risk-request";
 
 /// One limit of the effective policy.
 #[derive(Debug, Clone)]
@@ -55,6 +60,7 @@ impl Limit {
             ));
         }
         let counted = match (c.count, c.tool) {
+            (Some(kind), None) if kind == RISK_REQUEST => Counted::RiskRequests,
             (Some(kind), None) => Counted::Kind(crate::effects::kind(&kind).ok_or_else(|| {
                 format!(
                     "limit '{}': unknown effect kind '{kind}'{}; kinds: {}",
@@ -66,6 +72,7 @@ impl Limit {
                     crate::effects::KINDS
                         .iter()
                         .map(|(k, _)| *k)
+                        .chain(std::iter::once(RISK_REQUEST))
                         .collect::<Vec<_>>()
                         .join(", ")
                 )
@@ -99,6 +106,7 @@ impl Limit {
                 .iter()
                 .any(|e| e.is_kind(k, &scope.project_root)),
             Counted::Tool(g) => g.matches(&call.tool),
+            Counted::RiskRequests => false,
         }
     }
 
@@ -107,6 +115,7 @@ impl Limit {
         match &self.counted {
             Counted::Kind(k) => format!("{k} call"),
             Counted::Tool(g) => format!("call of {}", g.as_str()),
+            Counted::RiskRequests => "request to the risk layer".to_string(),
         }
     }
 
@@ -123,6 +132,7 @@ impl Limit {
         match &self.counted {
             Counted::Kind(k) => format!("count: {k}"),
             Counted::Tool(g) => format!("tool: {}", g.as_str()),
+            Counted::RiskRequests => format!("count: {RISK_REQUEST}"),
         }
     }
 
@@ -158,6 +168,19 @@ pub fn apply_layer(
             return Err((id.clone(), format!("limit id '{id}' is defined twice")));
         }
         let limit = Limit::compile(c, layer).map_err(|m| (id.clone(), m))?;
+        if matches!(limit.counted, Counted::RiskRequests)
+            && limit.effect == Effect::Ask
+            && policy.risk.scope != crate::risk::RiskScope::Undecided
+        {
+            // An asked call is still sent to the risk layer in those scopes: no budget.
+            return Err((
+                id.clone(),
+                format!(
+                    "limit '{id}': a risk-request limit with risk.scope other than undecided must \
+                     say effect: deny (an asked call would still be sent to the risk layer)"
+                ),
+            ));
+        }
         match policy.limits.iter_mut().find(|l| l.id == limit.id) {
             None => policy.limits.push(limit),
             Some(existing) if layer == Layer::Project => {
@@ -239,24 +262,65 @@ pub fn enforce(
     let uses: Vec<LimitUse> = hit.iter().map(|l| l.usage()).collect();
     let counts = match store.take_limits(&event.session_id, &uses, now_ms()) {
         Ok(c) => c,
-        Err(e) => {
-            let mut v = Verdict::failure(
-                "error/limits",
-                format!("{e}, so the policy's limits cannot be checked and the call is refused"),
-            );
-            if policy.audit.on_error_ask {
-                v.effect = Some(Effect::Ask);
-            }
-            return crate::evaluate::headless(policy, v).stricter(verdict);
-        }
+        Err(e) => return store_failure(policy, &e).stricter(verdict),
     };
     if counts.counted {
         return verdict;
     }
-    // The strictest limit that is over decides (deny before ask, then the first listed).
+    over_limit(policy, &hit, &counts.before, verdict)
+}
+
+/// The risk budget, before the risk step: a call the risk layer would be asked about is
+/// counted against the `count: risk-request` limits; past one, it gets the limit's effect and
+/// is not sent (the risk layer leaves a decided call alone in its default scope). A cache hit
+/// counts like a request: which it will be is known only after the request is built.
+pub fn risk_budget(
+    policy: &Policy,
+    store: &LedgerStore,
+    event: &HookEvent,
+    call: &Call,
+    scope: &Scope,
+    verdict: Verdict,
+) -> Verdict {
+    let hit: Vec<&Limit> = policy
+        .limits
+        .iter()
+        .filter(|l| matches!(l.counted, Counted::RiskRequests))
+        .collect();
+    let risk = &policy.risk;
+    if hit.is_empty()
+        || event.is_post()
+        || !crate::risk::in_scope(risk, &verdict)
+        || (risk.scope != crate::risk::RiskScope::All
+            && crate::risk::fastpath::read_only(call, scope))
+    {
+        return verdict;
+    }
+    let uses: Vec<LimitUse> = hit.iter().map(|l| l.usage()).collect();
+    match store.take_limits(&event.session_id, &uses, now_ms()) {
+        Ok(c) if c.counted => verdict,
+        Ok(c) => over_limit(policy, &hit, &c.before, verdict),
+        Err(e) => store_failure(policy, &e).stricter(verdict),
+    }
+}
+
+fn store_failure(policy: &Policy, e: &crate::ledger::LedgerError) -> Verdict {
+    let mut v = Verdict::failure(
+        "error/limits",
+        format!("{e}, so the policy's limits cannot be checked and the call is refused"),
+    );
+    if policy.audit.on_error_ask {
+        v.effect = Some(Effect::Ask);
+    }
+    crate::evaluate::headless(policy, v)
+}
+
+/// The stricter of `verdict` and the refusal of the strictest limit that is over (deny
+/// before ask, then the first listed), with the count, the max and the window in the reason.
+fn over_limit(policy: &Policy, hit: &[&Limit], before: &[u64], verdict: Verdict) -> Verdict {
     let over = hit
         .iter()
-        .zip(&counts.before)
+        .zip(before)
         .filter(|(l, n)| **n + 1 > l.max)
         .max_by(|a, b| {
             a.0.effect

@@ -13,7 +13,7 @@
 //! counts as a change. Pure: no I/O.
 
 use crate::effects::Effect as Fx;
-use crate::normalize::{Call, CallKind, Scope};
+use crate::normalize::{Call, CallKind};
 use crate::policy::Policy;
 use crate::shell::{Command, ShellFinding};
 use crate::verdict::{Effect, Source, Verdict};
@@ -37,26 +37,31 @@ impl Default for ReadOnly {
     }
 }
 
-/// The read-only stage: in read-only mode, the stricter of `verdict` and the mode's ask or
-/// deny for a call that changes something. Without the mode, `verdict` unchanged.
-pub fn judge(policy: &Policy, call: &Call, scope: &Scope, verdict: Verdict) -> Verdict {
+/// The read-only stage, after the static verdict: in read-only mode, the stricter of `verdict`
+/// and the mode's ask or deny for a call that changes something. Without the mode, `verdict`
+/// unchanged. It judges the call itself, not the code inside it (inline code, a ledgered
+/// script): running that code is already a change.
+pub fn judge(policy: &Policy, call: &Call, verdict: Verdict) -> Verdict {
     if !policy.read_only.on || verdict.effect == Some(Effect::Deny) {
         return verdict;
     }
-    match change(call, scope) {
+    match change(call) {
         None => verdict,
-        Some(what) => verdict.stricter(Verdict::decided(
-            policy.read_only.effect,
-            "policy:read-only",
-            "read-only",
-            format!("this session is read-only (policy mode: read-only): the call {what}"),
-            Source::Static,
+        Some(what) => verdict.stricter(crate::evaluate::headless(
+            policy,
+            Verdict::decided(
+                policy.read_only.effect,
+                "policy:read-only",
+                "read-only",
+                format!("this session is read-only (policy mode: read-only): the call {what}"),
+                Source::Static,
+            ),
         )),
     }
 }
 
 /// What the call changes, in words (`deletes /p/build`), or `None` when it only reads.
-pub fn change(call: &Call, scope: &Scope) -> Option<String> {
+pub fn change(call: &Call) -> Option<String> {
     let analysis = match &call.kind {
         CallKind::Shell { analysis, .. } => Some(analysis),
         _ => None,
@@ -126,7 +131,6 @@ pub fn change(call: &Call, scope: &Scope) -> Option<String> {
             ));
         }
     }
-    let _ = scope;
     None
 }
 
@@ -455,8 +459,8 @@ mod tests {
     use crate::event::HookEvent;
     use crate::paths::PathResolver;
 
-    fn scope() -> Scope {
-        Scope {
+    fn scope() -> crate::normalize::Scope {
+        crate::normalize::Scope {
             paths: PathResolver {
                 cwd: "/home/dev/project".into(),
                 home: "/home/dev".into(),
@@ -478,7 +482,7 @@ mod tests {
         }))
         .unwrap();
         let call = crate::normalize::normalize(&event, &scope());
-        change(&call, &scope())
+        change(&call)
     }
 
     fn bash(cmd: &str) -> Option<String> {
@@ -603,6 +607,52 @@ mod tests {
             )
             .is_some()
         );
+    }
+
+    #[test]
+    fn evasions_are_still_changes() {
+        for cmd in [
+            "r''m -rf build",
+            "\\rm -rf build",
+            "/bin/rm -rf build",
+            "sudo rm -rf build",
+            "env rm -rf build",
+            "command rm -rf build",
+            "nice -n 5 rm -rf build",
+            "timeout 5 rm -rf build",
+            "bash -c 'rm -rf build'",
+            "sh -c \"echo x > f\"",
+            "eval 'rm -rf build'",
+            "eval \"$CMD\"",
+            "x=rm; $x -rf build",
+            "$(echo rm) -rf build",
+            "echo build | xargs rm -rf",
+            "find . -exec rm {} \\;",
+            "git -C ../other commit -m x",
+            "cat a | tee b",
+            "ls; rm x",
+            "ls && echo x >> y",
+            "ls $(touch z)",
+            "cat <<EOF > f\nhi\nEOF",
+            "ssh host 'rm -rf /srv/app'",
+        ] {
+            assert!(bash(cmd).is_some(), "{cmd}");
+        }
+    }
+
+    #[test]
+    fn wrapped_reads_still_read() {
+        for cmd in [
+            "command ls",
+            "nice git log",
+            "timeout 5 git status",
+            "env LC_ALL=C grep -rn x src",
+            "git -C sub status",
+            "git --no-pager log -3",
+            "ls 2>&1 | head",
+        ] {
+            assert_eq!(bash(cmd), None, "{cmd}");
+        }
     }
 
     #[test]

@@ -4,6 +4,8 @@
 //! at once against one limit.
 
 mod common;
+#[path = "risk_server.rs"]
+mod risk_server;
 use common::Sandbox;
 use palisade::ledger::LedgerStore;
 use palisade::ledger::limits::LimitUse;
@@ -392,4 +394,54 @@ fn a_hundred_parallel_hook_processes_count_exactly() {
     assert_eq!(passed, MAX);
     assert_eq!(denied, PROCS as u64 - MAX);
     assert_eq!(session_count(&sb, "s1", "net", None), MAX);
+}
+
+#[test]
+fn a_risk_request_budget_stops_requests_before_they_are_sent() {
+    let server = risk_server::Server::start(vec![risk_server::Reply::ok(risk_server::response(
+        risk_server::answers(0.1, 0.9, [0.02, 0.02, 0.1, 0.02, 0.02, 0.1]),
+    ))]);
+    let sb = Sandbox::new();
+    sb.user_policy(&format!(
+        "version: 1\nrisk:\n  enabled: true\n  url: {}\n  api_key_env: PALISADE_TEST_RISK_KEY\n\
+         limits: [{{id: llm, count: risk-request, per: session, max: 2, effect: deny}}]\n",
+        server.url()
+    ));
+    let run = |cmd: &str| {
+        let ev = sb.event("Bash", json!({ "command": cmd }));
+        sb.hook_with(ev.to_string().as_bytes(), |c| {
+            c.env("PALISADE_TEST_RISK_KEY", "sk-test-limits-0123456789");
+        })
+    };
+    // Reads inside the project never go to the risk layer, and are not counted.
+    assert_eq!(run("ls -la").decision(), "pass");
+    assert_eq!(run("npm run build").decision(), "pass");
+    assert_eq!(run("npm run lint").decision(), "pass");
+    assert_eq!(server.count(), 2);
+    let a = run("npm run test");
+    assert_eq!(a.decision(), "deny");
+    assert!(
+        a.reason()
+            .contains("limit llm: 3rd request to the risk layer this session (max 2)"),
+        "{}",
+        a.reason()
+    );
+    assert_eq!(
+        server.count(),
+        2,
+        "the request past the budget was not sent"
+    );
+    assert_eq!(session_count(&sb, "s1", "llm", None), 2);
+    // An ask limit in a scope where asked calls still go to the risk layer is refused at load.
+    sb.user_policy(&format!(
+        "version: 1\nrisk:\n  enabled: true\n  url: {}\n  scope: all-but-denied\n\
+         limits: [{{id: llm, count: risk-request, per: session, max: 2, effect: ask}}]\n",
+        server.url()
+    ));
+    let out = sb.command().args(["policy", "validate"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("must say effect: deny")
+            || String::from_utf8_lossy(&out.stderr).contains("must say effect: deny")
+    );
 }

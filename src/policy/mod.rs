@@ -162,7 +162,7 @@ impl PolicyRule {
         if !self.paths.is_empty() {
             self.check_paths(call, scope)?;
         }
-        if self.read_only && crate::readonly::change(call, scope).is_none() {
+        if self.read_only && crate::readonly::change(call).is_none() {
             return Err((
                 "read_only".into(),
                 "the call changes something".into(),
@@ -371,7 +371,7 @@ impl Policy {
                 Ok(()) => out.hits.push(PolicyHit {
                     rule_id: format!("policy:{}", rule.id),
                     effect: rule.effect,
-                    reason: match crate::readonly::change(call, scope).filter(|_| rule.read_only) {
+                    reason: match crate::readonly::change(call).filter(|_| rule.read_only) {
                         Some(what) if rule.reason.is_none() => format!(
                             "the {} policy rule '{}' makes {} read-only: the call {what}",
                             rule.layer.as_str(),
