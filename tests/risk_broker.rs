@@ -379,3 +379,150 @@ fn a_slow_backend_through_the_broker_is_a_timeout_within_budget() {
     assert_eq!(r["error"]["code"], "timeout", "{r}");
     assert!(took < Duration::from_millis(700 + 1500), "took {took:?}");
 }
+
+/// A CA and a certificate for 127.0.0.1 made by `openssl`, and the TLS stand-in of
+/// scripts/bench_risk.py on a free port; `None` (the test says SKIPPED) without openssl or
+/// python3.
+fn tls_standin(dir: &std::path::Path) -> Option<(Stop, u16, PathBuf)> {
+    let run = |args: &[&str]| {
+        std::process::Command::new(args[0])
+            .args(&args[1..])
+            .current_dir(dir)
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    let ec = [
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+    ];
+    let made = run(&[
+        &["openssl", "req", "-x509"][..],
+        &ec,
+        &[
+            "-days",
+            "2",
+            "-subj",
+            "/CN=t-ca",
+            "-keyout",
+            "ca.key",
+            "-out",
+            "ca.pem",
+            "-addext",
+            "basicConstraints=critical,CA:TRUE",
+            "-addext",
+            "keyUsage=critical,keyCertSign",
+        ],
+    ]
+    .concat())
+        && run(&[
+            &["openssl", "req"][..],
+            &ec,
+            &[
+                "-subj",
+                "/CN=127.0.0.1",
+                "-keyout",
+                "srv.key",
+                "-out",
+                "srv.csr",
+            ],
+        ]
+        .concat())
+        && std::fs::write(
+            dir.join("ext"),
+            "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n",
+        )
+        .is_ok()
+        && run(&[
+            "openssl",
+            "x509",
+            "-req",
+            "-in",
+            "srv.csr",
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-days",
+            "2",
+            "-extfile",
+            "ext",
+            "-out",
+            "srv.pem",
+        ]);
+    if !made {
+        return None;
+    }
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/bench_risk.py");
+    let child = std::process::Command::new("python3")
+        .args([script, "standin", "127.0.0.1", &port.to_string()])
+        .arg(dir.join("srv.pem"))
+        .arg(dir.join("srv.key"))
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let child = Stop(child);
+    let t = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        if t.elapsed() > Duration::from_secs(10) {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Some((child, port, dir.join("ca.pem")))
+}
+
+#[test]
+fn a_private_ca_is_trusted_through_ca_file_directly_and_through_the_broker() {
+    let certs = tempfile::tempdir().unwrap();
+    let Some((_server, port, ca)) = tls_standin(certs.path()) else {
+        eprintln!("SKIPPED: openssl or python3 missing");
+        return;
+    };
+    let url = format!("https://127.0.0.1:{port}/v1/systemone");
+    // Without the CA the certificate is unknown: on_error, never an answer.
+    let sb = sandbox(&url, "");
+    let (a, _) = hook(&sb, "npm run build");
+    assert!(a.reason().contains("[risk/error]"), "{}", a.reason());
+    assert_eq!(last_risk(&sb)["error"]["code"], "connect");
+    // With it, the stand-in's answer (the ask band) arrives, directly and via the broker.
+    let sb = sandbox(&url, &format!("  ca_file: {}\n", ca.display()));
+    let (a, _) = hook(&sb, "npm run build");
+    assert!(a.reason().contains("[risk/ask]"), "{}", a.reason());
+    assert_eq!(last_risk(&sb)["broker"], "bypassed: no broker socket");
+    let _b = Broker::start(&sb);
+    let (a, _) = hook(&sb, "npm run build");
+    assert!(a.reason().contains("[risk/ask]"), "{}", a.reason());
+    assert_eq!(last_risk(&sb)["broker"], "used");
+    // A CA file that is gone follows on_error.
+    let sb = sandbox(&url, "  ca_file: /nonexistent/ca.pem\n");
+    let (a, _) = hook(&sb, "npm run build");
+    assert!(a.reason().contains("[risk/error]"), "{}", a.reason());
+    let r = last_risk(&sb);
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("risk.ca_file"),
+        "{r}"
+    );
+}
+
+/// A child process killed on drop.
+struct Stop(Child);
+
+impl Drop for Stop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}

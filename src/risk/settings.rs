@@ -688,6 +688,31 @@ mod tests {
     }
 
     #[test]
+    fn ca_file_is_the_users_alone_and_absolute() {
+        let mut s = RiskSettings::default();
+        s.apply_user(&config("ca_file: /etc/ssl/corp-ca.pem\n"))
+            .unwrap();
+        assert_eq!(
+            s.ca_file.as_deref(),
+            Some(std::path::Path::new("/etc/ssl/corp-ca.pem"))
+        );
+        assert!(s.clone().apply_user(&config("ca_file: ca.pem\n")).is_err());
+        // A repository may not choose whom the key is sent to, by URL or by trust.
+        let mut ignored = Vec::new();
+        s.apply_project(&config("ca_file: /tmp/evil-ca.pem\n"), &mut ignored)
+            .unwrap();
+        assert_eq!(
+            s.ca_file.as_deref(),
+            Some(std::path::Path::new("/etc/ssl/corp-ca.pem"))
+        );
+        assert!(ignored.join("\n").contains("risk.ca_file"), "{ignored:?}");
+        let mut none = RiskSettings::default();
+        none.apply_project(&config("ca_file: /tmp/evil-ca.pem\n"), &mut ignored)
+            .unwrap();
+        assert_eq!(none.ca_file, None);
+    }
+
+    #[test]
     fn project_policy_only_tightens() {
         let mut s = RiskSettings::default();
         s.apply_user(&config("enabled: true\nurl: https://a.example/v1/systemone\non_error: deny\nauto_allow: false\n"))
