@@ -85,25 +85,26 @@ pub(crate) struct Reply {
 pub fn request(dir: &Path, endpoint: &Endpoint, body: &[u8], budget: Duration) -> Outcome {
     let start = Instant::now();
     let bypass = |why: String| Outcome::Unavailable(format!("bypassed: {why}"));
+    // The body is canonical JSON and a CA file is PEM: both text, carried as JSON strings.
+    let ca_pem = match endpoint.ca_pem.map(|p| String::from_utf8(p.to_vec())) {
+        Some(Err(_)) => return bypass("the CA file is not UTF-8 text".into()),
+        Some(Ok(p)) => Some(p),
+        None => None,
+    };
+    let Ok(body) = std::str::from_utf8(body) else {
+        return bypass("the request is not UTF-8".into());
+    };
     let mut stream = match connect_checked(dir) {
         Ok(s) => s,
         Err(why) => return bypass(why),
     };
     let slice = ack_budget(budget);
-    let (Ok(body), Some(ca_pem)) = (
-        std::str::from_utf8(body),
-        endpoint
-            .ca_pem
-            .map(|p| String::from_utf8(p.to_vec()).ok())
-            .unwrap_or(Some(String::new())),
-    ) else {
-        return bypass("the request is not UTF-8".into());
-    };
     let req = Request {
         url: endpoint.url.into(),
         key: endpoint.key.into(),
-        ca_pem: (!ca_pem.is_empty()).then_some(ca_pem),
+        ca_pem,
         body: body.into(),
+        // The broker's own timeout answer must arrive before this side gives up.
         budget_ms: budget
             .saturating_sub(start.elapsed() + ANSWER_MARGIN)
             .as_millis() as u64,
