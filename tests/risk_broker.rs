@@ -212,14 +212,14 @@ fn a_hung_broker_is_bypassed_within_budget_with_the_same_verdict() {
         a.reason()
     );
     let r = last_risk(&sb);
-    // The slice is 1/20 of what is left of the 2 s budget when the request is ready.
+    // The slice is 1/10 of what is left of the 2 s budget when the request is ready.
     let ms: u64 = r["broker"]
         .as_str()
         .and_then(|n| n.strip_prefix("bypassed: no acknowledgement within "))
         .and_then(|n| n.strip_suffix(" ms"))
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("{r}"));
-    assert!((20..=100).contains(&ms), "{r}");
+    assert!((50..=200).contains(&ms), "{r}");
     assert_eq!(s.count(), 1);
     assert!(took < Duration::from_millis(2000), "took {took:?}");
 }
@@ -525,4 +525,41 @@ impl Drop for Stop {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
+}
+
+#[test]
+fn parallel_hooks_share_the_broker() {
+    // Claude Code runs tool calls in parallel: every one gets its answer through the broker.
+    let s = Server::keep_alive(|_, _| Reply::ok(ask_band()).delayed(Duration::from_millis(50)));
+    let sb = std::sync::Arc::new(sandbox(&s.url(), ""));
+    let _b = Broker::start(&sb);
+    let workers: Vec<_> = (0..12)
+        .map(|i| {
+            let sb = sb.clone();
+            std::thread::spawn(move || hook(&sb, &format!("npm run build-{i}")).0)
+        })
+        .collect();
+    for w in workers {
+        let a = w.join().unwrap();
+        assert!(a.reason().contains("[risk/ask]"), "{a:?}");
+    }
+    assert_eq!(s.count(), 12);
+    let text = std::fs::read_to_string(sb.data_dir().join("audit.jsonl")).unwrap();
+    let notes: Vec<String> = text
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            v["risk"]["broker"].as_str().unwrap_or_default().to_string()
+        })
+        .collect();
+    assert_eq!(notes.len(), 12);
+    // On a loaded machine a hook may give up waiting for the acknowledgement and call directly:
+    // the only other way, with the same answer.
+    for n in &notes {
+        assert!(
+            n == "used" || n.starts_with("bypassed: no acknowledgement within"),
+            "{notes:?}"
+        );
+    }
+    assert!(notes.iter().any(|n| n == "used"), "{notes:?}");
 }
