@@ -48,6 +48,13 @@ fn main() -> ExitCode {
             let _ = std::io::Write::write_all(&mut std::io::stdout(), &script);
             0
         }
+        Command::Serve => match palisade::risk::serve::run(&locations.data_dir) {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("palisade serve: {e}");
+                1
+            }
+        },
         Command::Check(args) => palisade::cli::check::run(&args, &locations),
         Command::Allow(args) => palisade::cli::allow::run(&args, &locations),
         Command::Policy(args) => palisade::cli::policy::run(&args, &locations),

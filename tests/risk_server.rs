@@ -78,6 +78,8 @@ type Script = dyn Fn(&Recorded, usize) -> Reply + Send + Sync;
 pub struct Server {
     pub port: u16,
     pub requests: Arc<Mutex<Vec<Recorded>>>,
+    /// TCP connections accepted so far.
+    pub connections: Arc<std::sync::atomic::AtomicUsize>,
 }
 
 impl Server {
@@ -89,20 +91,44 @@ impl Server {
 
     /// Serves whatever `script(request, index)` returns.
     pub fn with(script: impl Fn(&Recorded, usize) -> Reply + Send + Sync + 'static) -> Server {
+        Server::serving(script, false)
+    }
+
+    /// `with`, keeping each connection open for further requests (HTTP/1.1 keep-alive).
+    pub fn keep_alive(
+        script: impl Fn(&Recorded, usize) -> Reply + Send + Sync + 'static,
+    ) -> Server {
+        Server::serving(script, true)
+    }
+
+    fn serving(
+        script: impl Fn(&Recorded, usize) -> Reply + Send + Sync + 'static,
+        keep_alive: bool,
+    ) -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
         let requests: Arc<Mutex<Vec<Recorded>>> = Arc::default();
         let script: Arc<Script> = Arc::new(script);
         let reqs = requests.clone();
+        let connections: Arc<std::sync::atomic::AtomicUsize> = Arc::default();
+        let count = connections.clone();
         std::thread::spawn(move || {
             for stream in listener.incoming() {
                 let Ok(stream) = stream else { continue };
+                count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
                 let reqs = reqs.clone();
                 let script = script.clone();
-                std::thread::spawn(move || serve(stream, reqs, script));
+                std::thread::spawn(move || {
+                    let mut stream = stream;
+                    while serve(&mut stream, &reqs, &script, keep_alive) && keep_alive {}
+                });
             }
         });
-        Server { port, requests }
+        Server {
+            port,
+            requests,
+            connections,
+        }
     }
 
     /// The native endpoint URL.
@@ -121,8 +147,15 @@ impl Server {
     }
 }
 
-fn serve(mut stream: TcpStream, reqs: Arc<Mutex<Vec<Recorded>>>, script: Arc<Script>) {
-    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
+/// Answers one request; false when the connection ended first.
+fn serve(
+    stream: &mut TcpStream,
+    reqs: &Arc<Mutex<Vec<Recorded>>>,
+    script: &Arc<Script>,
+    keep_alive: bool,
+) -> bool {
+    let timeout = if keep_alive { 120 } else { 10 };
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(timeout)));
     let mut buf = Vec::new();
     let mut chunk = [0u8; 8192];
     let head_end = loop {
@@ -130,7 +163,7 @@ fn serve(mut stream: TcpStream, reqs: Arc<Mutex<Vec<Recorded>>>, script: Arc<Scr
             break i;
         }
         match stream.read(&mut chunk) {
-            Ok(0) | Err(_) => return,
+            Ok(0) | Err(_) => return false,
             Ok(n) => buf.extend_from_slice(&chunk[..n]),
         }
     };
@@ -174,12 +207,12 @@ fn serve(mut stream: TcpStream, reqs: Arc<Mutex<Vec<Recorded>>>, script: Arc<Scr
         out.push_str(&format!("{k}: {v}\r\n"));
     }
     out.push_str(&format!(
-        "Content-Length: {}\r\nConnection: close\r\n\r\n{}",
+        "Content-Length: {}\r\nConnection: {}\r\n\r\n{}",
         reply.body.len(),
+        if keep_alive { "keep-alive" } else { "close" },
         reply.body
     ));
-    let _ = stream.write_all(out.as_bytes());
-    let _ = stream.flush();
+    stream.write_all(out.as_bytes()).is_ok() && stream.flush().is_ok()
 }
 
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {

@@ -208,6 +208,7 @@ pub fn checks(env: &DoctorEnv) -> Vec<Check> {
     out.push(bypass_check(&audit_file));
     out.push(ledger_check(&env.locations.data_dir));
     out.extend(risk_check(policy.as_ref()));
+    out.push(broker_check(&env.locations.data_dir));
     out.extend(self_test(
         installed.as_ref(),
         exe.as_deref(),
@@ -772,6 +773,22 @@ fn risk_check(policy: Option<&crate::policy::Policy>) -> Vec<Check> {
             }
         })
         .collect()
+}
+
+/// Whether a `palisade serve` broker runs and would be trusted by the hook.
+fn broker_check(data_dir: &Path) -> Check {
+    match crate::risk::broker::status(data_dir) {
+        Ok(Some(socket)) => Check::ok("risk broker", format!("running on {socket}")),
+        Ok(None) => Check::ok(
+            "risk broker",
+            "not running (optional: `palisade serve` keeps backend connections warm)",
+        ),
+        Err(why) => Check::warn(
+            "risk broker",
+            format!("a socket is present but the hook ignores it: {why}"),
+            "stop whatever listens there, remove the socket, and start `palisade serve`",
+        ),
+    }
 }
 
 /// What a self-test run returned.

@@ -40,6 +40,12 @@ pub enum Command {
         /// The shell to generate completions for.
         shell: clap_complete::Shell,
     },
+    /// Run the risk broker: a long-lived process that keeps warm connections to the risk
+    /// backend for the hook (optional; the hook calls directly when it is not running).
+    #[command(
+        after_help = "The socket is <state dir>/broker/broker.sock (directory 0700, socket 0600). The hook uses it only if the process on it runs this same palisade binary as the same user, and calls the backend directly otherwise.\n\nExample:\n  palisade serve &"
+    )]
+    Serve,
     /// Evaluate one hypothetical call against the effective policy.
     Check(check::CheckArgs),
     /// Turn a refusal from the audit log into a scoped allow rule in your policy.

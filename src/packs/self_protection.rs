@@ -453,6 +453,11 @@ fn uninstall(c: &Command, scope: &Scope) -> Option<String> {
         "palisade" if ops.first() == Some(&"allow") => {
             Some("`palisade allow` widens the user's policy".into())
         }
+        // The hook trusts the broker with its backend answers: the agent must not start one
+        // (with a preloaded library, under a debugger, from another binary on the socket).
+        "palisade" if ops.first() == Some(&"serve") && !c.has_flag(Some('h'), &["help"]) => Some(
+            "`palisade serve` starts the broker the hook trusts with its backend answers".into(),
+        ),
         "cargo" if ops.first() == Some(&"uninstall") && ops.contains(&"palisade") => {
             Some("it uninstalls palisade".into())
         }
@@ -789,8 +794,14 @@ pub static RULES: &[Rule] = &[
             Example::bash("palisade allow --yes"),
             Example::bash("cargo install --force palisade"),
             Example::bash("cargo install --bin palisade --git https://example.com/p"),
+            Example::bash("palisade serve"),
+            Example::bash("nohup /usr/local/bin/palisade serve >/dev/null 2>&1 &"),
+            Example::bash("LD_PRELOAD=/tmp/x.so ~/.cargo/bin/palisade -v serve"),
+            Example::bash("bash -c 'palisade serve &'"),
+            Example::bash("setsid 'palisade' serve"),
         ],
         allowed: &[
+            Example::bash("palisade serve --help"),
             Example::bash("palisade explain"),
             Example::bash("cargo uninstall ripgrep"),
             Example::bash("cargo install --force ripgrep"),

@@ -1,6 +1,7 @@
 //! The HTTP client: one POST of the canonical body with a Bearer key, on a current-thread tokio
-//! runtime created only here (the static path never starts one). The whole step, at most one
-//! retry included, fits in the budget; every failure is a `RiskError`, never an answer.
+//! runtime created only here (the static path never starts one), or handed to the local broker
+//! (`super::broker`) when one runs. The whole step, at most one retry included, fits in the
+//! budget; every failure is a `RiskError`, never an answer.
 
 use super::wire::{DecisionResponse, WireFamily, error_summary};
 use std::time::{Duration, Instant};
@@ -13,7 +14,7 @@ const RETRY_BACKOFF: Duration = Duration::from_millis(100);
 const MIN_ATTEMPT: Duration = Duration::from_millis(100);
 
 /// Why the backend gave no usable answer. Messages never hold the key or a response body.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum RiskError {
     /// The environment variable named by `api_key_env` is unset or empty.
     NoKey { var: String },
@@ -135,6 +136,35 @@ pub struct Exchange {
     pub attempts: u32,
 }
 
+/// Where one request goes and how: what the broker is handed per request, so it holds no
+/// configuration of its own.
+#[derive(Debug, Clone, Copy)]
+pub struct Endpoint<'a> {
+    pub url: &'a str,
+    pub key: &'a str,
+    /// PEM certificates trusted besides the built-in roots (`risk.ca_file`).
+    pub ca_pem: Option<&'a [u8]>,
+    /// The broker's socket directory when the hook may use one; `None` always calls directly.
+    pub broker_dir: Option<&'a std::path::Path>,
+}
+
+/// What a call did on the way, also when it failed: attempts made and the broker's part.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Trace {
+    pub attempts: u32,
+    /// `used`, or why the broker was bypassed; `None` when no broker was considered.
+    pub broker: Option<String>,
+}
+
+/// One HTTP answer as it arrived, before any parsing: what the broker relays to the hook.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawResponse {
+    pub status: u16,
+    /// `x-typesafe-request-id`, clipped.
+    pub request_id: Option<String>,
+    pub body: Vec<u8>,
+}
+
 /// One attempt's failure: whether a retry may help, and how long the server asked to wait.
 struct Failure {
     error: RiskError,
@@ -145,31 +175,62 @@ struct Failure {
 /// Posts `body` to `url` within `budget`, with at most one retry on 408/429/529/5xx and
 /// connection errors, honouring `Retry-After` only if it fits what is left.
 pub fn post(url: &str, key: &str, body: Vec<u8>, budget: Duration) -> Result<Exchange, RiskError> {
-    post_counted(
+    let endpoint = Endpoint {
         url,
         key,
-        body,
-        budget,
-        &std::sync::atomic::AtomicU32::new(0),
-    )
+        ca_pem: None,
+        broker_dir: None,
+    };
+    post_traced(&endpoint, body, budget, &mut Trace::default())
 }
 
-/// `post`, counting the attempts made in `attempts` (also when it fails).
-pub fn post_counted(
-    url: &str,
-    key: &str,
+/// `post` through the broker when one answers in time (`super::broker`), else directly;
+/// `trace` is filled in also when it fails.
+pub fn post_traced(
+    endpoint: &Endpoint,
     body: Vec<u8>,
     budget: Duration,
-    attempts: &std::sync::atomic::AtomicU32,
+    trace: &mut Trace,
 ) -> Result<Exchange, RiskError> {
     let start = Instant::now();
+    let family = WireFamily::for_url(endpoint.url);
+    if let Some(dir) = endpoint.broker_dir {
+        match super::broker::request(dir, endpoint, &body, budget) {
+            super::broker::Outcome::Answered { result, attempts } => {
+                trace.attempts = attempts;
+                trace.broker = Some("used".into());
+                return result
+                    .and_then(|raw| finish(raw, family, start, attempts))
+                    .map_err(|e| e.scrubbed(endpoint.key));
+            }
+            // Bypassed: the direct call below gets what is left of the budget.
+            super::broker::Outcome::Unavailable(why) => trace.broker = Some(why),
+        }
+    }
+    let left = budget.saturating_sub(start.elapsed());
+    let result = direct(endpoint, body, start, left, trace);
+    result.map_err(|e| e.scrubbed(endpoint.key))
+}
+
+/// The call made by this process, on a current-thread runtime started here.
+fn direct(
+    endpoint: &Endpoint,
+    body: Vec<u8>,
+    start: Instant,
+    budget: Duration,
+    trace: &mut Trace,
+) -> Result<Exchange, RiskError> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| RiskError::Internal(e.to_string()))?;
+    let counter = std::sync::atomic::AtomicU32::new(0);
+    let family = WireFamily::for_url(endpoint.url);
     let result = runtime.block_on(async {
-        match tokio::time::timeout(budget, exchange(url, key, body, start, budget, attempts)).await
-        {
+        let client = new_client(endpoint.ca_pem, budget)?;
+        let auth = bearer(endpoint.key)?;
+        let send = exchange_raw(&client, endpoint.url, &auth, &body, start, budget, &counter);
+        match tokio::time::timeout(budget, send).await {
             Ok(r) => r,
             Err(_) => Err(RiskError::Timeout {
                 ms: budget.as_millis() as u64,
@@ -178,17 +239,12 @@ pub fn post_counted(
     });
     // Do not wait for lingering connection tasks: the decision is made.
     runtime.shutdown_background();
-    result.map_err(|e| e.scrubbed(key))
+    trace.attempts = counter.load(std::sync::atomic::Ordering::Relaxed);
+    result.and_then(|raw| finish(raw, family, start, trace.attempts))
 }
 
-async fn exchange(
-    url: &str,
-    key: &str,
-    body: Vec<u8>,
-    start: Instant,
-    budget: Duration,
-    counter: &std::sync::atomic::AtomicU32,
-) -> Result<Exchange, RiskError> {
+/// The `Authorization` header, marked sensitive so that no debug output shows it.
+pub(crate) fn bearer(key: &str) -> Result<reqwest::header::HeaderValue, RiskError> {
     let mut auth =
         reqwest::header::HeaderValue::from_str(&format!("Bearer {key}")).map_err(|_| {
             RiskError::NoKey {
@@ -196,66 +252,105 @@ async fn exchange(
             }
         })?;
     auth.set_sensitive(true);
-    let client = reqwest::Client::builder()
+    Ok(auth)
+}
+
+/// An HTTP client that follows no redirect and trusts `ca_pem` besides the built-in roots.
+pub(crate) fn new_client(
+    ca_pem: Option<&[u8]>,
+    connect_timeout: Duration,
+) -> Result<reqwest::Client, RiskError> {
+    let mut builder = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .user_agent(concat!("palisade/", env!("CARGO_PKG_VERSION")))
-        .connect_timeout(budget)
+        .connect_timeout(connect_timeout);
+    if let Some(pem) = ca_pem {
+        let certs = reqwest::Certificate::from_pem_bundle(pem)
+            .ok()
+            .filter(|c| !c.is_empty())
+            .ok_or_else(|| RiskError::Internal("risk.ca_file holds no PEM certificate".into()))?;
+        for cert in certs {
+            builder = builder.add_root_certificate(cert);
+        }
+    }
+    builder
         .build()
-        .map_err(|e| RiskError::Internal(error_chain(&e)))?;
-    let family = WireFamily::for_url(url);
+        .map_err(|e| RiskError::Internal(error_chain(&e)))
+}
+
+/// A 2xx answer parsed into a decision response; the model and request id clipped.
+fn finish(
+    raw: RawResponse,
+    family: WireFamily,
+    start: Instant,
+    attempts: u32,
+) -> Result<Exchange, RiskError> {
+    let mut response = DecisionResponse::parse(&raw.body, family).map_err(RiskError::Malformed)?;
+    // Server-chosen strings go into the audit: keep them short.
+    response.model = response.model.map(|m| super::wire::clip(&m, 128));
+    let request_id = raw
+        .request_id
+        .or_else(|| response.id.as_deref().map(|i| super::wire::clip(i, 128)));
+    Ok(Exchange {
+        response,
+        request_id,
+        latency_ms: start.elapsed().as_millis() as u64,
+        attempts,
+    })
+}
+
+/// Sends until a 2xx arrives, at most twice: the retry rules of `post`. A non-2xx final
+/// answer is an `Http` error; a 2xx is returned unparsed (a body that does not parse is never
+/// retried). The hook and the broker both run this, so both retry alike.
+pub(crate) async fn exchange_raw(
+    client: &reqwest::Client,
+    url: &str,
+    auth: &reqwest::header::HeaderValue,
+    body: &[u8],
+    start: Instant,
+    budget: Duration,
+    counter: &std::sync::atomic::AtomicU32,
+) -> Result<RawResponse, RiskError> {
     let mut attempts = 0;
     loop {
         attempts += 1;
         counter.store(attempts, std::sync::atomic::Ordering::Relaxed);
-        match attempt(&client, url, &auth, &body, family).await {
-            Ok((response, header_id)) => {
-                let mut response = response;
-                // Server-chosen strings go into the audit: keep them short.
-                response.model = response.model.map(|m| super::wire::clip(&m, 128));
-                let request_id =
-                    header_id.or_else(|| response.id.as_deref().map(|i| super::wire::clip(i, 128)));
-                return Ok(Exchange {
-                    response,
-                    request_id,
-                    latency_ms: start.elapsed().as_millis() as u64,
-                    attempts,
-                });
-            }
-            Err(f) => {
-                if attempts >= 2 || !f.retryable {
-                    return Err(f.error);
-                }
-                let left = budget.saturating_sub(start.elapsed());
-                let wait = match f.retry_after {
-                    Some(w) => w,
-                    None => RETRY_BACKOFF,
-                };
-                if wait + MIN_ATTEMPT > left {
-                    return Err(match (f.error, f.retry_after) {
-                        (RiskError::Http { status, summary }, Some(w)) => RiskError::Http {
-                            status,
-                            summary: format!(
-                                "{summary}{RETRY_NOTE}{} ms does not fit the remaining {} ms",
-                                w.as_millis(),
-                                left.as_millis()
-                            ),
-                        },
-                        (e, _) => e,
-                    });
-                }
-                tokio::time::sleep(wait).await;
-            }
+        let f = match attempt(client, url, auth, body).await {
+            Ok(raw) => return Ok(raw),
+            Err(f) => f,
+        };
+        if attempts >= 2 || !f.retryable {
+            return Err(f.error);
         }
+        let left = budget.saturating_sub(start.elapsed());
+        let wait = match f.retry_after {
+            Some(w) => w,
+            None => RETRY_BACKOFF,
+        };
+        if wait + MIN_ATTEMPT > left {
+            return Err(match (f.error, f.retry_after) {
+                (RiskError::Http { status, summary }, Some(w)) => RiskError::Http {
+                    status,
+                    summary: format!(
+                        "{summary}{RETRY_NOTE}{} ms does not fit the remaining {} ms",
+                        w.as_millis(),
+                        left.as_millis()
+                    ),
+                },
+                (e, _) => e,
+            });
+        }
+        tokio::time::sleep(wait).await;
     }
 }
 
+/// One request: a 2xx body as it came, or why not (with whether a retry may help).
 async fn attempt(
     client: &reqwest::Client,
     url: &str,
     auth: &reqwest::header::HeaderValue,
     body: &[u8],
-    family: WireFamily,
-) -> Result<(DecisionResponse, Option<String>), Failure> {
+) -> Result<RawResponse, Failure> {
     let sent = client
         .post(url)
         .header(reqwest::header::AUTHORIZATION, auth.clone())
@@ -322,14 +417,11 @@ async fn attempt(
             retry_after,
         });
     }
-    match DecisionResponse::parse(&bytes, family) {
-        Ok(r) => Ok((r, request_id)),
-        Err(m) => Err(Failure {
-            error: RiskError::Malformed(m),
-            retryable: false,
-            retry_after: None,
-        }),
-    }
+    Ok(RawResponse {
+        status,
+        request_id,
+        body: bytes,
+    })
 }
 
 /// `Retry-After` in seconds (integer or decimal); an HTTP date is not honoured (treated as

@@ -6,11 +6,13 @@
 //! (ask or deny), never allow; the runtime and the HTTP client start only when a call actually
 //! goes to the backend.
 
+pub mod broker;
 pub mod cache;
 pub mod client;
 pub mod fastpath;
 pub mod ladder;
 pub mod questions;
+pub mod serve;
 pub mod settings;
 pub mod state;
 pub mod wire;
@@ -192,9 +194,37 @@ pub fn assess_with_key(
         with_cut(out)
     };
     let budget = Duration::from_millis(settings.timeout_ms).saturating_sub(started.elapsed());
-    let attempts = std::sync::atomic::AtomicU32::new(0);
-    let result = client::post_counted(&settings.url, &key, body, budget, &attempts);
-    let attempts = attempts.load(std::sync::atomic::Ordering::Relaxed);
+    let ca_pem = match settings.ca_file.as_deref().map(std::fs::read) {
+        Some(Err(e)) => {
+            let e = RiskError::Internal(format!("cannot read risk.ca_file ({e})"));
+            return Some(note_cache(failed(settings, e, &state_value, started, 0)));
+        }
+        Some(Ok(pem)) => Some(pem),
+        None => None,
+    };
+    let broker_dir = broker::socket_dir(data_dir);
+    let endpoint = client::Endpoint {
+        url: &settings.url,
+        key: &key,
+        ca_pem: ca_pem.as_deref(),
+        broker_dir: Some(&broker_dir),
+    };
+    let mut trace = client::Trace::default();
+    let result = client::post_traced(&endpoint, body, budget, &mut trace);
+    let attempts = trace.attempts;
+    // Which way the request went, on every record that sent one.
+    let note_cache = |out: RiskOutcome| {
+        let mut out = note_cache(out);
+        for r in [Some(&mut out.record), out.verdict.risk.as_mut()]
+            .into_iter()
+            .flatten()
+        {
+            if let Some(obj) = r.as_object_mut() {
+                obj.insert("broker".into(), json!(trace.broker));
+            }
+        }
+        out
+    };
     let exchange = match result {
         Ok(x) => x,
         Err(RiskError::Timeout { .. }) => {

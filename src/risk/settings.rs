@@ -19,6 +19,9 @@ pub struct RiskConfig {
     pub model: Option<String>,
     pub api_key_env: Option<String>,
     pub timeout_ms: Option<u64>,
+    /// A PEM file of certificates trusted for `url` besides the built-in roots (a local or
+    /// corporate endpoint with its own CA).
+    pub ca_file: Option<String>,
     /// `ask` (default) or `deny`.
     pub on_error: Option<String>,
     /// `enforce` (default) or `observe`.
@@ -306,6 +309,8 @@ pub struct RiskSettings {
     pub api_key_env: String,
     /// Budget of the whole backend step, the one retry included.
     pub timeout_ms: u64,
+    /// Extra trusted certificates (PEM) for the endpoint.
+    pub ca_file: Option<std::path::PathBuf>,
     pub on_error_deny: bool,
     pub observe: bool,
     pub auto_allow: bool,
@@ -324,6 +329,7 @@ impl Default for RiskSettings {
             model: "jev-1.13.0".into(),
             api_key_env: "TYPESAFE_API_KEY".into(),
             timeout_ms: 2500,
+            ca_file: None,
             on_error_deny: false,
             observe: false,
             auto_allow: false,
@@ -399,6 +405,16 @@ fn check_url(url: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// An absolute path: the hook runs in whatever directory the agent is in.
+fn check_ca_file(v: &str) -> Result<std::path::PathBuf, String> {
+    let p = std::path::PathBuf::from(v);
+    if p.is_absolute() {
+        Ok(p)
+    } else {
+        Err(format!("risk.ca_file must be an absolute path, got `{v}`"))
+    }
+}
+
 /// An environment variable name. Refusing anything else also keeps a pasted key (`sk-…`) out.
 fn check_env_name(name: &str) -> Result<(), String> {
     let mut chars = name.chars();
@@ -461,6 +477,9 @@ impl RiskSettings {
         if let Some(v) = c.timeout_ms {
             next.timeout_ms = check_timeout(v)?;
         }
+        if let Some(v) = &c.ca_file {
+            next.ca_file = Some(check_ca_file(v)?);
+        }
         if let Some(v) = &c.on_error {
             next.on_error_deny = parse_on_error(v)?;
         }
@@ -522,6 +541,12 @@ impl RiskSettings {
             check_env_name(v)?;
             if *v != next.api_key_env {
                 skipped.push("risk.api_key_env (only the user policy names the key)".into());
+            }
+        }
+        if let Some(v) = &c.ca_file {
+            let v = check_ca_file(v)?;
+            if Some(&v) != next.ca_file.as_ref() {
+                skipped.push("risk.ca_file (only the user policy chooses whom to trust)".into());
             }
         }
         if let Some(v) = c.timeout_ms {
@@ -660,6 +685,31 @@ mod tests {
             assert_eq!(s, before, "a bad block must change nothing: {bad}");
         }
         assert!(serde_yaml::from_str::<RiskConfig>("treshold: 1").is_err());
+    }
+
+    #[test]
+    fn ca_file_is_the_users_alone_and_absolute() {
+        let mut s = RiskSettings::default();
+        s.apply_user(&config("ca_file: /etc/ssl/corp-ca.pem\n"))
+            .unwrap();
+        assert_eq!(
+            s.ca_file.as_deref(),
+            Some(std::path::Path::new("/etc/ssl/corp-ca.pem"))
+        );
+        assert!(s.clone().apply_user(&config("ca_file: ca.pem\n")).is_err());
+        // A repository may not choose whom the key is sent to, by URL or by trust.
+        let mut ignored = Vec::new();
+        s.apply_project(&config("ca_file: /tmp/evil-ca.pem\n"), &mut ignored)
+            .unwrap();
+        assert_eq!(
+            s.ca_file.as_deref(),
+            Some(std::path::Path::new("/etc/ssl/corp-ca.pem"))
+        );
+        assert!(ignored.join("\n").contains("risk.ca_file"), "{ignored:?}");
+        let mut none = RiskSettings::default();
+        none.apply_project(&config("ca_file: /tmp/evil-ca.pem\n"), &mut ignored)
+            .unwrap();
+        assert_eq!(none.ca_file, None);
     }
 
     #[test]
