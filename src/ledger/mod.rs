@@ -22,8 +22,8 @@
 //! session on disk between hook processes (SQLite, one row per path: a call reads only the
 //! rows it asks for, through a partial `Ledger` view); replay keeps one in memory per case.
 
-pub mod limits;
 mod calls;
+pub mod limits;
 mod store;
 mod taint;
 
