@@ -6,6 +6,7 @@
 
 pub mod audit;
 pub mod cli;
+pub mod decide;
 pub mod effects;
 pub mod evaluate;
 pub mod event;
@@ -26,3 +27,4 @@ pub mod shell;
 pub mod taint;
 pub mod verdict;
 pub mod vocab;
+pub mod world;

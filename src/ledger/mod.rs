@@ -22,10 +22,18 @@
 //! session on disk between hook processes (SQLite, one row per path: a call reads only the
 //! rows it asks for, through a partial `Ledger` view); replay keeps one in memory per case.
 
+mod session;
 mod store;
 mod taint;
 
+pub use session::{ExposureQuery, SessionChanges, SessionStore, SessionView};
 pub use store::{LedgerError, LedgerStore, read_file};
+
+/// How many times this thread has opened a session's store (tests count a call's opens).
+#[cfg(test)]
+pub(crate) fn store_opens() -> usize {
+    store::OPENS.with(|n| n.get())
+}
 
 use crate::evaluate::StaticEngine;
 use crate::fileops::{self, Execution};
