@@ -4,7 +4,7 @@
 //! (`bash f`, `./f`, `source f`, `python f`, `make`, `npm test`, git hooks…). Shared by the rule
 //! packs (self-protection, confinement) and the ledger (write-then-run chains).
 
-use crate::normalize::{Call, CallKind, Scope};
+use crate::call::{Call, CallKind, Scope};
 use crate::shell::{Command, RedirectKind, ShellAnalysis, Word};
 use crate::vocab::Language;
 pub use crate::vocab::{

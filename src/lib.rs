@@ -5,6 +5,7 @@
 //! ledger check → risk backend → verdict → record (ledger, audit) → answer.
 
 pub mod audit;
+pub mod call;
 pub mod cli;
 pub mod decide;
 pub mod effects;
