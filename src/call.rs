@@ -54,6 +54,19 @@ pub struct Scope {
     pub roots: Vec<PathBuf>,
     /// palisade's own files and Claude Code's hook settings: no agent may write to them.
     pub protected: Vec<ProtectedPath>,
+    /// Where the content of files the judgement reads (a script a call runs, a file an edit
+    /// changes) comes from.
+    pub files: FileView,
+}
+
+/// Where the judgement reads the content of files: the disk (the hook, `check`, `replay`),
+/// or a fixed set of files and no others (a world built by hand).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub enum FileView {
+    #[default]
+    Disk,
+    /// These files, by resolved path; any other path does not exist.
+    Fixed(std::sync::Arc<std::collections::BTreeMap<PathBuf, String>>),
 }
 
 /// A path that self-protection guards, and what it is.

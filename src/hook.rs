@@ -526,7 +526,8 @@ pub fn protect_transcript(scope: &mut Scope, event: &HookEvent) {
     }
 }
 
-/// The static decision for one event (the pure core used by `hook`, `check` and `replay`).
+/// The static rules' verdict for one event, with no session state (`allow`, `doctor`); the
+/// hook's whole decision is `crate::decide`.
 pub fn decide(policy: &Policy, event: &HookEvent, scope: &Scope) -> Verdict {
     let mut scope = scope.clone();
     protect_transcript(&mut scope, event);
@@ -605,6 +606,7 @@ pub fn scope_in(
         project_root,
         roots,
         protected,
+        files: crate::call::FileView::Disk,
     }
 }
 

@@ -6,7 +6,7 @@ use crate::event::HookEvent;
 use crate::shell;
 use serde_json::Value;
 
-pub use crate::call::{Call, CallKind, ProtectedPath, Scope};
+pub use crate::call::{Call, CallKind, FileView, ProtectedPath, Scope};
 
 impl Call {
     /// A call of `kind`, with its effects computed.

@@ -438,6 +438,7 @@ mod tests {
                 guard(home.join(".claude/projects/*.jsonl"), true, false),
                 guard(PathBuf::from(".claude/settings.json"), false, true),
             ],
+            files: Default::default(),
         }
     }
 

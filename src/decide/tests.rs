@@ -7,7 +7,7 @@ use crate::event::HookEvent;
 use crate::hook::Record;
 use crate::ledger::{Ledger, LedgerError, SessionView};
 use crate::locations::Locations;
-use crate::normalize::{Call, Scope, normalize};
+use crate::normalize::{Call, FileView, Scope, normalize};
 use crate::policy::Policy;
 use crate::taint::{ExposureKind, ExposureRow, SessionExposure, TaintMode};
 use crate::verdict::{Effect, Source, Verdict};
@@ -48,9 +48,19 @@ fn bash(command: &str) -> HookEvent {
 
 /// Decides `event` over `view`, and checks that no session store was opened meanwhile.
 fn judged(policy: &Policy, event: &HookEvent, view: &SessionView, now_ms: u64) -> super::Decision {
-    let scope = scope();
-    let call: Call = normalize(event, &scope);
-    let world = World::new(&scope, now_ms, view);
+    judged_in(&scope(), policy, event, view, now_ms)
+}
+
+/// `judged` in a scope of the test's own (a file view with files in it).
+fn judged_in(
+    scope: &Scope,
+    policy: &Policy,
+    event: &HookEvent,
+    view: &SessionView,
+    now_ms: u64,
+) -> super::Decision {
+    let call: Call = normalize(event, scope);
+    let world = World::new(scope, now_ms, view);
     let before = crate::ledger::store_opens();
     let d = decide(policy, event, &call, &world);
     assert_eq!(
@@ -115,6 +125,39 @@ fn a_write_then_run_chain_is_found_from_a_world_entry() {
     );
     assert_ne!(d.verdict.source, Source::Ledger, "{:?}", d.verdict);
     assert_ne!(d.verdict.effect, Some(Effect::Deny), "{:?}", d.verdict);
+}
+
+#[test]
+fn a_stale_entry_is_judged_by_the_file_as_the_world_has_it_now() {
+    let policy = Policy::default();
+    let script = format!("{PROJECT}/build.sh");
+    let write = event(
+        "Write",
+        json!({ "file_path": script, "content": "#!/bin/sh\nmake all\n" }),
+    );
+    let ledger = written(&judged(&policy, &write, &SessionView::default(), NOW));
+    let view = SessionView::of(ledger, SessionExposure::default());
+    // As recorded, the script is harmless (the world's files hold nothing: not on disk).
+    let d = judged(&policy, &bash("sh build.sh"), &view, NOW);
+    assert_ne!(d.verdict.effect, Some(Effect::Deny), "{:?}", d.verdict);
+    assert_eq!(d.verdict.chain.len(), 0);
+    // The world's file view holds the file as it is now, changed since it was recorded: the
+    // stale entry gives way to the content the run would execute.
+    let mut changed = scope();
+    changed.files = FileView::Fixed(std::sync::Arc::new(
+        [(
+            PathBuf::from(&script),
+            "#!/bin/sh\nrm -rf \"$HOME\"\n".to_string(),
+        )]
+        .into(),
+    ));
+    let d = judged_in(&changed, &policy, &bash("sh build.sh"), &view, NOW);
+    assert_eq!(d.verdict.effect, Some(Effect::Deny), "{:?}", d.verdict);
+    assert!(
+        d.verdict.reason.contains("changed on disk since"),
+        "{}",
+        d.verdict.reason
+    );
 }
 
 #[test]

@@ -224,6 +224,7 @@ mod tests {
             project_root: "/home/dev/project".into(),
             roots: vec!["/home/dev/project".into()],
             protected: vec![],
+            files: Default::default(),
         }
     }
 
