@@ -244,3 +244,160 @@ impl SessionStore<'_> {
         tx.commit().map_err(|e| sql_error(&path, e))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ledger::LedgerEntry;
+    use crate::taint::ExposureKind;
+    use std::path::Path;
+
+    fn entry(path: &str, summary: &str) -> LedgerEntry {
+        LedgerEntry {
+            path: path.into(),
+            sha256: None,
+            size: None,
+            tool: "Write".into(),
+            tool_use_id: Some("t1".into()),
+            summary: summary.into(),
+            how: "Write".into(),
+            from_network: false,
+            executable: false,
+            excerpt: None,
+            excerpt_complete: false,
+            analysis: None,
+            receipt: None,
+            written_at: 1,
+            confirmed: false,
+        }
+    }
+
+    fn plan(view: &SessionView, e: LedgerEntry) -> Ledger {
+        let mut work = view.ledger.clone();
+        work.entries.insert(e.path.clone(), e);
+        work
+    }
+
+    #[test]
+    fn one_open_reads_writes_and_links_a_call() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path());
+        store
+            .update("s", |l| l.entries.insert("/a".into(), entry("/a", "old")))
+            .map(|_| ())
+            .unwrap();
+        let before = crate::ledger::store_opens();
+        let mut s = store.session("s");
+        let keys = ["/a".to_string(), "/b".to_string()];
+        let (held, view) = s
+            .load(&keys, None, |v| {
+                (v.ledger.entries.len(), Default::default())
+            })
+            .unwrap();
+        assert_eq!(held, 1);
+        assert!(view.stored);
+        let changes = SessionChanges {
+            ledger: Some(plan(&view, entry("/b", "new"))),
+            exposures: vec![Exposure {
+                kind: ExposureKind::Untrusted,
+                key: String::new(),
+                origin: "WebFetch x".into(),
+            }],
+            now_ms: 5,
+        };
+        let (ids, counted) = s
+            .commit(
+                &view,
+                &changes,
+                |_| panic!("no re-plan"),
+                |tx| {
+                    tx.execute_batch("CREATE TABLE IF NOT EXISTS counts(n INTEGER)")
+                        .and_then(|_| tx.execute("INSERT INTO counts VALUES (1)", []))
+                        .map_err(|e| sql_error(Path::new("x"), e))
+                },
+            )
+            .unwrap();
+        assert_eq!((ids.len(), counted), (1, 1));
+        let r = Receipt {
+            seq: 9,
+            hash: "h".into(),
+        };
+        s.attach(Some("t1"), &ids, &r).unwrap();
+        assert_eq!(crate::ledger::store_opens() - before, 1);
+        drop(s);
+        let all = store.load("s").unwrap();
+        assert_eq!(all.entries["/b"].summary, "new");
+        assert_eq!(all.entries["/b"].receipt, Some(r.clone()));
+        let seen = store.session_exposure("s", &[], &[], 0).unwrap();
+        assert_eq!(seen.untrusted.unwrap().seq, Some(9));
+    }
+
+    #[test]
+    fn a_failing_extra_stage_writes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path());
+        store
+            .update("s", |l| l.entries.insert("/a".into(), entry("/a", "old")))
+            .map(|_| ())
+            .unwrap();
+        let mut s = store.session("s");
+        let (_, view) = s
+            .load(&["/a".to_string()], None, |_| ((), Default::default()))
+            .unwrap();
+        let changes = SessionChanges {
+            ledger: Some(plan(&view, entry("/a", "new"))),
+            ..Default::default()
+        };
+        let e = s
+            .commit(
+                &view,
+                &changes,
+                |_| true,
+                |_| -> Result<(), _> {
+                    Err(error(Path::new("/limits"), "is over its limit".into()))
+                },
+            )
+            .unwrap_err();
+        assert!(e.to_string().contains("over its limit"));
+        assert_eq!(store.load("s").unwrap().entries["/a"].summary, "old");
+    }
+
+    #[test]
+    fn a_row_changed_by_another_process_is_planned_again_under_the_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path());
+        store
+            .update("s", |l| l.entries.insert("/a".into(), entry("/a", "v1")))
+            .map(|_| ())
+            .unwrap();
+        let mut s = store.session("s");
+        let (_, view) = s
+            .load(&["/a".to_string()], None, |_| ((), Default::default()))
+            .unwrap();
+        // Another process writes the row this call's plan read.
+        store
+            .update("s", |l| l.entries.insert("/a".into(), entry("/a", "v2")))
+            .map(|_| ())
+            .unwrap();
+        let changes = SessionChanges {
+            ledger: Some(plan(&view, entry("/a", "from v1"))),
+            ..Default::default()
+        };
+        let mut replanned_on = Vec::new();
+        s.commit(
+            &view,
+            &changes,
+            |l| {
+                let base = l.get(Path::new("/a")).unwrap().summary.clone();
+                replanned_on.push(base.clone());
+                l.entries
+                    .insert("/a".into(), entry("/a", &format!("from {base}")));
+                true
+            },
+            |_| Ok(()),
+        )
+        .unwrap();
+        assert_eq!(replanned_on, ["v2"]);
+        assert_eq!(store.load("s").unwrap().entries["/a"].summary, "from v2");
+    }
+}
