@@ -329,6 +329,9 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
             now_ms: env.now_ms,
         };
         let redo = |l: &mut ledger::Ledger| ledger::record(l, &call, &scope, p.policy, &ctx) > 0;
+        // A stage that must count or record atomically with the call (a rate limit) goes in
+        // the last argument, run inside this transaction (commit also when it must run for a
+        // call that records nothing); an error from it fails the call closed, below.
         match session.commit(&view, &decision.record.changes, redo, |_| Ok(())) {
             Ok((ids, ())) => {
                 exposed = decision.record.seq_rows(ids);
