@@ -304,7 +304,8 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
         }) {
             Ok(loaded) => loaded,
             Err(e) => {
-                let view = SessionView::default();
+                // The store is there but cannot be read: every stage that needs it fails closed.
+                let view = SessionView::unreadable();
                 (decide_in(&view, Some(&e)), view)
             }
         },

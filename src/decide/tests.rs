@@ -280,7 +280,8 @@ fn an_unreadable_store_fails_closed_and_a_deny_records_nothing() {
         message: "is corrupt".into(),
     };
     let scope = scope();
-    let view = SessionView::default();
+    // What the hook builds when the store is there and cannot be read.
+    let view = SessionView::unreadable();
     let world = World {
         unreadable: Some(&err),
         ..World::new(&scope, NOW, &view)

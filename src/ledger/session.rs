@@ -34,6 +34,15 @@ pub struct SessionView {
 }
 
 impl SessionView {
+    /// The view of a store that is there but could not be read: no rows, no exposure. The
+    /// stages that need it fail closed on the error the loader reports beside it.
+    pub fn unreadable() -> SessionView {
+        SessionView {
+            stored: true,
+            ..Default::default()
+        }
+    }
+
     /// A view built by hand: these rows and this exposure, complete (nothing is fetched later).
     pub fn of(ledger: Ledger, exposure: SessionExposure) -> SessionView {
         SessionView {
