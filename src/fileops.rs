@@ -4,7 +4,7 @@
 //! (`bash f`, `./f`, `source f`, `python f`, `make`, `npm test`, git hooks…). Shared by the rule
 //! packs (self-protection, confinement) and the ledger (write-then-run chains).
 
-use crate::normalize::{Call, CallKind, Scope};
+use crate::call::{Call, CallKind, Scope};
 use crate::shell::{Command, RedirectKind, ShellAnalysis, Word};
 use crate::vocab::Language;
 pub use crate::vocab::{
@@ -1193,6 +1193,7 @@ mod tests {
             project_root: "/home/dev/project".into(),
             roots: vec!["/home/dev/project".into()],
             protected: Vec::new(),
+            files: Default::default(),
         }
     }
 

@@ -1,13 +1,16 @@
 //! `palisade hook`: one event on stdin, one answer in Claude Code's protocol. Every failure
 //! ends in a deny with exit 2 and a reason; nothing but the one JSON object goes to stdout.
 
+use crate::decide;
 use crate::event::{self, HookEvent};
-use crate::ledger::{self, LedgerStore, Receipt, WriteContext};
+use crate::ledger::SessionView;
+use crate::ledger::{self, LedgerStore, WriteContext};
 use crate::locations::Locations;
 use crate::normalize::{self, Call, ProtectedPath, Scope};
 use crate::paths::PathResolver;
 use crate::policy::{self, Policy};
 use crate::verdict::{Effect, Verdict};
+use crate::world::{self, Environment, World};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -232,17 +235,24 @@ pub fn event_cwd(event: &HookEvent) -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("/"))
 }
 
-/// The full pipeline for one event: normalize, static rules, ledger, risk, record.
+/// The full pipeline for one event: normalize, load the world, decide, risk, record.
 /// PostToolUse events are recorded only; their verdict is no opinion.
+///
+/// All I/O of a call happens here, around the pure core (`crate::decide`): the environment is
+/// read once, the session's store is opened once and read in one transaction (`world::needs`
+/// says what to read; nothing when the call needs nothing), what the call records is written
+/// in one transaction, the audit entry appended, and the rows linked to it.
 pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
+    let env = Environment::read();
     let cwd = event_cwd(event);
     let project_root = Locations::project_root(&cwd, p.project_dir);
-    let mut scope = scope_for(
+    let mut scope = scope_in(
         p.policy,
         p.locations,
         &cwd,
         &project_root,
         p.follow_symlinks,
+        &env,
     );
     protect_transcript(&mut scope, event);
     let call = normalize::normalize_with(event, &scope, &p.policy.tool_models);
@@ -253,7 +263,7 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
     if event.is_post() {
         // PostToolUse cannot block: it confirms what was written. A ledger that cannot be
         // updated here is caught by the next PreToolUse that needs it.
-        let _ = ledger_confirm(p.policy, &store, event, &call, &scope);
+        let _ = ledger_confirm(p.policy, &store, event, &call, &scope, env.now_ms);
         // Recorded too; an effect here means it could not be (`run` makes that loud).
         let pass = ledger::observe_post(&store, event, Verdict::no_opinion());
         return match append_audit(p, event, &pass) {
@@ -261,31 +271,106 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
             Err(refusal) => *refusal,
         };
     }
-    let verdict = crate::evaluate::evaluate(p.policy, &call, &scope);
-    let verdict = crate::readonly::judge(p.policy, &call, verdict);
-    let verdict = ledger_check(p.policy, &store, event, &call, &scope, verdict);
-    let verdict = taint_check(p.policy, &store, event, &call, &scope, verdict);
-    let verdict = crate::limits::risk_budget(p.policy, &store, event, &call, &scope, verdict);
-    let verdict = with_risk(p, &store, event, &call, &scope, verdict);
+    let static_verdict = crate::evaluate::evaluate(p.policy, &call, &scope);
+    let static_verdict = crate::readonly::judge(p.policy, &call, static_verdict);
+    // Load the world once and decide over it; a row the core missed (a chain followed into a
+    // file the call does not name) is fetched in the same read transaction and it decides again.
+    let mut session = store.session(&event.session_id);
+    let needs = world::needs(
+        p.policy,
+        &call,
+        &scope,
+        &static_verdict,
+        env.now_ms,
+        risk_may_run(p),
+    );
+    let decide_in = |view: &SessionView, unreadable: Option<&ledger::LedgerError>| {
+        let world = World {
+            scope: &scope,
+            now_ms: env.now_ms,
+            session: view,
+            unreadable,
+        };
+        decide::decide_after(p.policy, event, &call, &world, static_verdict.clone())
+    };
+    let (decision, view) = match &needs {
+        None => {
+            let view = SessionView::default();
+            (decide_in(&view, None), view)
+        }
+        Some(n) => match session.load(&n.keys, n.exposure.as_ref(), |view| {
+            let d = decide_in(view, None);
+            let wanted = d.wanted.clone();
+            (d, wanted)
+        }) {
+            Ok(loaded) => loaded,
+            Err(e) => {
+                // The store is there but cannot be read: every stage that needs it fails closed.
+                let view = SessionView::unreadable();
+                (decide_in(&view, Some(&e)), view)
+            }
+        },
+    };
+    let verdict =
+        crate::limits::risk_budget(p.policy, &store, event, &call, &scope, decision.verdict);
+    let verdict = with_risk(p, event, &call, &scope, verdict, &decision.risk_context);
+    // Limits count in their own IMMEDIATE transaction (opened only when the policy has limits).
     let verdict = crate::limits::enforce(p.policy, &store, event, &call, &scope, verdict);
-    let verdict = ledger_record(p.policy, &store, event, &call, &scope, verdict, None);
-    let (verdict, exposed) = taint_record(p.policy, &store, event, &call, &scope, verdict);
-    let verdict = ledger::observe_pre(&store, &p.policy.digest, event, now_ms(), verdict);
-    // Record, audit half: append the entry, then link the writes the ledger just recorded to
-    // its receipt. A lost link is reported, not a deny (the write itself is ledgered).
+    let (mut verdict, write) = decide::finish(verdict, &decision.record);
+    // Record, store half: everything the call records, in one write transaction. A store that
+    // cannot be written fails closed like the audit log (asked with `on_error: ask`).
+    let mut exposed = Vec::new();
+    let mut ledgered = false;
+    if write {
+        let ctx = WriteContext {
+            tool_use_id: event.tool_use_id.clone(),
+            receipt: None,
+            now_ms: env.now_ms,
+        };
+        let redo = |l: &mut ledger::Ledger| ledger::record(l, &call, &scope, p.policy, &ctx) > 0;
+        // A stage that must count or record atomically with the call (a rate limit) goes in
+        // the last argument, run inside this transaction (commit also when it must run for a
+        // call that records nothing); an error from it fails the call closed, below.
+        match session.commit(&view, &decision.record.changes, redo, |_| Ok(())) {
+            Ok((ids, ())) => {
+                exposed = decision.record.seq_rows(ids);
+                ledgered = decision.record.changes.ledger.is_some();
+            }
+            Err(e) => verdict = decide::ledger_failure(p.policy, &e).stricter(verdict),
+        }
+    }
+    // Bypass detection and policy drift: this decision's id and the session's first policy.
+    let verdict = ledger::observe_pre(&store, &p.policy.digest, event, env.now_ms, verdict);
+    // Record, audit half: append the entry, then link the rows just recorded to its receipt
+    // (a later run of a written file links to it; a taint reason names its seq). A lost link
+    // is reported, not a deny: the rows themselves are recorded.
     match append_audit(p, event, &verdict) {
         Ok(receipt) => {
-            // Only the seq named in a later reason is lost if this fails: reported, not denied.
-            if let Err(e) = store.attach_exposure_seq(&event.session_id, &exposed, receipt.seq) {
-                tracing::warn!("could not link the session's exposure to audit entry: {e}");
-            }
-            if let Err(e) = ledger_attach_receipt(&store, event, receipt) {
-                tracing::warn!("could not link the ledger's writes to audit entry: {e}");
+            let id = event
+                .tool_use_id
+                .as_deref()
+                .filter(|_| ledgered && receipt_tool(&event.tool_name));
+            if let Err(e) = session.attach(id, &exposed, &receipt) {
+                tracing::warn!("could not link the call's ledger rows to its audit entry: {e}");
             }
             verdict
         }
         Err(refusal) => crate::evaluate::headless(p.policy, *refusal),
     }
+}
+
+/// Whether the risk layer may run for this pipeline (then the world carries its context).
+fn risk_may_run(p: &Pipeline) -> bool {
+    !p.risk_off && (p.frozen_risk.is_some() || p.policy.risk.enabled)
+}
+
+/// The tools whose ledgered writes are linked to their audit receipt (the `chain` of a
+/// later run names it).
+fn receipt_tool(tool: &str) -> bool {
+    matches!(
+        tool,
+        "Write" | "Edit" | "MultiEdit" | "NotebookEdit" | "Bash"
+    )
 }
 
 /// The audit append of the pipeline's record: to the log, or (in memory) only numbered.
@@ -340,69 +425,6 @@ pub fn record_audit(
     })
 }
 
-// ---- Ledger step (write-then-run chains) ------------------------------------------------
-// Before the answer, a call that runs a file written earlier in the session is judged by
-// that file's content; after it, what an allowed (or asked) call writes is recorded. The
-// ledger is read only for calls that run or write files.
-
-/// The stricter of the static verdict and the ledger's, with the chain links of the run.
-fn ledger_check(
-    policy: &Policy,
-    store: &LedgerStore,
-    event: &HookEvent,
-    call: &Call,
-    scope: &Scope,
-    verdict: Verdict,
-) -> Verdict {
-    if verdict.effect == Some(Effect::Deny) || !ledger::relevance(call, scope).1 {
-        return verdict;
-    }
-    let keys = ledger::keys(call, scope);
-    match store.read(&event.session_id, &keys, |l| {
-        ledger::check(l, call, scope, policy)
-    }) {
-        Ok(lv) => {
-            let mut v = verdict.stricter(lv.verdict);
-            v.chain = lv.links;
-            v
-        }
-        Err(e) => ledger_failure(policy, &e),
-    }
-}
-
-/// Records the files the call writes, unless it was denied (a denied write never happens;
-/// an asked one may, once the user agrees, so it is recorded too). A ledger that cannot be
-/// written fails closed like the audit log: the call is denied (asked with `on_error: ask`).
-fn ledger_record(
-    policy: &Policy,
-    store: &LedgerStore,
-    event: &HookEvent,
-    call: &Call,
-    scope: &Scope,
-    verdict: Verdict,
-    receipt: Option<Receipt>,
-) -> Verdict {
-    let (writes, runs) = ledger::relevance(call, scope);
-    // A run of a ledgered script records what that script writes; with no ledger yet there
-    // is nothing ledgered to run.
-    let ledgered = || store.exists(&event.session_id);
-    if verdict.effect == Some(Effect::Deny) || !(writes || (runs && ledgered())) {
-        return verdict;
-    }
-    let ctx = WriteContext {
-        tool_use_id: event.tool_use_id.clone(),
-        receipt,
-        now_ms: now_ms(),
-    };
-    let keys = ledger::keys(call, scope);
-    match store.update_keys(&event.session_id, &keys, |l| {
-        ((), ledger::record(l, call, scope, policy, &ctx) > 0)
-    }) {
-        Ok(()) => verdict,
-        Err(e) => ledger_failure(policy, &e).stricter(verdict),
-    }
-}
-
 /// PostToolUse: refreshes the entries of the files the call wrote from disk.
 fn ledger_confirm(
     policy: &Policy,
@@ -410,6 +432,7 @@ fn ledger_confirm(
     event: &HookEvent,
     call: &Call,
     scope: &Scope,
+    now_ms: u64,
 ) -> Result<(), ledger::LedgerError> {
     if !ledger::relevance(call, scope).0 {
         return Ok(());
@@ -417,199 +440,13 @@ fn ledger_confirm(
     let ctx = WriteContext {
         tool_use_id: event.tool_use_id.clone(),
         receipt: None,
-        now_ms: now_ms(),
+        now_ms,
     };
     let keys = ledger::keys(call, scope);
     store.update_keys(&event.session_id, &keys, |l| {
         (ledger::confirm(l, call, scope, policy, &ctx), true)
     })
 }
-
-/// After the audit entry of a PreToolUse call is appended: the writes the call recorded get
-/// its receipt, so a later run of them links to it (`chain`). Only calls that wrote files
-/// touch the ledger. A failure here loses only the link, never a write, so it is reported,
-/// not turned into a deny.
-pub fn ledger_attach_receipt(
-    store: &LedgerStore,
-    event: &HookEvent,
-    receipt: Receipt,
-) -> Result<(), ledger::LedgerError> {
-    let Some(id) = event.tool_use_id.as_deref() else {
-        return Ok(());
-    };
-    if event.is_post()
-        || !matches!(
-            event.tool_name.as_str(),
-            "Write" | "Edit" | "MultiEdit" | "NotebookEdit" | "Bash"
-        )
-    {
-        return Ok(());
-    }
-    if !store.exists(&event.session_id) {
-        return Ok(());
-    }
-    store
-        .attach_receipt(&event.session_id, id, &receipt)
-        .map(|_| ())
-}
-
-fn ledger_failure(policy: &Policy, e: &ledger::LedgerError) -> Verdict {
-    let mut v = Verdict::failure(
-        "error/ledger",
-        format!("{e}, so write-then-run chains cannot be checked and the call is refused"),
-    );
-    if policy.audit.on_error_ask {
-        v.effect = Some(Effect::Ask);
-    }
-    crate::evaluate::headless(policy, v)
-}
-
-fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as u64)
-        .unwrap_or(0)
-}
-
-// ---- end of the ledger step --------------------------------------------------------------
-
-// ---- Taint step (the lethal trifecta across calls) ---------------------------------------
-// A call that sends data out is judged with what the session was exposed to (see
-// `crate::taint`); after the verdict, what the call exposes the session to is recorded. The
-// exposure rows live in the session's ledger store and are read only by calls that send data
-// out, read files, or write files in a session that has a store.
-
-/// Where exposure older than the policy's TTL begins (0: the whole session).
-fn taint_since(policy: &Policy) -> u64 {
-    policy
-        .taint
-        .ttl_ms
-        .map_or(0, |ttl| now_ms().saturating_sub(ttl))
-}
-
-/// The stricter of the verdict so far and the taint judgement of the call's ways out. An
-/// unreadable store fails closed, as the ledger step does.
-fn taint_check(
-    policy: &Policy,
-    store: &LedgerStore,
-    event: &HookEvent,
-    call: &Call,
-    scope: &Scope,
-    verdict: Verdict,
-) -> Verdict {
-    use crate::taint::{self, TaintMode};
-    if policy.taint.mode == TaintMode::Off || verdict.effect == Some(Effect::Deny) {
-        return verdict;
-    }
-    let outs = taint::outbound(call, scope, &policy.taint);
-    if outs.is_empty() {
-        return verdict;
-    }
-    let paths: Vec<String> = outs
-        .iter()
-        .flat_map(|o| o.sent.iter().map(|p| p.to_string_lossy().into_owned()))
-        .collect();
-    let remotes: Vec<String> = outs.iter().filter_map(|o| o.push_remote.clone()).collect();
-    match store.session_exposure(&event.session_id, &paths, &remotes, taint_since(policy)) {
-        // The taint reason names the calls behind it, so it wins a tie with a static ask.
-        Ok(mut seen) => {
-            // What this very call reads counts too (`cat .env | curl -d @- …`).
-            taint::include_own(&mut seen, call, scope, &policy.taint);
-            match taint::judge(&policy.taint, &outs, &seen) {
-                Some(v) if v.effect >= verdict.effect => crate::evaluate::headless(policy, v),
-                _ => verdict,
-            }
-        }
-        Err(e) => ledger_failure(policy, &e).stricter(verdict),
-    }
-}
-
-/// Records what the call exposes the session to (unless it was denied): untrusted content,
-/// private data, remotes changed, and files written after private data was read. Returns the
-/// rows to be given the call's audit seq. A store that cannot be written fails closed.
-fn taint_record(
-    policy: &Policy,
-    store: &LedgerStore,
-    event: &HookEvent,
-    call: &Call,
-    scope: &Scope,
-    verdict: Verdict,
-) -> (Verdict, Vec<i64>) {
-    use crate::taint::{self, Exposure, ExposureKind, TaintMode};
-    if policy.taint.mode == TaintMode::Off || verdict.effect == Some(Effect::Deny) {
-        return (verdict, Vec::new());
-    }
-    let sid = &event.session_id;
-    let exists = store.exists(sid);
-    let reads: Vec<PathBuf> = call
-        .effects
-        .iter()
-        .filter_map(|e| match e {
-            crate::effects::Effect::Read { path } => Some(path.clone()),
-            _ => None,
-        })
-        .collect();
-    let result = (|| -> Result<Vec<i64>, ledger::LedgerError> {
-        // Files downloaded earlier in the session are outside content too. The download call
-        // itself was recorded as untrusted already, so an unreadable ledger here costs only
-        // that second sighting: a plain read does not fail on it (sends still fail closed).
-        let downloaded: Vec<PathBuf> = if exists && !reads.is_empty() {
-            let keys: Vec<String> = reads
-                .iter()
-                .map(|p| p.to_string_lossy().into_owned())
-                .collect();
-            store
-                .read(sid, &keys, |l| {
-                    reads
-                        .iter()
-                        .filter(|p| l.get(p).is_some_and(|e| e.from_network))
-                        .cloned()
-                        .collect()
-                })
-                .unwrap_or_default()
-        } else {
-            Vec::new()
-        };
-        let mut rows = taint::exposures(call, scope, &policy.taint, &|p| {
-            downloaded.iter().any(|d| d == p)
-        });
-        rows.extend(taint::remotes_changed(call));
-        let writes = taint::written(call);
-        if !writes.is_empty() {
-            let private = match rows.iter().find(|r| r.kind == ExposureKind::Private) {
-                Some(r) => Some(r.origin.clone()),
-                None if exists => store
-                    .session_exposure(sid, &[], &[], taint_since(policy))?
-                    .private
-                    .map(|r| r.describe()),
-                None => None,
-            };
-            if let Some(origin) = private {
-                for w in writes {
-                    rows.push(Exposure {
-                        kind: ExposureKind::Derived,
-                        key: w.to_string_lossy().into_owned(),
-                        origin: origin.clone(),
-                    });
-                }
-            }
-        }
-        let ids = store.record_exposures(sid, &rows, now_ms())?;
-        // Derived rows keep the read that made them private; the others get this call's seq.
-        Ok(ids
-            .into_iter()
-            .zip(&rows)
-            .filter(|(_, r)| r.kind != ExposureKind::Derived)
-            .map(|(id, _)| id)
-            .collect())
-    })();
-    match result {
-        Ok(ids) => (verdict, ids),
-        Err(e) => (ledger_failure(policy, &e).stricter(verdict), Vec::new()),
-    }
-}
-
-// ---- end of the taint step ---------------------------------------------------------------
 
 // ---- Risk step (the decision-model backend) ---------------------------------------------
 // After the static and ledger verdicts, before recording. Off, out of scope (by default: only
@@ -623,11 +460,11 @@ const RISK_DEADLINE_MARGIN: Duration = Duration::from_millis(250);
 /// The stricter of the verdict so far and the risk layer's, with the risk record attached.
 fn with_risk(
     p: &Pipeline,
-    store: &LedgerStore,
     event: &HookEvent,
     call: &Call,
     scope: &Scope,
     verdict: Verdict,
+    executed: &[crate::risk::LedgerExcerpt],
 ) -> Verdict {
     if p.risk_off {
         return verdict;
@@ -659,11 +496,9 @@ fn with_risk(
     if !crate::risk::in_scope(&settings, &verdict) {
         return verdict;
     }
-    let mut executed = risk_ledger_context(store, event, call, scope);
-    executed.extend(risk_exposure_context(p.policy, store, event));
     let outcome = match p.frozen_risk {
         Some(answers) => {
-            let ctx = crate::risk::context(&verdict, &executed);
+            let ctx = crate::risk::context(&verdict, executed);
             crate::risk::assess_frozen_value(&settings, answers, &ctx)
         }
         None => match crate::risk::assess(
@@ -672,7 +507,7 @@ fn with_risk(
             call,
             scope,
             &verdict,
-            &executed,
+            executed,
             &p.locations.data_dir,
         ) {
             Some(outcome) => outcome,
@@ -681,79 +516,6 @@ fn with_risk(
     };
     crate::evaluate::headless(p.policy, crate::risk::combine(verdict, outcome))
 }
-
-/// The ledger entries of the files this call executes, as the risk state shows them: the
-/// model judges what actually runs, not the one-line command. Downloaded files go to
-/// `untrusted_reads`. An unreadable ledger gives none (the ledger step already failed closed).
-fn risk_ledger_context(
-    store: &LedgerStore,
-    event: &HookEvent,
-    call: &Call,
-    scope: &Scope,
-) -> Vec<crate::risk::LedgerExcerpt> {
-    let execs = crate::fileops::executions(call, scope);
-    if execs.is_empty() || !store.exists(&event.session_id) {
-        return Vec::new();
-    }
-    let keys: Vec<String> = execs
-        .iter()
-        .map(|e| e.path.to_string_lossy().into_owned())
-        .collect();
-    let Ok(entries) = store.read(&event.session_id, &keys, |l| {
-        execs
-            .iter()
-            .filter_map(|e| l.get(&e.path).cloned())
-            .collect::<Vec<_>>()
-    }) else {
-        return Vec::new();
-    };
-    let mut out: Vec<crate::risk::LedgerExcerpt> = Vec::new();
-    for entry in &entries {
-        if out.iter().any(|e| e.path == entry.path) {
-            continue;
-        }
-        out.push(crate::risk::LedgerExcerpt {
-            path: entry.path.clone(),
-            written_by_agent: true,
-            turns_ago: None,
-            excerpt: entry.excerpt.clone(),
-            untrusted_source: entry
-                .from_network
-                .then(|| format!("{} ({})", entry.summary, entry.how)),
-        });
-    }
-    out
-}
-
-/// The session's recorded untrusted exposure, for the `from_untrusted` question: the model
-/// learns that outside content entered this session and from which call, even when the call
-/// judged runs nothing downloaded. An unreadable store gives none (the taint step already
-/// failed closed).
-fn risk_exposure_context(
-    policy: &Policy,
-    store: &LedgerStore,
-    event: &HookEvent,
-) -> Option<crate::risk::LedgerExcerpt> {
-    if policy.taint.mode == crate::taint::TaintMode::Off || !store.exists(&event.session_id) {
-        return None;
-    }
-    let seen = store
-        .session_exposure(&event.session_id, &[], &[], taint_since(policy))
-        .ok()?;
-    let u = seen.untrusted?;
-    Some(crate::risk::LedgerExcerpt {
-        path: String::new(),
-        written_by_agent: false,
-        turns_ago: None,
-        excerpt: None,
-        untrusted_source: Some(format!(
-            "untrusted content entered this session: {}",
-            u.describe()
-        )),
-    })
-}
-
-// ---- end of the risk step ----------------------------------------------------------------
 
 /// The session's transcript (`transcript_path`) is the record of what the user said: the
 /// agent may read it, never rewrite it.
@@ -768,7 +530,8 @@ pub fn protect_transcript(scope: &mut Scope, event: &HookEvent) {
     }
 }
 
-/// The static decision for one event (the pure core used by `hook`, `check` and `replay`).
+/// The static rules' verdict for one event, with no session state (`allow`, `doctor`); the
+/// hook's whole decision is `crate::decide`.
 pub fn decide(policy: &Policy, event: &HookEvent, scope: &Scope) -> Verdict {
     let mut scope = scope.clone();
     protect_transcript(&mut scope, event);
@@ -778,13 +541,27 @@ pub fn decide(policy: &Policy, event: &HookEvent, scope: &Scope) -> Verdict {
     crate::readonly::judge(policy, &call, verdict)
 }
 
-/// Builds the scope of a call: path resolution, write roots and protected paths.
+/// Builds the scope of a call: path resolution, write roots and protected paths, with the
+/// environment read now.
 pub fn scope_for(
     policy: &Policy,
     loc: &Locations,
     cwd: &Path,
     project_root: &Path,
     follow_symlinks: bool,
+) -> Scope {
+    let env = Environment::read();
+    scope_in(policy, loc, cwd, project_root, follow_symlinks, &env)
+}
+
+/// `scope_for` in the environment `env` (temp dirs, palisade's own binary), read by the caller.
+pub fn scope_in(
+    policy: &Policy,
+    loc: &Locations,
+    cwd: &Path,
+    project_root: &Path,
+    follow_symlinks: bool,
+    env: &Environment,
 ) -> Scope {
     let paths = PathResolver {
         cwd: cwd.to_path_buf(),
@@ -798,7 +575,7 @@ pub fn scope_for(
     {
         roots.push(project_root.clone());
     }
-    for tmp in temp_dirs() {
+    for tmp in &env.temp_dirs {
         roots.push(paths.resolve(&tmp.to_string_lossy()));
     }
     roots.extend(
@@ -807,7 +584,7 @@ pub fn scope_for(
             .iter()
             .map(|r| paths.resolve(&r.to_string_lossy())),
     );
-    let mut protected = protected_paths(loc, &paths);
+    let mut protected = protected_paths(loc, &paths, env);
     // The project's own copies of the suffix entries, by where they really are: a symlinked
     // `.claude` or `.palisade.yaml` resolves elsewhere, and is protected there too.
     let concrete: Vec<ProtectedPath> = protected
@@ -834,13 +611,14 @@ pub fn scope_for(
         project_root,
         roots,
         protected,
+        files: crate::call::FileView::Disk,
     }
 }
 
 /// What self-protection guards: palisade's policy, state and binary — at the configured places
 /// and at the default ones, since an override only moves where palisade looks today — and the
 /// Claude Code settings that install or disable hooks, in any project.
-fn protected_paths(loc: &Locations, paths: &PathResolver) -> Vec<ProtectedPath> {
+fn protected_paths(loc: &Locations, paths: &PathResolver, env: &Environment) -> Vec<ProtectedPath> {
     let mut protected = Vec::new();
     let mut guard = |path: PathBuf, what: &str, subtree: bool, suffix: bool| {
         let path = if suffix {
@@ -920,9 +698,9 @@ fn protected_paths(loc: &Locations, paths: &PathResolver) -> Vec<ProtectedPath> 
     // A lexical world (replay) describes the recorded machine, not the one replaying it: where
     // this process's own binary lives must not change a replayed verdict.
     if paths.follow_symlinks
-        && let Ok(exe) = std::env::current_exe()
+        && let Some(exe) = &env.current_exe
     {
-        guard(exe, "the palisade binary", false, false);
+        guard(exe.clone(), "the palisade binary", false, false);
     }
     for bin in [".cargo/bin/palisade", ".local/bin/palisade"] {
         guard(loc.home.join(bin), "the palisade binary", false, false);
@@ -946,12 +724,4 @@ fn protected_paths(loc: &Locations, paths: &PathResolver) -> Vec<ProtectedPath> 
         false,
     );
     protected
-}
-
-fn temp_dirs() -> Vec<PathBuf> {
-    let mut v = vec![PathBuf::from("/tmp"), PathBuf::from("/var/tmp")];
-    if let Some(t) = std::env::var_os("TMPDIR").filter(|t| !t.is_empty()) {
-        v.push(PathBuf::from(t));
-    }
-    v
 }

@@ -5,7 +5,9 @@
 //! ledger check → risk backend → verdict → record (ledger, audit) → answer.
 
 pub mod audit;
+pub mod call;
 pub mod cli;
+pub mod decide;
 pub mod effects;
 pub mod evaluate;
 pub mod event;
@@ -28,3 +30,4 @@ pub mod shell;
 pub mod taint;
 pub mod verdict;
 pub mod vocab;
+pub mod world;

@@ -1,46 +1,12 @@
 //! Normalisation: one hook event turned into a `Call` the rules can reason about — a parsed
 //! shell command, resolved file paths, a URL and host, or an MCP server and tool.
 
-use crate::effects::{self, Effect, mcp::ToolModel};
+use crate::effects::{self, mcp::ToolModel};
 use crate::event::HookEvent;
-use crate::paths::PathResolver;
-use crate::shell::{self, ShellAnalysis};
+use crate::shell;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
 
-/// What a call does, in the terms the rules use.
-#[derive(Debug, Clone, PartialEq)]
-pub enum CallKind {
-    /// `Bash`, `PowerShell`, `Monitor`: a command line and its analysis.
-    Shell {
-        command: String,
-        analysis: ShellAnalysis,
-    },
-    /// `Read`, `Glob`, `Grep`, `LS`: paths read, resolved.
-    Read { paths: Vec<PathBuf> },
-    /// `Write`, `Edit`, `MultiEdit`, `NotebookEdit`: the resolved path and the new text.
-    Write {
-        path: PathBuf,
-        content: Option<String>,
-    },
-    /// `WebFetch`: the URL and its host.
-    Fetch { url: String, host: Option<String> },
-    /// `mcp__server__tool`.
-    Mcp { server: String, tool: String },
-    /// Any other tool: judged by policy rules on its name and input only.
-    Other,
-}
-
-/// One tool call, normalised.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Call {
-    pub tool: String,
-    pub input: Value,
-    pub kind: CallKind,
-    /// What the call does, computed once here (see `effects`). Empty for calls built by hand
-    /// with no effects in mind; `Call::new` computes them.
-    pub effects: Vec<Effect>,
-}
+pub use crate::call::{Call, CallKind, FileView, ProtectedPath, Scope};
 
 impl Call {
     /// A call of `kind`, with its effects computed.
@@ -53,56 +19,6 @@ impl Call {
             kind,
             effects,
         }
-    }
-}
-
-/// Where the call runs and what must be protected: everything a rule needs besides the call.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Scope {
-    pub paths: PathResolver,
-    /// The project root (`CLAUDE_PROJECT_DIR`, else the nearest ancestor of `cwd` with `.git`
-    /// or `.palisade.yaml`, else `cwd`), resolved.
-    pub project_root: PathBuf,
-    /// Directories writes may go to without asking: project root, temp dirs, policy roots.
-    pub roots: Vec<PathBuf>,
-    /// palisade's own files and Claude Code's hook settings: no agent may write to them.
-    pub protected: Vec<ProtectedPath>,
-}
-
-/// A path that self-protection guards, and what it is.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ProtectedPath {
-    pub path: PathBuf,
-    /// Human name for reasons: "palisade's policy", "Claude Code settings"…
-    pub what: String,
-    /// Protects everything below `path` too. With a last component `*.ext` (transcripts:
-    /// `projects/*.jsonl`), only files with that extension anywhere below its parent.
-    pub subtree: bool,
-    /// `path` is a relative tail (`.claude/settings.json`): any path ending in it is protected.
-    pub suffix: bool,
-}
-
-impl Scope {
-    /// The protected entry covering `path`, if any.
-    pub fn protected(&self, path: &Path) -> Option<&ProtectedPath> {
-        self.protected
-            .iter()
-            .find(|p| crate::protect::covers(p, path))
-    }
-
-    /// True when `path` lies inside one of the write roots.
-    pub fn within_roots(&self, path: &Path) -> bool {
-        self.roots.iter().any(|r| path.starts_with(r))
-    }
-
-    /// Resolves a path as written in a tool input or a command argument.
-    pub fn resolve(&self, raw: &str) -> PathBuf {
-        self.paths.resolve(raw)
-    }
-
-    /// The user's home directory.
-    pub fn home(&self) -> &Path {
-        &self.paths.home
     }
 }
 

@@ -9,10 +9,17 @@
 //! (device, inode) of protected files are read only when a changed file has other hard links,
 //! so an ordinary write pays one `stat` beyond resolving its path.
 
-use crate::normalize::{ProtectedPath, Scope};
+use crate::call::{ProtectedPath, Scope};
 use crate::paths::{fold, resolve_existing_prefix};
 use crate::policy::glob::{Glob, GlobKind};
 use std::path::{Path, PathBuf};
+
+impl Scope {
+    /// The protected entry covering `path`, if any.
+    pub fn protected(&self, path: &Path) -> Option<&ProtectedPath> {
+        self.protected.iter().find(|p| covers(p, path))
+    }
+}
 
 /// What a call does to a path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -431,6 +438,7 @@ mod tests {
                 guard(home.join(".claude/projects/*.jsonl"), true, false),
                 guard(PathBuf::from(".claude/settings.json"), false, true),
             ],
+            files: Default::default(),
         }
     }
 

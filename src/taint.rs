@@ -867,6 +867,7 @@ mod tests {
             project_root: "/home/dev/project".into(),
             roots: vec!["/home/dev/project".into(), "/tmp".into()],
             protected: vec![],
+            files: Default::default(),
         }
     }
 

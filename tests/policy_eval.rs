@@ -33,6 +33,7 @@ fn scope() -> Scope {
         project_root: "/home/dev/project".into(),
         roots: vec!["/home/dev/project".into()],
         protected: vec![],
+        files: Default::default(),
     }
 }
 

@@ -13,7 +13,7 @@
 //! conservatively from its argument names (`path`, `command`, `sql`, `url`…).
 
 use super::Effect;
-use crate::normalize::{CallKind, Scope};
+use crate::call::{CallKind, Scope};
 use crate::shell::{self, Command, ShellAnalysis, Word};
 use crate::vocab;
 use serde::Deserialize;

@@ -4,87 +4,20 @@
 //! sent to a host) iterate them, so the same rule holds for `Read`, `Bash`, and an MCP
 //! server's `read_text_file` alike.
 //!
+//! The `Effect` type itself lives with `Call` in `crate::call` (re-exported here).
+//!
 //! Bash effects come from the shell analysis and `fileops`; file tools, `WebFetch` and
 //! `WebSearch` from their inputs; MCP tools from the tool models in `mcp.rs`.
 
 pub mod mcp;
 mod mcp_table;
 
-use crate::normalize::{CallKind, Scope};
+use crate::call::{CallKind, Scope};
 use crate::shell::{Command, ShellAnalysis};
-use crate::vocab::{self, Language};
+use crate::vocab;
 use serde_json::Value;
-use std::path::PathBuf;
 
-/// One thing a call does.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Effect {
-    /// Reads the content of a file.
-    Read { path: PathBuf },
-    /// Lists or searches a directory: names, not contents.
-    List { path: PathBuf },
-    /// Writes (creates or replaces) a file; `content` when known statically.
-    Write {
-        path: PathBuf,
-        content: Option<String>,
-        /// How: `Write`, `>`, `tee`, `cp`, `write_file`…
-        how: String,
-    },
-    /// Creates a directory or an empty file.
-    Create { path: PathBuf },
-    /// Removes a file or a tree.
-    Delete { path: PathBuf, recursive: bool },
-    /// Moves or renames.
-    Move { from: PathBuf, to: PathBuf },
-    /// Makes a link at `link` pointing to `target`.
-    Link {
-        link: PathBuf,
-        target: PathBuf,
-        symbolic: bool,
-    },
-    /// Changes the mode, owner or attributes of a path.
-    Chmod { path: PathBuf, how: String },
-    /// Runs a program (with its arguments in the shell analysis) or a file.
-    Execute {
-        program: String,
-        /// The file run, when it is one (`./x.sh`, `python x.py`).
-        path: Option<PathBuf>,
-        language: Option<Language>,
-    },
-    /// Runs a statement against a database.
-    Query { engine: String, statement: String },
-    /// Sends data to another host.
-    Send {
-        host: Option<String>,
-        /// What is sent, when known (a request body, a file's content, a gist).
-        data: Option<String>,
-    },
-    /// Fetches from the network.
-    Fetch { url: String, host: Option<String> },
-    /// Signals or kills processes.
-    Signal { target: String },
-    /// Changes configuration that later runs code (git config, shell start-up files,
-    /// package-manager config).
-    Configure { what: String },
-    /// Starts another agent (`claude -p`, `codex exec`…).
-    StartAgent { program: String },
-}
-
-impl Effect {
-    /// The path the effect changes, if it changes one (writes, creates, deletes, move targets
-    /// and sources, links, mode changes), with a word saying how.
-    pub fn changed_path(&self) -> Option<(&PathBuf, &str)> {
-        match self {
-            Effect::Write { path, how, .. } => Some((path, how)),
-            Effect::Create { path } => Some((path, "create")),
-            Effect::Delete { path, .. } => Some((path, "delete")),
-            Effect::Move { to, .. } => Some((to, "move")),
-            Effect::Link { link, .. } => Some((link, "link")),
-            Effect::Chmod { path, how } => Some((path, how)),
-            _ => None,
-        }
-    }
-}
+pub use crate::call::Effect;
 
 /// The kinds of effect a policy can name (`limits: [{count: …}]`, read-only mode), each with
 /// what it covers. The one list of these names: policy validation and reasons read it.
@@ -391,6 +324,7 @@ mod tests {
             project_root: "/home/dev/project".into(),
             roots: vec!["/home/dev/project".into()],
             protected: vec![],
+            files: Default::default(),
         }
     }
 

@@ -16,23 +16,31 @@
 //!   without excerpt keeps its hash and analysis), files read up to 8 MiB, chains followed
 //!   4 deep; ledgers of sessions untouched for 30 days are removed when a new one starts.
 //!
-//! Two pure-ish steps around a `Ledger` value (they read the files involved from disk when
-//! they exist, nothing else): `check` before a call (does it run something written earlier?)
+//! Two pure-ish steps around a `Ledger` value (they read the files involved through the
+//! scope's file view — the disk in the hook, `check` and `replay` — nothing else): `check` before a call (does it run something written earlier?)
 //! and `record` after the verdict (what did it write?). `LedgerStore` keeps the ledger of a
 //! session on disk between hook processes (SQLite, one row per path: a call reads only the
 //! rows it asks for, through a partial `Ledger` view); replay keeps one in memory per case.
 
 mod calls;
 pub mod limits;
+mod session;
 mod store;
 mod taint;
 
 pub use calls::{PreSeen, observe_post, observe_pre};
+pub use session::{ExposureQuery, SessionChanges, SessionStore, SessionView};
 pub use store::{LedgerError, LedgerStore, read_file};
+
+/// How many times this thread has opened a session's store (tests count a call's opens).
+#[cfg(test)]
+pub(crate) fn store_opens() -> usize {
+    store::OPENS.with(|n| n.get())
+}
 
 use crate::evaluate::StaticEngine;
 use crate::fileops::{self, Execution};
-use crate::normalize::{Call, CallKind, Scope};
+use crate::normalize::{Call, CallKind, FileView, Scope};
 use crate::policy::Policy;
 use crate::scan::{self, ContentAnalysis, Finding, Language, ShellEngine};
 use crate::verdict::{ChainLink, Effect, Source, Verdict};
@@ -408,7 +416,7 @@ fn judge_execution(
     };
 
     // The content as it is now: from disk when the file is there, else as recorded.
-    let on_disk = read_text(&exec.path);
+    let on_disk = read_text(scope, &exec.path);
     let changed = match (&on_disk, &entry.sha256) {
         (Some(d), Some(h)) => &sha256_hex(d.as_bytes()) != h,
         (Some(_), None) => true,
@@ -581,7 +589,7 @@ fn derived_writes(
         let Some(entry) = ledger.get(&exec.path) else {
             continue;
         };
-        let text = match read_text(&exec.path) {
+        let text = match read_text(scope, &exec.path) {
             Some(t) => t,
             None if entry.excerpt_complete => entry.excerpt.clone().unwrap_or_default(),
             None => continue,
@@ -686,7 +694,7 @@ pub fn confirm_with(
     let planned = planned_writes(ledger, call, scope, engine, ctx);
     for mut e in planned {
         let path = PathBuf::from(&e.path);
-        if let Some(text) = read_text(&path) {
+        if let Some(text) = read_text(scope, &path) {
             let previous = ledger.get(&path).cloned();
             let mut fresh = entry_from_text(&path, &text, &e, engine);
             if let Some(p) = previous {
@@ -752,7 +760,7 @@ fn planned_writes(
                             .map(|a| a.iter().map(edit_of).collect())
                             .unwrap_or_default()
                     };
-                    match current_text(ledger, path) {
+                    match current_text(ledger, scope, path) {
                         Some(mut text) => {
                             for (old, new, all) in &edits {
                                 text = apply_edit(&text, old, new, *all);
@@ -822,7 +830,7 @@ fn planned_writes(
                         if let Some(mut e) = known(&w.path, &out) {
                             e.executable = true;
                             out.push(e);
-                        } else if let Some(text) = read_text(&w.path) {
+                        } else if let Some(text) = read_text(scope, &w.path) {
                             let mut e = entry_from_text(&w.path, &text, &seed, engine);
                             e.executable = true;
                             out.push(e);
@@ -833,7 +841,7 @@ fn planned_writes(
                             let text = known(patch, &out)
                                 .filter(|e| e.excerpt_complete)
                                 .and_then(|e| e.excerpt)
-                                .or_else(|| read_text(patch));
+                                .or_else(|| read_text(scope, patch));
                             for target in text.as_deref().map(patch_targets).unwrap_or_default() {
                                 out.push(base(
                                     &fileops::resolve_for(
@@ -855,7 +863,7 @@ fn planned_writes(
                                     .as_ref()
                                     .filter(|e| e.excerpt_complete)
                                     .and_then(|e| e.excerpt.clone())
-                                    .or_else(|| read_text(&w.path));
+                                    .or_else(|| read_text(scope, &w.path));
                                 match before {
                                     Some(b) => entry_from_text(&w.path, &(b + c), &seed, engine),
                                     None => {
@@ -887,7 +895,7 @@ fn planned_writes(
                                     from_network: src_entry.from_network || w.from_network,
                                     ..src_entry
                                 },
-                                None => match read_text(src) {
+                                None => match read_text(scope, src) {
                                     Some(text) => entry_from_text(&w.path, &text, &seed, engine),
                                     None => seed,
                                 },
@@ -975,8 +983,8 @@ fn patch_targets(text: &str) -> Vec<String> {
 }
 
 /// The text of a file now: from disk when it exists, else the complete excerpt the ledger holds.
-fn current_text(ledger: &Ledger, path: &Path) -> Option<String> {
-    read_text(path).or_else(|| {
+fn current_text(ledger: &Ledger, scope: &Scope, path: &Path) -> Option<String> {
+    read_text(scope, path).or_else(|| {
         ledger
             .get(path)
             .filter(|e| e.excerpt_complete)
@@ -984,8 +992,12 @@ fn current_text(ledger: &Ledger, path: &Path) -> Option<String> {
     })
 }
 
-/// A regular file's text, when it exists, is UTF-8 (lossily) and not over the read cap.
-fn read_text(path: &Path) -> Option<String> {
+/// A file's text as the scope's file view has it: on disk, a regular file's text when it
+/// exists, is UTF-8 (lossily) and not over the read cap.
+fn read_text(scope: &Scope, path: &Path) -> Option<String> {
+    if let FileView::Fixed(files) = &scope.files {
+        return files.get(path).cloned();
+    }
     let meta = std::fs::metadata(path).ok()?;
     if !meta.is_file() || meta.len() > MAX_READ_BYTES {
         return None;

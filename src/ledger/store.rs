@@ -49,7 +49,13 @@ const MAX_WAL_BYTES: u64 = 1024 * 1024;
 const SCHEMA_VERSION: i64 = 2;
 /// Most passes of one step over a partial view (each pass fetches the rows the last one
 /// missed; chains are followed 4 deep, so a handful suffice).
-const MAX_PASSES: usize = 8;
+pub(super) const MAX_PASSES: usize = 8;
+
+#[cfg(test)]
+thread_local! {
+    /// How many times this thread opened a session's store (tests count the opens of a call).
+    pub(crate) static OPENS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
 
 const SCHEMA: &str = "
 CREATE TABLE entries(
@@ -198,6 +204,11 @@ impl LedgerStore {
             dir: self.dir.parent().unwrap_or(Path::new("")).join(name),
             memory: self.memory.clone(),
         }
+    }
+
+    /// Whether this store lives in memory only.
+    pub(super) fn is_memory(&self) -> bool {
+        self.memory.is_some()
     }
 
     /// The store of a session: `<dir>/<first 16 hex digits of sha256(session_id)>.db`.
@@ -416,6 +427,8 @@ impl LedgerStore {
         session_id: &str,
         create: bool,
     ) -> Result<Option<Connection>, LedgerError> {
+        #[cfg(test)]
+        OPENS.with(|n| n.set(n.get() + 1));
         if let Some(m) = &self.memory {
             return self.open_memory(m, session_id, create);
         }
@@ -533,14 +546,14 @@ fn read_all(conn: &Connection, path: &Path) -> Result<Ledger, LedgerError> {
     Ok(ledger)
 }
 
-fn error(path: &Path, message: String) -> LedgerError {
+pub(super) fn error(path: &Path, message: String) -> LedgerError {
     LedgerError {
         path: path.to_path_buf(),
         message,
     }
 }
 
-fn sql_error(path: &Path, e: rusqlite::Error) -> LedgerError {
+pub(super) fn sql_error(path: &Path, e: rusqlite::Error) -> LedgerError {
     use rusqlite::ErrorCode::*;
     let code = e.sqlite_error_code();
     let message = match code {
@@ -559,7 +572,7 @@ fn sql_error(path: &Path, e: rusqlite::Error) -> LedgerError {
     error(path, message)
 }
 
-fn too_many_passes(path: &Path) -> LedgerError {
+pub(super) fn too_many_passes(path: &Path) -> LedgerError {
     error(
         path,
         format!("was asked for rows more than {MAX_PASSES} times by one call"),
@@ -715,7 +728,7 @@ fn parse_body(path: &Path, body: &str) -> Result<LedgerEntry, LedgerError> {
     })
 }
 
-fn select_bodies(
+pub(super) fn select_bodies(
     conn: &Connection,
     path: &Path,
     sql: &str,
@@ -732,7 +745,7 @@ fn select_bodies(
 
 /// Runs `change` on copies of `base`, fetching the rows it asks for and lacks, until it asks
 /// for nothing new. Returns its last copy and answer.
-fn run_change<T>(
+pub(super) fn run_change<T>(
     conn: &Connection,
     path: &Path,
     base: &mut Ledger,
@@ -756,7 +769,7 @@ fn run_change<T>(
 }
 
 /// Puts the rows of `keys` (those that exist) into `view`; every key is noted as fetched.
-fn fetch(
+pub(super) fn fetch(
     conn: &Connection,
     path: &Path,
     view: &mut Ledger,
@@ -788,7 +801,7 @@ fn fetch(
     Ok(())
 }
 
-fn upsert(conn: &Connection, path: &Path, e: &LedgerEntry) -> Result<(), LedgerError> {
+pub(super) fn upsert(conn: &Connection, path: &Path, e: &LedgerEntry) -> Result<(), LedgerError> {
     let body =
         serde_json::to_string(e).map_err(|x| error(path, format!("could not be written ({x})")))?;
     let name = Path::new(&e.path)
@@ -820,7 +833,7 @@ fn upsert(conn: &Connection, path: &Path, e: &LedgerEntry) -> Result<(), LedgerE
 }
 
 /// Writes what `work` changed relative to `base`: changed and new rows, and rows removed.
-fn write_back(
+pub(super) fn write_back(
     conn: &Connection,
     path: &Path,
     base: &Ledger,
@@ -844,7 +857,7 @@ fn write_back(
 /// Keeps a session within `MAX_ENTRIES` entries (oldest out) and `EXCERPT_BUDGET` excerpt
 /// bytes (oldest excerpts dropped first, the entry keeps its hash and analysis). Reads the
 /// running totals, so a session within bounds costs one row.
-fn enforce_bounds(conn: &Connection, path: &Path) -> Result<(), LedgerError> {
+pub(super) fn enforce_bounds(conn: &Connection, path: &Path) -> Result<(), LedgerError> {
     let (n, bytes): (i64, i64) = conn
         .query_row(
             "SELECT entries, excerpt_bytes FROM totals WHERE id = 0",

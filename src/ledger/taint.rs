@@ -31,7 +31,7 @@ const KEEP_PER_KEY: i64 = 4;
 const MAX_PER_KIND: i64 = 4096;
 const CAP_EVERY: i64 = 256;
 
-fn err(path: &Path, e: impl std::fmt::Display) -> LedgerError {
+pub(super) fn err(path: &Path, e: impl std::fmt::Display) -> LedgerError {
     LedgerError {
         path: path.to_path_buf(),
         message: format!("could not be used for session exposure ({e})"),
@@ -70,6 +70,80 @@ fn latest(
     .map(|r| r.filter(|r| r.at_ms >= since_ms))
 }
 
+/// The session's exposure for one judgement over an open connection (see
+/// `LedgerStore::session_exposure`); a store without the table has none.
+pub(super) fn read_exposure(
+    conn: &Connection,
+    paths: &[String],
+    remotes: &[String],
+    since_ms: u64,
+) -> rusqlite::Result<SessionExposure> {
+    if !has_table(conn)? {
+        return Ok(SessionExposure::default());
+    }
+    let mut out = SessionExposure {
+        untrusted: latest(conn, ExposureKind::Untrusted, "", since_ms)?,
+        private: latest(conn, ExposureKind::Private, "", since_ms)?,
+        ..Default::default()
+    };
+    for p in paths.iter().take(64) {
+        if let Some(r) = latest(conn, ExposureKind::Derived, p, since_ms)? {
+            out.derived.push(r);
+        }
+    }
+    for r in remotes.iter().take(16) {
+        if let Some(r) = latest(conn, ExposureKind::Remote, r, since_ms)? {
+            out.remotes.push(r);
+        }
+    }
+    Ok(out)
+}
+
+/// Inserts exposure rows inside the caller's write transaction (making the table on first
+/// use) and keeps the table bounded; returns the row ids.
+pub(super) fn insert_exposures(
+    tx: &Connection,
+    rows: &[Exposure],
+    now_ms: u64,
+) -> rusqlite::Result<Vec<i64>> {
+    let mut ids = Vec::new();
+    if rows.is_empty() {
+        return Ok(ids);
+    }
+    tx.execute_batch(SCHEMA)?;
+    for r in rows {
+        tx.prepare_cached(
+            "INSERT INTO exposures(kind, key, at_ms, seq, origin) VALUES (?1, ?2, ?3, NULL, ?4)",
+        )?
+        .execute(params![r.kind.as_str(), r.key, now_ms as i64, r.origin])?;
+        ids.push(tx.last_insert_rowid());
+        // Keep the latest few rows of this (kind, key): the table stays bounded by
+        // the number of distinct paths and remotes, not by the session's length.
+        tx.prepare_cached(
+            "DELETE FROM exposures WHERE kind = ?1 AND key = ?2 AND id < (SELECT id FROM \
+             exposures WHERE kind = ?1 AND key = ?2 ORDER BY id DESC LIMIT 1 OFFSET ?3)",
+        )?
+        .execute(params![r.kind.as_str(), r.key, KEEP_PER_KEY - 1])?;
+        if ids.last().is_some_and(|id| id % CAP_EVERY == 0) {
+            tx.prepare_cached(
+                "DELETE FROM exposures WHERE kind = ?1 AND id < (SELECT id FROM exposures \
+                 WHERE kind = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)",
+            )?
+            .execute(params![r.kind.as_str(), MAX_PER_KIND - 1])?;
+        }
+    }
+    Ok(ids)
+}
+
+/// Gives exposure rows the seq of the call's audit entry.
+pub(super) fn set_exposure_seq(conn: &Connection, ids: &[i64], seq: u64) -> rusqlite::Result<()> {
+    for id in ids {
+        conn.prepare_cached("UPDATE exposures SET seq = ?1 WHERE id = ?2")?
+            .execute(params![seq as i64, id])?;
+    }
+    Ok(())
+}
+
 impl LedgerStore {
     /// The session's exposure for one judgement: the latest untrusted and private rows, and
     /// the rows of `paths` (derived data) and `remotes` (changed remotes), each newer than
@@ -85,28 +159,7 @@ impl LedgerStore {
             return Ok(SessionExposure::default());
         };
         let path = self.file_for(session_id);
-        let read = || -> rusqlite::Result<SessionExposure> {
-            if !has_table(&conn)? {
-                return Ok(SessionExposure::default());
-            }
-            let mut out = SessionExposure {
-                untrusted: latest(&conn, ExposureKind::Untrusted, "", since_ms)?,
-                private: latest(&conn, ExposureKind::Private, "", since_ms)?,
-                ..Default::default()
-            };
-            for p in paths.iter().take(64) {
-                if let Some(r) = latest(&conn, ExposureKind::Derived, p, since_ms)? {
-                    out.derived.push(r);
-                }
-            }
-            for r in remotes.iter().take(16) {
-                if let Some(r) = latest(&conn, ExposureKind::Remote, r, since_ms)? {
-                    out.remotes.push(r);
-                }
-            }
-            Ok(out)
-        };
-        read().map_err(|e| err(&path, e))
+        read_exposure(&conn, paths, remotes, since_ms).map_err(|e| err(&path, e))
     }
 
     /// Records exposures (creating the store when the session has none); returns the row ids,
@@ -126,29 +179,7 @@ impl LedgerStore {
             .ok_or_else(|| err(&path, "the store could not be created"))?;
         let mut write = || -> rusqlite::Result<Vec<i64>> {
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            tx.execute_batch(SCHEMA)?;
-            let mut ids = Vec::new();
-            for r in rows {
-                tx.prepare_cached(
-                    "INSERT INTO exposures(kind, key, at_ms, seq, origin) VALUES (?1, ?2, ?3, NULL, ?4)",
-                )?
-                .execute(params![r.kind.as_str(), r.key, now_ms as i64, r.origin])?;
-                ids.push(tx.last_insert_rowid());
-                // Keep the latest few rows of this (kind, key): the table stays bounded by
-                // the number of distinct paths and remotes, not by the session's length.
-                tx.prepare_cached(
-                    "DELETE FROM exposures WHERE kind = ?1 AND key = ?2 AND id < (SELECT id FROM \
-                     exposures WHERE kind = ?1 AND key = ?2 ORDER BY id DESC LIMIT 1 OFFSET ?3)",
-                )?
-                .execute(params![r.kind.as_str(), r.key, KEEP_PER_KEY - 1])?;
-                if ids.last().is_some_and(|id| id % CAP_EVERY == 0) {
-                    tx.prepare_cached(
-                        "DELETE FROM exposures WHERE kind = ?1 AND id < (SELECT id FROM exposures \
-                         WHERE kind = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)",
-                    )?
-                    .execute(params![r.kind.as_str(), MAX_PER_KIND - 1])?;
-                }
-            }
+            let ids = insert_exposures(&tx, rows, now_ms)?;
             tx.commit()?;
             Ok(ids)
         };
@@ -169,14 +200,7 @@ impl LedgerStore {
             return Ok(());
         };
         let path = self.file_for(session_id);
-        let write = || -> rusqlite::Result<()> {
-            for id in ids {
-                conn.prepare_cached("UPDATE exposures SET seq = ?1 WHERE id = ?2")?
-                    .execute(params![seq as i64, id])?;
-            }
-            Ok(())
-        };
-        write().map_err(|e| err(&path, e))
+        set_exposure_seq(&conn, ids, seq).map_err(|e| err(&path, e))
     }
 }
 

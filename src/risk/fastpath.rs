@@ -245,6 +245,7 @@ mod tests {
             project_root: "/home/dev/project".into(),
             roots: vec!["/home/dev/project".into()],
             protected: Vec::new(),
+            files: Default::default(),
         }
     }
 

@@ -1,0 +1,170 @@
+//! A tool call as the rules see it (`Call`: its kind and its effects) and the scope it runs
+//! in (`Scope`: the filesystem view, the write roots, what self-protection guards). Plain
+//! types at the bottom of the pipeline: `normalize` builds them, `effects` and `fileops` read
+//! them, and neither needs to import the other's builder.
+
+use crate::paths::PathResolver;
+use crate::shell::ShellAnalysis;
+use crate::vocab::Language;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// What a call does, in the terms the rules use.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CallKind {
+    /// `Bash`, `PowerShell`, `Monitor`: a command line and its analysis.
+    Shell {
+        command: String,
+        analysis: ShellAnalysis,
+    },
+    /// `Read`, `Glob`, `Grep`, `LS`: paths read, resolved.
+    Read { paths: Vec<PathBuf> },
+    /// `Write`, `Edit`, `MultiEdit`, `NotebookEdit`: the resolved path and the new text.
+    Write {
+        path: PathBuf,
+        content: Option<String>,
+    },
+    /// `WebFetch`: the URL and its host.
+    Fetch { url: String, host: Option<String> },
+    /// `mcp__server__tool`.
+    Mcp { server: String, tool: String },
+    /// Any other tool: judged by policy rules on its name and input only.
+    Other,
+}
+
+/// One tool call, normalised.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Call {
+    pub tool: String,
+    pub input: Value,
+    pub kind: CallKind,
+    /// What the call does, computed once here (see `effects`). Empty for calls built by hand
+    /// with no effects in mind; `Call::new` computes them.
+    pub effects: Vec<Effect>,
+}
+
+/// Where the call runs and what must be protected: everything a rule needs besides the call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scope {
+    pub paths: PathResolver,
+    /// The project root (`CLAUDE_PROJECT_DIR`, else the nearest ancestor of `cwd` with `.git`
+    /// or `.palisade.yaml`, else `cwd`), resolved.
+    pub project_root: PathBuf,
+    /// Directories writes may go to without asking: project root, temp dirs, policy roots.
+    pub roots: Vec<PathBuf>,
+    /// palisade's own files and Claude Code's hook settings: no agent may write to them.
+    pub protected: Vec<ProtectedPath>,
+    /// Where the content of files the judgement reads (a script a call runs, a file an edit
+    /// changes) comes from.
+    pub files: FileView,
+}
+
+/// Where the judgement reads the content of files: the disk (the hook, `check`, `replay`),
+/// or a fixed set of files and no others (a world built by hand).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub enum FileView {
+    #[default]
+    Disk,
+    /// These files, by resolved path; any other path does not exist.
+    Fixed(std::sync::Arc<std::collections::BTreeMap<PathBuf, String>>),
+}
+
+/// A path that self-protection guards, and what it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProtectedPath {
+    pub path: PathBuf,
+    /// Human name for reasons: "palisade's policy", "Claude Code settings"…
+    pub what: String,
+    /// Protects everything below `path` too. With a last component `*.ext` (transcripts:
+    /// `projects/*.jsonl`), only files with that extension anywhere below its parent.
+    pub subtree: bool,
+    /// `path` is a relative tail (`.claude/settings.json`): any path ending in it is protected.
+    pub suffix: bool,
+}
+
+impl Scope {
+    /// True when `path` lies inside one of the write roots.
+    pub fn within_roots(&self, path: &Path) -> bool {
+        self.roots.iter().any(|r| path.starts_with(r))
+    }
+
+    /// Resolves a path as written in a tool input or a command argument.
+    pub fn resolve(&self, raw: &str) -> PathBuf {
+        self.paths.resolve(raw)
+    }
+
+    /// The user's home directory.
+    pub fn home(&self) -> &Path {
+        &self.paths.home
+    }
+}
+
+/// One thing a call does.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Reads the content of a file.
+    Read { path: PathBuf },
+    /// Lists or searches a directory: names, not contents.
+    List { path: PathBuf },
+    /// Writes (creates or replaces) a file; `content` when known statically.
+    Write {
+        path: PathBuf,
+        content: Option<String>,
+        /// How: `Write`, `>`, `tee`, `cp`, `write_file`…
+        how: String,
+    },
+    /// Creates a directory or an empty file.
+    Create { path: PathBuf },
+    /// Removes a file or a tree.
+    Delete { path: PathBuf, recursive: bool },
+    /// Moves or renames.
+    Move { from: PathBuf, to: PathBuf },
+    /// Makes a link at `link` pointing to `target`.
+    Link {
+        link: PathBuf,
+        target: PathBuf,
+        symbolic: bool,
+    },
+    /// Changes the mode, owner or attributes of a path.
+    Chmod { path: PathBuf, how: String },
+    /// Runs a program (with its arguments in the shell analysis) or a file.
+    Execute {
+        program: String,
+        /// The file run, when it is one (`./x.sh`, `python x.py`).
+        path: Option<PathBuf>,
+        language: Option<Language>,
+    },
+    /// Runs a statement against a database.
+    Query { engine: String, statement: String },
+    /// Sends data to another host.
+    Send {
+        host: Option<String>,
+        /// What is sent, when known (a request body, a file's content, a gist).
+        data: Option<String>,
+    },
+    /// Fetches from the network.
+    Fetch { url: String, host: Option<String> },
+    /// Signals or kills processes.
+    Signal { target: String },
+    /// Changes configuration that later runs code (git config, shell start-up files,
+    /// package-manager config).
+    Configure { what: String },
+    /// Starts another agent (`claude -p`, `codex exec`…).
+    StartAgent { program: String },
+}
+
+impl Effect {
+    /// The path the effect changes, if it changes one (writes, creates, deletes, move targets
+    /// and sources, links, mode changes), with a word saying how.
+    pub fn changed_path(&self) -> Option<(&PathBuf, &str)> {
+        match self {
+            Effect::Write { path, how, .. } => Some((path, how)),
+            Effect::Create { path } => Some((path, "create")),
+            Effect::Delete { path, .. } => Some((path, "delete")),
+            Effect::Move { to, .. } => Some((to, "move")),
+            Effect::Link { link, .. } => Some((link, "link")),
+            Effect::Chmod { path, how } => Some((path, how)),
+            _ => None,
+        }
+    }
+}

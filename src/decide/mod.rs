@@ -1,0 +1,310 @@
+//! The decision core: one call judged over its `World`, as a pure function. `decide` runs the
+//! static rules, the ledger's write-then-run check and the taint check, and plans what the
+//! call records (ledger rows, exposure rows) — reading nothing but its arguments: no store,
+//! no clock, no environment (the world's `Scope` is its only view of the filesystem). The hook
+//! loads the world, calls `decide`, asks the risk layer when the decision leaves it room, then
+//! `finish`es and writes what was planned in one transaction.
+//!
+//! Stage order, each skipped once the verdict is a deny: static rules → ledger check →
+//! taint check; then (in the hook) risk; then recording, for calls not denied in the end.
+
+use crate::effects::Effect as CallEffect;
+use crate::event::HookEvent;
+use crate::ledger::{self, LedgerError, SessionChanges, WriteContext};
+use crate::normalize::Call;
+use crate::policy::Policy;
+use crate::risk::LedgerExcerpt;
+use crate::taint::{self, Exposure, ExposureKind, ExposureRow, SessionExposure, TaintMode};
+use crate::verdict::{Effect, Verdict};
+use crate::world::World;
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+/// What the core decided about one call.
+#[derive(Debug, Clone)]
+pub struct Decision {
+    /// The verdict of the static rules, the ledger and the taint check (before risk), with
+    /// the chain links of what the call runs.
+    pub verdict: Verdict,
+    /// What the risk layer is told about the session: the ledger entries of the files the
+    /// call runs, and the untrusted content the session has seen.
+    pub risk_context: Vec<LedgerExcerpt>,
+    /// What the call records unless its final verdict is a deny.
+    pub record: Recording,
+    /// Ledger rows the judgement asked for and the world did not hold (a chain followed into
+    /// a file the call does not name): the loader fetches them and decides again.
+    pub wanted: BTreeSet<String>,
+}
+
+/// What a call records, planned by `decide`, written by the hook after `finish`.
+#[derive(Debug, Clone, Default)]
+pub struct Recording {
+    /// The ledger rows and exposure rows to write, in one transaction.
+    pub changes: SessionChanges,
+    /// A recording step could not be planned (the store was unreadable): the verdict it
+    /// imposes on a call not denied, and nothing is written.
+    pub failure: Option<Verdict>,
+}
+
+impl Recording {
+    /// Of the ids the store gave `changes.exposures` (in order), those that get the call's
+    /// audit seq: derived rows keep the read that made them private.
+    pub fn seq_rows(&self, ids: Vec<i64>) -> Vec<i64> {
+        ids.into_iter()
+            .zip(&self.changes.exposures)
+            .filter(|(_, r)| r.kind != ExposureKind::Derived)
+            .map(|(id, _)| id)
+            .collect()
+    }
+}
+
+/// Judges `call` (normalised from `event`) over `world`.
+pub fn decide(policy: &Policy, event: &HookEvent, call: &Call, world: &World) -> Decision {
+    let static_verdict = crate::evaluate::evaluate(policy, call, world.scope);
+    decide_after(policy, event, call, world, static_verdict)
+}
+
+/// `decide` given the static rules' verdict: what the loader runs again when the world grew.
+pub fn decide_after(
+    policy: &Policy,
+    event: &HookEvent,
+    call: &Call,
+    world: &World,
+    static_verdict: Verdict,
+) -> Decision {
+    let verdict = ledger_check(policy, call, world, static_verdict);
+    let verdict = taint_check(policy, call, world, verdict);
+    let risk_context = risk_context(policy, call, world);
+    let mut wanted = BTreeSet::new();
+    let mut record = Recording {
+        changes: SessionChanges {
+            now_ms: world.now_ms,
+            ..Default::default()
+        },
+        failure: None,
+    };
+    if verdict.effect != Some(Effect::Deny) {
+        plan_ledger(policy, event, call, world, &mut record, &mut wanted);
+        plan_exposures(policy, call, world, &mut record);
+    }
+    Decision {
+        verdict,
+        risk_context,
+        record,
+        wanted,
+    }
+}
+
+/// The final verdict of a call after risk, and whether its recording is written: a call
+/// denied in the end records nothing; a recording that could not be planned fails closed.
+pub fn finish(verdict: Verdict, record: &Recording) -> (Verdict, bool) {
+    if verdict.effect == Some(Effect::Deny) {
+        return (verdict, false);
+    }
+    match &record.failure {
+        Some(f) => (f.clone().stricter(verdict), false),
+        None => (verdict, !record.changes.is_empty()),
+    }
+}
+
+/// The refusal for a store that cannot be read or written (an ask with `on_error: ask`).
+pub fn ledger_failure(policy: &Policy, e: &LedgerError) -> Verdict {
+    let mut v = Verdict::failure(
+        "error/ledger",
+        format!("{e}, so write-then-run chains cannot be checked and the call is refused"),
+    );
+    if policy.audit.on_error_ask {
+        v.effect = Some(Effect::Ask);
+    }
+    crate::evaluate::headless(policy, v)
+}
+
+// ---- Ledger (write-then-run chains) ------------------------------------------------------
+
+/// The stricter of the verdict so far and the ledger's, with the chain links of the run.
+fn ledger_check(policy: &Policy, call: &Call, world: &World, verdict: Verdict) -> Verdict {
+    if verdict.effect == Some(Effect::Deny) || !ledger::relevance(call, world.scope).1 {
+        return verdict;
+    }
+    if let Some(e) = world.unreadable {
+        return ledger_failure(policy, e);
+    }
+    let lv = ledger::check(&world.session.ledger, call, world.scope, policy);
+    let mut v = verdict.stricter(lv.verdict);
+    v.chain = lv.links;
+    v
+}
+
+/// The ledger rows the call writes (a run of a ledgered script records what that script
+/// writes; with no store there is nothing ledgered to run).
+fn plan_ledger(
+    policy: &Policy,
+    event: &HookEvent,
+    call: &Call,
+    world: &World,
+    record: &mut Recording,
+    wanted: &mut BTreeSet<String>,
+) {
+    let (writes, runs) = ledger::relevance(call, world.scope);
+    if !(writes || (runs && world.session.stored)) {
+        return;
+    }
+    if let Some(e) = world.unreadable {
+        record.failure = Some(ledger_failure(policy, e));
+        return;
+    }
+    let ctx = WriteContext {
+        tool_use_id: event.tool_use_id.clone(),
+        receipt: None,
+        now_ms: world.now_ms,
+    };
+    let mut work = world.session.ledger.clone();
+    let n = ledger::record(&mut work, call, world.scope, policy, &ctx);
+    wanted.extend(work.take_misses());
+    if n > 0 {
+        record.changes.ledger = Some(work);
+    }
+}
+
+// ---- Taint (the lethal trifecta across calls) --------------------------------------------
+
+/// The stricter of the verdict so far and the taint judgement of the call's ways out.
+fn taint_check(policy: &Policy, call: &Call, world: &World, verdict: Verdict) -> Verdict {
+    if policy.taint.mode == TaintMode::Off || verdict.effect == Some(Effect::Deny) {
+        return verdict;
+    }
+    let outs = taint::outbound(call, world.scope, &policy.taint);
+    if outs.is_empty() {
+        return verdict;
+    }
+    if let Some(e) = world.unreadable {
+        return ledger_failure(policy, e).stricter(verdict);
+    }
+    let mut seen = exposure_seen(policy, world);
+    // What this very call reads counts too (`cat .env | curl -d @- …`).
+    taint::include_own(&mut seen, call, world.scope, &policy.taint);
+    // The taint reason names the calls behind it, so it wins a tie with a static ask.
+    match taint::judge(&policy.taint, &outs, &seen) {
+        Some(v) if v.effect >= verdict.effect => crate::evaluate::headless(policy, v),
+        _ => verdict,
+    }
+}
+
+/// The session's exposure within the policy's TTL at the world's clock (the loader already
+/// reads only those rows; a world built by hand may hold older ones).
+fn exposure_seen(policy: &Policy, world: &World) -> SessionExposure {
+    let since = world.taint_since(policy);
+    let e = &world.session.exposure;
+    let fresh = |r: &&ExposureRow| r.at_ms >= since;
+    SessionExposure {
+        untrusted: e.untrusted.as_ref().filter(fresh).cloned(),
+        private: e.private.as_ref().filter(fresh).cloned(),
+        derived: e.derived.iter().filter(fresh).cloned().collect(),
+        remotes: e.remotes.iter().filter(fresh).cloned().collect(),
+    }
+}
+
+/// What the call exposes the session to: untrusted content, private data, remotes changed,
+/// and files written after private data was read.
+fn plan_exposures(policy: &Policy, call: &Call, world: &World, record: &mut Recording) {
+    if policy.taint.mode == TaintMode::Off || record.failure.is_some() {
+        return;
+    }
+    let session = world.session;
+    let reads: Vec<PathBuf> = call
+        .effects
+        .iter()
+        .filter_map(|e| match e {
+            CallEffect::Read { path } => Some(path.clone()),
+            _ => None,
+        })
+        .collect();
+    // Files downloaded earlier in the session are outside content too. The download itself
+    // was recorded as untrusted already, so an unreadable store costs only this sighting.
+    let downloaded: Vec<PathBuf> = if session.stored && world.unreadable.is_none() {
+        reads
+            .iter()
+            .filter(|p| session.ledger.get(p).is_some_and(|e| e.from_network))
+            .cloned()
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut rows = taint::exposures(call, world.scope, &policy.taint, &|p| {
+        downloaded.iter().any(|d| d == p)
+    });
+    rows.extend(taint::remotes_changed(call));
+    let writes = taint::written(call);
+    if !writes.is_empty() {
+        let private = match rows.iter().find(|r| r.kind == ExposureKind::Private) {
+            Some(r) => Some(r.origin.clone()),
+            None if session.stored => match world.unreadable {
+                Some(e) => {
+                    record.failure = Some(ledger_failure(policy, e));
+                    return;
+                }
+                None => exposure_seen(policy, world).private.map(|r| r.describe()),
+            },
+            None => None,
+        };
+        if let Some(origin) = private {
+            for w in writes {
+                rows.push(Exposure {
+                    kind: ExposureKind::Derived,
+                    key: w.to_string_lossy().into_owned(),
+                    origin: origin.clone(),
+                });
+            }
+        }
+    }
+    record.changes.exposures = rows;
+}
+
+// ---- Risk context ------------------------------------------------------------------------
+
+/// What the risk layer is told about the session: the ledger entries of the files the call
+/// runs (the model judges what actually runs, downloaded files as untrusted), and the
+/// untrusted content the session has seen. An unreadable store gives none (the stages above
+/// already failed closed).
+fn risk_context(policy: &Policy, call: &Call, world: &World) -> Vec<LedgerExcerpt> {
+    let session = world.session;
+    if !session.stored || world.unreadable.is_some() {
+        return Vec::new();
+    }
+    let mut out: Vec<LedgerExcerpt> = Vec::new();
+    for exec in crate::fileops::executions(call, world.scope) {
+        let Some(entry) = session.ledger.get(&exec.path) else {
+            continue;
+        };
+        if out.iter().any(|e| e.path == entry.path) {
+            continue;
+        }
+        out.push(LedgerExcerpt {
+            path: entry.path.clone(),
+            written_by_agent: true,
+            turns_ago: None,
+            excerpt: entry.excerpt.clone(),
+            untrusted_source: entry
+                .from_network
+                .then(|| format!("{} ({})", entry.summary, entry.how)),
+        });
+    }
+    if policy.taint.mode != TaintMode::Off
+        && let Some(u) = &exposure_seen(policy, world).untrusted
+    {
+        out.push(LedgerExcerpt {
+            path: String::new(),
+            written_by_agent: false,
+            turns_ago: None,
+            excerpt: None,
+            untrusted_source: Some(format!(
+                "untrusted content entered this session: {}",
+                u.describe()
+            )),
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,412 @@
+//! One call's use of its session's store, on one connection: a read of the rows the call
+//! needs into a `SessionView` (one read transaction, every pass over the same snapshot), one
+//! write transaction for everything the call records (ledger rows and exposure rows), and one
+//! more, after the audit append, that links those rows to the call's audit entry.
+//!
+//! The judgement itself (`crate::decide`) never touches the store: it sees the view, and says
+//! which rows it missed; the view is filled until it misses none (chains followed into files
+//! the call does not name), then what it decided is written here.
+
+use super::store::{
+    MAX_PASSES, enforce_bounds, error, fetch, run_change, select_bodies, sql_error,
+    too_many_passes, upsert, write_back,
+};
+use super::taint::{err as exposure_error, insert_exposures, read_exposure, set_exposure_seq};
+use super::{Ledger, LedgerError, LedgerStore, Receipt};
+use crate::taint::{Exposure, SessionExposure};
+use rusqlite::{Connection, TransactionBehavior};
+use std::collections::BTreeSet;
+
+/// What one call sees of its session's store: the ledger rows it asked for and the session's
+/// exposure. Built by `SessionStore::load`, or by hand (tests, a session with no store).
+#[derive(Debug, Clone, Default)]
+pub struct SessionView {
+    /// The rows read (a partial view in the hook: a row asked for and not held is noted, so
+    /// the loader can fetch it); complete when built by hand.
+    pub ledger: Ledger,
+    /// The latest untrusted and private exposure, and the rows of the paths and remotes the
+    /// call sends to (`ExposureQuery`).
+    pub exposure: SessionExposure,
+    /// The session had a store when it was read.
+    pub stored: bool,
+    /// Keys looked up (found or not): what the write re-reads under its lock.
+    fetched: BTreeSet<String>,
+}
+
+impl SessionView {
+    /// The view of a store that is there but could not be read: no rows, no exposure. The
+    /// stages that need it fail closed on the error the loader reports beside it.
+    pub fn unreadable() -> SessionView {
+        SessionView {
+            stored: true,
+            ..Default::default()
+        }
+    }
+
+    /// A view built by hand: these rows and this exposure, complete (nothing is fetched later).
+    pub fn of(ledger: Ledger, exposure: SessionExposure) -> SessionView {
+        SessionView {
+            ledger,
+            exposure,
+            stored: true,
+            fetched: BTreeSet::new(),
+        }
+    }
+}
+
+/// The exposure rows a call's judgement needs besides the latest untrusted and private ones.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ExposureQuery {
+    /// Paths the call sends out (derived-data rows).
+    pub paths: Vec<String>,
+    /// Remotes the call pushes to (changed-remote rows).
+    pub remotes: Vec<String>,
+    /// Rows older than this (ms since the epoch) are not seen (the taint TTL).
+    pub since_ms: u64,
+}
+
+/// What a call records, written in one transaction.
+#[derive(Debug, Clone, Default)]
+pub struct SessionChanges {
+    /// The ledger rows as the call leaves them (the view's rows with the call's writes), when
+    /// it wrote any.
+    pub ledger: Option<Ledger>,
+    /// Exposure rows to add.
+    pub exposures: Vec<Exposure>,
+    /// The time written into the exposure rows (ms since the epoch).
+    pub now_ms: u64,
+}
+
+impl SessionChanges {
+    /// Nothing to write.
+    pub fn is_empty(&self) -> bool {
+        self.ledger.is_none() && self.exposures.is_empty()
+    }
+}
+
+/// A call's handle on its session's store: opened at most once, on first use.
+pub struct SessionStore<'s> {
+    store: &'s LedgerStore,
+    id: String,
+    conn: Option<Connection>,
+}
+
+impl LedgerStore {
+    /// The handle one call uses for its session (opens nothing yet).
+    pub fn session(&self, session_id: &str) -> SessionStore<'_> {
+        SessionStore {
+            store: self,
+            id: session_id.to_string(),
+            conn: None,
+        }
+    }
+}
+
+impl SessionStore<'_> {
+    /// Whether the session has a store (cheap: a stat, or the open connection).
+    pub fn exists(&self) -> bool {
+        self.conn.is_some() || self.store.exists(&self.id)
+    }
+
+    fn connection(&mut self, create: bool) -> Result<Option<&mut Connection>, LedgerError> {
+        if self.conn.is_none() {
+            self.conn = self.store.open(&self.id, create)?;
+        }
+        Ok(self.conn.as_mut())
+    }
+
+    /// Reads the rows of `keys` and (with `exposure`) the session's exposure in one read
+    /// transaction, and runs `step` on the view; `step` returns its answer and the rows it
+    /// wanted beyond the view, which are fetched (same snapshot) before it runs again. A
+    /// session with no store gives an empty, complete view. Returns the last answer and view.
+    pub fn load<T>(
+        &mut self,
+        keys: &[String],
+        exposure: Option<&ExposureQuery>,
+        mut step: impl FnMut(&SessionView) -> (T, BTreeSet<String>),
+    ) -> Result<(T, SessionView), LedgerError> {
+        let path = self.store.file_for(&self.id);
+        let Some(conn) = self.connection(false)? else {
+            let view = SessionView::default();
+            return Ok((step(&view).0, view));
+        };
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Deferred)
+            .map_err(|e| sql_error(&path, e))?;
+        let mut view = SessionView {
+            ledger: Ledger::partial(),
+            stored: true,
+            ..Default::default()
+        };
+        if let Some(q) = exposure {
+            view.exposure = read_exposure(&tx, &q.paths, &q.remotes, q.since_ms)
+                .map_err(|e| exposure_error(&path, e))?;
+        }
+        fetch(
+            &tx,
+            &path,
+            &mut view.ledger,
+            &mut view.fetched,
+            keys.iter().cloned(),
+        )?;
+        for _ in 0..MAX_PASSES {
+            let (out, mut wanted) = step(&view);
+            wanted.extend(view.ledger.take_misses());
+            wanted.retain(|k| !view.fetched.contains(k));
+            if wanted.is_empty() {
+                return Ok((out, view));
+            }
+            fetch(
+                &tx,
+                &path,
+                &mut view.ledger,
+                &mut view.fetched,
+                wanted.into_iter(),
+            )?;
+        }
+        Err(too_many_passes(&path))
+    }
+
+    /// Writes what a call records in one write transaction (creating the store when the
+    /// session has none and there is something to write). The ledger rows were planned on
+    /// `view`; when a row the plan read changed meanwhile (another process), `redo` plans them
+    /// again on the rows as they are now, under the lock. `also` runs last in the same
+    /// transaction: a stage that must count or record atomically with the call. Returns the
+    /// ids of the exposure rows added, and what `also` returned.
+    pub fn commit<T>(
+        &mut self,
+        view: &SessionView,
+        changes: &SessionChanges,
+        mut redo: impl FnMut(&mut Ledger) -> bool,
+        also: impl FnOnce(&Connection) -> Result<T, LedgerError>,
+    ) -> Result<(Vec<i64>, T), LedgerError> {
+        let path = self.store.file_for(&self.id);
+        let fresh = self.conn.is_none() && !self.store.exists(&self.id);
+        let memory = self.store.is_memory();
+        let conn = self
+            .connection(true)?
+            .ok_or_else(|| error(&path, "could not be created".into()))?;
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| sql_error(&path, e))?;
+        if let Some(work) = &changes.ledger {
+            let mut base = Ledger::partial();
+            let mut fetched = BTreeSet::new();
+            // A view read before the store existed holds no rows: read the rows the plan
+            // writes, so a store another process made meanwhile is planned on, not overwritten.
+            let mut keys = view.fetched.clone();
+            if !view.stored {
+                keys.extend(work.entries.keys().cloned());
+            }
+            fetch(&tx, &path, &mut base, &mut fetched, keys.into_iter())?;
+            if view.stored && base.entries == view.ledger.entries {
+                write_back(&tx, &path, &base, work)?;
+            } else {
+                let (work, (), changed) =
+                    run_change(&tx, &path, &mut base, &mut fetched, &mut |l| ((), redo(l)))?;
+                if changed {
+                    write_back(&tx, &path, &base, &work)?;
+                }
+            }
+            enforce_bounds(&tx, &path)?;
+        }
+        let ids = insert_exposures(&tx, &changes.exposures, changes.now_ms)
+            .map_err(|e| exposure_error(&path, e))?;
+        let extra = also(&tx)?;
+        tx.commit().map_err(|e| sql_error(&path, e))?;
+        if fresh && !memory {
+            self.store.prune_stale(&path);
+        }
+        Ok((ids, extra))
+    }
+
+    /// After the call's audit entry is appended: the ledger rows the call recorded (by
+    /// `tool_use_id`, still without a receipt) get its receipt, and its exposure rows its seq,
+    /// in one write transaction. Nothing to link opens nothing.
+    pub fn attach(
+        &mut self,
+        tool_use_id: Option<&str>,
+        exposure_ids: &[i64],
+        receipt: &Receipt,
+    ) -> Result<(), LedgerError> {
+        if tool_use_id.is_none() && exposure_ids.is_empty() {
+            return Ok(());
+        }
+        let path = self.store.file_for(&self.id);
+        let Some(conn) = self.connection(false)? else {
+            return Ok(());
+        };
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| sql_error(&path, e))?;
+        if let Some(id) = tool_use_id {
+            const PENDING: &str =
+                "SELECT body FROM entries WHERE pending_receipt = 1 AND tool_use_id = ?1";
+            for mut e in select_bodies(&tx, &path, PENDING, id)? {
+                if e.receipt.is_none() && e.tool_use_id.as_deref() == Some(id) {
+                    e.receipt = Some(receipt.clone());
+                    upsert(&tx, &path, &e)?;
+                }
+            }
+        }
+        set_exposure_seq(&tx, exposure_ids, receipt.seq).map_err(|e| exposure_error(&path, e))?;
+        tx.commit().map_err(|e| sql_error(&path, e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ledger::LedgerEntry;
+    use crate::taint::ExposureKind;
+    use std::path::Path;
+
+    fn entry(path: &str, summary: &str) -> LedgerEntry {
+        LedgerEntry {
+            path: path.into(),
+            sha256: None,
+            size: None,
+            tool: "Write".into(),
+            tool_use_id: Some("t1".into()),
+            summary: summary.into(),
+            how: "Write".into(),
+            from_network: false,
+            executable: false,
+            excerpt: None,
+            excerpt_complete: false,
+            analysis: None,
+            receipt: None,
+            written_at: 1,
+            confirmed: false,
+        }
+    }
+
+    fn plan(view: &SessionView, e: LedgerEntry) -> Ledger {
+        let mut work = view.ledger.clone();
+        work.entries.insert(e.path.clone(), e);
+        work
+    }
+
+    #[test]
+    fn one_open_reads_writes_and_links_a_call() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path());
+        store
+            .update("s", |l| l.entries.insert("/a".into(), entry("/a", "old")))
+            .map(|_| ())
+            .unwrap();
+        let before = crate::ledger::store_opens();
+        let mut s = store.session("s");
+        let keys = ["/a".to_string(), "/b".to_string()];
+        let (held, view) = s
+            .load(&keys, None, |v| {
+                (v.ledger.entries.len(), Default::default())
+            })
+            .unwrap();
+        assert_eq!(held, 1);
+        assert!(view.stored);
+        let changes = SessionChanges {
+            ledger: Some(plan(&view, entry("/b", "new"))),
+            exposures: vec![Exposure {
+                kind: ExposureKind::Untrusted,
+                key: String::new(),
+                origin: "WebFetch x".into(),
+            }],
+            now_ms: 5,
+        };
+        let (ids, counted) = s
+            .commit(
+                &view,
+                &changes,
+                |_| panic!("no re-plan"),
+                |tx| {
+                    tx.execute_batch("CREATE TABLE IF NOT EXISTS counts(n INTEGER)")
+                        .and_then(|_| tx.execute("INSERT INTO counts VALUES (1)", []))
+                        .map_err(|e| sql_error(Path::new("x"), e))
+                },
+            )
+            .unwrap();
+        assert_eq!((ids.len(), counted), (1, 1));
+        let r = Receipt {
+            seq: 9,
+            hash: "h".into(),
+        };
+        s.attach(Some("t1"), &ids, &r).unwrap();
+        assert_eq!(crate::ledger::store_opens() - before, 1);
+        drop(s);
+        let all = store.load("s").unwrap();
+        assert_eq!(all.entries["/b"].summary, "new");
+        assert_eq!(all.entries["/b"].receipt, Some(r.clone()));
+        let seen = store.session_exposure("s", &[], &[], 0).unwrap();
+        assert_eq!(seen.untrusted.unwrap().seq, Some(9));
+    }
+
+    #[test]
+    fn a_failing_extra_stage_writes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path());
+        store
+            .update("s", |l| l.entries.insert("/a".into(), entry("/a", "old")))
+            .map(|_| ())
+            .unwrap();
+        let mut s = store.session("s");
+        let (_, view) = s
+            .load(&["/a".to_string()], None, |_| ((), Default::default()))
+            .unwrap();
+        let changes = SessionChanges {
+            ledger: Some(plan(&view, entry("/a", "new"))),
+            ..Default::default()
+        };
+        let e = s
+            .commit(
+                &view,
+                &changes,
+                |_| true,
+                |_| -> Result<(), _> {
+                    Err(error(Path::new("/limits"), "is over its limit".into()))
+                },
+            )
+            .unwrap_err();
+        assert!(e.to_string().contains("over its limit"));
+        assert_eq!(store.load("s").unwrap().entries["/a"].summary, "old");
+    }
+
+    #[test]
+    fn a_row_changed_by_another_process_is_planned_again_under_the_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path());
+        store
+            .update("s", |l| l.entries.insert("/a".into(), entry("/a", "v1")))
+            .map(|_| ())
+            .unwrap();
+        let mut s = store.session("s");
+        let (_, view) = s
+            .load(&["/a".to_string()], None, |_| ((), Default::default()))
+            .unwrap();
+        // Another process writes the row this call's plan read.
+        store
+            .update("s", |l| l.entries.insert("/a".into(), entry("/a", "v2")))
+            .map(|_| ())
+            .unwrap();
+        let changes = SessionChanges {
+            ledger: Some(plan(&view, entry("/a", "from v1"))),
+            ..Default::default()
+        };
+        let mut replanned_on = Vec::new();
+        s.commit(
+            &view,
+            &changes,
+            |l| {
+                let base = l.get(Path::new("/a")).unwrap().summary.clone();
+                replanned_on.push(base.clone());
+                l.entries
+                    .insert("/a".into(), entry("/a", &format!("from {base}")));
+                true
+            },
+            |_| Ok(()),
+        )
+        .unwrap();
+        assert_eq!(replanned_on, ["v2"]);
+        assert_eq!(store.load("s").unwrap().entries["/a"].summary, "from v2");
+    }
+}
