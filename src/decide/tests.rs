@@ -337,18 +337,20 @@ fn the_hook_opens_a_sessions_store_once_per_call() {
     };
     let script = format!("{PROJECT}/clean.sh");
     let write = |content: &str| event("Write", json!({ "file_path": script, "content": content }));
+    // Every PreToolUse also opens the session's call record once (`ledger::observe_pre`: its
+    // own file, for bypass detection and policy drift): the `1 +` below.
     // The session's first write makes the store: one look (none there), one open to create it.
     let (n, _) = opens(&write("echo hi\n"));
-    assert_eq!(n, 2);
+    assert_eq!(n, 1 + 2);
     // Every later call that reads and writes the store opens it once.
     let (n, _) = opens(&write("#!/bin/sh\nrm -rf \"$HOME\"\n"));
-    assert_eq!(n, 1);
+    assert_eq!(n, 1 + 1);
     let (n, v) = opens(&bash("sh clean.sh"));
-    assert_eq!(n, 1);
+    assert_eq!(n, 1 + 1);
     assert_eq!(v.effect, Some(Effect::Deny), "{v:?}");
-    // A call that neither writes, runs, reads nor sends opens nothing.
+    // A call that neither writes, runs, reads nor sends opens no ledger.
     let (n, _) = opens(&bash("echo hello"));
-    assert_eq!(n, 0);
+    assert_eq!(n, 1);
     let Record::Memory { ledger, .. } = &record else {
         unreachable!()
     };
