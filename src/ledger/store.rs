@@ -107,6 +107,8 @@ pub struct LedgerStore {
     dir: PathBuf,
     /// Set for a store that lives in memory only (`check`, `replay`): nothing touches disk.
     memory: Option<std::sync::Arc<Memory>>,
+    /// The tables a new store is made with (the ledger's, or a sibling's own).
+    schema: &'static str,
 }
 
 /// The in-memory databases of a memory-only store: one shared-cache SQLite database per
@@ -125,6 +127,7 @@ impl LedgerStore {
         LedgerStore {
             dir: data_dir.join("ledger"),
             memory: None,
+            schema: SCHEMA,
         }
     }
 
@@ -138,6 +141,7 @@ impl LedgerStore {
                 id: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
                 keepers: Default::default(),
             })),
+            schema: SCHEMA,
         }
     }
 
@@ -180,7 +184,7 @@ impl LedgerStore {
                 return Ok(None);
             }
             let conn = Connection::open_with_flags(&uri, flags).map_err(|e| sql_error(&path, e))?;
-            conn.execute_batch(SCHEMA)
+            conn.execute_batch(self.schema)
                 .and_then(|_| conn.pragma_update(None, "user_version", SCHEMA_VERSION))
                 .map_err(|e| sql_error(&path, e))?;
             slot.insert(conn);
@@ -191,10 +195,12 @@ impl LedgerStore {
 
     /// Another kind of per-session store beside this one (`<state dir>/<name>/`, or in the same
     /// memory), with the same hardening and failure rules, apart from the ledger's files and lock.
-    pub(super) fn sibling(&self, name: &str) -> LedgerStore {
+    /// Its files are made with `schema` (not the ledger's tables).
+    pub(super) fn sibling(&self, name: &str, schema: &'static str) -> LedgerStore {
         LedgerStore {
             dir: self.dir.parent().unwrap_or(Path::new("")).join(name),
             memory: self.memory.clone(),
+            schema,
         }
     }
 
@@ -448,7 +454,7 @@ impl LedgerStore {
             } else {
                 None
             };
-            create_store(&path, migrated.as_ref())?;
+            create_store(&path, migrated.as_ref(), self.schema)?;
             if has_legacy {
                 // Migrated: the store holds every entry, the JSON file is no longer read.
                 let _ = fs::remove_file(&legacy);
@@ -634,7 +640,7 @@ fn tune(conn: &Connection) -> rusqlite::Result<()> {
 
 /// Makes a store whole in a temp file (schema, migrated entries, WAL mode), synced once, then
 /// renames it into place: a crash leaves either no store or a complete one.
-fn create_store(path: &Path, migrated: Option<&Ledger>) -> Result<(), LedgerError> {
+fn create_store(path: &Path, migrated: Option<&Ledger>, schema: &str) -> Result<(), LedgerError> {
     use std::os::unix::fs::PermissionsExt;
     let tmp = path.with_extension(format!("db.tmp.{}", std::process::id()));
     let _ = fs::remove_file(&tmp);
@@ -650,7 +656,7 @@ fn create_store(path: &Path, migrated: Option<&Ledger>) -> Result<(), LedgerErro
         )
         .map_err(|e| sql_error(path, e))?;
         let tx = conn.transaction().map_err(|e| sql_error(path, e))?;
-        tx.execute_batch(SCHEMA).map_err(|e| sql_error(path, e))?;
+        tx.execute_batch(schema).map_err(|e| sql_error(path, e))?;
         if let Some(l) = migrated {
             for e in l.entries.values() {
                 upsert(&tx, path, e)?;
