@@ -7,8 +7,8 @@
 //! but in its own files (`<state dir>/calls/<hash>.db`). Every PreToolUse writes here, and the
 //! ledger fails closed when its lock stays taken: sharing its file would add a writer to every
 //! call and make the ledger of a session that never wrote a file exist (so later steps would
-//! open it). Two tables, made on first use (`CREATE TABLE IF NOT EXISTS`, as the exposure table
-//! is): the store needs no schema bump and an earlier version never reads it.
+//! open it). Its own two tables only, made with the store (a smaller schema for SQLite to load
+//! on every open); an earlier version never reads it.
 //!
 //! Cost: one write transaction per PreToolUse (the first digest read and the id inserted
 //! together) and one indexed read per PostToolUse. Unlike the ledger, the store is written with
@@ -26,12 +26,12 @@ use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use std::path::Path;
 
 const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS decided_calls(
+CREATE TABLE decided_calls(
     id INTEGER PRIMARY KEY,
     tool_use_id TEXT NOT NULL UNIQUE,
     at_ms INTEGER NOT NULL
 );
-CREATE TABLE IF NOT EXISTS session_facts(
+CREATE TABLE session_facts(
     key TEXT PRIMARY KEY NOT NULL,
     value TEXT NOT NULL
 ) WITHOUT ROWID;
@@ -77,20 +77,10 @@ fn keep_wal_empty(conn: &Connection) {
     let _ = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
 }
 
-fn has_table(conn: &Connection, name: &str) -> rusqlite::Result<bool> {
-    conn.query_row(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1",
-        [name],
-        |_| Ok(()),
-    )
-    .optional()
-    .map(|r| r.is_some())
-}
-
 impl LedgerStore {
     /// The sessions' decided-calls stores, beside this ledger store.
     pub fn decided_calls(&self) -> LedgerStore {
-        self.sibling("calls")
+        self.sibling("calls", &[SCHEMA])
     }
 
     /// Records a PreToolUse decision: its `tool_use_id` (when it has one), and `digest` as the
@@ -112,7 +102,6 @@ impl LedgerStore {
             // Evidence, not a decision: no sync (see the module doc, and `keep_wal_empty`).
             conn.pragma_update(None, "synchronous", "OFF")?;
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            tx.execute_batch(SCHEMA)?;
             tx.prepare_cached("INSERT OR IGNORE INTO session_facts(key, value) VALUES (?1, ?2)")?
                 .execute(params![FIRST_POLICY, digest])?;
             let first: String = tx
@@ -158,10 +147,6 @@ impl LedgerStore {
             return Ok(PreSeen::Missing);
         };
         let read = || -> rusqlite::Result<PreSeen> {
-            if !has_table(&conn, "decided_calls")? {
-                // A store whose first write never completed: nothing to go by.
-                return Ok(PreSeen::Unknown);
-            }
             let found = conn
                 .prepare_cached("SELECT 1 FROM decided_calls WHERE tool_use_id = ?1")?
                 .query_row([tool_use_id], |_| Ok(()))
@@ -181,7 +166,11 @@ impl LedgerStore {
                 PreSeen::Missing
             })
         };
-        read().map_err(|e| err(&path, e))
+        match read() {
+            // A store without the tables (not made by this version): nothing to go by.
+            Err(e) if e.to_string().contains("no such table") => Ok(PreSeen::Unknown),
+            r => r.map_err(|e| err(&path, e)),
+        }
     }
 }
 
@@ -234,7 +223,7 @@ mod tests {
     #[test]
     fn decisions_are_found_and_the_first_policy_is_kept() {
         let dir = tempfile::tempdir().unwrap();
-        let store = LedgerStore::new(dir.path());
+        let store = LedgerStore::new(dir.path()).decided_calls();
         assert_eq!(store.pre_seen("s", "t1").unwrap(), PreSeen::Missing);
         assert_eq!(store.record_decision("s", Some("t1"), "a", 1).unwrap(), "a");
         // Recorded twice (two installs of the hook): still one row, no error.
@@ -252,7 +241,7 @@ mod tests {
     }
 
     #[test]
-    fn a_store_from_before_the_record_cannot_tell() {
+    fn a_store_without_the_tables_cannot_tell() {
         let dir = tempfile::tempdir().unwrap();
         let store = LedgerStore::new(dir.path());
         // A ledger write made the store; no decision was recorded in it.
@@ -275,7 +264,7 @@ mod tests {
     #[test]
     fn old_ids_are_pruned_past_the_bound() {
         let dir = tempfile::tempdir().unwrap();
-        let store = LedgerStore::new(dir.path());
+        let store = LedgerStore::new(dir.path()).decided_calls();
         let conn = {
             store.record_decision("s", Some("first"), "a", 1).unwrap();
             store.open("s", false).unwrap().unwrap()

@@ -57,6 +57,9 @@ thread_local! {
     pub(crate) static OPENS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
+/// The ledger's tables: its entries and the limit counters.
+const LEDGER_SCHEMA: &[&str] = &[SCHEMA, super::limits::SCHEMA];
+
 const SCHEMA: &str = "
 CREATE TABLE entries(
     path TEXT PRIMARY KEY NOT NULL,
@@ -114,6 +117,8 @@ pub struct LedgerStore {
     dir: PathBuf,
     /// Set for a store that lives in memory only (`check`, `replay`): nothing touches disk.
     memory: Option<std::sync::Arc<Memory>>,
+    /// The tables a new store is made with (the ledger's, or a sibling's own).
+    schema: &'static [&'static str],
 }
 
 /// The in-memory databases of a memory-only store: one shared-cache SQLite database per
@@ -132,6 +137,7 @@ impl LedgerStore {
         LedgerStore {
             dir: data_dir.join("ledger"),
             memory: None,
+            schema: LEDGER_SCHEMA,
         }
     }
 
@@ -145,6 +151,7 @@ impl LedgerStore {
                 id: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
                 keepers: Default::default(),
             })),
+            schema: LEDGER_SCHEMA,
         }
     }
 
@@ -187,8 +194,9 @@ impl LedgerStore {
                 return Ok(None);
             }
             let conn = Connection::open_with_flags(&uri, flags).map_err(|e| sql_error(&path, e))?;
-            conn.execute_batch(SCHEMA)
-                .and_then(|_| conn.execute_batch(super::limits::SCHEMA))
+            self.schema
+                .iter()
+                .try_for_each(|part| conn.execute_batch(part))
                 .and_then(|_| conn.pragma_update(None, "user_version", SCHEMA_VERSION))
                 .map_err(|e| sql_error(&path, e))?;
             slot.insert(conn);
@@ -199,10 +207,12 @@ impl LedgerStore {
 
     /// Another kind of per-session store beside this one (`<state dir>/<name>/`, or in the same
     /// memory), with the same hardening and failure rules, apart from the ledger's files and lock.
-    pub(super) fn sibling(&self, name: &str) -> LedgerStore {
+    /// Its files are made with `schema` (not the ledger's tables).
+    pub(super) fn sibling(&self, name: &str, schema: &'static [&'static str]) -> LedgerStore {
         LedgerStore {
             dir: self.dir.parent().unwrap_or(Path::new("")).join(name),
             memory: self.memory.clone(),
+            schema,
         }
     }
 
@@ -463,7 +473,7 @@ impl LedgerStore {
             } else {
                 None
             };
-            create_store(&path, migrated.as_ref())?;
+            create_store(&path, migrated.as_ref(), self.schema)?;
             if has_legacy {
                 // Migrated: the store holds every entry, the JSON file is no longer read.
                 let _ = fs::remove_file(&legacy);
@@ -673,7 +683,11 @@ fn tune(conn: &Connection) -> rusqlite::Result<()> {
 
 /// Makes a store whole in a temp file (schema, migrated entries, WAL mode), synced once, then
 /// renames it into place: a crash leaves either no store or a complete one.
-fn create_store(path: &Path, migrated: Option<&Ledger>) -> Result<(), LedgerError> {
+fn create_store(
+    path: &Path,
+    migrated: Option<&Ledger>,
+    schema: &[&str],
+) -> Result<(), LedgerError> {
     use std::os::unix::fs::PermissionsExt;
     let tmp = path.with_extension(format!("db.tmp.{}", std::process::id()));
     let _ = fs::remove_file(&tmp);
@@ -689,8 +703,9 @@ fn create_store(path: &Path, migrated: Option<&Ledger>) -> Result<(), LedgerErro
         )
         .map_err(|e| sql_error(path, e))?;
         let tx = conn.transaction().map_err(|e| sql_error(path, e))?;
-        tx.execute_batch(SCHEMA)
-            .and_then(|_| tx.execute_batch(super::limits::SCHEMA))
+        schema
+            .iter()
+            .try_for_each(|part| tx.execute_batch(part))
             .map_err(|e| sql_error(path, e))?;
         if let Some(l) = migrated {
             for e in l.entries.values() {
