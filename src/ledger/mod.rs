@@ -143,6 +143,23 @@ impl Ledger {
         found
     }
 
+    /// The entries of files under a directory (resolved). A partial view notes the
+    /// directory, with a trailing `/`, as asked for: the store then fetches every row under it.
+    pub fn under(&self, dir: &Path) -> Vec<&LedgerEntry> {
+        let mut key = dir.to_string_lossy().into_owned();
+        if !key.ends_with('/') {
+            key.push('/');
+        }
+        if let Some(m) = &self.misses {
+            m.borrow_mut().insert(key.clone());
+        }
+        self.entries
+            .range(key.clone()..)
+            .take_while(|(k, _)| k.starts_with(&key))
+            .map(|(_, e)| e)
+            .collect()
+    }
+
     fn put(&mut self, entry: LedgerEntry) {
         self.entries.insert(entry.path.clone(), entry);
     }
@@ -222,17 +239,18 @@ pub fn relevance(call: &Call, scope: &Scope) -> (bool, bool) {
     match &call.kind {
         CallKind::Write { .. } => (true, false),
         // Read from the effects normalize computed (the hook asks up to three times).
-        CallKind::Shell { .. } if !call.effects.is_empty() => (
+        CallKind::Shell { analysis, .. } if !call.effects.is_empty() => (
             call.effects.iter().any(|e| {
                 matches!(e, Effect::Write { .. })
                     || matches!(e, Effect::Chmod { how, .. } if how == "chmod +x")
-            }),
+            }) || !fileops::config_writes(analysis, scope).is_empty(),
             call.effects
                 .iter()
                 .any(|e| matches!(e, Effect::Execute { path: Some(_), .. })),
         ),
         CallKind::Shell { analysis, .. } => (
-            !fileops::writes(analysis, scope).is_empty(),
+            !fileops::writes(analysis, scope).is_empty()
+                || !fileops::config_writes(analysis, scope).is_empty(),
             !fileops::executions(call, scope).is_empty(),
         ),
         _ => (false, false),
@@ -246,11 +264,18 @@ pub fn keys(call: &Call, scope: &Scope) -> Vec<String> {
     match &call.kind {
         CallKind::Write { path, .. } => out.push(path.to_string_lossy().into_owned()),
         CallKind::Shell { analysis, .. } => {
-            for w in fileops::writes(analysis, scope) {
+            for w in fileops::writes(analysis, scope)
+                .into_iter()
+                .chain(fileops::config_writes(analysis, scope))
+            {
                 out.push(w.path.to_string_lossy().into_owned());
             }
             for e in fileops::executions(call, scope) {
-                out.push(e.path.to_string_lossy().into_owned());
+                let mut key = e.path.to_string_lossy().into_owned();
+                if e.directory {
+                    key.push('/');
+                }
+                out.push(key);
             }
         }
         _ => {}
@@ -313,7 +338,7 @@ pub fn check_with(
     scope: &Scope,
     engine: &dyn ShellEngine,
 ) -> LedgerVerdict {
-    let execs = fileops::executions(call, scope);
+    let execs = expand_directories(ledger, fileops::executions(call, scope));
     if execs.is_empty() {
         return LedgerVerdict {
             verdict: Verdict::no_opinion(),
@@ -365,6 +390,31 @@ pub fn check_with(
     };
     verdict.chain = links.clone();
     LedgerVerdict { verdict, links }
+}
+
+/// Runs of a directory (`.github/workflows` on `git push`) become runs of each ledgered
+/// file under it (the directory's direct YAML files: the ones the CI system reads).
+fn expand_directories(ledger: &Ledger, execs: Vec<fileops::Execution>) -> Vec<fileops::Execution> {
+    let mut out = Vec::with_capacity(execs.len());
+    for e in execs {
+        if !e.directory {
+            out.push(e);
+            continue;
+        }
+        for entry in ledger.under(&e.path) {
+            let p = PathBuf::from(&entry.path);
+            let direct = p.parent() == Some(e.path.as_path());
+            let yaml = matches!(p.extension().and_then(|x| x.to_str()), Some("yml" | "yaml"));
+            if direct && yaml {
+                out.push(fileops::Execution {
+                    path: p,
+                    directory: false,
+                    ..e.clone()
+                });
+            }
+        }
+    }
+    out
 }
 
 /// One judged execution, before it becomes a verdict.
@@ -803,7 +853,10 @@ fn planned_writes(
             }
         }
         CallKind::Shell { analysis, .. } => {
-            for w in fileops::writes(analysis, scope) {
+            for w in fileops::writes(analysis, scope)
+                .into_iter()
+                .chain(fileops::config_writes(analysis, scope))
+            {
                 let known = |p: &Path, out: &Vec<LedgerEntry>| -> Option<LedgerEntry> {
                     let key = p.to_string_lossy();
                     out.iter()
@@ -855,6 +908,11 @@ fn planned_writes(
                                     .or_else(|| read_text(&w.path));
                                 match before {
                                     Some(b) => entry_from_text(&w.path, &(b + c), &seed, engine),
+                                    // Appending to a file that is neither on disk nor in the
+                                    // ledger creates it: the text is the whole file.
+                                    None if prior.is_none() => {
+                                        entry_from_text(&w.path, c, &seed, engine)
+                                    }
                                     None => {
                                         let mut e = seed;
                                         let mut a =

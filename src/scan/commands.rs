@@ -521,6 +521,13 @@ pub fn command_lines(
             .filter(|(n, _)| sections.is_empty() || sections.contains(n))
             .map(|(_, c)| c)
             .collect(),
+        Language::HookConfig
+        | Language::CiWorkflow
+        | Language::Compose
+        | Language::GitConfig
+        | Language::PytestConfig
+        | Language::Sql
+        | Language::Notebook => super::config::command_lines(language, text, sections),
         other => super::commands_run(other, text),
     }
 }
