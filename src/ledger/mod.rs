@@ -898,6 +898,15 @@ fn planned_writes(
                         None => out.push(seed),
                     },
                     _ => {
+                        // A copy or link of a program the session did not write (`ln -s
+                        // /usr/bin/python3 .venv/bin/python`) is not agent-written code.
+                        if w.content.is_none()
+                            && let Some(src) = &w.source
+                            && known(src, &out).is_none()
+                            && is_binary(src)
+                        {
+                            continue;
+                        }
                         let prior = known(&w.path, &out);
                         let entry = match (&w.content, &w.source) {
                             (Some(c), _) if w.append => {
@@ -1052,6 +1061,14 @@ fn read_text(path: &Path) -> Option<String> {
         .read_to_end(&mut bytes)
         .ok()?;
     Some(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// A regular file whose first bytes hold a NUL: a compiled program, not a script.
+fn is_binary(path: &Path) -> bool {
+    let mut head = [0u8; 4096];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read(&mut head))
+        .is_ok_and(|n| head[..n].contains(&0))
 }
 
 fn sha256_hex(bytes: &[u8]) -> String {
