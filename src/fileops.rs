@@ -64,8 +64,9 @@ pub struct Execution {
     pub sections: Vec<String>,
     /// Variables the invocation sets for the file (`make PY=python3`, `PY=python3 make`).
     pub defines: Vec<(String, String)>,
-    /// `path` is a directory whose every file runs (`.github/workflows` on `git push`): the
-    /// ledger judges each file written under it.
+    /// `path` is a directory whose files of the kind the runner takes run: the ledger judges
+    /// each such file written under it (`.github/workflows/*.yml` on `git push`, test
+    /// modules and `conftest.py` at any depth for pytest).
     pub directory: bool,
 }
 
@@ -1444,6 +1445,37 @@ fn pytest_files(scope: &Scope, i: usize, cmd: &Command, dir: &Path, out: &mut Ve
             _ => {}
         }
     }
+    // The tests it collects: files named as operands (`tests/test_a.py::test_x`), else test
+    // modules and `conftest.py` under the directories named (the run directory by default).
+    let mut dirs = Vec::new();
+    for w in operands_skipping(
+        cmd,
+        "cpkmo",
+        &[
+            "config-file",
+            "rootdir",
+            "basetemp",
+            "junitxml",
+            "cov",
+            "ignore",
+            "deselect",
+        ],
+    ) {
+        let path = w.text.split("::").next().unwrap_or(&w.text);
+        if path.ends_with(".py") {
+            out.push(exec(res(path), "pytest", i, Some(Language::Python)));
+        } else if !w.dynamic && !path.contains('=') {
+            dirs.push(res(path));
+        }
+    }
+    if dirs.is_empty() {
+        dirs.push(dir.to_path_buf());
+    }
+    for d in dirs {
+        let mut e = exec(d, "pytest", i, Some(Language::Python));
+        e.directory = true;
+        out.push(e);
+    }
     for line in crate::scan::pytest_option_commands(&words) {
         if let Some(module) = line.strip_prefix("python ") {
             out.push(exec(
@@ -2092,6 +2124,18 @@ mod tests {
             "/home/dev/project/no:cacheprovider.py",
             Language::Python
         ));
+        // The tests it collects: named files, else test modules under the directories.
+        assert!(has(
+            "pytest tests/test_a.py::test_x",
+            "/home/dev/project/tests/test_a.py",
+            Language::Python
+        ));
+        let t = run("pytest -k fast tests/unit");
+        let d = t
+            .iter()
+            .find(|e| e.path == p("/home/dev/project/tests/unit"))
+            .unwrap();
+        assert!(d.directory);
         // SQL clients.
         for line in [
             "psql -f db/x.sql",

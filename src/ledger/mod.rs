@@ -392,8 +392,9 @@ pub fn check_with(
     LedgerVerdict { verdict, links }
 }
 
-/// Runs of a directory (`.github/workflows` on `git push`) become runs of each ledgered
-/// file under it (the directory's direct YAML files: the ones the CI system reads).
+/// Runs of a directory become runs of each ledgered file under it that the runner takes: a
+/// CI system reads the directory's YAML files (`.github/workflows/*.yml`), pytest collects
+/// `conftest.py` and test modules (`test_*.py`, `*_test.py`) at any depth.
 fn expand_directories(ledger: &Ledger, execs: Vec<fileops::Execution>) -> Vec<fileops::Execution> {
     let mut out = Vec::with_capacity(execs.len());
     for e in execs {
@@ -403,9 +404,20 @@ fn expand_directories(ledger: &Ledger, execs: Vec<fileops::Execution>) -> Vec<fi
         }
         for entry in ledger.under(&e.path) {
             let p = PathBuf::from(&entry.path);
-            let direct = p.parent() == Some(e.path.as_path());
-            let yaml = matches!(p.extension().and_then(|x| x.to_str()), Some("yml" | "yaml"));
-            if direct && yaml {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            let taken = match e.language {
+                Some(Language::CiWorkflow) => {
+                    p.parent() == Some(e.path.as_path())
+                        && (name.ends_with(".yml") || name.ends_with(".yaml"))
+                }
+                Some(Language::Python) => {
+                    name == "conftest.py"
+                        || (name.starts_with("test_") && name.ends_with(".py"))
+                        || name.ends_with("_test.py")
+                }
+                _ => false,
+            };
+            if taken {
                 out.push(fileops::Execution {
                     path: p,
                     directory: false,
