@@ -945,7 +945,11 @@ fn command_executions(
             }
         }
         "git" => {
-            let hooks: &[&str] = match cmd.subcommand() {
+            let sub = crate::vocab::subcommand(cmd);
+            // `--no-verify` (`commit -n`) skips the commit and push hooks.
+            let verify = !(cmd.has_flag(None, &["no-verify"])
+                || (sub == Some("commit") && cmd.has_flag(Some('n'), &[])));
+            let hooks: &[&str] = match sub.filter(|_| verify) {
                 Some("commit") => &[
                     "pre-commit",
                     "prepare-commit-msg",
@@ -974,7 +978,7 @@ fn command_executions(
             }
             for root in &roots {
                 for h in hooks {
-                    let how = format!("git {}", cmd.subcommand().unwrap_or(""));
+                    let how = format!("git {}", sub.unwrap_or(""));
                     out.push(exec(
                         root.join(".git/hooks").join(h),
                         how,
