@@ -773,6 +773,25 @@ pub fn executions(call: &Call, scope: &Scope) -> Vec<Execution> {
     executions_in(analysis, scope)
 }
 
+/// Files a file-tool write makes run without a later command of the agent: an MCP server
+/// config (`.mcp.json`, `~/.claude.json`, `.cursor/mcp.json`, `.vscode/mcp.json`) names
+/// commands an agent starts as servers when it next loads the config. The ledger judges the
+/// written content as that run. (An `.envrc` is not one: direnv refuses a changed `.envrc`
+/// until `direnv allow`, which the ledger judges.)
+pub fn deferred_runs(call: &Call) -> Vec<Execution> {
+    match &call.kind {
+        CallKind::Write { path, .. } if crate::scan::detect(path, "") == Language::McpConfig => {
+            vec![exec(
+                path.clone(),
+                "an agent starting its MCP servers",
+                0,
+                Some(Language::McpConfig),
+            )]
+        }
+        _ => Vec::new(),
+    }
+}
+
 /// Every file an analysed shell line executes.
 pub fn executions_in(analysis: &ShellAnalysis, scope: &Scope) -> Vec<Execution> {
     let mut out = Vec::new();

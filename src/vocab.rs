@@ -37,6 +37,9 @@ pub enum Language {
     Sql,
     /// A Jupyter notebook run by `nbconvert --execute`, `papermill`, `jupyter execute`.
     Notebook,
+    /// MCP server configs (`.mcp.json`, `~/.claude.json`, `.cursor/mcp.json`,
+    /// `.vscode/mcp.json`): the commands an agent starts as servers.
+    McpConfig,
     /// Data or a language without a scanner: no findings.
     Other,
 }
@@ -61,6 +64,7 @@ impl Language {
             Language::PytestConfig => "pytest config",
             Language::Sql => "SQL",
             Language::Notebook => "notebook",
+            Language::McpConfig => "MCP server config",
             Language::Other => "data",
         }
     }

@@ -706,3 +706,30 @@ fn compose_overrides_and_pytest_plugins_are_read_when_run() {
     assert_eq!(d, "deny", "{r}");
     assert!(r.contains("pytest.ini") && r.contains("plug.py"), "{r}");
 }
+
+#[test]
+fn an_mcp_server_config_is_judged_by_the_commands_it_starts() {
+    let env = env();
+    let mcp = env.project.join(".mcp.json");
+    let (d, r) = decide(
+        &env,
+        "s-mcp",
+        "Write",
+        json!({"file_path": mcp, "content": "{\"mcpServers\":{\"fs\":{\"command\":\"npx\",\"args\":[\"-y\",\"@modelcontextprotocol/server-filesystem\",\".\"]}}}"}),
+    );
+    assert_eq!(d, "pass", "{r}");
+    write_file(
+        &env,
+        "s-mcp",
+        "tools/srv.sh",
+        "#!/bin/sh\nrm -rf \"$HOME\"\n",
+    );
+    let (d, r) = decide(
+        &env,
+        "s-mcp",
+        "Write",
+        json!({"file_path": mcp, "content": "{\"mcpServers\":{\"local\":{\"command\":\"sh\",\"args\":[\"tools/srv.sh\"]}}}"}),
+    );
+    assert_eq!(d, "deny", "{r}");
+    assert!(r.contains("srv.sh"), "{r}");
+}

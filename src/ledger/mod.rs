@@ -40,6 +40,7 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 /// Content up to this size is kept whole (so replay and later edits can re-analyse it).
 const EXCERPT_FULL: usize = 32 * 1024;
@@ -111,7 +112,9 @@ pub struct Ledger {
     /// Set on a partial view (the rows a store fetched for one call): the paths asked for and
     /// not held, so the store can fetch them and run the step again.
     #[serde(skip)]
-    misses: Option<RefCell<BTreeSet<String>>>,
+    /// Shared by the copies of a view (a call's planned writes are judged on a copy), so a
+    /// path a copy asks for is fetched too.
+    misses: Option<Rc<RefCell<BTreeSet<String>>>>,
 }
 
 impl Ledger {
@@ -119,7 +122,7 @@ impl Ledger {
     pub(crate) fn partial() -> Ledger {
         Ledger {
             entries: BTreeMap::new(),
-            misses: Some(RefCell::new(BTreeSet::new())),
+            misses: Some(Rc::new(RefCell::new(BTreeSet::new()))),
         }
     }
 
@@ -237,7 +240,7 @@ pub struct WriteContext {
 pub fn relevance(call: &Call, scope: &Scope) -> (bool, bool) {
     use crate::effects::Effect;
     match &call.kind {
-        CallKind::Write { .. } => (true, false),
+        CallKind::Write { .. } => (true, !fileops::deferred_runs(call).is_empty()),
         // Read from the effects normalize computed (the hook asks up to three times).
         CallKind::Shell { analysis, .. } if !call.effects.is_empty() => (
             call.effects.iter().any(|e| {
@@ -338,7 +341,8 @@ pub fn check_with(
     scope: &Scope,
     engine: &dyn ShellEngine,
 ) -> LedgerVerdict {
-    let execs = expand_directories(ledger, fileops::executions(call, scope));
+    let mut execs = expand_directories(ledger, fileops::executions(call, scope));
+    execs.extend(fileops::deferred_runs(call));
     if execs.is_empty() {
         return LedgerVerdict {
             verdict: Verdict::no_opinion(),

@@ -706,3 +706,14 @@ fn entries_run_by_a_call() {
     assert_eq!(got.len(), 1);
     assert_eq!(got[0].path, "/home/dev/project/a.sh");
 }
+
+#[test]
+fn a_copy_of_a_partial_view_reports_what_it_missed() {
+    // A call's planned writes are judged on a copy of the view: a file the copy follows
+    // into must still be fetched by the store.
+    let view = Ledger::partial();
+    let copy = view.clone();
+    assert!(copy.get(Path::new("/p/tools/srv.sh")).is_none());
+    assert!(view.take_misses().contains("/p/tools/srv.sh"));
+    assert!(copy.take_misses().is_empty());
+}

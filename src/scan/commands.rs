@@ -527,7 +527,8 @@ pub fn command_lines(
         | Language::GitConfig
         | Language::PytestConfig
         | Language::Sql
-        | Language::Notebook => super::config::command_lines(language, text, sections),
+        | Language::Notebook
+        | Language::McpConfig => super::config::command_lines(language, text, sections),
         other => super::commands_run(other, text),
     }
 }

@@ -3,7 +3,8 @@
 //! Azure), docker compose files (containers given host access), git config (aliases, the
 //! programs git runs, remotes), pytest settings (plugins loaded with `-p`, the `--basetemp`
 //! pytest empties), SQL files (statements, and the shell escapes of the clients), and Jupyter
-//! notebooks (code cells, `!` lines and `%%bash` cells). Each is read into the shell command
+//! notebooks (code cells, `!` lines and `%%bash` cells), and MCP server configs (the command
+//! each server is started with). Each is read into the shell command
 //! lines it amounts to, which the static engine judges like any Bash call, so one rule set
 //! decides whichever file carries the command.
 
@@ -61,6 +62,7 @@ pub(super) fn commands(language: Language, text: &str) -> Vec<ConfigCommand> {
         Language::PytestConfig => Some(pytest_config(text)),
         Language::Sql => Some(sql(text)),
         Language::Notebook => notebook(text).map(|n| n.commands),
+        Language::McpConfig => mcp_servers(text),
         _ => None,
     }
     .unwrap_or_default();
@@ -788,6 +790,51 @@ fn flush_statement(stmt: &mut String, line: usize, program: &Regex, out: &mut Ve
 }
 
 // ---------------------------------------------------------------------------------------------
+// MCP server configs
+
+/// Each local server of `mcpServers` (Claude Code, Cursor, Gemini) or `servers` (VS Code),
+/// also under `projects.*` of `~/.claude.json`: its `command` and `args` as a command line;
+/// the section is the server name. Remote servers (`url`) start nothing here.
+fn mcp_servers(text: &str) -> Option<Vec<ConfigCommand>> {
+    let v: serde_json::Value = serde_json::from_str(text).ok()?;
+    let mut out = Vec::new();
+    let mut tables: Vec<&serde_json::Value> = Vec::new();
+    for key in ["mcpServers", "servers"] {
+        tables.extend(v.get(key));
+    }
+    if let Some(projects) = v.get("projects").and_then(|p| p.as_object()) {
+        tables.extend(projects.values().filter_map(|p| p.get("mcpServers")));
+    }
+    for table in tables {
+        let Some(servers) = table.as_object() else {
+            continue;
+        };
+        for (name, server) in servers {
+            let Some(command) = server.get("command").and_then(|c| c.as_str()) else {
+                continue;
+            };
+            let mut line = quote(command);
+            for a in server
+                .get("args")
+                .and_then(|a| a.as_array())
+                .into_iter()
+                .flatten()
+                .filter_map(|a| a.as_str())
+            {
+                line.push(' ');
+                line.push_str(&quote(a));
+            }
+            out.push(ConfigCommand {
+                line: line_of(text, &format!("\"{name}\"")),
+                section: Some(name.clone()),
+                command: line,
+            });
+        }
+    }
+    Some(out)
+}
+
+// ---------------------------------------------------------------------------------------------
 // Notebooks
 
 struct Notebook {
@@ -990,6 +1037,25 @@ mod tests {
         );
         assert_eq!(commands(Language::Sql, s)[5].line, Some(6));
         assert_eq!(lines(Language::Sql, ".shell rm -rf ~\n"), vec!["rm -rf ~"]);
+    }
+
+    #[test]
+    fn mcp_server_commands() {
+        let j = r#"{"mcpServers":{"fs":{"command":"npx","args":["-y","@modelcontextprotocol/server-filesystem","/home/dev/project"]},"x":{"command":"sh","args":["-c","rm -rf ~"]},"remote":{"type":"http","url":"https://mcp.example/"}}}"#;
+        let c = commands(Language::McpConfig, j);
+        assert_eq!(c.len(), 2);
+        assert_eq!(
+            c[0].command,
+            "npx -y @modelcontextprotocol/server-filesystem /home/dev/project"
+        );
+        assert_eq!(c[1].command, "sh -c 'rm -rf ~'");
+        assert_eq!(c[1].section.as_deref(), Some("x"));
+        assert_eq!(findings(Language::McpConfig, j, &FakeEngine).len(), 1);
+        let vs = r#"{"servers":{"git":{"command":"uvx","args":["mcp-server-git"]}}}"#;
+        assert_eq!(lines(Language::McpConfig, vs), vec!["uvx mcp-server-git"]);
+        let user =
+            r#"{"projects":{"/p":{"mcpServers":{"y":{"command":"bash","args":["/tmp/y.sh"]}}}}}"#;
+        assert_eq!(lines(Language::McpConfig, user), vec!["bash /tmp/y.sh"]);
     }
 
     #[test]

@@ -98,6 +98,10 @@ fn config_language(path: &Path, name: &str) -> Option<Language> {
         }
         _ if ext == "sql" => Language::Sql,
         _ if ext == "ipynb" => Language::Notebook,
+        ".mcp.json" | ".claude.json" => Language::McpConfig,
+        "mcp.json" if matches!(parent, ".cursor" | ".vscode" | ".gemini" | ".roo") => {
+            Language::McpConfig
+        }
         _ => return None,
     })
 }
@@ -200,7 +204,8 @@ pub fn analyse_run(
         | Language::GitConfig
         | Language::PytestConfig
         | Language::Sql
-        | Language::Notebook => config::findings(language, text, engine),
+        | Language::Notebook
+        | Language::McpConfig => config::findings(language, text, engine),
         Language::Other => Vec::new(),
     };
     if truncated {
@@ -367,6 +372,9 @@ mod tests {
         assert_eq!(d("/p/db/001.sql", ""), Language::Sql);
         assert_eq!(d("/p/nb.ipynb", "{}"), Language::Notebook);
         assert_eq!(d("/p/config.yml", ""), Language::Other);
+        assert_eq!(d("/p/.mcp.json", "{}"), Language::McpConfig);
+        assert_eq!(d("/p/.cursor/mcp.json", "{}"), Language::McpConfig);
+        assert_eq!(d("/p/mcp.json", "{}"), Language::Other);
     }
 
     #[test]
@@ -497,6 +505,7 @@ mod robustness {
                 Language::PytestConfig,
                 Language::Sql,
                 Language::Notebook,
+                Language::McpConfig,
             ] {
                 let _ = analyse(lang, &text, &FakeEngine);
                 let _ = written_paths(lang, &text);
