@@ -1349,6 +1349,7 @@ fn git_convention_files(
     if let Some(s) = sub.filter(|s| !GIT_BUILTINS.contains(s)) {
         sections.push(format!("alias.{}", s.to_ascii_lowercase()));
     }
+    sections.extend(hooks.iter().map(|h| format!("hook:{h}")));
     let repo = git_repo(scope, cmd);
     let home = &scope.paths.home;
     for path in [

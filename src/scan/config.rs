@@ -511,7 +511,8 @@ const GIT_PROGRAM_KEYS: &[&str] = &[
 ];
 
 /// Aliases (section `alias.NAME`: `!cmd` runs in a shell, anything else is a git command
-/// line) and the programs git runs (on any command). Remote URLs are not judged here: the
+/// line), the programs git runs (on any command) and the hooks of `core.hooksPath` (section
+/// `hook:NAME`). Remote URLs are not judged here: the
 /// config holds the remotes the user had before the session, and the taint step judges
 /// pushes to remotes the session added.
 fn git_config(text: &str) -> Vec<ConfigCommand> {
@@ -529,6 +530,18 @@ fn git_config(text: &str) -> Vec<ConfigCommand> {
                 section: Some(format!("alias.{k}")),
                 command,
             });
+            continue;
+        }
+        // `core.hooksPath = DIR`: git runs its hooks from DIR (section `hook:NAME`).
+        if s == "core" && k == "hookspath" && sub.is_none() {
+            let dir = value.trim().trim_end_matches('/');
+            for h in GIT_HOOKS {
+                out.push(ConfigCommand {
+                    line: Some(lineno),
+                    section: Some(format!("hook:{h}")),
+                    command: format!("sh {}", quote(&format!("{dir}/{h}"))),
+                });
+            }
             continue;
         }
         let full = match &sub {
