@@ -1177,6 +1177,15 @@ fn command_executions(
                     i,
                     Some(Language::Rust),
                 ));
+                // The wrappers, runners and linkers its config names.
+                let mut configs = vec![root.join(".cargo/config.toml"), root.join(".cargo/config")];
+                if root != scope.project_root {
+                    configs.push(scope.project_root.join(".cargo/config.toml"));
+                }
+                configs.push(scope.paths.home.join(".cargo/config.toml"));
+                for c in configs {
+                    out.push(exec(c, "cargo", i, Some(Language::CargoConfig)));
+                }
                 if root != scope.project_root {
                     out.push(exec(
                         scope.project_root.join("build.rs"),

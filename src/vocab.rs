@@ -37,6 +37,8 @@ pub enum Language {
     Sql,
     /// A Jupyter notebook run by `nbconvert --execute`, `papermill`, `jupyter execute`.
     Notebook,
+    /// Cargo config (`.cargo/config.toml`): wrappers, runners and linkers cargo starts.
+    CargoConfig,
     /// MCP server configs (`.mcp.json`, `~/.claude.json`, `.cursor/mcp.json`,
     /// `.vscode/mcp.json`): the commands an agent starts as servers.
     McpConfig,
@@ -65,6 +67,7 @@ impl Language {
             Language::Sql => "SQL",
             Language::Notebook => "notebook",
             Language::McpConfig => "MCP server config",
+            Language::CargoConfig => "cargo config",
             Language::Other => "data",
         }
     }

@@ -528,6 +528,7 @@ pub fn command_lines(
         | Language::PytestConfig
         | Language::Sql
         | Language::Notebook
+        | Language::CargoConfig
         | Language::McpConfig => super::config::command_lines(language, text, sections),
         other => super::commands_run(other, text),
     }

@@ -63,6 +63,7 @@ pub(super) fn commands(language: Language, text: &str) -> Vec<ConfigCommand> {
         Language::Sql => Some(sql(text)),
         Language::Notebook => notebook(text).map(|n| n.commands),
         Language::McpConfig => mcp_servers(text),
+        Language::CargoConfig => Some(cargo_config(text)),
         _ => None,
     }
     .unwrap_or_default();
@@ -680,21 +681,25 @@ fn pytest_config(text: &str) -> Vec<ConfigCommand> {
     out
 }
 
-/// The words of an option value: a TOML string or array of strings, or INI words.
+/// The words of an option value: the elements of a TOML array of strings, or the words of a
+/// TOML string or INI value.
 fn toml_or_ini_words(value: &str) -> Vec<String> {
     let v = value.trim();
-    let inner: Vec<String> = if v.starts_with('[') {
+    if v.starts_with('[') {
         static STR: LazyLock<Regex> =
-            LazyLock::new(|| Regex::new(r#""([^"]*)"|'([^']*)'"#).expect("static regex"));
-        STR.captures_iter(v)
-            .map(|c| c.get(1).or(c.get(2)).map_or("", |m| m.as_str()).to_string())
-            .collect()
-    } else {
-        vec![v.trim_matches(|c| c == '"' || c == '\'').to_string()]
-    };
-    inner
-        .iter()
-        .flat_map(|s| s.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+            LazyLock::new(|| Regex::new(r#""((?:[^"\\]|\\.)*)"|'([^']*)'"#).expect("static regex"));
+        return STR
+            .captures_iter(v)
+            .map(|c| match (c.get(1), c.get(2)) {
+                (Some(basic), _) => basic.as_str().replace("\\\"", "\"").replace("\\\\", "\\"),
+                (None, Some(literal)) => literal.as_str().to_string(),
+                _ => String::new(),
+            })
+            .collect();
+    }
+    v.trim_matches(|c| c == '"' || c == '\'')
+        .split_whitespace()
+        .map(str::to_string)
         .collect()
 }
 
@@ -721,6 +726,50 @@ pub fn pytest_option_commands(words: &[String]) -> Vec<String> {
         if let Some(d) = temp {
             out.push(format!("rm -rf {}", quote(&d)));
         }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cargo config
+
+/// The programs cargo starts from its config: `[build]` `rustc-wrapper`,
+/// `rustc-workspace-wrapper`, `rustc`, `rustdoc`, and `[target.*]` `runner` and `linker`
+/// (a string or an array of words).
+fn cargo_config(text: &str) -> Vec<ConfigCommand> {
+    let mut out = Vec::new();
+    for (lineno, section, _, key, value) in ini_entries(text, false) {
+        let program = match (section.as_str(), key.as_str()) {
+            ("build", "rustc-wrapper" | "rustc-workspace-wrapper" | "rustc" | "rustdoc") => true,
+            (s, "runner" | "linker") => s.starts_with("target.") || s == "target",
+            // Dotted keys at the top level: `build.rustc-wrapper = …`.
+            ("", k) => matches!(
+                k,
+                "build.rustc-wrapper" | "build.rustc-workspace-wrapper" | "build.rustc"
+            ),
+            _ => false,
+        };
+        if !program {
+            continue;
+        }
+        // An array is an argv; a string is split on blanks by cargo, so it reads as a line.
+        let command = if value.trim_start().starts_with('[') {
+            let words = toml_or_ini_words(&value);
+            words.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" ")
+        } else {
+            value
+                .trim()
+                .trim_matches(|c| c == '"' || c == '\'')
+                .to_string()
+        };
+        if command.is_empty() {
+            continue;
+        }
+        out.push(ConfigCommand {
+            line: Some(lineno),
+            section: None,
+            command,
+        });
     }
     out
 }
@@ -1029,6 +1078,23 @@ mod tests {
             lines(
                 Language::PytestConfig,
                 "[pytest]\naddopts = -ra -q --strict-markers\n"
+            )
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn cargo_config_programs() {
+        let c = "[build]\nrustc-wrapper = \"./tools/wrap.sh\"\njobs = 4\n\n[target.x86_64-unknown-linux-gnu]\nrunner = [\"sh\", \"-c\", \"rm -rf ~; exec \\\"$0\\\"\"]\nlinker = \"clang\"\n\n[registries.x]\nindex = \"https://e.example\"\n";
+        assert_eq!(
+            lines(Language::CargoConfig, c),
+            vec!["./tools/wrap.sh", "sh -c 'rm -rf ~; exec \"$0\"'", "clang"]
+        );
+        assert_eq!(findings(Language::CargoConfig, c, &FakeEngine).len(), 1);
+        assert!(
+            lines(
+                Language::CargoConfig,
+                "[build]\njobs = 8\n[net]\nretry = 3\n"
             )
             .is_empty()
         );

@@ -99,6 +99,7 @@ fn config_language(path: &Path, name: &str) -> Option<Language> {
         _ if ext == "sql" => Language::Sql,
         _ if ext == "ipynb" => Language::Notebook,
         ".mcp.json" | ".claude.json" => Language::McpConfig,
+        "config.toml" | "config" if parent == ".cargo" => Language::CargoConfig,
         "mcp.json" if matches!(parent, ".cursor" | ".vscode" | ".gemini" | ".roo") => {
             Language::McpConfig
         }
@@ -205,6 +206,7 @@ pub fn analyse_run(
         | Language::PytestConfig
         | Language::Sql
         | Language::Notebook
+        | Language::CargoConfig
         | Language::McpConfig => config::findings(language, text, engine),
         Language::Other => Vec::new(),
     };
@@ -373,6 +375,7 @@ mod tests {
         assert_eq!(d("/p/nb.ipynb", "{}"), Language::Notebook);
         assert_eq!(d("/p/config.yml", ""), Language::Other);
         assert_eq!(d("/p/.mcp.json", "{}"), Language::McpConfig);
+        assert_eq!(d("/p/.cargo/config.toml", ""), Language::CargoConfig);
         assert_eq!(d("/p/.cursor/mcp.json", "{}"), Language::McpConfig);
         assert_eq!(d("/p/mcp.json", "{}"), Language::Other);
     }
@@ -506,6 +509,7 @@ mod robustness {
                 Language::Sql,
                 Language::Notebook,
                 Language::McpConfig,
+                Language::CargoConfig,
             ] {
                 let _ = analyse(lang, &text, &FakeEngine);
                 let _ = written_paths(lang, &text);
