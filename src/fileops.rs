@@ -1058,6 +1058,22 @@ fn command_executions(
             }
             return;
         }
+        // tox and nox run the project's tests (pytest, as a rule) in fresh environments.
+        "tox" | "nox" => {
+            let dir = cwd_of(scope, cmd);
+            for name in ["pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"] {
+                out.push(exec(
+                    dir.join(name),
+                    program,
+                    i,
+                    Some(Language::PytestConfig),
+                ));
+            }
+            let mut e = exec(dir, program, i, Some(Language::Python));
+            e.directory = true;
+            out.push(e);
+            return;
+        }
         "psql" | "mysql" | "mariadb" | "sqlite3" | "duckdb" | "clickhouse-client" | "pgcli"
         | "mycli" | "litecli" | "usql" | "sqlcmd" | "cockroach" => {
             sql_files(analysis, scope, i, cmd, out, depth);
