@@ -64,6 +64,10 @@ pub struct Execution {
     pub sections: Vec<String>,
     /// Variables the invocation sets for the file (`make PY=python3`, `PY=python3 make`).
     pub defines: Vec<(String, String)>,
+    /// `path` is a directory whose files of the kind the runner takes run: the ledger judges
+    /// each such file written under it (`.github/workflows/*.yml` on `git push`, test
+    /// modules and `conftest.py` at any depth for pytest).
+    pub directory: bool,
 }
 
 /// Resolves a path argument of `cmd`, relative to the directory the command runs in.
@@ -769,6 +773,25 @@ pub fn executions(call: &Call, scope: &Scope) -> Vec<Execution> {
     executions_in(analysis, scope)
 }
 
+/// Files a file-tool write makes run without a later command of the agent: an MCP server
+/// config (`.mcp.json`, `~/.claude.json`, `.cursor/mcp.json`, `.vscode/mcp.json`) names
+/// commands an agent starts as servers when it next loads the config. The ledger judges the
+/// written content as that run. (An `.envrc` is not one: direnv refuses a changed `.envrc`
+/// until `direnv allow`, which the ledger judges.)
+pub fn deferred_runs(call: &Call) -> Vec<Execution> {
+    match &call.kind {
+        CallKind::Write { path, .. } if crate::scan::detect(path, "") == Language::McpConfig => {
+            vec![exec(
+                path.clone(),
+                "an agent starting its MCP servers",
+                0,
+                Some(Language::McpConfig),
+            )]
+        }
+        _ => Vec::new(),
+    }
+}
+
 /// Every file an analysed shell line executes.
 pub fn executions_in(analysis: &ShellAnalysis, scope: &Scope) -> Vec<Execution> {
     let mut out = Vec::new();
@@ -791,6 +814,7 @@ fn exec(
         language,
         sections: Vec::new(),
         defines: Vec::new(),
+        directory: false,
     }
 }
 
@@ -940,7 +964,11 @@ fn command_executions(
             }
         }
         "git" => {
-            let hooks: &[&str] = match cmd.subcommand() {
+            let sub = crate::vocab::subcommand(cmd);
+            // `--no-verify` (`commit -n`) skips the commit and push hooks.
+            let verify = !(cmd.has_flag(None, &["no-verify"])
+                || (sub == Some("commit") && cmd.has_flag(Some('n'), &[])));
+            let hooks: &[&str] = match sub.filter(|_| verify) {
                 Some("commit") => &[
                     "pre-commit",
                     "prepare-commit-msg",
@@ -967,9 +995,9 @@ fn command_executions(
             if !roots.contains(&here) {
                 roots.push(here);
             }
-            for root in roots {
+            for root in &roots {
                 for h in hooks {
-                    let how = format!("git {}", cmd.subcommand().unwrap_or(""));
+                    let how = format!("git {}", sub.unwrap_or(""));
                     out.push(exec(
                         root.join(".git/hooks").join(h),
                         how,
@@ -978,6 +1006,7 @@ fn command_executions(
                     ));
                 }
             }
+            git_convention_files(scope, i, cmd, &roots, hooks, out);
             return;
         }
         // Files a tool loads by convention from the directory it runs in.
@@ -991,6 +1020,106 @@ fn command_executions(
                     break;
                 }
             }
+            pytest_files(scope, i, cmd, &dir, out);
+            return;
+        }
+        // Hook managers run by hand: `pre-commit run`, `lefthook run HOOK`.
+        "pre-commit" if matches!(cmd.subcommand(), Some("run" | "try-repo") | None) => {
+            let file = cmd
+                .option_value(Some('c'), &["config"])
+                .map(|f| res(&f))
+                .unwrap_or_else(|| git_repo(scope, cmd).join(".pre-commit-config.yaml"));
+            out.push(exec(file, "pre-commit run", i, Some(Language::HookConfig)));
+            return;
+        }
+        "lefthook" if cmd.subcommand() == Some("run") => {
+            let repo = git_repo(scope, cmd);
+            let hook: Vec<String> = cmd
+                .operands()
+                .get(1)
+                .map(|h| vec![h.text.clone()])
+                .unwrap_or_default();
+            for name in [
+                "lefthook.yml",
+                "lefthook.yaml",
+                ".lefthook.yml",
+                ".lefthook.yaml",
+                "lefthook-local.yml",
+                "lefthook-local.yaml",
+            ] {
+                let mut e = exec(
+                    repo.join(name),
+                    "lefthook run",
+                    i,
+                    Some(Language::HookConfig),
+                );
+                e.sections = hook.clone();
+                out.push(e);
+            }
+            return;
+        }
+        // tox and nox run the project's tests (pytest, as a rule) in fresh environments.
+        "tox" | "nox" => {
+            let dir = cwd_of(scope, cmd);
+            for name in ["pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"] {
+                out.push(exec(
+                    dir.join(name),
+                    program,
+                    i,
+                    Some(Language::PytestConfig),
+                ));
+            }
+            let mut e = exec(dir, program, i, Some(Language::Python));
+            e.directory = true;
+            out.push(e);
+            return;
+        }
+        "psql" | "mysql" | "mariadb" | "sqlite3" | "duckdb" | "clickhouse-client" | "pgcli"
+        | "mycli" | "litecli" | "usql" | "sqlcmd" | "cockroach" => {
+            sql_files(analysis, scope, i, cmd, out, depth);
+            return;
+        }
+        "jupyter" | "jupyter-nbconvert" | "jupyter-execute" | "papermill" | "ipython"
+        | "runipy" => {
+            let sub = cmd.subcommand();
+            let runs = match program {
+                "jupyter" => match sub {
+                    Some("nbconvert") => cmd.has_flag(None, &["execute"]),
+                    Some("execute" | "run") => true,
+                    _ => false,
+                },
+                "jupyter-nbconvert" => cmd.has_flag(None, &["execute"]),
+                _ => true,
+            };
+            if runs {
+                // papermill runs its input; its output (the second operand) is written.
+                let nbs: Vec<&Word> = cmd
+                    .operands()
+                    .into_iter()
+                    .filter(|w| w.text.ends_with(".ipynb"))
+                    .collect();
+                let take = if program == "papermill" { 1 } else { nbs.len() };
+                for nb in nbs.into_iter().take(take) {
+                    out.push(exec(
+                        res(&nb.text),
+                        format!("{program} {}", sub.unwrap_or(""))
+                            .trim_end()
+                            .to_string(),
+                        i,
+                        Some(Language::Notebook),
+                    ));
+                }
+            }
+            if program != "ipython" || cmd.operands().iter().any(|w| w.text.ends_with(".ipynb")) {
+                return;
+            }
+        }
+        "docker" | "podman" if crate::vocab::subcommand(cmd) == Some("compose") => {
+            compose_files(scope, i, cmd, 1, out);
+            return;
+        }
+        "docker-compose" | "podman-compose" => {
+            compose_files(scope, i, cmd, 0, out);
             return;
         }
         "just" => {
@@ -1064,6 +1193,15 @@ fn command_executions(
                     i,
                     Some(Language::Rust),
                 ));
+                // The wrappers, runners and linkers its config names.
+                let mut configs = vec![root.join(".cargo/config.toml"), root.join(".cargo/config")];
+                if root != scope.project_root {
+                    configs.push(scope.project_root.join(".cargo/config.toml"));
+                }
+                configs.push(scope.paths.home.join(".cargo/config.toml"));
+                for c in configs {
+                    out.push(exec(c, "cargo", i, Some(Language::CargoConfig)));
+                }
                 if root != scope.project_root {
                     out.push(exec(
                         scope.project_root.join("build.rs"),
@@ -1110,6 +1248,436 @@ fn command_executions(
                 }
             }
         }
+    }
+}
+
+/// Git subcommands that are not aliases (git ignores an alias of a built-in name).
+const GIT_BUILTINS: &[&str] = &[
+    "add",
+    "am",
+    "apply",
+    "bisect",
+    "blame",
+    "branch",
+    "bundle",
+    "checkout",
+    "cherry-pick",
+    "clean",
+    "clone",
+    "commit",
+    "config",
+    "describe",
+    "diff",
+    "fetch",
+    "format-patch",
+    "gc",
+    "grep",
+    "init",
+    "log",
+    "ls-files",
+    "merge",
+    "mv",
+    "notes",
+    "pull",
+    "push",
+    "rebase",
+    "reflog",
+    "remote",
+    "reset",
+    "restore",
+    "revert",
+    "rm",
+    "show",
+    "stash",
+    "status",
+    "submodule",
+    "switch",
+    "tag",
+    "worktree",
+    "rev-parse",
+    "lfs",
+];
+
+/// The repository a git command works in: the project when it runs inside it, else its
+/// directory.
+fn git_repo(scope: &Scope, cmd: &Command) -> PathBuf {
+    let here = cwd_of(scope, cmd);
+    if here.starts_with(&scope.project_root) {
+        scope.project_root.clone()
+    } else {
+        here
+    }
+}
+
+/// What else a git command runs by convention: the config it reads (aliases, the programs it
+/// starts, remotes), the hook managers (pre-commit, lefthook, husky) that the hooks of
+/// `hooks` start, and on `git push` the CI workflows the push triggers.
+fn git_convention_files(
+    scope: &Scope,
+    i: usize,
+    cmd: &Command,
+    roots: &[PathBuf],
+    hooks: &[&str],
+    out: &mut Vec<Execution>,
+) {
+    let sub = crate::vocab::subcommand(cmd);
+    let how = format!("git {}", sub.unwrap_or(""));
+    let hook_sections: Vec<String> = hooks.iter().map(|h| h.to_string()).collect();
+    for root in roots {
+        for name in [
+            ".pre-commit-config.yaml",
+            ".pre-commit-config.yml",
+            "lefthook.yml",
+            "lefthook.yaml",
+            ".lefthook.yml",
+            ".lefthook.yaml",
+            "lefthook-local.yml",
+            "lefthook-local.yaml",
+        ] {
+            let mut e = exec(root.join(name), &how, i, Some(Language::HookConfig));
+            e.sections = hook_sections.clone();
+            if !hooks.is_empty() {
+                out.push(e);
+            }
+        }
+        for h in hooks {
+            out.push(exec(
+                root.join(".husky").join(h),
+                &how,
+                i,
+                Some(Language::Shell),
+            ));
+        }
+        if sub == Some("push") {
+            let mut e = exec(
+                root.join(".github/workflows"),
+                &how,
+                i,
+                Some(Language::CiWorkflow),
+            );
+            e.directory = true;
+            out.push(e);
+            for name in [
+                ".gitlab-ci.yml",
+                ".circleci/config.yml",
+                ".travis.yml",
+                "bitbucket-pipelines.yml",
+                "azure-pipelines.yml",
+            ] {
+                out.push(exec(root.join(name), &how, i, Some(Language::CiWorkflow)));
+            }
+        }
+    }
+    // Every git command reads the config: the programs it names run on any command, an
+    // alias when it is used.
+    let mut sections = vec!["git".to_string()];
+    if let Some(s) = sub.filter(|s| !GIT_BUILTINS.contains(s)) {
+        sections.push(format!("alias.{}", s.to_ascii_lowercase()));
+    }
+    sections.extend(hooks.iter().map(|h| format!("hook:{h}")));
+    let repo = git_repo(scope, cmd);
+    let home = &scope.paths.home;
+    for path in [
+        repo.join(".git/config"),
+        home.join(".gitconfig"),
+        home.join(".config/git/config"),
+    ] {
+        let mut e = exec(path, &how, i, Some(Language::GitConfig));
+        e.sections = sections.clone();
+        out.push(e);
+    }
+}
+
+/// Git configuration a command line changes, as the text it adds: `git config [--global |
+/// --system | --file F] KEY VALUE` (also `--add`, `set`) appends `[section] key = value` to
+/// that config file. Kept apart from `writes`: the packs judge these commands by their own
+/// rules; the ledger records them so that a later `git ALIAS` (or any git command, for the
+/// programs git starts) is judged by what they set. Remote URLs are left to the taint step,
+/// which counts a push to a remote added or changed in the session as a way out.
+pub fn config_writes(analysis: &ShellAnalysis, scope: &Scope) -> Vec<FileWrite> {
+    let mut out = Vec::new();
+    for (i, c) in analysis.commands.iter().enumerate() {
+        if c.program != "git"
+            || c.args.iter().any(|a| a.dynamic)
+            || crate::vocab::subcommand(c) != Some("config")
+        {
+            continue;
+        }
+        let mut file: Option<PathBuf> = None;
+        let mut ops: Vec<&str> = Vec::new();
+        let mut it = c
+            .args
+            .iter()
+            .map(|a| a.text.as_str())
+            .skip_while(|a| *a != "config")
+            .skip(1);
+        let mut reading = false;
+        while let Some(a) = it.next() {
+            match a {
+                "--global" => file = Some(scope.paths.home.join(".gitconfig")),
+                "--system" => file = Some(PathBuf::from("/etc/gitconfig")),
+                "--local" | "--add" | "--replace-all" | "--bool" | "--int" | "--path" => {}
+                "-f" | "--file" => file = it.next().map(|f| resolve_for(scope, c, f)),
+                a if a.starts_with("--file=") => {
+                    file = Some(resolve_for(scope, c, &a["--file=".len()..]))
+                }
+                // `--get`, `--unset`, `--list`…: not a setting.
+                a if a.starts_with('-') => reading = true,
+                a => ops.push(a),
+            }
+        }
+        if ops.first() == Some(&"set") {
+            ops.remove(0);
+        }
+        let [key, value] = ops.as_slice() else {
+            continue;
+        };
+        let parts: Vec<&str> = key.split('.').collect();
+        if reading || parts[0].eq_ignore_ascii_case("remote") {
+            continue;
+        }
+        let header = match parts.as_slice() {
+            [s, k] => (format!("[{s}]"), *k),
+            [s, mid @ .., k] if !mid.is_empty() => (format!("[{s} \"{}\"]", mid.join(".")), *k),
+            _ => continue,
+        };
+        let path = file.unwrap_or_else(|| git_repo(scope, c).join(".git/config"));
+        let mut w = FileWrite::new(path, i, "git config");
+        let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+        w.content = Some(format!("{}\n\t{} = \"{escaped}\"\n", header.0, header.1));
+        w.append = true;
+        out.push(w);
+    }
+    out
+}
+
+/// The pytest settings a run reads (`-c FILE`, else `pytest.ini`, `pyproject.toml`,
+/// `tox.ini`, `setup.cfg` in its directory and the project), and the plugin modules it
+/// loads by `-p` on the command line, in `PYTEST_ADDOPTS` or `PYTEST_PLUGINS`.
+fn pytest_files(scope: &Scope, i: usize, cmd: &Command, dir: &Path, out: &mut Vec<Execution>) {
+    let res = |raw: &str| resolve_for(scope, cmd, raw);
+    match cmd.option_value(Some('c'), &["config-file"]) {
+        Some(f) => out.push(exec(res(&f), "pytest", i, Some(Language::PytestConfig))),
+        None => {
+            let mut roots = vec![dir.to_path_buf()];
+            if scope.project_root != dir {
+                roots.push(scope.project_root.clone());
+            }
+            for root in roots {
+                for name in [
+                    "pytest.ini",
+                    ".pytest.ini",
+                    "pyproject.toml",
+                    "tox.ini",
+                    "setup.cfg",
+                ] {
+                    out.push(exec(
+                        root.join(name),
+                        "pytest",
+                        i,
+                        Some(Language::PytestConfig),
+                    ));
+                }
+            }
+        }
+    }
+    let mut words: Vec<String> = cmd.args.iter().map(|w| w.text.clone()).collect();
+    for (k, v) in &cmd.env {
+        match k.as_str() {
+            "PYTEST_ADDOPTS" => words.extend(v.text.split_whitespace().map(str::to_string)),
+            "PYTEST_PLUGINS" => {
+                for m in v.text.split(',').map(str::trim).filter(|m| !m.is_empty()) {
+                    words.push("-p".into());
+                    words.push(m.to_string());
+                }
+            }
+            _ => {}
+        }
+    }
+    // The tests it collects: files named as operands (`tests/test_a.py::test_x`), else test
+    // modules and `conftest.py` under the directories named (the run directory by default).
+    let mut dirs = Vec::new();
+    for w in operands_skipping(
+        cmd,
+        "cpkmo",
+        &[
+            "config-file",
+            "rootdir",
+            "basetemp",
+            "junitxml",
+            "cov",
+            "ignore",
+            "deselect",
+        ],
+    ) {
+        let path = w.text.split("::").next().unwrap_or(&w.text);
+        if path.ends_with(".py") {
+            out.push(exec(res(path), "pytest", i, Some(Language::Python)));
+        } else if !w.dynamic && !path.contains('=') {
+            dirs.push(res(path));
+        }
+    }
+    if dirs.is_empty() {
+        dirs.push(dir.to_path_buf());
+    }
+    for d in dirs {
+        let mut e = exec(d, "pytest", i, Some(Language::Python));
+        e.directory = true;
+        out.push(e);
+    }
+    for line in crate::scan::pytest_option_commands(&words) {
+        if let Some(module) = line.strip_prefix("python ") {
+            out.push(exec(
+                dir.join(module.trim_matches('\'')),
+                "pytest -p",
+                i,
+                Some(Language::Python),
+            ));
+        }
+    }
+}
+
+/// The SQL files a database client runs: `-f FILE` (psql, usql, duckdb), `-i FILE`
+/// (sqlcmd), `-init FILE` (sqlite3), `--queries-file` (clickhouse), stdin (`< f`, `cat f |`),
+/// and files its inline statements include (`-c '\\i f'`, `-e 'source f'`, `".read f"`).
+fn sql_files(
+    analysis: &ShellAnalysis,
+    scope: &Scope,
+    i: usize,
+    cmd: &Command,
+    out: &mut Vec<Execution>,
+    depth: usize,
+) {
+    let res = |raw: &str| resolve_for(scope, cmd, raw);
+    let program = cmd.program.as_str();
+    let how = format!("{program} <file>");
+    let mut files: Vec<PathBuf> = Vec::new();
+    let file_flag = match program {
+        "psql" | "usql" | "duckdb" | "pgcli" => cmd.option_value(Some('f'), &["file"]),
+        "sqlcmd" => cmd.option_value(Some('i'), &["input-file"]),
+        "sqlite3" => cmd.option_value(None, &["init", "-init"]),
+        "clickhouse-client" => cmd.option_value(None, &["queries-file"]),
+        _ => None,
+    };
+    files.extend(file_flag.map(|f| res(&f)));
+    if program == "sqlite3" {
+        // `sqlite3 -init f db`: the single-dash long option.
+        let mut it = cmd.args.iter();
+        while let Some(a) = it.next() {
+            if a.text == "-init"
+                && let Some(f) = it.next()
+            {
+                files.push(res(&f.text));
+            }
+        }
+    }
+    files.extend(reads(cmd, scope));
+    if let Some(up) = cmd.stdin_from.and_then(|j| analysis.commands.get(j))
+        && up.program == "cat"
+    {
+        files.extend(reads(up, scope));
+    }
+    for f in files {
+        out.push(exec(f, &how, i, Some(Language::Sql)));
+    }
+    // Inline statements: `-c`, `-e`, `--command`, `--execute`, sqlite3's trailing operands.
+    let mut inline: Vec<String> = Vec::new();
+    inline.extend(cmd.option_value(Some('c'), &["command"]));
+    inline.extend(cmd.option_value(Some('e'), &["execute"]));
+    if program == "sqlite3" || program == "duckdb" {
+        inline.extend(cmd.operands().iter().skip(1).map(|w| w.text.clone()));
+    }
+    for text in inline {
+        for line in crate::scan::command_lines(Language::Sql, &text, &[], &[]) {
+            if line.starts_with("psql -f ") {
+                let inner = crate::shell::analyse(&line);
+                for c in &inner.commands {
+                    let c = Command {
+                        cwd: cmd.cwd.clone(),
+                        ..c.clone()
+                    };
+                    command_executions(&inner, scope, i, &c, out, depth + 1);
+                }
+            }
+        }
+    }
+}
+
+/// The compose files `docker compose up|run|create|start|restart|watch` reads: `-f FILE`
+/// (each), `COMPOSE_FILE`, else the default file and its override in the project directory.
+/// The sections are the services named (all when none is).
+fn compose_files(scope: &Scope, i: usize, cmd: &Command, skip: usize, out: &mut Vec<Execution>) {
+    let res = |raw: &str| resolve_for(scope, cmd, raw);
+    let mut files: Vec<String> = Vec::new();
+    let mut dir: Option<String> = None;
+    let mut sub: Option<&str> = None;
+    let mut services: Vec<String> = Vec::new();
+    let mut it = cmd.args.iter().skip(skip);
+    while let Some(a) = it.next() {
+        let t = a.text.as_str();
+        let (name, inline) = match t.split_once('=') {
+            Some((n, v)) if t.starts_with("--") => (n, Some(v.to_string())),
+            _ => (t, None),
+        };
+        let mut value = || inline.clone().or_else(|| it.next().map(|w| w.text.clone()));
+        match (sub, name) {
+            (None, "-f" | "--file") => files.extend(value()),
+            (None, "--project-directory") => dir = value(),
+            (
+                None,
+                "-p" | "--project-name" | "--env-file" | "--profile" | "--ansi" | "--progress",
+            ) => {
+                value();
+            }
+            (
+                Some(_),
+                "-e" | "--env" | "-w" | "--workdir" | "-u" | "--user" | "-v" | "--volume"
+                | "--name" | "--entrypoint" | "-p" | "--publish" | "-l" | "--label" | "-t"
+                | "--timeout" | "--scale" | "--exit-code-from" | "--pull" | "--wait-timeout",
+            ) => {
+                value();
+            }
+            (_, n) if n.starts_with('-') => {}
+            (None, n) => sub = Some(n),
+            (Some("run"), n) if !services.is_empty() => {
+                let _ = n;
+                break;
+            }
+            (Some(_), n) => services.push(n.to_string()),
+        }
+    }
+    if !matches!(
+        sub,
+        Some("up" | "run" | "create" | "start" | "restart" | "watch")
+    ) {
+        return;
+    }
+    if files.is_empty()
+        && let Some((_, v)) = cmd.env.iter().find(|(k, _)| k == "COMPOSE_FILE")
+    {
+        files.extend(v.text.split(':').map(str::to_string));
+    }
+    let base = dir.map(|d| res(&d)).unwrap_or_else(|| cwd_of(scope, cmd));
+    let mut paths: Vec<PathBuf> = files.iter().map(|f| res(f)).collect();
+    if paths.is_empty() {
+        for name in [
+            "compose.yaml",
+            "compose.yml",
+            "docker-compose.yml",
+            "docker-compose.yaml",
+            "compose.override.yaml",
+            "compose.override.yml",
+            "docker-compose.override.yml",
+            "docker-compose.override.yaml",
+        ] {
+            paths.push(base.join(name));
+        }
+    }
+    let how = format!("{} compose {}", cmd.program, sub.unwrap_or(""));
+    for p in paths {
+        let mut e = exec(p, &how, i, Some(Language::Compose));
+        e.sections = services.clone();
+        out.push(e);
     }
 }
 
@@ -1530,6 +2098,163 @@ mod tests {
     }
 
     #[test]
+    fn config_files_tools_read() {
+        let run = |line: &str| executions_in(&crate::shell::analyse(line), &scope());
+        let has = |line: &str, path: &str, lang: Language| {
+            run(line)
+                .iter()
+                .any(|e| e.path == p(path) && e.language == Some(lang))
+        };
+        // git: hook managers on commit, CI workflows on push, the config on every command.
+        assert!(has(
+            "git commit -m x",
+            "/home/dev/project/.pre-commit-config.yaml",
+            Language::HookConfig
+        ));
+        assert!(has(
+            "git commit -m x",
+            "/home/dev/project/.husky/pre-commit",
+            Language::Shell
+        ));
+        let push = run("git -C /home/dev/project push origin main");
+        let wf = push
+            .iter()
+            .find(|e| e.path == p("/home/dev/project/.github/workflows"))
+            .unwrap();
+        assert!(wf.directory);
+        assert!(has(
+            "git push",
+            "/home/dev/project/.gitlab-ci.yml",
+            Language::CiWorkflow
+        ));
+        assert!(!has(
+            "git commit",
+            "/home/dev/project/.gitlab-ci.yml",
+            Language::CiWorkflow
+        ));
+        let sync = run("git sync");
+        let cfg = sync
+            .iter()
+            .find(|e| e.path == p("/home/dev/project/.git/config"))
+            .unwrap();
+        assert_eq!(cfg.sections, vec!["git", "alias.sync"]);
+        assert!(has(
+            "git status",
+            "/home/dev/.gitconfig",
+            Language::GitConfig
+        ));
+        assert!(has(
+            "pre-commit run --all-files",
+            "/home/dev/project/.pre-commit-config.yaml",
+            Language::HookConfig
+        ));
+        // pytest: settings and `-p` plugins (also from the environment).
+        assert!(has(
+            "pytest",
+            "/home/dev/project/pyproject.toml",
+            Language::PytestConfig
+        ));
+        assert!(has(
+            "pytest -c ci/pytest.ini",
+            "/home/dev/project/ci/pytest.ini",
+            Language::PytestConfig
+        ));
+        assert!(has(
+            "pytest -p plug.x",
+            "/home/dev/project/plug/x.py",
+            Language::Python
+        ));
+        assert!(has(
+            "PYTEST_PLUGINS=a,b pytest",
+            "/home/dev/project/b.py",
+            Language::Python
+        ));
+        assert!(!has(
+            "pytest -p no:cacheprovider",
+            "/home/dev/project/no:cacheprovider.py",
+            Language::Python
+        ));
+        // The tests it collects: named files, else test modules under the directories.
+        assert!(has(
+            "pytest tests/test_a.py::test_x",
+            "/home/dev/project/tests/test_a.py",
+            Language::Python
+        ));
+        let t = run("pytest -k fast tests/unit");
+        let d = t
+            .iter()
+            .find(|e| e.path == p("/home/dev/project/tests/unit"))
+            .unwrap();
+        assert!(d.directory);
+        // SQL clients.
+        for line in [
+            "psql -f db/x.sql",
+            "psql --file=db/x.sql app",
+            "mysql app < db/x.sql",
+            "cat db/x.sql | sqlite3 app.db",
+            "sqlite3 app.db '.read db/x.sql'",
+            "psql -c '\\i db/x.sql'",
+        ] {
+            assert!(
+                has(line, "/home/dev/project/db/x.sql", Language::Sql),
+                "{line}"
+            );
+        }
+        assert!(run("mysql -f app").is_empty());
+        // Notebooks run, not converted.
+        assert!(has(
+            "jupyter nbconvert --to html --execute a.ipynb",
+            "/home/dev/project/a.ipynb",
+            Language::Notebook
+        ));
+        assert!(run("jupyter nbconvert --to html a.ipynb").is_empty());
+        let pm = run("papermill in.ipynb out.ipynb -p n 1");
+        assert_eq!(pm.len(), 1);
+        assert_eq!(pm[0].path, p("/home/dev/project/in.ipynb"));
+        // Compose: defaults with overrides, `-f` files, services as sections.
+        assert!(has(
+            "docker compose up -d",
+            "/home/dev/project/compose.override.yaml",
+            Language::Compose
+        ));
+        let c = run("docker compose -f ops/c.yml -f ops/d.yml run --rm -e X=1 app sh");
+        assert_eq!(c.len(), 2);
+        assert_eq!(c[1].path, p("/home/dev/project/ops/d.yml"));
+        assert_eq!(c[0].sections, vec!["app"]);
+        assert!(run("docker compose ps").is_empty());
+        assert!(has(
+            "docker-compose up web db",
+            "/home/dev/project/docker-compose.yml",
+            Language::Compose
+        ));
+    }
+
+    #[test]
+    fn git_config_writes_are_fragments() {
+        let w = |line: &str| config_writes(&crate::shell::analyse(line), &scope());
+        let x = w("git config alias.x '!rm -rf ~'");
+        assert_eq!(x.len(), 1);
+        assert_eq!(x[0].path, p("/home/dev/project/.git/config"));
+        assert_eq!(
+            x[0].content.as_deref(),
+            Some("[alias]\n\tx = \"!rm -rf ~\"\n")
+        );
+        assert!(x[0].append);
+        let g = w("git config --global diff.lock.textconv 'cat \"x\"'");
+        assert_eq!(g[0].path, p("/home/dev/.gitconfig"));
+        assert_eq!(
+            g[0].content.as_deref(),
+            Some("[diff \"lock\"]\n\ttextconv = \"cat \\\"x\\\"\"\n")
+        );
+        assert_eq!(w("git config set core.pager less").len(), 1);
+        assert!(w("git config --get alias.x").is_empty());
+        assert!(w("git config user.name").is_empty());
+        assert!(w("git config --unset alias.x").is_empty());
+        assert!(w("git config remote.origin.url https://e.example/x").is_empty());
+        assert!(w("git status").is_empty());
+    }
+
+    #[test]
     fn build_tools_and_hooks() {
         let e = executions(&shell_call(vec![cmd("make -C sub test")]), &scope());
         assert!(
@@ -1562,7 +2287,12 @@ mod tests {
             e.iter()
                 .any(|e| e.path == p("/home/dev/project/.git/hooks/pre-commit"))
         );
-        assert!(executions(&shell_call(vec![cmd("git status")]), &scope()).is_empty());
+        // `git status` runs no hook, only what the git config names (`core.fsmonitor`).
+        assert!(
+            executions(&shell_call(vec![cmd("git status")]), &scope())
+                .iter()
+                .all(|e| e.language == Some(Language::GitConfig))
+        );
         let e = executions(&shell_call(vec![cmd("git push origin main")]), &scope());
         assert_eq!(e[0].path, p("/home/dev/project/.git/hooks/pre-push"));
     }

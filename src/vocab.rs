@@ -21,6 +21,27 @@ pub enum Language {
     Rust,
     Make,
     PackageJson,
+    /// Git hook managers' configs (`.pre-commit-config.yaml`, `lefthook.yml`): commands run
+    /// on commit or push.
+    HookConfig,
+    /// CI workflows (`.github/workflows/*.yml`, `.gitlab-ci.yml`…): commands run on push.
+    CiWorkflow,
+    /// Docker compose files: containers started with host access.
+    Compose,
+    /// Git config (`.git/config`, `.gitconfig`): aliases, programs git runs, remotes.
+    GitConfig,
+    /// pytest settings (`pytest.ini`, `pyproject.toml`, `tox.ini`, `setup.cfg`): plugins
+    /// loaded and options given to every run.
+    PytestConfig,
+    /// SQL statements run by a database client (`psql -f`, `mysql <`).
+    Sql,
+    /// A Jupyter notebook run by `nbconvert --execute`, `papermill`, `jupyter execute`.
+    Notebook,
+    /// Cargo config (`.cargo/config.toml`): wrappers, runners and linkers cargo starts.
+    CargoConfig,
+    /// MCP server configs (`.mcp.json`, `~/.claude.json`, `.cursor/mcp.json`,
+    /// `.vscode/mcp.json`): the commands an agent starts as servers.
+    McpConfig,
     /// Data or a language without a scanner: no findings.
     Other,
 }
@@ -38,6 +59,15 @@ impl Language {
             Language::Rust => "Rust",
             Language::Make => "Makefile",
             Language::PackageJson => "package.json",
+            Language::HookConfig => "git hook config",
+            Language::CiWorkflow => "CI workflow",
+            Language::Compose => "compose file",
+            Language::GitConfig => "git config",
+            Language::PytestConfig => "pytest config",
+            Language::Sql => "SQL",
+            Language::Notebook => "notebook",
+            Language::McpConfig => "MCP server config",
+            Language::CargoConfig => "cargo config",
             Language::Other => "data",
         }
     }

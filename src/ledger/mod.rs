@@ -51,6 +51,7 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 /// Content up to this size is kept whole (so replay and later edits can re-analyse it).
 const EXCERPT_FULL: usize = 32 * 1024;
@@ -122,7 +123,9 @@ pub struct Ledger {
     /// Set on a partial view (the rows a store fetched for one call): the paths asked for and
     /// not held, so the store can fetch them and run the step again.
     #[serde(skip)]
-    misses: Option<RefCell<BTreeSet<String>>>,
+    /// Shared by the copies of a view (a call's planned writes are judged on a copy), so a
+    /// path a copy asks for is fetched too.
+    misses: Option<Rc<RefCell<BTreeSet<String>>>>,
 }
 
 impl Ledger {
@@ -130,7 +133,7 @@ impl Ledger {
     pub(crate) fn partial() -> Ledger {
         Ledger {
             entries: BTreeMap::new(),
-            misses: Some(RefCell::new(BTreeSet::new())),
+            misses: Some(Rc::new(RefCell::new(BTreeSet::new()))),
         }
     }
 
@@ -152,6 +155,23 @@ impl Ledger {
             m.borrow_mut().insert(key.into_owned());
         }
         found
+    }
+
+    /// The entries of files under a directory (resolved). A partial view notes the
+    /// directory, with a trailing `/`, as asked for: the store then fetches every row under it.
+    pub fn under(&self, dir: &Path) -> Vec<&LedgerEntry> {
+        let mut key = dir.to_string_lossy().into_owned();
+        if !key.ends_with('/') {
+            key.push('/');
+        }
+        if let Some(m) = &self.misses {
+            m.borrow_mut().insert(key.clone());
+        }
+        self.entries
+            .range(key.clone()..)
+            .take_while(|(k, _)| k.starts_with(&key))
+            .map(|(_, e)| e)
+            .collect()
     }
 
     fn put(&mut self, entry: LedgerEntry) {
@@ -231,19 +251,20 @@ pub struct WriteContext {
 pub fn relevance(call: &Call, scope: &Scope) -> (bool, bool) {
     use crate::effects::Effect;
     match &call.kind {
-        CallKind::Write { .. } => (true, false),
+        CallKind::Write { .. } => (true, !fileops::deferred_runs(call).is_empty()),
         // Read from the effects normalize computed (the hook asks up to three times).
-        CallKind::Shell { .. } if !call.effects.is_empty() => (
+        CallKind::Shell { analysis, .. } if !call.effects.is_empty() => (
             call.effects.iter().any(|e| {
                 matches!(e, Effect::Write { .. })
                     || matches!(e, Effect::Chmod { how, .. } if how == "chmod +x")
-            }),
+            }) || !fileops::config_writes(analysis, scope).is_empty(),
             call.effects
                 .iter()
                 .any(|e| matches!(e, Effect::Execute { path: Some(_), .. })),
         ),
         CallKind::Shell { analysis, .. } => (
-            !fileops::writes(analysis, scope).is_empty(),
+            !fileops::writes(analysis, scope).is_empty()
+                || !fileops::config_writes(analysis, scope).is_empty(),
             !fileops::executions(call, scope).is_empty(),
         ),
         _ => (false, false),
@@ -257,11 +278,18 @@ pub fn keys(call: &Call, scope: &Scope) -> Vec<String> {
     match &call.kind {
         CallKind::Write { path, .. } => out.push(path.to_string_lossy().into_owned()),
         CallKind::Shell { analysis, .. } => {
-            for w in fileops::writes(analysis, scope) {
+            for w in fileops::writes(analysis, scope)
+                .into_iter()
+                .chain(fileops::config_writes(analysis, scope))
+            {
                 out.push(w.path.to_string_lossy().into_owned());
             }
             for e in fileops::executions(call, scope) {
-                out.push(e.path.to_string_lossy().into_owned());
+                let mut key = e.path.to_string_lossy().into_owned();
+                if e.directory {
+                    key.push('/');
+                }
+                out.push(key);
             }
         }
         _ => {}
@@ -324,7 +352,8 @@ pub fn check_with(
     scope: &Scope,
     engine: &dyn ShellEngine,
 ) -> LedgerVerdict {
-    let execs = fileops::executions(call, scope);
+    let mut execs = expand_directories(ledger, fileops::executions(call, scope));
+    execs.extend(fileops::deferred_runs(call));
     if execs.is_empty() {
         return LedgerVerdict {
             verdict: Verdict::no_opinion(),
@@ -376,6 +405,43 @@ pub fn check_with(
     };
     verdict.chain = links.clone();
     LedgerVerdict { verdict, links }
+}
+
+/// Runs of a directory become runs of each ledgered file under it that the runner takes: a
+/// CI system reads the directory's YAML files (`.github/workflows/*.yml`), pytest collects
+/// `conftest.py` and test modules (`test_*.py`, `*_test.py`) at any depth.
+fn expand_directories(ledger: &Ledger, execs: Vec<fileops::Execution>) -> Vec<fileops::Execution> {
+    let mut out = Vec::with_capacity(execs.len());
+    for e in execs {
+        if !e.directory {
+            out.push(e);
+            continue;
+        }
+        for entry in ledger.under(&e.path) {
+            let p = PathBuf::from(&entry.path);
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            let taken = match e.language {
+                Some(Language::CiWorkflow) => {
+                    p.parent() == Some(e.path.as_path())
+                        && (name.ends_with(".yml") || name.ends_with(".yaml"))
+                }
+                Some(Language::Python) => {
+                    name == "conftest.py"
+                        || (name.starts_with("test_") && name.ends_with(".py"))
+                        || name.ends_with("_test.py")
+                }
+                _ => false,
+            };
+            if taken {
+                out.push(fileops::Execution {
+                    path: p,
+                    directory: false,
+                    ..e.clone()
+                });
+            }
+        }
+    }
+    out
 }
 
 /// One judged execution, before it becomes a verdict.
@@ -814,7 +880,10 @@ fn planned_writes(
             }
         }
         CallKind::Shell { analysis, .. } => {
-            for w in fileops::writes(analysis, scope) {
+            for w in fileops::writes(analysis, scope)
+                .into_iter()
+                .chain(fileops::config_writes(analysis, scope))
+            {
                 let known = |p: &Path, out: &Vec<LedgerEntry>| -> Option<LedgerEntry> {
                     let key = p.to_string_lossy();
                     out.iter()
@@ -856,6 +925,15 @@ fn planned_writes(
                         None => out.push(seed),
                     },
                     _ => {
+                        // A copy or link of a program the session did not write (`ln -s
+                        // /usr/bin/python3 .venv/bin/python`) is not agent-written code.
+                        if w.content.is_none()
+                            && let Some(src) = &w.source
+                            && known(src, &out).is_none()
+                            && is_binary(src)
+                        {
+                            continue;
+                        }
                         let prior = known(&w.path, &out);
                         let entry = match (&w.content, &w.source) {
                             (Some(c), _) if w.append => {
@@ -866,6 +944,11 @@ fn planned_writes(
                                     .or_else(|| read_text(scope, &w.path));
                                 match before {
                                     Some(b) => entry_from_text(&w.path, &(b + c), &seed, engine),
+                                    // Appending to a file that is neither on disk nor in the
+                                    // ledger creates it: the text is the whole file.
+                                    None if prior.is_none() => {
+                                        entry_from_text(&w.path, c, &seed, engine)
+                                    }
                                     None => {
                                         let mut e = seed;
                                         let mut a =
@@ -1009,6 +1092,14 @@ fn read_text(scope: &Scope, path: &Path) -> Option<String> {
         .read_to_end(&mut bytes)
         .ok()?;
     Some(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// A regular file whose first bytes hold a NUL: a compiled program, not a script.
+fn is_binary(path: &Path) -> bool {
+    let mut head = [0u8; 4096];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read(&mut head))
+        .is_ok_and(|n| head[..n].contains(&0))
 }
 
 fn sha256_hex(bytes: &[u8]) -> String {

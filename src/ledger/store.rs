@@ -798,6 +798,33 @@ pub(super) fn fetch(
         if !fetched.insert(key.clone()) {
             continue;
         }
+        if key.ends_with('/') {
+            // Every row under a directory (`Ledger::under`): paths from `key` up to, not
+            // including, the next string after the prefix (`/` + 1 is `0`).
+            let mut end = key[..key.len() - 1].to_string();
+            end.push('0');
+            let mut under = conn
+                .prepare_cached("SELECT path, body FROM entries WHERE path > ?1 AND path < ?2")
+                .map_err(|e| sql_error(path, e))?;
+            let rows = under
+                .query_map([&key, &end], |r| {
+                    Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+                })
+                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+                .map_err(|e| sql_error(path, e))?;
+            for (p, b) in rows {
+                let e = parse_body(path, &b)?;
+                if e.path != p {
+                    return Err(error(
+                        path,
+                        format!("is corrupt (row {p} holds the entry of {})", e.path),
+                    ));
+                }
+                fetched.insert(p.clone());
+                view.entries.insert(p, e);
+            }
+            continue;
+        }
         let body: Option<String> = stmt
             .query_row([&key], |r| r.get(0))
             .optional()
@@ -1081,6 +1108,26 @@ mod tests {
         assert_eq!(all.entries["/p/2"].summary, "");
         assert_eq!(store.by_name("s", "1").unwrap().len(), 1);
         assert!(store.by_name("s", "x").unwrap().is_empty());
+        // A directory asked for (`Ledger::under`) brings every row under it, and only those.
+        store
+            .update("s", |l| {
+                for p in ["/q/w/a.yml", "/q/w/sub/b.yml", "/q/w0", "/q/wa/c.yml"] {
+                    l.entries.insert(p.into(), entry(p, "t"));
+                }
+            })
+            .unwrap();
+        let under = store
+            .read("s", &[], |l| {
+                let mut v: Vec<String> = l
+                    .under(Path::new("/q/w"))
+                    .iter()
+                    .map(|e| e.path.clone())
+                    .collect();
+                v.sort();
+                v
+            })
+            .unwrap();
+        assert_eq!(under, vec!["/q/w/a.yml", "/q/w/sub/b.yml"]);
     }
 
     #[test]

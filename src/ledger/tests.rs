@@ -348,6 +348,28 @@ fn changed_on_disk_is_analysed_as_it_is_now() {
 }
 
 #[test]
+fn a_copy_of_a_program_the_session_did_not_write_is_not_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("tool");
+    std::fs::write(&bin, b"\x7fELF\x02\x01\x00\x00 rm -rf ~").unwrap();
+    let script = dir.path().join("tool.sh");
+    std::fs::write(&script, "echo hi\n").unwrap();
+    let mut l = Ledger::default();
+    for (src, dst) in [(&bin, "bin/tool"), (&script, "bin/tool.sh")] {
+        let line = format!("ln -s {} {dst}", src.display());
+        record_with(
+            &mut l,
+            &bash(vec![cmd(&line)]),
+            &scope(),
+            &FakeEngine,
+            &ctx(1),
+        );
+    }
+    assert!(l.get(Path::new("/home/dev/project/bin/tool")).is_none());
+    assert!(l.get(Path::new("/home/dev/project/bin/tool.sh")).is_some());
+}
+
+#[test]
 fn copies_carry_the_analysis() {
     let mut l = Ledger::default();
     record_with(
@@ -684,4 +706,15 @@ fn entries_run_by_a_call() {
     );
     assert_eq!(got.len(), 1);
     assert_eq!(got[0].path, "/home/dev/project/a.sh");
+}
+
+#[test]
+fn a_copy_of_a_partial_view_reports_what_it_missed() {
+    // A call's planned writes are judged on a copy of the view: a file the copy follows
+    // into must still be fetched by the store.
+    let view = Ledger::partial();
+    let copy = view.clone();
+    assert!(copy.get(Path::new("/p/tools/srv.sh")).is_none());
+    assert!(view.take_misses().contains("/p/tools/srv.sh"));
+    assert!(copy.take_misses().is_empty());
 }

@@ -84,17 +84,71 @@ fn destructive_sql(a: &ShellAnalysis, _: &Scope) -> Option<String> {
         })
 }
 
-/// `UPDATE t SET …` (or `DELETE FROM t …`) with no `WHERE` in its statement: every row.
+/// `UPDATE t SET …` (or `DELETE FROM t …`) with no `WHERE` in its statement, or with a
+/// `WHERE` that holds for every row (`1=1`, `true`, `id = id`, `… OR 'a'='a'`): every row.
 fn unbounded_update(sql: &str) -> Option<String> {
     static UPDATE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?is)\bupdate\s+[\w.`\x22\[\]]+\s+set\b").expect("static regex")
+        Regex::new(r"(?is)\b(?:update\s+[\w.`\x22\[\]]+\s+set|delete\s+from\s+[\w.`\x22\[\]]+)\b")
+            .expect("static regex")
     });
+    static WHERE: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?is)\bwhere\b(.*)").expect("static regex"));
     sql.split(';').find_map(|stmt| {
         let m = UPDATE.find(stmt)?;
-        let rest = stmt[m.end()..].to_ascii_lowercase();
-        (!rest.contains("where"))
-            .then(|| m.as_str().split_whitespace().collect::<Vec<_>>().join(" "))
+        let rest = &stmt[m.end()..];
+        let unbounded = match WHERE.captures(rest) {
+            None => m.as_str()[..6].eq_ignore_ascii_case("update"),
+            Some(c) => always_true(&c[1]),
+        };
+        unbounded.then(|| m.as_str().split_whitespace().collect::<Vec<_>>().join(" "))
     })
+}
+
+/// A condition true for every row: one of its top-level `OR` terms always holds.
+fn always_true(cond: &str) -> bool {
+    static END: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)\b(order\s+by|limit|returning|group\s+by)\b").expect("static regex")
+    });
+    let lower = cond.to_ascii_lowercase();
+    let cond = match END.find(&lower) {
+        Some(m) => &lower[..m.start()],
+        None => &lower[..],
+    };
+    let cond = cond.replace(['(', ')'], " ");
+    cond.split(" or ").any(|term| {
+        // A term joined by AND holds only if every part does.
+        term.split(" and ").all(term_true)
+    })
+}
+
+/// `1=1`, `'a' = 'a'`, `x = x`, `1 <> 2`, `true`, `1`, `not false`, `x like '%'`.
+fn term_true(t: &str) -> bool {
+    let t = t.trim();
+    if matches!(t, "true" | "1" | "not false" | "not 0" | "1 is not null") {
+        return true;
+    }
+    if let Some((l, r)) = t.split_once(" like ") {
+        return !l.trim().is_empty() && r.trim() == "'%'";
+    }
+    let literal = |s: &str| {
+        s.parse::<f64>().is_ok() || (s.len() >= 2 && s.starts_with('\'') && s.ends_with('\''))
+    };
+    for op in ["<>", "!=", ">=", "<=", "==", "="] {
+        if let Some((l, r)) = t.split_once(op) {
+            // One word on the left; on the right the first word, since the statement may
+            // run on into the client's next words (`-e '…' app`).
+            let l = l.trim();
+            let r = r.split_whitespace().next().unwrap_or("");
+            if l.is_empty() || r.is_empty() || l.contains(char::is_whitespace) {
+                return false;
+            }
+            return match op {
+                "<>" | "!=" => literal(l) && literal(r) && l != r,
+                _ => l == r,
+            };
+        }
+    }
+    false
 }
 
 /// `curl -X DELETE …/_all`, index deletes on search and document stores.
@@ -218,6 +272,10 @@ pub static RULES: &[Rule] = &[
             Example::bash("docker exec db psql -U postgres -c 'DROP DATABASE app'"),
             Example::bash("psql -c 'DELETE FROM users -- WHERE id=1'"),
             Example::bash("psql -c 'UPDATE accounts SET balance=0'"),
+            Example::bash("psql -c 'UPDATE accounts SET balance=0 WHERE 1=1'"),
+            Example::bash("mysql -e \"DELETE FROM users WHERE 'a'='a'\" app"),
+            Example::bash("psql -c 'UPDATE users SET admin=true WHERE id = 5 OR 1 = 1'"),
+            Example::bash("sqlite3 app.db 'DELETE FROM logs WHERE (true)'"),
             Example::bash("mysql -e 'update users set admin=1; select 1' app"),
             Example::bash("redis-cli --scan --pattern 'sess:*' | xargs redis-cli del"),
             Example::bash("mongosh app --eval 'db.dropDatabase()'"),
@@ -228,6 +286,8 @@ pub static RULES: &[Rule] = &[
             Example::bash("mysql -e 'DELETE FROM sessions WHERE expires < NOW()' app"),
             Example::bash("redis-cli GET key"),
             Example::bash("psql -c \"UPDATE users SET name='x' WHERE id=1\""),
+            Example::bash("psql -c \"UPDATE users SET n=1 WHERE id = 1 AND 1=1\""),
+            Example::bash("psql -c \"DELETE FROM t WHERE a = b OR c = 'x'\""),
             Example::bash("redis-cli --scan --pattern 'sess:*'"),
         ],
     },

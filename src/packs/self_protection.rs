@@ -11,7 +11,7 @@ use crate::protect::{Change, Reach};
 use crate::shell::{Command, ShellAnalysis, Word};
 use crate::verdict::Effect::{Ask, Deny};
 use crate::vocab::operands_skipping;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 const PACK: &str = "self-protection";
 
@@ -30,6 +30,60 @@ impl Target {
             how: how.into(),
         }
     }
+}
+
+/// Symbolic links the line itself makes (`ln -s T L`) do not exist yet when it is judged:
+/// a change through one (`L`, `L/x`) is also a change of the path it points to. Links made in
+/// earlier calls exist on disk, where resolving the target follows them.
+fn through_new_links(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Target>) {
+    let mut links: Vec<(PathBuf, PathBuf)> = Vec::new();
+    for c in &analysis.commands {
+        if c.program != "ln" || !c.has_flag(Some('s'), &["symbolic"]) {
+            continue;
+        }
+        let ops = operands_skipping(c, "tS", &["target-directory", "suffix"]);
+        let (Some(target), Some(link)) = (ops.first(), ops.get(1)) else {
+            continue;
+        };
+        let home_var = |w: &Word| w.text.starts_with("$HOME") || w.text.starts_with("${HOME}");
+        if ops.len() != 2 || (target.dynamic && !home_var(target)) || link.dynamic {
+            continue;
+        }
+        let mut at = resolve_for(scope, c, &link.text);
+        if link.text.ends_with('/') {
+            at = at.join(crate::vocab::basename(&target.text));
+        }
+        // A relative target is relative to the link's directory.
+        let to = if target.text.starts_with(['/', '~', '$']) {
+            resolve_for(scope, c, &target.text)
+        } else {
+            crate::paths::fold(&at.parent().unwrap_or(Path::new("/")).join(&target.text))
+        };
+        links.push((at, to));
+    }
+    if links.is_empty() {
+        return;
+    }
+    let extra: Vec<Target> = out
+        .iter()
+        .filter(|t| t.change != Change::Link)
+        .filter_map(|t| {
+            links.iter().find_map(|(at, to)| {
+                let rest = t.path.strip_prefix(at).ok()?;
+                let path = if rest.as_os_str().is_empty() {
+                    to.clone()
+                } else {
+                    to.join(rest)
+                };
+                Some(Target::new(
+                    path,
+                    t.change,
+                    format!("{} through a link made on this line", t.how),
+                ))
+            })
+        })
+        .collect();
+    out.extend(extra);
 }
 
 /// The protection answer over every path the call changes; a deny wins over an ask found
@@ -125,6 +179,7 @@ fn shell_targets(analysis: &ShellAnalysis, scope: &Scope) -> Vec<Target> {
             ));
         }
     }
+    through_new_links(analysis, scope, &mut out);
     out
 }
 
@@ -749,9 +804,13 @@ pub static RULES: &[Rule] = &[
             Example::bash("find ~/.local/share/palisade -delete"),
             Example::bash("git checkout HEAD~5 -- .palisade.yaml"),
             Example::bash("echo 'version: 1' > ../.palisade.yaml"),
+            Example::bash("ln -s ~/.claude/settings.json cfg.json && echo '{}' > cfg.json"),
+            Example::bash("ln -sf ~/.claude c && printf '{}' > c/settings.json"),
         ],
         allowed: &[
             Example::bash("cat ~/.claude/settings.json"),
+            Example::bash("ln -s ../README.md docs/README.md && echo hi >> docs/README.md"),
+            Example::bash("ln -s ~/.claude/settings.json settings-link.json"),
             Example::tool(
                 "Read",
                 r#"{"file_path":"/home/dev/.config/palisade/policy.yaml"}"#,

@@ -521,6 +521,15 @@ pub fn command_lines(
             .filter(|(n, _)| sections.is_empty() || sections.contains(n))
             .map(|(_, c)| c)
             .collect(),
+        Language::HookConfig
+        | Language::CiWorkflow
+        | Language::Compose
+        | Language::GitConfig
+        | Language::PytestConfig
+        | Language::Sql
+        | Language::Notebook
+        | Language::CargoConfig
+        | Language::McpConfig => super::config::command_lines(language, text, sections),
         other => super::commands_run(other, text),
     }
 }

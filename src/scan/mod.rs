@@ -5,6 +5,7 @@
 //! judged by the engine, so one rule set decides everywhere.
 
 mod commands;
+mod config;
 mod script;
 
 use crate::verdict::{Effect, Verdict};
@@ -12,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 pub use commands::{command_lines, make_targets};
+pub use config::pytest_option_commands;
 
 /// Longest line kept in a finding (the reason quotes it).
 const MAX_QUOTED_LINE: usize = 160;
@@ -30,6 +32,9 @@ pub fn detect(path: &Path, text: &str) -> Language {
         "package.json" => return Language::PackageJson,
         "build.rs" => return Language::Rust,
         _ => {}
+    }
+    if let Some(l) = config_language(path, name) {
+        return l;
     }
     if let Some(first) = text.lines().next()
         && let Some(bang) = first.strip_prefix("#!")
@@ -50,6 +55,56 @@ pub fn detect(path: &Path, text: &str) -> Language {
         _ if path.components().any(|c| c.as_os_str() == "hooks") => Language::Shell,
         _ => Language::Other,
     }
+}
+
+/// Configuration files that make a tool run commands, by name and place.
+fn config_language(path: &Path, name: &str) -> Option<Language> {
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    let yaml = matches!(ext, "yml" | "yaml");
+    let parent = path
+        .parent()
+        .and_then(|p| p.file_name())
+        .and_then(|n| n.to_str())
+        .unwrap_or("");
+    let grandparent = path
+        .parent()
+        .and_then(Path::parent)
+        .and_then(|p| p.file_name())
+        .and_then(|n| n.to_str())
+        .unwrap_or("");
+    Some(match name {
+        ".pre-commit-config.yaml" | ".pre-commit-config.yml" => Language::HookConfig,
+        n if yaml
+            && (n.starts_with("lefthook") || n.starts_with(".lefthook"))
+            && !n.contains('/') =>
+        {
+            Language::HookConfig
+        }
+        ".gitlab-ci.yml" | ".travis.yml" | "bitbucket-pipelines.yml" | "azure-pipelines.yml" => {
+            Language::CiWorkflow
+        }
+        _ if yaml && parent == "workflows" && grandparent == ".github" => Language::CiWorkflow,
+        _ if yaml && parent == ".circleci" => Language::CiWorkflow,
+        n if yaml && (n.starts_with("docker-compose") || n.starts_with("compose")) => {
+            Language::Compose
+        }
+        ".gitconfig" => Language::GitConfig,
+        "gitconfig" if parent == "etc" => Language::GitConfig,
+        "config" if parent == ".git" || (parent == "git" && grandparent == ".config") => {
+            Language::GitConfig
+        }
+        "pytest.ini" | ".pytest.ini" | "tox.ini" | "setup.cfg" | "pyproject.toml" => {
+            Language::PytestConfig
+        }
+        _ if ext == "sql" => Language::Sql,
+        _ if ext == "ipynb" => Language::Notebook,
+        ".mcp.json" | ".claude.json" => Language::McpConfig,
+        "config.toml" | "config" if parent == ".cargo" => Language::CargoConfig,
+        "mcp.json" if matches!(parent, ".cursor" | ".vscode" | ".gemini" | ".roo") => {
+            Language::McpConfig
+        }
+        _ => return None,
+    })
 }
 
 fn from_shebang(bang: &str) -> Language {
@@ -144,6 +199,15 @@ pub fn analyse_run(
         | Language::Perl
         | Language::Php
         | Language::Rust => script::scan(language, text, engine),
+        Language::HookConfig
+        | Language::CiWorkflow
+        | Language::Compose
+        | Language::GitConfig
+        | Language::PytestConfig
+        | Language::Sql
+        | Language::Notebook
+        | Language::CargoConfig
+        | Language::McpConfig => config::findings(language, text, engine),
         Language::Other => Vec::new(),
     };
     if truncated {
@@ -299,6 +363,21 @@ mod tests {
         assert_eq!(d("/p/a.py", ""), Language::Python);
         assert_eq!(d("/p/README.md", "# hi"), Language::Other);
         assert_eq!(d("/p/.git/hooks/pre-commit", ""), Language::Shell);
+        assert_eq!(d("/p/.github/workflows/ci.yml", ""), Language::CiWorkflow);
+        assert_eq!(d("/p/.pre-commit-config.yaml", ""), Language::HookConfig);
+        assert_eq!(d("/p/lefthook.yml", ""), Language::HookConfig);
+        assert_eq!(d("/p/compose.override.yaml", ""), Language::Compose);
+        assert_eq!(d("/p/docker-compose.yml", ""), Language::Compose);
+        assert_eq!(d("/p/.git/config", ""), Language::GitConfig);
+        assert_eq!(d("/h/.gitconfig", ""), Language::GitConfig);
+        assert_eq!(d("/p/pyproject.toml", ""), Language::PytestConfig);
+        assert_eq!(d("/p/db/001.sql", ""), Language::Sql);
+        assert_eq!(d("/p/nb.ipynb", "{}"), Language::Notebook);
+        assert_eq!(d("/p/config.yml", ""), Language::Other);
+        assert_eq!(d("/p/.mcp.json", "{}"), Language::McpConfig);
+        assert_eq!(d("/p/.cargo/config.toml", ""), Language::CargoConfig);
+        assert_eq!(d("/p/.cursor/mcp.json", "{}"), Language::McpConfig);
+        assert_eq!(d("/p/mcp.json", "{}"), Language::Other);
     }
 
     #[test]
@@ -343,6 +422,15 @@ mod robustness {
         "]",
         "{",
         "}",
+        "${{ secrets.X }}",
+        "run: ",
+        "repos:\n- repo: local\n  hooks:\n  - entry: ",
+        "services:\n  a:\n    privileged: true\n",
+        "[alias]\n\tx = !",
+        "[pytest]\naddopts = -p ",
+        "\\! ",
+        "COPY t TO PROGRAM '",
+        "{\"cells\":[{\"cell_type\":\"code\",\"source\":\"",
         "${",
         "#{",
         "$ENV{HOME}",
@@ -413,6 +501,15 @@ mod robustness {
                 Language::Rust,
                 Language::Make,
                 Language::PackageJson,
+                Language::HookConfig,
+                Language::CiWorkflow,
+                Language::Compose,
+                Language::GitConfig,
+                Language::PytestConfig,
+                Language::Sql,
+                Language::Notebook,
+                Language::McpConfig,
+                Language::CargoConfig,
             ] {
                 let _ = analyse(lang, &text, &FakeEngine);
                 let _ = written_paths(lang, &text);

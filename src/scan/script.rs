@@ -33,6 +33,12 @@ enum Op {
     Read,
     /// Writes the file named by the first argument.
     Write,
+    /// Copies the first argument to the second (`shutil.copy`, `fs.copyFileSync`).
+    Copy,
+    /// Moves the first argument to the second (`os.rename`, `shutil.move`).
+    Move,
+    /// Makes the second argument a symbolic link to the first (`os.symlink`).
+    Link,
 }
 
 /// The patterns of one language.
@@ -88,6 +94,12 @@ static PYTHON: LazyLock<Patterns> = LazyLock::new(|| Patterns {
         ),
         // `open(path, mode)`: a read, or a write when the mode says so (`io.open` too).
         (Op::Read, r"\bopen"),
+        (
+            Op::Copy,
+            r"\bshutil\.(?:copy|copy2|copyfile|copytree)|\bos\.link",
+        ),
+        (Op::Move, r"\bshutil\.move|\bos\.(?:rename|replace|renames)"),
+        (Op::Link, r"\bos\.symlink"),
     ]),
     eval: re(r"\b(?:exec|eval|compile)\s*\("),
     hidden: re(
@@ -130,6 +142,18 @@ static NODE: LazyLock<Patterns> = LazyLock::new(|| Patterns {
         (
             Op::Write,
             r"(?:\b(?:fs|fse|fsp|fs\.promises)|require\(\s*['\x22](?:node:)?fs(?:/promises|-extra)?['\x22]\s*\))\.(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream)|\bDeno\.writeTextFile(?:Sync)?|\bBun\.write",
+        ),
+        (
+            Op::Copy,
+            r"(?:\b(?:fs|fse|fsp|fs\.promises)|require\(\s*['\x22](?:node:)?fs(?:/promises|-extra)?['\x22]\s*\))\.(?:copyFileSync|copyFile|cpSync|cp|copySync|copy)",
+        ),
+        (
+            Op::Move,
+            r"(?:\b(?:fs|fse|fsp|fs\.promises)|require\(\s*['\x22](?:node:)?fs(?:/promises|-extra)?['\x22]\s*\))\.(?:renameSync|rename|moveSync|move)",
+        ),
+        (
+            Op::Link,
+            r"(?:\b(?:fs|fse|fsp|fs\.promises)|require\(\s*['\x22](?:node:)?fs(?:/promises|-extra)?['\x22]\s*\))\.(?:symlinkSync|symlink)",
         ),
     ]),
     eval: re(
@@ -418,7 +442,24 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
                         &mut out,
                     );
                 }
+                Op::Copy | Op::Move | Op::Link => {
+                    let Some(cmd) = transfer_command(*op, &first, rest.as_ref()) else {
+                        continue;
+                    };
+                    judge(engine, &cmd, line, &line_text, &mut out);
+                }
             }
+        }
+    }
+    if language == Language::Python {
+        for (at, cmd, _) in path_methods(&text, &vars) {
+            judge(
+                engine,
+                &cmd,
+                line_of(&text, at),
+                &line_text(&text, at),
+                &mut out,
+            );
         }
     }
 
@@ -542,7 +583,7 @@ pub(super) fn written_paths(language: Language, text: &str) -> Vec<String> {
     let vars = literal_vars(&text, p);
     let mut out = Vec::new();
     for (op, regex) in &p.calls {
-        if !matches!(op, Op::Read | Op::Write) {
+        if !matches!(op, Op::Read | Op::Write | Op::Copy | Op::Move | Op::Link) {
             continue;
         }
         for m in regex.find_iter(&text).take(MAX_OPERATIONS) {
@@ -550,6 +591,14 @@ pub(super) fn written_paths(language: Language, text: &str) -> Vec<String> {
                 continue;
             }
             let args = arguments(&text[m.end()..], &vars, p.concat);
+            if matches!(op, Op::Copy | Op::Move | Op::Link) {
+                if let Some(Arg::Text(dst)) = args.get(1)
+                    && !out.contains(dst)
+                {
+                    out.push(dst.clone());
+                }
+                continue;
+            }
             let writes = *op == Op::Write
                 || (language == Language::Python
                     && matches!(args.get(1), Some(Arg::Text(mode)) if mode.contains(['w', 'a', 'x', '+'])));
@@ -559,6 +608,92 @@ pub(super) fn written_paths(language: Language, text: &str) -> Vec<String> {
                 out.push(path.clone());
             }
         }
+    }
+    if language == Language::Python {
+        for (_, _, written) in path_methods(&text, &vars) {
+            if let Some(dst) = written
+                && !out.contains(&dst)
+            {
+                out.push(dst);
+            }
+        }
+    }
+    out
+}
+
+/// The shell command with the effect of a copy, move or link call.
+fn transfer_command(op: Op, first: &Arg, second: Option<&Arg>) -> Option<String> {
+    let (Arg::Text(a), Some(Arg::Text(b))) = (first, second) else {
+        return None;
+    };
+    let verb = match op {
+        Op::Copy => "cp -r",
+        Op::Move => "mv",
+        Op::Link => "ln -s",
+        _ => return None,
+    };
+    Some(format!("{verb} {} {}", quote(a), quote(b)))
+}
+
+/// pathlib's methods on a path known statically (a literal, after home and joins are
+/// resolved, or a name bound to one): `p.write_text(…)`, `.write_bytes`, `.touch`,
+/// `.open("w")`, `.unlink`, `.rename(dst)` (not `.replace`, a string method too), `.symlink_to(target)`,
+/// `.hardlink_to(target)`, `.chmod(mode)` — as the shell command with the same effect, with
+/// the offset of the call and the path it writes, if it writes one.
+fn path_methods(
+    text: &str,
+    vars: &HashMap<String, String>,
+) -> Vec<(usize, String, Option<String>)> {
+    static METHOD: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r#"(?:"([^"\n]*)"|'([^'\n]*)'|\b([A-Za-z_]\w*))\s*\)?\s*\.(write_text|write_bytes|touch|open|unlink|rename|symlink_to|hardlink_to|chmod)\s*\("#,
+        )
+    });
+    let mut out = Vec::new();
+    for c in METHOD.captures_iter(text).take(MAX_OPERATIONS) {
+        let Some(all) = c.get(0) else { continue };
+        if in_comment(text, all.start()) {
+            continue;
+        }
+        let path = match (c.get(1).or(c.get(2)), c.get(3)) {
+            (Some(lit), _) => lit.as_str().to_string(),
+            (None, Some(name)) => match vars.get(name.as_str()) {
+                Some(v) => v.clone(),
+                None => continue,
+            },
+            _ => continue,
+        };
+        let args = arguments(&text[all.end()..], vars, "+");
+        let arg = |i: usize| match args.get(i) {
+            Some(Arg::Text(t)) => Some(t.clone()),
+            _ => None,
+        };
+        let p = quote(&path);
+        let (cmd, written) = match &c[4] {
+            "write_text" | "write_bytes" | "touch" => (format!("printf x >> {p}"), Some(path)),
+            "open" => match arg(0) {
+                Some(mode) if mode.contains(['w', 'a', 'x', '+']) => {
+                    (format!("printf x >> {p}"), Some(path))
+                }
+                _ => (format!("cat {p}"), None),
+            },
+            "unlink" => (format!("rm -f {p}"), None),
+            "rename" => match arg(0) {
+                Some(dst) => (format!("mv {p} {}", quote(&dst)), Some(dst)),
+                None => (format!("mv {p} {DYNAMIC_ARG}"), None),
+            },
+            "symlink_to" => match arg(0) {
+                Some(t) => (format!("ln -s {} {p}", quote(&t)), Some(path)),
+                None => continue,
+            },
+            "hardlink_to" => match arg(0) {
+                Some(t) => (format!("ln {} {p}", quote(&t)), Some(path)),
+                None => continue,
+            },
+            "chmod" => (format!("chmod 000 {p}"), None),
+            _ => continue,
+        };
+        out.push((all.start(), cmd, written));
     }
     out
 }
@@ -766,6 +901,24 @@ fn substitute_home(text: &str, p: &Patterns) -> String {
         .into_owned();
     // `Path("~") / ".ssh" / "id_rsa"` (pathlib's division).
     static DIV: LazyLock<Regex> = LazyLock::new(|| re(r#""([^"\n]*)"\s*/\s*["']([^"'\n]*)["']"#));
+    // `Path.home().joinpath(".claude", "settings.json")`.
+    static JOINPATH: LazyLock<Regex> = LazyLock::new(|| {
+        re(
+            r#""([^"\n]*)"\.joinpath\(\s*((?:"[^"\n]*"|'[^'\n]*')(?:\s*,\s*(?:"[^"\n]*"|'[^'\n]*'))*)\s*\)"#,
+        )
+    });
+    let text = JOINPATH
+        .replace_all(&text, |c: &regex::Captures| {
+            let mut parts = vec![c[1].trim_end_matches('/').to_string()];
+            parts.extend(c[2].split(',').map(|s| {
+                s.trim()
+                    .trim_matches(['"', '\''])
+                    .trim_end_matches('/')
+                    .to_string()
+            }));
+            format!("\"{}\"", parts.join("/"))
+        })
+        .into_owned();
     let mut text = text;
     for _ in 0..8 {
         let next = DIV.replace_all(&text, "\"$1/$2\"").into_owned();
@@ -1271,6 +1424,36 @@ mod tests {
             ),
             None
         );
+    }
+
+    #[test]
+    fn pathlib_and_file_moves_write_where_they_point() {
+        let w = |t: &str| written_paths(Language::Python, t);
+        let home = "~/.claude/settings.json".to_string();
+        for code in [
+            "from pathlib import Path\np = Path.home() / '.claude' / 'settings.json'\np.write_text('{}')\n",
+            "from pathlib import Path\n(Path.home() / '.claude' / 'settings.json').write_text('{}')\n",
+            "from pathlib import Path\nPath.home().joinpath('.claude', 'settings.json').touch()\n",
+            "import os, json\njson.dump({}, open(os.path.join(os.environ['HOME'], '.claude', 'settings.json'), 'w'))\n",
+            "import shutil, os\nshutil.copy('x.json', os.path.expanduser('~/.claude/settings.json'))\n",
+            "import os\nos.replace('new.json', os.path.join(os.path.expanduser('~'), '.claude', 'settings.json'))\n",
+            "from pathlib import Path\nPath('x.json').rename(Path.home() / '.claude' / 'settings.json')\n",
+            "import os\nos.symlink('/tmp/x', os.getenv('HOME') + '/.claude/settings.json')\n",
+            "from pathlib import Path\ncfg = Path.home() / '.claude' / 'settings.json'\nwith cfg.open('w') as f:\n    f.write('{}')\n",
+        ] {
+            assert!(w(code).contains(&home), "{code}: {:?}", w(code));
+        }
+        // Reads and string methods write nothing.
+        assert!(w("from pathlib import Path\np = Path.home() / '.claude' / 'settings.json'\nprint(p.read_text())\n").is_empty());
+        assert!(w("s = '~'\nt = s.replace('~', 'home')\n").is_empty());
+        // What they do is judged as the shell command with the same effect.
+        let f = scan(
+            Language::Python,
+            "from pathlib import Path\nPath.home().joinpath('.ssh', 'id_rsa').open('r')\n",
+            &FakeEngine,
+        );
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].line, Some(2));
     }
 
     #[test]
