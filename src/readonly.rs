@@ -78,6 +78,12 @@ pub fn change(call: &Call) -> Option<String> {
             Fx::Move { from, to } => format!("moves {} to {}", from.display(), to.display()),
             Fx::Link { link, .. } => format!("makes the link {}", link.display()),
             Fx::Chmod { path, how } => format!("changes {} ({how})", path.display()),
+            // A settings file is "run" by the program that reads it; that program is judged.
+            Fx::Execute {
+                path: Some(_),
+                language,
+                ..
+            } if language.is_some_and(|l| l.is_settings()) => continue,
             Fx::Execute { path: Some(p), .. } => format!("runs the file {}", p.display()),
             // Programs are judged with their arguments below, command by command.
             Fx::Execute { path: None, .. } if analysis.is_some() => continue,

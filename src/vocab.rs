@@ -73,6 +73,24 @@ impl Language {
     }
 }
 
+impl Language {
+    /// Settings a program reads when it runs (git config, CI workflows, compose files…): a call
+    /// "runs" them only in the sense that the program it starts follows them, so what the call
+    /// changes is judged by that program, not by this file.
+    pub fn is_settings(self) -> bool {
+        matches!(
+            self,
+            Language::HookConfig
+                | Language::CiWorkflow
+                | Language::Compose
+                | Language::GitConfig
+                | Language::PytestConfig
+                | Language::CargoConfig
+                | Language::McpConfig
+        )
+    }
+}
+
 /// The program name without a version suffix: `python3.12` → `python`, `lua5.4` → `lua`.
 pub fn family(program: &str) -> &str {
     program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.' || c == '-')

@@ -77,7 +77,12 @@ impl Effect {
                 !p.starts_with(project_root) && !vocab::is_device(&p.to_string_lossy())
             }),
             "execute" => matches!(self, Effect::Execute { .. }),
-            "execute-file" => matches!(self, Effect::Execute { path: Some(_), .. }),
+            // A settings file a program reads (git config…) is that program's run, not a file's.
+            "execute-file" => matches!(
+                self,
+                Effect::Execute { path: Some(_), language, .. }
+                    if !language.is_some_and(|l| l.is_settings())
+            ),
             "query" => matches!(self, Effect::Query { .. }),
             "network-send" => matches!(self, Effect::Send { .. }),
             "network-fetch" => matches!(self, Effect::Fetch { .. }),
