@@ -16,16 +16,21 @@ impl PathResolver {
     /// Expands `~`, `$HOME` and `${HOME}`, normalises separators, anchors at `cwd`, folds `..`
     /// and, when enabled, resolves symlinks of the longest existing prefix.
     pub fn resolve(&self, raw: &str) -> PathBuf {
-        let lexical = self.lexical(raw);
+        let anchored = self.anchored(raw);
         if self.follow_symlinks {
-            resolve_existing_prefix(&lexical)
+            resolve_physical(&anchored)
         } else {
-            lexical
+            fold(&anchored)
         }
     }
 
     /// Like `resolve` but never touches the filesystem.
     pub fn lexical(&self, raw: &str) -> PathBuf {
+        fold(&self.anchored(raw))
+    }
+
+    /// `raw` with `~` and `$HOME` expanded and anchored at `cwd`; `..` still in it.
+    fn anchored(&self, raw: &str) -> PathBuf {
         let text = raw.replace('\\', "/");
         let home = self.home.to_string_lossy();
         let expanded = if text == "~" {
@@ -40,13 +45,35 @@ impl PathResolver {
             text
         };
         let path = Path::new(&expanded);
-        let anchored = if path.is_absolute() || is_windows_absolute(&expanded) {
+        if path.is_absolute() || is_windows_absolute(&expanded) {
             path.to_path_buf()
         } else {
             self.cwd.join(path)
-        };
-        fold(&anchored)
+        }
     }
+}
+
+/// Resolves `path` as the kernel walks it: a `..` leaves the directory the path so far really
+/// is, so `link/..` is the parent of the link's target, not the folder holding the link
+/// (folding `..` first would let `proj/link/../settings.json` name a protected file unseen).
+fn resolve_physical(path: &Path) -> PathBuf {
+    if !path.has_root() || !path.components().any(|c| c == Component::ParentDir) {
+        return resolve_existing_prefix(&fold(path));
+    }
+    let mut out = PathBuf::from("/");
+    for comp in path.components() {
+        match comp {
+            Component::ParentDir => {
+                out = resolve_existing_prefix(&out);
+                if !out.pop() || out.as_os_str().is_empty() {
+                    out = PathBuf::from("/");
+                }
+            }
+            Component::CurDir | Component::RootDir | Component::Prefix(_) => {}
+            Component::Normal(n) => out.push(n),
+        }
+    }
+    resolve_existing_prefix(&out)
 }
 
 fn strip_home_var(text: &str) -> Option<&str> {
@@ -211,6 +238,36 @@ mod tests {
         let real_root = std::fs::canonicalize(&root).unwrap();
         assert!(!is_within(&got, &real_root), "{got:?}");
         assert!(is_within(&got, &std::fs::canonicalize(&outside).unwrap()));
+    }
+
+    #[test]
+    fn dot_dot_after_a_symlink_leaves_its_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = std::fs::canonicalize(dir.path()).unwrap();
+        std::fs::create_dir_all(real.join("home/.claude/hooks")).unwrap();
+        std::fs::create_dir_all(real.join("proj/sub")).unwrap();
+        std::os::unix::fs::symlink(real.join("home/.claude/hooks"), real.join("proj/link"))
+            .unwrap();
+        let res = PathResolver {
+            cwd: real.join("proj"),
+            home: real.join("home"),
+            follow_symlinks: true,
+        };
+        let settings = real.join("home/.claude/settings.json");
+        assert_eq!(res.resolve("link/../settings.json"), settings);
+        assert_eq!(res.resolve("./link/./../settings.json"), settings);
+        assert_eq!(res.resolve("sub/../link/../settings.json"), settings);
+        assert_eq!(
+            res.resolve(&format!("{}/proj/link/../settings.json", real.display())),
+            settings
+        );
+        assert_eq!(res.resolve("link/../../.."), real);
+        // Without links, `..` is what it always was; lexical resolution is unchanged.
+        assert_eq!(res.resolve("sub/../x"), real.join("proj/x"));
+        assert_eq!(
+            res.lexical("link/../settings.json"),
+            real.join("proj/settings.json")
+        );
     }
 
     #[test]

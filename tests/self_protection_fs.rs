@@ -115,6 +115,28 @@ fn dot_dot_and_absolute_spellings() {
 }
 
 #[test]
+fn dot_dot_after_a_symlink_leaves_the_links_target() {
+    // The kernel walks `link/..` from where the link points: with `link` → ~/.claude/commands,
+    // `link/../settings.json` is ~/.claude/settings.json, not a project file.
+    let sb = installed();
+    symlink(sb.home().join(".claude/commands"), sb.project().join("link")).unwrap();
+    let through = sb.project().join("link/../settings.json");
+    assert_eq!(write(&sb, &through), "deny");
+    expect(&sb, "echo x > link/../settings.json", "deny");
+    expect(&sb, "cp /dev/null ./link/../settings.json", "deny");
+    expect(&sb, "rm -f src/../link/../settings.json", "deny");
+    let mcp = sb.hook(
+        "mcp__filesystem__write_file",
+        json!({"path": through, "content": "{}"}),
+    );
+    assert_eq!(mcp.decision(), "deny", "{}", mcp.reason());
+    // The same spelling through a plain project folder stays in the project.
+    std::fs::create_dir_all(sb.project().join("docs")).unwrap();
+    not_deny(&sb, "echo x > docs/../settings.json");
+    not_deny(&sb, "cat link/../settings.json");
+}
+
+#[test]
 fn hard_links_share_the_protected_inode() {
     let sb = installed();
     let h = sb.project().join("h.json");
