@@ -314,6 +314,7 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
     let verdict =
         crate::limits::risk_budget(p.policy, &store, event, &call, &scope, decision.verdict);
     let verdict = with_risk(p, event, &call, &scope, verdict, &decision.risk_context);
+    let verdict = crate::limits::risk_spend(p.policy, &store, event, verdict);
     // Limits count in their own IMMEDIATE transaction (opened only when the policy has limits).
     let verdict = crate::limits::enforce(p.policy, &store, event, &call, &scope, verdict);
     let (mut verdict, write) = decide::finish(verdict, &decision.record);

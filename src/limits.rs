@@ -30,10 +30,15 @@ pub enum Counted {
     Tool(Glob),
     /// Calls sent to the risk layer (`count: risk-request`), checked before the request.
     RiskRequests,
+    /// The risk layer's spend in input tokens as the backend reports them (`count:
+    /// risk-tokens`, the unit it bills): checked before a request, added after it.
+    RiskTokens,
 }
 
 /// The `count:` that budgets the risk layer rather than an effect.
 pub const RISK_REQUEST: &str = "risk-request";
+/// The `count:` that budgets the risk layer's reported input tokens.
+pub const RISK_TOKENS: &str = "risk-tokens";
 
 /// One limit of the effective policy.
 #[derive(Debug, Clone)]
@@ -61,6 +66,7 @@ impl Limit {
         }
         let counted = match (c.count, c.tool) {
             (Some(kind), None) if kind == RISK_REQUEST => Counted::RiskRequests,
+            (Some(kind), None) if kind == RISK_TOKENS => Counted::RiskTokens,
             (Some(kind), None) => Counted::Kind(crate::effects::kind(&kind).ok_or_else(|| {
                 format!(
                     "limit '{}': unknown effect kind '{kind}'{}; kinds: {}",
@@ -72,7 +78,7 @@ impl Limit {
                     crate::effects::KINDS
                         .iter()
                         .map(|(k, _)| *k)
-                        .chain(std::iter::once(RISK_REQUEST))
+                        .chain([RISK_REQUEST, RISK_TOKENS])
                         .collect::<Vec<_>>()
                         .join(", ")
                 )
@@ -106,7 +112,7 @@ impl Limit {
                 .iter()
                 .any(|e| e.is_kind(k, &scope.project_root)),
             Counted::Tool(g) => g.matches(&call.tool),
-            Counted::RiskRequests => false,
+            Counted::RiskRequests | Counted::RiskTokens => false,
         }
     }
 
@@ -116,6 +122,7 @@ impl Limit {
             Counted::Kind(k) => format!("{k} call"),
             Counted::Tool(g) => format!("call of {}", g.as_str()),
             Counted::RiskRequests => "request to the risk layer".to_string(),
+            Counted::RiskTokens => "risk-layer input tokens".to_string(),
         }
     }
 
@@ -133,6 +140,7 @@ impl Limit {
             Counted::Kind(k) => format!("count: {k}"),
             Counted::Tool(g) => format!("tool: {}", g.as_str()),
             Counted::RiskRequests => format!("count: {RISK_REQUEST}"),
+            Counted::RiskTokens => format!("count: {RISK_TOKENS}"),
         }
     }
 
@@ -168,7 +176,7 @@ pub fn apply_layer(
             return Err((id.clone(), format!("limit id '{id}' is defined twice")));
         }
         let limit = Limit::compile(c, layer).map_err(|m| (id.clone(), m))?;
-        if matches!(limit.counted, Counted::RiskRequests)
+        if matches!(limit.counted, Counted::RiskRequests | Counted::RiskTokens)
             && limit.effect == Effect::Ask
             && policy.risk.scope != crate::risk::RiskScope::Undecided
         {
@@ -176,8 +184,9 @@ pub fn apply_layer(
             return Err((
                 id.clone(),
                 format!(
-                    "limit '{id}': a risk-request limit with risk.scope other than undecided must \
-                     say effect: deny (an asked call would still be sent to the risk layer)"
+                    "limit '{id}': a risk-request or risk-tokens limit with risk.scope other than \
+                     undecided must say effect: deny (an asked call would still be sent to the \
+                     risk layer)"
                 ),
             ));
         }
@@ -285,7 +294,7 @@ pub fn risk_budget(
     let hit: Vec<&Limit> = policy
         .limits
         .iter()
-        .filter(|l| matches!(l.counted, Counted::RiskRequests))
+        .filter(|l| matches!(l.counted, Counted::RiskRequests | Counted::RiskTokens))
         .collect();
     let risk = &policy.risk;
     if hit.is_empty()
@@ -296,10 +305,68 @@ pub fn risk_budget(
     {
         return verdict;
     }
+    let now = now_ms();
+    // A token budget already spent stops the request; what it will cost is known only after.
+    let spent: Vec<&Limit> = tokens(policy).collect();
+    let uses: Vec<LimitUse> = spent.iter().map(|l| l.usage()).collect();
+    match store.limit_counts(&event.session_id, &uses, now) {
+        Ok(totals) => {
+            let over = spent.iter().zip(&totals).filter(|(l, n)| **n >= l.max);
+            if let Some((limit, n)) = over.max_by_key(|(l, _)| l.effect) {
+                let reason = format!(
+                    "limit {}: the risk layer has used {n} input tokens {} (max {}), so this \
+                     call is not sent to it",
+                    limit.id,
+                    limit.window(),
+                    limit.max
+                );
+                return verdict.stricter(refusal(policy, limit, reason));
+            }
+        }
+        Err(e) => return store_failure(policy, &e).stricter(verdict),
+    }
+    let hit: Vec<&Limit> = hit
+        .into_iter()
+        .filter(|l| matches!(l.counted, Counted::RiskRequests))
+        .collect();
     let uses: Vec<LimitUse> = hit.iter().map(|l| l.usage()).collect();
-    match store.take_limits(&event.session_id, &uses, now_ms()) {
+    match store.take_limits(&event.session_id, &uses, now) {
         Ok(c) if c.counted => verdict,
         Ok(c) => over_limit(policy, &hit, &c.before, verdict),
+        Err(e) => store_failure(policy, &e).stricter(verdict),
+    }
+}
+
+/// The policy's `count: risk-tokens` limits.
+fn tokens(policy: &Policy) -> impl Iterator<Item = &Limit> {
+    policy
+        .limits
+        .iter()
+        .filter(|l| matches!(l.counted, Counted::RiskTokens))
+}
+
+/// After the risk step: adds the input tokens the backend reported for this call's request
+/// (none for a cache hit, which costs nothing) to the `count: risk-tokens` limits. The call
+/// itself is not refused for the spend it just made; the next request is.
+pub fn risk_spend(
+    policy: &Policy,
+    store: &LedgerStore,
+    event: &HookEvent,
+    verdict: Verdict,
+) -> Verdict {
+    let uses: Vec<LimitUse> = tokens(policy).map(|l| l.usage()).collect();
+    let Some(risk) = verdict.risk.as_ref().filter(|_| !uses.is_empty()) else {
+        return verdict;
+    };
+    if risk.get("cached").and_then(|c| c.as_bool()) == Some(true) {
+        return verdict;
+    }
+    let spent = risk
+        .pointer("/tokens/input")
+        .and_then(|t| t.as_u64())
+        .unwrap_or(0);
+    match store.add_to_limits(&event.session_id, &uses, spent, now_ms()) {
+        Ok(()) => verdict,
         Err(e) => store_failure(policy, &e).stricter(verdict),
     }
 }
@@ -343,14 +410,19 @@ fn over_limit(policy: &Policy, hit: &[&Limit], before: &[u64], verdict: Verdict)
         limit.window(),
         limit.max
     );
-    let refusal = Verdict::decided(
+    verdict.stricter(refusal(policy, limit, reason))
+}
+
+/// The limit's ask or deny with `reason` (a deny when no human will answer).
+fn refusal(policy: &Policy, limit: &Limit, reason: String) -> Verdict {
+    let v = Verdict::decided(
         limit.effect,
         format!("policy:limit/{}", limit.id),
         "limits",
         reason,
         Source::Static,
     );
-    verdict.stricter(crate::evaluate::headless(policy, refusal))
+    crate::evaluate::headless(policy, v)
 }
 
 fn now_ms() -> u64 {

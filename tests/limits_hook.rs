@@ -445,3 +445,54 @@ fn a_risk_request_budget_stops_requests_before_they_are_sent() {
             || String::from_utf8_lossy(&out.stderr).contains("must say effect: deny")
     );
 }
+
+#[test]
+fn a_risk_token_budget_counts_the_reported_input_tokens() {
+    // The stand-in reports 449 input tokens per answer.
+    let server = risk_server::Server::start(vec![risk_server::Reply::ok(risk_server::response(
+        risk_server::answers(0.1, 0.9, [0.02, 0.02, 0.1, 0.02, 0.02, 0.1]),
+    ))]);
+    let sb = Sandbox::new();
+    sb.user_policy(&format!(
+        "version: 1\nrisk:\n  enabled: true\n  url: {}\n  api_key_env: PALISADE_TEST_RISK_KEY\n\
+         limits: [{{id: spend, count: risk-tokens, per: session, max: 900, effect: deny}}]\n",
+        server.url()
+    ));
+    let run = |cmd: &str| {
+        let ev = sb.event("Bash", json!({ "command": cmd }));
+        sb.hook_with(ev.to_string().as_bytes(), |c| {
+            c.env("PALISADE_TEST_RISK_KEY", "sk-test-limits-0123456789");
+        })
+    };
+    assert_eq!(run("ls -la").decision(), "pass");
+    assert_eq!(server.count(), 0, "a read is not sent, and spends nothing");
+    for cmd in ["npm run build", "npm run lint", "npm run test"] {
+        assert_eq!(run(cmd).decision(), "pass", "{cmd}");
+    }
+    // 898 tokens were under 900 when the third request was sent; it brought the total to 1347.
+    assert_eq!(server.count(), 3);
+    assert_eq!(session_count(&sb, "s1", "spend", None), 3 * 449);
+    let a = run("npm run e2e");
+    assert_eq!(a.decision(), "deny");
+    assert!(
+        a.reason().contains(
+            "limit spend: the risk layer has used 1347 input tokens this session (max 900)"
+        ),
+        "{}",
+        a.reason()
+    );
+    assert_eq!(
+        server.count(),
+        3,
+        "the request past the budget was not sent"
+    );
+    assert_eq!(session_count(&sb, "s1", "spend", None), 3 * 449);
+    // The same shape as an ask in a scope that still sends asked calls is refused at load.
+    sb.user_policy(&format!(
+        "version: 1\nrisk:\n  enabled: true\n  url: {}\n  scope: all-but-denied\n\
+         limits: [{{id: spend, count: risk-tokens, per: session, max: 900, effect: ask}}]\n",
+        server.url()
+    ));
+    let out = sb.command().args(["policy", "validate"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+}

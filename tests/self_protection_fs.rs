@@ -119,7 +119,11 @@ fn dot_dot_after_a_symlink_leaves_the_links_target() {
     // The kernel walks `link/..` from where the link points: with `link` → ~/.claude/commands,
     // `link/../settings.json` is ~/.claude/settings.json, not a project file.
     let sb = installed();
-    symlink(sb.home().join(".claude/commands"), sb.project().join("link")).unwrap();
+    symlink(
+        sb.home().join(".claude/commands"),
+        sb.project().join("link"),
+    )
+    .unwrap();
     let through = sb.project().join("link/../settings.json");
     assert_eq!(write(&sb, &through), "deny");
     expect(&sb, "echo x > link/../settings.json", "deny");

@@ -19,7 +19,8 @@ CREATE TABLE IF NOT EXISTS limit_totals(
 CREATE TABLE IF NOT EXISTS limit_uses(
     id INTEGER PRIMARY KEY,
     limit_id TEXT NOT NULL,
-    at_ms INTEGER NOT NULL
+    at_ms INTEGER NOT NULL,
+    amount INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX IF NOT EXISTS limit_uses_by_time ON limit_uses(limit_id, at_ms);
 ";
@@ -56,7 +57,9 @@ fn count(conn: &Connection, u: &LimitUse, now_ms: u64) -> rusqlite::Result<u64> 
             .optional()?
             .unwrap_or(0),
         Some(w) => conn
-            .prepare_cached("SELECT count(*) FROM limit_uses WHERE limit_id = ?1 AND at_ms > ?2")?
+            .prepare_cached(
+                "SELECT COALESCE(SUM(amount), 0) FROM limit_uses WHERE limit_id = ?1 AND at_ms > ?2",
+            )?
             .query_row(params![u.id, now_ms.saturating_sub(w) as i64], |r| r.get(0))?,
     };
     Ok(n.max(0) as u64)
@@ -128,6 +131,51 @@ impl LedgerStore {
         run().map_err(|e| err(&path, e))
     }
 
+    /// Adds `amount` to every limit of `uses` whatever their max (a spend already made, such
+    /// as the risk layer's tokens), atomically across processes.
+    pub fn add_to_limits(
+        &self,
+        session_id: &str,
+        uses: &[LimitUse],
+        amount: u64,
+        now_ms: u64,
+    ) -> Result<(), LedgerError> {
+        if uses.is_empty() || amount == 0 {
+            return Ok(());
+        }
+        let path = self.file_for(session_id);
+        let mut conn = self
+            .open(session_id, true)?
+            .ok_or_else(|| err(&path, "the store could not be created"))?;
+        let mut run =
+            || -> rusqlite::Result<()> {
+                let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+                for u in uses {
+                    match u.window_ms {
+                        None => {
+                            tx.prepare_cached(
+                                "INSERT INTO limit_totals(limit_id, n) VALUES (?1, ?2) \
+                             ON CONFLICT(limit_id) DO UPDATE SET n = n + ?2",
+                            )?
+                            .execute(params![u.id, amount as i64])?;
+                        }
+                        Some(w) => {
+                            tx.prepare_cached(
+                                "DELETE FROM limit_uses WHERE limit_id = ?1 AND at_ms <= ?2",
+                            )?
+                            .execute(params![u.id, now_ms.saturating_sub(w) as i64])?;
+                            tx.prepare_cached(
+                            "INSERT INTO limit_uses(limit_id, at_ms, amount) VALUES (?1, ?2, ?3)",
+                        )?
+                        .execute(params![u.id, now_ms as i64, amount as i64])?;
+                        }
+                    }
+                }
+                tx.commit()
+            };
+        run().map_err(|e| err(&path, e))
+    }
+
     /// The current counts of `uses`, read only (0 for a session with no store).
     pub fn limit_counts(
         &self,
@@ -172,6 +220,25 @@ mod tests {
         }
         // Another session has its own counts.
         assert_eq!(store.limit_counts("t", &uses, 1_000).unwrap(), [0]);
+    }
+
+    #[test]
+    fn spends_add_their_amount_in_both_windows() {
+        let store = LedgerStore::in_memory();
+        let total = session(100);
+        let hourly = LimitUse {
+            id: "tok-h".into(),
+            window_ms: Some(1_000),
+            max: 100,
+        };
+        let both = [total.clone(), hourly.clone()];
+        store.add_to_limits("s", &both, 40, 10).unwrap();
+        store.add_to_limits("s", &both, 70, 500).unwrap();
+        assert_eq!(store.limit_counts("s", &both, 600).unwrap(), [110, 110]);
+        // The first spend leaves the hour window; the session total keeps it.
+        assert_eq!(store.limit_counts("s", &both, 1_200).unwrap(), [110, 70]);
+        store.add_to_limits("s", &both, 0, 1_200).unwrap();
+        assert_eq!(store.limit_counts("s", &both, 1_200).unwrap(), [110, 70]);
     }
 
     #[test]
