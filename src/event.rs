@@ -132,9 +132,13 @@ impl HookEvent {
         }
     }
 
-    /// True for a PostToolUse event (recording only, never blocking).
+    /// True for an event after the tool ran (`PostToolUse`, or `PostToolUseFailure` when a
+    /// user installs palisade there too): recorded only, never judged as a request.
     pub fn is_post(&self) -> bool {
-        self.hook_event_name == "PostToolUse"
+        matches!(
+            self.hook_event_name.as_str(),
+            "PostToolUse" | "PostToolUseFailure"
+        )
     }
 
     /// A string field of `tool_input`, if present.
@@ -152,6 +156,20 @@ mod tests {
         let ev = parse_event(br#"{"session_id":"abc","cwd":"/p","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"npm test"},"tool_use_id":"t1","new_field":1}"#).unwrap();
         assert_eq!(ev.tool_name, "Bash");
         assert_eq!(ev.input_str("command"), Some("npm test"));
+    }
+
+    #[test]
+    fn after_the_tool_events_are_posts() {
+        let ev = |name: &str| {
+            parse_event(
+                format!(r#"{{"hook_event_name":"{name}","tool_name":"Bash","tool_input":{{}}}}"#)
+                    .as_bytes(),
+            )
+            .unwrap()
+        };
+        assert!(ev("PostToolUse").is_post());
+        assert!(ev("PostToolUseFailure").is_post());
+        assert!(!ev("PreToolUse").is_post());
     }
 
     #[test]
