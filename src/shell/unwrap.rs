@@ -415,6 +415,55 @@ impl Analyser {
                 }
             }
             "watch" => self.run_watch(inv, ctx),
+            // Runners that start their command detached, in a unit, a sandbox or under a
+            // tracer: the command still runs, with this user's rights.
+            "systemd-run" => {
+                if has_arg(inv, 0, &["--help", "-h", "--version"]) {
+                    Flow::Emit
+                } else {
+                    strip_simple(
+                        inv,
+                        "systemd-run",
+                        "upEMH",
+                        &[
+                            "--unit",
+                            "--property",
+                            "--setenv",
+                            "--machine",
+                            "--host",
+                            "--description",
+                            "--slice",
+                            "--uid",
+                            "--gid",
+                            "--nice",
+                            "--working-directory",
+                            "--on-active",
+                            "--on-boot",
+                            "--on-startup",
+                            "--on-unit-active",
+                            "--on-unit-inactive",
+                            "--on-calendar",
+                            "--timer-property",
+                            "--path-property",
+                            "--socket-property",
+                            "--service-type",
+                            "--background",
+                        ],
+                        0,
+                    )
+                }
+            }
+            "screen" if !has_arg(inv, 0, &["-X", "-x", "-r", "-R", "-ls", "-list"]) => {
+                strip_simple(inv, "screen", "ScehpTt", &[], 0)
+            }
+            "tmux" => self.run_tmux(inv, ctx),
+            "firejail" | "fakeroot" | "chronic" | "dbus-run-session" | "catchsegv" => {
+                strip_simple(inv, &name, "", &[], 0)
+            }
+            "caffeinate" => strip_simple(inv, "caffeinate", "tw", &[], 0),
+            "strace" | "ltrace" => strip_simple(inv, &name, "eoOpPsSuEaXIU", &[], 0),
+            "valgrind" => strip_simple(inv, "valgrind", "", &[], 0),
+            "xvfb-run" => strip_simple(inv, "xvfb-run", "nsfpe", &[], 0),
             "xargs" => self.run_xargs(inv, ctx),
             "parallel" | "sem" => self.run_parallel(&name, inv, ctx),
             "find" => self.run_find(inv, ctx),
@@ -575,6 +624,37 @@ impl Analyser {
         Flow::Done(self.run_script("watch", "watch", &script, sctx))
     }
 
+    /// `tmux new-session|new-window|split-window|respawn-*|run-shell … 'CMD'` runs CMD with
+    /// `sh -c`, and `send-keys … 'CMD' Enter` types it into a shell: either way CMD is a script.
+    fn run_tmux(&mut self, inv: &mut Invocation, ctx: &Ctx) -> Flow {
+        let sub = skip_options(&inv.args, 0, "LSfc", &[]);
+        let Some(command) = inv.args.get(sub).map(|a| a.text().to_string()) else {
+            return Flow::Emit;
+        };
+        let (value_short, keys) = match command.as_str() {
+            "new-session" | "new" => ("cefnstxyFX", false),
+            "new-window" | "neww" | "split-window" | "splitw" => ("celtFsnp", false),
+            "respawn-pane" | "respawnp" | "respawn-window" | "respawnw" => ("cte", false),
+            "run-shell" | "run" => ("dt", false),
+            "send-keys" | "send" => ("tNc", true),
+            _ => return Flow::Emit,
+        };
+        let i = skip_options(&inv.args, sub + 1, value_short, &[]);
+        let words: Vec<Expanded> = inv.args[i.min(inv.args.len())..]
+            .iter()
+            .filter(|w| !(keys && is_tmux_key(w.text())))
+            .cloned()
+            .collect();
+        if words.is_empty() {
+            return Flow::Emit;
+        }
+        let label = format!("tmux {command}");
+        let script = join_words(&words);
+        let sctx = self.script_ctx(ctx, &label, inv);
+        self.run_script("tmux", &label, &script, sctx);
+        Flow::Emit
+    }
+
     fn run_eval(&mut self, inv: &mut Invocation, ctx: &Ctx) -> Flow {
         let script = join_words(&inv.args);
         let sctx = self.script_ctx(ctx, "eval", inv);
@@ -668,8 +748,24 @@ impl Analyser {
                             self.run_script(name, label, &w, sctx);
                         }
                     }
-                    if kind == Kind::Pwsh && option.to_ascii_lowercase().starts_with("-e") {
-                        // Base64 code: never readable from the line.
+                    let encoded =
+                        kind == Kind::Pwsh && option.to_ascii_lowercase().starts_with("-e");
+                    let decoded = encoded
+                        .then(|| {
+                            code.is_static()
+                                .then(|| decode_encoded_command(code.text()))
+                        })
+                        .flatten()
+                        .flatten();
+                    if let Some(text) = decoded {
+                        // `-EncodedCommand`: base64 of UTF-16LE text, judged as the code it is.
+                        let label = format!("{name} {option} (decoded)");
+                        let mut w = code.clone();
+                        w.word.text = super::powershell::rewrite(&text);
+                        let sctx = self.script_ctx(ctx, &label, inv);
+                        self.run_script(name, &label, &w, sctx);
+                    } else if encoded {
+                        // Not decodable from the line (built at run time, or not base64).
                         self.finding(ShellFinding::DynamicScript {
                             wrapper: label,
                             text: code.text().to_string(),
@@ -1490,6 +1586,54 @@ fn generic_source(
     } else {
         Source::Stdin
     }
+}
+
+/// The text of a PowerShell `-EncodedCommand` argument: standard base64 of UTF-16LE. `None`
+/// when it is not exactly that (the caller then treats the code as unknowable).
+fn decode_encoded_command(b64: &str) -> Option<String> {
+    let digits: Vec<u8> = b64.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+    let body = digits
+        .strip_suffix(b"==")
+        .or_else(|| digits.strip_suffix(b"="))
+        .unwrap_or(&digits);
+    let value = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        } as u32)
+    };
+    if body.is_empty() || !digits.len().is_multiple_of(4) {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(body.len() * 3 / 4);
+    for chunk in body.chunks(4) {
+        let mut n = 0u32;
+        for (i, c) in chunk.iter().enumerate() {
+            n |= value(*c)? << (18 - 6 * i);
+        }
+        let take = chunk.len() - 1;
+        bytes.extend_from_slice(&n.to_be_bytes()[1..1 + take]);
+    }
+    if !bytes.len().is_multiple_of(2) {
+        return None;
+    }
+    let units: Vec<u16> = bytes
+        .chunks(2)
+        .map(|p| u16::from_le_bytes([p[0], p[1]]))
+        .collect();
+    String::from_utf16(&units).ok()
+}
+
+/// A `tmux send-keys` key name (`Enter`, `C-m`, `Escape`…) rather than text to type.
+fn is_tmux_key(word: &str) -> bool {
+    matches!(
+        word,
+        "Enter" | "KPEnter" | "Escape" | "Space" | "Tab" | "BSpace"
+    ) || word.len() <= 4 && (word.starts_with("C-") || word.starts_with("M-"))
 }
 
 /// PowerShell: single-dash long options, case-insensitive, any unambiguous prefix.

@@ -598,11 +598,23 @@ pub(super) fn decode_ansi_c(s: &str) -> String {
     out
 }
 
-/// The last path component of a program word: `/usr/bin/env` → `env`.
+/// The last path component of a program word: `/usr/bin/env` → `env`. A Windows program's
+/// `.exe` is dropped (`powershell.exe`, `curl.exe`): under WSL a Linux shell runs them by that
+/// name, and they do what the program of the same name does.
 pub(super) fn basename(path: &str) -> &str {
-    match path.trim_end_matches('/').rsplit('/').next() {
+    let base = match path.trim_end_matches('/').rsplit('/').next() {
         Some(b) if !b.is_empty() => b,
         _ => path,
+    };
+    match base.len().checked_sub(4) {
+        Some(cut) if cut > 0 && base.is_char_boundary(cut) => {
+            if base[cut..].eq_ignore_ascii_case(".exe") {
+                &base[..cut]
+            } else {
+                base
+            }
+        }
+        _ => base,
     }
 }
 
@@ -628,5 +640,8 @@ mod tests {
         assert_eq!(basename("rm"), "rm");
         assert_eq!(basename("./x/"), "x");
         assert_eq!(basename("/"), "/");
+        assert_eq!(basename("/mnt/c/Windows/powershell.exe"), "powershell");
+        assert_eq!(basename("CURL.EXE"), "CURL");
+        assert_eq!(basename(".exe"), ".exe");
     }
 }
