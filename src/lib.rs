@@ -12,6 +12,7 @@ pub mod effects;
 pub mod evaluate;
 pub mod event;
 pub mod fileops;
+pub mod glob;
 pub mod hook;
 pub mod ledger;
 pub mod limits;

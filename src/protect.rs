@@ -10,8 +10,8 @@
 //! so an ordinary write pays one `stat` beyond resolving its path.
 
 use crate::call::{ProtectedPath, Scope};
+use crate::glob::{Glob, GlobKind};
 use crate::paths::{fold, resolve_existing_prefix};
-use crate::policy::glob::{Glob, GlobKind};
 use std::path::{Path, PathBuf};
 
 impl Scope {

@@ -411,7 +411,7 @@ fn find_delete(c: &Command, scope: &Scope, out: &mut Vec<Target>) {
     let could_match = names.is_empty()
         || names.iter().any(|n| {
             let tail = n.rsplit('/').next().unwrap_or(n);
-            crate::policy::glob::Glob::new(tail, crate::policy::glob::GlobKind::Path)
+            crate::glob::Glob::new(tail, crate::glob::GlobKind::Path)
                 .is_ok_and(|g| protected_names.iter().any(|p| g.matches(p)))
                 || n.contains(".claude")
                 || n.contains("palisade")

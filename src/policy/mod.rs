@@ -9,9 +9,10 @@ use std::path::PathBuf;
 pub mod command;
 pub mod constraints;
 pub mod explain;
-pub mod glob;
+pub use crate::glob;
 mod load;
 pub mod schema;
+pub mod taint_settings;
 
 pub use explain::{explain, explain_json};
 pub use glob::{Glob, GlobKind};
@@ -262,7 +263,7 @@ pub struct Policy {
     /// The user's MCP tool models, tried before the built-in ones.
     pub tool_models: Vec<crate::effects::mcp::ToolModel>,
     /// Session taint settings (`taint:`).
-    pub taint: crate::taint::TaintSettings,
+    pub taint: taint_settings::TaintSettings,
     /// Rate limits and budgets (`limits:`), user and project, by id.
     pub limits: Vec<crate::limits::Limit>,
     /// `mode: read-only` and `read_only_effect:`.

@@ -25,7 +25,7 @@ pub struct PolicyFile {
     /// Models of MCP tools: which arguments carry which effect (user layer only).
     pub tool_models: Option<Vec<crate::effects::mcp::ToolModel>>,
     /// Session taint (the lethal trifecta across calls): mode, trusted hosts, TTL.
-    pub taint: Option<crate::taint::TaintConfig>,
+    pub taint: Option<super::taint_settings::TaintConfig>,
     /// Rate limits and budgets, counted per session or per rolling hour (see `crate::limits`).
     #[serde(default, deserialize_with = "null_as_empty")]
     pub limits: Vec<LimitConfig>,
