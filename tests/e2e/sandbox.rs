@@ -26,6 +26,36 @@ impl Sandbox {
         Sandbox { dir, home, project }
     }
 
+    /// A sandbox outside the system temp dirs (`/tmp`, `/var/tmp`, `$TMPDIR`), which are write
+    /// roots of their own, for tests of what lies outside every root: cargo's target tmp dir
+    /// unless the checkout lives under one of them (CI may clone there), else `/dev/shm`.
+    /// `None` when there is no such place; the caller skips and says so.
+    pub fn outside_temp_roots() -> Option<Sandbox> {
+        let temp: Vec<PathBuf> = ["/tmp", "/var/tmp"]
+            .into_iter()
+            .map(PathBuf::from)
+            .chain(std::env::var_os("TMPDIR").map(PathBuf::from))
+            .flat_map(|t| [std::fs::canonicalize(&t).unwrap_or(t.clone()), t])
+            .collect();
+        let base = [
+            PathBuf::from(env!("CARGO_TARGET_TMPDIR")),
+            PathBuf::from("/dev/shm"),
+        ]
+        .into_iter()
+        .find(|d| {
+            let real = std::fs::canonicalize(d).unwrap_or(d.clone());
+            !temp.iter().any(|t| real.starts_with(t)) && tempfile::tempdir_in(d).is_ok()
+        })?;
+        let dir = tempfile::Builder::new()
+            .prefix("sandbox-")
+            .tempdir_in(base)
+            .ok()?;
+        let home = dir.path().join("home");
+        let project = home.join("project");
+        std::fs::create_dir_all(&project).unwrap();
+        Some(Sandbox { dir, home, project })
+    }
+
     /// The palisade binary under test.
     pub fn bin() -> PathBuf {
         PathBuf::from(env!("CARGO_BIN_EXE_palisade"))
