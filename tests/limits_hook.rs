@@ -396,23 +396,39 @@ fn a_hundred_parallel_hook_processes_count_exactly() {
     assert_eq!(session_count(&sb, "s1", "net", None), MAX);
 }
 
-#[test]
-fn a_risk_request_budget_stops_requests_before_they_are_sent() {
+/// A sandbox whose user policy enables the risk layer against a loopback stand-in that answers
+/// low risk (and reports 449 input tokens), with `limits` as the policy's limits.
+fn risk_sandbox(limits: &str) -> (risk_server::Server, Sandbox) {
     let server = risk_server::Server::start(vec![risk_server::Reply::ok(risk_server::response(
         risk_server::answers(0.1, 0.9, [0.02, 0.02, 0.1, 0.02, 0.02, 0.1]),
     ))]);
     let sb = Sandbox::new();
-    sb.user_policy(&format!(
+    sb.user_policy(&risk_policy(&server, "", limits));
+    (server, sb)
+}
+
+/// The policy text of `risk_sandbox`, with extra `risk:` lines (`scope: …`).
+fn risk_policy(server: &risk_server::Server, risk_extra: &str, limits: &str) -> String {
+    format!(
         "version: 1\nrisk:\n  enabled: true\n  url: {}\n  api_key_env: PALISADE_TEST_RISK_KEY\n\
-         limits: [{{id: llm, count: risk-request, per: session, max: 2, effect: deny}}]\n",
+         {risk_extra}limits: [{limits}]\n",
         server.url()
-    ));
-    let run = |cmd: &str| {
-        let ev = sb.event("Bash", json!({ "command": cmd }));
-        sb.hook_with(ev.to_string().as_bytes(), |c| {
-            c.env("PALISADE_TEST_RISK_KEY", "sk-test-limits-0123456789");
-        })
-    };
+    )
+}
+
+/// A Bash call in the risk sandbox, with the backend key set.
+fn run_with_key(sb: &Sandbox, cmd: &str) -> common::Answer {
+    let ev = sb.event("Bash", json!({ "command": cmd }));
+    sb.hook_with(ev.to_string().as_bytes(), |c| {
+        c.env("PALISADE_TEST_RISK_KEY", "sk-test-limits-0123456789");
+    })
+}
+
+#[test]
+fn a_risk_request_budget_stops_requests_before_they_are_sent() {
+    let (server, sb) =
+        risk_sandbox("{id: llm, count: risk-request, per: session, max: 2, effect: deny}");
+    let run = |cmd: &str| run_with_key(&sb, cmd);
     // Reads inside the project never go to the risk layer, and are not counted.
     assert_eq!(run("ls -la").decision(), "pass");
     assert_eq!(run("npm run build").decision(), "pass");
@@ -433,10 +449,10 @@ fn a_risk_request_budget_stops_requests_before_they_are_sent() {
     );
     assert_eq!(session_count(&sb, "s1", "llm", None), 2);
     // An ask limit in a scope where asked calls still go to the risk layer is refused at load.
-    sb.user_policy(&format!(
-        "version: 1\nrisk:\n  enabled: true\n  url: {}\n  scope: all-but-denied\n\
-         limits: [{{id: llm, count: risk-request, per: session, max: 2, effect: ask}}]\n",
-        server.url()
+    sb.user_policy(&risk_policy(
+        &server,
+        "  scope: all-but-denied\n",
+        "{id: llm, count: risk-request, per: session, max: 2, effect: ask}",
     ));
     let out = sb.command().args(["policy", "validate"]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
@@ -449,21 +465,9 @@ fn a_risk_request_budget_stops_requests_before_they_are_sent() {
 #[test]
 fn a_risk_token_budget_counts_the_reported_input_tokens() {
     // The stand-in reports 449 input tokens per answer.
-    let server = risk_server::Server::start(vec![risk_server::Reply::ok(risk_server::response(
-        risk_server::answers(0.1, 0.9, [0.02, 0.02, 0.1, 0.02, 0.02, 0.1]),
-    ))]);
-    let sb = Sandbox::new();
-    sb.user_policy(&format!(
-        "version: 1\nrisk:\n  enabled: true\n  url: {}\n  api_key_env: PALISADE_TEST_RISK_KEY\n\
-         limits: [{{id: spend, count: risk-tokens, per: session, max: 900, effect: deny}}]\n",
-        server.url()
-    ));
-    let run = |cmd: &str| {
-        let ev = sb.event("Bash", json!({ "command": cmd }));
-        sb.hook_with(ev.to_string().as_bytes(), |c| {
-            c.env("PALISADE_TEST_RISK_KEY", "sk-test-limits-0123456789");
-        })
-    };
+    let (server, sb) =
+        risk_sandbox("{id: spend, count: risk-tokens, per: session, max: 900, effect: deny}");
+    let run = |cmd: &str| run_with_key(&sb, cmd);
     assert_eq!(run("ls -la").decision(), "pass");
     assert_eq!(server.count(), 0, "a read is not sent, and spends nothing");
     for cmd in ["npm run build", "npm run lint", "npm run test"] {
@@ -488,10 +492,10 @@ fn a_risk_token_budget_counts_the_reported_input_tokens() {
     );
     assert_eq!(session_count(&sb, "s1", "spend", None), 3 * 449);
     // The same shape as an ask in a scope that still sends asked calls is refused at load.
-    sb.user_policy(&format!(
-        "version: 1\nrisk:\n  enabled: true\n  url: {}\n  scope: all-but-denied\n\
-         limits: [{{id: spend, count: risk-tokens, per: session, max: 900, effect: ask}}]\n",
-        server.url()
+    sb.user_policy(&risk_policy(
+        &server,
+        "  scope: all-but-denied\n",
+        "{id: spend, count: risk-tokens, per: session, max: 900, effect: ask}",
     ));
     let out = sb.command().args(["policy", "validate"]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
