@@ -161,12 +161,16 @@ fn resolve_step(path: &Path) -> Result<PathBuf, PathBuf> {
         fold(&out)
     };
     loop {
-        if let Ok(real) = std::fs::canonicalize(&existing) {
-            return Ok(with_rest(real, &rest));
-        }
-        if let Ok(target) = std::fs::read_link(&existing) {
-            let base = existing.parent().unwrap_or(Path::new("/"));
-            return Err(with_rest(base.join(target), &rest));
+        // One `lstat` tells a missing path from an existing one; `canonicalize` (a `readlink`
+        // per component) runs only on a path that is there, not on every missing ancestor.
+        if std::fs::symlink_metadata(&existing).is_ok() {
+            if let Ok(real) = std::fs::canonicalize(&existing) {
+                return Ok(with_rest(real, &rest));
+            }
+            if let Ok(target) = std::fs::read_link(&existing) {
+                let base = existing.parent().unwrap_or(Path::new("/"));
+                return Err(with_rest(base.join(target), &rest));
+            }
         }
         match (
             existing.file_name().map(|n| n.to_os_string()),
