@@ -287,23 +287,7 @@ mod tests {
             .update("s", |l| {
                 l.entries.insert(
                     "/a".into(),
-                    crate::ledger::LedgerEntry {
-                        path: "/a".into(),
-                        sha256: None,
-                        size: None,
-                        tool: "Write".into(),
-                        tool_use_id: None,
-                        summary: String::new(),
-                        how: "Write".into(),
-                        from_network: false,
-                        executable: false,
-                        excerpt: None,
-                        excerpt_complete: false,
-                        analysis: None,
-                        receipt: None,
-                        written_at: 1,
-                        confirmed: false,
-                    },
+                    crate::ledger::LedgerEntry::written("/a", None, ""),
                 );
             })
             .unwrap();

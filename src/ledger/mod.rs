@@ -115,6 +115,30 @@ pub struct LedgerEntry {
     pub confirmed: bool,
 }
 
+#[cfg(test)]
+impl LedgerEntry {
+    /// A plain Write of `path` at time 1, nothing analysed: the store's and core's fixtures.
+    pub(crate) fn written(path: &str, tool_use_id: Option<&str>, summary: &str) -> LedgerEntry {
+        LedgerEntry {
+            path: path.into(),
+            sha256: None,
+            size: None,
+            tool: "Write".into(),
+            tool_use_id: tool_use_id.map(Into::into),
+            summary: summary.into(),
+            how: "Write".into(),
+            from_network: false,
+            executable: false,
+            excerpt: None,
+            excerpt_complete: false,
+            analysis: None,
+            receipt: None,
+            written_at: 1,
+            confirmed: false,
+        }
+    }
+}
+
 /// A session's ledger: the last write of every path.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Ledger {

@@ -262,23 +262,7 @@ mod tests {
     use std::path::Path;
 
     fn entry(path: &str, summary: &str) -> LedgerEntry {
-        LedgerEntry {
-            path: path.into(),
-            sha256: None,
-            size: None,
-            tool: "Write".into(),
-            tool_use_id: Some("t1".into()),
-            summary: summary.into(),
-            how: "Write".into(),
-            from_network: false,
-            executable: false,
-            excerpt: None,
-            excerpt_complete: false,
-            analysis: None,
-            receipt: None,
-            written_at: 1,
-            confirmed: false,
-        }
+        LedgerEntry::written(path, Some("t1"), summary)
     }
 
     fn plan(view: &SessionView, e: LedgerEntry) -> Ledger {

@@ -972,23 +972,7 @@ mod tests {
     use crate::ledger::{LedgerEntry, Receipt};
 
     fn entry(path: &str, id: &str) -> LedgerEntry {
-        LedgerEntry {
-            path: path.into(),
-            sha256: None,
-            size: None,
-            tool: "Write".into(),
-            tool_use_id: Some(id.into()),
-            summary: String::new(),
-            how: "Write".into(),
-            from_network: false,
-            executable: false,
-            excerpt: None,
-            excerpt_complete: false,
-            analysis: None,
-            receipt: None,
-            written_at: 1,
-            confirmed: false,
-        }
+        LedgerEntry::written(path, Some(id), "")
     }
 
     #[test]
