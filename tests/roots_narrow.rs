@@ -9,9 +9,7 @@ mod sandbox;
 
 use sandbox::{Sandbox, stderr, stdout};
 use serde_json::{Value, json};
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 
 /// The decision for a Write of `path` from `cwd` in project `project`: allow/ask/deny/pass.
 fn write_in(sb: &Sandbox, project: &Path, path: &Path) -> (String, String) {
@@ -23,21 +21,7 @@ fn write_in(sb: &Sandbox, project: &Path, path: &Path) -> (String, String) {
         "tool_input": {"file_path": path, "content": "notes\n"},
         "tool_use_id": "toolu_w",
     });
-    let mut child = sb
-        .cmd(&["hook"])
-        .env("CLAUDE_PROJECT_DIR", project)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(event.to_string().as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = sb.hook_in(project, event.to_string().as_bytes());
     let text = stdout(&out);
     if text.trim().is_empty() {
         assert_eq!(out.status.code(), Some(0));

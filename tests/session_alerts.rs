@@ -8,26 +8,10 @@ mod sandbox;
 
 use sandbox::{Sandbox, stderr, stdout};
 use serde_json::{Value, json};
-use std::io::Write;
-use std::process::Stdio;
 
 fn hook(sb: &Sandbox, event: &Value) -> (i32, String) {
-    let mut child = sb
-        .cmd(&["hook"])
-        // The project is the sandbox's, not the repository the tests run in.
-        .env("CLAUDE_PROJECT_DIR", &sb.project)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(event.to_string().as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    // The project is the sandbox's, not the repository the tests run in.
+    let out = sb.hook_in(&sb.project, event.to_string().as_bytes());
     (out.status.code().unwrap_or(-1), stdout(&out))
 }
 

@@ -113,6 +113,25 @@ impl Sandbox {
         }
     }
 
+    /// `palisade hook` with `event` on stdin, as Claude Code runs it for a session in
+    /// `project` (CLAUDE_PROJECT_DIR). A hook may answer before reading all of stdin: only a
+    /// broken pipe is accepted when writing it, and the answer is judged by its output.
+    pub fn hook_in(&self, project: &Path, event: &[u8]) -> Output {
+        use std::io::Write;
+        let mut child = self
+            .cmd(&["hook"])
+            .env("CLAUDE_PROJECT_DIR", project)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("spawn palisade hook");
+        if let Err(e) = child.stdin.take().unwrap().write_all(event) {
+            assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "{e}");
+        }
+        child.wait_with_output().unwrap()
+    }
+
     pub fn run(&self, args: &[&str]) -> Output {
         self.cmd(args).output().expect("spawn palisade")
     }
