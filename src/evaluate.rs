@@ -67,6 +67,29 @@ pub fn evaluate(policy: &Policy, call: &Call, scope: &Scope) -> Verdict {
     headless(policy, best)
 }
 
+/// The read-only stage, after the static verdict (`crate::readonly` says what a call changes): in read-only mode, the stricter of `verdict`
+/// and the mode's ask or deny for a call that changes something. Without the mode, `verdict`
+/// unchanged. It judges the call itself, not the code inside it (inline code, a ledgered
+/// script): running that code is already a change.
+pub fn read_only(policy: &Policy, call: &Call, verdict: Verdict) -> Verdict {
+    if !policy.read_only.on || verdict.effect == Some(Effect::Deny) {
+        return verdict;
+    }
+    match crate::readonly::change(call) {
+        None => verdict,
+        Some(what) => verdict.stricter(headless(
+            policy,
+            Verdict::decided(
+                policy.read_only.effect,
+                "policy:read-only",
+                "read-only",
+                format!("this session is read-only (policy mode: read-only): the call {what}"),
+                Source::Static,
+            ),
+        )),
+    }
+}
+
 /// The code an interpreter reads on stdin when it is in the line: a here-document
 /// (`python3 - <<'EOF'`, `node <<< '…'`) or the literal text piped in (`echo '…' | node`).
 fn stdin_code(

@@ -272,7 +272,7 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
         };
     }
     let static_verdict = crate::evaluate::evaluate(p.policy, &call, &scope);
-    let static_verdict = crate::readonly::judge(p.policy, &call, static_verdict);
+    let static_verdict = crate::evaluate::read_only(p.policy, &call, static_verdict);
     // Load the world once and decide over it; a row the core missed (a chain followed into a
     // file the call does not name) is fetched in the same read transaction and it decides again.
     let mut session = store.session(&event.session_id);
@@ -393,12 +393,12 @@ fn append_audit(
 /// the call is refused (`on_error: deny`, or asked with `on_error: ask`; a deny stays a deny)
 /// with a reason naming the file and the cause.
 pub fn record_audit(
-    settings: &crate::audit::AuditSettings,
+    settings: &crate::policy::audit_settings::AuditSettings,
     locations: &Locations,
     event: &HookEvent,
     verdict: &Verdict,
 ) -> Result<crate::audit::AppendReceipt, Box<Verdict>> {
-    let path = crate::audit::audit_file(settings, locations);
+    let path = crate::policy::audit_settings::audit_file(settings, locations);
     let entry = crate::audit::NewEntry::from_verdict(
         event,
         verdict,
@@ -539,7 +539,7 @@ pub fn decide(policy: &Policy, event: &HookEvent, scope: &Scope) -> Verdict {
     let scope = &scope;
     let call = normalize::normalize_with(event, scope, &policy.tool_models);
     let verdict = crate::evaluate::evaluate(policy, &call, scope);
-    crate::readonly::judge(policy, &call, verdict)
+    crate::evaluate::read_only(policy, &call, verdict)
 }
 
 /// Builds the scope of a call: path resolution, write roots and protected paths, with the
@@ -600,7 +600,7 @@ pub fn scope_in(
         .collect();
     protected.extend(concrete);
     // The user policy may put the audit log outside the state directory.
-    let audit_log = crate::audit::audit_file(&policy.audit, loc);
+    let audit_log = crate::policy::audit_settings::audit_file(&policy.audit, loc);
     protected.push(ProtectedPath {
         path: paths.resolve(&audit_log.to_string_lossy()),
         what: "palisade's audit log".to_string(),

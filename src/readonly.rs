@@ -1,8 +1,9 @@
-//! Read-only sessions: `mode: read-only` in the policy (every tool), or `read_only: true` on a
-//! rule (the tools it names). A call that changes something — writes, creates, deletes,
-//! moves, links or chmods a path, runs a file or a program that can change things, runs a
-//! statement that is not a read, sends data out, signals a process, changes configuration or
-//! starts another agent — is asked (or denied, `read_only_effect: deny`). Reads, listings,
+//! What a call changes, for read-only sessions: `mode: read-only` in the policy (every tool),
+//! or `read_only: true` on a rule (the tools it names). A call that changes something —
+//! writes, creates, deletes, moves, links or chmods a path, runs a file or a program that can
+//! change things, runs a statement that is not a read, sends data out, signals a process,
+//! changes configuration or starts another agent — is asked (or denied, `read_only_effect:
+//! deny`) by `evaluate::read_only` and by the policy's `read_only` rules. Reads, listings,
 //! searches and fetches pass, and so do the programs that only read (`ls`, `cat`, `grep`,
 //! `git status/log/diff`).
 //!
@@ -10,55 +11,12 @@
 //! simple command the analysis found, so the same answer holds for `Bash`, the file tools and
 //! any MCP tool. What cannot be known statically (a dynamic program, a line the parser
 //! rejected, an MCP tool whose model shows no effect and whose name does not say it reads)
-//! counts as a change. Pure: no I/O.
+//! counts as a change. Pure: no I/O, and no policy: the settings live in
+//! `policy::readonly_settings`, the verdict in `evaluate`.
 
 use crate::effects::Effect as Fx;
 use crate::normalize::{Call, CallKind};
-use crate::policy::Policy;
 use crate::shell::{Command, ShellFinding};
-use crate::verdict::{Effect, Source, Verdict};
-
-/// The policy's read-only settings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ReadOnly {
-    /// `mode: read-only`: every tool is read-only.
-    pub on: bool,
-    /// What a change gets: ask (the default) or deny. Also the effect of the tools a
-    /// `read_only: true` rule names when that rule says no stricter effect.
-    pub effect: Effect,
-}
-
-impl Default for ReadOnly {
-    fn default() -> Self {
-        ReadOnly {
-            on: false,
-            effect: Effect::Ask,
-        }
-    }
-}
-
-/// The read-only stage, after the static verdict: in read-only mode, the stricter of `verdict`
-/// and the mode's ask or deny for a call that changes something. Without the mode, `verdict`
-/// unchanged. It judges the call itself, not the code inside it (inline code, a ledgered
-/// script): running that code is already a change.
-pub fn judge(policy: &Policy, call: &Call, verdict: Verdict) -> Verdict {
-    if !policy.read_only.on || verdict.effect == Some(Effect::Deny) {
-        return verdict;
-    }
-    match change(call) {
-        None => verdict,
-        Some(what) => verdict.stricter(crate::evaluate::headless(
-            policy,
-            Verdict::decided(
-                policy.read_only.effect,
-                "policy:read-only",
-                "read-only",
-                format!("this session is read-only (policy mode: read-only): the call {what}"),
-                Source::Static,
-            ),
-        )),
-    }
-}
 
 /// What the call changes, in words (`deletes /p/build`), or `None` when it only reads.
 pub fn change(call: &Call) -> Option<String> {

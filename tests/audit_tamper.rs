@@ -318,7 +318,7 @@ fn the_hook_refuses_when_the_log_is_torn_or_unwritable() {
 
 #[test]
 fn on_error_ask_asks_but_never_lifts_a_deny() {
-    use palisade::audit::AuditSettings;
+    use palisade::policy::audit_settings::AuditSettings;
     use palisade::verdict::{Effect, Source, Verdict};
     let dir = tempfile::tempdir().unwrap();
     let blocker = dir.path().join("f");

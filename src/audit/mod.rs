@@ -5,9 +5,7 @@
 pub mod append;
 pub mod canonical;
 pub mod entry;
-pub mod limit_stats;
 pub mod report;
-pub mod settings;
 pub mod stats;
 pub mod tail;
 pub mod usage;
@@ -15,7 +13,6 @@ pub mod verify;
 
 pub use append::{AppendReceipt, AuditError, append};
 pub use entry::{AuditDecision, AuditEntry, GENESIS, NewEntry};
-pub use settings::{AuditConfig, AuditSettings, audit_file};
 pub use verify::{
     Anchor, BreakKind, VerifyError, VerifySummary, anchor, receipt, verify, verify_against,
 };

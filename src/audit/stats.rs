@@ -373,23 +373,6 @@ pub fn stats(path: &Path, since_ms: Option<u64>) -> std::io::Result<StatsReport>
     Ok(report)
 }
 
-/// Parses `--since` durations: `90s`, `30m`, `24h`, `7d`, `2w`.
-pub fn parse_duration_ms(s: &str) -> Option<u64> {
-    let s = s.trim();
-    let split = s.find(|c: char| !c.is_ascii_digit())?;
-    let (num, unit) = s.split_at(split);
-    let n: u64 = num.parse().ok()?;
-    let mult = match unit {
-        "s" => 1_000,
-        "m" => 60_000,
-        "h" => 3_600_000,
-        "d" => 86_400_000,
-        "w" => 7 * 86_400_000,
-        _ => return None,
-    };
-    n.checked_mul(mult)
-}
-
 fn fmt_opt(v: Option<u64>) -> String {
     v.map_or_else(|| "-".to_string(), |v| v.to_string())
 }
@@ -494,15 +477,5 @@ mod tests {
         let top = t.top(1);
         assert_eq!(top[0].target, "rm -rf /");
         assert!(t.counts.len() <= TOP_CAPACITY);
-    }
-
-    #[test]
-    fn durations() {
-        assert_eq!(parse_duration_ms("24h"), Some(86_400_000));
-        assert_eq!(parse_duration_ms("30m"), Some(1_800_000));
-        assert_eq!(parse_duration_ms("7d"), Some(604_800_000));
-        assert_eq!(parse_duration_ms("7"), None);
-        assert_eq!(parse_duration_ms("h"), None);
-        assert_eq!(parse_duration_ms("3y"), None);
     }
 }

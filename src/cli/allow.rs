@@ -66,7 +66,7 @@ fn allow(args: &AllowArgs, locations: &Locations, answer: &mut dyn BufRead) -> R
     let project_root = Locations::project_root(&cwd, claude_project.as_deref());
     let current = policy::load(locations, &project_root)
         .map_err(|e| format!("the policy does not load, fix it first: {e}"))?;
-    let audit = crate::audit::audit_file(&current.audit, locations);
+    let audit = crate::policy::audit_settings::audit_file(&current.audit, locations);
     let entry = match find_refusal(&audit, args.id)? {
         Some(e) => e,
         None => {

@@ -150,7 +150,7 @@ pub enum AuditCommand {
 
 /// Runs `palisade audit …` and returns the exit code.
 pub fn run(args: AuditArgs, locations: &Locations, policy: &Policy) -> i32 {
-    let default_file = || audit::audit_file(&policy.audit, locations);
+    let default_file = || crate::policy::audit_settings::audit_file(&policy.audit, locations);
     let pick = |f: Option<PathBuf>| f.unwrap_or_else(default_file);
     match args.command {
         Some(AuditCommand::Verify {
@@ -191,7 +191,10 @@ pub fn run(args: AuditArgs, locations: &Locations, policy: &Policy) -> i32 {
             file,
         }) => {
             let file = pick(file);
-            let since_ms = match since.as_deref().map(stats::parse_duration_ms) {
+            let since_ms = match since
+                .as_deref()
+                .map(crate::policy::schema::parse_duration_ms)
+            {
                 None => None,
                 Some(Some(ms)) => Some(audit::append::now_ms().saturating_sub(ms)),
                 Some(None) => {
@@ -224,7 +227,10 @@ pub fn run(args: AuditArgs, locations: &Locations, policy: &Policy) -> i32 {
         }
         Some(AuditCommand::Report { out, since, file }) => {
             let file = pick(file);
-            let since_ms = match since.as_deref().map(stats::parse_duration_ms) {
+            let since_ms = match since
+                .as_deref()
+                .map(crate::policy::schema::parse_duration_ms)
+            {
                 None => None,
                 Some(Some(ms)) => Some(audit::append::now_ms().saturating_sub(ms)),
                 Some(None) => {
@@ -348,7 +354,7 @@ fn anchor(file: &Path, to: &Path) -> i32 {
 fn run_stats(file: &Path, opts: &StatsOpts, (policy, locations): (&Policy, &Locations)) -> i32 {
     let since = match opts.since.as_deref() {
         None => None,
-        Some(d) => match stats::parse_duration_ms(d) {
+        Some(d) => match crate::policy::schema::parse_duration_ms(d) {
             Some(ms) => Some(audit::append::now_ms().saturating_sub(ms)),
             None => {
                 eprintln!(
@@ -362,7 +368,7 @@ fn run_stats(file: &Path, opts: &StatsOpts, (policy, locations): (&Policy, &Loca
         return run_usage(file, since, by, opts.json);
     }
     let now = audit::append::now_ms();
-    let limits = audit::limit_stats::usage(policy, file, &locations.data_dir, since, now)
+    let limits = crate::limits::stats::usage(policy, file, &locations.data_dir, since, now)
         .unwrap_or_default();
     match stats::stats(file, since) {
         Ok(report) => {
@@ -380,7 +386,7 @@ fn run_stats(file: &Path, opts: &StatsOpts, (policy, locations): (&Policy, &Loca
                 }
             } else {
                 print!("{}", stats::render(&report));
-                print!("{}", audit::limit_stats::render(&limits));
+                print!("{}", crate::limits::stats::render(&limits));
             }
             0
         }

@@ -600,8 +600,8 @@ fn writable_check(name: &str, dir: &Path, fix: &str) -> Check {
 
 /// The audit file in effect (the policy's `audit.file`, else `<state dir>/audit.jsonl`).
 fn audit_file(policy: Option<&crate::policy::Policy>, loc: &Locations) -> PathBuf {
-    let defaults = crate::audit::AuditSettings::default();
-    crate::audit::audit_file(policy.map(|p| &p.audit).unwrap_or(&defaults), loc)
+    let defaults = crate::policy::audit_settings::AuditSettings::default();
+    crate::policy::audit_settings::audit_file(policy.map(|p| &p.audit).unwrap_or(&defaults), loc)
 }
 
 fn audit_chain_check(file: &Path) -> Check {

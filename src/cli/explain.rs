@@ -112,7 +112,7 @@ pub fn run(args: &ExplainArgs, locations: &Locations) -> i32 {
 }
 
 fn audit_entry(policy: &Policy, locations: &Locations, seq: u64) -> Result<AuditEntry, String> {
-    let path = crate::audit::audit_file(&policy.audit, locations);
+    let path = crate::policy::audit_settings::audit_file(&policy.audit, locations);
     let text = std::fs::read_to_string(&path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     text.lines()

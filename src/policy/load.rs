@@ -530,7 +530,7 @@ impl LayerLoad<'_> {
     ) -> Result<(), PolicyError> {
         use super::schema::Mode;
         let mut ignored = Vec::new();
-        crate::limits::apply_layer(policy, limits, layer, &mut ignored)
+        super::limit_settings::apply_layer(policy, limits, layer, &mut ignored)
             .map_err(|(id, m)| self.error(rule_line(self.text, &id), m))?;
         match (mode, layer) {
             (Some(Mode::ReadOnly), _) => policy.read_only.on = true,

@@ -6,11 +6,14 @@ use crate::verdict::Effect;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
+pub mod audit_settings;
 pub mod command;
 pub mod constraints;
 pub mod explain;
 pub use crate::glob;
+pub mod limit_settings;
 mod load;
+pub mod readonly_settings;
 pub mod schema;
 pub mod taint_settings;
 
@@ -259,15 +262,15 @@ pub struct Policy {
     /// What a project policy tried to loosen and was ignored, for `explain` and `doctor`.
     pub ignored: Vec<String>,
     pub risk: crate::risk::RiskSettings,
-    pub audit: crate::audit::AuditSettings,
+    pub audit: audit_settings::AuditSettings,
     /// The user's MCP tool models, tried before the built-in ones.
     pub tool_models: Vec<crate::effects::mcp::ToolModel>,
     /// Session taint settings (`taint:`).
     pub taint: taint_settings::TaintSettings,
     /// Rate limits and budgets (`limits:`), user and project, by id.
-    pub limits: Vec<crate::limits::Limit>,
+    pub limits: Vec<limit_settings::Limit>,
     /// `mode: read-only` and `read_only_effect:`.
-    pub read_only: crate::readonly::ReadOnly,
+    pub read_only: readonly_settings::ReadOnly,
     /// Hex sha256 of what this policy is made of: the palisade version (its built-in packs)
     /// and each policy file in effect (layer, path, bytes). Two calls with the same digest were
     /// decided under the same policy; the audit flags a session whose digest changes.

@@ -1,7 +1,7 @@
 //! The policy file as written: plain serde types, strict (`deny_unknown_fields` everywhere), so
 //! a typo is a load error and never turns a scoped rule into an unscoped one.
 
-use crate::audit::AuditConfig;
+use super::audit_settings::AuditConfig;
 use crate::risk::RiskConfig;
 use crate::verdict::Effect;
 use serde::Deserialize;
@@ -285,5 +285,37 @@ impl<V> IntoIterator for UniqueMap<V> {
     type IntoIter = std::collections::btree_map::IntoIter<String, V>;
     fn into_iter(self) -> Self::IntoIter {
         self.0.into_iter()
+    }
+}
+
+/// Parses a duration as policies and `--since` write it: `90s`, `30m`, `24h`, `7d`, `2w`.
+pub fn parse_duration_ms(s: &str) -> Option<u64> {
+    let s = s.trim();
+    let split = s.find(|c: char| !c.is_ascii_digit())?;
+    let (num, unit) = s.split_at(split);
+    let n: u64 = num.parse().ok()?;
+    let mult = match unit {
+        "s" => 1_000,
+        "m" => 60_000,
+        "h" => 3_600_000,
+        "d" => 86_400_000,
+        "w" => 7 * 86_400_000,
+        _ => return None,
+    };
+    n.checked_mul(mult)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration_ms("24h"), Some(86_400_000));
+        assert_eq!(parse_duration_ms("30m"), Some(1_800_000));
+        assert_eq!(parse_duration_ms("7d"), Some(604_800_000));
+        assert_eq!(parse_duration_ms("7"), None);
+        assert_eq!(parse_duration_ms("h"), None);
+        assert_eq!(parse_duration_ms("3y"), None);
     }
 }

@@ -43,7 +43,7 @@ impl Default for TaintSettings {
 }
 
 fn parse_ttl(s: &str) -> Result<u64, String> {
-    match crate::audit::stats::parse_duration_ms(s) {
+    match super::schema::parse_duration_ms(s) {
         Some(ms) if ms > 0 => Ok(ms),
         _ => Err(format!(
             "taint.ttl: '{s}' is not a duration (a number and s, m, h, d or w: 30m, 8h)"

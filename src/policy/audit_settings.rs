@@ -1,4 +1,5 @@
-//! The `audit:` block of a policy.
+//! The `audit:` block of a policy: how the audit log (`crate::audit`) is kept — what happens
+//! when an entry cannot be written, what is redacted, where the file is.
 
 use crate::locations::Locations;
 use serde::Deserialize;

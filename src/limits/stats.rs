@@ -91,7 +91,7 @@ pub fn usage(
         .iter()
         .map(|l| LimitUse {
             id: l.id.clone(),
-            window_ms: (l.per == Per::Hour).then_some(crate::limits::HOUR_MS),
+            window_ms: (l.per == Per::Hour).then_some(crate::policy::limit_settings::HOUR_MS),
             max: l.max,
         })
         .collect();
