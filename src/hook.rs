@@ -311,31 +311,52 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
             }
         },
     };
-    let verdict =
-        crate::limits::risk_budget(p.policy, &store, event, &call, &scope, decision.verdict);
+    let verdict = crate::limits::risk_budget(
+        p.policy,
+        &mut session,
+        event,
+        &call,
+        &scope,
+        decision.verdict,
+        env.now_ms,
+    );
     let verdict = with_risk(p, event, &call, &scope, verdict, &decision.risk_context);
-    let verdict = crate::limits::risk_spend(p.policy, &store, event, verdict);
-    // Limits count in their own IMMEDIATE transaction (opened only when the policy has limits).
-    let verdict = crate::limits::enforce(p.policy, &store, event, &call, &scope, verdict);
     let (mut verdict, write) = decide::finish(verdict, &decision.record);
-    // Record, store half: everything the call records, in one write transaction. A store that
-    // cannot be written fails closed like the audit log (asked with `on_error: ask`).
+    // Record, store half: everything the call records, and the limits' counts, in one write
+    // transaction. A store that cannot be written fails closed like the audit log (asked with
+    // `on_error: ask`).
+    let counting = crate::limits::Counting::of(p.policy, event, &call, &scope, &verdict);
     let mut exposed = Vec::new();
     let mut ledgered = false;
-    if write {
+    if write || !counting.is_empty() {
         let ctx = WriteContext {
             tool_use_id: event.tool_use_id.clone(),
             receipt: None,
             now_ms: env.now_ms,
         };
         let redo = |l: &mut ledger::Ledger| ledger::record(l, &call, &scope, p.policy, &ctx) > 0;
-        // A stage that must count or record atomically with the call (a rate limit) goes in
-        // the last argument, run inside this transaction (commit also when it must run for a
-        // call that records nothing); an error from it fails the call closed, below.
-        match session.commit(&view, &decision.record.changes, redo, |_| Ok(())) {
-            Ok((ids, ())) => {
-                exposed = decision.record.seq_rows(ids);
-                ledgered = decision.record.changes.ledger.is_some();
+        let nothing = ledger::SessionChanges::default();
+        let changes = if write {
+            &decision.record.changes
+        } else {
+            &nothing
+        };
+        // The limits count first in the transaction; a call one of them denies writes nothing.
+        let limited = |tx: &rusqlite::Connection| {
+            let (v, keep) = counting.run(p.policy, tx, verdict.clone(), env.now_ms)?;
+            Ok((v, write && keep))
+        };
+        match session.commit(&view, changes, redo, limited) {
+            Ok((ids, v)) => {
+                verdict = v;
+                if write && verdict.effect != Some(Effect::Deny) {
+                    exposed = decision.record.seq_rows(ids);
+                    ledgered = decision.record.changes.ledger.is_some();
+                }
+            }
+            // The limits could not be checked (whatever else failed with them).
+            Err(e) if !counting.is_empty() => {
+                verdict = crate::limits::store_failure(p.policy, &e).stricter(verdict)
             }
             Err(e) => verdict = decide::ledger_failure(p.policy, &e).stricter(verdict),
         }

@@ -6,18 +6,22 @@
 //! What counts: a call counts once (however many matching effects it has) for every limit
 //! it matches, when palisade lets it through or asks about it for another reason; a call
 //! denied earlier in the pipeline, or refused by a limit, consumes nothing. The counts live
-//! in the session's ledger store (`ledger::limits`), checked and incremented in one
-//! transaction, so parallel hook processes neither lose nor double a count. A store that
-//! cannot be used refuses the call (fail closed).
+//! in the session's ledger store (`ledger::limits`), checked and incremented inside the
+//! call's one write transaction (`Counting`, run by `SessionStore::commit`: a call a limit
+//! denies records nothing either), so parallel hook processes neither lose nor double a
+//! count. The risk budgets are checked before the risk request, in one transaction of their
+//! own on the same connection (`risk_budget`). A store that cannot be used refuses the call
+//! (fail closed). Counts are stamped with the world's clock, read once per call.
 
 use crate::event::HookEvent;
-use crate::ledger::LedgerStore;
-use crate::ledger::limits::LimitUse;
+use crate::ledger::limits::{self, LimitCounts, LimitUse};
+use crate::ledger::{LedgerError, SessionStore};
 use crate::normalize::{Call, Scope};
 use crate::policy::Policy;
 use crate::policy::limit_settings::{Counted, HOUR_MS, Limit};
 use crate::policy::schema::Per;
 use crate::verdict::{Effect, Source, Verdict};
+use rusqlite::Connection;
 
 pub mod stats;
 
@@ -45,58 +49,97 @@ pub fn ordinal(n: u64) -> String {
     format!("{n}{suffix}")
 }
 
-/// The limit stage: counts the call against every limit it matches and, past one, the
-/// stricter of `verdict` and that limit's ask or deny. A call already denied is not counted;
-/// PostToolUse events are never counted.
-pub fn enforce(
-    policy: &Policy,
-    store: &LedgerStore,
-    event: &HookEvent,
-    call: &Call,
-    scope: &Scope,
-    verdict: Verdict,
-) -> Verdict {
-    if policy.limits.is_empty() || event.is_post() || verdict.effect == Some(Effect::Deny) {
-        return verdict;
+/// The limit stage of one call, run inside its write transaction (`SessionStore::commit`):
+/// the limits the call counts against, and the risk layer's spend to add.
+#[derive(Debug)]
+pub struct Counting<'p> {
+    hit: Vec<&'p Limit>,
+    spend: Vec<LimitUse>,
+    amount: u64,
+}
+
+impl<'p> Counting<'p> {
+    /// What a call with the final verdict `verdict` counts: every limit it matches (none for
+    /// a call already denied, or a PostToolUse), and the input tokens the backend reported
+    /// for its risk request (none for a cache hit, which costs nothing).
+    pub fn of(
+        policy: &'p Policy,
+        event: &HookEvent,
+        call: &Call,
+        scope: &Scope,
+        verdict: &Verdict,
+    ) -> Counting<'p> {
+        let hit = if event.is_post() || verdict.effect == Some(Effect::Deny) {
+            Vec::new()
+        } else {
+            policy
+                .limits
+                .iter()
+                .filter(|l| l.counts(call, scope))
+                .collect()
+        };
+        let spend: Vec<LimitUse> = tokens(policy).map(usage).collect();
+        let amount = verdict
+            .risk
+            .as_ref()
+            .filter(|_| !spend.is_empty())
+            .filter(|r| r.get("cached").and_then(|c| c.as_bool()) != Some(true))
+            .and_then(|r| r.pointer("/tokens/input"))
+            .and_then(|t| t.as_u64())
+            .unwrap_or(0);
+        Counting { hit, spend, amount }
     }
-    let hit: Vec<&Limit> = policy
-        .limits
-        .iter()
-        .filter(|l| l.counts(call, scope))
-        .collect();
-    if hit.is_empty() {
-        return verdict;
+
+    /// Nothing to count: the stage needs no store.
+    pub fn is_empty(&self) -> bool {
+        self.hit.is_empty() && self.amount == 0
     }
-    let uses: Vec<LimitUse> = hit.iter().map(|l| usage(l)).collect();
-    let counts = match store.take_limits(&event.session_id, &uses, now_ms()) {
-        Ok(c) => c,
-        Err(e) => return store_failure(policy, &e).stricter(verdict),
-    };
-    if counts.counted {
-        return verdict;
+
+    /// The stage, on the call's write transaction `tx`: adds the spend (the call itself is not
+    /// refused for the spend it just made; the next request is), then checks every limit the
+    /// call matches and counts it when all have room. Returns the stricter of `verdict` and
+    /// the refusal of a limit that is over, and whether the call's recording is written (not
+    /// for a deny: a refused call records and consumes nothing).
+    pub fn run(
+        &self,
+        policy: &Policy,
+        tx: &Connection,
+        verdict: Verdict,
+        now_ms: u64,
+    ) -> Result<(Verdict, bool), LedgerError> {
+        limits::add(tx, &self.spend, self.amount, now_ms)?;
+        let uses: Vec<LimitUse> = self.hit.iter().copied().map(usage).collect();
+        let counts = limits::take(tx, &uses, now_ms)?;
+        let verdict = if counts.counted {
+            verdict
+        } else {
+            over_limit(policy, &self.hit, &counts.before, verdict)
+        };
+        let write = verdict.effect != Some(Effect::Deny);
+        Ok((verdict, write))
     }
-    over_limit(policy, &hit, &counts.before, verdict)
 }
 
 /// The risk budget, before the risk step: a call the risk layer would be asked about is
-/// counted against the `count: risk-request` limits; past one, it gets the limit's effect and
-/// is not sent (the risk layer leaves a decided call alone in its default scope). A cache hit
-/// counts like a request: which it will be is known only after the request is built.
+/// counted against the `count: risk-request` limits; past one, or past a `count:
+/// risk-tokens` limit already spent, it gets the limit's effect and is not sent (the risk
+/// layer leaves a decided call alone in its default scope). A cache hit counts like a
+/// request: which it will be is known only after the request is built. Both budgets are
+/// read and the request counted in one transaction on the call's connection.
 pub fn risk_budget(
     policy: &Policy,
-    store: &LedgerStore,
+    session: &mut SessionStore,
     event: &HookEvent,
     call: &Call,
     scope: &Scope,
     verdict: Verdict,
+    now_ms: u64,
 ) -> Verdict {
-    let hit: Vec<&Limit> = policy
+    let risk = &policy.risk;
+    if !policy
         .limits
         .iter()
-        .filter(|l| matches!(l.counted, Counted::RiskRequests | Counted::RiskTokens))
-        .collect();
-    let risk = &policy.risk;
-    if hit.is_empty()
+        .any(|l| matches!(l.counted, Counted::RiskRequests | Counted::RiskTokens))
         || event.is_post()
         || !crate::risk::in_scope(risk, &verdict)
         || (risk.scope != crate::risk::RiskScope::All
@@ -104,35 +147,52 @@ pub fn risk_budget(
     {
         return verdict;
     }
-    let now = now_ms();
-    // A token budget already spent stops the request; what it will cost is known only after.
     let spent: Vec<&Limit> = tokens(policy).collect();
-    let uses: Vec<LimitUse> = spent.iter().map(|l| usage(l)).collect();
-    match store.limit_counts(&event.session_id, &uses, now) {
-        Ok(totals) => {
-            let over = spent.iter().zip(&totals).filter(|(l, n)| **n >= l.max);
-            if let Some((limit, n)) = over.max_by_key(|(l, _)| l.effect) {
-                let reason = format!(
-                    "limit {}: the risk layer has used {n} input tokens {} (max {}), so this \
-                     call is not sent to it",
-                    limit.id,
-                    limit.window(),
-                    limit.max
-                );
-                return verdict.stricter(refusal(policy, limit, reason));
-            }
-        }
-        Err(e) => return store_failure(policy, &e).stricter(verdict),
-    }
-    let hit: Vec<&Limit> = hit
-        .into_iter()
+    let spent_uses: Vec<LimitUse> = spent.iter().copied().map(usage).collect();
+    let hit: Vec<&Limit> = policy
+        .limits
+        .iter()
         .filter(|l| matches!(l.counted, Counted::RiskRequests))
         .collect();
-    let uses: Vec<LimitUse> = hit.iter().map(|l| usage(l)).collect();
-    match store.take_limits(&event.session_id, &uses, now) {
-        Ok(c) if c.counted => verdict,
-        Ok(c) => over_limit(policy, &hit, &c.before, verdict),
-        Err(e) => store_failure(policy, &e).stricter(verdict),
+    let uses: Vec<LimitUse> = hit.iter().copied().map(usage).collect();
+    // The store is made only when a request can be counted; a token budget reads it.
+    let create = !uses.is_empty() && uses.iter().all(|u| u.max > 0);
+    let checked = session.immediate(create, |tx| {
+        let totals = limits::counts(tx, &spent_uses, now_ms)?;
+        // A token budget already spent stops the request; what it will cost is known only after.
+        let over = spent
+            .iter()
+            .zip(totals)
+            .filter(|(l, n)| *n >= l.max)
+            .max_by_key(|(l, _)| l.effect);
+        if let Some((limit, n)) = over {
+            return Ok(Err((*limit, n)));
+        }
+        limits::take(tx, &uses, now_ms).map(Ok)
+    });
+    let counts = match checked {
+        Ok(Some(Ok(counts))) => counts,
+        // No store yet: nothing spent, nothing counted (a max of 0 refuses).
+        Ok(None) => LimitCounts {
+            before: vec![0; uses.len()],
+            counted: uses.iter().all(|u| u.max > 0),
+        },
+        Ok(Some(Err((limit, n)))) => {
+            let reason = format!(
+                "limit {}: the risk layer has used {n} input tokens {} (max {}), so this \
+                 call is not sent to it",
+                limit.id,
+                limit.window(),
+                limit.max
+            );
+            return verdict.stricter(refusal(policy, limit, reason));
+        }
+        Err(e) => return store_failure(policy, &e).stricter(verdict),
+    };
+    if counts.counted {
+        verdict
+    } else {
+        over_limit(policy, &hit, &counts.before, verdict)
     }
 }
 
@@ -144,33 +204,8 @@ fn tokens(policy: &Policy) -> impl Iterator<Item = &Limit> {
         .filter(|l| matches!(l.counted, Counted::RiskTokens))
 }
 
-/// After the risk step: adds the input tokens the backend reported for this call's request
-/// (none for a cache hit, which costs nothing) to the `count: risk-tokens` limits. The call
-/// itself is not refused for the spend it just made; the next request is.
-pub fn risk_spend(
-    policy: &Policy,
-    store: &LedgerStore,
-    event: &HookEvent,
-    verdict: Verdict,
-) -> Verdict {
-    let uses: Vec<LimitUse> = tokens(policy).map(usage).collect();
-    let Some(risk) = verdict.risk.as_ref().filter(|_| !uses.is_empty()) else {
-        return verdict;
-    };
-    if risk.get("cached").and_then(|c| c.as_bool()) == Some(true) {
-        return verdict;
-    }
-    let spent = risk
-        .pointer("/tokens/input")
-        .and_then(|t| t.as_u64())
-        .unwrap_or(0);
-    match store.add_to_limits(&event.session_id, &uses, spent, now_ms()) {
-        Ok(()) => verdict,
-        Err(e) => store_failure(policy, &e).stricter(verdict),
-    }
-}
-
-fn store_failure(policy: &Policy, e: &crate::ledger::LedgerError) -> Verdict {
+/// The refusal for a store the limits cannot use (an ask with `on_error: ask`).
+pub fn store_failure(policy: &Policy, e: &LedgerError) -> Verdict {
     let mut v = Verdict::failure(
         "error/limits",
         format!("{e}, so the policy's limits cannot be checked and the call is refused"),
@@ -222,13 +257,6 @@ fn refusal(policy: &Policy, limit: &Limit, reason: String) -> Verdict {
         Source::Static,
     );
     crate::evaluate::headless(policy, v)
-}
-
-fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as u64)
-        .unwrap_or(0)
 }
 
 #[cfg(test)]

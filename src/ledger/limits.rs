@@ -2,7 +2,8 @@
 //! row per session-wide limit) and `limit_uses` (one row per use of an hourly limit, indexed by
 //! limit and time, the rows older than the window removed as new ones come).
 //!
-//! A call's check and its increment are one `BEGIN IMMEDIATE` transaction: hook processes of
+//! A call's check and its increment happen in one `BEGIN IMMEDIATE` transaction (in the hook,
+//! the one the call's recording is written in: `take` and `add` run on it). Hook processes of
 //! one session run in parallel, and SQLite lets one writer at a time through, so none reads a
 //! count another is about to change. Nothing is written when one limit is over: a refused call
 //! consumes nothing. A store that cannot be read or written is an error (the hook refuses).
@@ -65,17 +66,92 @@ fn count(conn: &Connection, u: &LimitUse, now_ms: u64) -> rusqlite::Result<u64> 
     Ok(n.max(0) as u64)
 }
 
+/// The error of a limit statement on `conn`, naming its store.
+fn conn_err(conn: &Connection, e: impl std::fmt::Display) -> LedgerError {
+    err(std::path::Path::new(conn.path().unwrap_or("")), e)
+}
+
+/// Checks the call against `uses` on `conn`, inside a transaction the caller holds (the call's
+/// write transaction, `SessionStore::commit`), and when every one has room (`count + 1 <=
+/// max`) counts it; otherwise writes nothing. The caller's IMMEDIATE transaction is what
+/// makes the check and the increment atomic across processes.
+pub fn take(conn: &Connection, uses: &[LimitUse], now_ms: u64) -> Result<LimitCounts, LedgerError> {
+    let run = || -> rusqlite::Result<LimitCounts> {
+        let before = uses
+            .iter()
+            .map(|u| count(conn, u, now_ms))
+            .collect::<rusqlite::Result<Vec<u64>>>()?;
+        if !uses.iter().zip(&before).all(|(u, n)| *n < u.max) {
+            // Refused: nothing is written.
+            return Ok(LimitCounts {
+                before,
+                counted: false,
+            });
+        }
+        for u in uses {
+            add_one(conn, u, 1, now_ms)?;
+        }
+        Ok(LimitCounts {
+            before,
+            counted: true,
+        })
+    };
+    run().map_err(|e| conn_err(conn, e))
+}
+
+/// Adds `amount` to every limit of `uses` on `conn`, whatever their max (a spend already
+/// made, such as the risk layer's tokens), inside a transaction the caller holds.
+pub fn add(
+    conn: &Connection,
+    uses: &[LimitUse],
+    amount: u64,
+    now_ms: u64,
+) -> Result<(), LedgerError> {
+    if amount == 0 {
+        return Ok(());
+    }
+    uses.iter()
+        .try_for_each(|u| add_one(conn, u, amount, now_ms))
+        .map_err(|e| conn_err(conn, e))
+}
+
+/// The current counts of `uses` on `conn`.
+pub fn counts(conn: &Connection, uses: &[LimitUse], now_ms: u64) -> Result<Vec<u64>, LedgerError> {
+    uses.iter()
+        .map(|u| count(conn, u, now_ms).map_err(|e| conn_err(conn, e)))
+        .collect()
+}
+
+fn add_one(conn: &Connection, u: &LimitUse, amount: u64, now_ms: u64) -> rusqlite::Result<()> {
+    match u.window_ms {
+        None => {
+            conn.prepare_cached(
+                "INSERT INTO limit_totals(limit_id, n) VALUES (?1, ?2) \
+                 ON CONFLICT(limit_id) DO UPDATE SET n = n + ?2",
+            )?
+            .execute(params![u.id, amount as i64])?;
+        }
+        Some(w) => {
+            conn.prepare_cached("DELETE FROM limit_uses WHERE limit_id = ?1 AND at_ms <= ?2")?
+                .execute(params![u.id, now_ms.saturating_sub(w) as i64])?;
+            conn.prepare_cached(
+                "INSERT INTO limit_uses(limit_id, at_ms, amount) VALUES (?1, ?2, ?3)",
+            )?
+            .execute(params![u.id, now_ms as i64, amount as i64])?;
+        }
+    }
+    Ok(())
+}
+
 impl LedgerStore {
-    /// Checks the call against `uses` and, when every one has room (`count + 1 <= max`),
-    /// counts it, atomically across processes. A session with no store yet counts from zero
-    /// (the store is made only when something is counted).
+    /// `take` in a transaction of its own, opening the store: a session with no store yet
+    /// counts from zero (the store is made only when something is counted).
     pub fn take_limits(
         &self,
         session_id: &str,
         uses: &[LimitUse],
         now_ms: u64,
     ) -> Result<LimitCounts, LedgerError> {
-        let path = self.file_for(session_id);
         if uses.iter().any(|u| u.max == 0) || uses.is_empty() {
             // Nothing can be counted; the counts are still read for the reason.
             let before = self.limit_counts(session_id, uses, now_ms)?;
@@ -84,55 +160,10 @@ impl LedgerStore {
                 before,
             });
         }
-        let mut conn = self
-            .open(session_id, true)?
-            .ok_or_else(|| err(&path, "the store could not be created"))?;
-        let mut run = || -> rusqlite::Result<LimitCounts> {
-            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            let before = uses
-                .iter()
-                .map(|u| count(&tx, u, now_ms))
-                .collect::<rusqlite::Result<Vec<u64>>>()?;
-            let room = uses.iter().zip(&before).all(|(u, n)| *n < u.max);
-            if !room {
-                // Refused: nothing is written (the transaction rolls back when dropped).
-                return Ok(LimitCounts {
-                    before,
-                    counted: false,
-                });
-            }
-            for u in uses {
-                match u.window_ms {
-                    None => {
-                        tx.prepare_cached(
-                            "INSERT INTO limit_totals(limit_id, n) VALUES (?1, 1) \
-                             ON CONFLICT(limit_id) DO UPDATE SET n = n + 1",
-                        )?
-                        .execute([&u.id])?;
-                    }
-                    Some(w) => {
-                        tx.prepare_cached(
-                            "DELETE FROM limit_uses WHERE limit_id = ?1 AND at_ms <= ?2",
-                        )?
-                        .execute(params![u.id, now_ms.saturating_sub(w) as i64])?;
-                        tx.prepare_cached(
-                            "INSERT INTO limit_uses(limit_id, at_ms) VALUES (?1, ?2)",
-                        )?
-                        .execute(params![u.id, now_ms as i64])?;
-                    }
-                }
-            }
-            tx.commit()?;
-            Ok(LimitCounts {
-                before,
-                counted: true,
-            })
-        };
-        run().map_err(|e| err(&path, e))
+        self.in_transaction(session_id, |tx| take(tx, uses, now_ms))
     }
 
-    /// Adds `amount` to every limit of `uses` whatever their max (a spend already made, such
-    /// as the risk layer's tokens), atomically across processes.
+    /// `add` in a transaction of its own, opening the store.
     pub fn add_to_limits(
         &self,
         session_id: &str,
@@ -143,37 +174,7 @@ impl LedgerStore {
         if uses.is_empty() || amount == 0 {
             return Ok(());
         }
-        let path = self.file_for(session_id);
-        let mut conn = self
-            .open(session_id, true)?
-            .ok_or_else(|| err(&path, "the store could not be created"))?;
-        let mut run =
-            || -> rusqlite::Result<()> {
-                let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-                for u in uses {
-                    match u.window_ms {
-                        None => {
-                            tx.prepare_cached(
-                                "INSERT INTO limit_totals(limit_id, n) VALUES (?1, ?2) \
-                             ON CONFLICT(limit_id) DO UPDATE SET n = n + ?2",
-                            )?
-                            .execute(params![u.id, amount as i64])?;
-                        }
-                        Some(w) => {
-                            tx.prepare_cached(
-                                "DELETE FROM limit_uses WHERE limit_id = ?1 AND at_ms <= ?2",
-                            )?
-                            .execute(params![u.id, now_ms.saturating_sub(w) as i64])?;
-                            tx.prepare_cached(
-                            "INSERT INTO limit_uses(limit_id, at_ms, amount) VALUES (?1, ?2, ?3)",
-                        )?
-                        .execute(params![u.id, now_ms as i64, amount as i64])?;
-                        }
-                    }
-                }
-                tx.commit()
-            };
-        run().map_err(|e| err(&path, e))
+        self.in_transaction(session_id, |tx| add(tx, uses, amount, now_ms))
     }
 
     /// The current counts of `uses`, read only (0 for a session with no store).
@@ -186,10 +187,26 @@ impl LedgerStore {
         let Some(conn) = self.open(session_id, false)? else {
             return Ok(vec![0; uses.len()]);
         };
+        counts(&conn, uses, now_ms)
+    }
+
+    /// `stage` in one IMMEDIATE transaction of its own (creating the store), committed when
+    /// it succeeds.
+    fn in_transaction<T>(
+        &self,
+        session_id: &str,
+        stage: impl FnOnce(&Connection) -> Result<T, LedgerError>,
+    ) -> Result<T, LedgerError> {
         let path = self.file_for(session_id);
-        uses.iter()
-            .map(|u| count(&conn, u, now_ms).map_err(|e| err(&path, e)))
-            .collect()
+        let mut conn = self
+            .open(session_id, true)?
+            .ok_or_else(|| err(&path, "the store could not be created"))?;
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| err(&path, e))?;
+        let out = stage(&tx)?;
+        tx.commit().map_err(|e| err(&path, e))?;
+        Ok(out)
     }
 }
 

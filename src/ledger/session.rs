@@ -168,27 +168,31 @@ impl SessionStore<'_> {
     }
 
     /// Writes what a call records in one write transaction (creating the store when the
-    /// session has none and there is something to write). The ledger rows were planned on
-    /// `view`; when a row the plan read changed meanwhile (another process), `redo` plans them
-    /// again on the rows as they are now, under the lock. `also` runs last in the same
-    /// transaction: a stage that must count or record atomically with the call. Returns the
-    /// ids of the exposure rows added, and what `also` returned.
+    /// session has none). The ledger rows were planned on `view`; when a row the plan read
+    /// changed meanwhile (another process), `redo` plans them again on the rows as they are
+    /// now, under the lock. `also` runs first in the same transaction: a stage that must count
+    /// or record atomically with the call (the limits). It returns its answer and whether the
+    /// call's `changes` are written (not for a call it refused: what `also` itself wrote is
+    /// still committed); an error from it rolls everything back. Returns the ids of the
+    /// exposure rows added (none when `changes` were not written), and what `also` returned.
     pub fn commit<T>(
         &mut self,
         view: &SessionView,
         changes: &SessionChanges,
         mut redo: impl FnMut(&mut Ledger) -> bool,
-        also: impl FnOnce(&Connection) -> Result<T, LedgerError>,
+        also: impl FnOnce(&Connection) -> Result<(T, bool), LedgerError>,
     ) -> Result<(Vec<i64>, T), LedgerError> {
         let path = self.store.file_for(&self.id);
-        let fresh = self.conn.is_none() && !self.store.exists(&self.id);
-        let memory = self.store.is_memory();
-        let conn = self
-            .connection(true)?
-            .ok_or_else(|| error(&path, "could not be created".into()))?;
+        let (conn, fresh) = self.writable()?;
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| sql_error(&path, e))?;
+        let (extra, write) = also(&tx)?;
+        let changes = if write {
+            changes
+        } else {
+            &SessionChanges::default()
+        };
         if let Some(work) = &changes.ledger {
             let mut base = Ledger::partial();
             let mut fetched = BTreeSet::new();
@@ -212,12 +216,47 @@ impl SessionStore<'_> {
         }
         let ids = insert_exposures(&tx, &changes.exposures, changes.now_ms)
             .map_err(|e| exposure_error(&path, e))?;
-        let extra = also(&tx)?;
         tx.commit().map_err(|e| sql_error(&path, e))?;
-        if fresh && !memory {
+        if fresh {
             self.store.prune_stale(&path);
         }
         Ok((ids, extra))
+    }
+
+    /// Runs `stage` in one IMMEDIATE transaction on the call's connection and commits what
+    /// it wrote (an error rolls it back): for a stage that must count before the call's
+    /// recording (the risk budget, checked before a request is sent). Without `create`, a
+    /// session with no store gives `None` and makes none.
+    pub fn immediate<T>(
+        &mut self,
+        create: bool,
+        stage: impl FnOnce(&Connection) -> Result<T, LedgerError>,
+    ) -> Result<Option<T>, LedgerError> {
+        let path = self.store.file_for(&self.id);
+        if !create && !self.exists() {
+            return Ok(None);
+        }
+        let (conn, fresh) = self.writable()?;
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| sql_error(&path, e))?;
+        let out = stage(&tx)?;
+        tx.commit().map_err(|e| sql_error(&path, e))?;
+        if fresh {
+            self.store.prune_stale(&path);
+        }
+        Ok(Some(out))
+    }
+
+    /// The connection, creating the store when the session has none; `true` when this made
+    /// a new store on disk (then stale stores of other sessions are pruned after the write).
+    fn writable(&mut self) -> Result<(&mut Connection, bool), LedgerError> {
+        let path = self.store.file_for(&self.id);
+        let fresh = self.conn.is_none() && !self.store.is_memory() && !self.store.exists(&self.id);
+        let conn = self
+            .connection(true)?
+            .ok_or_else(|| error(&path, "could not be created".into()))?;
+        Ok((conn, fresh))
     }
 
     /// After the call's audit entry is appended: the ledger rows the call recorded (by
@@ -306,6 +345,7 @@ mod tests {
                 |tx| {
                     tx.execute_batch("CREATE TABLE IF NOT EXISTS counts(n INTEGER)")
                         .and_then(|_| tx.execute("INSERT INTO counts VALUES (1)", []))
+                        .map(|n| (n, true))
                         .map_err(|e| sql_error(Path::new("x"), e))
                 },
             )
@@ -346,13 +386,81 @@ mod tests {
                 &view,
                 &changes,
                 |_| true,
-                |_| -> Result<(), _> {
+                |_| -> Result<((), bool), _> {
                     Err(error(Path::new("/limits"), "is over its limit".into()))
                 },
             )
             .unwrap_err();
         assert!(e.to_string().contains("over its limit"));
         assert_eq!(store.load("s").unwrap().entries["/a"].summary, "old");
+    }
+
+    #[test]
+    fn a_call_the_extra_stage_refuses_writes_only_what_the_stage_wrote() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path());
+        let mut s = store.session("s");
+        let (_, view) = s
+            .load(&["/a".to_string()], None, |_| ((), Default::default()))
+            .unwrap();
+        let changes = SessionChanges {
+            ledger: Some(plan(&view, entry("/a", "new"))),
+            exposures: vec![Exposure {
+                kind: ExposureKind::Untrusted,
+                key: String::new(),
+                origin: "WebFetch x".into(),
+            }],
+            now_ms: 5,
+        };
+        let spend = [crate::ledger::limits::LimitUse {
+            id: "tokens".into(),
+            window_ms: None,
+            max: 10,
+        }];
+        let (ids, ()) = s
+            .commit(
+                &view,
+                &changes,
+                |_| panic!("nothing to re-plan"),
+                |tx| crate::ledger::limits::add(tx, &spend, 7, 5).map(|()| ((), false)),
+            )
+            .unwrap();
+        assert!(ids.is_empty(), "no exposure row was written");
+        drop(s);
+        assert!(store.load("s").unwrap().entries.is_empty());
+        assert!(
+            store
+                .session_exposure("s", &[], &[], 0)
+                .unwrap()
+                .untrusted
+                .is_none()
+        );
+        assert_eq!(store.limit_counts("s", &spend, 5).unwrap(), [7]);
+    }
+
+    #[test]
+    fn immediate_runs_a_stage_on_the_call_connection_and_makes_no_store_unasked() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path());
+        let uses = [crate::ledger::limits::LimitUse {
+            id: "req".into(),
+            window_ms: None,
+            max: 1,
+        }];
+        let before = crate::ledger::store_opens();
+        let mut s = store.session("s");
+        assert!(s.immediate(false, |_| Ok(())).unwrap().is_none());
+        assert!(!store.exists("s"));
+        let took = |s: &mut SessionStore| {
+            s.immediate(true, |tx| crate::ledger::limits::take(tx, &uses, 1))
+                .unwrap()
+                .unwrap()
+                .counted
+        };
+        assert!(took(&mut s));
+        assert!(!took(&mut s), "the second request is over the max of 1");
+        assert_eq!(crate::ledger::store_opens() - before, 1);
+        assert_eq!(store.limit_counts("s", &uses, 1).unwrap(), [1]);
     }
 
     #[test]
@@ -387,7 +495,7 @@ mod tests {
                     .insert("/a".into(), entry("/a", &format!("from {base}")));
                 true
             },
-            |_| Ok(()),
+            |_| Ok(((), true)),
         )
         .unwrap();
         assert_eq!(replanned_on, ["v2"]);
