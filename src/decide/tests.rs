@@ -357,3 +357,65 @@ fn the_hook_opens_a_sessions_store_once_per_call() {
     let rows = ledger.load("s").unwrap();
     assert!(rows.entries[&script].receipt.is_some());
 }
+
+#[test]
+fn limits_count_on_the_calls_one_connection() {
+    let loc = Locations::from_vars(|k| {
+        (k == "HOME").then(|| PathBuf::from("/nonexistent-palisade-test/home/dev"))
+    });
+    let mut policy = Policy::default();
+    let limits = serde_yaml::from_str(
+        "[{id: w, count: write, per: session, max: 2, effect: deny},
+          {id: net, count: network-send, per: hour, max: 5, effect: ask}]",
+    )
+    .unwrap();
+    crate::policy::limit_settings::apply_layer(
+        &mut policy,
+        limits,
+        crate::policy::Layer::User,
+        &mut Vec::new(),
+    )
+    .unwrap();
+    let record = crate::hook::Record::in_memory();
+    let pipeline = crate::hook::Pipeline {
+        policy: &policy,
+        locations: &loc,
+        project_dir: None,
+        follow_symlinks: false,
+        frozen_risk: None,
+        risk_off: true,
+        deadline: None,
+        record: record.clone(),
+    };
+    let opens = |e: &HookEvent| {
+        let before = crate::ledger::store_opens();
+        let v = crate::hook::process(&pipeline, e);
+        (crate::ledger::store_opens() - before, v)
+    };
+    let write = |name: &str| {
+        event(
+            "Write",
+            json!({ "file_path": format!("{PROJECT}/{name}"), "content": "echo hi\n" }),
+        )
+    };
+    // As in `the_hook_opens_a_sessions_store_once_per_call` (`1 +`: the call record): the
+    // limits add no open of their own, they count on the connection the call records on.
+    let (n, v) = opens(&write("a.sh"));
+    assert_eq!((n, v.effect), (1 + 2, None), "{v:?}");
+    let (n, v) = opens(&write("b.sh"));
+    assert_eq!((n, v.effect), (1 + 1, None), "{v:?}");
+    let (n, v) = opens(&bash("curl -X POST -d x=1 https://api.example.com/items"));
+    assert_eq!((n, v.effect), (1 + 1, None), "{v:?}");
+    let (n, v) = opens(&write("c.sh"));
+    assert_eq!((n, v.effect), (1 + 1, Some(Effect::Deny)), "{v:?}");
+    assert!(v.reason.contains("limit w: 3rd write call"), "{}", v.reason);
+    let Record::Memory { ledger, .. } = &record else {
+        unreachable!()
+    };
+    let rows = ledger.load("s").unwrap();
+    assert!(rows.get(Path::new(&format!("{PROJECT}/b.sh"))).is_some());
+    assert!(
+        rows.get(Path::new(&format!("{PROJECT}/c.sh"))).is_none(),
+        "a call a limit denies records nothing"
+    );
+}
