@@ -261,9 +261,12 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
         Record::Memory { ledger, .. } => ledger.clone(),
     };
     if event.is_post() {
-        // PostToolUse cannot block: it confirms what was written. A ledger that cannot be
-        // updated here is caught by the next PreToolUse that needs it.
-        let _ = ledger_confirm(p.policy, &store, event, &call, &scope, env.now_ms);
+        // PostToolUse cannot block: it confirms what was written, through the same world and
+        // core. A ledger that cannot be read or updated here is caught by the next PreToolUse
+        // that needs it.
+        if let Err(e) = confirm_after(p, &store, event, &call, &scope, env.now_ms) {
+            tracing::warn!("could not confirm the call's writes in the ledger: {e}");
+        }
         // Recorded too; an effect here means it could not be (`run` makes that loud).
         let pass = ledger::observe_post(&store, event, Verdict::no_opinion());
         return match append_audit(p, event, &pass) {
@@ -447,16 +450,27 @@ pub fn record_audit(
     })
 }
 
-/// PostToolUse: refreshes the entries of the files the call wrote from disk.
-fn ledger_confirm(
-    policy: &Policy,
+/// PostToolUse: loads the world of the paths the call wrote (nothing when it wrote none),
+/// lets the core plan their confirmed rows (`decide::after`), and writes them in one
+/// transaction, re-planned under the lock if another process changed a row meanwhile.
+fn confirm_after(
+    p: &Pipeline,
     store: &LedgerStore,
     event: &HookEvent,
     call: &Call,
     scope: &Scope,
     now_ms: u64,
 ) -> Result<(), ledger::LedgerError> {
-    if !ledger::relevance(call, scope).0 {
+    let Some(keys) = world::needs_after(call, scope) else {
+        return Ok(());
+    };
+    let mut session = store.session(&event.session_id);
+    let (plan, view) = session.load(&keys, None, |view| {
+        let plan = decide::after(p.policy, event, call, &World::new(scope, now_ms, view));
+        let wanted = plan.wanted.clone();
+        (plan, wanted)
+    })?;
+    if plan.changes.is_empty() {
         return Ok(());
     }
     let ctx = WriteContext {
@@ -464,10 +478,13 @@ fn ledger_confirm(
         receipt: None,
         now_ms,
     };
-    let keys = ledger::keys(call, scope);
-    store.update_keys(&event.session_id, &keys, |l| {
-        (ledger::confirm(l, call, scope, policy, &ctx), true)
-    })
+    let redo = |l: &mut ledger::Ledger| {
+        ledger::confirm(l, call, scope, p.policy, &ctx);
+        true
+    };
+    session
+        .commit(&view, &plan.changes, redo, |_| Ok(((), true)))
+        .map(|_| ())
 }
 
 // ---- Risk step (the decision-model backend) ---------------------------------------------

@@ -148,3 +148,11 @@ pub fn needs(
     keys.dedup();
     Some(Needs { keys, exposure })
 }
+
+/// What of the store a PostToolUse reads: the ledger rows of the paths the call wrote, or
+/// `None` when it wrote nothing (then no store is opened).
+pub fn needs_after(call: &Call, scope: &Scope) -> Option<Vec<String>> {
+    ledger::relevance(call, scope)
+        .0
+        .then(|| ledger::keys(call, scope))
+}

@@ -7,6 +7,7 @@
 //!
 //! Stage order, each skipped once the verdict is a deny: static rules → ledger check →
 //! taint check; then (in the hook) risk; then recording, for calls not denied in the end.
+//! A PostToolUse goes through `after` over its own world: no verdict, the rows it confirms.
 
 use crate::effects::Effect as CallEffect;
 use crate::event::HookEvent;
@@ -117,6 +118,46 @@ pub fn ledger_failure(policy: &Policy, e: &LedgerError) -> Verdict {
         v.effect = Some(Effect::Ask);
     }
     crate::evaluate::headless(policy, v)
+}
+
+// ---- PostToolUse (the call ran) ---------------------------------------------------------
+
+/// What a PostToolUse records, planned by `after`, written by the hook in one transaction.
+#[derive(Debug, Clone, Default)]
+pub struct Confirmation {
+    /// The ledger rows of the files the call wrote, confirmed (no exposure rows).
+    pub changes: SessionChanges,
+    /// Ledger rows the plan needed and the world did not hold: the loader fetches them and
+    /// plans again.
+    pub wanted: BTreeSet<String>,
+}
+
+/// The core of a PostToolUse: the tool already ran, so there is no verdict; the ledger rows
+/// of the files it wrote are refreshed from the files as they are now (read through the
+/// world's `Scope::files`, the core's only view of the filesystem) and marked confirmed.
+pub fn after(policy: &Policy, event: &HookEvent, call: &Call, world: &World) -> Confirmation {
+    let mut out = Confirmation {
+        changes: SessionChanges {
+            now_ms: world.now_ms,
+            ..Default::default()
+        },
+        wanted: BTreeSet::new(),
+    };
+    if !ledger::relevance(call, world.scope).0 {
+        return out;
+    }
+    let ctx = WriteContext {
+        tool_use_id: event.tool_use_id.clone(),
+        receipt: None,
+        now_ms: world.now_ms,
+    };
+    let mut work = world.session.ledger.clone();
+    ledger::confirm(&mut work, call, world.scope, policy, &ctx);
+    out.wanted = work.take_misses();
+    if work.entries != world.session.ledger.entries {
+        out.changes.ledger = Some(work);
+    }
+    out
 }
 
 // ---- Ledger (write-then-run chains) ------------------------------------------------------

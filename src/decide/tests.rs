@@ -419,3 +419,54 @@ fn limits_count_on_the_calls_one_connection() {
         "a call a limit denies records nothing"
     );
 }
+
+#[test]
+fn after_a_write_the_core_confirms_the_file_as_the_world_has_it() {
+    let policy = Policy::default();
+    let script = format!("{PROJECT}/build.sh");
+    let mut post = event(
+        "Write",
+        json!({ "file_path": script, "content": "#!/bin/sh\nmake all\n" }),
+    );
+    post.hook_event_name = "PostToolUse".into();
+    // The file as the tool left it (what the world's file view holds), not as the input said.
+    let mut now = scope();
+    now.files = FileView::Fixed(std::sync::Arc::new(
+        [(
+            PathBuf::from(&script),
+            "#!/bin/sh\nmake all && make install\n".to_string(),
+        )]
+        .into(),
+    ));
+    let call = normalize(&post, &now);
+    let before = crate::ledger::store_opens();
+    let view = SessionView::default();
+    let plan = super::after(&policy, &post, &call, &World::new(&now, NOW, &view));
+    assert_eq!(
+        crate::ledger::store_opens(),
+        before,
+        "the core opened a store"
+    );
+    assert!(plan.wanted.is_empty());
+    assert!(plan.changes.exposures.is_empty());
+    let rows = plan.changes.ledger.expect("the write is confirmed");
+    let e = rows
+        .get(Path::new(&script))
+        .expect("the written file's row");
+    assert!(e.confirmed);
+    assert_eq!(e.written_at, NOW);
+    assert_eq!(e.tool_use_id.as_deref(), Some("toolu-Write"));
+    assert!(
+        e.excerpt
+            .as_deref()
+            .is_some_and(|x| x.contains("make install")),
+        "{e:?}"
+    );
+    // A call that wrote nothing plans nothing, and the loader is asked for nothing.
+    let mut read = event("Read", json!({ "file_path": script }));
+    read.hook_event_name = "PostToolUse".into();
+    let call = normalize(&read, &now);
+    assert!(crate::world::needs_after(&call, &now).is_none());
+    let plan = super::after(&policy, &read, &call, &World::new(&now, NOW, &view));
+    assert!(plan.changes.is_empty());
+}
