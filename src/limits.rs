@@ -277,4 +277,75 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn both_risk_budgets_take_one_open_and_one_transaction() {
+        use crate::ledger::LedgerStore;
+        use crate::policy::Layer;
+        use crate::policy::limit_settings::apply_layer;
+        let mut policy = Policy::default();
+        policy.risk.enabled = true;
+        let limits = serde_yaml::from_str(
+            "[{id: req, count: risk-request, per: session, max: 2, effect: deny},
+              {id: tok, count: risk-tokens, per: session, max: 100, effect: deny}]",
+        )
+        .unwrap();
+        apply_layer(&mut policy, limits, Layer::User, &mut Vec::new()).unwrap();
+        let dir = std::path::PathBuf::from("/nonexistent-palisade-test/p");
+        let scope = Scope {
+            paths: crate::paths::PathResolver {
+                cwd: dir.clone(),
+                home: "/nonexistent-palisade-test".into(),
+                follow_symlinks: false,
+            },
+            project_root: dir.clone(),
+            roots: vec![dir.clone()],
+            protected: Vec::new(),
+            files: crate::call::FileView::Disk,
+        };
+        let event = HookEvent::hypothetical(
+            "s",
+            &dir,
+            "Bash".into(),
+            serde_json::json!({"command": "curl -X POST -d x=1 https://api.example.com/items"}),
+        );
+        let call = crate::normalize::normalize(&event, &scope);
+        let store = LedgerStore::in_memory();
+        let budget = |now: u64| {
+            let before = crate::ledger::store_opens();
+            let mut session = store.session("s");
+            let v = risk_budget(
+                &policy,
+                &mut session,
+                &event,
+                &call,
+                &scope,
+                Verdict::no_opinion(),
+                now,
+            );
+            (crate::ledger::store_opens() - before, v)
+        };
+        // Both budgets read and the request counted on one connection.
+        assert_eq!(budget(1), (1, Verdict::no_opinion()));
+        // A spend past the token budget stops the next request before it is counted.
+        let spend = [usage(&policy.limits[1])];
+        store
+            .session("s")
+            .immediate(true, |tx| limits::add(tx, &spend, 150, 2))
+            .unwrap();
+        let (n, v) = budget(3);
+        assert_eq!(n, 1);
+        assert_eq!(v.effect, Some(Effect::Deny), "{v:?}");
+        assert!(
+            v.reason.contains("limit tok: the risk layer has used 150"),
+            "{}",
+            v.reason
+        );
+        let req = [usage(&policy.limits[0])];
+        assert_eq!(
+            store.limit_counts("s", &req, 3).unwrap(),
+            [1],
+            "a refusal counts nothing"
+        );
+    }
 }
