@@ -1,7 +1,9 @@
 //! One call's use of its session's store, on one connection: a read of the rows the call
 //! needs into a `SessionView` (one read transaction, every pass over the same snapshot), one
-//! write transaction for everything the call records (ledger rows and exposure rows), and one
-//! more, after the audit append, that links those rows to the call's audit entry.
+//! write transaction for everything the call records (ledger rows and exposure rows, with the
+//! limits' counts checked and taken first in it), and one more, after the audit append, that
+//! links those rows to the call's audit entry. The risk budgets, checked before the risk
+//! request, take one more transaction on the same connection (`immediate`).
 //!
 //! The judgement itself (`crate::decide`) never touches the store: it sees the view, and says
 //! which rows it missed; the view is filled until it misses none (chains followed into files
