@@ -547,75 +547,9 @@ pub fn dumps_environment(cmd: &Command) -> bool {
     }
 }
 
-/// Programs that only inspect: they read files or system state and change nothing.
-const INSPECTORS: &[&str] = &[
-    "ls",
-    "cat",
-    "head",
-    "tail",
-    "less",
-    "more",
-    "grep",
-    "egrep",
-    "fgrep",
-    "rg",
-    "ag",
-    "wc",
-    "stat",
-    "file",
-    "du",
-    "df",
-    "free",
-    "uptime",
-    "id",
-    "whoami",
-    "groups",
-    "uname",
-    "hostname",
-    "ps",
-    "pgrep",
-    "lsof",
-    "ss",
-    "netstat",
-    "lsblk",
-    "blkid",
-    "tree",
-    "diff",
-    "cmp",
-    "md5sum",
-    "sha1sum",
-    "sha256sum",
-    "sha512sum",
-    "readlink",
-    "realpath",
-    "which",
-    "whereis",
-    "pwd",
-    "date",
-    "echo",
-    "printenv",
-    "lscpu",
-    "lspci",
-    "lsusb",
-    "lsmod",
-    "getent",
-    "last",
-    "w",
-    "who",
-    "getenforce",
-    "sestatus",
-    "nproc",
-    "arch",
-    "test",
-    "true",
-    "xxd",
-    "hexdump",
-    "od",
-    "strings",
-];
-
 /// True when the command only inspects (`ls`, `git status`, `systemctl status`, `docker ps`…)
-/// and writes no file: running it with privileges changes nothing.
+/// and writes no file: running it with privileges changes nothing. What only reads is the
+/// vocabulary's (`vocab::reads_only`); a redirection to a file is a write here, as root.
 pub fn read_only(cmd: &Command) -> bool {
     let writes = cmd.redirects.iter().any(|r| {
         matches!(
@@ -623,66 +557,7 @@ pub fn read_only(cmd: &Command) -> bool {
             RedirectKind::Write | RedirectKind::Append | RedirectKind::ReadWrite
         ) && r.target.text != "/dev/null"
     });
-    // `PATH=/tmp:$PATH git status`, `GIT_PAGER=… git log`: the variables pick what runs.
-    let steers = cmd.env.iter().any(|(k, _)| {
-        k == "PATH"
-            || k.starts_with("LD_")
-            || k.starts_with("DYLD_")
-            || ["PAGER", "EDITOR", "COMMAND", "EXTERNAL", "CONFIG", "EXEC"]
-                .iter()
-                .any(|p| k.contains(p))
-    });
-    if writes || steers {
-        return false;
-    }
-    let sub = cmd.subcommand();
-    match cmd.program.as_str() {
-        "git" => matches!(
-            sub,
-            Some(
-                "status"
-                    | "log"
-                    | "diff"
-                    | "show"
-                    | "rev-parse"
-                    | "ls-files"
-                    | "ls-tree"
-                    | "blame"
-                    | "describe"
-                    | "shortlog"
-                    | "cat-file"
-                    | "grep"
-            )
-        ),
-        "systemctl" => matches!(
-            sub,
-            Some(
-                "status"
-                    | "is-active"
-                    | "is-enabled"
-                    | "is-failed"
-                    | "list-units"
-                    | "list-unit-files"
-                    | "list-timers"
-                    | "show"
-                    | "cat"
-            )
-        ),
-        "docker" | "podman" => matches!(
-            sub,
-            Some("ps" | "images" | "logs" | "inspect" | "info" | "version")
-        ),
-        "journalctl" => !cmd.args.iter().any(|a| {
-            a.text.starts_with("--vacuum") || matches!(a.text.as_str(), "--rotate" | "--flush")
-        }),
-        "find" => !cmd.args.iter().any(|a| {
-            a.text.starts_with("-exec")
-                || a.text.starts_with("-ok")
-                || a.text.starts_with("-fprint")
-                || matches!(a.text.as_str(), "-delete" | "-fls")
-        }),
-        p => INSPECTORS.contains(&p),
-    }
+    !writes && crate::vocab::reads_only(cmd)
 }
 
 /// True when a network sender in the line talks only to this machine.
