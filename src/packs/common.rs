@@ -310,7 +310,7 @@ pub fn secret_class(path: &Path, scope: &Scope) -> Option<SecretClass> {
     if [".pem", ".key", ".p12", ".pfx", ".jks", ".keystore"]
         .iter()
         .any(|ext| name.ends_with(ext))
-        && !public_certificate(path)
+        && !public_certificate(path, scope)
     {
         return ask("a key or certificate store");
     }
@@ -318,18 +318,12 @@ pub fn secret_class(path: &Path, scope: &Scope) -> Option<SecretClass> {
 }
 
 /// A `.pem`/`.key` that exists and holds certificates but no private key: public, not a secret.
-/// Only the first 64 KiB are read; an unreadable file counts as possibly secret.
-fn public_certificate(path: &Path) -> bool {
-    use std::io::Read;
-    let Ok(file) = std::fs::File::open(path) else {
-        return false;
-    };
-    let mut head = Vec::new();
-    if file.take(64 * 1024).read_to_end(&mut head).is_err() {
-        return false;
-    }
-    let text = String::from_utf8_lossy(&head);
-    text.contains("-----BEGIN CERTIFICATE-----") && !text.contains("PRIVATE KEY")
+/// Read through the scope's file view (the disk in the hook; no file in the lexical world of
+/// `check` and `replay`), first 64 KiB only; a file the view lacks counts as possibly secret.
+fn public_certificate(path: &Path, scope: &Scope) -> bool {
+    scope.files.head(path, 64 * 1024).is_some_and(|text| {
+        text.contains("-----BEGIN CERTIFICATE-----") && !text.contains("PRIVATE KEY")
+    })
 }
 
 fn is_env_template(name: &str) -> bool {

@@ -554,7 +554,8 @@ fn cargo_install(c: &Command, scope: &Scope) -> Option<String> {
         .is_some_and(|b| b == "palisade");
     let from_path = c.option_value(None, &["path"]).is_some_and(|dir| {
         let manifest = resolve_for(scope, c, &dir).join("Cargo.toml");
-        std::fs::read_to_string(manifest).is_ok_and(|t| {
+        // Through the scope's file view: the real manifest in the hook, none in `check`/`replay`.
+        scope.files.head(&manifest, 1024 * 1024).is_some_and(|t| {
             t.lines().any(|l| {
                 let l: String = l.chars().filter(|ch| !ch.is_whitespace()).collect();
                 l == "name=\"palisade\""
