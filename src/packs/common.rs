@@ -377,11 +377,8 @@ pub enum Span {
 /// (`cd dir && …`). `None` when the word is not known statically. A glob resolves to the
 /// directory it ranges over, with how much of it it covers.
 pub fn word_path(word: &Word, cmd: &Command, scope: &Scope) -> Option<(PathBuf, Span)> {
-    let temp = word.dynamic.then(|| tmpdir_word(&word.text)).flatten();
-    let text = temp.as_deref().unwrap_or(word.text.as_str());
-    if word.dynamic && temp.is_none() && !starts_with_home_var(text) {
-        return None;
-    }
+    let text = crate::fileops::static_text(word)?;
+    let text = text.as_ref();
     if !word.glob {
         return Some((resolve_for(scope, cmd, text), Span::Exact));
     }
@@ -397,39 +394,6 @@ pub fn word_path(word: &Word, cmd: &Command, scope: &Scope) -> Option<(PathBuf, 
     };
     let dir = if dir.is_empty() { "." } else { dir };
     Some((resolve_for(scope, cmd, dir), span))
-}
-
-/// `$TMPDIR/x`, `${TMPDIR}/x`, `${TMPDIR:-/tmp}/x` as a path under the temp root: the variable
-/// names a temp directory wherever it is set (an assignment in the line is substituted before).
-fn tmpdir_word(text: &str) -> Option<String> {
-    let rest = if let Some(r) = text
-        .strip_prefix("${TMPDIR}")
-        .or_else(|| text.strip_prefix("$TMPDIR"))
-    {
-        r
-    } else {
-        let r = text
-            .strip_prefix("${TMPDIR:-")
-            .or_else(|| text.strip_prefix("${TMPDIR-"))?;
-        let close = r.find('}')?;
-        let default = &r[..close];
-        if !matches!(default.trim_end_matches('/'), "/tmp" | "/var/tmp") {
-            return None;
-        }
-        &r[close + 1..]
-    };
-    ((rest.is_empty() || rest.starts_with('/')) && !rest.contains('$'))
-        .then(|| format!("/tmp{rest}"))
-}
-
-fn starts_with_home_var(text: &str) -> bool {
-    let rest = text
-        .strip_prefix("${HOME}")
-        .or_else(|| text.strip_prefix("$HOME"));
-    match rest {
-        Some(r) => (r.is_empty() || r.starts_with('/')) && !r.contains('$'),
-        None => false,
-    }
 }
 
 /// Paths a word names for reading, including `@file` forms (`curl -d @f`, `-F x=@f`).
@@ -594,29 +558,34 @@ pub fn secret_var_in(text: &str) -> Option<String> {
     RE.captures(text).map(|c| c[1].to_string())
 }
 
-/// Every path a call writes, creates or changes, with how: file tools, and in a shell line
-/// the writes `fileops` finds.
-pub fn written_paths(call: &crate::normalize::Call, scope: &Scope) -> Vec<(PathBuf, String)> {
+/// Every path a call writes, creates or changes, with how, from its effects: for a shell line
+/// its writes (`fileops::writes`: redirections, `tee`, `cp`/`mv`/`ln` destinations, `chmod +x`),
+/// for any other tool every change but a delete. Deletes are the destructive packs'.
+pub fn written_paths(call: &crate::normalize::Call) -> Vec<(PathBuf, String)> {
+    use crate::effects::Effect as Fx;
     use crate::normalize::CallKind;
-    match &call.kind {
-        CallKind::Shell { analysis, .. } => crate::fileops::writes(analysis, scope)
-            .into_iter()
-            .filter(|w| !is_pseudo_device(&w.path))
-            .map(|w| (w.path, w.how))
-            .collect(),
-        CallKind::Write { path, .. } if call.effects.is_empty() => {
-            vec![(path.clone(), call.tool.clone())]
-        }
-        // Any other tool (file tools, MCP servers): what its effects change.
-        _ => call
-            .effects
-            .iter()
-            .filter(|e| !matches!(e, crate::effects::Effect::Delete { .. }))
-            .filter_map(|e| e.changed_path())
-            .filter(|(p, _)| !is_pseudo_device(p))
-            .map(|(p, how)| (p.clone(), how.to_string()))
-            .collect(),
+    if let CallKind::Write { path, .. } = &call.kind
+        && call.effects.is_empty()
+    {
+        return vec![(path.clone(), call.tool.clone())];
     }
+    let shell = matches!(call.kind, CallKind::Shell { .. });
+    call.effects
+        .iter()
+        .filter(|e| match e {
+            Fx::Delete { .. } => false,
+            // A line's `mv`/`ln` are writes of their destination already; its `chmod 600`,
+            // `mkdir` and `touch` change no content (path-escape judges creations itself).
+            _ if shell => {
+                matches!(e, Fx::Write { .. })
+                    || matches!(e, Fx::Chmod { how, .. } if how == "chmod +x")
+            }
+            _ => true,
+        })
+        .filter_map(|e| e.changed_path())
+        .filter(|(p, _)| !is_pseudo_device(p))
+        .map(|(p, how)| (p.clone(), how.to_string()))
+        .collect()
 }
 
 /// Paths a shell line removes, moves away, truncates, re-permissions or rewrites (beyond plain

@@ -34,7 +34,7 @@ fn is_account_file(p: &Path, scope: &Scope) -> Option<&'static str> {
 }
 
 fn account_write(call: &Call, scope: &Scope) -> Option<String> {
-    written_paths(call, scope).into_iter().find_map(|(p, how)| {
+    written_paths(call).into_iter().find_map(|(p, how)| {
         is_account_file(&p, scope).map(|what| format!("{how} writes {} ({what})", p.display()))
     })
 }
@@ -94,7 +94,7 @@ fn autostart_kind(p: &Path, scope: &Scope) -> Option<&'static str> {
 }
 
 fn autostart_write(call: &Call, scope: &Scope) -> Option<String> {
-    written_paths(call, scope).into_iter().find_map(|(p, how)| {
+    written_paths(call).into_iter().find_map(|(p, how)| {
         autostart_kind(&p, scope).map(|what| format!("{how} writes {} ({what})", p.display()))
     })
 }
@@ -209,7 +209,7 @@ fn account_change(c: &Command, _: &Scope) -> Option<String> {
 /// Writes into `~/.ssh` (keys, config) other than the backdoor files denied above.
 fn ssh_dir_write(call: &Call, scope: &Scope) -> Option<String> {
     let ssh = scope.home().join(".ssh");
-    let mut paths = written_paths(call, scope);
+    let mut paths = written_paths(call);
     if let crate::normalize::CallKind::Shell { analysis, .. } = &call.kind {
         for c in analysis
             .commands
