@@ -427,6 +427,7 @@ mod tests {
             "sort --compress-program=./x big.txt",
             "sort -uo sorted.txt names.txt",
             "journalctl --vacuum-time=1d",
+            "go env -w GOPROXY=https://proxy.example.net",
         ] {
             assert!(bash(cmd).is_some(), "{cmd}");
         }

@@ -668,7 +668,8 @@ pub const READERS: &[Reader] = &[
 ];
 
 /// Programs whose subcommand decides whether they only read: (program, subcommands that only
-/// read, options that make even those write or run something).
+/// read, options that make even those write or run something — `SUB -opt` for one
+/// subcommand's option only).
 const READ_SUBCOMMANDS: &[(&str, &[&str], &[&str])] = &[
     (
         "git",
@@ -744,7 +745,12 @@ const READ_SUBCOMMANDS: &[(&str, &[&str], &[&str])] = &[
         ],
         &[],
     ),
-    ("go", &["version", "env", "list", "doc"], &[]),
+    // `go env -w`/`-u` change the Go environment file; `go list -u` only checks for updates.
+    (
+        "go",
+        &["version", "env", "list", "doc"],
+        &["env -w", "env -u"],
+    ),
     (
         "docker",
         &["ps", "images", "inspect", "logs", "version", "info"],
@@ -871,9 +877,12 @@ pub fn reads_only(c: &Command) -> bool {
         .iter()
         .find(|(q, subs, _)| *q == p && subs.contains(&sub))
     {
-        return !args
-            .iter()
-            .any(|a| changes.iter().any(|o| option_matches(a, o, "")));
+        return !args.iter().any(|a| {
+            changes.iter().any(|o| match o.split_once(' ') {
+                Some((only, o)) => only == sub && option_matches(a, o, ""),
+                None => option_matches(a, o, ""),
+            })
+        });
     }
     if let Some((_, _, bare, fine)) = LISTING_SUBCOMMANDS
         .iter()
@@ -1468,6 +1477,8 @@ mod tests {
             "systemctl status nginx",
             "podman ps",
             "kubectl -n prod get pods",
+            "go env GOPATH",
+            "go list -u -m all",
             "env",
         ] {
             assert!(reads_only(&cmd(line)), "{line}");
@@ -1502,6 +1513,8 @@ mod tests {
             "git branch -D old",
             "git commit -m x",
             "systemctl restart nginx",
+            "go env -w GOPROXY=https://proxy.example",
+            "go env -u GOFLAGS",
             "tee out.txt",
             "awk 'BEGIN{system(\"id\")}'",
         ] {
