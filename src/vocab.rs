@@ -844,7 +844,7 @@ pub fn steering_variable(name: &str) -> bool {
 /// printing `sed`, with no variable steering what runs. Redirections are not judged here
 /// (they are write effects of their own); nor is what the files read hold.
 pub fn reads_only(c: &Command) -> bool {
-    if c.env.iter().any(|(k, _)| steering_variable(k)) {
+    if c.env.iter().any(|(k, _)| steering_variable(k)) || !system_program(c) {
         return false;
     }
     let p = c.program.as_str();
@@ -897,6 +897,28 @@ pub fn reads_only(c: &Command) -> bool {
         return listing && !changes;
     }
     false
+}
+
+/// Where the system's programs live. A reader's name given as another path (`./ls`,
+/// `/tmp/cat`, `bin/git`) is some other file that happens to share the name.
+const SYSTEM_BIN_DIRS: &[&str] = &[
+    "/bin",
+    "/sbin",
+    "/usr/bin",
+    "/usr/sbin",
+    "/usr/local/bin",
+    "/usr/local/sbin",
+    "/opt/homebrew/bin",
+    "/run/current-system/sw/bin",
+];
+
+/// True when the command names its program by name (found on `PATH`) or in a system
+/// directory, not by a path to some other file.
+fn system_program(c: &Command) -> bool {
+    match c.program_path.rsplit_once('/') {
+        None => true,
+        Some((dir, _)) => SYSTEM_BIN_DIRS.contains(&dir),
+    }
 }
 
 /// True when the argument `arg` is the option `option`: `--long` alone or as `--long=…`, a
@@ -1525,6 +1547,11 @@ mod tests {
         assert!(!reads_only(&cmd("LESSOPEN='|./x %s' less f")));
         assert!(!reads_only(&cmd("PATH=.:$PATH ls")));
         assert!(reads_only(&cmd("LC_ALL=C ls")));
+        // A reader's name on another file is that file.
+        assert!(reads_only(&cmd("/usr/bin/ls -la")));
+        for line in ["./ls", "/tmp/cat x", "bin/git status", "~/bin/ls"] {
+            assert!(!reads_only(&cmd(line)), "{line}");
+        }
     }
 
     #[test]

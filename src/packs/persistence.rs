@@ -450,6 +450,9 @@ pub static RULES: &[Rule] = &[
             Example::bash("sudo git diff --output=/etc/motd.new"),
             Example::bash("sudo sort --compress-program=/tmp/x /var/log/syslog"),
             Example::bash("sudo journalctl --vacuum-time=1s"),
+            // A reader's name on another file: that file runs as root.
+            Example::bash("sudo ./ls /root"),
+            Example::bash("sudo /tmp/cat /etc/hosts"),
         ],
         allowed: &[
             Example::bash("apt list --installed"),
@@ -471,6 +474,7 @@ pub static RULES: &[Rule] = &[
             Example::bash("sudo find /var/log -name '*.gz'"),
             Example::bash("sudo column -t /etc/fstab"),
             Example::bash("sudo tokei /srv/app"),
+            Example::bash("sudo /usr/bin/ls -la /root"),
         ],
     },
     Rule {
