@@ -948,34 +948,70 @@ fn option_matches(arg: &str, option: &str, values: &str) -> bool {
     }
 }
 
-/// `sed` only reads when it edits nothing in place and its script only prints or substitutes
-/// on the way to stdout (no `w` file, no `e` command, no script file it cannot see).
+/// `sed` only reads when it edits nothing in place (`-i`, alone or in a cluster such as `-Ei`
+/// or `-ni`), reads no script file (`-f`) and every script (each `-e`, else the first operand)
+/// only prints or substitutes on the way to stdout (no `w` file, no `e` command).
 fn sed_only_prints(c: &Command) -> bool {
-    let args: Vec<&str> = c.args.iter().map(|a| a.text.as_str()).collect();
-    if edits_in_place(c)
-        || args
-            .iter()
-            .any(|a| a.starts_with("--in-place") || *a == "-f")
-    {
-        return false;
+    let mut scripts: Vec<&str> = Vec::new();
+    let mut operands: Vec<&str> = Vec::new();
+    let mut args = c.args.iter().map(|a| a.text.as_str());
+    while let Some(a) = args.next() {
+        if a == "--" {
+            operands.extend(args.by_ref());
+            break;
+        }
+        if let Some(long) = a.strip_prefix("--") {
+            let (name, value) = long.split_once('=').unwrap_or((long, ""));
+            match name {
+                "in-place" | "file" => return false,
+                "expression" if long.contains('=') => scripts.push(value),
+                "expression" => scripts.push(args.next().unwrap_or("")),
+                "line-length" if !long.contains('=') => {
+                    args.next();
+                }
+                _ => {}
+            }
+            continue;
+        }
+        let Some(cluster) = a.strip_prefix('-').filter(|c| !c.is_empty()) else {
+            operands.push(a);
+            continue;
+        };
+        for (i, ch) in cluster.char_indices() {
+            match ch {
+                'i' | 'f' => return false,
+                'e' | 'l' => {
+                    let rest = &cluster[i + 1..];
+                    let value = if rest.is_empty() {
+                        args.next().unwrap_or("")
+                    } else {
+                        rest
+                    };
+                    if ch == 'e' {
+                        scripts.push(value);
+                    }
+                    break;
+                }
+                _ => {}
+            }
+        }
     }
-    let script = args
-        .iter()
-        .position(|a| *a == "-e" || *a == "--expression")
-        .and_then(|i| args.get(i + 1).copied())
-        .or_else(|| args.iter().find(|a| !a.starts_with('-')).copied())
-        .unwrap_or("");
-    // Addresses and p/d/q/=, or one plain substitution without a w or e flag.
-    let printing = script
-        .chars()
-        .all(|ch| ch.is_ascii_digit() || ",$;pdq= /!".contains(ch));
-    let substitution = script.starts_with("s/")
-        && script.matches('/').count() == 3
-        && script
-            .rsplit('/')
-            .next()
-            .is_some_and(|flags| flags.chars().all(|f| "gpiI0123456789".contains(f)));
-    printing || substitution
+    if scripts.is_empty() {
+        scripts.push(operands.first().copied().unwrap_or(""));
+    }
+    scripts.iter().all(|script| {
+        // Addresses and p/d/q/=, or one plain substitution without a w or e flag.
+        let printing = script
+            .chars()
+            .all(|ch| ch.is_ascii_digit() || ",$;pdq= /!".contains(ch));
+        let substitution = script.starts_with("s/")
+            && script.matches('/').count() == 3
+            && script
+                .rsplit('/')
+                .next()
+                .is_some_and(|flags| flags.chars().all(|f| "gpiI0123456789".contains(f)));
+        printing || substitution
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1494,6 +1530,9 @@ mod tests {
             "tree -L 2 src",
             "journalctl -u app",
             "sed -n 1,20p f",
+            "sed -ne 's/a/b/p' f",
+            "sed -E -e 's/a/b/g' -e 5q f",
+            "sed --expression=p f",
             "git log --oneline -5",
             "git branch -a",
             "systemctl status nginx",
@@ -1530,6 +1569,11 @@ mod tests {
             "journalctl --vacuum-time=1d",
             "sed -i s/a/b/ f",
             "sed 's/a/b/w out' f",
+            "sed -Ei s/a/b/ f",
+            "sed -ni s/a/b/p f",
+            "sed -n -e p -e 'w out' f",
+            "sed --expression=p --in-place=.bak f",
+            "sed -f script.sed f",
             "git diff --output=x.patch",
             "git grep -Ovim TODO",
             "git branch -D old",

@@ -453,6 +453,11 @@ pub static RULES: &[Rule] = &[
             // A reader's name on another file: that file runs as root.
             Example::bash("sudo ./ls /root"),
             Example::bash("sudo /tmp/cat /etc/hosts"),
+            // sed edits in place through a cluster, or writes through a later script.
+            Example::bash(
+                "sudo sed -Ei 's/^#?PermitRootLogin.*/PermitRootLogin yes/' /etc/ssh/sshd_config",
+            ),
+            Example::bash("sudo sed -n -e p -e 'w /etc/motd' /etc/hosts"),
         ],
         allowed: &[
             Example::bash("apt list --installed"),
