@@ -59,14 +59,49 @@ pub struct Scope {
     pub files: FileView,
 }
 
-/// Where the judgement reads the content of files: the disk (the hook, `check`, `replay`),
-/// or a fixed set of files and no others (a world built by hand).
+/// Where the judgement reads the content of files: the disk (the hook), or a fixed set of
+/// files and no others (a world built by hand; none at all for `check` and `replay`, whose
+/// world is lexical: `FileView::lexical`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub enum FileView {
     #[default]
     Disk,
     /// These files, by resolved path; any other path does not exist.
     Fixed(std::sync::Arc<std::collections::BTreeMap<PathBuf, String>>),
+}
+
+impl FileView {
+    /// The view of a lexical world: no file exists, so no verdict depends on one.
+    pub fn lexical() -> FileView {
+        FileView::Fixed(Default::default())
+    }
+
+    /// The text of the first `max` bytes of the regular file at `path` (lossily UTF-8), or
+    /// `None` when the view has no such file or it cannot be read.
+    pub fn head(&self, path: &Path, max: usize) -> Option<String> {
+        match self {
+            FileView::Fixed(files) => files.get(path).map(|t| {
+                let mut end = max.min(t.len());
+                while !t.is_char_boundary(end) {
+                    end -= 1;
+                }
+                t[..end].to_string()
+            }),
+            FileView::Disk => {
+                use std::io::Read;
+                if !std::fs::metadata(path).ok()?.is_file() {
+                    return None;
+                }
+                let mut bytes = Vec::new();
+                std::fs::File::open(path)
+                    .ok()?
+                    .take(max as u64)
+                    .read_to_end(&mut bytes)
+                    .ok()?;
+                Some(String::from_utf8_lossy(&bytes).into_owned())
+            }
+        }
+    }
 }
 
 /// A path that self-protection guards, and what it is.

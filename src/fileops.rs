@@ -70,6 +70,58 @@ pub struct Execution {
     pub directory: bool,
 }
 
+/// The text of a path word when it is known statically: the word itself, a `$HOME/…` word
+/// (resolved like `~`), or a `$TMPDIR/…` word as a path under `/tmp`. `None` for any other
+/// word whose value is only known when it runs.
+pub fn static_text(word: &Word) -> Option<std::borrow::Cow<'_, str>> {
+    if !word.dynamic {
+        return Some(std::borrow::Cow::Borrowed(word.text.as_str()));
+    }
+    if let Some(temp) = tmpdir_word(&word.text) {
+        return Some(std::borrow::Cow::Owned(temp));
+    }
+    starts_with_home_var(&word.text).then_some(std::borrow::Cow::Borrowed(word.text.as_str()))
+}
+
+/// The path an operand of `cmd` names, when it is known statically (`static_text`), resolved
+/// against the command's own directory. A glob stays as written (`build/*`).
+pub fn word_target(word: &Word, cmd: &Command, scope: &Scope) -> Option<PathBuf> {
+    static_text(word).map(|t| resolve_for(scope, cmd, &t))
+}
+
+/// `$TMPDIR/x`, `${TMPDIR}/x`, `${TMPDIR:-/tmp}/x` as a path under the temp root: the variable
+/// names a temp directory wherever it is set (an assignment in the line is substituted before).
+fn tmpdir_word(text: &str) -> Option<String> {
+    let rest = if let Some(r) = text
+        .strip_prefix("${TMPDIR}")
+        .or_else(|| text.strip_prefix("$TMPDIR"))
+    {
+        r
+    } else {
+        let r = text
+            .strip_prefix("${TMPDIR:-")
+            .or_else(|| text.strip_prefix("${TMPDIR-"))?;
+        let close = r.find('}')?;
+        let default = &r[..close];
+        if !matches!(default.trim_end_matches('/'), "/tmp" | "/var/tmp") {
+            return None;
+        }
+        &r[close + 1..]
+    };
+    ((rest.is_empty() || rest.starts_with('/')) && !rest.contains('$'))
+        .then(|| format!("/tmp{rest}"))
+}
+
+fn starts_with_home_var(text: &str) -> bool {
+    let rest = text
+        .strip_prefix("${HOME}")
+        .or_else(|| text.strip_prefix("$HOME"));
+    match rest {
+        Some(r) => (r.is_empty() || r.starts_with('/')) && !r.contains('$'),
+        None => false,
+    }
+}
+
 /// Resolves a path argument of `cmd`, relative to the directory the command runs in.
 pub fn resolve_for(scope: &Scope, cmd: &Command, raw: &str) -> PathBuf {
     match &cmd.cwd {

@@ -650,7 +650,12 @@ pub fn scope_in(
         project_root,
         roots,
         protected,
-        files: crate::call::FileView::Disk,
+        // A world whose paths are lexical (replay, check) has no files to read either.
+        files: if follow_symlinks {
+            crate::call::FileView::Disk
+        } else {
+            crate::call::FileView::lexical()
+        },
     }
 }
 

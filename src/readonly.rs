@@ -16,7 +16,7 @@
 
 use crate::effects::Effect as Fx;
 use crate::normalize::{Call, CallKind};
-use crate::shell::{Command, ShellFinding};
+use crate::shell::ShellFinding;
 
 /// What the call changes, in words (`deletes /p/build`), or `None` when it only reads.
 pub fn change(call: &Call) -> Option<String> {
@@ -79,7 +79,7 @@ pub fn change(call: &Call) -> Option<String> {
                 c.program.as_str(),
                 "psql" | "mysql" | "mariadb" | "sqlite3" | "duckdb"
             );
-            if !(read_only_command(c) || client && queries_read) {
+            if !(crate::vocab::reads_only(c) || client && queries_read) {
                 return Some(format!("runs {}, which can change things", clip(&c.line())));
             }
         }
@@ -107,282 +107,6 @@ const READ_VERBS: &[&str] = &[
 fn reads_by_name(verb: &str) -> bool {
     let first = verb.split('_').next().unwrap_or(verb);
     READ_VERBS.contains(&first)
-}
-
-/// Programs that only read, whatever their arguments (their writes, if any, show up as
-/// effects of their own: redirections, `-o` files).
-const READ_PROGRAMS: &[&str] = &[
-    "ls",
-    "cat",
-    "head",
-    "tail",
-    "less",
-    "more",
-    "grep",
-    "egrep",
-    "fgrep",
-    "rg",
-    "ag",
-    "ack",
-    "wc",
-    "uniq",
-    "cut",
-    "tr",
-    "diff",
-    "cmp",
-    "comm",
-    "file",
-    "stat",
-    "du",
-    "df",
-    "pwd",
-    "echo",
-    "printf",
-    "which",
-    "whereis",
-    "type",
-    "whoami",
-    "id",
-    "uname",
-    "printenv",
-    "basename",
-    "dirname",
-    "realpath",
-    "readlink",
-    "sha256sum",
-    "sha1sum",
-    "sha512sum",
-    "md5sum",
-    "cksum",
-    "b2sum",
-    "jq",
-    "column",
-    "nl",
-    "od",
-    "hexdump",
-    "xxd",
-    "strings",
-    "true",
-    "false",
-    "test",
-    "[",
-    "cd",
-    "seq",
-    "tac",
-    "rev",
-    "paste",
-    "fold",
-    "zcat",
-    "zgrep",
-    "bat",
-    "exa",
-    "eza",
-    "ps",
-    "free",
-    "uptime",
-    "locale",
-    "env",
-    "tokei",
-    "cloc",
-    "sleep",
-    "wait",
-    "git-blame",
-];
-
-/// Programs that read unless given one of these options (which write a file or change state).
-const READ_UNLESS: &[(&str, &[&str])] = &[
-    (
-        "find",
-        &["-delete", "-fprint", "-fprint0", "-fprintf", "-fls"],
-    ),
-    ("fd", &["-x", "--exec", "-X", "--exec-batch"]),
-    ("sort", &["-o", "--output"]),
-    ("tree", &["-o"]),
-    ("date", &["-s", "--set"]),
-];
-
-/// Programs whose subcommand decides: (program, subcommands that only read).
-const READ_SUBCOMMANDS: &[(&str, &[&str])] = &[
-    (
-        "git",
-        &[
-            "status",
-            "log",
-            "diff",
-            "show",
-            "blame",
-            "annotate",
-            "rev-parse",
-            "ls-files",
-            "ls-tree",
-            "ls-remote",
-            "grep",
-            "describe",
-            "shortlog",
-            "cat-file",
-            "rev-list",
-            "merge-base",
-            "name-rev",
-            "whatchanged",
-            "show-ref",
-            "for-each-ref",
-            "show-branch",
-            "cherry",
-            "count-objects",
-            "check-ignore",
-            "check-attr",
-            "var",
-            "help",
-            "version",
-        ],
-    ),
-    (
-        "npm",
-        &[
-            "ls",
-            "list",
-            "view",
-            "info",
-            "outdated",
-            "explain",
-            "why",
-            "--version",
-        ],
-    ),
-    ("pnpm", &["ls", "list", "why", "outdated", "--version"]),
-    ("yarn", &["list", "info", "why", "--version"]),
-    ("pip", &["list", "show", "freeze", "check", "--version"]),
-    ("pip3", &["list", "show", "freeze", "check", "--version"]),
-    (
-        "cargo",
-        &[
-            "tree",
-            "metadata",
-            "version",
-            "--version",
-            "search",
-            "locate-project",
-        ],
-    ),
-    ("go", &["version", "env", "list", "doc"]),
-    (
-        "docker",
-        &["ps", "images", "inspect", "logs", "version", "info"],
-    ),
-    (
-        "kubectl",
-        &[
-            "get",
-            "describe",
-            "logs",
-            "explain",
-            "version",
-            "api-resources",
-            "top",
-        ],
-    ),
-];
-
-/// Subcommands that only read when they name nothing to act on (`git branch` lists,
-/// `git branch x` creates): (program, subcommand, whether the bare form reads, the first
-/// positionals that still only read). A bare `git stash` stashes; a bare `git branch` lists.
-const LISTING_SUBCOMMANDS: &[(&str, &str, bool, &[&str])] = &[
-    ("git", "branch", true, &[]),
-    ("git", "tag", true, &[]),
-    ("git", "remote", true, &["show", "get-url"]),
-    ("git", "stash", false, &["list", "show"]),
-    ("git", "worktree", false, &["list"]),
-];
-
-/// Flags that turn a listing subcommand into a change (`git branch -D x`, `git tag -d v1`).
-const LISTING_CHANGES: &[&str] = &[
-    "-d",
-    "-D",
-    "-m",
-    "-M",
-    "-c",
-    "-C",
-    "-f",
-    "-u",
-    "--delete",
-    "--move",
-    "--copy",
-    "--force",
-    "--set-upstream-to",
-    "--unset-upstream",
-    "--edit-description",
-];
-
-/// True when the simple command only reads.
-fn read_only_command(c: &Command) -> bool {
-    let p = c.program.as_str();
-    let args: Vec<&str> = c.args.iter().map(|a| a.text.as_str()).collect();
-    if READ_PROGRAMS.contains(&p) {
-        return true;
-    }
-    if let Some((_, bad)) = READ_UNLESS.iter().find(|(q, _)| *q == p) {
-        return !args.iter().any(|a| {
-            bad.iter().any(|b| {
-                a == b || a.starts_with(&format!("{b}=")) || (b.len() == 2 && a.starts_with(b))
-            })
-        });
-    }
-    if p == "sed" {
-        return read_only_sed(c);
-    }
-    let positionals: Vec<&str> = crate::vocab::positionals(c).into_iter().collect();
-    let Some(sub) = positionals.first().copied().or(args.first().copied()) else {
-        // `git` alone prints its help.
-        return READ_SUBCOMMANDS.iter().any(|(q, _)| *q == p);
-    };
-    if READ_SUBCOMMANDS
-        .iter()
-        .any(|(q, subs)| *q == p && subs.contains(&sub))
-    {
-        return true;
-    }
-    if let Some((_, _, bare, fine)) = LISTING_SUBCOMMANDS
-        .iter()
-        .find(|(q, s, _, _)| *q == p && *s == sub)
-    {
-        let rest = positionals.get(1..).unwrap_or_default();
-        let listing = match rest.first() {
-            None => *bare,
-            Some(first) => fine.contains(first),
-        };
-        let changes = args.iter().any(|a| LISTING_CHANGES.contains(a));
-        return listing && !changes;
-    }
-    false
-}
-
-/// `sed` only reads when it edits nothing in place and its script only prints or substitutes
-/// on the way to stdout (no `w` file, no `e` command).
-fn read_only_sed(c: &Command) -> bool {
-    let args: Vec<&str> = c.args.iter().map(|a| a.text.as_str()).collect();
-    if args
-        .iter()
-        .any(|a| *a == "-i" || a.starts_with("-i") || a.starts_with("--in-place") || *a == "-f")
-    {
-        return false;
-    }
-    let script = args
-        .iter()
-        .position(|a| *a == "-e" || *a == "--expression")
-        .and_then(|i| args.get(i + 1).copied())
-        .or_else(|| args.iter().find(|a| !a.starts_with('-')).copied())
-        .unwrap_or("");
-    // Addresses and p/d/q/=, or one plain substitution without a w or e flag.
-    let printing = script
-        .chars()
-        .all(|ch| ch.is_ascii_digit() || ",$;pdq= /!".contains(ch));
-    let substitution = script.starts_with("s/")
-        && script.matches('/').count() == 3
-        && script
-            .rsplit('/')
-            .next()
-            .is_some_and(|flags| flags.chars().all(|f| "gpiI0123456789".contains(f)));
-    printing || substitution
 }
 
 /// True when every statement of `sql` only reads (`SELECT`, `SHOW`, `DESCRIBE`, `EXPLAIN`
@@ -617,6 +341,53 @@ mod tests {
             "ls 2>&1 | head",
         ] {
             assert_eq!(bash(cmd), None, "{cmd}");
+        }
+    }
+
+    /// The one list of readers (`vocab::READERS`) decides: what was only a sudo inspector
+    /// reads here too, and the options that make a reader write or run something are changes.
+    #[test]
+    fn readers_come_from_the_vocabulary() {
+        for cmd in [
+            "lsof -i :3000",
+            "ss -tlnp",
+            "netstat -an",
+            "lsblk",
+            "pgrep -fl node",
+            "groups",
+            "getent passwd dev",
+            "who",
+            "nproc",
+            "hostname",
+            "date +%F",
+            "systemctl status nginx",
+            "journalctl -u app",
+            "podman ps",
+            "uniq -c names.txt",
+            "xxd -l 64 app.bin",
+        ] {
+            assert_eq!(bash(cmd), None, "{cmd}");
+        }
+        for cmd in [
+            "GIT_PAGER=./x git log",
+            "LESSOPEN='|./x %s' less README.md",
+            "git diff --output=changes.patch",
+            "less -o copy.txt README.md",
+            "rg --pre ./x TODO",
+            "ss -K dst 10.0.0.5",
+            "uniq names.txt unique.txt",
+            "xxd -r dump.hex app.bin",
+            "hostname build-box",
+            "date -s 2026-01-01",
+            "bat --pager ./x README.md",
+            "file -C -m magic",
+            "cloc --out=report.txt src",
+            "sort --compress-program=./x big.txt",
+            "sort -uo sorted.txt names.txt",
+            "journalctl --vacuum-time=1d",
+            "go env -w GOPROXY=https://proxy.example.net",
+        ] {
+            assert!(bash(cmd).is_some(), "{cmd}");
         }
     }
 

@@ -1,6 +1,6 @@
 //! The vocabulary of programs: one table of what programs do — which interpret code (and in
 //! what language), which download, which send data to another host, which edit files in place,
-//! which unpack archives — and how their command lines are shaped (options that take a value,
+//! which unpack archives, which only read (and the options that make them write) — and how their command lines are shaped (options that take a value,
 //! how deep their subcommands go). Every stage asks here instead of keeping its own list:
 //! effects (what a command does), the packs, the content scanner and the policy `command:`
 //! matcher (so `kubectl -n prod delete` has the subcommand `delete`, not `prod`).
@@ -340,6 +340,678 @@ pub fn is_device(path: &str) -> bool {
         path,
         "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/tty" | "/dev/zero" | "-"
     ) || path.starts_with("/dev/fd/")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Programs that only read
+
+/// Programs that read the content of their file operands (`cat f`, `cp f d`, `curl -d @f`,
+/// `openssl x509 -in f`): what the secrets pack counts as reading a secret file. Not all of
+/// them only read (`cp`, `curl`): that is `READERS`.
+pub const OPERAND_READERS: &[&str] = &[
+    "cat",
+    "tac",
+    "less",
+    "more",
+    "most",
+    "head",
+    "tail",
+    "bat",
+    "batcat",
+    "nl",
+    "od",
+    "xxd",
+    "hexdump",
+    "hd",
+    "strings",
+    "base64",
+    "base32",
+    "basenc",
+    "cp",
+    "scp",
+    "rsync",
+    "tar",
+    "zip",
+    "7z",
+    "gzip",
+    "bzip2",
+    "xz",
+    "zstd",
+    "grep",
+    "egrep",
+    "fgrep",
+    "rg",
+    "ag",
+    "ack",
+    "awk",
+    "gawk",
+    "sed",
+    "cut",
+    "sort",
+    "uniq",
+    "diff",
+    "cmp",
+    "vim",
+    "vi",
+    "nvim",
+    "nano",
+    "emacs",
+    "view",
+    "openssl",
+    "gpg",
+    "curl",
+    "wget",
+    "nc",
+    "ncat",
+    "netcat",
+    "socat",
+    "jq",
+    "yq",
+    "python",
+    "python3",
+    "node",
+    "perl",
+    "ruby",
+    "file",
+    "md5sum",
+    "sha256sum",
+    "paste",
+    "column",
+    "fold",
+    "fmt",
+    "pr",
+    "iconv",
+    "dd",
+    "install",
+    "mv",
+    "ln",
+    "sqlite3",
+    "split",
+    "mail",
+    "uuencode",
+    "gzcat",
+    "zcat",
+    "zless",
+    "xclip",
+    "pbcopy",
+    "wc",
+];
+
+/// True when the program reads the content of its file operands.
+pub fn reads_operands(program: &str) -> bool {
+    OPERAND_READERS.contains(&program)
+}
+
+/// A program that inspects — reads files or system state and prints — and what makes it do
+/// more. One table for every stage that asks "does this command change anything?": read-only
+/// mode lets these through, and privileges on them (`sudo ls /root`) are not an escalation.
+#[derive(Debug, Clone, Copy)]
+pub struct Reader {
+    pub program: &'static str,
+    /// Options that make it write a file, change state or run another program (`sort -o`,
+    /// `rg --pre`, `find -delete`), spelled as written: `-x` (alone or in a cluster), `--long`
+    /// (also `--long=…`), `-long` (find's single-dash words, matched whole).
+    pub changes: &'static [&'static str],
+    /// Short options whose value follows (`sort -k 2`, `date -d x`): a cluster stops at them,
+    /// and their values are not operands.
+    pub values: &'static str,
+    /// With `Some(n)`, an operand after the first `n` names something it changes (`uniq IN
+    /// OUT` writes OUT, `xxd IN OUT` too, `hostname NAME` renames the host, `date MMDDhhmm`
+    /// sets the clock). `+FORMAT` words (`date +%F`) are formats, not operands.
+    pub operands: Option<usize>,
+}
+
+const fn reader(program: &'static str) -> Reader {
+    Reader {
+        program,
+        changes: &[],
+        values: "",
+        operands: None,
+    }
+}
+
+/// Programs that only read, with the options that make them do more. A program that can
+/// write or run something through its ordinary options is here only with those options
+/// listed; one that cannot be told apart (`tee`, `dd`, `awk`, which runs `system()`) is not.
+pub const READERS: &[Reader] = &[
+    reader("ls"),
+    reader("cat"),
+    reader("head"),
+    reader("tail"),
+    // `-o`/`-O FILE` copy what is shown to a log file.
+    Reader {
+        changes: &["-o", "-O", "--log-file", "--LOG-FILE"],
+        ..reader("less")
+    },
+    reader("more"),
+    reader("grep"),
+    reader("egrep"),
+    reader("fgrep"),
+    reader("zgrep"),
+    reader("zcat"),
+    // `--pre COMMAND` runs a program on every file searched.
+    Reader {
+        changes: &["--pre"],
+        ..reader("rg")
+    },
+    // `--pager COMMAND` runs a program on the output.
+    Reader {
+        changes: &["--pager"],
+        ..reader("ag")
+    },
+    Reader {
+        changes: &["--pager"],
+        ..reader("ack")
+    },
+    Reader {
+        changes: &["--pager"],
+        ..reader("bat")
+    },
+    reader("wc"),
+    // `uniq IN OUT` writes OUT.
+    Reader {
+        values: "fsw",
+        operands: Some(1),
+        ..reader("uniq")
+    },
+    reader("cut"),
+    reader("tr"),
+    reader("comm"),
+    reader("diff"),
+    reader("cmp"),
+    // `file -C` compiles a magic file into the working directory.
+    Reader {
+        changes: &["-C", "--compile"],
+        ..reader("file")
+    },
+    reader("stat"),
+    reader("du"),
+    reader("df"),
+    reader("pwd"),
+    reader("echo"),
+    reader("printf"),
+    reader("which"),
+    reader("whereis"),
+    reader("type"),
+    reader("whoami"),
+    reader("id"),
+    reader("groups"),
+    reader("uname"),
+    reader("arch"),
+    reader("nproc"),
+    // `hostname NAME` and `hostname -F FILE` rename the host.
+    Reader {
+        changes: &["-F", "--file", "-b", "--boot"],
+        operands: Some(0),
+        ..reader("hostname")
+    },
+    // `date -s X` and `date MMDDhhmm` set the clock; `date +%F` and `date -d X` only print.
+    Reader {
+        changes: &["-s", "--set"],
+        values: "dfrI",
+        operands: Some(0),
+        ..reader("date")
+    },
+    reader("printenv"),
+    // Bare `env` prints the environment; `env … PROGRAM` is unwrapped by the shell analysis
+    // into PROGRAM, which is judged on its own.
+    reader("env"),
+    reader("locale"),
+    reader("basename"),
+    reader("dirname"),
+    reader("realpath"),
+    reader("readlink"),
+    reader("md5sum"),
+    reader("sha1sum"),
+    reader("sha256sum"),
+    reader("sha512sum"),
+    reader("b2sum"),
+    reader("cksum"),
+    reader("jq"),
+    reader("column"),
+    reader("nl"),
+    reader("od"),
+    reader("hexdump"),
+    // `xxd IN OUT` (and `xxd -r IN OUT`) writes OUT.
+    Reader {
+        values: "cglosn",
+        operands: Some(1),
+        ..reader("xxd")
+    },
+    reader("strings"),
+    reader("true"),
+    reader("false"),
+    reader("test"),
+    reader("["),
+    reader("cd"),
+    reader("seq"),
+    reader("tac"),
+    reader("rev"),
+    reader("paste"),
+    reader("fold"),
+    reader("exa"),
+    reader("eza"),
+    // `tree -o FILE` writes its listing to FILE.
+    Reader {
+        changes: &["-o"],
+        values: "LPIH",
+        ..reader("tree")
+    },
+    reader("tokei"),
+    // `--out`/`--report-file`/`--sql` write reports; `--write-lang-def` writes definitions.
+    Reader {
+        changes: &[
+            "--out",
+            "--report-file",
+            "--sql",
+            "--write-lang-def",
+            "--write-lang-def-incl-dups",
+        ],
+        ..reader("cloc")
+    },
+    // `-o FILE` writes the result; `--compress-program PROG` runs PROG on temporary files.
+    Reader {
+        changes: &["-o", "--output", "--compress-program"],
+        values: "ktST",
+        ..reader("sort")
+    },
+    // What `-exec`/`-execdir`/`-ok` run is unwrapped by the shell analysis into a command of
+    // its own and judged there; find itself then only reads. `-delete` and `-fprint…` do not.
+    Reader {
+        changes: &["-delete", "-fprint", "-fprint0", "-fprintf", "-fls"],
+        ..reader("find")
+    },
+    // fd's `-x`/`-X` commands are not unwrapped: fd runs programs the analysis cannot see.
+    Reader {
+        changes: &["-x", "--exec", "-X", "--exec-batch"],
+        values: "deEtc",
+        ..reader("fd")
+    },
+    reader("ps"),
+    reader("pgrep"),
+    reader("free"),
+    reader("uptime"),
+    reader("lsof"),
+    // `ss -K` closes the sockets it lists.
+    Reader {
+        changes: &["-K", "--kill"],
+        values: "AFf",
+        ..reader("ss")
+    },
+    reader("netstat"),
+    reader("lsblk"),
+    reader("blkid"),
+    reader("lscpu"),
+    reader("lspci"),
+    reader("lsusb"),
+    reader("lsmod"),
+    reader("getent"),
+    reader("last"),
+    reader("w"),
+    reader("who"),
+    reader("getenforce"),
+    reader("sestatus"),
+    // Rotating, flushing or vacuuming deletes or moves journal files.
+    Reader {
+        changes: &[
+            "--vacuum-size",
+            "--vacuum-time",
+            "--vacuum-files",
+            "--rotate",
+            "--flush",
+        ],
+        ..reader("journalctl")
+    },
+    reader("sleep"),
+    reader("wait"),
+    reader("git-blame"),
+];
+
+/// Programs whose subcommand decides whether they only read: (program, subcommands that only
+/// read, options that make even those write or run something — `SUB -opt` for one
+/// subcommand's option only).
+const READ_SUBCOMMANDS: &[(&str, &[&str], &[&str])] = &[
+    (
+        "git",
+        &[
+            "status",
+            "log",
+            "diff",
+            "show",
+            "blame",
+            "annotate",
+            "rev-parse",
+            "ls-files",
+            "ls-tree",
+            "ls-remote",
+            "grep",
+            "describe",
+            "shortlog",
+            "cat-file",
+            "rev-list",
+            "merge-base",
+            "name-rev",
+            "whatchanged",
+            "show-ref",
+            "for-each-ref",
+            "show-branch",
+            "cherry",
+            "count-objects",
+            "check-ignore",
+            "check-attr",
+            "var",
+            "help",
+            "version",
+        ],
+        // `--output FILE` writes the diff or log to FILE; `--ext-diff` runs the configured
+        // diff program; `grep -O` opens the matches in a pager it names.
+        &["--output", "--ext-diff", "-O", "--open-files-in-pager"],
+    ),
+    (
+        "npm",
+        &[
+            "ls",
+            "list",
+            "view",
+            "info",
+            "outdated",
+            "explain",
+            "why",
+            "--version",
+        ],
+        &[],
+    ),
+    ("pnpm", &["ls", "list", "why", "outdated", "--version"], &[]),
+    ("yarn", &["list", "info", "why", "--version"], &[]),
+    (
+        "pip",
+        &["list", "show", "freeze", "check", "--version"],
+        &[],
+    ),
+    (
+        "pip3",
+        &["list", "show", "freeze", "check", "--version"],
+        &[],
+    ),
+    (
+        "cargo",
+        &[
+            "tree",
+            "metadata",
+            "version",
+            "--version",
+            "search",
+            "locate-project",
+        ],
+        &[],
+    ),
+    // `go env -w`/`-u` change the Go environment file; `go list -u` only checks for updates.
+    (
+        "go",
+        &["version", "env", "list", "doc"],
+        &["env -w", "env -u"],
+    ),
+    (
+        "docker",
+        &["ps", "images", "inspect", "logs", "version", "info"],
+        &[],
+    ),
+    (
+        "podman",
+        &["ps", "images", "inspect", "logs", "version", "info"],
+        &[],
+    ),
+    (
+        "kubectl",
+        &[
+            "get",
+            "describe",
+            "logs",
+            "explain",
+            "version",
+            "api-resources",
+            "top",
+        ],
+        &[],
+    ),
+    (
+        "systemctl",
+        &[
+            "status",
+            "is-active",
+            "is-enabled",
+            "is-failed",
+            "list-units",
+            "list-unit-files",
+            "list-timers",
+            "show",
+            "cat",
+        ],
+        &[],
+    ),
+];
+
+/// Subcommands that only read when they name nothing to act on (`git branch` lists,
+/// `git branch x` creates): (program, subcommand, whether the bare form reads, the first
+/// positionals that still only read). A bare `git stash` stashes; a bare `git branch` lists.
+const LISTING_SUBCOMMANDS: &[(&str, &str, bool, &[&str])] = &[
+    ("git", "branch", true, &[]),
+    ("git", "tag", true, &[]),
+    ("git", "remote", true, &["show", "get-url"]),
+    ("git", "stash", false, &["list", "show"]),
+    ("git", "worktree", false, &["list"]),
+];
+
+/// Flags that turn a listing subcommand into a change (`git branch -D x`, `git tag -d v1`).
+const LISTING_CHANGES: &[&str] = &[
+    "-d",
+    "-D",
+    "-m",
+    "-M",
+    "-c",
+    "-C",
+    "-f",
+    "-u",
+    "--delete",
+    "--move",
+    "--copy",
+    "--force",
+    "--set-upstream-to",
+    "--unset-upstream",
+    "--edit-description",
+];
+
+/// The reader entry of a program, if it only reads (given none of its `changes` options).
+pub fn reader_of(program: &str) -> Option<&'static Reader> {
+    READERS.iter().find(|r| r.program == program)
+}
+
+/// Variables that choose what a command runs or loads: `PATH=/tmp:$PATH ls`, `LD_PRELOAD`,
+/// `GIT_PAGER=… git log`, `LESSOPEN='|…' less f`. With one of them set, nothing only reads.
+pub fn steering_variable(name: &str) -> bool {
+    name == "PATH"
+        || name.starts_with("LD_")
+        || name.starts_with("DYLD_")
+        || name.starts_with("LESSOPEN")
+        || name.starts_with("LESSCLOSE")
+        || ["PAGER", "EDITOR", "COMMAND", "EXTERNAL", "CONFIG", "EXEC"]
+            .iter()
+            .any(|p| name.contains(p))
+}
+
+/// True when the simple command only reads: a reader without an option or operand that makes
+/// it write, a read-only subcommand (`git log`, `kubectl get`), a listing (`git branch`) or a
+/// printing `sed`, with no variable steering what runs. Redirections are not judged here
+/// (they are write effects of their own); nor is what the files read hold.
+pub fn reads_only(c: &Command) -> bool {
+    if c.env.iter().any(|(k, _)| steering_variable(k)) || !system_program(c) {
+        return false;
+    }
+    let p = c.program.as_str();
+    if let Some(r) = reader_of(p) {
+        if c.args.iter().take_while(|a| a.text != "--").any(|a| {
+            r.changes
+                .iter()
+                .any(|o| option_matches(&a.text, o, r.values))
+        }) {
+            return false;
+        }
+        return r.operands.is_none_or(|n| {
+            operands_skipping(c, r.values, &[])
+                .iter()
+                .filter(|w| !w.text.starts_with('+'))
+                .count()
+                <= n
+        });
+    }
+    if p == "sed" {
+        return sed_only_prints(c);
+    }
+    let args: Vec<&str> = c.args.iter().map(|a| a.text.as_str()).collect();
+    let positionals = positionals(c);
+    let Some(sub) = positionals.first().copied().or(args.first().copied()) else {
+        // `git` alone prints its help.
+        return READ_SUBCOMMANDS.iter().any(|(q, _, _)| *q == p);
+    };
+    if let Some((_, _, changes)) = READ_SUBCOMMANDS
+        .iter()
+        .find(|(q, subs, _)| *q == p && subs.contains(&sub))
+    {
+        return !args.iter().any(|a| {
+            changes.iter().any(|o| match o.split_once(' ') {
+                Some((only, o)) => only == sub && option_matches(a, o, ""),
+                None => option_matches(a, o, ""),
+            })
+        });
+    }
+    if let Some((_, _, bare, fine)) = LISTING_SUBCOMMANDS
+        .iter()
+        .find(|(q, s, _, _)| *q == p && *s == sub)
+    {
+        let rest = positionals.get(1..).unwrap_or_default();
+        let listing = match rest.first() {
+            None => *bare,
+            Some(first) => fine.contains(first),
+        };
+        let changes = args.iter().any(|a| LISTING_CHANGES.contains(a));
+        return listing && !changes;
+    }
+    false
+}
+
+/// Where the system's programs live. A reader's name given as another path (`./ls`,
+/// `/tmp/cat`, `bin/git`) is some other file that happens to share the name.
+const SYSTEM_BIN_DIRS: &[&str] = &[
+    "/bin",
+    "/sbin",
+    "/usr/bin",
+    "/usr/sbin",
+    "/usr/local/bin",
+    "/usr/local/sbin",
+    "/opt/homebrew/bin",
+    "/run/current-system/sw/bin",
+];
+
+/// True when the command names its program by name (found on `PATH`) or in a system
+/// directory, not by a path to some other file.
+fn system_program(c: &Command) -> bool {
+    match c.program_path.rsplit_once('/') {
+        None => true,
+        Some((dir, _)) => SYSTEM_BIN_DIRS.contains(&dir),
+    }
+}
+
+/// True when the argument `arg` is the option `option`: `--long` alone or as `--long=…`, a
+/// single-dash word (`-delete`) whole, a short `-x` alone, with its value glued on, or in a
+/// cluster before any letter of `values` (whose value the rest of the cluster is).
+fn option_matches(arg: &str, option: &str, values: &str) -> bool {
+    if option.starts_with("--") {
+        return arg == option || arg.strip_prefix(option).is_some_and(|r| r.starts_with('='));
+    }
+    let mut letters = option[1..].chars();
+    match (letters.next(), letters.next()) {
+        (Some(x), None) => {
+            let Some(cluster) = arg.strip_prefix('-').filter(|c| !c.starts_with('-')) else {
+                return false;
+            };
+            for ch in cluster.chars() {
+                if ch == x {
+                    return true;
+                }
+                if values.contains(ch) || !ch.is_ascii_alphabetic() {
+                    return false;
+                }
+            }
+            false
+        }
+        _ => arg == option,
+    }
+}
+
+/// `sed` only reads when it edits nothing in place (`-i`, alone or in a cluster such as `-Ei`
+/// or `-ni`), reads no script file (`-f`) and every script (each `-e`, else the first operand)
+/// only prints or substitutes on the way to stdout (no `w` file, no `e` command).
+fn sed_only_prints(c: &Command) -> bool {
+    let mut scripts: Vec<&str> = Vec::new();
+    let mut operands: Vec<&str> = Vec::new();
+    let mut args = c.args.iter().map(|a| a.text.as_str());
+    while let Some(a) = args.next() {
+        if a == "--" {
+            operands.extend(args.by_ref());
+            break;
+        }
+        if let Some(long) = a.strip_prefix("--") {
+            let (name, value) = long.split_once('=').unwrap_or((long, ""));
+            match name {
+                "in-place" | "file" => return false,
+                "expression" if long.contains('=') => scripts.push(value),
+                "expression" => scripts.push(args.next().unwrap_or("")),
+                "line-length" if !long.contains('=') => {
+                    args.next();
+                }
+                _ => {}
+            }
+            continue;
+        }
+        let Some(cluster) = a.strip_prefix('-').filter(|c| !c.is_empty()) else {
+            operands.push(a);
+            continue;
+        };
+        for (i, ch) in cluster.char_indices() {
+            match ch {
+                'i' | 'f' => return false,
+                'e' | 'l' => {
+                    let rest = &cluster[i + 1..];
+                    let value = if rest.is_empty() {
+                        args.next().unwrap_or("")
+                    } else {
+                        rest
+                    };
+                    if ch == 'e' {
+                        scripts.push(value);
+                    }
+                    break;
+                }
+                _ => {}
+            }
+        }
+    }
+    if scripts.is_empty() {
+        scripts.push(operands.first().copied().unwrap_or(""));
+    }
+    scripts.iter().all(|script| {
+        // Addresses and p/d/q/=, or one plain substitution without a w or e flag.
+        let printing = script
+            .chars()
+            .all(|ch| ch.is_ascii_digit() || ",$;pdq= /!".contains(ch));
+        let substitution = script.starts_with("s/")
+            && script.matches('/').count() == 3
+            && script
+                .rsplit('/')
+                .next()
+                .is_some_and(|flags| flags.chars().all(|f| "gpiI0123456789".contains(f)));
+        printing || substitution
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -836,5 +1508,105 @@ mod tests {
         assert!(edits_in_place(&cmd("perl -pi -e s/a/b/ f")));
         assert!(!edits_in_place(&cmd("sed s/a/b/ f")));
         assert!(is_archiver("tar") && !is_archiver("ls"));
+    }
+
+    #[test]
+    fn readers_read_until_an_option_or_operand_writes() {
+        for line in [
+            "ls -la",
+            "lsof -i :3000",
+            "ss -tlnp",
+            "hostname",
+            "hostname -f",
+            "date +%F",
+            "date -d yesterday +%F",
+            "date -Iseconds",
+            "uniq -c names.txt",
+            "uniq -f 2 names.txt",
+            "xxd -l 64 app.bin",
+            "sort -u -k 2 names.txt",
+            "sort -t o names.txt",
+            "find . -name '*.rs'",
+            "tree -L 2 src",
+            "journalctl -u app",
+            "sed -n 1,20p f",
+            "sed -ne 's/a/b/p' f",
+            "sed -E -e 's/a/b/g' -e 5q f",
+            "sed --expression=p f",
+            "git log --oneline -5",
+            "git branch -a",
+            "systemctl status nginx",
+            "podman ps",
+            "kubectl -n prod get pods",
+            "go env GOPATH",
+            "go list -u -m all",
+            "env",
+        ] {
+            assert!(reads_only(&cmd(line)), "{line}");
+        }
+        for line in [
+            "sort -o out.txt in.txt",
+            "sort -uo out.txt in.txt",
+            "sort --output=out.txt in.txt",
+            "sort --compress-program=./x big.txt",
+            "uniq in.txt out.txt",
+            "xxd -r dump.hex app.bin",
+            "hostname build-box",
+            "hostname -F /etc/hostname",
+            "date -s 2026-01-01",
+            "date 010100002026",
+            "tree -o listing.txt",
+            "less -o copy.txt README.md",
+            "rg --pre ./x TODO",
+            "ag --pager ./x TODO",
+            "bat --pager=./x README.md",
+            "file -C -m magic",
+            "cloc --out=r.txt src",
+            "ss -K dst 10.0.0.5",
+            "ss -tK dst 10.0.0.5",
+            "fd -x rm",
+            "find . -delete",
+            "journalctl --vacuum-time=1d",
+            "sed -i s/a/b/ f",
+            "sed 's/a/b/w out' f",
+            "sed -Ei s/a/b/ f",
+            "sed -ni s/a/b/p f",
+            "sed -n -e p -e 'w out' f",
+            "sed --expression=p --in-place=.bak f",
+            "sed -f script.sed f",
+            "git diff --output=x.patch",
+            "git grep -Ovim TODO",
+            "git branch -D old",
+            "git commit -m x",
+            "systemctl restart nginx",
+            "go env -w GOPROXY=https://proxy.example",
+            "go env -u GOFLAGS",
+            "tee out.txt",
+            "awk 'BEGIN{system(\"id\")}'",
+        ] {
+            assert!(!reads_only(&cmd(line)), "{line}");
+        }
+        // Variables that pick what runs make any reader a runner.
+        assert!(!reads_only(&cmd("GIT_PAGER=./x git log")));
+        assert!(!reads_only(&cmd("LESSOPEN='|./x %s' less f")));
+        assert!(!reads_only(&cmd("PATH=.:$PATH ls")));
+        assert!(reads_only(&cmd("LC_ALL=C ls")));
+        // A reader's name on another file is that file.
+        assert!(reads_only(&cmd("/usr/bin/ls -la")));
+        for line in ["./ls", "/tmp/cat x", "bin/git status", "~/bin/ls"] {
+            assert!(!reads_only(&cmd(line)), "{line}");
+        }
+    }
+
+    #[test]
+    fn options_match_as_written() {
+        assert!(option_matches("--output=x", "--output", ""));
+        assert!(!option_matches("--output-dir", "--output", ""));
+        assert!(option_matches("-uo", "-o", ""));
+        assert!(option_matches("-ofile", "-o", ""));
+        assert!(!option_matches("-Iseconds", "-s", "I"));
+        assert!(option_matches("-delete", "-delete", ""));
+        assert!(!option_matches("-deletex", "-delete", ""));
+        assert!(!option_matches("--o", "-o", ""));
     }
 }

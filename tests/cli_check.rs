@@ -95,3 +95,46 @@ fn explain_names_files_and_ignored_loosening() {
         "built-in rules are listed"
     );
 }
+
+/// The hook reads a file's content through the real filesystem view; `check` has a lexical
+/// world and reads none: a public certificate named `.pem` passes in the hook and is asked
+/// about in `check`, and `cargo install --path DIR` of a crate named palisade is refused by the
+/// hook (it reads `DIR/Cargo.toml`) and not by `check` (no manifest to read).
+#[test]
+fn the_hook_reads_files_and_check_does_not() {
+    let sb = Sandbox::new();
+    let certs = sb.project().join("certs");
+    std::fs::create_dir_all(&certs).unwrap();
+    std::fs::write(
+        certs.join("ca.pem"),
+        "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----\n",
+    )
+    .unwrap();
+    std::fs::write(
+        certs.join("server.pem"),
+        "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n",
+    )
+    .unwrap();
+    let fork = sb.project().join("fork");
+    std::fs::create_dir_all(&fork).unwrap();
+    std::fs::write(
+        fork.join("Cargo.toml"),
+        "[package]\nname = \"palisade\"\nversion = \"0.1.0\"\n",
+    )
+    .unwrap();
+    let cwd = sb.project().display().to_string();
+
+    let public = sb.bash("cat certs/ca.pem");
+    assert_ne!(public.decision(), "ask", "{}", public.reason());
+    assert_ne!(public.decision(), "deny", "{}", public.reason());
+    assert_eq!(sb.bash("cat certs/server.pem").decision(), "ask");
+    let (code, out) = check(&sb, &["--cwd", &cwd, "--command", "cat certs/ca.pem"]);
+    assert_eq!(code, 3, "{out}");
+    let (code, out) = check(&sb, &["--cwd", &cwd, "--command", "cat certs/server.pem"]);
+    assert_eq!(code, 3, "{out}");
+
+    let install = "cargo install --path fork --force";
+    assert_eq!(sb.bash(install).decision(), "deny");
+    let (code, out) = check(&sb, &["--cwd", &cwd, "--command", install]);
+    assert_ne!(code, 1, "{out}");
+}

@@ -79,13 +79,15 @@ pub fn event_from_args(
 
 /// The hook's pipeline (static rules, then the ledger's same-line write-then-run check) on a
 /// hypothetical call, with its record kept in memory: no state directory is made or written,
-/// and the risk backend is not asked.
+/// and the risk backend is not asked. Its world is lexical, as replay's: paths are not
+/// resolved through symlinks and no file's content is read, so the answer is the same on any
+/// machine (a CI runner has none of the files a policy test names).
 pub fn hypothetical(policy: &policy::Policy, locations: &Locations, event: &HookEvent) -> Verdict {
     let pipeline = hook::Pipeline {
         policy,
         locations,
         project_dir: None,
-        follow_symlinks: true,
+        follow_symlinks: false,
         frozen_risk: None,
         risk_off: true,
         deadline: None,

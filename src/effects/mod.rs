@@ -182,6 +182,12 @@ fn command_effects(c: &Command, scope: &Scope, out: &mut Vec<Effect>) {
         return;
     }
     let res = |raw: &str| crate::fileops::resolve_for(scope, c, raw);
+    // Operands known statically, `$HOME/…` and `$TMPDIR/…` included.
+    let targets = |ops: &[&crate::shell::Word]| -> Vec<std::path::PathBuf> {
+        ops.iter()
+            .filter_map(|w| crate::fileops::word_target(w, c, scope))
+            .collect()
+    };
     let language = vocab::interpreter(p).map(|i| i.language);
     out.push(Effect::Execute {
         program: p.to_string(),
@@ -199,16 +205,20 @@ fn command_effects(c: &Command, scope: &Scope, out: &mut Vec<Effect>) {
     match p {
         "rm" | "rmdir" | "unlink" | "shred" | "srm" | "trash" | "trash-put" => {
             let recursive = c.has_flag(Some('r'), &["recursive"]) || c.has_flag(Some('R'), &[]);
-            for w in ops.iter().filter(|w| !w.dynamic) {
-                out.push(Effect::Delete {
-                    path: res(&w.text),
-                    recursive,
-                });
+            for path in targets(&ops) {
+                out.push(Effect::Delete { path, recursive });
             }
         }
-        "mkdir" | "touch" | "mkfifo" => {
-            for w in ops.iter().filter(|w| !w.dynamic) {
-                out.push(Effect::Create { path: res(&w.text) });
+        "mkdir" | "touch" | "mkfifo" | "mknod" => {
+            // `mknod [-m MODE] NAME TYPE [MAJOR MINOR]`: only the name is a path.
+            let names = if p == "mknod" {
+                let named = vocab::operands_skipping(c, "mZ", &["mode", "context"]);
+                named.into_iter().take(1).collect()
+            } else {
+                ops.clone()
+            };
+            for path in targets(&names) {
+                out.push(Effect::Create { path });
             }
         }
         "mv" if ops.len() >= 2 => {
@@ -248,9 +258,9 @@ fn command_effects(c: &Command, scope: &Scope, out: &mut Vec<Effect>) {
             }
         }
         "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" => {
-            for w in ops.iter().skip(1).filter(|w| !w.dynamic) {
+            for path in targets(ops.get(1..).unwrap_or_default()) {
                 out.push(Effect::Chmod {
-                    path: res(&w.text),
+                    path,
                     how: p.to_string(),
                 });
             }
@@ -428,6 +438,46 @@ mod tests {
                 std::path::Path::new("/home/dev/project")
             )
         );
+    }
+
+    /// Operands named through `$HOME` or `$TMPDIR` are known paths (as the packs resolve them);
+    /// `mknod`'s name is a creation, its mode and numbers are not paths.
+    #[test]
+    fn variable_operands_and_mknod() {
+        let e = effects(
+            "Bash",
+            serde_json::json!({"command": "touch $HOME/x; mkdir -p \"${TMPDIR}/work\"; rm -rf ${HOME}/old; chmod 600 $HOME/k; mknod -m 600 ~/pipe p; rm -rf $DIR/y"}),
+        );
+        for want in [
+            Effect::Create {
+                path: "/home/dev/x".into(),
+            },
+            Effect::Create {
+                path: "/tmp/work".into(),
+            },
+            Effect::Delete {
+                path: "/home/dev/old".into(),
+                recursive: true,
+            },
+            Effect::Chmod {
+                path: "/home/dev/k".into(),
+                how: "chmod".into(),
+            },
+            Effect::Create {
+                path: "/home/dev/pipe".into(),
+            },
+        ] {
+            assert!(e.contains(&want), "{want:?} in {e:?}");
+        }
+        let creates = e
+            .iter()
+            .filter(|x| matches!(x, Effect::Create { .. }))
+            .count();
+        assert_eq!(creates, 3, "{e:?}");
+        // A variable palisade cannot know names no path.
+        assert!(!e.iter().any(
+            |x| matches!(x, Effect::Delete { path, .. } if path.to_string_lossy().contains("DIR"))
+        ));
     }
 
     #[test]

@@ -43,96 +43,6 @@ pub const SYSTEM_DIRS: &[&str] = &[
     "/var/log",
 ];
 
-/// Programs that read the content of their file operands.
-pub const READERS: &[&str] = &[
-    "cat",
-    "tac",
-    "less",
-    "more",
-    "most",
-    "head",
-    "tail",
-    "bat",
-    "batcat",
-    "nl",
-    "od",
-    "xxd",
-    "hexdump",
-    "hd",
-    "strings",
-    "base64",
-    "base32",
-    "basenc",
-    "cp",
-    "scp",
-    "rsync",
-    "tar",
-    "zip",
-    "7z",
-    "gzip",
-    "bzip2",
-    "xz",
-    "zstd",
-    "grep",
-    "egrep",
-    "fgrep",
-    "rg",
-    "ag",
-    "ack",
-    "awk",
-    "gawk",
-    "sed",
-    "cut",
-    "sort",
-    "uniq",
-    "diff",
-    "cmp",
-    "vim",
-    "vi",
-    "nvim",
-    "nano",
-    "emacs",
-    "view",
-    "openssl",
-    "gpg",
-    "curl",
-    "wget",
-    "nc",
-    "ncat",
-    "netcat",
-    "socat",
-    "jq",
-    "yq",
-    "python",
-    "python3",
-    "node",
-    "perl",
-    "ruby",
-    "file",
-    "md5sum",
-    "sha256sum",
-    "paste",
-    "column",
-    "fold",
-    "fmt",
-    "pr",
-    "iconv",
-    "dd",
-    "install",
-    "mv",
-    "ln",
-    "sqlite3",
-    "split",
-    "mail",
-    "uuencode",
-    "gzcat",
-    "zcat",
-    "zless",
-    "xclip",
-    "pbcopy",
-    "wc",
-];
-
 /// Whether a secret is one whose reading is refused outright, or one a human should confirm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SecretClass {
@@ -310,7 +220,7 @@ pub fn secret_class(path: &Path, scope: &Scope) -> Option<SecretClass> {
     if [".pem", ".key", ".p12", ".pfx", ".jks", ".keystore"]
         .iter()
         .any(|ext| name.ends_with(ext))
-        && !public_certificate(path)
+        && !public_certificate(path, scope)
     {
         return ask("a key or certificate store");
     }
@@ -318,18 +228,12 @@ pub fn secret_class(path: &Path, scope: &Scope) -> Option<SecretClass> {
 }
 
 /// A `.pem`/`.key` that exists and holds certificates but no private key: public, not a secret.
-/// Only the first 64 KiB are read; an unreadable file counts as possibly secret.
-fn public_certificate(path: &Path) -> bool {
-    use std::io::Read;
-    let Ok(file) = std::fs::File::open(path) else {
-        return false;
-    };
-    let mut head = Vec::new();
-    if file.take(64 * 1024).read_to_end(&mut head).is_err() {
-        return false;
-    }
-    let text = String::from_utf8_lossy(&head);
-    text.contains("-----BEGIN CERTIFICATE-----") && !text.contains("PRIVATE KEY")
+/// Read through the scope's file view (the disk in the hook; no file in the lexical world of
+/// `check` and `replay`), first 64 KiB only; a file the view lacks counts as possibly secret.
+fn public_certificate(path: &Path, scope: &Scope) -> bool {
+    scope.files.head(path, 64 * 1024).is_some_and(|text| {
+        text.contains("-----BEGIN CERTIFICATE-----") && !text.contains("PRIVATE KEY")
+    })
 }
 
 fn is_env_template(name: &str) -> bool {
@@ -383,11 +287,8 @@ pub enum Span {
 /// (`cd dir && …`). `None` when the word is not known statically. A glob resolves to the
 /// directory it ranges over, with how much of it it covers.
 pub fn word_path(word: &Word, cmd: &Command, scope: &Scope) -> Option<(PathBuf, Span)> {
-    let temp = word.dynamic.then(|| tmpdir_word(&word.text)).flatten();
-    let text = temp.as_deref().unwrap_or(word.text.as_str());
-    if word.dynamic && temp.is_none() && !starts_with_home_var(text) {
-        return None;
-    }
+    let text = crate::fileops::static_text(word)?;
+    let text = text.as_ref();
     if !word.glob {
         return Some((resolve_for(scope, cmd, text), Span::Exact));
     }
@@ -403,39 +304,6 @@ pub fn word_path(word: &Word, cmd: &Command, scope: &Scope) -> Option<(PathBuf, 
     };
     let dir = if dir.is_empty() { "." } else { dir };
     Some((resolve_for(scope, cmd, dir), span))
-}
-
-/// `$TMPDIR/x`, `${TMPDIR}/x`, `${TMPDIR:-/tmp}/x` as a path under the temp root: the variable
-/// names a temp directory wherever it is set (an assignment in the line is substituted before).
-fn tmpdir_word(text: &str) -> Option<String> {
-    let rest = if let Some(r) = text
-        .strip_prefix("${TMPDIR}")
-        .or_else(|| text.strip_prefix("$TMPDIR"))
-    {
-        r
-    } else {
-        let r = text
-            .strip_prefix("${TMPDIR:-")
-            .or_else(|| text.strip_prefix("${TMPDIR-"))?;
-        let close = r.find('}')?;
-        let default = &r[..close];
-        if !matches!(default.trim_end_matches('/'), "/tmp" | "/var/tmp") {
-            return None;
-        }
-        &r[close + 1..]
-    };
-    ((rest.is_empty() || rest.starts_with('/')) && !rest.contains('$'))
-        .then(|| format!("/tmp{rest}"))
-}
-
-fn starts_with_home_var(text: &str) -> bool {
-    let rest = text
-        .strip_prefix("${HOME}")
-        .or_else(|| text.strip_prefix("$HOME"));
-    match rest {
-        Some(r) => (r.is_empty() || r.starts_with('/')) && !r.contains('$'),
-        None => false,
-    }
 }
 
 /// Paths a word names for reading, including `@file` forms (`curl -d @f`, `-F x=@f`).
@@ -488,7 +356,7 @@ pub fn command_reads_secret(cmd: &Command, scope: &Scope) -> Option<(SecretClass
             best = Some((class, path));
         }
     };
-    if READERS.contains(&cmd.program.as_str()) {
+    if crate::vocab::reads_operands(&cmd.program) {
         // The last operand of a copy is where it writes, not what it reads.
         let dest = match cmd.program.as_str() {
             "cp" | "mv" | "install" | "ln" | "rsync" | "scp" => {
@@ -547,75 +415,9 @@ pub fn dumps_environment(cmd: &Command) -> bool {
     }
 }
 
-/// Programs that only inspect: they read files or system state and change nothing.
-const INSPECTORS: &[&str] = &[
-    "ls",
-    "cat",
-    "head",
-    "tail",
-    "less",
-    "more",
-    "grep",
-    "egrep",
-    "fgrep",
-    "rg",
-    "ag",
-    "wc",
-    "stat",
-    "file",
-    "du",
-    "df",
-    "free",
-    "uptime",
-    "id",
-    "whoami",
-    "groups",
-    "uname",
-    "hostname",
-    "ps",
-    "pgrep",
-    "lsof",
-    "ss",
-    "netstat",
-    "lsblk",
-    "blkid",
-    "tree",
-    "diff",
-    "cmp",
-    "md5sum",
-    "sha1sum",
-    "sha256sum",
-    "sha512sum",
-    "readlink",
-    "realpath",
-    "which",
-    "whereis",
-    "pwd",
-    "date",
-    "echo",
-    "printenv",
-    "lscpu",
-    "lspci",
-    "lsusb",
-    "lsmod",
-    "getent",
-    "last",
-    "w",
-    "who",
-    "getenforce",
-    "sestatus",
-    "nproc",
-    "arch",
-    "test",
-    "true",
-    "xxd",
-    "hexdump",
-    "od",
-    "strings",
-];
-
 /// True when the command only inspects (`ls`, `git status`, `systemctl status`, `docker ps`…)
-/// and writes no file: running it with privileges changes nothing.
+/// and writes no file: running it with privileges changes nothing. What only reads is the
+/// vocabulary's (`vocab::reads_only`); a redirection to a file is a write here, as root.
 pub fn read_only(cmd: &Command) -> bool {
     let writes = cmd.redirects.iter().any(|r| {
         matches!(
@@ -623,66 +425,7 @@ pub fn read_only(cmd: &Command) -> bool {
             RedirectKind::Write | RedirectKind::Append | RedirectKind::ReadWrite
         ) && r.target.text != "/dev/null"
     });
-    // `PATH=/tmp:$PATH git status`, `GIT_PAGER=… git log`: the variables pick what runs.
-    let steers = cmd.env.iter().any(|(k, _)| {
-        k == "PATH"
-            || k.starts_with("LD_")
-            || k.starts_with("DYLD_")
-            || ["PAGER", "EDITOR", "COMMAND", "EXTERNAL", "CONFIG", "EXEC"]
-                .iter()
-                .any(|p| k.contains(p))
-    });
-    if writes || steers {
-        return false;
-    }
-    let sub = cmd.subcommand();
-    match cmd.program.as_str() {
-        "git" => matches!(
-            sub,
-            Some(
-                "status"
-                    | "log"
-                    | "diff"
-                    | "show"
-                    | "rev-parse"
-                    | "ls-files"
-                    | "ls-tree"
-                    | "blame"
-                    | "describe"
-                    | "shortlog"
-                    | "cat-file"
-                    | "grep"
-            )
-        ),
-        "systemctl" => matches!(
-            sub,
-            Some(
-                "status"
-                    | "is-active"
-                    | "is-enabled"
-                    | "is-failed"
-                    | "list-units"
-                    | "list-unit-files"
-                    | "list-timers"
-                    | "show"
-                    | "cat"
-            )
-        ),
-        "docker" | "podman" => matches!(
-            sub,
-            Some("ps" | "images" | "logs" | "inspect" | "info" | "version")
-        ),
-        "journalctl" => !cmd.args.iter().any(|a| {
-            a.text.starts_with("--vacuum") || matches!(a.text.as_str(), "--rotate" | "--flush")
-        }),
-        "find" => !cmd.args.iter().any(|a| {
-            a.text.starts_with("-exec")
-                || a.text.starts_with("-ok")
-                || a.text.starts_with("-fprint")
-                || matches!(a.text.as_str(), "-delete" | "-fls")
-        }),
-        p => INSPECTORS.contains(&p),
-    }
+    !writes && crate::vocab::reads_only(cmd)
 }
 
 /// True when a network sender in the line talks only to this machine.
@@ -725,29 +468,34 @@ pub fn secret_var_in(text: &str) -> Option<String> {
     RE.captures(text).map(|c| c[1].to_string())
 }
 
-/// Every path a call writes, creates or changes, with how: file tools, and in a shell line
-/// the writes `fileops` finds.
-pub fn written_paths(call: &crate::normalize::Call, scope: &Scope) -> Vec<(PathBuf, String)> {
+/// Every path a call writes, creates or changes, with how, from its effects: for a shell line
+/// its writes (`fileops::writes`: redirections, `tee`, `cp`/`mv`/`ln` destinations, `chmod +x`),
+/// for any other tool every change but a delete. Deletes are the destructive packs'.
+pub fn written_paths(call: &crate::normalize::Call) -> Vec<(PathBuf, String)> {
+    use crate::effects::Effect as Fx;
     use crate::normalize::CallKind;
-    match &call.kind {
-        CallKind::Shell { analysis, .. } => crate::fileops::writes(analysis, scope)
-            .into_iter()
-            .filter(|w| !is_pseudo_device(&w.path))
-            .map(|w| (w.path, w.how))
-            .collect(),
-        CallKind::Write { path, .. } if call.effects.is_empty() => {
-            vec![(path.clone(), call.tool.clone())]
-        }
-        // Any other tool (file tools, MCP servers): what its effects change.
-        _ => call
-            .effects
-            .iter()
-            .filter(|e| !matches!(e, crate::effects::Effect::Delete { .. }))
-            .filter_map(|e| e.changed_path())
-            .filter(|(p, _)| !is_pseudo_device(p))
-            .map(|(p, how)| (p.clone(), how.to_string()))
-            .collect(),
+    if let CallKind::Write { path, .. } = &call.kind
+        && call.effects.is_empty()
+    {
+        return vec![(path.clone(), call.tool.clone())];
     }
+    let shell = matches!(call.kind, CallKind::Shell { .. });
+    call.effects
+        .iter()
+        .filter(|e| match e {
+            Fx::Delete { .. } => false,
+            // A line's `mv`/`ln` are writes of their destination already; its `chmod 600`,
+            // `mkdir` and `touch` change no content (path-escape judges creations itself).
+            _ if shell => {
+                matches!(e, Fx::Write { .. })
+                    || matches!(e, Fx::Chmod { how, .. } if how == "chmod +x")
+            }
+            _ => true,
+        })
+        .filter_map(|e| e.changed_path())
+        .filter(|(p, _)| !is_pseudo_device(p))
+        .map(|(p, how)| (p.clone(), how.to_string()))
+        .collect()
 }
 
 /// Paths a shell line removes, moves away, truncates, re-permissions or rewrites (beyond plain

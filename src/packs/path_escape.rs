@@ -1,41 +1,36 @@
 //! path-escape: writes outside the project, the temp dirs and the policy's extra roots,
 //! judged by resolved path (`..` folded, symlinks resolved where they exist).
 
-use super::common::{word_path, written_paths};
+use super::common::written_paths;
 use super::{Check, Example, Rule};
+use crate::effects::Effect;
 use crate::normalize::{Call, CallKind, Scope};
-use crate::shell::ShellAnalysis;
 use crate::verdict::Effect::Ask;
 use std::path::PathBuf;
 
 const PACK: &str = "path-escape";
 
 fn outside(call: &Call, scope: &Scope) -> Option<String> {
-    let mut paths = written_paths(call, scope);
-    if let CallKind::Shell { analysis, .. } = &call.kind {
-        paths.extend(created_paths(analysis, scope));
+    let mut paths: Vec<(PathBuf, String)> = written_paths(call)
+        .into_iter()
+        .map(|(p, how)| (p, format!("{how} writes")))
+        .collect();
+    // Files and directories a line creates without writing content (`touch`, `mkdir`): the
+    // other tools' creations are among their written paths already.
+    if let CallKind::Shell { .. } = &call.kind {
+        paths.extend(call.effects.iter().filter_map(|e| match e {
+            Effect::Create { path } => Some((path.clone(), "it creates".to_string())),
+            _ => None,
+        }));
     }
-    paths.into_iter().find_map(|(p, how)| {
+    paths.into_iter().find_map(|(p, what)| {
         (!scope.within_roots(&p)).then(|| {
             format!(
-                "{how} writes {}, outside the project and the allowed roots",
+                "{what} {}, outside the project and the allowed roots",
                 p.display()
             )
         })
     })
-}
-
-/// Files and directories a line creates without writing content (`touch`, `mkdir`).
-fn created_paths(a: &ShellAnalysis, scope: &Scope) -> Vec<(PathBuf, String)> {
-    a.commands
-        .iter()
-        .filter(|c| matches!(c.program.as_str(), "touch" | "mkdir" | "mkfifo" | "mknod"))
-        .flat_map(|c| {
-            c.operands()
-                .into_iter()
-                .filter_map(move |w| word_path(w, c, scope).map(|(p, _)| (p, c.program.clone())))
-        })
-        .collect()
 }
 
 pub static RULES: &[Rule] = &[Rule {
@@ -65,6 +60,9 @@ pub static RULES: &[Rule] = &[Rule {
         Example::bash("tar xzf x.tgz -C /opt"),
         Example::bash("rsync -a dist/ ~/www/"),
         Example::bash("mkdir -p /opt/tool"),
+        Example::bash("touch $HOME/x"),
+        Example::bash("mknod -m 600 ~/pipe p"),
+        Example::bash("chmod +x ~/bin/tool"),
         Example::tool(
             "Write",
             r#"{"file_path":"C:\\Users\\dev\\x.txt","content":"x"}"#,
@@ -80,6 +78,8 @@ pub static RULES: &[Rule] = &[Rule {
         Example::bash("make 2>/dev/null"),
         Example::bash("mkdir -p src/new && touch src/new/mod.rs"),
         Example::bash("tar xzf vendor.tgz"),
+        Example::bash("mkdir -p \"$TMPDIR/work\" && touch ${TMPDIR}/work/a"),
+        Example::bash("chmod 600 ~/.ssh/config"),
         Example::bash("rsync -a dist/ deploy@host:/srv/www/"),
         Example::tool("Read", r#"{"file_path":"/etc/hosts"}"#),
     ],

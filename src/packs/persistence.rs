@@ -34,7 +34,7 @@ fn is_account_file(p: &Path, scope: &Scope) -> Option<&'static str> {
 }
 
 fn account_write(call: &Call, scope: &Scope) -> Option<String> {
-    written_paths(call, scope).into_iter().find_map(|(p, how)| {
+    written_paths(call).into_iter().find_map(|(p, how)| {
         is_account_file(&p, scope).map(|what| format!("{how} writes {} ({what})", p.display()))
     })
 }
@@ -94,7 +94,7 @@ fn autostart_kind(p: &Path, scope: &Scope) -> Option<&'static str> {
 }
 
 fn autostart_write(call: &Call, scope: &Scope) -> Option<String> {
-    written_paths(call, scope).into_iter().find_map(|(p, how)| {
+    written_paths(call).into_iter().find_map(|(p, how)| {
         autostart_kind(&p, scope).map(|what| format!("{how} writes {} ({what})", p.display()))
     })
 }
@@ -209,7 +209,7 @@ fn account_change(c: &Command, _: &Scope) -> Option<String> {
 /// Writes into `~/.ssh` (keys, config) other than the backdoor files denied above.
 fn ssh_dir_write(call: &Call, scope: &Scope) -> Option<String> {
     let ssh = scope.home().join(".ssh");
-    let mut paths = written_paths(call, scope);
+    let mut paths = written_paths(call);
     if let crate::normalize::CallKind::Shell { analysis, .. } = &call.kind {
         for c in analysis
             .commands
@@ -436,6 +436,28 @@ pub static RULES: &[Rule] = &[
             Example::bash("sudo git pull"),
             Example::bash("sudo ls > /etc/motd"),
             Example::bash("sudo systemctl restart nginx"),
+            // Readers given an option or operand that writes or runs (`vocab::READERS`).
+            Example::bash("sudo date -s '2026-01-01 00:00'"),
+            Example::bash("sudo date 010100002026"),
+            Example::bash("sudo hostname evil-box"),
+            Example::bash("sudo uniq names.txt /etc/motd.new"),
+            Example::bash("sudo xxd -r dump.hex /usr/local/bin/tool"),
+            Example::bash("sudo tree -o /etc/motd /"),
+            Example::bash("sudo rg --pre /tmp/pre.sh x /root"),
+            Example::bash("sudo less -o /etc/motd.new /var/log/syslog"),
+            Example::bash("sudo ss -K dst 10.0.0.5"),
+            Example::bash("sudo GIT_PAGER=/tmp/p git log"),
+            Example::bash("sudo git diff --output=/etc/motd.new"),
+            Example::bash("sudo sort --compress-program=/tmp/x /var/log/syslog"),
+            Example::bash("sudo journalctl --vacuum-time=1s"),
+            // A reader's name on another file: that file runs as root.
+            Example::bash("sudo ./ls /root"),
+            Example::bash("sudo /tmp/cat /etc/hosts"),
+            // sed edits in place through a cluster, or writes through a later script.
+            Example::bash(
+                "sudo sed -Ei 's/^#?PermitRootLogin.*/PermitRootLogin yes/' /etc/ssh/sshd_config",
+            ),
+            Example::bash("sudo sed -n -e p -e 'w /etc/motd' /etc/hosts"),
         ],
         allowed: &[
             Example::bash("apt list --installed"),
@@ -445,6 +467,19 @@ pub static RULES: &[Rule] = &[
             Example::bash("sudo ls -la /root"),
             Example::bash("sudo systemctl status nginx"),
             Example::bash("sudo docker ps"),
+            // Readers the read-only list had and the sudo list lacked (`vocab::READERS`).
+            Example::bash("sudo jq . /etc/docker/daemon.json"),
+            Example::bash("sudo sed -n '1,40p' /etc/nginx/nginx.conf"),
+            Example::bash("sudo zcat /var/log/syslog.2.gz"),
+            Example::bash("sudo sort -u /var/log/dpkg.log"),
+            Example::bash("sudo cut -d: -f1 /etc/group"),
+            Example::bash("sudo git rev-list --count HEAD"),
+            Example::bash("sudo kubectl get pods -A"),
+            Example::bash("sudo date -d yesterday +%F"),
+            Example::bash("sudo find /var/log -name '*.gz'"),
+            Example::bash("sudo column -t /etc/fstab"),
+            Example::bash("sudo tokei /srv/app"),
+            Example::bash("sudo /usr/bin/ls -la /root"),
         ],
     },
     Rule {

@@ -120,18 +120,18 @@ fn unresolved(call: &Call, scope: &Scope) -> Option<String> {
 fn targets(call: &Call, scope: &Scope) -> Vec<Target> {
     match &call.kind {
         CallKind::Write { path, .. } => vec![Target::new(path.clone(), Change::Write, &call.tool)],
-        CallKind::Shell { analysis, .. } => shell_targets(analysis, scope),
+        CallKind::Shell { analysis, .. } => shell_targets(call, analysis, scope),
         CallKind::Mcp { tool, .. } => mcp_targets(call, tool, scope),
         _ => Vec::new(),
     }
 }
 
-fn shell_targets(analysis: &ShellAnalysis, scope: &Scope) -> Vec<Target> {
-    let mut out: Vec<Target> = crate::fileops::writes(analysis, scope)
+fn shell_targets(call: &Call, analysis: &ShellAnalysis, scope: &Scope) -> Vec<Target> {
+    // The line's writes, from its effects (`fileops::writes`, computed once by normalize).
+    let mut out: Vec<Target> = super::common::written_paths(call)
         .into_iter()
-        .filter(|w| !super::common::is_pseudo_device(&w.path))
-        .map(|w| {
-            let program = w.how.split_whitespace().next().unwrap_or("");
+        .map(|(path, how)| {
+            let program = how.split_whitespace().next().unwrap_or("");
             let change = match program {
                 "mv" => Change::Move,
                 "ln" => Change::Link,
@@ -139,7 +139,7 @@ fn shell_targets(analysis: &ShellAnalysis, scope: &Scope) -> Vec<Target> {
                 "chmod" => Change::Mode,
                 _ => Change::Write,
             };
-            Target::new(w.path, change, w.how)
+            Target::new(path, change, how)
         })
         .collect();
     // `git checkout REV -- path`, `git restore path`, `touch`: rewrites named by `altered_paths`.
@@ -554,7 +554,8 @@ fn cargo_install(c: &Command, scope: &Scope) -> Option<String> {
         .is_some_and(|b| b == "palisade");
     let from_path = c.option_value(None, &["path"]).is_some_and(|dir| {
         let manifest = resolve_for(scope, c, &dir).join("Cargo.toml");
-        std::fs::read_to_string(manifest).is_ok_and(|t| {
+        // Through the scope's file view: the real manifest in the hook, none in `check`/`replay`.
+        scope.files.head(&manifest, 1024 * 1024).is_some_and(|t| {
             t.lines().any(|l| {
                 let l: String = l.chars().filter(|ch| !ch.is_whitespace()).collect();
                 l == "name=\"palisade\""

@@ -111,3 +111,42 @@ fn no_rule_hits_its_allowed_examples() {
         failures.join("\n")
     );
 }
+
+/// Packs read file contents only through the scope's file view: the same call is judged by
+/// the files the world has, and a lexical world (no files) never reads the disk.
+#[test]
+fn packs_read_files_through_the_scope() {
+    use crate::normalize::FileView;
+    let mut scope = scope();
+    assert_eq!(
+        scope.files,
+        FileView::lexical(),
+        "scope_for(.., false) is lexical"
+    );
+    let cert = Example::bash("cat /home/dev/project/certs/ca.pem");
+    let install = Example::bash("cargo install --path fork --force");
+    let judged = |scope: &Scope, ex: &Example| {
+        let call = call_of(ex, scope);
+        crate::evaluate::evaluate(&Policy::default(), &call, scope).effect
+    };
+    assert_eq!(judged(&scope, &cert), Some(crate::verdict::Effect::Ask));
+    assert_ne!(judged(&scope, &install), Some(crate::verdict::Effect::Deny));
+    let files = [
+        (
+            "/home/dev/project/certs/ca.pem",
+            "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n",
+        ),
+        (
+            "/home/dev/project/fork/Cargo.toml",
+            "[package]\nname = \"palisade\"\n",
+        ),
+    ];
+    scope.files = FileView::Fixed(std::sync::Arc::new(
+        files
+            .iter()
+            .map(|(p, t)| (std::path::PathBuf::from(p), t.to_string()))
+            .collect(),
+    ));
+    assert_eq!(judged(&scope, &cert), None);
+    assert_eq!(judged(&scope, &install), Some(crate::verdict::Effect::Deny));
+}
