@@ -3,11 +3,11 @@
 //! (Unicode `\w`, `\s` and `\b` make each a large automaton) was 17 M of the 20 M instructions
 //! of a whole `Write` of a Rust file, for patterns that mostly had nothing to find.
 //!
-//! The gate is the one the regex engine's own prefilter relies on: the literals every match
-//! must start with (regex-syntax's prefix extraction, when it is finite). A text holding none
-//! of them cannot match, so the answer is the same as the compiled pattern's, without
-//! compiling it. Long texts skip the gate: looking for each literal would cost more than the
-//! compilation saves.
+//! The gate: the literals of which every match must contain one, read from the pattern's
+//! syntax tree (regex-syntax, the parser the regex crate itself uses). A text holding none of
+//! them cannot match, so the answer is the same as the compiled pattern's, without compiling
+//! it. Long texts skip the gate: looking for each literal would cost more than the compilation
+//! saves.
 
 use regex::{Captures, Match, Regex, Replacer};
 use std::borrow::Cow;
@@ -19,8 +19,7 @@ const GATE_MAX_BYTES: usize = 64 * 1024;
 /// A pattern, compiled when a text first needs it.
 pub(super) struct Pattern {
     source: String,
-    /// The literals every match starts with and those it ends with; `None` when they are not
-    /// a finite set.
+    /// The literals a match must contain one of (`required`), found on first use.
     gate: OnceLock<Gate>,
     compiled: OnceLock<Regex>,
 }
@@ -51,15 +50,11 @@ impl Pattern {
 
     /// The compiled pattern when `text` may hold a match; `None` when it cannot.
     fn for_text(&self, text: &str) -> Option<&Regex> {
-        if text.len() <= GATE_MAX_BYTES {
-            let gate = self.gate.get_or_init(|| Gate::of(&self.source));
-            let absent = |set: &Option<Vec<String>>| {
-                set.as_ref()
-                    .is_some_and(|l| !l.iter().any(|s| text.contains(s.as_str())))
-            };
-            if absent(&gate.starts) || absent(&gate.ends) {
-                return None;
-            }
+        if text.len() <= GATE_MAX_BYTES
+            && let Some(needles) = self.gate.get_or_init(|| gate_of(&self.source))
+            && !needles.iter().any(|n| text.contains(n.as_str()))
+        {
+            return None;
         }
         Some(self.regex())
     }
@@ -99,52 +94,49 @@ impl Pattern {
     }
 }
 
-/// What a text must hold for a pattern to match in it.
-struct Gate {
-    /// One of the literals every match starts with.
-    starts: Option<Vec<String>>,
-    /// One of the literals every match ends with.
-    ends: Option<Vec<String>>,
-}
+/// The literals a match must contain one of, `None` when the pattern has no such set (then
+/// nothing is gated).
+type Gate = Option<Vec<String>>;
 
-impl Gate {
-    fn of(source: &str) -> Gate {
-        use regex_syntax::hir::literal::ExtractKind;
-        match regex_syntax::parse(source) {
-            Ok(hir) => Gate {
-                starts: literals(&hir, ExtractKind::Prefix),
-                ends: literals(&hir, ExtractKind::Suffix),
-            },
-            Err(_) => Gate {
-                starts: None,
-                ends: None,
-            },
-        }
-    }
+fn gate_of(source: &str) -> Gate {
+    let hir = regex_syntax::parse(source).ok()?;
+    let set = required(&hir)?;
+    let set: Vec<String> = set
+        .into_iter()
+        .map(|l| String::from_utf8(l).ok())
+        .collect::<Option<_>>()?;
+    (!set.is_empty() && !set.iter().any(String::is_empty)).then_some(set)
 }
 
 #[cfg(test)]
-fn prefixes(source: &str) -> Option<Vec<String>> {
-    Gate::of(source).starts
+fn prefixes(source: &str) -> Gate {
+    gate_of(source)
 }
 
-/// The literals every match of `hir` starts (or ends) with, when they are a finite set of
-/// non-empty strings; `None` otherwise (then they gate nothing).
-fn literals(
-    hir: &regex_syntax::hir::Hir,
-    kind: regex_syntax::hir::literal::ExtractKind,
-) -> Option<Vec<String>> {
-    use regex_syntax::hir::literal::Extractor;
-    let seq = Extractor::new().kind(kind).extract(hir);
-    let literals = seq.literals()?;
-    let starts: Vec<String> = literals
-        .iter()
-        .map(|l| String::from_utf8(l.as_bytes().to_vec()).ok())
-        .collect::<Option<_>>()?;
-    if starts.is_empty() || starts.iter().any(String::is_empty) {
-        return None;
+/// Literals of which every match of `hir` contains at least one, when the syntax tree says so:
+/// a literal is itself; a sequence needs what any one of its parts needs (the most selective
+/// part is kept); an alternation needs one of what each branch needs (all branches must need
+/// something); a repetition at least once needs what its body needs. Classes, assertions and
+/// optional parts need nothing.
+fn required(hir: &regex_syntax::hir::Hir) -> Option<Vec<Vec<u8>>> {
+    use regex_syntax::hir::HirKind;
+    match hir.kind() {
+        HirKind::Literal(l) => Some(vec![l.0.to_vec()]),
+        HirKind::Capture(c) => required(&c.sub),
+        HirKind::Repetition(r) if r.min >= 1 => required(&r.sub),
+        HirKind::Concat(parts) => parts.iter().filter_map(required).max_by_key(|set| {
+            let shortest = set.iter().map(Vec::len).min().unwrap_or(0);
+            (shortest, std::cmp::Reverse(set.len()))
+        }),
+        HirKind::Alternation(branches) => {
+            let mut all = Vec::new();
+            for b in branches {
+                all.extend(required(b)?);
+            }
+            Some(all)
+        }
+        _ => None,
     }
-    Some(starts)
 }
 
 #[cfg(test)]
@@ -184,12 +176,27 @@ mod tests {
                 );
             }
         }
-        // A literal prefix set gates; a pattern that may start anywhere is never gated.
+        // What every match contains gates; a pattern that needs no literal is never gated.
+        let gate = |p: &str| {
+            prefixes(p).map(|mut v| {
+                v.sort();
+                v
+            })
+        };
         assert_eq!(
-            prefixes(r"\bCommand::new\s*\("),
-            Some(vec!["Command::new".to_string()])
+            gate(r"\bCommand::new\s*\("),
+            Some(vec!["Command::new".into()])
         );
-        assert_eq!(prefixes(r"[^.\w](?:exec|spawn)"), None);
-        assert_eq!(prefixes(r"(?:x)?y*"), None);
+        assert_eq!(
+            gate(r"[^.\w](?:exec|spawn)"),
+            Some(vec!["exec".into(), "spawn".into()])
+        );
+        assert_eq!(
+            gate(r"(?m)^[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*"),
+            Some(vec!["=".into()])
+        );
+        assert_eq!(gate(r"a|\w+"), None);
+        assert_eq!(gate(r"(?:x)?y*"), None);
+        assert_eq!(gate(r"(?:ab)+c?"), Some(vec!["ab".into()]));
     }
 }

@@ -1261,6 +1261,85 @@ mod tests {
         SECRET_PATH.regex();
     }
 
+    /// The gate of `super::pattern` never changes an answer: every pattern of every language,
+    /// gated and compiled outright, on texts made of the scanners' own vocabulary.
+    #[test]
+    fn gated_patterns_answer_as_compiled_ones() {
+        let words = [
+            "os.system(",
+            "subprocess.run(",
+            "let mut x = ",
+            "Command::new(\"rm\")",
+            "fs::remove_dir_all(",
+            "std::fs::write(",
+            "require('fs').rmSync(",
+            "exec(",
+            "`ls`",
+            "qx(ls)",
+            "%x(ls)",
+            "$ENV{HOME}",
+            "${os.homedir()}",
+            "#{Dir.home}",
+            "Path.home()",
+            "open(",
+            "eval(",
+            "base64.b64decode(",
+            "system(",
+            "unlink(",
+            "File.delete(",
+            "my $x = ",
+            "$y = ",
+            "const z = ",
+            " ",
+            "\n",
+            "=",
+            "(",
+            ")",
+            "\"/tmp/x\"",
+            "'~/.ssh/id_rsa'",
+            "reqwest",
+            "fetch(",
+            "é",
+            "x",
+            "_",
+            ".",
+        ];
+        let mut seed = 0x2545_f491_u64;
+        let mut texts = vec![String::new()];
+        for _ in 0..300 {
+            let mut t = String::new();
+            for _ in 0..(seed % 7 + 1) {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                t.push_str(words[(seed >> 33) as usize % words.len()]);
+            }
+            texts.push(t);
+        }
+        for l in [
+            Language::Python,
+            Language::Node,
+            Language::Ruby,
+            Language::Perl,
+            Language::Php,
+            Language::Rust,
+        ] {
+            let p = patterns(l).unwrap();
+            let mut all: Vec<&Pattern> = p.calls.iter().map(|(_, c)| c).collect();
+            all.extend([&p.eval, &p.hidden, &p.network, &p.home, &p.assign]);
+            all.extend(p.backticks.iter());
+            for pat in all {
+                let plain = regex::Regex::new(pat.as_str()).unwrap();
+                for t in &texts {
+                    assert_eq!(
+                        pat.find_iter(t).map(|m| m.range()).collect::<Vec<_>>(),
+                        plain.find_iter(t).map(|m| m.range()).collect::<Vec<_>>(),
+                        "{} on {t:?}",
+                        pat.as_str()
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn python() {
         let py = "import shutil, os\n\ndef main():\n    shutil.rmtree(os.path.expanduser('~'))\n";
