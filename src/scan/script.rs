@@ -307,6 +307,10 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
     // line numbers are the original's (no newline is touched), and quotes the original line.
     let original: Vec<&str> = text.lines().collect();
     let text = substitute_home(text, p);
+    // Line numbers from an index of the text's newlines, not a count from its start for each
+    // operation (up to `MAX_OPERATIONS` of them over a 1 MiB text ran into the deadline).
+    let lines = LineIndex::new(&text);
+    let line_of = |_: &str, at: usize| lines.line(at);
     let line_text = |_: &str, at: usize| -> String {
         original
             .get(line_of(&text, at) - 1)
@@ -785,6 +789,8 @@ fn catastrophic_delete(path: &str, recursive: bool, line: usize, lt: &str) -> Op
 }
 
 fn hidden_code(text: &str, p: &Patterns, out: &mut Vec<Finding>) {
+    let lines = LineIndex::new(text);
+    let line_of = |_: &str, at: usize| lines.line(at);
     // Names assigned from a decoder or a download: `code = requests.get(u).text`.
     let mut tainted: HashSet<String> = HashSet::new();
     for c in p.assign.captures_iter(text) {
@@ -1201,8 +1207,34 @@ fn quote(word: &str) -> String {
     }
 }
 
+/// The 1-based line of byte `offset`, counted: the definition `LineIndex` answers from.
+#[cfg(test)]
 fn line_of(text: &str, offset: usize) -> usize {
     text[..offset].matches('\n').count() + 1
+}
+
+/// Where a text's newlines are, for line numbers in time logarithmic in the text; found on
+/// the first question (most texts have no finding to number).
+struct LineIndex<'t> {
+    text: &'t str,
+    newlines: std::cell::OnceCell<Vec<usize>>,
+}
+
+impl<'t> LineIndex<'t> {
+    fn new(text: &'t str) -> LineIndex<'t> {
+        LineIndex {
+            text,
+            newlines: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The 1-based line of byte `offset`: what `line_of` counts.
+    fn line(&self, offset: usize) -> usize {
+        let newlines = self
+            .newlines
+            .get_or_init(|| self.text.match_indices('\n').map(|(i, _)| i).collect());
+        newlines.partition_point(|&nl| nl < offset) + 1
+    }
 }
 
 fn line_text(text: &str, offset: usize) -> String {
@@ -1337,6 +1369,15 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    #[test]
+    fn line_index_counts_as_line_of() {
+        let text = "a\n\nbc\nd";
+        let lines = LineIndex::new(text);
+        for at in 0..=text.len() {
+            assert_eq!(lines.line(at), line_of(text, at), "{at}");
         }
     }
 
