@@ -188,7 +188,8 @@ pub fn run(stdin: &[u8], locations: &Locations, env_project_dir: Option<&Path>) 
     let pipeline = Pipeline {
         policy: &policy,
         locations,
-        project_dir: env_project_dir,
+        // The root just found: `process` does not walk up from the cwd a second time.
+        project_dir: Some(project_root.as_path()),
         follow_symlinks: true,
         frozen_risk: None,
         risk_off: false,

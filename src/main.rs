@@ -21,6 +21,8 @@ fn main() -> ExitCode {
             .nth(2)
             .is_some_and(|a| a == "--help" || a == "-h");
     if is_hook {
+        // One call per process: what path resolution finds on disk is looked up once.
+        palisade::paths::remember_lookups();
         // The hook logs only when RUST_LOG asks for it, and only to stderr: stdout carries the
         // protocol answer.
         if std::env::var_os("RUST_LOG").is_some() {

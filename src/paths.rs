@@ -163,8 +163,8 @@ fn resolve_step(path: &Path) -> Result<PathBuf, PathBuf> {
     loop {
         // One `lstat` tells a missing path from an existing one; `canonicalize` (a `readlink`
         // per component) runs only on a path that is there, not on every missing ancestor.
-        if std::fs::symlink_metadata(&existing).is_ok() {
-            if let Ok(real) = std::fs::canonicalize(&existing) {
+        if lookup::kind(&existing) != lookup::Kind::Missing {
+            if let Some(real) = lookup::canonical(&existing) {
                 return Ok(with_rest(real, &rest));
             }
             if let Ok(target) = std::fs::read_link(&existing) {
@@ -188,6 +188,98 @@ fn resolve_step(path: &Path) -> Result<PathBuf, PathBuf> {
 /// True when `path` is `root` or inside it (both already resolved).
 pub fn is_within(path: &Path, root: &Path) -> bool {
     path.starts_with(root)
+}
+
+/// Remembers, for the rest of the process, what each path resolved on the way was (missing, a
+/// link, something else) and where each existing path really is. A hook process decides one
+/// call: it resolves the protected set, the roots and the call's paths, which share most of
+/// their prefixes (`/home/dev`, `~/.claude`…), and without this every one of them walked the
+/// same directories again, one `readlink` per component (hundreds of system calls a call).
+/// Off unless enabled: a long-lived process (tests, `replay`) sees the filesystem as it is now.
+pub fn remember_lookups() {
+    lookup::ON.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The filesystem lookups of path resolution, memoized once `remember_lookups` is called.
+mod lookup {
+    use std::collections::HashMap;
+    use std::path::{Path, PathBuf};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Mutex, PoisonError};
+
+    pub(super) static ON: AtomicBool = AtomicBool::new(false);
+
+    /// What `lstat` found at a path.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub(super) enum Kind {
+        Missing,
+        Link,
+        Other,
+    }
+
+    /// The lookups made so far.
+    #[derive(Default)]
+    pub(super) struct Memo {
+        kinds: HashMap<PathBuf, Kind>,
+        real: HashMap<PathBuf, Option<PathBuf>>,
+    }
+
+    static MEMO: Mutex<Option<Memo>> = Mutex::new(None);
+
+    fn lstat(path: &Path) -> Kind {
+        match std::fs::symlink_metadata(path) {
+            Err(_) => Kind::Missing,
+            Ok(m) if m.file_type().is_symlink() => Kind::Link,
+            Ok(_) => Kind::Other,
+        }
+    }
+
+    impl Memo {
+        pub(super) fn kind(&mut self, path: &Path) -> Kind {
+            if let Some(k) = self.kinds.get(path) {
+                return *k;
+            }
+            let k = lstat(path);
+            self.kinds.insert(path.to_path_buf(), k);
+            k
+        }
+
+        /// An absolute path whose last component is not a link is its parent's real path
+        /// joined with its name: each directory is resolved once, whatever is under it.
+        pub(super) fn canonical(&mut self, path: &Path) -> Option<PathBuf> {
+            if let Some(hit) = self.real.get(path) {
+                return hit.clone();
+            }
+            let real = match (path.parent(), path.file_name()) {
+                (Some(parent), Some(name))
+                    if path.is_absolute() && self.kind(path) == Kind::Other =>
+                {
+                    self.canonical(parent).map(|p| p.join(name))
+                }
+                _ => std::fs::canonicalize(path).ok(),
+            };
+            self.real.insert(path.to_path_buf(), real.clone());
+            real
+        }
+    }
+
+    fn memoized<T>(f: impl FnOnce(&mut Memo) -> T) -> Option<T> {
+        if !ON.load(Ordering::Relaxed) {
+            return None;
+        }
+        let mut guard = MEMO.lock().unwrap_or_else(PoisonError::into_inner);
+        Some(f(guard.get_or_insert_with(Memo::default)))
+    }
+
+    /// `lstat` of `path`: missing, a symbolic link, or something else.
+    pub(super) fn kind(path: &Path) -> Kind {
+        memoized(|m| m.kind(path)).unwrap_or_else(|| lstat(path))
+    }
+
+    /// `realpath` of an existing `path`, `None` when it cannot be resolved (a dangling link).
+    pub(super) fn canonical(path: &Path) -> Option<PathBuf> {
+        memoized(|m| m.canonical(path)).unwrap_or_else(|| std::fs::canonicalize(path).ok())
+    }
 }
 
 #[cfg(test)]
@@ -272,6 +364,42 @@ mod tests {
             res.lexical("link/../settings.json"),
             real.join("proj/settings.json")
         );
+    }
+
+    #[test]
+    fn remembered_lookups_resolve_as_realpath_does() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = std::fs::canonicalize(dir.path()).unwrap();
+        std::fs::create_dir_all(real.join("a/b/c")).unwrap();
+        std::fs::create_dir_all(real.join("t/u")).unwrap();
+        std::fs::write(real.join("t/u/f"), "").unwrap();
+        std::os::unix::fs::symlink(real.join("t"), real.join("a/b/l")).unwrap();
+        std::os::unix::fs::symlink("../../t/u", real.join("a/b/rel")).unwrap();
+        std::os::unix::fs::symlink(real.join("gone"), real.join("a/dangling")).unwrap();
+        let mut memo = lookup::Memo::default();
+        for p in [
+            "a/b/c",
+            "a/b/l",
+            "a/b/l/u",
+            "a/b/l/u/f",
+            "a/b/rel/f",
+            "a/b/c/../l/u",
+            "a/dangling",
+            "",
+        ] {
+            let path = real.join(p);
+            // Twice: the second answer comes from what the first remembered.
+            for _ in 0..2 {
+                assert_eq!(
+                    memo.canonical(&path),
+                    std::fs::canonicalize(&path).ok(),
+                    "{p}"
+                );
+            }
+        }
+        assert_eq!(memo.kind(&real.join("a/b/l")), lookup::Kind::Link);
+        assert_eq!(memo.kind(&real.join("a/none")), lookup::Kind::Missing);
+        assert_eq!(memo.kind(&real.join("a")), lookup::Kind::Other);
     }
 
     #[test]

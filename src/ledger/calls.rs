@@ -12,9 +12,10 @@
 //!
 //! Cost: one write transaction per PreToolUse (the first digest read and the id inserted
 //! together) and one indexed read per PostToolUse. Unlike the ledger, the store is written with
-//! `synchronous=OFF` and its WAL is emptied after each write (`keep_wal_empty`), so opening it
-//! stays cheap however long the session: a crash of the process loses nothing, a power loss may
-//! lose or damage this store, which costs alerts only.
+//! `synchronous=OFF` and a rollback journal (`LedgerStore::without_wal`: no WAL index for each
+//! process to rebuild; a store an earlier version made with a WAL has it emptied after each
+//! write, `keep_wal_empty`), so opening it stays cheap however long the session: a crash of the
+//! process loses nothing, a power loss may lose or damage this store, which costs alerts only.
 //!
 //! Failure rules: a store that cannot be written or read here costs only the alert (a warning
 //! is logged), never the call: what it guards is evidence, not a decision.
@@ -80,7 +81,7 @@ fn keep_wal_empty(conn: &Connection) {
 impl LedgerStore {
     /// The sessions' decided-calls stores, beside this ledger store.
     pub fn decided_calls(&self) -> LedgerStore {
-        self.sibling("calls", &[SCHEMA])
+        self.sibling("calls", &[SCHEMA]).without_wal()
     }
 
     /// Records a PreToolUse decision: its `tool_use_id` (when it has one), and `digest` as the

@@ -119,6 +119,8 @@ pub struct LedgerStore {
     memory: Option<std::sync::Arc<Memory>>,
     /// The tables a new store is made with (the ledger's, or a sibling's own).
     schema: &'static [&'static str],
+    /// Journaled in a WAL (the ledger); `false`: a rollback journal (`without_wal`).
+    wal: bool,
 }
 
 /// The in-memory databases of a memory-only store: one shared-cache SQLite database per
@@ -138,6 +140,7 @@ impl LedgerStore {
             dir: data_dir.join("ledger"),
             memory: None,
             schema: LEDGER_SCHEMA,
+            wal: true,
         }
     }
 
@@ -152,6 +155,7 @@ impl LedgerStore {
                 keepers: Default::default(),
             })),
             schema: LEDGER_SCHEMA,
+            wal: true,
         }
     }
 
@@ -213,7 +217,18 @@ impl LedgerStore {
             dir: self.dir.parent().unwrap_or(Path::new("")).join(name),
             memory: self.memory.clone(),
             schema,
+            wal: true,
         }
+    }
+
+    /// This store with a rollback journal instead of a WAL, for a store whose writes may be
+    /// lost (the caller writes it unsynced). A hook process is the only connection when it
+    /// opens a store, and SQLite rebuilds a WAL's shared index on every such open (truncate,
+    /// extend, some thirty locks); a rollback journal needs no index. A store made with a WAL
+    /// by an earlier version is switched when no other process has it open.
+    pub(super) fn without_wal(mut self) -> LedgerStore {
+        self.wal = false;
+        self
     }
 
     /// Whether this store lives in memory only.
@@ -446,7 +461,7 @@ impl LedgerStore {
         match fs::symlink_metadata(&path) {
             Ok(m) => {
                 check_owned_file(&path, &m)?;
-                return connect(&path).map(Some);
+                return connect(&path).map(|c| Some(self.journal(c)));
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => return Err(error(&path, format!("could not be read ({e})"))),
@@ -473,7 +488,7 @@ impl LedgerStore {
             } else {
                 None
             };
-            create_store(&path, migrated.as_ref(), self.schema)?;
+            create_store(&path, migrated.as_ref(), self.schema, self.wal)?;
             if has_legacy {
                 // Migrated: the store holds every entry, the JSON file is no longer read.
                 let _ = fs::remove_file(&legacy);
@@ -488,7 +503,17 @@ impl LedgerStore {
         let m = fs::symlink_metadata(&path)
             .map_err(|e| error(&path, format!("could not be read ({e})")))?;
         check_owned_file(&path, &m)?;
-        connect(&path).map(Some)
+        connect(&path).map(|c| Some(self.journal(c)))
+    }
+
+    /// A connection of a store `without_wal`: its rollback journal is truncated, not deleted,
+    /// after a commit (one system call fewer). A WAL store of an earlier version is switched
+    /// when this is its only connection; otherwise it stays a WAL store, which works the same.
+    fn journal(&self, conn: Connection) -> Connection {
+        if !self.wal {
+            let _ = conn.pragma_update_and_check(None, "journal_mode", "TRUNCATE", |_| Ok(()));
+        }
+        conn
     }
 
     /// Removes ledgers (and their side files) of sessions not written for `STALE_AFTER`.
@@ -522,7 +547,7 @@ impl LedgerStore {
             let stale = age(&path).is_some_and(|a| a > STALE_AFTER)
                 && age(&wal).is_none_or(|a| a > STALE_AFTER);
             if stale && fs::remove_file(&path).is_ok() {
-                for side in ["-wal", "-shm"] {
+                for side in ["-wal", "-shm", "-journal"] {
                     let _ = fs::remove_file(format!("{}{side}", path.display()));
                 }
                 let _ = fs::remove_file(path.with_extension("lock"));
@@ -687,6 +712,7 @@ fn create_store(
     path: &Path,
     migrated: Option<&Ledger>,
     schema: &[&str],
+    wal: bool,
 ) -> Result<(), LedgerError> {
     use std::os::unix::fs::PermissionsExt;
     let tmp = path.with_extension(format!("db.tmp.{}", std::process::id()));
@@ -717,8 +743,10 @@ fn create_store(
             .map_err(|e| sql_error(path, e))?;
         tx.commit().map_err(|e| sql_error(path, e))?;
         // WAL mode is recorded in the file: every later connection uses it.
-        conn.pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(()))
-            .map_err(|e| sql_error(path, e))?;
+        if wal {
+            conn.pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(()))
+                .map_err(|e| sql_error(path, e))?;
+        }
         drop(conn);
         File::open(&tmp)
             .and_then(|f| f.sync_all())

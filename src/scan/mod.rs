@@ -6,6 +6,7 @@
 
 mod commands;
 mod config;
+mod pattern;
 mod script;
 
 use crate::verdict::{Effect, Verdict};

@@ -5,9 +5,9 @@
 //! read together with network use (exfiltration), and code evaluated from a decoder or a
 //! download (remote or hidden code).
 
+use super::pattern::Pattern;
 use super::{Finding, Language, ShellEngine, from_verdict, shorten};
 use crate::verdict::Effect;
-use regex::Regex;
 use std::collections::{HashMap, HashSet};
 use std::sync::{LazyLock, OnceLock};
 
@@ -44,37 +44,38 @@ enum Op {
 /// The patterns of one language.
 struct Patterns {
     /// (operation, regex ending right after the opening parenthesis of the call).
-    calls: Vec<(Op, Regex)>,
+    calls: Vec<(Op, Pattern)>,
     /// Code evaluation: `eval(`, `exec(`, `new Function(`.
-    eval: Regex,
+    eval: Pattern,
     /// Expressions that decode or download code.
-    hidden: Regex,
+    hidden: Pattern,
     /// Network use anywhere in the file.
-    network: Regex,
+    network: Pattern,
     /// Expressions for the home directory, replaced by `"~"` before matching.
-    home: Regex,
+    home: Pattern,
     /// The same inside an interpolation (`${os.homedir()}`, `#{Dir.home}`), replaced by `~`;
     /// built from `home` on first use.
-    home_interp: OnceLock<Regex>,
+    home_interp: OnceLock<Pattern>,
     /// Backtick or `qx` command strings run by a shell.
-    backticks: Option<Regex>,
+    backticks: Option<Pattern>,
     /// Simple assignments of one literal: `NAME = "…"`.
-    assign: Regex,
+    assign: Pattern,
     /// String concatenation operator.
     concat: &'static str,
 }
 
-fn re(s: &str) -> Regex {
-    // The patterns are constants checked by the tests below; a bad one is a build defect.
-    Regex::new(s).unwrap_or_else(|e| panic!("scanner pattern {s:?}: {e}"))
+fn re(s: &str) -> Pattern {
+    // Compiled on first use, for a text that can match (`super::pattern`); the patterns are
+    // constants checked by the tests below.
+    Pattern::new(s)
 }
 
 /// The home pattern inside `${…}` or `#{…}`.
-fn interp(home: &Regex) -> Regex {
+fn interp(home: &Pattern) -> Pattern {
     re(&format!(r"(?:\$\{{|#\{{)\s*(?:{})\s*\}}", home.as_str()))
 }
 
-fn calls(table: &[(Op, &str)]) -> Vec<(Op, Regex)> {
+fn calls(table: &[(Op, &str)]) -> Vec<(Op, Pattern)> {
     table
         .iter()
         .map(|(op, p)| (*op, re(&format!(r"(?:{p})\s*\(\s*"))))
@@ -291,7 +292,7 @@ enum Arg {
 }
 
 /// Secret files whose content must not leave the machine.
-static SECRET_PATH: LazyLock<Regex> = LazyLock::new(|| {
+static SECRET_PATH: LazyLock<Pattern> = LazyLock::new(|| {
     re(
         r"(?:^|/|~)\.(?:ssh/(?:id_[^/]*|[^/]*\.pem|[^/]*_key)|aws/credentials|aws/config|netrc|pgpass|git-credentials|docker/config\.json|kube/config|npmrc|pypirc|gnupg/|config/gcloud/|azure/)|(?:^|/)\.env(?:\.[\w.-]+)?$|/etc/shadow|id_rsa|id_ed25519|id_ecdsa",
     )
@@ -306,6 +307,10 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
     // line numbers are the original's (no newline is touched), and quotes the original line.
     let original: Vec<&str> = text.lines().collect();
     let text = substitute_home(text, p);
+    // Line numbers from an index of the text's newlines, not a count from its start for each
+    // operation (up to `MAX_OPERATIONS` of them over a 1 MiB text ran into the deadline).
+    let lines = LineIndex::new(&text);
+    let line_of = |_: &str, at: usize| lines.line(at);
     let line_text = |_: &str, at: usize| -> String {
         original
             .get(line_of(&text, at) - 1)
@@ -644,7 +649,7 @@ fn path_methods(
     text: &str,
     vars: &HashMap<String, String>,
 ) -> Vec<(usize, String, Option<String>)> {
-    static METHOD: LazyLock<Regex> = LazyLock::new(|| {
+    static METHOD: LazyLock<Pattern> = LazyLock::new(|| {
         re(
             r#"(?:"([^"\n]*)"|'([^'\n]*)'|\b([A-Za-z_]\w*))\s*\)?\s*\.(write_text|write_bytes|touch|open|unlink|rename|symlink_to|hardlink_to|chmod)\s*\("#,
         )
@@ -784,6 +789,8 @@ fn catastrophic_delete(path: &str, recursive: bool, line: usize, lt: &str) -> Op
 }
 
 fn hidden_code(text: &str, p: &Patterns, out: &mut Vec<Finding>) {
+    let lines = LineIndex::new(text);
+    let line_of = |_: &str, at: usize| lines.line(at);
     // Names assigned from a decoder or a download: `code = requests.get(u).text`.
     let mut tainted: HashSet<String> = HashSet::new();
     for c in p.assign.captures_iter(text) {
@@ -849,7 +856,7 @@ fn substitute_home(text: &str, p: &Patterns) -> String {
         .into_owned();
     let text = replace_home(&text, &p.home);
     // The interpreter running the program (`sys.executable`, `process.execPath`).
-    static SELF_EXE: LazyLock<Regex> =
+    static SELF_EXE: LazyLock<Pattern> =
         LazyLock::new(|| re(r"\bsys\.executable\b|\bprocess\.execPath\b"));
     let text = SELF_EXE
         .replace_all(&text, |c: &regex::Captures| {
@@ -861,7 +868,7 @@ fn substitute_home(text: &str, p: &Patterns) -> String {
         })
         .into_owned();
     // `os.path.expanduser("~/x")`, `File.expand_path("~/x")`, `Path("~/x").expanduser()`.
-    static EXPAND: LazyLock<Regex> = LazyLock::new(|| {
+    static EXPAND: LazyLock<Pattern> = LazyLock::new(|| {
         re(
             r#"(?:os\.path\.expanduser|File\.expand_path)\(\s*("~[^"\n]*"|'~[^'\n]*')\s*\)|(?:pathlib\.)?Path\(\s*("~[^"\n]*"|'~[^'\n]*')\s*\)\.expanduser\(\)"#,
         )
@@ -875,7 +882,7 @@ fn substitute_home(text: &str, p: &Patterns) -> String {
         })
         .into_owned();
     // Joins of literals: `os.path.join("~", ".ssh")`, `path.join("~", ".ssh", "id_rsa")`.
-    static JOIN: LazyLock<Regex> = LazyLock::new(|| {
+    static JOIN: LazyLock<Pattern> = LazyLock::new(|| {
         re(
             r#"(?:os\.path\.join|path\.join|path\.resolve|File\.join|Path)\(\s*((?:"[^"\n]*"|'[^'\n]*')(?:\s*,\s*(?:"[^"\n]*"|'[^'\n]*'))*)\s*\)"#,
         )
@@ -900,9 +907,9 @@ fn substitute_home(text: &str, p: &Patterns) -> String {
         })
         .into_owned();
     // `Path("~") / ".ssh" / "id_rsa"` (pathlib's division).
-    static DIV: LazyLock<Regex> = LazyLock::new(|| re(r#""([^"\n]*)"\s*/\s*["']([^"'\n]*)["']"#));
+    static DIV: LazyLock<Pattern> = LazyLock::new(|| re(r#""([^"\n]*)"\s*/\s*["']([^"'\n]*)["']"#));
     // `Path.home().joinpath(".claude", "settings.json")`.
-    static JOINPATH: LazyLock<Regex> = LazyLock::new(|| {
+    static JOINPATH: LazyLock<Pattern> = LazyLock::new(|| {
         re(
             r#""([^"\n]*)"\.joinpath\(\s*((?:"[^"\n]*"|'[^'\n]*')(?:\s*,\s*(?:"[^"\n]*"|'[^'\n]*'))*)\s*\)"#,
         )
@@ -932,7 +939,7 @@ fn substitute_home(text: &str, p: &Patterns) -> String {
 
 /// Replaces home expressions by `"~"`, or by `~` inside a double-quoted string where the
 /// language interpolates them (`"rm -rf $ENV{HOME}"`).
-fn replace_home(text: &str, home: &Regex) -> String {
+fn replace_home(text: &str, home: &Pattern) -> String {
     let mut out = String::with_capacity(text.len());
     let mut last = 0;
     let mut quote: Option<char> = None;
@@ -1155,7 +1162,7 @@ fn literal(s: &str) -> Option<(String, usize)> {
 
 /// The `.arg("x")` / `.args(["a", "b"])` chain after a Rust `Command::new(…)`.
 fn rust_args(s: &str, vars: &HashMap<String, String>) -> Vec<String> {
-    static ARG: LazyLock<Regex> = LazyLock::new(|| re(r"^\s*\.(arg|args)\s*\(\s*"));
+    static ARG: LazyLock<Pattern> = LazyLock::new(|| re(r"^\s*\.(arg|args)\s*\(\s*"));
     let mut out = Vec::new();
     let close = s.find(')').map(|c| c + 1).unwrap_or(s.len());
     let mut rest = &s[close..];
@@ -1200,8 +1207,34 @@ fn quote(word: &str) -> String {
     }
 }
 
+/// The 1-based line of byte `offset`, counted: the definition `LineIndex` answers from.
+#[cfg(test)]
 fn line_of(text: &str, offset: usize) -> usize {
     text[..offset].matches('\n').count() + 1
+}
+
+/// Where a text's newlines are, for line numbers in time logarithmic in the text; found on
+/// the first question (most texts have no finding to number).
+struct LineIndex<'t> {
+    text: &'t str,
+    newlines: std::cell::OnceCell<Vec<usize>>,
+}
+
+impl<'t> LineIndex<'t> {
+    fn new(text: &'t str) -> LineIndex<'t> {
+        LineIndex {
+            text,
+            newlines: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The 1-based line of byte `offset`: what `line_of` counts.
+    fn line(&self, offset: usize) -> usize {
+        let newlines = self
+            .newlines
+            .get_or_init(|| self.text.match_indices('\n').map(|(i, _)| i).collect());
+        newlines.partition_point(|&nl| nl < offset) + 1
+    }
 }
 
 fn line_text(text: &str, offset: usize) -> String {
@@ -1244,9 +1277,108 @@ mod tests {
             Language::Php,
             Language::Rust,
         ] {
-            let _ = patterns(l).map(|p| p.calls.len());
+            // Compiled only when a text needs them: compile each one here.
+            let p = patterns(l).unwrap();
+            for (_, c) in &p.calls {
+                c.regex();
+            }
+            for one in [&p.eval, &p.hidden, &p.network, &p.home, &p.assign] {
+                one.regex();
+            }
+            if let Some(b) = &p.backticks {
+                b.regex();
+            }
+            interp(&p.home).regex();
         }
-        let _ = SECRET_PATH.is_match("x");
+        SECRET_PATH.regex();
+    }
+
+    /// The gate of `super::pattern` never changes an answer: every pattern of every language,
+    /// gated and compiled outright, on texts made of the scanners' own vocabulary.
+    #[test]
+    fn gated_patterns_answer_as_compiled_ones() {
+        let words = [
+            "os.system(",
+            "subprocess.run(",
+            "let mut x = ",
+            "Command::new(\"rm\")",
+            "fs::remove_dir_all(",
+            "std::fs::write(",
+            "require('fs').rmSync(",
+            "exec(",
+            "`ls`",
+            "qx(ls)",
+            "%x(ls)",
+            "$ENV{HOME}",
+            "${os.homedir()}",
+            "#{Dir.home}",
+            "Path.home()",
+            "open(",
+            "eval(",
+            "base64.b64decode(",
+            "system(",
+            "unlink(",
+            "File.delete(",
+            "my $x = ",
+            "$y = ",
+            "const z = ",
+            " ",
+            "\n",
+            "=",
+            "(",
+            ")",
+            "\"/tmp/x\"",
+            "'~/.ssh/id_rsa'",
+            "reqwest",
+            "fetch(",
+            "é",
+            "x",
+            "_",
+            ".",
+        ];
+        let mut seed = 0x2545_f491_u64;
+        let mut texts = vec![String::new()];
+        for _ in 0..300 {
+            let mut t = String::new();
+            for _ in 0..(seed % 7 + 1) {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                t.push_str(words[(seed >> 33) as usize % words.len()]);
+            }
+            texts.push(t);
+        }
+        for l in [
+            Language::Python,
+            Language::Node,
+            Language::Ruby,
+            Language::Perl,
+            Language::Php,
+            Language::Rust,
+        ] {
+            let p = patterns(l).unwrap();
+            let mut all: Vec<&Pattern> = p.calls.iter().map(|(_, c)| c).collect();
+            all.extend([&p.eval, &p.hidden, &p.network, &p.home, &p.assign]);
+            all.extend(p.backticks.iter());
+            for pat in all {
+                let plain = regex::Regex::new(pat.as_str()).unwrap();
+                for t in &texts {
+                    assert_eq!(
+                        pat.find_iter(t).map(|m| m.range()).collect::<Vec<_>>(),
+                        plain.find_iter(t).map(|m| m.range()).collect::<Vec<_>>(),
+                        "{} on {t:?}",
+                        pat.as_str()
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn line_index_counts_as_line_of() {
+        let text = "a\n\nbc\nd";
+        let lines = LineIndex::new(text);
+        for at in 0..=text.len() {
+            assert_eq!(lines.line(at), line_of(text, at), "{at}");
+        }
     }
 
     #[test]

@@ -1,0 +1,202 @@
+//! The scanners' regular expressions, compiled on first use and only for a text they can
+//! match. A hook process scans one written file: compiling every pattern of its language
+//! (Unicode `\w`, `\s` and `\b` make each a large automaton) was 17 M of the 20 M instructions
+//! of a whole `Write` of a Rust file, for patterns that mostly had nothing to find.
+//!
+//! The gate: the literals of which every match must contain one, read from the pattern's
+//! syntax tree (regex-syntax, the parser the regex crate itself uses). A text holding none of
+//! them cannot match, so the answer is the same as the compiled pattern's, without compiling
+//! it. Long texts skip the gate: looking for each literal would cost more than the compilation
+//! saves.
+
+use regex::{Captures, Match, Regex, Replacer};
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
+/// Texts longer than this are matched without the gate.
+const GATE_MAX_BYTES: usize = 64 * 1024;
+
+/// A pattern, compiled when a text first needs it.
+pub(super) struct Pattern {
+    source: String,
+    /// The literals a match must contain one of (`required`), found on first use.
+    gate: OnceLock<Gate>,
+    compiled: OnceLock<Regex>,
+}
+
+impl Pattern {
+    /// A pattern from its source; it is parsed and compiled only when used.
+    pub(super) fn new(source: &str) -> Pattern {
+        Pattern {
+            source: source.to_string(),
+            gate: OnceLock::new(),
+            compiled: OnceLock::new(),
+        }
+    }
+
+    /// The pattern's source text.
+    pub(super) fn as_str(&self) -> &str {
+        &self.source
+    }
+
+    /// The compiled pattern. The patterns are constants checked by the tests: a bad one is a
+    /// build defect.
+    pub(super) fn regex(&self) -> &Regex {
+        self.compiled.get_or_init(|| {
+            Regex::new(&self.source)
+                .unwrap_or_else(|e| panic!("scanner pattern {:?}: {e}", self.source))
+        })
+    }
+
+    /// The compiled pattern when `text` may hold a match; `None` when it cannot.
+    fn for_text(&self, text: &str) -> Option<&Regex> {
+        if text.len() <= GATE_MAX_BYTES
+            && let Some(needles) = self.gate.get_or_init(|| gate_of(&self.source))
+            && !needles.iter().any(|n| text.contains(n.as_str()))
+        {
+            return None;
+        }
+        Some(self.regex())
+    }
+
+    pub(super) fn is_match(&self, text: &str) -> bool {
+        self.for_text(text).is_some_and(|r| r.is_match(text))
+    }
+
+    pub(super) fn find<'h>(&self, text: &'h str) -> Option<Match<'h>> {
+        self.for_text(text).and_then(|r| r.find(text))
+    }
+
+    pub(super) fn captures<'h>(&self, text: &'h str) -> Option<Captures<'h>> {
+        self.for_text(text).and_then(|r| r.captures(text))
+    }
+
+    pub(super) fn find_iter<'r, 'h>(&'r self, text: &'h str) -> impl Iterator<Item = Match<'h>> {
+        self.for_text(text)
+            .into_iter()
+            .flat_map(move |r: &'r Regex| r.find_iter(text))
+    }
+
+    pub(super) fn captures_iter<'r, 'h>(
+        &'r self,
+        text: &'h str,
+    ) -> impl Iterator<Item = Captures<'h>> {
+        self.for_text(text)
+            .into_iter()
+            .flat_map(move |r: &'r Regex| r.captures_iter(text))
+    }
+
+    pub(super) fn replace_all<'h, R: Replacer>(&self, text: &'h str, rep: R) -> Cow<'h, str> {
+        match self.for_text(text) {
+            Some(r) => r.replace_all(text, rep),
+            None => Cow::Borrowed(text),
+        }
+    }
+}
+
+/// The literals a match must contain one of, `None` when the pattern has no such set (then
+/// nothing is gated).
+type Gate = Option<Vec<String>>;
+
+fn gate_of(source: &str) -> Gate {
+    let hir = regex_syntax::parse(source).ok()?;
+    let set = required(&hir)?;
+    let set: Vec<String> = set
+        .into_iter()
+        .map(|l| String::from_utf8(l).ok())
+        .collect::<Option<_>>()?;
+    (!set.is_empty() && !set.iter().any(String::is_empty)).then_some(set)
+}
+
+#[cfg(test)]
+fn prefixes(source: &str) -> Gate {
+    gate_of(source)
+}
+
+/// Literals of which every match of `hir` contains at least one, when the syntax tree says so:
+/// a literal is itself; a sequence needs what any one of its parts needs (the most selective
+/// part is kept); an alternation needs one of what each branch needs (all branches must need
+/// something); a repetition at least once needs what its body needs. Classes, assertions and
+/// optional parts need nothing.
+fn required(hir: &regex_syntax::hir::Hir) -> Option<Vec<Vec<u8>>> {
+    use regex_syntax::hir::HirKind;
+    match hir.kind() {
+        HirKind::Literal(l) => Some(vec![l.0.to_vec()]),
+        HirKind::Capture(c) => required(&c.sub),
+        HirKind::Repetition(r) if r.min >= 1 => required(&r.sub),
+        HirKind::Concat(parts) => parts.iter().filter_map(required).max_by_key(|set| {
+            let shortest = set.iter().map(Vec::len).min().unwrap_or(0);
+            (shortest, std::cmp::Reverse(set.len()))
+        }),
+        HirKind::Alternation(branches) => {
+            let mut all = Vec::new();
+            for b in branches {
+                all.extend(required(b)?);
+            }
+            Some(all)
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_gate_answers_as_the_pattern_does() {
+        let cases = [
+            r"(?:\bCommand::new)\s*\(\s*",
+            r"\breqwest\b|\bureq\b|\bTcpStream\b|\bhyper\b|\bcurl::",
+            r"(?m)^[ \t]*let[ \t]+(?:mut[ \t]+)?([a-z_]\w*)(?:[ \t]*:[^=]+)?[ \t]*=[ \t]*",
+            r"(?i)curl",
+            r"(?m)^[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*",
+            r"\bos\.(?:system|popen)|\bsubprocess\.(?:run|call)",
+        ];
+        let texts = [
+            "",
+            "fn main() { let x = 1; }",
+            "std::process::Command::new(\"rm\")",
+            "use reqwest; TcpStream::connect",
+            "CURL -s x",
+            "os.system('ls'); subprocess.run(['a'])",
+            "ossystem subprocess.",
+            "  let x",
+            "let mut y: u8 = 2;",
+            "x = 1",
+        ];
+        for p in cases {
+            let gated = Pattern::new(p);
+            let plain = Regex::new(p).unwrap();
+            for t in texts {
+                assert_eq!(gated.is_match(t), plain.is_match(t), "{p} on {t:?}");
+                assert_eq!(
+                    gated.find_iter(t).map(|m| m.range()).collect::<Vec<_>>(),
+                    plain.find_iter(t).map(|m| m.range()).collect::<Vec<_>>()
+                );
+            }
+        }
+        // What every match contains gates; a pattern that needs no literal is never gated.
+        let gate = |p: &str| {
+            prefixes(p).map(|mut v| {
+                v.sort();
+                v
+            })
+        };
+        assert_eq!(
+            gate(r"\bCommand::new\s*\("),
+            Some(vec!["Command::new".into()])
+        );
+        assert_eq!(
+            gate(r"[^.\w](?:exec|spawn)"),
+            Some(vec!["exec".into(), "spawn".into()])
+        );
+        assert_eq!(
+            gate(r"(?m)^[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*"),
+            Some(vec!["=".into()])
+        );
+        assert_eq!(gate(r"a|\w+"), None);
+        assert_eq!(gate(r"(?:x)?y*"), None);
+        assert_eq!(gate(r"(?:ab)+c?"), Some(vec!["ab".into()]));
+    }
+}
