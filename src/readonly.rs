@@ -55,7 +55,7 @@ pub fn change(call: &Call) -> Option<String> {
                 None => "sends data out".to_string(),
             },
             Fx::Signal { target } => format!("signals {target}"),
-            Fx::Configure { what } => format!("changes configuration ({})", clip(what)),
+            Fx::Configure { what, .. } => format!("changes configuration ({})", clip(what)),
             Fx::StartAgent { program } => format!("starts another agent ({program})"),
         };
         return Some(what);

@@ -276,6 +276,7 @@ fn apply(m: &ToolModel, tool: &str, input: &Value, scope: &Scope) -> Modelled {
         path: p.clone(),
         content: content.clone(),
         how: tool.to_string(),
+        shell: None,
     }));
     for u in &urls {
         effects.push(Effect::Fetch {
