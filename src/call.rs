@@ -148,7 +148,7 @@ pub struct ShellWrite {
     pub source: Option<PathBuf>,
 }
 
-/// How a shell line runs a file beyond its path, runner and language (`fileops::executions`,
+/// How a shell line runs a file beyond its path, runner and language (`fileops::executions_in`,
 /// computed once by normalize): what the ledger needs to judge the run.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ShellRun {

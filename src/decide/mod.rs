@@ -313,13 +313,7 @@ fn risk_context(policy: &Policy, call: &Call, world: &World) -> Vec<LedgerExcerp
         return Vec::new();
     }
     let mut out: Vec<LedgerExcerpt> = Vec::new();
-    for exec in crate::effects::file_runs(&call.effects) {
-        let Some(entry) = session.ledger.get(&exec.path) else {
-            continue;
-        };
-        if out.iter().any(|e| e.path == entry.path) {
-            continue;
-        }
+    for entry in ledger::entries_run_by(&session.ledger, call) {
         out.push(LedgerExcerpt {
             path: entry.path.clone(),
             written_by_agent: true,
