@@ -204,7 +204,13 @@ pub enum Effect {
         run: Option<ShellRun>,
     },
     /// Runs a statement against a database.
-    Query { engine: String, statement: String },
+    Query {
+        engine: String,
+        statement: String,
+        /// Index in the shell analysis of the client command that runs it (a Bash SQL
+        /// client, or the command line an MCP SQL tool is judged as), when there is one.
+        command: Option<usize>,
+    },
     /// Sends data to another host.
     Send {
         host: Option<String>,

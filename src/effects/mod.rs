@@ -195,7 +195,159 @@ pub fn shell_effects(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Effe
             .map(|at| config.remove(at))
             .map(|w| (w.path, w.content.unwrap_or_default()));
         command_effects(c, scope, adds, out);
+        if let Some((engine, statements)) = client_statements(c) {
+            for statement in statements {
+                let q = Effect::Query {
+                    engine: engine.to_string(),
+                    statement,
+                    command: Some(i),
+                };
+                // An MCP SQL tool gave this statement already (judged as `psql -c SQL`).
+                if !out.contains(&q) {
+                    out.push(q);
+                }
+            }
+        }
     }
+}
+
+/// The statements a SQL client runs, when its command line gives all of them: `psql -c SQL…`,
+/// `mysql -e SQL`, `sqlite3 [-flags] DB SQL…`, `duckdb [-c SQL] DB [SQL…]`. `None` when any of
+/// it may come from elsewhere (a file, standard input, a word known only when it runs) or an
+/// option palisade does not know could run more: that client is judged by its argv alone.
+fn client_statements(c: &Command) -> Option<(&'static str, Vec<String>)> {
+    let engine = match c.program.as_str() {
+        "psql" => "psql",
+        "mysql" | "mariadb" => "mysql",
+        "sqlite3" => "sqlite3",
+        "duckdb" => "duckdb",
+        _ => return None,
+    };
+    if c.args.iter().any(|a| a.dynamic)
+        || c.stdin_text.is_some()
+        || c.stdin_from.is_some()
+        || c.args_from_stdin
+        || c.redirects
+            .iter()
+            .any(|r| r.kind == crate::shell::RedirectKind::Read)
+    {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut operands: Vec<&str> = Vec::new();
+    let mut args = c.args.iter().map(|a| a.text.as_str());
+    match engine {
+        "psql" | "mysql" => {
+            // Short options that take a value, the one that gives a statement, and the flags.
+            let (valued, stmt, flags) = if engine == "psql" {
+                ("cdFhLoPpRTUv", 'c', "01AaXbEeHlnqSsWwxtz")
+            } else {
+                ("ehuPDS", 'e', "BNstvrEnqHXAbC")
+            };
+            let long_valued: &[&str] = if engine == "psql" {
+                &[
+                    "host",
+                    "port",
+                    "username",
+                    "dbname",
+                    "set",
+                    "variable",
+                    "output",
+                    "log-file",
+                    "pset",
+                    "field-separator",
+                    "record-separator",
+                    "table-attr",
+                ]
+            } else {
+                &["host", "user", "port", "database", "socket"]
+            };
+            let long_stmt = if engine == "psql" {
+                "command"
+            } else {
+                "execute"
+            };
+            while let Some(a) = args.next() {
+                if let Some(long) = a.strip_prefix("--") {
+                    let (name, value) = match long.split_once('=') {
+                        Some((n, v)) => (n, Some(v)),
+                        None => (long, None),
+                    };
+                    if name == long_stmt {
+                        out.push(
+                            value
+                                .map(str::to_string)
+                                .or(args.next().map(str::to_string))?,
+                        );
+                    } else if engine == "mysql" && name == "password" && value.is_some() {
+                    } else if long_valued.contains(&name) {
+                        if value.is_none() {
+                            args.next()?;
+                        }
+                    } else {
+                        return None;
+                    }
+                } else if let Some(cluster) = a.strip_prefix('-').filter(|c| !c.is_empty()) {
+                    for (at, ch) in cluster.char_indices() {
+                        let rest = &cluster[at + ch.len_utf8()..];
+                        if engine == "mysql" && ch == 'p' {
+                            // `-pPASSWORD`, or `-p` alone to prompt: no separate value.
+                            break;
+                        }
+                        if valued.contains(ch) {
+                            let value = if rest.is_empty() {
+                                args.next()?.to_string()
+                            } else {
+                                rest.to_string()
+                            };
+                            if ch == stmt {
+                                out.push(value);
+                            }
+                            break;
+                        }
+                        if !flags.contains(ch) {
+                            return None;
+                        }
+                    }
+                } else {
+                    operands.push(a);
+                }
+            }
+        }
+        _ => {
+            const FLAGS: &[&str] = &[
+                "-readonly",
+                "-header",
+                "-noheader",
+                "-csv",
+                "-json",
+                "-line",
+                "-list",
+                "-column",
+                "-box",
+                "-table",
+                "-markdown",
+                "-batch",
+                "-bail",
+                "-echo",
+                "-ascii",
+                "-html",
+                "-quote",
+            ];
+            while let Some(a) = args.next() {
+                if engine == "duckdb" && a == "-c" {
+                    out.push(args.next()?.to_string());
+                } else if a.starts_with('-') && !FLAGS.contains(&a) {
+                    return None;
+                } else if !a.starts_with('-') {
+                    operands.push(a);
+                }
+            }
+            // The first operand is the database; the rest are statements.
+            out.extend(operands.iter().skip(1).map(|s| s.to_string()));
+        }
+    }
+    (!out.is_empty()).then_some((engine, out))
 }
 
 /// Whether an effect is a write the ledger records for a shell line: a write with its shell
@@ -583,6 +735,64 @@ mod tests {
         assert!(!e.iter().any(
             |x| matches!(x, Effect::Delete { path, .. } if path.to_string_lossy().contains("DIR"))
         ));
+    }
+
+    /// Bash SQL clients give the statements their command line holds, as the MCP SQL tools do
+    /// (one each, with the client's command); none when part of what runs is not on the line.
+    #[test]
+    fn bash_sql_clients_give_queries() {
+        let queries = |cmd: &str| -> Vec<(String, String, Option<usize>)> {
+            effects("Bash", serde_json::json!({ "command": cmd }))
+                .into_iter()
+                .filter_map(|e| match e {
+                    Effect::Query {
+                        engine,
+                        statement,
+                        command,
+                    } => Some((engine, statement, command)),
+                    _ => None,
+                })
+                .collect()
+        };
+        let q = |e: &str, s: &str, i: usize| (e.to_string(), s.to_string(), Some(i));
+        assert_eq!(
+            queries("cd db && psql -U app -c 'DROP TABLE t' -cSELECT\\ 1 shop"),
+            [q("psql", "DROP TABLE t", 1), q("psql", "SELECT 1", 1)]
+        );
+        assert_eq!(
+            queries("mariadb --execute='TRUNCATE t'; mysql -uroot -e 'SELECT 1' shop"),
+            [q("mysql", "TRUNCATE t", 0), q("mysql", "SELECT 1", 1)]
+        );
+        assert_eq!(
+            queries("sqlite3 -header app.db 'DELETE FROM t' 'SELECT 1'"),
+            [
+                q("sqlite3", "DELETE FROM t", 0),
+                q("sqlite3", "SELECT 1", 0)
+            ]
+        );
+        for cmd in [
+            "psql -c 'SELECT 1' -f x.sql",
+            "psql -Xf x.sql",
+            "psql -c 'SELECT 1' < x.sql",
+            "cat x.sql | psql -c 'SELECT 1'",
+            "psql -c \"$SQL\"",
+            "mysql --init-command='DROP TABLE t' -e 'SELECT 1'",
+            "sqlite3 -cmd 'DROP TABLE t' app.db 'SELECT 1'",
+            "sqlite3 app.db",
+            "psql shop",
+        ] {
+            assert!(queries(cmd).is_empty(), "{cmd}");
+        }
+        // An MCP SQL tool's statement is one query, not two.
+        let e = effects(
+            "mcp__postgres__query",
+            serde_json::json!({"sql": "DELETE FROM users"}),
+        );
+        let n = e
+            .iter()
+            .filter(|x| matches!(x, Effect::Query { .. }))
+            .count();
+        assert_eq!(n, 1, "{e:?}");
     }
 
     #[test]
