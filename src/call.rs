@@ -134,6 +134,34 @@ impl Scope {
     }
 }
 
+/// The facts of a shell line's write beyond its path, content and how (`fileops::writes`,
+/// computed once by normalize): what the ledger needs to record it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ShellWrite {
+    /// `>>`, `tee -a`: the content is appended.
+    pub append: bool,
+    /// The content came from the network (`curl -o`, `wget -O`, `curl … > f`).
+    pub from_network: bool,
+    /// Index of the writing command in `ShellAnalysis::commands`.
+    pub command: usize,
+    /// The file whose content is copied here (`cp`, `mv`, `install`, `ln -s`, `cat a > b`).
+    pub source: Option<PathBuf>,
+}
+
+/// How a shell line runs a file beyond its path, runner and language (`fileops::executions_in`,
+/// computed once by normalize): what the ledger needs to judge the run.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ShellRun {
+    /// Index of the running command in `ShellAnalysis::commands`.
+    pub command: usize,
+    /// The parts of the file that run (npm scripts, make goals); empty = all.
+    pub sections: Vec<String>,
+    /// Variables the invocation sets for the file (`make PY=python3`).
+    pub defines: Vec<(String, String)>,
+    /// The path is a directory whose files of the runner's kind run.
+    pub directory: bool,
+}
+
 /// One thing a call does.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
@@ -147,6 +175,9 @@ pub enum Effect {
         content: Option<String>,
         /// How: `Write`, `>`, `tee`, `cp`, `write_file`…
         how: String,
+        /// What a shell line's write carries beyond these, for the ledger; `None` for a file
+        /// tool's or an MCP tool's write (their call kind says the rest).
+        shell: Option<ShellWrite>,
     },
     /// Creates a directory or an empty file.
     Create { path: PathBuf },
@@ -168,9 +199,18 @@ pub enum Effect {
         /// The file run, when it is one (`./x.sh`, `python x.py`).
         path: Option<PathBuf>,
         language: Option<Language>,
+        /// For a file a shell line runs, how it is run (for the ledger's write-then-run
+        /// judgement); `None` for a program run by name.
+        run: Option<ShellRun>,
     },
     /// Runs a statement against a database.
-    Query { engine: String, statement: String },
+    Query {
+        engine: String,
+        statement: String,
+        /// Index in the shell analysis of the client command that runs it (a Bash SQL
+        /// client, or the command line an MCP SQL tool is judged as), when there is one.
+        command: Option<usize>,
+    },
     /// Sends data to another host.
     Send {
         host: Option<String>,
@@ -183,7 +223,12 @@ pub enum Effect {
     Signal { target: String },
     /// Changes configuration that later runs code (git config, shell start-up files,
     /// package-manager config).
-    Configure { what: String },
+    Configure {
+        what: String,
+        /// The config file changed and the text the change adds to it, when known statically
+        /// (`git config [--global|--file F] KEY VALUE`): the ledger records it as a write.
+        adds: Option<(PathBuf, String)>,
+    },
     /// Starts another agent (`claude -p`, `codex exec`…).
     StartAgent { program: String },
 }

@@ -36,7 +36,8 @@ pub struct FileWrite {
 }
 
 impl FileWrite {
-    fn new(path: PathBuf, command: usize, how: impl Into<String>) -> FileWrite {
+    /// A write of unknown content, neither appended nor from the network, copying nothing.
+    pub(crate) fn new(path: PathBuf, command: usize, how: impl Into<String>) -> FileWrite {
         FileWrite {
             path,
             content: None,
@@ -817,7 +818,9 @@ fn inline_code<'a>(interp: &Interpreter, args: &'a [Word]) -> Option<&'a Word> {
 }
 
 /// Every file the call executes. Commands in the analysis are already unwrapped (`sudo`,
-/// `env`, `timeout`, `bash -c`…), so wrappers need no handling here.
+/// `env`, `timeout`, `bash -c`…), so wrappers need no handling here. Test-only: a call's runs
+/// are its `Execute` effects (`effects::file_runs`), computed once by normalize.
+#[cfg(test)]
 pub fn executions(call: &Call, scope: &Scope) -> Vec<Execution> {
     let CallKind::Shell { analysis, .. } = &call.kind else {
         return Vec::new();

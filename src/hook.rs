@@ -462,7 +462,7 @@ fn confirm_after(
     scope: &Scope,
     now_ms: u64,
 ) -> Result<(), ledger::LedgerError> {
-    let Some(keys) = world::needs_after(call, scope) else {
+    let Some(keys) = world::needs_after(call) else {
         return Ok(());
     };
     let mut session = store.session(&event.session_id);

@@ -55,7 +55,7 @@ pub fn change(call: &Call) -> Option<String> {
                 None => "sends data out".to_string(),
             },
             Fx::Signal { target } => format!("signals {target}"),
-            Fx::Configure { what } => format!("changes configuration ({})", clip(what)),
+            Fx::Configure { what, .. } => format!("changes configuration ({})", clip(what)),
             Fx::StartAgent { program } => format!("starts another agent ({program})"),
         };
         return Some(what);
@@ -69,8 +69,13 @@ pub fn change(call: &Call) -> Option<String> {
                 _ => "runs a command line that cannot be fully analysed".to_string(),
             });
         }
-        let queries_read = call.effects.iter().any(|e| matches!(e, Fx::Query { .. }));
-        for c in &a.commands {
+        // A client's statements are `Query` effects of its command, judged above.
+        let gives_query = |i: usize| {
+            call.effects
+                .iter()
+                .any(|e| matches!(e, Fx::Query { command: Some(j), .. } if *j == i))
+        };
+        for (i, c) in a.commands.iter().enumerate() {
             if c.program.is_empty() {
                 return Some("runs a program not known statically".to_string());
             }
@@ -79,7 +84,7 @@ pub fn change(call: &Call) -> Option<String> {
                 c.program.as_str(),
                 "psql" | "mysql" | "mariadb" | "sqlite3" | "duckdb"
             );
-            if !(crate::vocab::reads_only(c) || client && queries_read) {
+            if !(crate::vocab::reads_only(c) || client && gives_query(i)) {
                 return Some(format!("runs {}, which can change things", clip(&c.line())));
             }
         }
@@ -223,6 +228,39 @@ mod tests {
             ),
             None
         );
+    }
+
+    /// A Bash SQL client whose statements its command line gives is judged by them, as the
+    /// MCP SQL tools are; one whose statements come from elsewhere, or any client beside it
+    /// that gives none, counts as a change.
+    #[test]
+    fn bash_sql_clients_are_judged_by_their_statements() {
+        for cmd in [
+            "psql -h db -U app -c 'SELECT count(*) FROM users' shop",
+            "psql --command='SHOW search_path' -X",
+            "mysql -u app -pSecret -e 'SELECT 1' shop",
+            "sqlite3 -readonly app.db 'SELECT * FROM t'",
+            "duckdb -c 'SELECT 42'",
+        ] {
+            assert_eq!(bash(cmd), None, "{cmd}");
+        }
+        for cmd in [
+            "psql -c 'DELETE FROM users'",
+            "psql -c 'SELECT 1' -f migrate.sql",
+            "psql -c 'SELECT 1'; psql -f migrate.sql",
+            "psql -c 'SELECT 1' < dump.sql",
+            "psql <<'EOF'\nSELECT 1;\nEOF",
+            "echo 'SELECT 1' | psql",
+            "psql -c \"$Q\"",
+            "psql --unknown-option -c 'SELECT 1'",
+            "mysql -e 'SELECT 1' --init-command='DROP TABLE t'",
+            "sqlite3 app.db '.shell rm -rf ~'",
+            "sqlite3 -init evil.sql app.db 'SELECT 1'",
+            "sqlite3 app.db",
+            "psql -c 'SELECT * INTO copy FROM users'",
+        ] {
+            assert!(bash(cmd).is_some(), "{cmd}");
+        }
     }
 
     #[test]

@@ -107,7 +107,7 @@ pub fn needs(
     if static_verdict.effect == Some(Effect::Deny) {
         return None;
     }
-    let (writes, runs) = ledger::relevance(call, scope);
+    let (writes, runs) = ledger::relevance(call);
     let taint_on = policy.taint.mode != TaintMode::Off;
     let reads: Vec<String> = if taint_on {
         call.effects
@@ -139,7 +139,7 @@ pub fn needs(
         return None;
     }
     let mut keys = if writes || runs {
-        ledger::keys(call, scope)
+        ledger::keys(call)
     } else {
         Vec::new()
     };
@@ -151,8 +151,6 @@ pub fn needs(
 
 /// What of the store a PostToolUse reads: the ledger rows of the paths the call wrote, or
 /// `None` when it wrote nothing (then no store is opened).
-pub fn needs_after(call: &Call, scope: &Scope) -> Option<Vec<String>> {
-    ledger::relevance(call, scope)
-        .0
-        .then(|| ledger::keys(call, scope))
+pub fn needs_after(call: &Call) -> Option<Vec<String>> {
+    ledger::relevance(call).0.then(|| ledger::keys(call))
 }

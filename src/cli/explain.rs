@@ -309,7 +309,7 @@ pub fn effects(call: &Call, scope: &Scope) -> Vec<String> {
     let mut out = Vec::new();
     match &call.kind {
         CallKind::Shell { analysis, .. } => {
-            for w in crate::fileops::writes(analysis, scope) {
+            for w in crate::effects::shell_writes(&call.effects) {
                 let mut line = format!("writes {} ({})", w.path.display(), w.how);
                 if w.from_network {
                     line.push_str(", content from the network");
@@ -343,7 +343,7 @@ pub fn effects(call: &Call, scope: &Scope) -> Vec<String> {
         }
         CallKind::Other => {}
     }
-    for e in crate::fileops::executions(call, scope) {
+    for e in crate::effects::file_runs(&call.effects) {
         out.push(format!("executes {} ({})", e.path.display(), e.how));
     }
     out

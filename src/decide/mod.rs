@@ -143,7 +143,7 @@ pub fn after(policy: &Policy, event: &HookEvent, call: &Call, world: &World) -> 
         },
         wanted: BTreeSet::new(),
     };
-    if !ledger::relevance(call, world.scope).0 {
+    if !ledger::relevance(call).0 {
         return out;
     }
     let ctx = WriteContext {
@@ -164,7 +164,7 @@ pub fn after(policy: &Policy, event: &HookEvent, call: &Call, world: &World) -> 
 
 /// The stricter of the verdict so far and the ledger's, with the chain links of the run.
 fn ledger_check(policy: &Policy, call: &Call, world: &World, verdict: Verdict) -> Verdict {
-    if verdict.effect == Some(Effect::Deny) || !ledger::relevance(call, world.scope).1 {
+    if verdict.effect == Some(Effect::Deny) || !ledger::relevance(call).1 {
         return verdict;
     }
     if let Some(e) = world.unreadable {
@@ -186,7 +186,7 @@ fn plan_ledger(
     record: &mut Recording,
     wanted: &mut BTreeSet<String>,
 ) {
-    let (writes, runs) = ledger::relevance(call, world.scope);
+    let (writes, runs) = ledger::relevance(call);
     if !(writes || (runs && world.session.stored)) {
         return;
     }
@@ -313,13 +313,7 @@ fn risk_context(policy: &Policy, call: &Call, world: &World) -> Vec<LedgerExcerp
         return Vec::new();
     }
     let mut out: Vec<LedgerExcerpt> = Vec::new();
-    for exec in crate::fileops::executions(call, world.scope) {
-        let Some(entry) = session.ledger.get(&exec.path) else {
-            continue;
-        };
-        if out.iter().any(|e| e.path == entry.path) {
-            continue;
-        }
+    for entry in ledger::entries_run_by(&session.ledger, call) {
         out.push(LedgerExcerpt {
             path: entry.path.clone(),
             written_by_agent: true,

@@ -466,7 +466,7 @@ fn after_a_write_the_core_confirms_the_file_as_the_world_has_it() {
     let mut read = event("Read", json!({ "file_path": script }));
     read.hook_event_name = "PostToolUse".into();
     let call = normalize(&read, &now);
-    assert!(crate::world::needs_after(&call, &now).is_none());
+    assert!(crate::world::needs_after(&call).is_none());
     let plan = super::after(&policy, &read, &call, &World::new(&now, NOW, &view));
     assert!(plan.changes.is_empty());
 }

@@ -276,6 +276,7 @@ fn apply(m: &ToolModel, tool: &str, input: &Value, scope: &Scope) -> Modelled {
         path: p.clone(),
         content: content.clone(),
         how: tool.to_string(),
+        shell: None,
     }));
     for u in &urls {
         effects.push(Effect::Fetch {
@@ -310,6 +311,7 @@ fn apply(m: &ToolModel, tool: &str, input: &Value, scope: &Scope) -> Modelled {
         effects.push(Effect::Query {
             engine: engine.to_string(),
             statement: statement.clone(),
+            command: Some(analysis.commands.len()),
         });
         let cmd = literal_command(&[engine, "-c", &statement]);
         lines.push(cmd.line());

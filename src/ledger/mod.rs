@@ -38,6 +38,7 @@ pub(crate) fn store_opens() -> usize {
     store::OPENS.with(|n| n.get())
 }
 
+use crate::effects;
 use crate::evaluate::StaticEngine;
 use crate::fileops::{self, Execution};
 use crate::normalize::{Call, CallKind, FileView, Scope};
@@ -272,24 +273,23 @@ pub struct WriteContext {
 
 /// Whether a call may write files and whether it may execute files: the hook loads the
 /// ledger only when one is true.
-pub fn relevance(call: &Call, scope: &Scope) -> (bool, bool) {
+pub fn relevance(call: &Call) -> (bool, bool) {
     use crate::effects::Effect;
     match &call.kind {
         CallKind::Write { .. } => (true, !fileops::deferred_runs(call).is_empty()),
         // Read from the effects normalize computed (the hook asks up to three times).
-        CallKind::Shell { analysis, .. } if !call.effects.is_empty() => (
+        CallKind::Shell { .. } => (
+            call.effects.iter().any(effects::is_recorded_write),
             call.effects.iter().any(|e| {
-                matches!(e, Effect::Write { .. })
-                    || matches!(e, Effect::Chmod { how, .. } if how == "chmod +x")
-            }) || !fileops::config_writes(analysis, scope).is_empty(),
-            call.effects
-                .iter()
-                .any(|e| matches!(e, Effect::Execute { path: Some(_), .. })),
-        ),
-        CallKind::Shell { analysis, .. } => (
-            !fileops::writes(analysis, scope).is_empty()
-                || !fileops::config_writes(analysis, scope).is_empty(),
-            !fileops::executions(call, scope).is_empty(),
+                matches!(
+                    e,
+                    Effect::Execute {
+                        path: Some(_),
+                        run: Some(_),
+                        ..
+                    }
+                )
+            }),
         ),
         _ => (false, false),
     }
@@ -297,18 +297,15 @@ pub fn relevance(call: &Call, scope: &Scope) -> (bool, bool) {
 
 /// The ledger rows a call is likely to read: the files it writes and the files it runs. A
 /// store fetches these first; a step that asks for more gets them on a second pass.
-pub fn keys(call: &Call, scope: &Scope) -> Vec<String> {
+pub fn keys(call: &Call) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     match &call.kind {
         CallKind::Write { path, .. } => out.push(path.to_string_lossy().into_owned()),
-        CallKind::Shell { analysis, .. } => {
-            for w in fileops::writes(analysis, scope)
-                .into_iter()
-                .chain(fileops::config_writes(analysis, scope))
-            {
+        CallKind::Shell { .. } => {
+            for w in effects::shell_writes(&call.effects) {
                 out.push(w.path.to_string_lossy().into_owned());
             }
-            for e in fileops::executions(call, scope) {
+            for e in effects::file_runs(&call.effects) {
                 let mut key = e.path.to_string_lossy().into_owned();
                 if e.directory {
                     key.push('/');
@@ -325,9 +322,9 @@ pub fn keys(call: &Call, scope: &Scope) -> Vec<String> {
 
 /// The ledger entries of the files a call runs (for the risk backend's state: what the
 /// agent wrote earlier that this call executes).
-pub fn entries_run_by<'a>(ledger: &'a Ledger, call: &Call, scope: &Scope) -> Vec<&'a LedgerEntry> {
+pub fn entries_run_by<'a>(ledger: &'a Ledger, call: &Call) -> Vec<&'a LedgerEntry> {
     let mut out: Vec<&LedgerEntry> = Vec::new();
-    for e in fileops::executions(call, scope) {
+    for e in effects::file_runs(&call.effects) {
         if let Some(entry) = ledger.get(&e.path)
             && !out.iter().any(|x| x.path == entry.path)
         {
@@ -376,7 +373,7 @@ pub fn check_with(
     scope: &Scope,
     engine: &dyn ShellEngine,
 ) -> LedgerVerdict {
-    let mut execs = expand_directories(ledger, fileops::executions(call, scope));
+    let mut execs = expand_directories(ledger, effects::file_runs(&call.effects));
     execs.extend(fileops::deferred_runs(call));
     if execs.is_empty() {
         return LedgerVerdict {
@@ -602,7 +599,7 @@ fn judge_execution(
     if let Some(t) = &text {
         trail.push(exec.path.clone());
         for line in scan::command_lines(want, t, &sections, &exec.defines) {
-            for e in fileops::executions(&shell_call(&line), scope) {
+            for e in effects::file_runs(&shell_call(&line, scope).effects) {
                 if let Some(j) = judge_execution(ledger, &e, scope, engine, trail, links) {
                     consider(
                         Judged {
@@ -648,17 +645,20 @@ fn run_sections(exec: &Execution, language: Language, text: Option<&str>) -> Vec
     }
 }
 
-/// A Bash call for one command line of a script.
-fn shell_call(line: &str) -> Call {
+/// A Bash call for one command line of a script, normalised like any call: its effects are
+/// computed here once, and the ledger reads its writes and runs from them.
+fn shell_call(line: &str, scope: &Scope) -> Call {
+    let input = serde_json::json!({ "command": line });
+    let kind = CallKind::Shell {
+        analysis: crate::shell::analyse(line),
+        command: line.to_string(),
+    };
+    let effects = effects::of_call("Bash", &input, &kind, scope);
     Call {
         tool: "Bash".into(),
-        input: serde_json::json!({ "command": line }),
-        kind: CallKind::Shell {
-            analysis: crate::shell::analyse(line),
-            command: line.to_string(),
-        },
-        // Only its analysis is read (executions, planned writes).
-        effects: Vec::new(),
+        input,
+        kind,
+        effects,
     }
 }
 
@@ -675,7 +675,7 @@ fn derived_writes(
     ctx: &WriteContext,
 ) -> Vec<LedgerEntry> {
     let mut out = Vec::new();
-    for exec in fileops::executions(call, scope) {
+    for exec in effects::file_runs(&call.effects) {
         let Some(entry) = ledger.get(&exec.path) else {
             continue;
         };
@@ -688,7 +688,7 @@ fn derived_writes(
         let lang = run_language(&exec, entry, Some(&text));
         let sections = run_sections(&exec, lang, Some(&text));
         for line in scan::command_lines(lang, &text, &sections, &exec.defines) {
-            for mut e in planned_writes(ledger, &shell_call(&line), scope, engine, ctx) {
+            for mut e in planned_writes(ledger, &shell_call(&line, scope), scope, engine, ctx) {
                 e.how = format!("{} in {by}", e.how);
                 e.tool = call.tool.clone();
                 e.summary = summary(call);
@@ -904,10 +904,7 @@ fn planned_writes(
             }
         }
         CallKind::Shell { analysis, .. } => {
-            for w in fileops::writes(analysis, scope)
-                .into_iter()
-                .chain(fileops::config_writes(analysis, scope))
-            {
+            for w in effects::shell_writes(&call.effects) {
                 let known = |p: &Path, out: &Vec<LedgerEntry>| -> Option<LedgerEntry> {
                     let key = p.to_string_lossy();
                     out.iter()

@@ -37,19 +37,28 @@ fn cmd(line: &str) -> Command {
     }
 }
 
+/// A Bash call of these commands, normalised: its effects computed once, as `normalize` does.
 fn bash(cmds: Vec<Command>) -> Call {
+    bash_in(&scope(), cmds)
+}
+
+/// `bash`, normalised in `scope` (the effects' paths are resolved there).
+fn bash_in(scope: &Scope, cmds: Vec<Command>) -> Call {
+    let input = json!({});
+    let kind = CallKind::Shell {
+        command: String::new(),
+        analysis: ShellAnalysis {
+            commands: cmds,
+            findings: Vec::new(),
+            ..Default::default()
+        },
+    };
+    let effects = crate::effects::of_call("Bash", &input, &kind, scope);
     Call {
         tool: "Bash".into(),
-        input: json!({}),
-        kind: CallKind::Shell {
-            command: String::new(),
-            analysis: ShellAnalysis {
-                commands: cmds,
-                findings: Vec::new(),
-                ..Default::default()
-            },
-        },
-        effects: Vec::new(),
+        input,
+        kind,
+        effects,
     }
 }
 
@@ -316,7 +325,7 @@ fn changed_on_disk_is_analysed_as_it_is_now() {
         &FakeEngine,
         &ctx(1),
     );
-    let go = bash(vec![cmd("bash job.sh")]);
+    let go = bash_in(&s, vec![cmd("bash job.sh")]);
     assert_eq!(check_with(&l, &go, &s, &FakeEngine).verdict.effect, None);
     std::fs::write(&path, "echo safe\nrm -rf /home/dev\n").unwrap();
     let v = check_with(&l, &go, &s, &FakeEngine);
@@ -702,7 +711,6 @@ fn entries_run_by_a_call() {
     let got = entries_run_by(
         &l,
         &bash(vec![cmd("bash a.sh"), cmd("./a.sh"), cmd("sh b.sh")]),
-        &scope(),
     );
     assert_eq!(got.len(), 1);
     assert_eq!(got[0].path, "/home/dev/project/a.sh");
@@ -717,4 +725,64 @@ fn a_copy_of_a_partial_view_reports_what_it_missed() {
     assert!(copy.get(Path::new("/p/tools/srv.sh")).is_none());
     assert!(view.take_misses().contains("/p/tools/srv.sh"));
     assert!(copy.take_misses().is_empty());
+}
+
+/// The ledger records and judges a call from the effects normalize computed, never from its
+/// argv again: a call whose effects are supplied is recorded and judged exactly by them, and
+/// the same command line with no effects records and runs nothing.
+#[test]
+fn the_ledger_reads_the_effects_it_is_given() {
+    use crate::effects::{Effect as Fx, ShellRun, ShellWrite};
+    let path = PathBuf::from("/home/dev/project/gen.sh");
+    // The argv writes and runs nothing; the effects say a line wrote `gen.sh` and runs it.
+    let mut call = bash(vec![cmd("true")]);
+    call.effects = vec![
+        Fx::Write {
+            path: path.clone(),
+            content: Some("rm -rf /home/dev\n".into()),
+            how: ">".into(),
+            shell: Some(ShellWrite::default()),
+        },
+        Fx::Execute {
+            program: "bash".into(),
+            path: Some(path.clone()),
+            language: None,
+            run: Some(ShellRun::default()),
+        },
+    ];
+    assert_eq!(relevance(&call), (true, true));
+    assert_eq!(keys(&call), [path.to_string_lossy().into_owned()]);
+    let v = run(&Ledger::default(), &call);
+    assert_eq!(v.verdict.effect, Some(Effect::Deny), "{}", v.verdict.reason);
+    let mut l = Ledger::default();
+    assert_eq!(
+        record_with(&mut l, &call, &scope(), &FakeEngine, &ctx(1)),
+        1
+    );
+    assert_eq!(
+        l.get(&path).and_then(|e| e.excerpt.as_deref()),
+        Some("rm -rf /home/dev\n")
+    );
+    // The argv says `> gen.sh` and `bash gen.sh`; with no effects the ledger sees neither.
+    let mut echo = cmd("echo rm");
+    echo.redirects.push(Redirect {
+        fd: None,
+        kind: RedirectKind::Write,
+        target: Word::literal("gen.sh"),
+    });
+    let mut bare = bash(vec![echo, cmd("bash gen.sh")]);
+    assert_eq!(
+        relevance(&bare),
+        (true, true),
+        "normalised, the line writes and runs"
+    );
+    bare.effects.clear();
+    assert_eq!(relevance(&bare), (false, false));
+    assert!(keys(&bare).is_empty());
+    let mut l = Ledger::default();
+    assert_eq!(
+        record_with(&mut l, &bare, &scope(), &FakeEngine, &ctx(1)),
+        0
+    );
+    assert_eq!(run(&l, &bare).verdict.effect, None);
 }

@@ -1,7 +1,8 @@
 //! database: dropping, truncating or wiping databases.
 
 use super::{Check, Example, Rule};
-use crate::normalize::Scope;
+use crate::effects::Effect;
+use crate::normalize::{Call, CallKind, Scope};
 use crate::shell::{Command, ShellAnalysis};
 use crate::verdict::Effect::Ask;
 use regex::Regex;
@@ -62,12 +63,35 @@ fn without_comments(sql: &str) -> String {
     COMMENT.replace_all(sql, " ").into_owned()
 }
 
-fn destructive_sql(a: &ShellAnalysis, _: &Scope) -> Option<String> {
+/// A client whose command line gives all its statements is judged by them (its `Query`
+/// effects, as an MCP SQL tool's statement is); any other by the text it is given.
+fn destructive_sql(call: &Call, _: &Scope) -> Option<String> {
+    let CallKind::Shell { analysis: a, .. } = &call.kind else {
+        return None;
+    };
     a.commands
         .iter()
-        .filter(|c| SQL_CLIENTS.contains(&c.program.as_str()))
-        .find_map(|c| {
-            let text = without_comments(&statements(a, c));
+        .enumerate()
+        .filter(|(_, c)| SQL_CLIENTS.contains(&c.program.as_str()))
+        .find_map(|(i, c)| {
+            let queries: Vec<&str> = call
+                .effects
+                .iter()
+                .filter_map(|e| match e {
+                    Effect::Query {
+                        statement,
+                        command: Some(j),
+                        ..
+                    } if *j == i => Some(statement.as_str()),
+                    _ => None,
+                })
+                .collect();
+            let given = if queries.is_empty() {
+                statements(a, c)
+            } else {
+                queries.join(";\n")
+            };
+            let text = without_comments(&given);
             if let Some(m) = DESTRUCTIVE_SQL.find(&text) {
                 return Some(format!("`{}` runs `{}`", c.program, m.as_str().trim()));
             }
@@ -261,7 +285,7 @@ pub static RULES: &[Rule] = &[
         effect: Ask,
         reason: "Dropping, truncating or wiping database data needs confirmation",
         programs: &[],
-        check: Check::Line(destructive_sql),
+        check: Check::Call(destructive_sql),
         refused: &[
             Example::bash("psql -c 'DROP DATABASE app'"),
             Example::bash("mysql -e \"truncate table users\" app"),
@@ -272,6 +296,9 @@ pub static RULES: &[Rule] = &[
             Example::bash("docker exec db psql -U postgres -c 'DROP DATABASE app'"),
             Example::bash("psql -c 'DELETE FROM users -- WHERE id=1'"),
             Example::bash("psql -c 'UPDATE accounts SET balance=0'"),
+            // The statement alone, not the database named after it, is what runs.
+            Example::bash("psql -c 'DELETE FROM users' shop"),
+            Example::bash("mysql -u app -e 'DELETE FROM orders' shop"),
             Example::bash("psql -c 'UPDATE accounts SET balance=0 WHERE 1=1'"),
             Example::bash("mysql -e \"DELETE FROM users WHERE 'a'='a'\" app"),
             Example::bash("psql -c 'UPDATE users SET admin=true WHERE id = 5 OR 1 = 1'"),
