@@ -732,24 +732,21 @@ fn dedup_redirects(redirects: &mut Vec<Redirect>) {
         redirects.dedup();
         return;
     }
-    let key = |r: &Redirect| {
-        (
+    // Marked from the end, by reference: no target is copied, however many there are.
+    let mut keep = vec![false; redirects.len()];
+    let mut seen = std::collections::HashSet::with_capacity(redirects.len());
+    for (i, r) in redirects.iter().enumerate().rev() {
+        keep[i] = seen.insert((
             r.fd,
             r.kind as u8,
-            r.target.text.clone(),
+            r.target.text.as_str(),
             r.target.dynamic,
             r.target.glob,
-        )
-    };
-    let mut seen = std::collections::HashSet::new();
-    let mut kept: Vec<Redirect> = Vec::with_capacity(redirects.len());
-    for r in redirects.drain(..).rev() {
-        if seen.insert(key(&r)) {
-            kept.push(r);
-        }
+        ));
     }
-    kept.reverse();
-    *redirects = kept;
+    drop(seen);
+    let mut keep = keep.into_iter();
+    redirects.retain(|_| keep.next().unwrap_or(true));
 }
 
 pub(super) fn join_dir(cwd: Option<&str>, target: &str) -> String {
