@@ -1286,7 +1286,7 @@ mod tests {
     }
 
     #[test]
-    fn many_calls_are_scanned_in_linear_time_with_their_lines() {
+    fn a_file_of_many_calls_still_reports_the_right_line() {
         // 25,000 reads: the scan stops judging after MAX_OPERATIONS, and what it reports
         // still names the right line far into the file.
         let mut text = String::new();
