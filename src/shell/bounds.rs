@@ -339,6 +339,32 @@ mod tests {
     }
 
     #[test]
+    fn upstream_of_distinct_stages_keeps_the_nearest_64_once_each() {
+        let upstream_of = |line: &str| {
+            crate::shell::analyse(line)
+                .findings
+                .into_iter()
+                .find_map(|f| match f {
+                    crate::shell::ShellFinding::InterpreterFromPipe { upstream, .. } => {
+                        Some(upstream)
+                    }
+                    _ => None,
+                })
+                .expect("sh reads the pipe")
+        };
+        let stages: Vec<String> = (0..20_000).map(|i| format!("p{i} x")).collect();
+        let upstream = upstream_of(&format!("curl u | {} | sh", stages.join(" | ")));
+        let nearest: Vec<String> = (0..64).map(|i| format!("p{}", 19_999 - i)).collect();
+        assert_eq!(upstream, nearest);
+        // A program seen again moves to the front, once.
+        assert_eq!(
+            upstream_of("curl u | a | b | a | a | sh"),
+            ["a", "b", "curl"]
+        );
+        assert_eq!(upstream_of("curl u | b | a | b | sh"), ["b", "a", "curl"]);
+    }
+
+    #[test]
     fn repeated_redirections_are_kept_once_where_they_take_effect() {
         let targets = |line: &str| -> Vec<String> {
             crate::shell::analyse(line).commands[0]

@@ -7,6 +7,7 @@ use super::{Command, MAX_NESTING, Redirect, RedirectKind, ShellAnalysis, ShellFi
 use brush_parser::ast;
 use brush_parser::{Parser, ParserOptions};
 use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::LazyLock;
 
 /// More commands than this in one line is not a command a person reviews: stop there (a
@@ -33,8 +34,8 @@ pub(super) struct Ctx {
     /// Command whose output feeds the stdin of the commands at this level.
     pub stdin_from: Option<usize>,
     /// Programs of the pipeline stages feeding this level, nearest first, each once, at most
-    /// `MAX_UPSTREAM` of them.
-    pub upstream: Vec<String>,
+    /// `MAX_UPSTREAM` of them. Shared, not copied, by the contexts of a pipeline's stages.
+    pub upstream: Rc<[Rc<str>]>,
     /// Redirections of an enclosing compound command or wrapper, applied to every command.
     pub redirects: Vec<Redirect>,
     /// `$0`, `$1`… of a `sh -c SCRIPT NAME ARGS` script; `None` where not literal.
@@ -257,7 +258,7 @@ impl Analyser {
         inner.depth += 1;
         inner.in_substitution = true;
         inner.stdin_from = None;
-        inner.upstream.clear();
+        inner.upstream = Rc::default();
         inner.redirects.clear();
         self.walk_list(&sub.list, &mut inner);
         self.programs_since(start)
@@ -287,19 +288,24 @@ impl Analyser {
             return main;
         }
         let mut prev = ctx.stdin_from;
-        let mut upstream = ctx.upstream.clone();
+        let mut upstream = Rc::clone(&ctx.upstream);
         for stage in &pipeline.seq {
             // Each stage runs in its own subshell: a `cd` there does not leak.
             let mut stage_ctx = ctx.clone();
             stage_ctx.stdin_from = prev;
-            stage_ctx.upstream = upstream.clone();
+            stage_ctx.upstream = Rc::clone(&upstream);
             if let Some(i) = self.walk_command(stage, &mut stage_ctx) {
-                let program = self.out.commands[i].program.clone();
+                let program = self.out.commands[i].program.as_str();
                 // Nearest first, each program once, at most MAX_UPSTREAM: a stage costs the
-                // same in a 20,000-stage pipeline as in a 2-stage one.
-                upstream.retain(|p| *p != program);
-                upstream.insert(0, program);
-                upstream.truncate(MAX_UPSTREAM);
+                // same in a 20,000-stage pipeline as in a 2-stage one, and a stage that repeats
+                // the nearest program copies nothing.
+                if upstream.first().map(|p| &**p) != Some(program) {
+                    let next: Rc<[Rc<str>]> = std::iter::once(Rc::from(program))
+                        .chain(upstream.iter().filter(|p| &***p != program).cloned())
+                        .take(MAX_UPSTREAM)
+                        .collect();
+                    upstream = next;
+                }
                 prev = Some(i);
             }
         }
@@ -726,24 +732,21 @@ fn dedup_redirects(redirects: &mut Vec<Redirect>) {
         redirects.dedup();
         return;
     }
-    let key = |r: &Redirect| {
-        (
+    // Marked from the end, by reference: no target is copied, however many there are.
+    let mut keep = vec![false; redirects.len()];
+    let mut seen = std::collections::HashSet::with_capacity(redirects.len());
+    for (i, r) in redirects.iter().enumerate().rev() {
+        keep[i] = seen.insert((
             r.fd,
             r.kind as u8,
-            r.target.text.clone(),
+            r.target.text.as_str(),
             r.target.dynamic,
             r.target.glob,
-        )
-    };
-    let mut seen = std::collections::HashSet::new();
-    let mut kept: Vec<Redirect> = Vec::with_capacity(redirects.len());
-    for r in redirects.drain(..).rev() {
-        if seen.insert(key(&r)) {
-            kept.push(r);
-        }
+        ));
     }
-    kept.reverse();
-    *redirects = kept;
+    drop(seen);
+    let mut keep = keep.into_iter();
+    redirects.retain(|_| keep.next().unwrap_or(true));
 }
 
 pub(super) fn join_dir(cwd: Option<&str>, target: &str) -> String {

@@ -724,7 +724,7 @@ impl Analyser {
         } else if inv.stdin_from.is_some() && !reads_file_on_stdin(inv) {
             self.finding(ShellFinding::InterpreterFromPipe {
                 interpreter: name.to_string(),
-                upstream: ctx.upstream.clone(),
+                upstream: ctx.upstream.iter().map(|p| p.to_string()).collect(),
             });
         }
     }
