@@ -162,6 +162,44 @@ pub struct ShellRun {
     pub directory: bool,
 }
 
+/// How much of a directory a delete's path covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Span {
+    /// The path itself.
+    Exact,
+    /// Everything in the directory (`dir/*`, `dir/.*`).
+    Contents,
+    /// Some entries of the directory (`dir/*.log`, `dir/build-*`).
+    Pattern,
+    /// What `find` selects under the directory, its start (`find DIR -delete`,
+    /// `find DIR -exec rm {} +`): everything, or only what its tests match (`filtered`).
+    Found { filtered: bool },
+}
+
+/// What a delete removes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DeleteTarget {
+    /// A target the line names, as written (`~/`, `build/*`, `$X`): resolved, with how much of
+    /// it goes, or `path: None` when it is not known until the command runs (`"$X"`, `$(…)`).
+    Named {
+        written: String,
+        path: Option<PathBuf>,
+        span: Span,
+    },
+    /// Whatever standard input names (`… | xargs rm`): not known until it runs.
+    Stdin,
+}
+
+impl DeleteTarget {
+    /// The path removed (or the directory a glob or `find` ranges over), when known.
+    pub fn path(&self) -> Option<&PathBuf> {
+        match self {
+            DeleteTarget::Named { path, .. } => path.as_ref(),
+            DeleteTarget::Stdin => None,
+        }
+    }
+}
+
 /// One thing a call does.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
@@ -182,7 +220,14 @@ pub enum Effect {
     /// Creates a directory or an empty file.
     Create { path: PathBuf },
     /// Removes a file or a tree.
-    Delete { path: PathBuf, recursive: bool },
+    Delete {
+        target: DeleteTarget,
+        /// Removes whole trees (`rm -r`, `find -delete`, a recursive delete tool).
+        recursive: bool,
+        /// The program that removes (`rm`, `trash`, `shred`…; `find -delete` for find's own
+        /// action, `rm` for `find … -exec rm {}`).
+        how: String,
+    },
     /// Moves or renames.
     Move { from: PathBuf, to: PathBuf },
     /// Makes a link at `link` pointing to `target`.
@@ -234,13 +279,13 @@ pub enum Effect {
 }
 
 impl Effect {
-    /// The path the effect changes, if it changes one (writes, creates, deletes, move targets
-    /// and sources, links, mode changes), with a word saying how.
+    /// The path the effect changes, if it changes one (writes, creates, deletes of a target
+    /// known statically, move targets and sources, links, mode changes), with a word saying how.
     pub fn changed_path(&self) -> Option<(&PathBuf, &str)> {
         match self {
             Effect::Write { path, how, .. } => Some((path, how)),
             Effect::Create { path } => Some((path, "create")),
-            Effect::Delete { path, .. } => Some((path, "delete")),
+            Effect::Delete { target, .. } => target.path().map(|p| (p, "delete")),
             Effect::Move { to, .. } => Some((to, "move")),
             Effect::Link { link, .. } => Some((link, "link")),
             Effect::Chmod { path, how } => Some((path, how)),

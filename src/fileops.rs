@@ -4,7 +4,7 @@
 //! (`bash f`, `./f`, `source f`, `python f`, `make`, `npm test`, git hooks…). Shared by the rule
 //! packs (self-protection, confinement) and the ledger (write-then-run chains).
 
-use crate::call::{Call, CallKind, Scope};
+use crate::call::{Call, CallKind, Scope, Span};
 use crate::shell::{Command, RedirectKind, ShellAnalysis, Word};
 use crate::vocab::Language;
 pub use crate::vocab::{
@@ -88,6 +88,29 @@ pub fn static_text(word: &Word) -> Option<std::borrow::Cow<'_, str>> {
 /// against the command's own directory. A glob stays as written (`build/*`).
 pub fn word_target(word: &Word, cmd: &Command, scope: &Scope) -> Option<PathBuf> {
     static_text(word).map(|t| resolve_for(scope, cmd, &t))
+}
+
+/// A word as a path target: resolved against the command's own directory when it changed
+/// (`cd dir && …`). `None` when the word is not known statically. A glob resolves to the
+/// directory it ranges over, with how much of it it covers.
+pub fn word_path(word: &Word, cmd: &Command, scope: &Scope) -> Option<(PathBuf, Span)> {
+    let text = static_text(word)?;
+    let text = text.as_ref();
+    if !word.glob {
+        return Some((resolve_for(scope, cmd, text), Span::Exact));
+    }
+    let cut = text.find(['*', '?', '[']).unwrap_or(text.len());
+    let (dir, rest) = match text[..cut].rfind('/') {
+        Some(i) => (&text[..=i], &text[i + 1..]),
+        None => ("", text),
+    };
+    let span = if matches!(rest.trim_end_matches('/'), "*" | ".*" | "{*,.*}" | ".[!.]*") {
+        Span::Contents
+    } else {
+        Span::Pattern
+    };
+    let dir = if dir.is_empty() { "." } else { dir };
+    Some((resolve_for(scope, cmd, dir), span))
 }
 
 /// `$TMPDIR/x`, `${TMPDIR}/x`, `${TMPDIR:-/tmp}/x` as a path under the temp root: the variable

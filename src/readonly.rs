@@ -32,7 +32,10 @@ pub fn change(call: &Call) -> Option<String> {
             }
             Fx::Write { path, .. } => format!("writes {}", path.display()),
             Fx::Create { path } => format!("creates {}", path.display()),
-            Fx::Delete { path, .. } => format!("deletes {}", path.display()),
+            Fx::Delete { target, .. } => match target.path() {
+                Some(path) => format!("deletes {}", path.display()),
+                None => "deletes a path not known until it runs".to_string(),
+            },
             Fx::Move { from, to } => format!("moves {} to {}", from.display(), to.display()),
             Fx::Link { link, .. } => format!("makes the link {}", link.display()),
             Fx::Chmod { path, how } => format!("changes {} ({how})", path.display()),

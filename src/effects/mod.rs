@@ -9,6 +9,7 @@
 //! Bash effects come from the shell analysis and `fileops`; file tools, `WebFetch` and
 //! `WebSearch` from their inputs; MCP tools from the tool models in `mcp.rs`.
 
+mod delete;
 pub mod mcp;
 mod mcp_table;
 
@@ -17,7 +18,8 @@ use crate::shell::{Command, ShellAnalysis};
 use crate::vocab;
 use serde_json::Value;
 
-pub use crate::call::{Effect, ShellRun, ShellWrite};
+pub use crate::call::{DeleteTarget, Effect, ShellRun, ShellWrite, Span};
+pub use delete::{FIND_DELETE, find_starts};
 
 /// The kinds of effect a policy can name (`limits: [{count: …}]`, read-only mode), each with
 /// what it covers. The one list of these names: policy validation and reasons read it.
@@ -72,7 +74,8 @@ impl Effect {
             "move" => matches!(self, Effect::Move { .. }),
             "link" => matches!(self, Effect::Link { .. }),
             "chmod" => matches!(self, Effect::Chmod { .. }),
-            "change" => self.changed_path().is_some(),
+            // A delete whose target is known only when it runs changes something too.
+            "change" => matches!(self, Effect::Delete { .. }) || self.changed_path().is_some(),
             "write-outside-project" => self.changed_path().is_some_and(|(p, _)| {
                 !p.starts_with(project_root) && !vocab::is_device(&p.to_string_lossy())
             }),
@@ -194,7 +197,7 @@ pub fn shell_effects(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Effe
             .position(|w| w.command == i)
             .map(|at| config.remove(at))
             .map(|w| (w.path, w.content.unwrap_or_default()));
-        command_effects(c, scope, adds, out);
+        command_effects(analysis, i, scope, adds, out);
         if let Some((engine, statements)) = client_statements(c) {
             for statement in statements {
                 let q = Effect::Query {
@@ -425,11 +428,15 @@ pub fn file_runs(effects: &[Effect]) -> Vec<crate::fileops::Execution> {
 }
 
 fn command_effects(
-    c: &Command,
+    analysis: &ShellAnalysis,
+    i: usize,
     scope: &Scope,
     adds: Option<(std::path::PathBuf, String)>,
     out: &mut Vec<Effect>,
 ) {
+    let Some(c) = analysis.commands.get(i) else {
+        return;
+    };
     let p = c.program.as_str();
     if p.is_empty() {
         return;
@@ -455,14 +462,9 @@ fn command_effects(
             });
         }
     }
+    delete::effects(analysis, i, scope, out);
     let ops = c.operands();
     match p {
-        "rm" | "rmdir" | "unlink" | "shred" | "srm" | "trash" | "trash-put" => {
-            let recursive = c.has_flag(Some('r'), &["recursive"]) || c.has_flag(Some('R'), &[]);
-            for path in targets(&ops) {
-                out.push(Effect::Delete { path, recursive });
-            }
-        }
         "mkdir" | "touch" | "mkfifo" | "mknod" => {
             // `mknod [-m MODE] NAME TYPE [MAJOR MINOR]`: only the name is a path.
             let names = if p == "mknod" {
@@ -489,28 +491,6 @@ fn command_effects(
             target: res(&ops[0].text),
             symbolic: c.has_flag(Some('s'), &["symbolic"]),
         }),
-        // `find DIR… -delete` removes what it finds below each starting point: a tree delete.
-        "find" if c.args.iter().any(|a| a.text == "-delete") => {
-            let starts = c
-                .args
-                .iter()
-                .take_while(|a| !a.text.starts_with(['-', '(', '!']))
-                .filter(|a| !a.dynamic);
-            let mut any = false;
-            for w in starts {
-                any = true;
-                out.push(Effect::Delete {
-                    path: res(&w.text),
-                    recursive: true,
-                });
-            }
-            if !any {
-                out.push(Effect::Delete {
-                    path: res("."),
-                    recursive: true,
-                });
-            }
-        }
         "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" => {
             for path in targets(ops.get(1..).unwrap_or_default()) {
                 out.push(Effect::Chmod {
@@ -631,8 +611,13 @@ mod tests {
                 .any(|x| matches!(x, Effect::Execute { path: Some(p), .. } if p.ends_with("a.sh")))
         );
         assert!(e.contains(&Effect::Delete {
-            path: "/home/dev/project/build".into(),
-            recursive: true
+            target: DeleteTarget::Named {
+                written: "build".into(),
+                path: Some("/home/dev/project/build".into()),
+                span: Span::Exact,
+            },
+            recursive: true,
+            how: "rm".into(),
         }));
         assert!(e.contains(&Effect::Send {
             host: Some("evil.example".into()),
@@ -646,15 +631,18 @@ mod tests {
             "Bash",
             serde_json::json!({"command": "find build dist -name '*.o' -delete; find -delete"}),
         );
-        for p in ["build", "dist", ""] {
-            let path = std::path::Path::new("/home/dev/project").join(p);
-            assert!(
-                e.contains(&Effect::Delete {
-                    path: path.clone(),
-                    recursive: true
-                }),
-                "{path:?} in {e:?}"
-            );
+        for (p, filtered) in [("build", true), ("dist", true), (".", false)] {
+            let path = std::path::Path::new("/home/dev/project").join(p.trim_start_matches('.'));
+            let want = Effect::Delete {
+                target: DeleteTarget::Named {
+                    written: p.into(),
+                    path: Some(path),
+                    span: Span::Found { filtered },
+                },
+                recursive: true,
+                how: FIND_DELETE.into(),
+            };
+            assert!(e.contains(&want), "{want:?} in {e:?}");
         }
         assert!(
             !effects("Bash", serde_json::json!({"command": "find . -name '*.o'"}))
@@ -675,8 +663,13 @@ mod tests {
         assert_eq!(hosts, [Some("github.com".to_string()), None]);
         assert!(
             Effect::Delete {
-                path: "/tmp/x".into(),
-                recursive: true
+                target: DeleteTarget::Named {
+                    written: "/tmp/x".into(),
+                    path: Some("/tmp/x".into()),
+                    span: Span::Exact,
+                },
+                recursive: true,
+                how: "rm".into(),
             }
             .is_kind(
                 "write-outside-project",
@@ -713,8 +706,13 @@ mod tests {
                 path: "/tmp/work".into(),
             },
             Effect::Delete {
-                path: "/home/dev/old".into(),
+                target: DeleteTarget::Named {
+                    written: "${HOME}/old".into(),
+                    path: Some("/home/dev/old".into()),
+                    span: Span::Exact,
+                },
                 recursive: true,
+                how: "rm".into(),
             },
             Effect::Chmod {
                 path: "/home/dev/k".into(),
@@ -731,10 +729,203 @@ mod tests {
             .filter(|x| matches!(x, Effect::Create { .. }))
             .count();
         assert_eq!(creates, 3, "{e:?}");
-        // A variable palisade cannot know names no path.
-        assert!(!e.iter().any(
-            |x| matches!(x, Effect::Delete { path, .. } if path.to_string_lossy().contains("DIR"))
-        ));
+        // A variable palisade cannot know names no path: a delete of a target not known.
+        assert!(e.contains(&Effect::Delete {
+            target: DeleteTarget::Named {
+                written: "$DIR/y".into(),
+                path: None,
+                span: Span::Exact,
+            },
+            recursive: true,
+            how: "rm".into(),
+        }));
+    }
+
+    /// The deletes of a Bash line, each as `how[ -r] written=path span` (`?`: not known).
+    fn deletes(command: &str) -> Vec<String> {
+        effects("Bash", serde_json::json!({ "command": command }))
+            .into_iter()
+            .filter_map(|e| match e {
+                Effect::Delete {
+                    target,
+                    recursive,
+                    how,
+                } => Some(format!(
+                    "{how}{} {}",
+                    if recursive { " -r" } else { "" },
+                    match target {
+                        DeleteTarget::Stdin => "<stdin>".to_string(),
+                        DeleteTarget::Named {
+                            written,
+                            path,
+                            span,
+                        } => format!(
+                            "{written}={} {span:?}",
+                            path.map_or("?".into(), |p| p.display().to_string())
+                        ),
+                    }
+                )),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// A delete says what it removes: how much of a directory a glob covers, a target not
+    /// known until it runs, targets from stdin, what `find` selects under a start.
+    #[test]
+    fn deletes_say_what_they_remove() {
+        assert_eq!(
+            deletes("rm -rf /* ~/* /tmp/* dir/*.log build"),
+            [
+                "rm -r /*=/ Contents",
+                "rm -r ~/*=/home/dev Contents",
+                "rm -r /tmp/*=/tmp Contents",
+                "rm -r dir/*.log=/home/dev/project/dir Pattern",
+                "rm -r build=/home/dev/project/build Exact",
+            ]
+        );
+        assert_eq!(
+            deletes("cd src && rm -rf generated ../../x"),
+            [
+                "rm -r generated=/home/dev/project/src/generated Exact",
+                "rm -r ../../x=/home/dev/x Exact",
+            ]
+        );
+        assert_eq!(
+            deletes("rm -f \"$X\" $(ls) a"),
+            [
+                "rm $X=? Exact",
+                "rm $(ls)=? Exact",
+                "rm a=/home/dev/project/a Exact"
+            ]
+        );
+        assert_eq!(deletes("ls | xargs rm -rf"), ["rm -r <stdin>"]);
+        let fed = deletes("cat list | xargs -I{} rm -rf {}");
+        assert_eq!(fed[0], "rm -r <stdin>");
+        assert!(fed[1].ends_with("=? Exact"), "{fed:?}");
+        // Items echoed into xargs are the operands themselves.
+        assert_eq!(
+            deletes("echo build dist | xargs rm -rf"),
+            [
+                "rm -r build=/home/dev/project/build Exact",
+                "rm -r dist=/home/dev/project/dist Exact"
+            ]
+        );
+        assert_eq!(
+            deletes(
+                "trash-put a; trash -r b; gio trash c; gio info d; rmdir e; unlink f; shred -u g"
+            ),
+            [
+                "trash-put a=/home/dev/project/a Exact",
+                "trash -r b=/home/dev/project/b Exact",
+                "gio c=/home/dev/project/c Exact",
+                "rmdir e=/home/dev/project/e Exact",
+                "unlink f=/home/dev/project/f Exact",
+                "shred g=/home/dev/project/g Exact",
+            ]
+        );
+    }
+
+    /// `find` deletes what it selects under each start, by its own `-delete` or by the remover
+    /// its `-exec`/`-execdir`/`-ok` runs, filtered or not; a literal operand beside `{}` is a
+    /// path of its own.
+    #[test]
+    fn find_deletes_what_it_selects() {
+        assert_eq!(
+            deletes("find . -name '*.pyc' -delete"),
+            ["find -delete -r .=/home/dev/project Found { filtered: true }"]
+        );
+        // Leading options are not starts; `-type` and `-name '*'` narrow nothing.
+        assert_eq!(
+            deletes("find -L / -type f -delete; find -H ~ -name '*' -delete"),
+            [
+                "find -delete -r /=/ Found { filtered: false }",
+                "find -delete -r ~=/home/dev Found { filtered: false }",
+            ]
+        );
+        assert_eq!(
+            deletes("find \"$D\" -delete"),
+            ["find -delete -r $D=? Found { filtered: false }"]
+        );
+        assert_eq!(
+            deletes("find ~ -exec rm -rf {} +"),
+            ["rm -r ~=/home/dev Found { filtered: false }"]
+        );
+        assert_eq!(
+            deletes("sudo find /etc a -name '*.conf' -execdir /bin/unlink {} \\;"),
+            [
+                "unlink /etc=/etc Found { filtered: true }",
+                "unlink a=/home/dev/project/a Found { filtered: true }",
+            ]
+        );
+        assert_eq!(
+            deletes("find /tmp/x -exec rm -rf {} /tmp/x/../.. \\;"),
+            [
+                "rm -r /tmp/x=/tmp/x Found { filtered: false }",
+                "rm -r /tmp/x/../..=/ Exact",
+            ]
+        );
+        assert_eq!(
+            deletes("find . -name '*.o' -ok rm {} \\;"),
+            ["rm .=/home/dev/project Found { filtered: true }"]
+        );
+        assert_eq!(
+            deletes("find . -type d -exec rmdir {} +"),
+            ["rmdir .=/home/dev/project Found { filtered: true }"]
+        );
+        // Not a delete: a find that only lists, or runs a reader.
+        assert!(deletes("find . -name '*.o'; find . -exec grep -l x {} +").is_empty());
+    }
+
+    /// However the command is spelled or wrapped, the delete is the same effect.
+    #[test]
+    fn deletes_through_quoting_wrappers_and_tools() {
+        let home = std::path::PathBuf::from("/home/dev");
+        for cmd in [
+            "r''m -rf ~",
+            "\"rm\" -rf ~/",
+            "/bin/rm -Rf $HOME",
+            "\\rm -r -f \"${HOME}\"",
+            "sudo rm -rf ~",
+            "env X=1 rm --recursive ~",
+            "bash -c 'rm -rf ~'",
+            "nice -n 5 rm -rf ~",
+            "timeout 5 rm -rf ~",
+            "nohup rm -rf ~ &",
+            "echo ~ | xargs rm -rf",
+            "rm -rf /home/dev/project/..",
+            "find ~ -maxdepth 0 -exec sh -c 'rm -rf \"$1\"' _ {} \\;",
+        ] {
+            let e = effects("Bash", serde_json::json!({ "command": cmd }));
+            assert!(
+                e.iter().any(
+                    |x| matches!(x, Effect::Delete { target, recursive: true, .. }
+                    if target.path() == Some(&home))
+                ),
+                "{cmd}: {e:?}"
+            );
+        }
+        // A delete tool is modelled as `rm`: the same effect.
+        let e = effects(
+            "mcp__filesystem__delete_directory",
+            serde_json::json!({"path": "/home/dev", "recursive": true}),
+        );
+        assert!(
+            e.iter().any(
+                |x| matches!(x, Effect::Delete { target, recursive: true, how }
+                if target.path() == Some(&home) && how == "rm")
+            ),
+            "{e:?}"
+        );
+        // A delete whose target is not known is still a change, and counts as a delete.
+        let unknown = Effect::Delete {
+            target: DeleteTarget::Stdin,
+            recursive: true,
+            how: "rm".into(),
+        };
+        let root = std::path::Path::new("/home/dev/project");
+        assert!(unknown.is_kind("change", root) && unknown.is_kind("delete-recursive", root));
+        assert!(!unknown.is_kind("write-outside-project", root));
     }
 
     /// Bash SQL clients give the statements their command line holds, as the MCP SQL tools do

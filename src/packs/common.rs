@@ -7,6 +7,8 @@ use crate::shell::{Command, RedirectKind, ShellAnalysis, Word};
 use crate::verdict::Effect;
 use std::path::{Path, PathBuf};
 
+pub use crate::call::Span;
+pub use crate::fileops::word_path;
 pub use crate::vocab::{
     DECODERS, DOWNLOADERS, NETWORK_SENDERS, inline_code, is_local_host, is_remote_spec, positionals,
 };
@@ -270,40 +272,6 @@ pub fn critical(path: &Path, scope: &Scope) -> Option<String> {
         return Some(format!("the system directory {s}"));
     }
     None
-}
-
-/// How much of a directory a path word covers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Span {
-    /// The path itself.
-    Exact,
-    /// Everything in the directory (`dir/*`, `dir/.*`).
-    Contents,
-    /// Some entries of the directory (`dir/*.log`, `dir/build-*`).
-    Pattern,
-}
-
-/// A word as a path target: resolved against the command's own directory when it changed
-/// (`cd dir && …`). `None` when the word is not known statically. A glob resolves to the
-/// directory it ranges over, with how much of it it covers.
-pub fn word_path(word: &Word, cmd: &Command, scope: &Scope) -> Option<(PathBuf, Span)> {
-    let text = crate::fileops::static_text(word)?;
-    let text = text.as_ref();
-    if !word.glob {
-        return Some((resolve_for(scope, cmd, text), Span::Exact));
-    }
-    let cut = text.find(['*', '?', '[']).unwrap_or(text.len());
-    let (dir, rest) = match text[..cut].rfind('/') {
-        Some(i) => (&text[..=i], &text[i + 1..]),
-        None => ("", text),
-    };
-    let span = if matches!(rest.trim_end_matches('/'), "*" | ".*" | "{*,.*}" | ".[!.]*") {
-        Span::Contents
-    } else {
-        Span::Pattern
-    };
-    let dir = if dir.is_empty() { "." } else { dir };
-    Some((resolve_for(scope, cmd, dir), span))
 }
 
 /// Paths a word names for reading, including `@file` forms (`curl -d @f`, `-F x=@f`).

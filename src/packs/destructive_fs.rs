@@ -2,9 +2,11 @@
 
 use super::common::{Span, critical, word_path};
 use super::{Check, Example, Rule};
-use crate::normalize::Scope;
+use crate::effects::{DeleteTarget, Effect, FIND_DELETE};
+use crate::normalize::{Call, Scope};
 use crate::shell::{Command, RedirectKind, ShellAnalysis};
 use crate::verdict::Effect::{Ask, Deny};
+use std::path::PathBuf;
 
 const PACK: &str = "destructive-fs";
 
@@ -12,122 +14,92 @@ fn recursive(c: &Command) -> bool {
     c.has_flag(Some('r'), &["recursive"]) || c.has_flag(Some('R'), &[])
 }
 
-fn rm_critical(c: &Command, scope: &Scope) -> Option<String> {
-    if !recursive(c) {
-        return None;
-    }
-    c.operands().iter().find_map(|w| {
-        let (path, span) = word_path(w, c, scope)?;
-        if span == Span::Pattern {
-            return None;
-        }
-        critical(&path, scope).map(|what| format!("`{}` is {what}", w.text))
+/// The call's recursive deletes by a removing program, `find -exec rm -r` included: `find`'s
+/// own `-delete` is the find rules'.
+fn tree_deletes(call: &Call) -> impl Iterator<Item = &DeleteTarget> {
+    call.effects.iter().filter_map(|e| match e {
+        Effect::Delete {
+            target,
+            recursive: true,
+            how,
+        } if how != FIND_DELETE => Some(target),
+        _ => None,
     })
 }
 
-fn rm_outside(c: &Command, scope: &Scope) -> Option<String> {
-    if !recursive(c) {
-        return None;
-    }
-    if c.args_from_stdin {
-        return Some("its targets come from stdin and cannot be checked".into());
-    }
-    // `find DIR … -exec rm -rf {}` deletes what find selects under DIR, not DIR itself.
-    let via_find = c.wrappers.iter().any(|w| w.starts_with("find"));
-    for w in c.operands() {
-        let Some((path, span)) = word_path(w, c, scope) else {
-            return Some(format!(
-                "the target `{}` is not known until it runs",
-                w.text
-            ));
+/// What the call's `find`s delete: each start as written, resolved when known, and whether a
+/// test narrows the selection.
+fn find_deletes(call: &Call) -> impl Iterator<Item = (&str, Option<&PathBuf>, bool)> {
+    call.effects.iter().filter_map(|e| match e {
+        Effect::Delete {
+            target:
+                DeleteTarget::Named {
+                    written,
+                    path,
+                    span: Span::Found { filtered },
+                },
+            ..
+        } => Some((written.as_str(), path.as_ref(), *filtered)),
+        _ => None,
+    })
+}
+
+fn rm_critical(call: &Call, scope: &Scope) -> Option<String> {
+    tree_deletes(call).find_map(|t| match t {
+        DeleteTarget::Named {
+            written,
+            path: Some(path),
+            span,
+        } if *span != Span::Pattern => {
+            critical(path, scope).map(|what| format!("`{written}` is {what}"))
+        }
+        _ => None,
+    })
+}
+
+fn rm_outside(call: &Call, scope: &Scope) -> Option<String> {
+    tree_deletes(call).find_map(|t| {
+        let (written, path, span) = match t {
+            DeleteTarget::Stdin => {
+                return Some("its targets come from stdin and cannot be checked".into());
+            }
+            DeleteTarget::Named {
+                written,
+                path: None,
+                ..
+            } => return Some(format!("the target `{written}` is not known until it runs")),
+            DeleteTarget::Named {
+                written,
+                path: Some(path),
+                span,
+            } => (written, path, *span),
         };
-        if !scope.within_roots(&path) {
+        if !scope.within_roots(path) {
             return Some(format!(
-                "`{}` resolves to {} outside the project",
-                w.text,
+                "`{written}` resolves to {} outside the project",
                 path.display()
             ));
         }
-        let is_root = scope.roots.iter().any(|r| r == &path);
+        let is_root = scope.roots.iter().any(|r| r == path);
         // Emptying a temp root (`rm -rf /tmp/*`) stays inside it; the root itself is asked.
-        let temp_contents = span == Span::Contents && path != scope.project_root && is_temp(&path);
-        if is_root && !via_find && span != Span::Pattern && !temp_contents {
-            let what = if path == scope.project_root {
-                "the project root"
-            } else {
-                "a whole root directory"
-            };
-            let how = if span == Span::Contents {
-                "everything in "
-            } else {
-                ""
-            };
-            return Some(format!("`{}` is {how}{what}", w.text));
+        // `find DIR … -exec rm -rf {}` deletes what find selects under DIR (the find rules
+        // judge that), not DIR itself.
+        let temp_contents = span == Span::Contents && *path != scope.project_root && is_temp(path);
+        let whole = matches!(span, Span::Exact | Span::Contents);
+        if !is_root || !whole || temp_contents {
+            return None;
         }
-    }
-    None
-}
-
-/// `find` deletes what it selects: `-delete`, or `-exec`/`-execdir`/`-ok` of a deleting program.
-fn find_deletes(c: &Command) -> bool {
-    c.args.iter().enumerate().any(|(i, a)| {
-        a.text == "-delete"
-            || (matches!(a.text.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir")
-                && c.args.get(i + 1).is_some_and(|p| {
-                    let name = p.text.rsplit('/').next().unwrap_or(&p.text);
-                    matches!(
-                        name,
-                        "rm" | "unlink" | "shred" | "srm" | "trash" | "trash-put"
-                    )
-                }))
-    })
-}
-
-/// `find` selects everything under its starts: no test narrows it (`-type` alone does not,
-/// nor `-name '*'`).
-fn find_unfiltered(c: &Command) -> bool {
-    const TESTS: &[&str] = &[
-        "-name",
-        "-iname",
-        "-path",
-        "-ipath",
-        "-wholename",
-        "-iwholename",
-        "-regex",
-        "-iregex",
-        "-lname",
-        "-ilname",
-        "-mtime",
-        "-mmin",
-        "-atime",
-        "-amin",
-        "-ctime",
-        "-cmin",
-        "-newer",
-        "-anewer",
-        "-cnewer",
-        "-newermt",
-        "-size",
-        "-empty",
-        "-user",
-        "-group",
-        "-perm",
-        "-links",
-        "-inum",
-        "-samefile",
-        "-uid",
-        "-gid",
-        "-nouser",
-        "-nogroup",
-        "-prune",
-        "-used",
-    ];
-    !c.args.iter().enumerate().any(|(i, a)| {
-        TESTS.contains(&a.text.as_str())
-            && !c
-                .args
-                .get(i + 1)
-                .is_some_and(|v| matches!(v.text.as_str(), "*" | ".*" | "*.*"))
+        let what = if *path == scope.project_root {
+            "the project root"
+        } else {
+            "a whole root directory"
+        };
+        let how = if span == Span::Contents {
+            "everything in "
+        } else {
+            ""
+        };
+        Some(format!("`{written}` is {how}{what}"))
     })
 }
 
@@ -136,50 +108,25 @@ fn is_temp(path: &std::path::Path) -> bool {
     path == std::path::Path::new("/tmp") || path == std::path::Path::new("/var/tmp")
 }
 
-fn find_delete(c: &Command, scope: &Scope) -> Option<String> {
-    if !find_deletes(c) {
-        return None;
-    }
-    find_starts(c).into_iter().find_map(|w| {
-        let (path, _) = word_path(w, c, scope)?;
-        critical(&path, scope).map(|what| format!("`find {}` deletes under {what}", w.text))
+fn find_delete(call: &Call, scope: &Scope) -> Option<String> {
+    find_deletes(call).find_map(|(written, path, _)| {
+        critical(path?, scope).map(|what| format!("`find {written}` deletes under {what}"))
     })
 }
 
-fn find_delete_outside(c: &Command, scope: &Scope) -> Option<String> {
-    if !find_deletes(c) {
-        return None;
-    }
-    find_starts(c)
-        .into_iter()
-        .find_map(|w| match word_path(w, c, scope) {
-            None => Some(format!(
-                "`find {}` deletes from a path not known until it runs",
-                w.text
-            )),
-            Some((path, _)) if !scope.within_roots(&path) => Some(format!(
-                "`find {}` deletes under {}",
-                w.text,
-                path.display()
-            )),
-            Some((path, _)) if path == scope.project_root && find_unfiltered(c) => Some(format!(
-                "`find {}` deletes everything in the project root",
-                w.text
-            )),
-            Some(_) => None,
-        })
-}
-
-fn find_starts(c: &Command) -> Vec<&crate::shell::Word> {
-    let mut out = Vec::new();
-    for a in &c.args {
-        let t = a.text.as_str();
-        if t.starts_with('-') || t == "(" || t == "!" {
-            break;
+fn find_delete_outside(call: &Call, scope: &Scope) -> Option<String> {
+    find_deletes(call).find_map(|(written, path, filtered)| match path {
+        None => Some(format!(
+            "`find {written}` deletes from a path not known until it runs"
+        )),
+        Some(path) if !scope.within_roots(path) => {
+            Some(format!("`find {written}` deletes under {}", path.display()))
         }
-        out.push(a);
-    }
-    out
+        Some(path) if *path == scope.project_root && !filtered => Some(format!(
+            "`find {written}` deletes everything in the project root"
+        )),
+        Some(_) => None,
+    })
 }
 
 fn is_disk_device(text: &str) -> bool {
@@ -310,7 +257,8 @@ fn find_piped_delete(a: &ShellAnalysis, scope: &Scope) -> Option<String> {
         if up.program != "find" {
             return None;
         }
-        find_starts(up).into_iter().find_map(|w| {
+        crate::effects::find_starts(up).into_iter().find_map(|w| {
+            let w = &w;
             let (path, _) = word_path(w, up, scope)?;
             critical(&path, scope).map(|what| {
                 format!(
@@ -368,8 +316,8 @@ pub static RULES: &[Rule] = &[
         pack: PACK,
         effect: Deny,
         reason: "Recursive delete of a critical directory (root, home or a system directory) is refused; delete only specific paths inside the project",
-        programs: &["rm", "rmdir", "unlink", "trash", "trash-put", "gio"],
-        check: Check::Command(rm_critical),
+        programs: &[],
+        check: Check::Call(rm_critical),
         refused: &[
             Example::bash("rm -rf /"),
             Example::bash("rm -rf ~"),
@@ -396,8 +344,8 @@ pub static RULES: &[Rule] = &[
         pack: PACK,
         effect: Ask,
         reason: "Recursive delete outside the project, of the project root, or of a target not known in advance needs confirmation",
-        programs: &["rm"],
-        check: Check::Command(rm_outside),
+        programs: &[],
+        check: Check::Call(rm_outside),
         refused: &[
             Example::bash("rm -rf ~/Documents"),
             Example::bash("rm -rf ../other-project"),
@@ -426,8 +374,8 @@ pub static RULES: &[Rule] = &[
         pack: PACK,
         effect: Deny,
         reason: "`find` deleting over a critical directory is refused",
-        programs: &["find"],
-        check: Check::Command(find_delete),
+        programs: &[],
+        check: Check::Call(find_delete),
         refused: &[
             Example::bash("find / -name '*' -delete"),
             Example::bash("find ~ -type f -delete"),
@@ -445,8 +393,8 @@ pub static RULES: &[Rule] = &[
         pack: PACK,
         effect: Ask,
         reason: "`find` deleting outside the project, or everything in it, needs confirmation",
-        programs: &["find"],
-        check: Check::Command(find_delete_outside),
+        programs: &[],
+        check: Check::Call(find_delete_outside),
         refused: &[
             Example::bash("find ~/Downloads -delete"),
             Example::bash("find .. -name '*.log' -delete"),

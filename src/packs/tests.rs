@@ -150,3 +150,89 @@ fn packs_read_files_through_the_scope() {
     assert_eq!(judged(&scope, &cert), None);
     assert_eq!(judged(&scope, &install), Some(crate::verdict::Effect::Deny));
 }
+
+/// The recursive-delete rules judge the call's `Delete` effects: every spelling, wrapper and
+/// tool that reaches the same delete gets the same verdict from the same rule, and ordinary
+/// clean-ups pass.
+#[test]
+fn recursive_deletes_are_judged_on_their_effects() {
+    use crate::verdict::Effect::{Ask, Deny};
+    let scope = scope();
+    let cases: &[(&str, Option<(crate::verdict::Effect, &str)>)] = &[
+        // Quoting, absolute paths, wrappers.
+        ("r''m -rf ~", Some((Deny, "rm-critical"))),
+        ("\"rm\" -rf /", Some((Deny, "rm-critical"))),
+        ("/usr/bin/rm -rf /etc", Some((Deny, "rm-critical"))),
+        ("sudo -u root rm -rf /usr", Some((Deny, "rm-critical"))),
+        ("env -i rm -rf ~", Some((Deny, "rm-critical"))),
+        ("bash -c \"rm -rf \\$HOME\"", Some((Deny, "rm-critical"))),
+        ("nice timeout 9 rm -rf ~/", Some((Deny, "rm-critical"))),
+        ("echo / | xargs rm -rf", Some((Deny, "rm-critical"))),
+        ("rm -rf ${HOME}", Some((Deny, "rm-critical"))),
+        ("rm -rf ~/..", Some((Deny, "rm-critical"))),
+        ("cd src && rm -rf ../../..", Some((Deny, "rm-critical"))),
+        ("rm -rf ~/*", Some((Deny, "rm-critical"))),
+        ("trash -r ~", Some((Deny, "rm-critical"))),
+        (
+            "find / -maxdepth 0 -exec sh -c 'rm -rf \"$1\"' _ {} \\;",
+            Some((Deny, "rm-critical")),
+        ),
+        // `find` options before the start do not hide it.
+        (
+            "find -L / -type f -delete",
+            Some((Deny, "find-delete-critical")),
+        ),
+        (
+            "find -P ~ -exec sudo rm -f {} +",
+            Some((Deny, "find-delete-critical")),
+        ),
+        // Outside the project, the project itself, not known in advance.
+        ("rm -rf ../other", Some((Ask, "rm-outside-project"))),
+        ("rm -rf ./*", Some((Ask, "rm-outside-project"))),
+        ("rm -rf /tmp", Some((Ask, "rm-outside-project"))),
+        ("rm -rf $(cat dirs)", Some((Ask, "rm-outside-project"))),
+        (
+            "cat dirs | xargs -I{} rm -rf {}",
+            Some((Ask, "rm-outside-project")),
+        ),
+        (
+            "find \"$D\" -name '*.o' -delete",
+            Some((Ask, "find-delete-outside")),
+        ),
+        (
+            "find . -exec sh -c 'rm -rf \"$1\"' _ {} \\;",
+            Some((Ask, "find-delete-outside")),
+        ),
+        (
+            "find . -mindepth 1 -exec rm -rf {} +",
+            Some((Ask, "find-delete-outside")),
+        ),
+        // Ordinary work.
+        ("rm -rf target node_modules", None),
+        ("rm -rf /tmp/*", None),
+        ("rm -rf dist/*.map build/*", None),
+        ("cd src && rm -rf generated", None),
+        ("find . -name '*.pyc' -delete", None),
+        ("find . -type d -name __pycache__ -exec rm -rf {} +", None),
+        ("find -L build -name '*.o' -exec rm {} +", None),
+        ("echo build dist | xargs rm -rf", None),
+        ("find . -type d -exec rmdir {} +", None),
+        ("rm -f \"$LOG\"", None),
+    ];
+    let mut failures = Vec::new();
+    for (cmd, want) in cases {
+        let call = call_of(&Example::bash(cmd), &scope);
+        let v = crate::evaluate::evaluate(&Policy::default(), &call, &scope);
+        let got = v.effect.zip(v.rule.clone());
+        let ok = match want {
+            Some((effect, id)) => got
+                .as_ref()
+                .is_some_and(|(e, r)| e == effect && r == &format!("destructive-fs/{id}")),
+            None => got.is_none(),
+        };
+        if !ok {
+            failures.push(format!("{cmd}: want {want:?}, got {got:?} ({})", v.reason));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
