@@ -331,9 +331,17 @@ pub static RULES: &[Rule] = &[
             Example::bash("sudo rm -rf --no-preserve-root /"),
             Example::bash("bash -c 'rm -rf ~'"),
             Example::bash("find / -exec rm -rf {} \\;"),
+            Example::tool(
+                "mcp__filesystem__delete_directory",
+                r#"{"path":"/home/dev","recursive":true}"#,
+            ),
         ],
         allowed: &[
             Example::bash("rm -rf target/ node_modules/"),
+            Example::tool(
+                "mcp__filesystem__delete_directory",
+                r#"{"path":"/home/dev/project/build","recursive":true}"#,
+            ),
             Example::bash("rm -rf /tmp/build-123"),
             Example::bash("rm ~/notes.txt"),
             Example::bash("rm -rf ./dist"),
@@ -353,6 +361,11 @@ pub static RULES: &[Rule] = &[
             Example::bash("rm -rf *"),
             Example::bash("rm -rf \"$BUILD_DIR\""),
             Example::bash("ls | xargs rm -rf"),
+            Example::bash("trash -r ~/Documents"),
+            Example::tool(
+                "mcp__filesystem__delete_directory",
+                r#"{"path":"/home/dev/other","recursive":true}"#,
+            ),
         ],
         allowed: &[
             Example::bash("rm -rf target/ node_modules/ dist build .next __pycache__"),
@@ -382,6 +395,7 @@ pub static RULES: &[Rule] = &[
             Example::bash("find /usr -type f -exec rm {} \\;"),
             Example::bash("find $HOME -execdir /bin/rm -f {} +"),
             Example::bash("sudo find /etc -name '*.conf' -exec unlink {} \\;"),
+            Example::bash("find -L / -type f -delete"),
         ],
         allowed: &[
             Example::bash("find . -name '*.pyc' -delete"),
@@ -401,6 +415,8 @@ pub static RULES: &[Rule] = &[
             Example::bash("find . -delete"),
             Example::bash("find . -type f -exec rm -f {} +"),
             Example::bash("find ../other -execdir rm {} \\;"),
+            Example::bash("find \"$DIR\" -name '*.o' -delete"),
+            Example::bash("find . -exec sh -c 'rm -rf \"$1\"' _ {} \\;"),
         ],
         allowed: &[
             Example::bash("find . -name '*.pyc' -delete"),
@@ -409,6 +425,7 @@ pub static RULES: &[Rule] = &[
             Example::bash("find build -type f -delete"),
             Example::bash("find . -name '*.o' -exec rm {} +"),
             Example::bash("find . -name '*.rs' -exec grep -l TODO {} +"),
+            Example::bash("find . -type d -exec rmdir {} +"),
         ],
     },
     Rule {
