@@ -246,13 +246,14 @@ fn parallel_writes_in_one_session_are_all_recorded() {
             .flat_map(|h| h.join().unwrap())
             .collect()
     });
-    // A debug build on a loaded machine can hit the hook's deadline; it then denies (fail
-    // closed). Every write that was allowed must be recorded; nothing else may fail.
+    // A debug build on a loaded machine can hit the hook's deadline, or wait out the store's
+    // busy timeout behind 99 others; either way it denies (fail closed). Every write that was
+    // allowed must be recorded; nothing else may fail.
     let mut allowed = Vec::new();
     for (i, code, text) in &results {
         match code {
             0 => allowed.push(*i),
-            2 if text.contains("deadline") => {}
+            2 if text.contains("deadline") || text.contains("stayed locked") => {}
             _ => panic!("call {i}: exit {code}: {text}"),
         }
     }
