@@ -99,6 +99,13 @@ pub fn parse_event(bytes: &[u8]) -> Result<HookEvent, EventError> {
     serde_json::from_value(value).map_err(|e| EventError::NotJson(e.to_string()))
 }
 
+/// The server and tool of an MCP tool name, `mcp__<server>__<tool>`; a name with no second
+/// `__` is the server alone (tool `""`). `None` for a tool that is not an MCP tool.
+pub fn mcp_parts(tool: &str) -> Option<(&str, &str)> {
+    let rest = tool.strip_prefix("mcp__")?;
+    Some(rest.split_once("__").unwrap_or((rest, "")))
+}
+
 impl HookEvent {
     /// A PreToolUse for a hypothetical call (`check`, `explain`, `allow`, `policy validate`).
     pub fn hypothetical(

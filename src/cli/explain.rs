@@ -302,51 +302,144 @@ pub fn trace(
     }
 }
 
-/// What the call does, one line each, from the call's analysis: files written (and how),
-/// files read, files executed, hosts fetched. Kept in one function so a richer effect model
-/// only changes this.
+/// What the call does, one line per effect, from the effects `normalize` computed once (the
+/// same list the packs, the ledger and limits judge), whatever the tool: Bash, a file tool, a
+/// fetch or an MCP tool's model. A shell line's programs are listed above as commands, so
+/// their plain runs are not repeated here; the files its readers read are added from the
+/// analysis, because `Effect::Read` carries only `cat` and `<` so far.
 pub fn effects(call: &Call, scope: &Scope) -> Vec<String> {
+    let shell = matches!(call.kind, CallKind::Shell { .. });
     let mut out = Vec::new();
-    match &call.kind {
-        CallKind::Shell { analysis, .. } => {
-            for w in crate::effects::shell_writes(&call.effects) {
-                let mut line = format!("writes {} ({})", w.path.display(), w.how);
-                if w.from_network {
-                    line.push_str(", content from the network");
-                }
-                out.push(line);
-            }
-            for (p, how) in packs::common::altered_paths(analysis, scope) {
-                out.push(format!("changes or removes {} ({how})", p.display()));
-            }
-            for c in &analysis.commands {
-                for p in crate::fileops::reads(c, scope) {
-                    out.push(format!("reads {} ({})", p.display(), c.program));
-                }
-            }
-            for c in packs::common::network_senders(analysis) {
-                out.push(format!("talks to the network ({})", c.line()));
+    // A modelled MCP tool is judged as the command line its model gives; say which tool it is.
+    if let Some((server, tool)) = crate::event::mcp_parts(&call.tool) {
+        out.push(format!("calls tool '{tool}' of MCP server '{server}'"));
+    }
+    for e in &call.effects {
+        if let Some(line) = describe(e, shell) {
+            out.push(line);
+        }
+    }
+    if let CallKind::Shell { analysis, .. } = &call.kind {
+        for c in &analysis.commands {
+            for p in crate::fileops::reads(c, scope) {
+                out.push(format!("reads {} ({})", p.display(), c.program));
             }
         }
-        CallKind::Read { paths } => {
-            for p in paths {
-                out.push(format!("reads {}", p.display()));
+    }
+    // One line per fact: `cat a` is both a Read effect and a reader's operand.
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|l| {
+        let key = l.split(" (").next().unwrap_or(l).to_string();
+        seen.insert(key)
+    });
+    out
+}
+
+/// One effect as a line of the trace; `None` for a shell line's plain program run.
+fn describe(e: &crate::effects::Effect, shell: bool) -> Option<String> {
+    use crate::call::{DeleteTarget, Span};
+    use crate::effects::Effect as Fx;
+    Some(match e {
+        Fx::Read { path } => format!("reads {}", path.display()),
+        Fx::List { path } => format!("lists {}", path.display()),
+        Fx::Write {
+            path, how, shell, ..
+        } => {
+            let mut line = format!("writes {} ({how})", path.display());
+            if shell.as_ref().is_some_and(|w| w.from_network) {
+                line.push_str(", content from the network");
+            }
+            line
+        }
+        Fx::Create { path } => format!("creates {}", path.display()),
+        Fx::Delete {
+            target,
+            recursive,
+            how,
+        } => {
+            let what = match target {
+                DeleteTarget::Stdin => "whatever its standard input names".to_string(),
+                DeleteTarget::Named {
+                    written,
+                    path: None,
+                    ..
+                } => format!("`{written}`, not known until it runs"),
+                DeleteTarget::Named {
+                    written,
+                    path: Some(p),
+                    span,
+                } => match span {
+                    Span::Exact => p.display().to_string(),
+                    Span::Contents => format!("everything in {}", p.display()),
+                    Span::Pattern => format!("the entries of {} matching `{written}`", p.display()),
+                    Span::Found { filtered: true } => {
+                        format!("what `find` selects under {}", p.display())
+                    }
+                    Span::Found { filtered: false } => {
+                        format!("everything `find` finds under {}", p.display())
+                    }
+                },
+            };
+            let tree = if *recursive { ", whole trees" } else { "" };
+            format!("removes {what} ({how}{tree})")
+        }
+        Fx::Move { from, to } => format!("moves {} to {}", from.display(), to.display()),
+        Fx::Link {
+            link,
+            target,
+            symbolic,
+        } => format!(
+            "links {} to {} ({})",
+            link.display(),
+            target.display(),
+            if *symbolic { "symbolic" } else { "hard" }
+        ),
+        Fx::Chmod { path, how } => {
+            format!("changes the mode or owner of {} ({how})", path.display())
+        }
+        Fx::Execute {
+            program,
+            path: Some(path),
+            language,
+            ..
+        } => match language {
+            // A settings file the program loads (git config): code it names runs.
+            Some(l) if l.is_settings() => format!("loads {} ({program})", path.display()),
+            Some(l) => format!("executes {} ({program}, {})", path.display(), l.as_str()),
+            None => format!("executes {} ({program})", path.display()),
+        },
+        Fx::Execute { .. } if shell => return None,
+        Fx::Execute { program, .. } => format!("runs {program}"),
+        Fx::Query {
+            engine, statement, ..
+        } => format!("runs a database statement ({engine}): {}", clip(statement)),
+        Fx::Send { host, data, .. } => {
+            let to = host.as_deref().unwrap_or("a host not known until it runs");
+            match data {
+                Some(d) if d.len() == 1 => format!("sends data to {to} (1 byte known)"),
+                Some(d) => format!("sends data to {to} ({} bytes known)", d.len()),
+                None => format!("sends to {to}"),
             }
         }
-        CallKind::Write { path, .. } => out.push(format!("writes {}", path.display())),
-        CallKind::Fetch { url, host } => out.push(format!(
+        Fx::Fetch { url, host } => format!(
             "fetches {url} (host {})",
             host.as_deref().unwrap_or("unknown")
-        )),
-        CallKind::Mcp { server, tool } => {
-            out.push(format!("calls tool '{tool}' of MCP server '{server}'"))
+        ),
+        Fx::Signal { target } => format!("signals {target}"),
+        Fx::Configure { what, .. } => {
+            format!("changes configuration that later runs code: {}", clip(what))
         }
-        CallKind::Other => {}
+        Fx::StartAgent { program } => format!("starts another agent ({program})"),
+    })
+}
+
+/// A long statement or command cut for one line of the trace.
+fn clip(text: &str) -> String {
+    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match one_line.char_indices().nth(100) {
+        Some((i, _)) => format!("{}…", &one_line[..i]),
+        None => one_line,
     }
-    for e in crate::effects::file_runs(&call.effects) {
-        out.push(format!("executes {} ({})", e.path.display(), e.how));
-    }
-    out
 }
 
 /// Every built-in rule that hit (with the effect it has under this policy and what changed it)

@@ -147,5 +147,5 @@ impl TaintSettings {
 }
 
 fn mcp_server(tool: &str) -> Option<&str> {
-    tool.strip_prefix("mcp__")?.split("__").next()
+    crate::event::mcp_parts(tool).map(|(server, _)| server)
 }
