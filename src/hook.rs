@@ -275,8 +275,7 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
             Err(refusal) => *refusal,
         };
     }
-    let static_verdict = crate::evaluate::evaluate(p.policy, &call, &scope);
-    let static_verdict = crate::evaluate::read_only(p.policy, &call, static_verdict);
+    let static_verdict = decide::static_verdict(p.policy, &call, &scope);
     // Load the world once and decide over it; a row the core missed (a chain followed into a
     // file the call does not name) is fetched in the same read transaction and it decides again.
     let mut session = store.session(&event.session_id);
@@ -570,15 +569,15 @@ pub fn protect_transcript(scope: &mut Scope, event: &HookEvent) {
     }
 }
 
-/// The static rules' verdict for one event, with no session state (`allow`, `doctor`); the
-/// hook's whole decision is `crate::decide`.
+/// The core's verdict for one event in a session with no history (`allow`, `doctor`): the same
+/// `crate::decide` the hook runs, over an empty session view.
 pub fn decide(policy: &Policy, event: &HookEvent, scope: &Scope) -> Verdict {
     let mut scope = scope.clone();
     protect_transcript(&mut scope, event);
-    let scope = &scope;
-    let call = normalize::normalize_with(event, scope, &policy.tool_models);
-    let verdict = crate::evaluate::evaluate(policy, &call, scope);
-    crate::evaluate::read_only(policy, &call, verdict)
+    let call = normalize::normalize_with(event, &scope, &policy.tool_models);
+    let session = SessionView::default();
+    let world = World::new(&scope, 0, &session);
+    decide::decide(policy, event, &call, &world).verdict
 }
 
 /// Builds the scope of a call: path resolution, write roots and protected paths, with the

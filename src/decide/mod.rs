@@ -12,7 +12,7 @@
 use crate::effects::Effect as CallEffect;
 use crate::event::HookEvent;
 use crate::ledger::{self, LedgerError, SessionChanges, WriteContext};
-use crate::normalize::Call;
+use crate::normalize::{Call, Scope};
 use crate::policy::Policy;
 use crate::risk::LedgerExcerpt;
 use crate::taint::{self, Exposure, ExposureKind, ExposureRow, SessionExposure, TaintMode};
@@ -61,8 +61,15 @@ impl Recording {
 
 /// Judges `call` (normalised from `event`) over `world`.
 pub fn decide(policy: &Policy, event: &HookEvent, call: &Call, world: &World) -> Decision {
-    let static_verdict = crate::evaluate::evaluate(policy, call, world.scope);
+    let static_verdict = static_verdict(policy, call, world.scope);
     decide_after(policy, event, call, world, static_verdict)
+}
+
+/// What the call's effects are judged to be with no session state: the packs and the policy's
+/// rules, then read-only mode. The loader computes it once to know which rows the rest needs.
+pub fn static_verdict(policy: &Policy, call: &Call, scope: &Scope) -> Verdict {
+    let verdict = crate::evaluate::evaluate(policy, call, scope);
+    crate::evaluate::read_only(policy, call, verdict)
 }
 
 /// `decide` given the static rules' verdict: what the loader runs again when the world grew.

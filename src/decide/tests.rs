@@ -470,3 +470,27 @@ fn after_a_write_the_core_confirms_the_file_as_the_world_has_it() {
     let plan = super::after(&policy, &read, &call, &World::new(&now, NOW, &view));
     assert!(plan.changes.is_empty());
 }
+
+/// Read-only mode is part of the core, not a step the hook adds: `decide` alone asks for a
+/// write in a read-only session and passes a read, so `allow` and `doctor`, which call only the
+/// core, judge as the hook does.
+#[test]
+fn the_core_applies_read_only_mode() {
+    let mut policy = Policy::default();
+    policy.read_only.on = true;
+    let write = event(
+        "Write",
+        json!({ "file_path": format!("{PROJECT}/notes.md"), "content": "x" }),
+    );
+    let d = judged(&policy, &write, &SessionView::default(), NOW);
+    assert_eq!(d.verdict.effect, Some(Effect::Ask), "{:?}", d.verdict);
+    let read = event(
+        "Read",
+        json!({ "file_path": format!("{PROJECT}/notes.md") }),
+    );
+    let d = judged(&policy, &read, &SessionView::default(), NOW);
+    assert_eq!(d.verdict.effect, None, "{:?}", d.verdict);
+    // The same policy off: the write passes.
+    let d = judged(&Policy::default(), &write, &SessionView::default(), NOW);
+    assert_eq!(d.verdict.effect, None, "{:?}", d.verdict);
+}
