@@ -87,20 +87,114 @@ impl FileView {
                 }
                 t[..end].to_string()
             }),
+            FileView::Disk => read_regular(path, max, false),
+        }
+    }
+}
+
+/// What a file view says of a file's identity: the same (device, inode) is the same file,
+/// whatever its path (a hard link).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileId {
+    /// Device and inode.
+    pub id: (u64, u64),
+    /// Hard links to it.
+    pub links: u64,
+    pub is_file: bool,
+    pub is_dir: bool,
+}
+
+impl FileView {
+    /// The identity of what `path` names, links followed; `None` when the view has no such
+    /// file or no identities (a fixed view: its files have no inodes).
+    pub fn identity(&self, path: &Path) -> Option<FileId> {
+        match self {
+            FileView::Fixed(_) => None,
+            FileView::Disk => std::fs::metadata(path).ok().map(|m| file_id(&m)),
+        }
+    }
+
+    /// The whole text of the regular file at `path` (lossily UTF-8) when it is at most `max`
+    /// bytes; `None` when the view has no such file or it is larger.
+    pub fn text(&self, path: &Path, max: u64) -> Option<String> {
+        match self {
+            FileView::Fixed(files) => files.get(path).cloned(),
+            FileView::Disk => read_regular(path, max as usize, true),
+        }
+    }
+
+    /// A file whose first 4 KiB hold a NUL: a compiled program, not a script.
+    pub fn is_binary(&self, path: &Path) -> bool {
+        match self {
+            FileView::Fixed(files) => files
+                .get(path)
+                .is_some_and(|t| t.bytes().take(4096).any(|b| b == 0)),
             FileView::Disk => {
                 use std::io::Read;
-                if !std::fs::metadata(path).ok()?.is_file() {
-                    return None;
-                }
-                let mut bytes = Vec::new();
+                let mut head = [0u8; 4096];
                 std::fs::File::open(path)
-                    .ok()?
-                    .take(max as u64)
-                    .read_to_end(&mut bytes)
-                    .ok()?;
-                Some(String::from_utf8_lossy(&bytes).into_owned())
+                    .and_then(|mut f| f.read(&mut head))
+                    .is_ok_and(|n| head[..n].contains(&0))
             }
         }
+    }
+
+    /// The names in the directory `dir` (no metadata read); `None` when it cannot be listed. A
+    /// fixed view lists nothing.
+    pub fn names(&self, dir: &Path) -> Option<Vec<std::ffi::OsString>> {
+        match self {
+            FileView::Fixed(_) => None,
+            FileView::Disk => Some(
+                std::fs::read_dir(dir)
+                    .ok()?
+                    .flatten()
+                    .map(|e| e.file_name())
+                    .collect(),
+            ),
+        }
+    }
+
+    /// The entries of the directory `dir`, each with its identity, links not followed (at
+    /// most `max`); `None` when it cannot be listed. A fixed view lists nothing.
+    pub fn entries(&self, dir: &Path, max: usize) -> Option<Vec<(PathBuf, FileId)>> {
+        match self {
+            FileView::Fixed(_) => None,
+            FileView::Disk => Some(
+                std::fs::read_dir(dir)
+                    .ok()?
+                    .flatten()
+                    .take(max)
+                    .filter_map(|e| Some((e.path(), file_id(&e.metadata().ok()?))))
+                    .collect(),
+            ),
+        }
+    }
+}
+
+/// The first `max` bytes of the regular file at `path` as text (lossily UTF-8); with `whole`,
+/// `None` for a file larger than `max`.
+fn read_regular(path: &Path, max: usize, whole: bool) -> Option<String> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || (whole && meta.len() > max as u64) {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(max as u64)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    Some(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+fn file_id(m: &std::fs::Metadata) -> FileId {
+    use std::os::unix::fs::MetadataExt;
+    FileId {
+        id: (m.dev(), m.ino()),
+        links: m.nlink(),
+        is_file: m.is_file(),
+        is_dir: m.is_dir(),
     }
 }
 

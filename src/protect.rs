@@ -184,14 +184,15 @@ fn by_path(scope: &Scope, c: &Path, change: Change) -> Option<Reach> {
 /// A file with other hard links shares its content with each of them: the same inode as a
 /// protected file is that file; an unknown extra link cannot be told apart, so it is asked.
 fn hard_link(scope: &Scope, real: &Path, change: Change) -> Option<Reach> {
-    use std::os::unix::fs::MetadataExt;
-    let meta = std::fs::metadata(real).ok()?;
-    if !meta.is_file() || meta.nlink() < 2 {
+    let files = &scope.files;
+    let file = files.identity(real)?;
+    if !file.is_file || file.links < 2 {
         return None;
     }
-    let id = (meta.dev(), meta.ino());
     let same = |path: &Path| {
-        std::fs::metadata(path).is_ok_and(|m| m.is_file() && (m.dev(), m.ino()) == id)
+        files
+            .identity(path)
+            .is_some_and(|m| m.is_file && m.id == file.id)
     };
     for p in &scope.protected {
         if p.suffix {
@@ -209,7 +210,7 @@ fn hard_link(scope: &Scope, real: &Path, change: Change) -> Option<Reach> {
             return Some(alias(real, &base, &p.what, change));
         }
         if (p.subtree || pattern_ext(p).is_some())
-            && let Some(found) = find_inode(&base, id)
+            && let Some(found) = find_inode(scope, &base, file.id)
         {
             return Some(alias(real, &found, &p.what, change));
         }
@@ -217,7 +218,7 @@ fn hard_link(scope: &Scope, real: &Path, change: Change) -> Option<Reach> {
     Some(Reach::Ask(format!(
         "{} has {} hard links; a change to it changes every one of them, and palisade cannot tell where they are",
         real.display(),
-        meta.nlink()
+        file.links
     )))
 }
 
@@ -230,22 +231,21 @@ fn alias(real: &Path, of: &Path, what: &str, change: Change) -> Reach {
     ))
 }
 
-/// A file with inode `id` below `dir` (bounded walk, symlinks not followed).
-fn find_inode(dir: &Path, id: (u64, u64)) -> Option<PathBuf> {
-    use std::os::unix::fs::MetadataExt;
+/// A file with inode `id` below `dir` in the scope's file view (bounded walk, symlinks not
+/// followed).
+fn find_inode(scope: &Scope, dir: &Path, id: (u64, u64)) -> Option<PathBuf> {
     let mut stack = vec![dir.to_path_buf()];
     let mut seen = 0;
     while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).ok()?.flatten() {
+        for (path, m) in scope.files.entries(&d, MAX_EXPANSION + 1)? {
             seen += 1;
             if seen > MAX_EXPANSION {
                 return None;
             }
-            let Ok(m) = entry.metadata() else { continue };
-            if m.is_dir() {
-                stack.push(entry.path());
-            } else if (m.dev(), m.ino()) == id {
-                return Some(entry.path());
+            if m.is_dir {
+                stack.push(path);
+            } else if m.id == id {
+                return Some(path);
             }
         }
     }
@@ -332,7 +332,7 @@ fn glob(scope: &Scope, text: &str, change: Change) -> Option<Reach> {
         }
     }
     if scope.paths.follow_symlinks {
-        for hit in expand(text) {
+        for hit in expand(scope, text) {
             if let Some(r) = reaches(scope, &hit, change) {
                 return Some(r);
             }
@@ -381,8 +381,8 @@ fn brackets_to_any(pat: &str) -> String {
     out
 }
 
-/// Expands a path glob against the filesystem, one component at a time (bounded).
-fn expand(text: &str) -> Vec<PathBuf> {
+/// Expands a path glob against the scope's file view, one component at a time (bounded).
+fn expand(scope: &Scope, text: &str) -> Vec<PathBuf> {
     let mut found = vec![PathBuf::from("/")];
     for part in text.split('/').filter(|p| !p.is_empty()) {
         let mut next = Vec::new();
@@ -390,11 +390,10 @@ fn expand(text: &str) -> Vec<PathBuf> {
             next.extend(found.iter().map(|f| f.join(part)));
         } else if let Ok(g) = Glob::new(&brackets_to_any(part), GlobKind::Path) {
             for dir in &found {
-                let Ok(entries) = std::fs::read_dir(dir) else {
+                let Some(names) = scope.files.names(dir) else {
                     continue;
                 };
-                for e in entries.flatten() {
-                    let name = e.file_name();
+                for name in names {
                     let name = name.to_string_lossy();
                     // As the shell does: `*` does not match a leading dot.
                     if name.starts_with('.') && !part.starts_with('.') {
@@ -487,5 +486,28 @@ mod tests {
             ),
             Some(Reach::Ask(_))
         ));
+    }
+
+    /// Hard links and glob expansion are read through the scope's file view: the disk for the
+    /// hook, nothing for a fixed (lexical) view, so the same scope with no files gives no
+    /// inode verdict.
+    #[test]
+    fn inodes_and_listings_come_from_the_file_view() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().join("h");
+        let project = home.join("p");
+        std::fs::create_dir_all(home.join(".claude")).unwrap();
+        std::fs::create_dir_all(&project).unwrap();
+        std::fs::write(home.join(".claude/settings.json"), "{}").unwrap();
+        let alias = project.join("notes.json");
+        std::fs::hard_link(home.join(".claude/settings.json"), &alias).unwrap();
+        let mut s = scope(&home, &project, true);
+        assert!(denied(&s, &alias.to_string_lossy(), Change::Write));
+        // A glob that names it only once listed: `note*.json` is the alias.
+        let star = project.join("note*.json");
+        assert!(denied(&s, &star.to_string_lossy(), Change::Write));
+        s.files = crate::call::FileView::lexical();
+        assert_eq!(reaches(&s, &alias, Change::Write), None);
+        assert_eq!(reaches(&s, &star, Change::Write), None);
     }
 }

@@ -41,7 +41,7 @@ pub(crate) fn store_opens() -> usize {
 use crate::effects;
 use crate::evaluate::StaticEngine;
 use crate::fileops::{self, Execution};
-use crate::normalize::{Call, CallKind, FileView, Scope};
+use crate::normalize::{Call, CallKind, Scope};
 use crate::policy::Policy;
 use crate::scan::{self, ContentAnalysis, Finding, Language, ShellEngine};
 use crate::verdict::{ChainLink, Effect, Source, Verdict};
@@ -50,7 +50,6 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -951,7 +950,7 @@ fn planned_writes(
                         if w.content.is_none()
                             && let Some(src) = &w.source
                             && known(src, &out).is_none()
-                            && is_binary(src)
+                            && scope.files.is_binary(src)
                         {
                             continue;
                         }
@@ -1096,31 +1095,10 @@ fn current_text(ledger: &Ledger, scope: &Scope, path: &Path) -> Option<String> {
     })
 }
 
-/// A file's text as the scope's file view has it: on disk, a regular file's text when it
-/// exists, is UTF-8 (lossily) and not over the read cap.
+/// A file's text as the scope's file view has it: a regular file's text when it exists, is
+/// UTF-8 (lossily) and not over the read cap.
 fn read_text(scope: &Scope, path: &Path) -> Option<String> {
-    if let FileView::Fixed(files) = &scope.files {
-        return files.get(path).cloned();
-    }
-    let meta = std::fs::metadata(path).ok()?;
-    if !meta.is_file() || meta.len() > MAX_READ_BYTES {
-        return None;
-    }
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .ok()?
-        .take(MAX_READ_BYTES)
-        .read_to_end(&mut bytes)
-        .ok()?;
-    Some(String::from_utf8_lossy(&bytes).into_owned())
-}
-
-/// A regular file whose first bytes hold a NUL: a compiled program, not a script.
-fn is_binary(path: &Path) -> bool {
-    let mut head = [0u8; 4096];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read(&mut head))
-        .is_ok_and(|n| head[..n].contains(&0))
+    scope.files.text(path, MAX_READ_BYTES)
 }
 
 fn sha256_hex(bytes: &[u8]) -> String {
