@@ -271,19 +271,34 @@ pub const STDIN_SENDERS: &[&str] = &[
 
 /// True when the network command `c` sends its standard input: always for `STDIN_SENDERS`;
 /// for the others only where an argument names it (`curl -d @-`, `curl -T -`, `wget
-/// --post-file=-`, `aws s3 cp - s3://…`, `rclone rcat`).
+/// --post-file=-`, `curl -d @/dev/stdin`, `aws s3 cp - s3://…`, `rclone rcat`).
 pub fn sends_stdin(c: &Command) -> bool {
     let p = c.program.as_str();
     match p {
         _ if STDIN_SENDERS.contains(&p) => true,
         "curl" | "wget" => c.args.iter().any(|a| {
             let t = a.text.as_str();
-            t == "-" || t.ends_with("@-") || t.ends_with("<-") || t.ends_with("=-")
+            t == "-"
+                || t.ends_with("@-")
+                || t.ends_with("<-")
+                || t.ends_with("=-")
+                || names_stdin(t)
         }),
-        "aws" | "gsutil" | "s3cmd" | "az" => c.operands().iter().any(|w| w.text == "-"),
+        "aws" | "gsutil" | "s3cmd" | "az" => c
+            .operands()
+            .iter()
+            .any(|w| w.text == "-" || names_stdin(&w.text)),
         "rclone" => c.subcommand() == Some("rcat"),
         _ => false,
     }
+}
+
+/// A word ending in a path that is standard input (`@/dev/stdin`, `/dev/fd/0`,
+/// `/proc/self/fd/0`).
+pub fn names_stdin(t: &str) -> bool {
+    ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"]
+        .iter()
+        .any(|p| t.ends_with(p))
 }
 
 /// What an option of an HTTP client puts in the request it sends.

@@ -34,7 +34,10 @@ fn secret_out(call: &Call, scope: &Scope) -> Option<String> {
                     )
                 })
         };
+        // A cloud CLI's uploaded files are `secret-upload-cli`'s, which names the CLI.
+        let cli = is_upload_cli(p);
         sent.files()
+            .filter(|_| !cli)
             .filter_map(|f| f.path.as_ref())
             .chain(sent.sources().flat_map(|s| s.reads.iter()))
             .find_map(secret)
@@ -53,12 +56,15 @@ fn secret_out(call: &Call, scope: &Scope) -> Option<String> {
 /// builds are deployed: what it must not upload is `secret-upload-cli`'s.
 fn upload(call: &Call, _: &Scope) -> Option<String> {
     sends(call)
-        .filter(|s| {
-            !crate::vocab::UPLOAD_CLIS
-                .iter()
-                .any(|u| u.program == s.program)
-        })
+        .filter(|s| !is_upload_cli(&s.program))
         .find_map(Sent::upload)
+}
+
+/// A cloud storage, gist or release CLI (`vocab::UPLOAD_CLIS`).
+fn is_upload_cli(program: &str) -> bool {
+    crate::vocab::UPLOAD_CLIS
+        .iter()
+        .any(|u| u.program == program)
 }
 
 pub static RULES: &[Rule] = &[
@@ -551,11 +557,10 @@ fn secret_upload_cli(call: &Call, scope: &Scope) -> Option<String> {
         };
         Some(format!("`{program}` uploads {written} ({what})"))
     };
-    let is_cli = |p: &str| crate::vocab::UPLOAD_CLIS.iter().any(|u| u.program == p);
     let mut sending = Vec::new();
     for e in &call.effects {
         if let Fx::Send { sent, .. } = e
-            && is_cli(&sent.program)
+            && is_upload_cli(&sent.program)
         {
             sending.extend(sent.command);
             for f in sent.files() {
