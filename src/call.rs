@@ -294,6 +294,122 @@ impl DeleteTarget {
     }
 }
 
+/// What a shell command sends to another host, computed once by `effects` (`effects/send.rs`)
+/// from the program's vocabulary: what the exfiltration rules and session taint judge.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Sent {
+    /// Index in `ShellAnalysis::commands` of the sending command; `None` for a tool's send.
+    pub command: Option<usize>,
+    /// The sending program (`curl`, `scp`, `aws`…), for reasons.
+    pub program: String,
+    /// What goes out, in the order the command line gives it.
+    pub items: Vec<Payload>,
+}
+
+/// Where in a request a piece of text goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// The URL (host, path, query): seen by the host and its logs.
+    Url,
+    /// A header (`-H`, httpie's `Name:value`): how a token reaches the API it belongs to.
+    Header,
+    /// The body, or any other word of the command line.
+    Body,
+}
+
+/// One thing a send carries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Payload {
+    /// A local file's content (`curl -d @f`, `-F x=@f`, `-T f`, `wget --post-file f`, `scp f
+    /// host:`, `aws s3 cp f s3://…`).
+    File(SentFile),
+    /// Standard input, and what feeds it (a pipe, `< f`, a here-document).
+    Stdin(Feed),
+    /// The output of commands substituted into the request's words (`-d "$(cat f)"`).
+    Output(Source),
+    /// Text the command line gives (a URL, a header, a body), as written.
+    Text { text: String, part: Part },
+    /// A secret-looking variable expanded into the request (`$AWS_SECRET_ACCESS_KEY`).
+    Variable { name: String, part: Part },
+    /// The repository's commits, pushed to a URL named on the line instead of a configured
+    /// remote (`git push https://host/x.git`).
+    PushUrl(String),
+}
+
+/// A local file a send carries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SentFile {
+    /// As written (`~/.aws/credentials`, `$HOME/x`, `id_*`).
+    pub written: String,
+    /// Resolved against the command's directory (a glob: the directory it ranges over);
+    /// `None` when it is not known until the command runs.
+    pub path: Option<PathBuf>,
+    /// The commands of the line that wrote this file before it is sent (`cp ~/.ssh/id_rsa
+    /// /tmp/k && curl -T /tmp/k …`), and what they read.
+    pub written_by: Option<Source>,
+}
+
+/// What feeds a send's standard input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Feed {
+    /// Commands of the line piped into it (`cat f | base64 | curl -d @- …`).
+    Pipe(Source),
+    /// A file (`nc host 80 < f`).
+    File(SentFile),
+    /// A here-document or here-string, as written.
+    Text(String),
+}
+
+/// Commands of a line whose output a send carries (piped in, substituted in, or writing a
+/// file it sends), with what they read: computed once so that no rule re-reads their argv.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Source {
+    /// Their indices in `ShellAnalysis::commands`, nearest first.
+    pub commands: Vec<usize>,
+    /// Files they read (a reader's operands, `@file` forms, `<`, paths in inline code).
+    pub reads: Vec<PathBuf>,
+    /// The program among them that prints the whole environment (`env`, `printenv`, `set`).
+    pub environment: Option<String>,
+    /// Secret-looking variables they print (`echo $K`, `printenv K`).
+    pub variables: Vec<String>,
+}
+
+impl Sent {
+    /// Every `Source` the send carries: its pipe, its substitutions, the writers of its files.
+    pub fn sources(&self) -> impl Iterator<Item = &Source> {
+        self.items.iter().filter_map(|i| match i {
+            Payload::Output(s) | Payload::Stdin(Feed::Pipe(s)) => Some(s),
+            Payload::File(f) | Payload::Stdin(Feed::File(f)) => f.written_by.as_ref(),
+            _ => None,
+        })
+    }
+
+    /// Every local file the send carries (uploaded, posted, copied, or fed to its stdin).
+    pub fn files(&self) -> impl Iterator<Item = &SentFile> {
+        self.items.iter().filter_map(|i| match i {
+            Payload::File(f) | Payload::Stdin(Feed::File(f)) => Some(f),
+            _ => None,
+        })
+    }
+
+    /// What local data the send uploads, for a reason: a file, what is piped or redirected
+    /// into it, or a push to a URL; `None` when it carries only text the line gives.
+    pub fn upload(&self) -> Option<String> {
+        let p = &self.program;
+        self.items.iter().find_map(|i| match i {
+            Payload::File(f) => Some(format!("`{p}` sends the file `{}`", f.written)),
+            Payload::Stdin(Feed::File(f)) => {
+                Some(format!("`{p}` sends the file `{}` on its input", f.written))
+            }
+            Payload::Stdin(Feed::Pipe(_)) => Some(format!("`{p}` sends what is piped into it")),
+            Payload::PushUrl(url) => Some(format!(
+                "it pushes to the URL {url} instead of a configured remote"
+            )),
+            _ => None,
+        })
+    }
+}
+
 /// One thing a call does.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
@@ -355,6 +471,9 @@ pub enum Effect {
         host: Option<String>,
         /// What is sent, when known (a request body, a file's content, a gist).
         data: Option<String>,
+        /// What a shell line's send carries besides (files, standard input, text and
+        /// variables in the request), computed once by `effects`; empty for a tool's send.
+        sent: Sent,
     },
     /// Fetches from the network.
     Fetch { url: String, host: Option<String> },

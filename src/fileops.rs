@@ -146,6 +146,110 @@ fn starts_with_home_var(text: &str) -> bool {
     }
 }
 
+/// The files a command reads the content of, in order: a reader's operands (not a copy's
+/// destination nor an output option's value; `@file` forms; `dd if=`), paths in its inline
+/// code, and its `<` input. What the secrets pack judges as a secret read, and what a send's
+/// sources read (`effects`).
+pub fn read_paths(cmd: &Command, scope: &Scope) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if crate::vocab::reads_operands(&cmd.program) {
+        // The last operand of a copy is where it writes, not what it reads.
+        let dest = match cmd.program.as_str() {
+            "cp" | "mv" | "install" | "ln" | "rsync" | "scp" => {
+                cmd.operands().last().map(|w| *w as *const Word)
+            }
+            _ => None,
+        };
+        // The value of an output option is written, not read (`openssl req -keyout key.pem`,
+        // `curl -o out`, `sort -o sorted`).
+        let mut output_value = false;
+        for w in &cmd.args {
+            if std::mem::take(&mut output_value) {
+                continue;
+            }
+            if matches!(
+                w.text.as_str(),
+                "-o" | "-O" | "--output" | "-out" | "--out" | "-keyout" | "--keyout"
+            ) {
+                output_value = true;
+                continue;
+            }
+            if dest == Some(w as *const Word) {
+                continue;
+            }
+            if cmd.program == "dd" {
+                if let Some(src) = w.text.strip_prefix("if=") {
+                    out.push(resolve_for(scope, cmd, src));
+                }
+                continue;
+            }
+            out.extend(word_read_paths(w, cmd, scope));
+        }
+    }
+    for p in inline_code_paths(cmd) {
+        out.push(resolve_for(scope, cmd, &p));
+    }
+    for r in &cmd.redirects {
+        if matches!(r.kind, RedirectKind::Read | RedirectKind::ReadWrite)
+            && let Some((p, _)) = word_path(&r.target, cmd, scope)
+        {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// Paths a word names for reading, including `@file` forms (`curl -d @f`, `-F x=@f`).
+pub fn word_read_paths(word: &Word, cmd: &Command, scope: &Scope) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Some((p, _)) = word_path(word, cmd, scope) {
+        out.push(p);
+    }
+    if let Some(idx) = word.text.rfind('@') {
+        let after = word.text[idx + 1..].split(';').next().unwrap_or("");
+        if !after.is_empty()
+            && after != "-"
+            && (after.contains('/')
+                || after.starts_with('.')
+                || after.starts_with('~')
+                || after.starts_with('$'))
+        {
+            let w = Word {
+                text: after.to_string(),
+                dynamic: word.dynamic,
+                glob: word.glob,
+            };
+            if let Some((p, _)) = word_path(&w, cmd, scope) {
+                out.push(p);
+            }
+        }
+    }
+    if let Some((_, v)) = word.text.split_once('=')
+        && (v.starts_with('/') || v.starts_with('~') || v.starts_with("$HOME"))
+    {
+        let w = Word {
+            text: v.to_string(),
+            dynamic: word.dynamic,
+            glob: word.glob,
+        };
+        if let Some((p, _)) = word_path(&w, cmd, scope) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// Path-like string literals in inline interpreter code: `'/home/dev/.ssh/id_rsa'`, `"~/.aws/x"`.
+pub fn inline_code_paths(cmd: &Command) -> Vec<String> {
+    static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r#"["'`]((?:/|~/|\$HOME/)[^"'`\s]*)["'`]"#).expect("static regex")
+    });
+    let Some(code) = crate::vocab::inline_code(cmd) else {
+        return Vec::new();
+    };
+    RE.captures_iter(code).map(|c| c[1].to_string()).collect()
+}
+
 /// Resolves a path argument of `cmd`, relative to the directory the command runs in.
 pub fn resolve_for(scope: &Scope, cmd: &Command, raw: &str) -> PathBuf {
     match &cmd.cwd {

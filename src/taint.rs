@@ -7,9 +7,9 @@
 //! This module is the pure half: what a call exposes the session to (`exposures`), whether it
 //! sends data out (`outbound`), and the verdict for a send given what the session was exposed
 //! to (`judge`). The ledger stores the exposure rows (`ledger::taint`); the hook wires both in.
-//! Everything here reads the call's effects and the existing secret and upload classification
-//! (`packs::common`, the secrets and exfiltration packs); it knows no program of its own beyond
-//! the MCP tools that return outside content and the DNS resolvers.
+//! Everything here reads the call's effects (what a send uploads is its `Sent`) and the
+//! existing secret classification (`packs::common`, the secrets pack); it knows no program of
+//! its own beyond the MCP tools that return outside content and the DNS resolvers.
 
 use crate::effects::Effect as CallEffect;
 use crate::normalize::{Call, CallKind, Scope};
@@ -360,8 +360,13 @@ pub fn outbound(call: &Call, scope: &Scope, settings: &TaintSettings) -> Vec<Out
                 _ => None,
             })
             .collect();
-        for c in &analysis.commands {
-            if let Some(mut o) = shell_outbound(c, analysis, scope, settings) {
+        for (i, c) in analysis.commands.iter().enumerate() {
+            // What the command's send uploads (a file, its piped input, a push to a URL).
+            let upload = call.effects.iter().find_map(|e| match e {
+                CallEffect::Send { sent, .. } if sent.command == Some(i) => sent.upload(),
+                _ => None,
+            });
+            if let Some(mut o) = shell_outbound(c, upload, analysis, settings) {
                 o.sent.extend(reads.iter().cloned());
                 for a in c.args.iter().filter(|a| !a.dynamic) {
                     o.sent.extend(
@@ -438,10 +443,11 @@ fn url_carries_data(url: &str) -> bool {
     query.len() >= 48 || path.split('/').skip(1).any(|s| s.len() >= 64)
 }
 
+/// The way out command `c` takes, if any; `upload` is what its send uploads (`Sent::upload`).
 fn shell_outbound(
     c: &Command,
+    upload: Option<String>,
     analysis: &ShellAnalysis,
-    scope: &Scope,
     settings: &TaintSettings,
 ) -> Option<Outbound> {
     let p = c.program.as_str();
@@ -477,7 +483,7 @@ fn shell_outbound(
         let ops = c.operands();
         return match c.subcommand() {
             Some("push") => {
-                if let Some(d) = crate::packs::upload(c, scope) {
+                if let Some(d) = upload {
                     return away.then(|| Outbound {
                         what: format!("`{line}`: {d}"),
                         sent: Vec::new(),
@@ -520,7 +526,7 @@ fn shell_outbound(
     if !crate::vocab::is_uploader(p) || common::local_only(c) || !away {
         return None;
     }
-    if let Some(d) = crate::packs::upload(c, scope) {
+    if let Some(d) = upload {
         return plain(format!("`{line}`: {d}"));
     }
     let carries = match p {

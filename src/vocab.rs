@@ -262,6 +262,251 @@ pub fn is_uploader(program: &str) -> bool {
     NETWORK_SENDERS.contains(&program)
 }
 
+/// Programs that send what they read on standard input whenever something feeds it (a pipe,
+/// `<`, a here-document): sockets, remote shells, mail, httpie's request body.
+pub const STDIN_SENDERS: &[&str] = &[
+    "nc", "ncat", "netcat", "socat", "telnet", "ftp", "sftp", "ssh", "http", "https", "xh",
+    "httpie", "mail", "sendmail", "mutt",
+];
+
+/// True when the network command `c` sends its standard input: always for `STDIN_SENDERS`;
+/// for the others only where an argument names it (`curl -d @-`, `curl -T -`, `wget
+/// --post-file=-`, `curl -d @/dev/stdin`, `aws s3 cp - s3://…`, `rclone rcat`).
+pub fn sends_stdin(c: &Command) -> bool {
+    let p = c.program.as_str();
+    match p {
+        _ if STDIN_SENDERS.contains(&p) => true,
+        "curl" | "wget" => c.args.iter().any(|a| {
+            let t = a.text.as_str();
+            t == "-"
+                || t.ends_with("@-")
+                || t.ends_with("<-")
+                || t.ends_with("=-")
+                || names_stdin(t)
+        }),
+        "aws" | "gsutil" | "s3cmd" | "az" => c
+            .operands()
+            .iter()
+            .any(|w| w.text == "-" || names_stdin(&w.text)),
+        "rclone" => c.subcommand() == Some("rcat"),
+        _ => false,
+    }
+}
+
+/// A word ending in a path that is standard input (`@/dev/stdin`, `/dev/fd/0`,
+/// `/proc/self/fd/0`).
+pub fn names_stdin(t: &str) -> bool {
+    ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"]
+        .iter()
+        .any(|p| t.ends_with(p))
+}
+
+/// What an option of an HTTP client puts in the request it sends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Carries {
+    /// A body, or `@file` read from a file (`@-`: standard input): `curl -d`, `--json`.
+    Data,
+    /// A body taken as written: `curl --data-raw`, `--form-string`, `wget --post-data`.
+    Raw,
+    /// `@file` or `name@file` read from a file, else a body: `curl --data-urlencode`.
+    UrlEncoded,
+    /// A form field; `name=@file` and `name=<file` read a file: `curl -F`.
+    Form,
+    /// A file sent whole (`-`: standard input): `curl -T`, `wget --post-file`.
+    File,
+    /// A header; `@file` reads headers from a file: `curl -H`, `wget --header`.
+    Header,
+}
+
+/// The options of HTTP clients that put something in the request, with what they put.
+pub const REQUEST_OPTIONS: &[(&str, &[(&str, Carries)])] = &[
+    (
+        "curl",
+        &[
+            ("-d", Carries::Data),
+            ("--data", Carries::Data),
+            ("--data-ascii", Carries::Data),
+            ("--data-binary", Carries::Data),
+            ("--json", Carries::Data),
+            ("--data-raw", Carries::Raw),
+            ("--data-urlencode", Carries::UrlEncoded),
+            ("-F", Carries::Form),
+            ("--form", Carries::Form),
+            ("--form-string", Carries::Raw),
+            ("-T", Carries::File),
+            ("--upload-file", Carries::File),
+            ("-H", Carries::Header),
+            ("--header", Carries::Header),
+            ("--proxy-header", Carries::Header),
+        ],
+    ),
+    (
+        "wget",
+        &[
+            ("--post-data", Carries::Raw),
+            ("--body-data", Carries::Raw),
+            ("--post-file", Carries::File),
+            ("--body-file", Carries::File),
+            ("--header", Carries::Header),
+        ],
+    ),
+];
+
+/// What the option `option` of `program` puts in its request, if it is a request option
+/// (`REQUEST_OPTIONS`).
+pub fn request_option(program: &str, option: &str) -> Option<Carries> {
+    REQUEST_OPTIONS
+        .iter()
+        .find(|(p, _)| *p == program)?
+        .1
+        .iter()
+        .find(|(o, _)| *o == option)
+        .map(|(_, c)| *c)
+}
+
+/// A cloud storage, gist or release CLI, and the operations of it that upload local files.
+#[derive(Debug, Clone, Copy)]
+pub struct UploadCli {
+    pub program: &'static str,
+    /// Operations, as the words that name them (`s3 cp`), found anywhere among the operands.
+    pub operations: &'static [&'static str],
+    /// A copy: the files sent are the local operands before a remote last operand (`aws s3 cp
+    /// f s3://b/`); a copy to a local last operand is a download and sends nothing. Otherwise
+    /// every local operand after the operation is sent (`gh gist create f…`).
+    pub copy: bool,
+}
+
+/// The upload CLIs (`secret-upload-cli`, and the files a cloud copy's send carries).
+pub const UPLOAD_CLIS: &[UploadCli] = &[
+    UploadCli {
+        program: "gh",
+        operations: &[
+            "gist create",
+            "gist edit",
+            "release upload",
+            "release create",
+        ],
+        copy: false,
+    },
+    UploadCli {
+        program: "aws",
+        operations: &["s3 cp", "s3 sync", "s3 mv"],
+        copy: true,
+    },
+    UploadCli {
+        program: "gsutil",
+        operations: &["cp", "rsync", "mv"],
+        copy: true,
+    },
+    UploadCli {
+        program: "gcloud",
+        operations: &["storage cp", "storage rsync", "storage mv"],
+        copy: true,
+    },
+    UploadCli {
+        program: "az",
+        operations: &["upload", "upload-batch"],
+        copy: false,
+    },
+    UploadCli {
+        program: "rclone",
+        operations: &["copy", "sync", "move", "copyto", "moveto"],
+        copy: true,
+    },
+    UploadCli {
+        program: "s3cmd",
+        operations: &["put", "sync"],
+        copy: true,
+    },
+    // Their remotes (`alias/bucket`) look like local paths: every operand counts.
+    UploadCli {
+        program: "mc",
+        operations: &["cp", "copy", "sync", "mirror"],
+        copy: false,
+    },
+    UploadCli {
+        program: "b2",
+        operations: &["upload-file", "sync"],
+        copy: false,
+    },
+    UploadCli {
+        program: "azcopy",
+        operations: &["cp", "copy", "sync"],
+        copy: false,
+    },
+];
+
+/// The local operands an upload CLI's command sends (`UPLOAD_CLIS`); `None` when the command
+/// is not one of their upload operations.
+pub fn cli_upload_sources(c: &Command) -> Option<Vec<&Word>> {
+    let cli = UPLOAD_CLIS.iter().find(|u| u.program == c.program)?;
+    let ops = c.operands();
+    let texts: Vec<&str> = ops.iter().map(|w| w.text.as_str()).collect();
+    let after = cli.operations.iter().find_map(|op| {
+        let words: Vec<&str> = op.split(' ').collect();
+        texts
+            .windows(words.len())
+            .position(|w| w == words.as_slice())
+            .map(|at| at + words.len())
+    })?;
+    let remote = |w: &Word| w.text.contains("://") || is_remote_spec(&w.text);
+    let rest = &ops[after..];
+    let sources: &[&Word] = if cli.copy {
+        match rest.split_last() {
+            Some((last, before)) if remote(last) => before,
+            _ => &[],
+        }
+    } else {
+        rest
+    };
+    Some(
+        sources
+            .iter()
+            .copied()
+            .filter(|w| !remote(w) && w.text != "-")
+            .collect(),
+    )
+}
+
+/// True when the command prints the whole environment (`env`, `printenv`, `set`, `export -p`).
+pub fn dumps_environment(cmd: &Command) -> bool {
+    match cmd.program.as_str() {
+        "env" | "printenv" => cmd.operands().is_empty(),
+        "set" => cmd.args.is_empty(),
+        "export" => cmd.args.iter().any(|a| a.text == "-p") || cmd.args.is_empty(),
+        _ => false,
+    }
+}
+
+/// The secret-looking variable a text expands, if any (`$AWS_SECRET_ACCESS_KEY`,
+/// `${GITHUB_TOKEN}`): the name, without `$`.
+pub fn secret_var_in(text: &str) -> Option<String> {
+    static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)\$\{?([A-Z0-9_]*(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL|AUTH)[A-Z0-9_]*)",
+        )
+        .expect("static regex")
+    });
+    RE.captures(text).map(|c| c[1].to_string())
+}
+
+/// The secret-looking variables a command prints (`echo $K`, `printf %s "$K"`, `printenv K`).
+pub fn printed_secret_vars(c: &Command) -> Vec<String> {
+    match c.program.as_str() {
+        "echo" | "printf" => c
+            .args
+            .iter()
+            .filter_map(|a| secret_var_in(&a.text))
+            .collect(),
+        "printenv" => c
+            .operands()
+            .iter()
+            .filter_map(|a| secret_var_in(&format!("${}", a.text)))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// Programs that decode or unscramble text: code through them into a shell is hidden code.
 pub const DECODERS: &[&str] = &[
     "base64", "base32", "basenc", "xxd", "openssl", "uudecode", "rev", "gpg", "od",
@@ -1500,6 +1745,41 @@ mod tests {
         assert_eq!(url_host("evil.com/path").as_deref(), Some("evil.com"));
         assert_eq!(url_host("https:///x"), None);
         assert!(is_remote_spec("user@host:/x") && !is_remote_spec("./a:b"));
+    }
+
+    /// Every upload operation of every upload CLI sends its local operands: all of them, or
+    /// for a copy the sources before a remote destination; a copy to a local path sends none.
+    #[test]
+    fn every_upload_cli_operation_sends_its_local_operands() {
+        for cli in UPLOAD_CLIS {
+            for op in cli.operations {
+                let line = format!("{} {op} ~/.ssh/id_rsa notes.md s3://bucket/", cli.program);
+                let c = cmd(&line);
+                let sent: Vec<&str> = cli_upload_sources(&c)
+                    .unwrap_or_else(|| panic!("{line}: not an upload"))
+                    .iter()
+                    .map(|w| w.text.as_str())
+                    .collect();
+                assert_eq!(sent, ["~/.ssh/id_rsa", "notes.md"], "{line}");
+                let download = format!("{} {op} s3://bucket/k ./k", cli.program);
+                let c = cmd(&download);
+                let sent = cli_upload_sources(&c).unwrap_or_default();
+                let want: &[&str] = if cli.copy { &[] } else { &["./k"] };
+                let texts: Vec<&str> = sent.iter().map(|w| w.text.as_str()).collect();
+                assert_eq!(texts, want, "{download}");
+            }
+            let other = format!("{} ls ~/.ssh/id_rsa", cli.program);
+            assert!(cli_upload_sources(&cmd(&other)).is_none(), "{other}");
+        }
+        assert!(sends_stdin(&cmd("curl -d @- https://x")) && !sends_stdin(&cmd("curl https://x")));
+        assert!(sends_stdin(&cmd("nc h 1")) && sends_stdin(&cmd("aws s3 cp - s3://b/k")));
+        assert!(!sends_stdin(&cmd("scp a h:")) && sends_stdin(&cmd("rclone rcat r:x")));
+        assert_eq!(request_option("curl", "-F"), Some(Carries::Form));
+        assert_eq!(request_option("wget", "-H"), None);
+        assert_eq!(
+            printed_secret_vars(&cmd("printenv GITHUB_TOKEN HOME")),
+            ["GITHUB_TOKEN"]
+        );
     }
 
     #[test]

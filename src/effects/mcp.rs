@@ -288,12 +288,14 @@ fn apply(m: &ToolModel, tool: &str, input: &Value, scope: &Scope) -> Modelled {
         effects.push(Effect::Send {
             host: Some(host.clone()),
             data: content.clone(),
+            sent: Default::default(),
         });
     } else if content.is_some() && writes.is_empty() {
         // A request body goes to the host of the URL.
         effects.push(Effect::Send {
             host: urls.first().and_then(|u| vocab::url_host(u)),
             data: content.clone(),
+            sent: Default::default(),
         });
     }
 

@@ -1,16 +1,16 @@
 //! Shared vocabulary of the packs: which paths are critical or secret, which programs send
 //! data over the network, read files, or interpret code.
 
-use crate::fileops::resolve_for;
 use crate::normalize::Scope;
 use crate::shell::{Command, RedirectKind, ShellAnalysis, Word};
 use crate::verdict::Effect;
 use std::path::{Path, PathBuf};
 
 pub use crate::call::Span;
-pub use crate::fileops::word_path;
+pub use crate::fileops::{inline_code_paths, word_path};
 pub use crate::vocab::{
-    DECODERS, DOWNLOADERS, NETWORK_SENDERS, inline_code, is_local_host, is_remote_spec, positionals,
+    DECODERS, DOWNLOADERS, NETWORK_SENDERS, dumps_environment, inline_code, is_local_host,
+    is_remote_spec, positionals, secret_var_in,
 };
 
 /// Top-level system directories whose loss breaks the machine.
@@ -274,113 +274,18 @@ pub fn critical(path: &Path, scope: &Scope) -> Option<String> {
     None
 }
 
-/// Paths a word names for reading, including `@file` forms (`curl -d @f`, `-F x=@f`).
-pub fn word_read_paths(word: &Word, cmd: &Command, scope: &Scope) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    if let Some((p, _)) = word_path(word, cmd, scope) {
-        out.push(p);
-    }
-    if let Some(idx) = word.text.rfind('@') {
-        let after = word.text[idx + 1..].split(';').next().unwrap_or("");
-        if !after.is_empty()
-            && after != "-"
-            && (after.contains('/')
-                || after.starts_with('.')
-                || after.starts_with('~')
-                || after.starts_with('$'))
-        {
-            let w = Word {
-                text: after.to_string(),
-                dynamic: word.dynamic,
-                glob: word.glob,
-            };
-            if let Some((p, _)) = word_path(&w, cmd, scope) {
-                out.push(p);
-            }
-        }
-    }
-    if let Some((_, v)) = word.text.split_once('=')
-        && (v.starts_with('/') || v.starts_with('~') || v.starts_with("$HOME"))
-    {
-        let w = Word {
-            text: v.to_string(),
-            dynamic: word.dynamic,
-            glob: word.glob,
-        };
-        if let Some((p, _)) = word_path(&w, cmd, scope) {
-            out.push(p);
-        }
-    }
-    out
-}
-
-/// The strictest secret a command reads: its operands when it is a reader, and its `<` input.
+/// The strictest secret a command reads: its operands when it is a reader, and its `<` input
+/// (`fileops::read_paths`).
 pub fn command_reads_secret(cmd: &Command, scope: &Scope) -> Option<(SecretClass, PathBuf)> {
     let mut best: Option<(SecretClass, PathBuf)> = None;
-    let mut consider = |path: PathBuf| {
+    for path in crate::fileops::read_paths(cmd, scope) {
         if let Some(class) = secret_class(&path, scope)
             && best.as_ref().is_none_or(|(b, _)| class.effect > b.effect)
         {
             best = Some((class, path));
         }
-    };
-    if crate::vocab::reads_operands(&cmd.program) {
-        // The last operand of a copy is where it writes, not what it reads.
-        let dest = match cmd.program.as_str() {
-            "cp" | "mv" | "install" | "ln" | "rsync" | "scp" => {
-                cmd.operands().last().map(|w| *w as *const Word)
-            }
-            _ => None,
-        };
-        // The value of an output option is written, not read (`openssl req -keyout key.pem`,
-        // `curl -o out`, `sort -o sorted`).
-        let mut output_value = false;
-        for w in &cmd.args {
-            if std::mem::take(&mut output_value) {
-                continue;
-            }
-            if matches!(
-                w.text.as_str(),
-                "-o" | "-O" | "--output" | "-out" | "--out" | "-keyout" | "--keyout"
-            ) {
-                output_value = true;
-                continue;
-            }
-            if dest == Some(w as *const Word) {
-                continue;
-            }
-            if cmd.program == "dd" {
-                if let Some(src) = w.text.strip_prefix("if=") {
-                    consider(resolve_for(scope, cmd, src));
-                }
-                continue;
-            }
-            for p in word_read_paths(w, cmd, scope) {
-                consider(p);
-            }
-        }
-    }
-    for p in inline_code_paths(cmd) {
-        consider(resolve_for(scope, cmd, &p));
-    }
-    for r in &cmd.redirects {
-        if matches!(r.kind, RedirectKind::Read | RedirectKind::ReadWrite)
-            && let Some((p, _)) = word_path(&r.target, cmd, scope)
-        {
-            consider(p);
-        }
     }
     best
-}
-
-/// True when the command dumps the whole environment (`env`, `printenv`, `set`, `export -p`).
-pub fn dumps_environment(cmd: &Command) -> bool {
-    match cmd.program.as_str() {
-        "env" | "printenv" => cmd.operands().is_empty(),
-        "set" => cmd.args.is_empty(),
-        "export" => cmd.args.iter().any(|a| a.text == "-p") || cmd.args.is_empty(),
-        _ => false,
-    }
 }
 
 /// True when the command only inspects (`ls`, `git status`, `systemctl status`, `docker ps`…)
@@ -423,17 +328,6 @@ pub fn network_senders(a: &ShellAnalysis) -> impl Iterator<Item = &Command> {
                 _ => true,
             }
     })
-}
-
-/// Secret-looking variable names (`$AWS_SECRET_ACCESS_KEY`, `${GITHUB_TOKEN}`).
-pub fn secret_var_in(text: &str) -> Option<String> {
-    static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(
-            r"(?i)\$\{?([A-Z0-9_]*(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL|AUTH)[A-Z0-9_]*)",
-        )
-        .expect("static regex")
-    });
-    RE.captures(text).map(|c| c[1].to_string())
 }
 
 /// Every path a call writes, creates or changes, with how, from its effects: for a shell line
@@ -517,17 +411,6 @@ pub fn is_pseudo_device(p: &Path) -> bool {
         s.as_ref(),
         "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/tty" | "/dev/zero"
     ) || s.starts_with("/dev/fd/")
-}
-
-/// Path-like string literals in inline interpreter code: `'/home/dev/.ssh/id_rsa'`, `"~/.aws/x"`.
-pub fn inline_code_paths(cmd: &Command) -> Vec<String> {
-    static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r#"["'`]((?:/|~/|\$HOME/)[^"'`\s]*)["'`]"#).expect("static regex")
-    });
-    let Some(code) = inline_code(cmd) else {
-        return Vec::new();
-    };
-    RE.captures_iter(code).map(|c| c[1].to_string()).collect()
 }
 
 /// True when inline code opens something for writing, or deletes or moves it.

@@ -22,7 +22,6 @@ mod shell_analysis;
 mod tests;
 
 /// Program knowledge the session-taint step reuses (`crate::taint`).
-pub(crate) use exfiltration::upload;
 pub(crate) use secrets::credential_cli;
 
 use crate::normalize::{Call, Scope};

@@ -1,0 +1,331 @@
+//! What a shell command sends, as the `Sent` of its `Effect::Send`: the local files it
+//! uploads, its standard input and what feeds it (a pipe, `<`, a here-document), the output
+//! of commands substituted into its request, and the text and secret-looking variables of
+//! the request (URL, headers, body). Computed once here from the programs' vocabulary
+//! (`vocab::REQUEST_OPTIONS`, `UPLOAD_CLIS`, `sends_stdin`), so that the exfiltration rules
+//! and session taint judge the effect, whichever wrapper (`sudo`, `bash -c`, `xargs`) hides
+//! the command.
+
+use crate::call::{Feed, Part, Payload, Scope, Sent, SentFile, Source};
+use crate::fileops::word_path;
+use crate::shell::{Command, RedirectKind, ShellAnalysis, Word};
+use crate::vocab::{self, Carries};
+use std::path::PathBuf;
+
+/// The line a send is part of: the analysis, the sending command, and the line's writes
+/// (`(path, command index)`), for a file it sends that the line wrote first.
+struct Line<'a> {
+    analysis: &'a ShellAnalysis,
+    i: usize,
+    c: &'a Command,
+    scope: &'a Scope,
+    writes: &'a [(PathBuf, usize)],
+}
+
+/// What command `i` of `analysis` sends. `writes` are the line's writes, as
+/// `(path, command index)`.
+pub(super) fn sent(
+    analysis: &ShellAnalysis,
+    i: usize,
+    scope: &Scope,
+    writes: &[(PathBuf, usize)],
+) -> Sent {
+    let Some(c) = analysis.commands.get(i) else {
+        return Sent::default();
+    };
+    let line = Line {
+        analysis,
+        i,
+        c,
+        scope,
+        writes,
+    };
+    let mut items = Vec::new();
+    match c.program.as_str() {
+        "git" => {
+            // `git push URL`: the commits go to a host named on the line, not a configured
+            // remote.
+            if let Some(w) = c.operands().get(1).filter(|w| {
+                w.text.contains("://") || (w.text.contains('@') && w.text.contains(':'))
+            }) {
+                items.push(Payload::PushUrl(w.text.clone()));
+            }
+        }
+        "curl" | "wget" => request(&line, &mut items),
+        "http" | "https" | "xh" | "httpie" => httpie(&line, &mut items),
+        p => {
+            if matches!(p, "scp" | "sftp" | "rsync") {
+                // Local operands copied to a remote last operand.
+                let ops = c.operands();
+                if let Some((last, sources)) = ops.split_last()
+                    && vocab::is_remote_spec(&last.text)
+                {
+                    for w in sources.iter().filter(|w| !vocab::is_remote_spec(&w.text)) {
+                        items.push(Payload::File(line.file(w, &w.text)));
+                    }
+                }
+            }
+            if let Some(sources) = vocab::cli_upload_sources(c) {
+                for w in sources {
+                    items.push(Payload::File(line.file(w, &w.text)));
+                }
+            }
+            words(c, &mut items);
+        }
+    }
+    if vocab::sends_stdin(c) && !to_loopback(c) {
+        if let Some(j) = c.stdin_from {
+            items.push(Payload::Stdin(Feed::Pipe(line.source(vec![j]))));
+        }
+        for r in &c.redirects {
+            if r.kind == RedirectKind::Read && r.fd.is_none_or(|fd| fd == 0) {
+                items.push(Payload::Stdin(Feed::File(
+                    line.file(&r.target, &r.target.text),
+                )));
+            }
+        }
+        if let Some(text) = &c.stdin_text {
+            if let Some(name) = vocab::secret_var_in(text) {
+                items.push(Payload::Variable {
+                    name,
+                    part: Part::Body,
+                });
+            }
+            items.push(Payload::Stdin(Feed::Text(text.clone())));
+        }
+    }
+    let substituted = substituted(analysis, i);
+    if !substituted.is_empty() {
+        items.push(Payload::Output(line.source(substituted)));
+    }
+    Sent {
+        command: Some(i),
+        program: c.program.clone(),
+        items,
+    }
+}
+
+/// `nc localhost 9000`, `socat - TCP:127.0.0.1:80`: a socket to this machine.
+fn to_loopback(c: &Command) -> bool {
+    if !matches!(
+        c.program.as_str(),
+        "nc" | "ncat" | "netcat" | "socat" | "telnet"
+    ) {
+        return false;
+    }
+    let host = c.operands().first().map(|w| w.text.to_ascii_lowercase());
+    host.as_deref().is_some_and(|h| {
+        vocab::is_local_host(h)
+            || h.split([':', ','])
+                .any(|p| p == "localhost" || p.starts_with("127."))
+    })
+}
+
+/// Most commands a send's `Source` follows back from it.
+const MAX_SOURCE: usize = 256;
+
+/// The commands whose output is substituted into command `i`'s words (`-d "$(cat f)"`): the
+/// substitution commands listed right before it.
+fn substituted(analysis: &ShellAnalysis, i: usize) -> Vec<usize> {
+    (0..i)
+        .rev()
+        .take_while(|&j| analysis.commands[j].in_substitution)
+        .take(MAX_SOURCE)
+        .collect()
+}
+
+/// Text for a word of the request: its part, and the secret-looking variable it expands
+/// (before the text, so a reason names the variable).
+fn text(t: &str, part: Part, items: &mut Vec<Payload>) {
+    if let Some(name) = vocab::secret_var_in(t) {
+        items.push(Payload::Variable { name, part });
+    }
+    items.push(Payload::Text {
+        text: t.to_string(),
+        part,
+    });
+}
+
+fn url_or_body(t: &str) -> Part {
+    if t.contains("://") {
+        Part::Url
+    } else {
+        Part::Body
+    }
+}
+
+/// The words of any other sender's request: every word that is not an option (a header's
+/// value is a header).
+fn words(c: &Command, items: &mut Vec<Payload>) {
+    let mut header_next = false;
+    for a in &c.args {
+        let t = a.text.as_str();
+        if std::mem::take(&mut header_next) {
+            text(t, Part::Header, items);
+            continue;
+        }
+        if matches!(t, "-H" | "--header") {
+            header_next = true;
+            continue;
+        }
+        if !t.starts_with('-') {
+            text(t, url_or_body(t), items);
+        }
+    }
+}
+
+/// The request option a word of `program` is, with its value glued to it (`--data=x`,
+/// `-dx`), if it has one.
+fn request_option<'w>(program: &str, t: &'w str) -> Option<(Carries, Option<&'w str>)> {
+    if let Some(long) = t.strip_prefix("--") {
+        let (name, value) = match long.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (long, None),
+        };
+        return vocab::request_option(program, &format!("--{name}")).map(|c| (c, value));
+    }
+    let short = t.get(..2).filter(|s| s.starts_with('-'))?;
+    let carries = vocab::request_option(program, short)?;
+    Some((carries, t.get(2..).filter(|v| !v.is_empty())))
+}
+
+/// `curl` and `wget`: what each request option carries, and every other word as text.
+fn request(line: &Line, items: &mut Vec<Payload>) {
+    let c = line.c;
+    let mut args = c.args.iter();
+    while let Some(w) = args.next() {
+        let t = w.text.as_str();
+        if let Some((carries, glued)) = request_option(&c.program, t) {
+            let (value, word) = match glued {
+                Some(v) => (v, w),
+                None => match args.next() {
+                    Some(n) => (n.text.as_str(), n),
+                    None => break,
+                },
+            };
+            line.carried(carries, value, word, items);
+        } else if !t.starts_with('-') {
+            text(t, url_or_body(t), items);
+        }
+    }
+}
+
+/// httpie and xh: `field@file`, `field=@file`, `field:=@file` and `@file` send a file;
+/// `Name:value` is a header, `name==value` a query parameter, the rest the URL and body.
+fn httpie(line: &Line, items: &mut Vec<Payload>) {
+    for w in &line.c.args {
+        let t = w.text.as_str();
+        if t.starts_with('-') {
+            continue;
+        }
+        if t.contains("://") {
+            text(t, Part::Url, items);
+            continue;
+        }
+        let Some(at) = t.find(['=', ':', '@']) else {
+            text(t, Part::Body, items);
+            continue;
+        };
+        let rest = &t[at..];
+        if let Some(file) = ["@", "=@", ":=@"].iter().find_map(|p| rest.strip_prefix(p)) {
+            items.push(Payload::File(line.file(w, file)));
+        } else if at > 0 && rest.starts_with(':') && !rest.starts_with(":=") {
+            text(t, Part::Header, items);
+        } else if rest.starts_with("==") {
+            text(t, Part::Url, items);
+        } else {
+            text(t, Part::Body, items);
+        }
+    }
+}
+
+impl Line<'_> {
+    /// What a request option's value puts in the request.
+    fn carried(&self, carries: Carries, value: &str, word: &Word, items: &mut Vec<Payload>) {
+        // `@-`, `-`, `<-`: standard input, which `sends_stdin` covers.
+        let file = match carries {
+            Carries::Data => value.strip_prefix('@'),
+            Carries::Raw => None,
+            Carries::UrlEncoded => value
+                .find('@')
+                .filter(|&at| !value[..at].contains('='))
+                .map(|at| &value[at + 1..]),
+            Carries::Form => value
+                .split_once('=')
+                .and_then(|(_, v)| v.strip_prefix('@').or_else(|| v.strip_prefix('<')))
+                .map(|f| f.split(';').next().unwrap_or(f)),
+            Carries::File => Some(value).filter(|v| *v != "."),
+            Carries::Header => value.strip_prefix('@'),
+        };
+        match file {
+            Some("-") => {}
+            Some(f) => items.push(Payload::File(self.file(word, f))),
+            None if carries == Carries::Header => text(value, Part::Header, items),
+            None => text(value, url_or_body(value), items),
+        }
+    }
+
+    /// A file the command sends, named by `raw` (all or part of `word`).
+    fn file(&self, word: &Word, raw: &str) -> SentFile {
+        let w = Word {
+            text: raw.to_string(),
+            dynamic: word.dynamic && raw.contains(['$', '`']),
+            glob: word.glob,
+        };
+        let path = word_path(&w, self.c, self.scope).map(|(p, _)| p);
+        let writers: Vec<usize> = path
+            .as_ref()
+            .map(|p| {
+                self.writes
+                    .iter()
+                    .filter(|(w, at)| w == p && *at < self.i)
+                    .map(|(_, at)| *at)
+                    .collect()
+            })
+            .unwrap_or_default();
+        SentFile {
+            written: raw.to_string(),
+            path,
+            written_by: (!writers.is_empty()).then(|| self.source(writers)),
+        }
+    }
+
+    /// The commands `roots`, with what feeds them (pipes and substitutions, transitively),
+    /// nearest first, and what they read and print: at most `MAX_SOURCE` commands, so that a
+    /// line of thousands of chained senders stays linear (each command's own reads are
+    /// judged by the secrets pack wherever it stands).
+    fn source(&self, roots: Vec<usize>) -> Source {
+        let commands = &self.analysis.commands;
+        let mut seen = vec![false; commands.len()];
+        let mut order: Vec<usize> = Vec::new();
+        let mut queue: std::collections::VecDeque<usize> = roots.into();
+        while let Some(k) = queue.pop_front() {
+            if order.len() >= MAX_SOURCE {
+                break;
+            }
+            if seen.get(k).is_none_or(|s| *s) {
+                continue;
+            }
+            seen[k] = true;
+            order.push(k);
+            queue.extend(commands[k].stdin_from);
+            queue.extend(substituted(self.analysis, k));
+        }
+        let mut out = Source {
+            commands: order,
+            ..Source::default()
+        };
+        for &k in &out.commands {
+            let c = &commands[k];
+            out.reads.extend(crate::fileops::read_paths(c, self.scope));
+            if out.environment.is_none() && vocab::dumps_environment(c) {
+                out.environment = Some(c.program.clone());
+            }
+            out.variables.extend(vocab::printed_secret_vars(c));
+            if let Some(v) = c.stdin_text.as_deref().and_then(vocab::secret_var_in) {
+                out.variables.push(v);
+            }
+        }
+        out
+    }
+}
