@@ -642,6 +642,16 @@ fn command_writes(
                 }
             }
         }
+        // A cloud copy into a local path (`aws s3 cp s3://b/k f`, `rclone sync r:x dir`):
+        // content from the network, like `curl -o`.
+        _ if let Some(dst) = crate::vocab::cli_download_target(cmd) => {
+            if !is_device(&dst.text) {
+                let how = format!("{} download", cmd.program);
+                let mut w = FileWrite::new(res(&dst.text), i, &how);
+                w.from_network = true;
+                out.push(w);
+            }
+        }
         "truncate" => {
             let size = cmd.option_value(Some('s'), &["size"]);
             for f in operands_skipping(cmd, "sr", &["size", "reference"]) {
@@ -2141,6 +2151,50 @@ mod tests {
             &scope(),
         );
         assert!(w.is_empty());
+    }
+
+    /// A cloud copy from a bucket or remote into a local path writes it with content from the
+    /// network, options and all; an upload, a copy to stdout and a bucket-to-bucket copy write
+    /// nothing here.
+    #[test]
+    fn cloud_copies_download_into_their_local_destination() {
+        for (line, want) in [
+            (
+                "aws s3 cp s3://b/k ~/.aws/credentials",
+                "/home/dev/.aws/credentials",
+            ),
+            (
+                "aws --profile p s3 cp s3://b/k out.bin",
+                "/home/dev/project/out.bin",
+            ),
+            (
+                "aws s3 sync s3://b/site ./public",
+                "/home/dev/project/public",
+            ),
+            (
+                "gsutil -m cp gs://b/m.bin models/",
+                "/home/dev/project/models",
+            ),
+            ("gcloud storage cp gs://b/x /tmp/x", "/tmp/x"),
+            (
+                "rclone copyto remote:cron/job /etc/cron.d/job",
+                "/etc/cron.d/job",
+            ),
+        ] {
+            let w = writes(&analysis(vec![cmd(line)]), &scope());
+            assert_eq!(w.len(), 1, "{line}: {w:?}");
+            assert_eq!(w[0].path, p(want), "{line}");
+            assert!(w[0].from_network, "{line}");
+        }
+        for line in [
+            "aws s3 cp dist/app.js s3://b/app.js",
+            "aws s3 cp s3://b/k -",
+            "aws s3 cp s3://a/k s3://b/k",
+            "aws s3 ls s3://b/",
+        ] {
+            let w = writes(&analysis(vec![cmd(line)]), &scope());
+            assert!(w.is_empty(), "{line}: {w:?}");
+        }
     }
 
     #[test]

@@ -436,9 +436,9 @@ pub const UPLOAD_CLIS: &[UploadCli] = &[
     },
 ];
 
-/// The local operands an upload CLI's command sends (`UPLOAD_CLIS`); `None` when the command
-/// is not one of their upload operations.
-pub fn cli_upload_sources(c: &Command) -> Option<Vec<&Word>> {
+/// An upload CLI's command (`UPLOAD_CLIS`) and its operands after the operation; `None` when
+/// the command is not one of their copy or upload operations.
+fn cli_operation(c: &Command) -> Option<(&'static UploadCli, Vec<&Word>)> {
     let cli = UPLOAD_CLIS.iter().find(|u| u.program == c.program)?;
     let ops = c.operands();
     let texts: Vec<&str> = ops.iter().map(|w| w.text.as_str()).collect();
@@ -449,23 +449,45 @@ pub fn cli_upload_sources(c: &Command) -> Option<Vec<&Word>> {
             .position(|w| w == words.as_slice())
             .map(|at| at + words.len())
     })?;
-    let remote = |w: &Word| w.text.contains("://") || is_remote_spec(&w.text);
-    let rest = &ops[after..];
+    Some((cli, ops[after..].to_vec()))
+}
+
+/// A cloud copy's operand that names a bucket or remote (`s3://b/k`, `gs://…`, `remote:path`).
+fn is_cloud_remote(w: &Word) -> bool {
+    w.text.contains("://") || is_remote_spec(&w.text)
+}
+
+/// The local operands an upload CLI's command sends (`UPLOAD_CLIS`); `None` when the command
+/// is not one of their upload operations.
+pub fn cli_upload_sources(c: &Command) -> Option<Vec<&Word>> {
+    let (cli, rest) = cli_operation(c)?;
     let sources: &[&Word] = if cli.copy {
         match rest.split_last() {
-            Some((last, before)) if remote(last) => before,
+            Some((last, before)) if is_cloud_remote(last) => before,
             _ => &[],
         }
     } else {
-        rest
+        &rest
     };
     Some(
         sources
             .iter()
             .copied()
-            .filter(|w| !remote(w) && w.text != "-")
+            .filter(|w| !is_cloud_remote(w) && w.text != "-")
             .collect(),
     )
+}
+
+/// The local destination a cloud copy downloads into (`aws s3 cp s3://b/k ~/.aws/credentials`,
+/// `gsutil rsync gs://b dir`): its last operand, when it is local and a remote comes before it.
+pub fn cli_download_target<'a>(c: &'a Command) -> Option<&'a Word> {
+    let (cli, rest) = cli_operation(c)?;
+    let (last, before) = rest.split_last()?;
+    (cli.copy
+        && !is_cloud_remote(last)
+        && last.text != "-"
+        && before.iter().any(|w| is_cloud_remote(w)))
+    .then_some(*last)
 }
 
 /// True when the command prints the whole environment (`env`, `printenv`, `set`, `export -p`).

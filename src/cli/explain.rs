@@ -413,13 +413,22 @@ fn describe(e: &crate::effects::Effect, shell: bool) -> Option<String> {
         Fx::Query {
             engine, statement, ..
         } => format!("runs a database statement ({engine}): {}", clip(statement)),
-        Fx::Send { host, data, .. } => {
+        Fx::Send { host, data, sent } => {
             let to = host.as_deref().unwrap_or("a host not known until it runs");
-            match data {
+            let mut line = match data {
                 Some(d) if d.len() == 1 => format!("sends data to {to} (1 byte known)"),
                 Some(d) => format!("sends data to {to} ({} bytes known)", d.len()),
                 None => format!("sends to {to}"),
+            };
+            if let Some(upload) = sent.upload() {
+                let _ = write!(line, ": {upload}");
             }
+            for item in &sent.items {
+                if let crate::call::Payload::Variable { name, .. } = item {
+                    let _ = write!(line, ", with ${name}");
+                }
+            }
+            line
         }
         Fx::Fetch { url, host } => format!(
             "fetches {url} (host {})",
