@@ -261,11 +261,19 @@ fn parallel_writes_in_one_session_are_all_recorded() {
     let l = ledger_file(&env);
     let entries = l["entries"].as_object().unwrap();
     assert!(entries.len() >= allowed.len() && entries.len() <= n);
+    let said: std::collections::BTreeMap<usize, &str> =
+        results.iter().map(|(i, _, t)| (*i, t.as_str())).collect();
     for i in &allowed {
         let e = entry(&l, &env.project.join(format!("gen_{i}.sh")));
         assert_eq!(e["excerpt"], format!("echo {i}\n"));
         assert_eq!(e["tool_use_id"], format!("toolu_{i}"));
-        assert!(e["receipt"]["seq"].is_u64(), "call {i} has no receipt: {e}");
+        // The link to the audit entry is a second transaction after the append; one that
+        // waits out the busy timeout behind 99 others is lost, and the hook says so (the row
+        // and the audit entry are both recorded). A silent loss fails.
+        assert!(
+            e["receipt"]["seq"].is_u64() || said[i].contains("could not link"),
+            "call {i} has no receipt and did not say why: {e}"
+        );
     }
     // The audit log: gap-free, each call once, every allowed one there, chain intact.
     let log = std::fs::read_to_string(env.data.join("audit.jsonl")).unwrap();
