@@ -4,7 +4,7 @@
 //! (`bash f`, `./f`, `source f`, `python f`, `make`, `npm test`, git hooks…). Shared by the rule
 //! packs (self-protection, confinement) and the ledger (write-then-run chains).
 
-use crate::call::{Call, CallKind, Scope, Span};
+use crate::call::{Scope, Span};
 use crate::shell::{Command, RedirectKind, ShellAnalysis, Word};
 use crate::vocab::Language;
 pub use crate::vocab::{
@@ -644,13 +644,13 @@ fn command_writes(
         }
         // A cloud copy into a local path (`aws s3 cp s3://b/k f`, `rclone sync r:x dir`):
         // content from the network, like `curl -o`.
-        _ if let Some(dst) = crate::vocab::cli_download_target(cmd) => {
-            if !is_device(&dst.text) {
-                let how = format!("{} download", cmd.program);
-                let mut w = FileWrite::new(res(&dst.text), i, &how);
-                w.from_network = true;
-                out.push(w);
-            }
+        _ if let Some(dst) = crate::vocab::cli_download_target(cmd)
+            && !is_device(&dst.text) =>
+        {
+            let how = format!("{} download", cmd.program);
+            let mut w = FileWrite::new(res(&dst.text), i, &how);
+            w.from_network = true;
+            out.push(w);
         }
         "truncate" => {
             let size = cmd.option_value(Some('s'), &["size"]);
@@ -958,30 +958,11 @@ fn inline_code<'a>(interp: &Interpreter, args: &'a [Word]) -> Option<&'a Word> {
 /// `env`, `timeout`, `bash -c`…), so wrappers need no handling here. Test-only: a call's runs
 /// are its `Execute` effects (`effects::file_runs`), computed once by normalize.
 #[cfg(test)]
-pub fn executions(call: &Call, scope: &Scope) -> Vec<Execution> {
-    let CallKind::Shell { analysis, .. } = &call.kind else {
+pub fn executions(call: &crate::call::Call, scope: &Scope) -> Vec<Execution> {
+    let crate::call::CallKind::Shell { analysis, .. } = &call.kind else {
         return Vec::new();
     };
     executions_in(analysis, scope)
-}
-
-/// Files a file-tool write makes run without a later command of the agent: an MCP server
-/// config (`.mcp.json`, `~/.claude.json`, `.cursor/mcp.json`, `.vscode/mcp.json`) names
-/// commands an agent starts as servers when it next loads the config. The ledger judges the
-/// written content as that run. (An `.envrc` is not one: direnv refuses a changed `.envrc`
-/// until `direnv allow`, which the ledger judges.)
-pub fn deferred_runs(call: &Call) -> Vec<Execution> {
-    match &call.kind {
-        CallKind::Write { path, .. } if crate::scan::detect(path, "") == Language::McpConfig => {
-            vec![exec(
-                path.clone(),
-                "an agent starting its MCP servers",
-                0,
-                Some(Language::McpConfig),
-            )]
-        }
-        _ => Vec::new(),
-    }
 }
 
 /// Every file an analysed shell line executes.
@@ -1940,6 +1921,7 @@ fn package_scripts(cmd: &Command) -> Option<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::call::{Call, CallKind};
     use crate::paths::PathResolver;
     use crate::shell::Redirect;
 

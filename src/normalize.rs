@@ -32,7 +32,8 @@ pub fn normalize(event: &HookEvent, scope: &Scope) -> Call {
 pub fn normalize_with(event: &HookEvent, scope: &Scope, models: &[ToolModel]) -> Call {
     let input = &event.tool_input;
     if event.tool_name.starts_with("mcp__") {
-        let m = effects::mcp::model(&event.tool_name, input, models, scope);
+        let mut m = effects::mcp::model(&event.tool_name, input, models, scope);
+        effects::deferred_runs(&mut m.effects);
         return Call {
             tool: event.tool_name.clone(),
             input: input.clone(),

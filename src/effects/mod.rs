@@ -111,6 +111,42 @@ const AGENTS: &[&str] = &[
     "amp",
 ];
 
+/// Who runs an MCP server config: no command of the agent's, the agent itself when it next
+/// loads the config.
+pub const MCP_CONFIG_RUNNER: &str = "an agent starting its MCP servers";
+
+/// Runs a write schedules without a later command of the agent, whatever tool wrote: an MCP
+/// server config (`.mcp.json`, `~/.claude.json`, `.cursor/mcp.json`, `.vscode/mcp.json`) names
+/// commands an agent starts as servers when it next loads it, so the ledger judges the written
+/// content as that run. (An `.envrc` is not one: direnv refuses a changed `.envrc` until
+/// `direnv allow`, which the ledger judges.)
+pub fn deferred_runs(out: &mut Vec<Effect>) {
+    let runs: Vec<Effect> = out
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Write { path, shell, .. }
+                if crate::scan::detect(path, "") == vocab::Language::McpConfig =>
+            {
+                Some(Effect::Execute {
+                    program: MCP_CONFIG_RUNNER.into(),
+                    path: Some(path.clone()),
+                    language: Some(vocab::Language::McpConfig),
+                    run: Some(ShellRun {
+                        command: shell.as_ref().map_or(0, |w| w.command),
+                        ..Default::default()
+                    }),
+                })
+            }
+            _ => None,
+        })
+        .collect();
+    for run in runs {
+        if !out.contains(&run) {
+            out.push(run);
+        }
+    }
+}
+
 /// The effects of a call whose kind is already normalised.
 pub fn of_call(tool: &str, input: &Value, kind: &CallKind, scope: &Scope) -> Vec<Effect> {
     let mut out = Vec::new();
@@ -138,6 +174,7 @@ pub fn of_call(tool: &str, input: &Value, kind: &CallKind, scope: &Scope) -> Vec
         }),
         CallKind::Mcp { .. } | CallKind::Other => {}
     }
+    deferred_runs(&mut out);
     if tool == "WebSearch"
         && let Some(q) = input.get("query").and_then(Value::as_str)
     {
@@ -582,6 +619,7 @@ mod tests {
     use super::*;
     use crate::event::HookEvent;
     use crate::paths::PathResolver;
+    use serde_json::json;
 
     fn scope() -> Scope {
         Scope {
@@ -641,6 +679,45 @@ mod tests {
                 && matches!(&sent.items[..], [Payload::File(f), ..]
                     if f.path.as_deref() == Some(std::path::Path::new("/home/dev/project/x"))))
         ));
+    }
+
+    /// A write of an MCP server config is also the run the agent makes of it when it next
+    /// loads it, whichever tool writes: the Write tool, a Bash redirection or tee, an MCP
+    /// filesystem tool. Other JSON files schedule nothing.
+    #[test]
+    fn an_mcp_config_written_by_any_tool_is_a_deferred_run() {
+        let runs = |tool: &str, input: Value| -> Vec<String> {
+            file_runs(&effects(tool, input))
+                .into_iter()
+                .filter(|r| r.how == MCP_CONFIG_RUNNER)
+                .map(|r| r.path.display().to_string())
+                .collect()
+        };
+        let mcp = "/home/dev/project/.mcp.json";
+        assert_eq!(
+            runs("Write", json!({"file_path": ".mcp.json", "content": "{}"})),
+            [mcp]
+        );
+        assert_eq!(
+            runs("Bash", json!({"command": "echo '{}' > .mcp.json"})),
+            [mcp]
+        );
+        assert_eq!(
+            runs(
+                "Bash",
+                json!({"command": "cat <<'E' | tee .cursor/mcp.json\n{}\nE"})
+            ),
+            ["/home/dev/project/.cursor/mcp.json"]
+        );
+        assert_eq!(
+            runs(
+                "mcp__filesystem__write_file",
+                json!({"path": "/home/dev/project/.mcp.json", "content": "{}"})
+            ),
+            [mcp]
+        );
+        assert!(runs("Bash", json!({"command": "echo '{}' > package-lock.json"})).is_empty());
+        assert!(runs("Write", json!({"file_path": "mcp.json", "content": "{}"})).is_empty());
     }
 
     #[test]

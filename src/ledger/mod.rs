@@ -275,7 +275,8 @@ pub struct WriteContext {
 pub fn relevance(call: &Call) -> (bool, bool) {
     use crate::effects::Effect;
     match &call.kind {
-        CallKind::Write { .. } => (true, !fileops::deferred_runs(call).is_empty()),
+        // A write that schedules a run (an MCP server config) is judged as that run.
+        CallKind::Write { .. } => (true, !effects::file_runs(&call.effects).is_empty()),
         // Read from the effects normalize computed (the hook asks up to three times).
         CallKind::Shell { .. } => (
             call.effects.iter().any(effects::is_recorded_write),
@@ -372,8 +373,7 @@ pub fn check_with(
     scope: &Scope,
     engine: &dyn ShellEngine,
 ) -> LedgerVerdict {
-    let mut execs = expand_directories(ledger, effects::file_runs(&call.effects));
-    execs.extend(fileops::deferred_runs(call));
+    let execs = expand_directories(ledger, effects::file_runs(&call.effects));
     if execs.is_empty() {
         return LedgerVerdict {
             verdict: Verdict::no_opinion(),
