@@ -144,13 +144,7 @@ impl FileView {
     pub fn names(&self, dir: &Path) -> Option<Vec<std::ffi::OsString>> {
         match self {
             FileView::Fixed(_) => None,
-            FileView::Disk => Some(
-                std::fs::read_dir(dir)
-                    .ok()?
-                    .flatten()
-                    .map(|e| e.file_name())
-                    .collect(),
-            ),
+            FileView::Disk => Some(list(dir)?.map(|e| e.file_name()).collect()),
         }
     }
 
@@ -160,9 +154,7 @@ impl FileView {
         match self {
             FileView::Fixed(_) => None,
             FileView::Disk => Some(
-                std::fs::read_dir(dir)
-                    .ok()?
-                    .flatten()
+                list(dir)?
                     .take(max)
                     .filter_map(|e| Some((e.path(), file_id(&e.metadata().ok()?))))
                     .collect(),
@@ -186,6 +178,11 @@ fn read_regular(path: &Path, max: usize, whole: bool) -> Option<String> {
         .read_to_end(&mut bytes)
         .ok()?;
     Some(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// The readable entries of the directory `dir` on disk.
+fn list(dir: &Path) -> Option<impl Iterator<Item = std::fs::DirEntry>> {
+    Some(std::fs::read_dir(dir).ok()?.flatten())
 }
 
 fn file_id(m: &std::fs::Metadata) -> FileId {

@@ -71,6 +71,31 @@ fn judged_in(
     d
 }
 
+/// The hook's pipeline with lexical paths, no risk layer and the record `record`.
+fn lexical_pipeline<'a>(
+    policy: &'a Policy,
+    loc: &'a Locations,
+    record: &Record,
+) -> crate::hook::Pipeline<'a> {
+    crate::hook::Pipeline {
+        policy,
+        locations: loc,
+        project_dir: None,
+        follow_symlinks: false,
+        frozen_risk: None,
+        risk_off: true,
+        deadline: None,
+        record: record.clone(),
+    }
+}
+
+/// Runs the hook's pipeline on `e`: how many session stores it opened, and its verdict.
+fn counting_opens(pipeline: &crate::hook::Pipeline, e: &HookEvent) -> (usize, Verdict) {
+    let before = crate::ledger::store_opens();
+    let v = crate::hook::process(pipeline, e);
+    (crate::ledger::store_opens() - before, v)
+}
+
 /// The ledger a call leaves, as planned by the core (what the hook would write).
 fn written(d: &super::Decision) -> Ledger {
     d.record
@@ -320,21 +345,8 @@ fn the_hook_opens_a_sessions_store_once_per_call() {
     });
     let policy = Policy::default();
     let record = crate::hook::Record::in_memory();
-    let pipeline = crate::hook::Pipeline {
-        policy: &policy,
-        locations: &loc,
-        project_dir: None,
-        follow_symlinks: false,
-        frozen_risk: None,
-        risk_off: true,
-        deadline: None,
-        record: record.clone(),
-    };
-    let opens = |e: &HookEvent| {
-        let before = crate::ledger::store_opens();
-        let v = crate::hook::process(&pipeline, e);
-        (crate::ledger::store_opens() - before, v)
-    };
+    let pipeline = lexical_pipeline(&policy, &loc, &record);
+    let opens = |e: &HookEvent| counting_opens(&pipeline, e);
     let script = format!("{PROJECT}/clean.sh");
     let write = |content: &str| event("Write", json!({ "file_path": script, "content": content }));
     // Every PreToolUse also opens the session's call record once (`ledger::observe_pre`: its
@@ -377,21 +389,8 @@ fn limits_count_on_the_calls_one_connection() {
     )
     .unwrap();
     let record = crate::hook::Record::in_memory();
-    let pipeline = crate::hook::Pipeline {
-        policy: &policy,
-        locations: &loc,
-        project_dir: None,
-        follow_symlinks: false,
-        frozen_risk: None,
-        risk_off: true,
-        deadline: None,
-        record: record.clone(),
-    };
-    let opens = |e: &HookEvent| {
-        let before = crate::ledger::store_opens();
-        let v = crate::hook::process(&pipeline, e);
-        (crate::ledger::store_opens() - before, v)
-    };
+    let pipeline = lexical_pipeline(&policy, &loc, &record);
+    let opens = |e: &HookEvent| counting_opens(&pipeline, e);
     let write = |name: &str| {
         event(
             "Write",

@@ -1261,6 +1261,16 @@ mod tests {
     use super::super::testing::FakeEngine;
     use super::*;
 
+    /// The languages with a script scanner (their call patterns).
+    const SCRIPT_LANGUAGES: [Language; 6] = [
+        Language::Python,
+        Language::Node,
+        Language::Ruby,
+        Language::Perl,
+        Language::Php,
+        Language::Rust,
+    ];
+
     fn worst(language: Language, text: &str) -> Option<(Effect, String, Option<usize>)> {
         scan(language, text, &FakeEngine)
             .into_iter()
@@ -1302,14 +1312,7 @@ mod tests {
 
     #[test]
     fn patterns_compile() {
-        for l in [
-            Language::Python,
-            Language::Node,
-            Language::Ruby,
-            Language::Perl,
-            Language::Php,
-            Language::Rust,
-        ] {
+        for l in SCRIPT_LANGUAGES {
             // Compiled only when a text needs them: compile each one here.
             let p = patterns(l).unwrap();
             for (_, c) in &p.calls {
@@ -1379,14 +1382,7 @@ mod tests {
             }
             texts.push(t);
         }
-        for l in [
-            Language::Python,
-            Language::Node,
-            Language::Ruby,
-            Language::Perl,
-            Language::Php,
-            Language::Rust,
-        ] {
+        for l in SCRIPT_LANGUAGES {
             let p = patterns(l).unwrap();
             let mut all: Vec<&Pattern> = p.calls.iter().map(|(_, c)| c).collect();
             all.extend([&p.eval, &p.hidden, &p.network, &p.home, &p.assign]);
