@@ -644,13 +644,13 @@ fn command_writes(
         }
         // A cloud copy into a local path (`aws s3 cp s3://b/k f`, `rclone sync r:x dir`):
         // content from the network, like `curl -o`.
-        _ if let Some(dst) = crate::vocab::cli_download_target(cmd) => {
-            if !is_device(&dst.text) {
-                let how = format!("{} download", cmd.program);
-                let mut w = FileWrite::new(res(&dst.text), i, &how);
-                w.from_network = true;
-                out.push(w);
-            }
+        _ if let Some(dst) = crate::vocab::cli_download_target(cmd)
+            && !is_device(&dst.text) =>
+        {
+            let how = format!("{} download", cmd.program);
+            let mut w = FileWrite::new(res(&dst.text), i, &how);
+            w.from_network = true;
+            out.push(w);
         }
         "truncate" => {
             let size = cmd.option_value(Some('s'), &["size"]);

@@ -480,7 +480,7 @@ pub fn cli_upload_sources(c: &Command) -> Option<Vec<&Word>> {
 
 /// The local destination a cloud copy downloads into (`aws s3 cp s3://b/k ~/.aws/credentials`,
 /// `gsutil rsync gs://b dir`): its last operand, when it is local and a remote comes before it.
-pub fn cli_download_target<'a>(c: &'a Command) -> Option<&'a Word> {
+pub fn cli_download_target(c: &Command) -> Option<&Word> {
     let (cli, rest) = cli_operation(c)?;
     let (last, before) = rest.split_last()?;
     (cli.copy
