@@ -593,11 +593,20 @@ fn command_effects(
     // code), once: `cat a` and `< a` are read above already. An option word (`-n`) or a
     // count (`head -n 5`) names no file; an option's value (`--file=f`, `-f f`) still does.
     let mut reads = crate::fileops::read_paths(c, scope);
+    let mut drop = |p: &std::path::PathBuf| {
+        if let Some(at) = reads.iter().position(|r| r == p) {
+            reads.remove(at);
+        }
+    };
     for w in not_files(c) {
-        for p in crate::fileops::word_read_paths(w, c, scope) {
-            if let Some(at) = reads.iter().position(|r| *r == p) {
-                reads.remove(at);
-            }
+        crate::fileops::word_read_paths(w, c, scope)
+            .iter()
+            .for_each(&mut drop);
+    }
+    // `-d @f`, `-F x=@f`: the file is what follows `@`, not the word as written.
+    for w in &c.args {
+        if let [literal, _at_file] = &crate::fileops::word_read_paths(w, c, scope)[..] {
+            drop(literal);
         }
     }
     for path in reads {
@@ -1114,13 +1123,15 @@ mod tests {
             "/tmp/notes.txt".into(),
             "python3",
         );
-        // The word itself is kept too (`a@b.txt` may be a file's name).
-        assert!(
-            shell_reads("curl -d @data/body.json http://localhost:9").contains(&(
-                p("data/body.json"),
-                "curl".to_string(),
-                true
-            ))
+        one(
+            "curl -d @data/body.json http://localhost:9",
+            p("data/body.json"),
+            "curl",
+        );
+        one(
+            "curl -F f=@./up.bin https://example.com",
+            p("up.bin"),
+            "curl",
         );
         one(
             "head $HOME/.ssh/id_rsa",
