@@ -407,11 +407,36 @@ impl Sent {
     }
 }
 
+/// The shell command that reads a file (`Effect::Read`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reader {
+    /// Index of the command in the line's analysis.
+    pub command: usize,
+    /// The command's program (`grep`, `cat`…).
+    pub program: String,
+    /// True when the file is named to a program other than `cat` (an operand, an `@file` form,
+    /// a path in inline code) rather than given as `cat`'s operand or `<` input. Taint and
+    /// `count: read` limits were calibrated on the latter and count only those.
+    pub operand: bool,
+}
+
+impl Effect {
+    /// The path of a read taint and `count: read` limits count: a file tool's or MCP
+    /// server's read, `cat`'s operands and `<` input.
+    pub fn counted_read(&self) -> Option<&Path> {
+        match self {
+            Effect::Read { path, by } if by.as_ref().is_none_or(|r| !r.operand) => Some(path),
+            _ => None,
+        }
+    }
+}
+
 /// One thing a call does.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
-    /// Reads the content of a file.
-    Read { path: PathBuf },
+    /// Reads the content of a file; `by` is the shell command that reads it (`None` for a
+    /// file tool or an MCP server).
+    Read { path: PathBuf, by: Option<Reader> },
     /// Lists or searches a directory: names, not contents.
     List { path: PathBuf },
     /// Writes (creates or replaces) a file; `content` when known statically.

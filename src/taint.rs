@@ -209,7 +209,10 @@ pub fn exposures(
                     untrusted.get_or_insert_with(|| format!("{tool} {url}"));
                 }
             }
-            CallEffect::Read { path } => {
+            CallEffect::Read { .. } => {
+                let Some(path) = e.counted_read() else {
+                    continue;
+                };
                 if let Some(class) = common::secret_class(path, scope) {
                     private.get_or_insert_with(|| {
                         format!("{tool} {} ({})", path.display(), class.what)
@@ -239,8 +242,8 @@ pub fn exposures(
         untrusted.get_or_insert_with(|| format!("{tool} {}", call.input));
     }
     if let CallKind::Shell { analysis, .. } = &call.kind {
-        for c in &analysis.commands {
-            if let Some(what) = private_read(c, scope) {
+        for (i, c) in analysis.commands.iter().enumerate() {
+            if let Some(what) = private_read(call, i, c, scope) {
                 private.get_or_insert(what);
             }
         }
@@ -262,8 +265,8 @@ pub fn exposures(
 }
 
 /// Private data one shell command prints: a secret file, the environment, a live credential.
-fn private_read(c: &Command, scope: &Scope) -> Option<String> {
-    if let Some((class, path)) = common::command_reads_secret(c, scope) {
+fn private_read(call: &Call, i: usize, c: &Command, scope: &Scope) -> Option<String> {
+    if let Some((class, path)) = common::command_reads_secret(call, i, scope) {
         return Some(format!(
             "Bash `{}` ({}: {})",
             c.line(),
@@ -355,10 +358,7 @@ pub fn outbound(call: &Call, scope: &Scope, settings: &TaintSettings) -> Vec<Out
         let reads: Vec<PathBuf> = call
             .effects
             .iter()
-            .filter_map(|e| match e {
-                CallEffect::Read { path } => Some(path.clone()),
-                _ => None,
-            })
+            .filter_map(|e| e.counted_read().map(Path::to_path_buf))
             .collect();
         for (i, c) in analysis.commands.iter().enumerate() {
             // What the command's send uploads (a file, its piped input, a push to a URL).

@@ -6,7 +6,6 @@
 //! read (`ledger::SessionStore::load`); `crate::decide` then judges over the `World` and reads
 //! nothing else. Tests build a `World` by hand, with no store at all.
 
-use crate::effects::Effect as CallEffect;
 use crate::ledger::{self, ExposureQuery, LedgerError, SessionView};
 use crate::normalize::{Call, Scope};
 use crate::policy::Policy;
@@ -112,10 +111,7 @@ pub fn needs(
     let reads: Vec<String> = if taint_on {
         call.effects
             .iter()
-            .filter_map(|e| match e {
-                CallEffect::Read { path } => Some(path.to_string_lossy().into_owned()),
-                _ => None,
-            })
+            .filter_map(|e| e.counted_read().map(|p| p.to_string_lossy().into_owned()))
             .collect()
     } else {
         Vec::new()

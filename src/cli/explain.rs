@@ -191,7 +191,7 @@ pub fn trace(
         j.insert("findings".into(), json!(findings));
     }
 
-    let effects = effects(&call, &scope);
+    let effects = effects(&call);
     let _ = writeln!(t, "\nWhat it does:");
     if effects.is_empty() {
         let _ = writeln!(t, "  nothing palisade tracks (no write, read or execution)");
@@ -305,9 +305,8 @@ pub fn trace(
 /// What the call does, one line per effect, from the effects `normalize` computed once (the
 /// same list the packs, the ledger and limits judge), whatever the tool: Bash, a file tool, a
 /// fetch or an MCP tool's model. A shell line's programs are listed above as commands, so
-/// their plain runs are not repeated here; the files its readers read are added from the
-/// analysis, because `Effect::Read` carries only `cat` and `<` so far.
-pub fn effects(call: &Call, scope: &Scope) -> Vec<String> {
+/// their plain runs are not repeated here.
+pub fn effects(call: &Call) -> Vec<String> {
     let shell = matches!(call.kind, CallKind::Shell { .. });
     let mut out = Vec::new();
     // A modelled MCP tool is judged as the command line its model gives; say which tool it is.
@@ -319,14 +318,7 @@ pub fn effects(call: &Call, scope: &Scope) -> Vec<String> {
             out.push(line);
         }
     }
-    if let CallKind::Shell { analysis, .. } = &call.kind {
-        for c in &analysis.commands {
-            for p in crate::fileops::reads(c, scope) {
-                out.push(format!("reads {} ({})", p.display(), c.program));
-            }
-        }
-    }
-    // One line per fact: `cat a` is both a Read effect and a reader's operand.
+    // One line per fact: `cat a; cat a` reads `a` twice.
     let mut seen = std::collections::HashSet::new();
     out.retain(|l| {
         let key = l.split(" (").next().unwrap_or(l).to_string();
@@ -340,7 +332,7 @@ fn describe(e: &crate::effects::Effect, shell: bool) -> Option<String> {
     use crate::call::{DeleteTarget, Span};
     use crate::effects::Effect as Fx;
     Some(match e {
-        Fx::Read { path } => format!("reads {}", path.display()),
+        Fx::Read { path, .. } => format!("reads {}", path.display()),
         Fx::List { path } => format!("lists {}", path.display()),
         Fx::Write {
             path, how, shell, ..

@@ -9,7 +9,6 @@
 //! taint check; then (in the hook) risk; then recording, for calls not denied in the end.
 //! A PostToolUse goes through `after` over its own world: no verdict, the rows it confirms.
 
-use crate::effects::Effect as CallEffect;
 use crate::event::HookEvent;
 use crate::ledger::{self, LedgerError, SessionChanges, WriteContext};
 use crate::normalize::{Call, Scope};
@@ -262,10 +261,7 @@ fn plan_exposures(policy: &Policy, call: &Call, world: &World, record: &mut Reco
     let reads: Vec<PathBuf> = call
         .effects
         .iter()
-        .filter_map(|e| match e {
-            CallEffect::Read { path } => Some(path.clone()),
-            _ => None,
-        })
+        .filter_map(|e| e.counted_read().map(std::path::Path::to_path_buf))
         .collect();
     // Files downloaded earlier in the session are outside content too. The download itself
     // was recorded as untrusted already, so an unreadable store costs only this sighting.

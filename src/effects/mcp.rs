@@ -266,7 +266,10 @@ fn apply(m: &ToolModel, tool: &str, input: &Value, scope: &Scope) -> Modelled {
             .collect()
     };
     let urls = strings(input, &m.url);
-    effects.extend(reads.iter().map(|p| Effect::Read { path: p.clone() }));
+    effects.extend(reads.iter().map(|p| Effect::Read {
+        path: p.clone(),
+        by: None,
+    }));
     for p in strings(input, &m.list) {
         effects.push(Effect::List {
             path: path_of(&p, scope),

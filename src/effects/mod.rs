@@ -20,7 +20,8 @@ use crate::vocab;
 use serde_json::Value;
 
 pub use crate::call::{
-    DeleteTarget, Effect, Feed, Part, Payload, Sent, SentFile, ShellRun, ShellWrite, Source, Span,
+    DeleteTarget, Effect, Feed, Part, Payload, Reader, Sent, SentFile, ShellRun, ShellWrite,
+    Source, Span,
 };
 pub use delete::{FIND_DELETE, find_starts};
 
@@ -63,7 +64,7 @@ impl Effect {
     /// `write-outside-project`; devices (`/dev/null`) are never outside.
     pub fn is_kind(&self, kind: &str, project_root: &std::path::Path) -> bool {
         match kind {
-            "read" => matches!(self, Effect::Read { .. }),
+            "read" => self.counted_read().is_some(),
             "list" => matches!(self, Effect::List { .. }),
             "write" => matches!(self, Effect::Write { .. } | Effect::Create { .. }),
             "delete" => matches!(self, Effect::Delete { .. }),
@@ -158,7 +159,10 @@ pub fn of_call(tool: &str, input: &Value, kind: &CallKind, scope: &Scope) -> Vec
                 out.push(if listing {
                     Effect::List { path: p.clone() }
                 } else {
-                    Effect::Read { path: p.clone() }
+                    Effect::Read {
+                        path: p.clone(),
+                        by: None,
+                    }
                 });
             }
         }
@@ -474,6 +478,34 @@ pub fn file_runs(effects: &[Effect]) -> Vec<crate::fileops::Execution> {
         .collect()
 }
 
+/// Words of a reader that name no file: URLs, inline code (`python3 -c CODE`), and the pattern
+/// or script a searcher or editor takes first (`grep TODO src`, `sed -n 1p f`, `awk '{…}' f`)
+/// unless an option gives it (`-e`, `-f`: then every operand may be a file).
+fn not_files(c: &Command) -> Vec<&crate::shell::Word> {
+    let mut out: Vec<&crate::shell::Word> =
+        c.args.iter().filter(|w| w.text.contains("://")).collect();
+    if let Some(code) = vocab::inline_code(c) {
+        out.extend(
+            c.args
+                .iter()
+                .filter(|w| std::ptr::eq(w.text.as_str(), code)),
+        );
+    }
+    let pattern_first = matches!(
+        c.program.as_str(),
+        "grep" | "egrep" | "fgrep" | "rg" | "ag" | "ack" | "sed" | "awk" | "gawk" | "mawk" | "nawk"
+    );
+    let given = c.has_flag(Some('e'), &["regexp", "expression", "source"])
+        || c.has_flag(Some('f'), &["file"]);
+    if pattern_first
+        && !given
+        && let Some(first) = c.operands().first()
+    {
+        out.push(first);
+    }
+    out
+}
+
 fn command_effects(
     analysis: &ShellAnalysis,
     i: usize,
@@ -496,6 +528,13 @@ fn command_effects(
             .filter_map(|w| crate::fileops::word_target(w, c, scope))
             .collect()
     };
+    let reader = |operand: bool| {
+        Some(Reader {
+            command: i,
+            program: p.to_string(),
+            operand,
+        })
+    };
     let language = vocab::interpreter(p).map(|i| i.language);
     out.push(Effect::Execute {
         program: p.to_string(),
@@ -507,6 +546,7 @@ fn command_effects(
         if r.kind == crate::shell::RedirectKind::Read && !r.target.dynamic {
             out.push(Effect::Read {
                 path: res(&r.target.text),
+                by: reader(false),
             });
         }
     }
@@ -580,7 +620,50 @@ fn command_effects(
     }
     if p == "cat" {
         for w in ops.iter().filter(|w| !w.dynamic && w.text != "-") {
-            out.push(Effect::Read { path: res(&w.text) });
+            out.push(Effect::Read {
+                path: res(&w.text),
+                by: reader(false),
+            });
+        }
+    }
+    // Every other file the command reads (a reader's operands, `@file` forms, paths in inline
+    // code), once: `cat a` and `< a` are read above already. An option word (`-n`) or a
+    // count (`head -n 5`) names no file; an option's value (`--file=f`, `-f f`) still does.
+    let mut reads = crate::fileops::read_paths(c, scope);
+    let mut drop = |p: &std::path::PathBuf| {
+        if let Some(at) = reads.iter().position(|r| r == p) {
+            reads.remove(at);
+        }
+    };
+    for w in not_files(c) {
+        crate::fileops::word_read_paths(w, c, scope)
+            .iter()
+            .for_each(&mut drop);
+    }
+    // `-d @f`, `-F x=@f`: the file is what follows `@`, not the word as written.
+    for w in &c.args {
+        if let [literal, _at_file] = &crate::fileops::word_read_paths(w, c, scope)[..] {
+            drop(literal);
+        }
+    }
+    for path in reads {
+        let option = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with('-') || n.bytes().all(|b| b.is_ascii_digit()));
+        let known = option
+            || out.iter().any(|e| match e {
+                Effect::Read {
+                    path: q,
+                    by: Some(r),
+                } => r.command == i && *q == path,
+                _ => false,
+            });
+        if !known {
+            out.push(Effect::Read {
+                path,
+                by: reader(true),
+            });
         }
     }
     let urls: Vec<&str> = c
@@ -1081,6 +1164,90 @@ mod tests {
         assert_eq!(n, 1, "{e:?}");
     }
 
+    /// The files a shell line reads, each once: (path, program, named as an operand).
+    fn shell_reads(cmd: &str) -> Vec<(String, String, bool)> {
+        effects("Bash", serde_json::json!({ "command": cmd }))
+            .into_iter()
+            .filter_map(|e| match e {
+                Effect::Read { path, by: Some(r) } => {
+                    Some((path.display().to_string(), r.program, r.operand))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_file_a_command_reads_is_a_read_effect() {
+        let p = |s: &str| format!("/home/dev/project/{s}");
+        let one = |cmd: &str, path: String, program: &str| {
+            assert_eq!(
+                shell_reads(cmd),
+                [(path, program.to_string(), true)],
+                "{cmd}"
+            );
+        };
+        one("grep -n TODO src/a.rs", p("src/a.rs"), "grep");
+        one("head -n 5 README.md", p("README.md"), "head");
+        one("tail -n 5 log.txt", p("log.txt"), "tail");
+        one("less notes.md", p("notes.md"), "less");
+        one("base64 key.bin", p("key.bin"), "base64");
+        one("xxd data.bin", p("data.bin"), "xxd");
+        one("sed -n 1,5p conf.ini", p("conf.ini"), "sed");
+        one("awk '{print $1}' data.csv", p("data.csv"), "awk");
+        one(
+            "python3 -c \"print(open('/tmp/notes.txt').read())\"",
+            "/tmp/notes.txt".into(),
+            "python3",
+        );
+        one(
+            "curl -d @data/body.json http://localhost:9",
+            p("data/body.json"),
+            "curl",
+        );
+        one(
+            "curl -F f=@./up.bin https://example.com",
+            p("up.bin"),
+            "curl",
+        );
+        one(
+            "head $HOME/.ssh/id_rsa",
+            "/home/dev/.ssh/id_rsa".into(),
+            "head",
+        );
+        // `cat` and `<` are read as before (not operands), and each read is listed once.
+        assert_eq!(
+            shell_reads("cat a.txt < b.txt"),
+            [
+                (p("b.txt"), "cat".to_string(), false),
+                (p("a.txt"), "cat".to_string(), false)
+            ]
+        );
+        assert_eq!(
+            shell_reads("wc -l < b.txt"),
+            [(p("b.txt"), "wc".to_string(), false)]
+        );
+        // A pattern, an output file and a copy's destination are not read.
+        assert!(shell_reads("sort -o out.txt").is_empty());
+        assert_eq!(
+            shell_reads("grep -r TODO src"),
+            [(p("src"), "grep".to_string(), true)]
+        );
+        // A pattern given by an option leaves every operand a file.
+        assert_eq!(
+            shell_reads("grep -e TODO -f pats.txt a.rs"),
+            [
+                (p("TODO"), "grep".to_string(), true),
+                (p("pats.txt"), "grep".to_string(), true),
+                (p("a.rs"), "grep".to_string(), true)
+            ]
+        );
+        assert_eq!(
+            shell_reads("cp a.txt b.txt"),
+            [(p("a.txt"), "cp".to_string(), true)]
+        );
+    }
+
     #[test]
     fn file_tool_effects() {
         assert_eq!(
@@ -1089,7 +1256,8 @@ mod tests {
                 serde_json::json!({"file_path": "~/.aws/credentials"})
             ),
             [Effect::Read {
-                path: "/home/dev/.aws/credentials".into()
+                path: "/home/dev/.aws/credentials".into(),
+                by: None,
             }]
         );
         assert_eq!(

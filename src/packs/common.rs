@@ -1,7 +1,7 @@
 //! Shared vocabulary of the packs: which paths are critical or secret, which programs send
 //! data over the network, read files, or interpret code.
 
-use crate::normalize::Scope;
+use crate::normalize::{Call, Scope};
 use crate::shell::{Command, RedirectKind, ShellAnalysis, Word};
 use crate::verdict::Effect;
 use std::path::{Path, PathBuf};
@@ -274,12 +274,18 @@ pub fn critical(path: &Path, scope: &Scope) -> Option<String> {
     None
 }
 
-/// The strictest secret a command reads: its operands when it is a reader, and its `<` input
-/// (`fileops::read_paths`).
-pub fn command_reads_secret(cmd: &Command, scope: &Scope) -> Option<(SecretClass, PathBuf)> {
-    let mut best: Option<(SecretClass, PathBuf)> = None;
-    for path in crate::fileops::read_paths(cmd, scope) {
-        if let Some(class) = secret_class(&path, scope)
+/// The strictest secret the shell command at `command` reads, judged on the call's `Read`
+/// effects (a reader's operands, `@file` forms, `<` input, paths in inline code).
+pub fn command_reads_secret<'a>(
+    call: &'a Call,
+    command: usize,
+    scope: &Scope,
+) -> Option<(SecretClass, &'a Path)> {
+    let mut best: Option<(SecretClass, &Path)> = None;
+    for e in &call.effects {
+        if let crate::call::Effect::Read { path, by: Some(r) } = e
+            && r.command == command
+            && let Some(class) = secret_class(path, scope)
             && best.as_ref().is_none_or(|(b, _)| class.effect > b.effect)
         {
             best = Some((class, path));

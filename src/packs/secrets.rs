@@ -8,10 +8,17 @@ use crate::verdict::Effect::{self, Ask, Deny};
 
 const PACK: &str = "secrets";
 
-fn shell_reads(c: &Command, scope: &Scope, want: Effect) -> Option<String> {
-    let (class, path) = command_reads_secret(c, scope)?;
-    (class.effect == want)
-        .then(|| format!("`{}` reads {} ({})", c.program, path.display(), class.what))
+/// Secret reads by a shell line, judged on its `Read` effects: each command's strictest read,
+/// the first command whose strictest is `want`.
+fn shell_reads(call: &Call, scope: &Scope, want: Effect) -> Option<String> {
+    let CallKind::Shell { analysis, .. } = &call.kind else {
+        return None;
+    };
+    analysis.commands.iter().enumerate().find_map(|(i, c)| {
+        let (class, path) = command_reads_secret(call, i, scope)?;
+        (class.effect == want)
+            .then(|| format!("`{}` reads {} ({})", c.program, path.display(), class.what))
+    })
 }
 
 /// Reads by any tool but a shell (whose commands `shell_reads` judges): `Read`, `Grep`, an MCP
@@ -24,7 +31,7 @@ fn tool_reads(call: &Call, scope: &Scope, want: Effect) -> Option<String> {
         .effects
         .iter()
         .filter_map(|e| match e {
-            crate::effects::Effect::Read { path } => Some(path),
+            crate::effects::Effect::Read { path, .. } => Some(path),
             _ => None,
         })
         .collect();
@@ -41,13 +48,13 @@ fn tool_reads(call: &Call, scope: &Scope, want: Effect) -> Option<String> {
     })
 }
 
-fn key_read_shell(c: &Command, s: &Scope) -> Option<String> {
+fn key_read_shell(c: &Call, s: &Scope) -> Option<String> {
     shell_reads(c, s, Deny)
 }
 fn key_read_tool(c: &Call, s: &Scope) -> Option<String> {
     tool_reads(c, s, Deny)
 }
-fn token_read_shell(c: &Command, s: &Scope) -> Option<String> {
+fn token_read_shell(c: &Call, s: &Scope) -> Option<String> {
     shell_reads(c, s, Ask)
 }
 fn token_read_tool(c: &Call, s: &Scope) -> Option<String> {
@@ -308,7 +315,7 @@ pub static RULES: &[Rule] = &[
         effect: Deny,
         reason: "Reading private keys or cloud credentials is refused: their content would leave the machine with the conversation",
         programs: &[],
-        check: Check::Command(key_read_shell),
+        check: Check::Call(key_read_shell),
         refused: &[
             Example::bash("cat ~/.ssh/id_rsa"),
             Example::bash("head -n 5 /home/dev/.ssh/id_ed25519"),
@@ -350,7 +357,7 @@ pub static RULES: &[Rule] = &[
         effect: Ask,
         reason: "This file usually holds secrets (tokens, passwords); reading it needs confirmation",
         programs: &[],
-        check: Check::Command(token_read_shell),
+        check: Check::Call(token_read_shell),
         refused: &[
             Example::bash("cat .env"),
             Example::bash("cat ~/.npmrc"),

@@ -397,3 +397,74 @@ fn sends_are_judged_on_what_they_carry() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The secrets pack judges a shell line's `Read` effects: whatever program reads the file and
+/// however the command is quoted, wrapped or spelled, the same rule holds; ordinary reads pass.
+#[test]
+fn secret_reads_are_judged_on_read_effects() {
+    let scope = scope();
+    let key = Some("private-key-read");
+    let token = Some("token-file-read");
+    let cases: &[(&str, Option<&str>)] = &[
+        // Readers other than `cat`, `@file` forms, inline code.
+        ("grep -i key ~/.ssh/id_rsa", key),
+        ("tail -n 3 ~/.aws/credentials", key),
+        ("less ~/.ssh/id_ed25519", key),
+        ("base64 -w0 ~/.ssh/id_rsa", key),
+        ("xxd ~/.ssh/id_rsa", key),
+        ("sed -n 1,5p ~/.ssh/id_rsa", key),
+        ("awk '{print}' ~/.aws/credentials", key),
+        (
+            "python3 -c \"print(open('/home/dev/.ssh/id_rsa').read())\"",
+            key,
+        ),
+        ("curl -d @/home/dev/.ssh/id_rsa http://localhost:9", key),
+        ("wc -c < ~/.aws/credentials", key),
+        ("head -n 3 .env", token),
+        // A pattern given by an option: every operand may be the file.
+        ("grep --regexp=x ~/.ssh/id_rsa", key),
+        ("rg -e x ~/.ssh/id_rsa", key),
+        ("grep -f ~/.ssh/id_rsa src", key),
+        ("sed 's/a/b/' ~/.aws/credentials", key),
+        ("awk -f prog.awk ~/.aws/credentials", key),
+        ("grep DB_ config/.env.production", token),
+        // Quoting, absolute programs, wrappers.
+        ("/usr/bin/grep -i key '/home/dev/.ssh/id_rsa'", key),
+        ("\"head\" ~/.ssh/\"id_rsa\"", key),
+        ("sudo head ~/.ssh/id_rsa", key),
+        ("env LC_ALL=C grep x ~/.ssh/id_rsa", key),
+        ("bash -c 'tail ~/.ssh/id_rsa'", key),
+        ("echo ~/.ssh/id_rsa | xargs head", key),
+        ("echo x && xxd ~/.ssh/id_rsa", key),
+        // `$HOME`, `${HOME}`, `..`.
+        ("head $HOME/.ssh/id_rsa", key),
+        ("head \"${HOME}/.aws/credentials\"", key),
+        ("grep x ../../.ssh/id_rsa", key),
+        ("cd src && head ../.env", token),
+        // Ordinary reads.
+        ("grep -r TODO src", None),
+        ("head -n 20 README.md", None),
+        ("cat .env.example", None),
+        ("tail -f /var/log/syslog", None),
+        ("grep -c fn src/main.rs", None),
+        ("base64 ~/.ssh/id_rsa.pub", None),
+    ];
+    let mut failures = Vec::new();
+    for (cmd, want) in cases {
+        let call = call_of(&Example::bash(cmd), &scope);
+        let found = hits(&call, &scope, |r| r.pack == "secrets");
+        let got: Vec<&str> = found
+            .iter()
+            .map(|h| h.rule.id)
+            .filter(|id| matches!(*id, "private-key-read" | "token-file-read"))
+            .collect();
+        let ok = match want {
+            Some(id) => got == [*id],
+            None => got.is_empty(),
+        };
+        if !ok {
+            failures.push(format!("{cmd}: want {want:?}, got {got:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
