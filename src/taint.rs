@@ -242,8 +242,10 @@ pub fn exposures(
         untrusted.get_or_insert_with(|| format!("{tool} {}", call.input));
     }
     if let CallKind::Shell { analysis, .. } = &call.kind {
+        let secrets = common::commands_reading_secrets(call, scope);
         for (i, c) in analysis.commands.iter().enumerate() {
-            if let Some(what) = private_read(call, i, c, scope) {
+            let secret = secrets.get(i).and_then(Option::as_ref);
+            if let Some(what) = private_read(secret, c, scope) {
                 private.get_or_insert(what);
             }
         }
@@ -265,8 +267,12 @@ pub fn exposures(
 }
 
 /// Private data one shell command prints: a secret file, the environment, a live credential.
-fn private_read(call: &Call, i: usize, c: &Command, scope: &Scope) -> Option<String> {
-    if let Some((class, path)) = common::command_reads_secret(call, i, scope) {
+fn private_read(
+    secret: Option<&(common::SecretClass, &Path)>,
+    c: &Command,
+    scope: &Scope,
+) -> Option<String> {
+    if let Some((class, path)) = secret {
         return Some(format!(
             "Bash `{}` ({}: {})",
             c.line(),
@@ -360,12 +366,20 @@ pub fn outbound(call: &Call, scope: &Scope, settings: &TaintSettings) -> Vec<Out
             .iter()
             .filter_map(|e| e.counted_read().map(Path::to_path_buf))
             .collect();
+        // What each command's send uploads (a file, its piped input, a push to a URL), by
+        // command: one pass over the effects, not one per command.
+        let mut uploads = std::collections::HashMap::new();
+        for e in &call.effects {
+            if let CallEffect::Send { sent, .. } = e
+                && let Some(i) = sent.command
+                && !uploads.contains_key(&i)
+                && let Some(u) = sent.upload()
+            {
+                uploads.insert(i, u);
+            }
+        }
         for (i, c) in analysis.commands.iter().enumerate() {
-            // What the command's send uploads (a file, its piped input, a push to a URL).
-            let upload = call.effects.iter().find_map(|e| match e {
-                CallEffect::Send { sent, .. } if sent.command == Some(i) => sent.upload(),
-                _ => None,
-            });
+            let upload = uploads.remove(&i);
             if let Some(mut o) = shell_outbound(c, upload, analysis, settings) {
                 o.sent.extend(reads.iter().cloned());
                 for a in c.args.iter().filter(|a| !a.dynamic) {

@@ -274,21 +274,25 @@ pub fn critical(path: &Path, scope: &Scope) -> Option<String> {
     None
 }
 
-/// The strictest secret the shell command at `command` reads, judged on the call's `Read`
-/// effects (a reader's operands, `@file` forms, `<` input, paths in inline code).
-pub fn command_reads_secret<'a>(
+/// The strictest secret each shell command reads, by command index, judged on the call's
+/// `Read` effects (a reader's operands, `@file` forms, `<` input, paths in inline code). Built
+/// once per call: asking command by command would go over every effect for each command.
+pub fn commands_reading_secrets<'a>(
     call: &'a Call,
-    command: usize,
     scope: &Scope,
-) -> Option<(SecretClass, &'a Path)> {
-    let mut best: Option<(SecretClass, &Path)> = None;
+) -> Vec<Option<(SecretClass, &'a Path)>> {
+    let mut best: Vec<Option<(SecretClass, &Path)>> = Vec::new();
     for e in &call.effects {
         if let crate::call::Effect::Read { path, by: Some(r) } = e
-            && r.command == command
             && let Some(class) = secret_class(path, scope)
-            && best.as_ref().is_none_or(|(b, _)| class.effect > b.effect)
         {
-            best = Some((class, path));
+            if best.len() <= r.command {
+                best.resize_with(r.command + 1, || None);
+            }
+            let slot = &mut best[r.command];
+            if slot.as_ref().is_none_or(|(b, _)| class.effect > b.effect) {
+                *slot = Some((class, path));
+            }
         }
     }
     best

@@ -1,6 +1,6 @@
 //! secrets: reading private keys, credential stores, `.env` files and secret variables.
 
-use super::common::{self, command_reads_secret, secret_class, secret_var_in};
+use super::common::{self, commands_reading_secrets, secret_class, secret_var_in};
 use super::{Check, Example, Rule};
 use crate::normalize::{Call, CallKind, Scope};
 use crate::shell::{Command, ShellAnalysis};
@@ -14,8 +14,9 @@ fn shell_reads(call: &Call, scope: &Scope, want: Effect) -> Option<String> {
     let CallKind::Shell { analysis, .. } = &call.kind else {
         return None;
     };
+    let secrets = commands_reading_secrets(call, scope);
     analysis.commands.iter().enumerate().find_map(|(i, c)| {
-        let (class, path) = command_reads_secret(call, i, scope)?;
+        let (class, path) = secrets.get(i)?.as_ref()?;
         (class.effect == want)
             .then(|| format!("`{}` reads {} ({})", c.program, path.display(), class.what))
     })
