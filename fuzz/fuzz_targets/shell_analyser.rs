@@ -7,6 +7,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(line) = std::str::from_utf8(data) else {
         return;
     };
+    common::caught_panics_are_not_crashes();
     let _ = palisade::shell::analyse(line);
     let event = serde_json::from_value(serde_json::json!({
         "session_id": "f",

