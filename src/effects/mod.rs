@@ -203,10 +203,10 @@ pub fn shell_effects(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Effe
     use crate::fileops;
     let line_writes = fileops::writes(analysis, scope);
     // What each command writes, for a file a later command sends (`send::sent`).
-    let written: Vec<(std::path::PathBuf, usize)> = line_writes
-        .iter()
-        .map(|w| (w.path.clone(), w.command))
-        .collect();
+    let mut written = send::Writes::new();
+    for w in &line_writes {
+        written.entry(w.path.clone()).or_default().push(w.command);
+    }
     for w in line_writes {
         if w.how == "chmod +x" {
             out.push(Effect::Chmod {
@@ -511,7 +511,7 @@ fn command_effects(
     i: usize,
     scope: &Scope,
     adds: Option<(std::path::PathBuf, String)>,
-    written: &[(std::path::PathBuf, usize)],
+    written: &send::Writes,
     out: &mut Vec<Effect>,
 ) {
     let Some(c) = analysis.commands.get(i) else {

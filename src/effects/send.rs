@@ -12,24 +12,21 @@ use crate::shell::{Command, RedirectKind, ShellAnalysis, Word};
 use crate::vocab::{self, Carries};
 use std::path::PathBuf;
 
-/// The line a send is part of: the analysis, the sending command, and the line's writes
-/// (`(path, command index)`), for a file it sends that the line wrote first.
+/// A line's writes: the indices of the commands that write each path, in line order.
+pub(super) type Writes = std::collections::HashMap<PathBuf, Vec<usize>>;
+
+/// The line a send is part of: the analysis, the sending command, and the line's writes, for
+/// a file it sends that the line wrote first.
 struct Line<'a> {
     analysis: &'a ShellAnalysis,
     i: usize,
     c: &'a Command,
     scope: &'a Scope,
-    writes: &'a [(PathBuf, usize)],
+    writes: &'a Writes,
 }
 
-/// What command `i` of `analysis` sends. `writes` are the line's writes, as
-/// `(path, command index)`.
-pub(super) fn sent(
-    analysis: &ShellAnalysis,
-    i: usize,
-    scope: &Scope,
-    writes: &[(PathBuf, usize)],
-) -> Sent {
+/// What command `i` of `analysis` sends. `writes` are the line's writes.
+pub(super) fn sent(analysis: &ShellAnalysis, i: usize, scope: &Scope, writes: &Writes) -> Sent {
     let Some(c) = analysis.commands.get(i) else {
         return Sent::default();
     };
@@ -273,15 +270,11 @@ impl Line<'_> {
             glob: word.glob,
         };
         let path = word_path(&w, self.c, self.scope).map(|(p, _)| p);
+        // Looked up by path: a line of many senders and writes stays linear.
         let writers: Vec<usize> = path
             .as_ref()
-            .map(|p| {
-                self.writes
-                    .iter()
-                    .filter(|(w, at)| w == p && *at < self.i)
-                    .map(|(_, at)| *at)
-                    .collect()
-            })
+            .and_then(|p| self.writes.get(p))
+            .map(|at| at.iter().copied().filter(|&at| at < self.i).collect())
             .unwrap_or_default();
         SentFile {
             written: raw.to_string(),
@@ -296,17 +289,18 @@ impl Line<'_> {
     /// judged by the secrets pack wherever it stands).
     fn source(&self, roots: Vec<usize>) -> Source {
         let commands = &self.analysis.commands;
-        let mut seen = vec![false; commands.len()];
+        // A set, not a flag per command of the line: each send of a long line would otherwise
+        // allocate and clear one the length of the line.
+        let mut seen = std::collections::HashSet::new();
         let mut order: Vec<usize> = Vec::new();
         let mut queue: std::collections::VecDeque<usize> = roots.into();
         while let Some(k) = queue.pop_front() {
             if order.len() >= MAX_SOURCE {
                 break;
             }
-            if seen.get(k).is_none_or(|s| *s) {
+            if k >= commands.len() || !seen.insert(k) {
                 continue;
             }
-            seen[k] = true;
             order.push(k);
             queue.extend(commands[k].stdin_from);
             queue.extend(substituted(self.analysis, k));
