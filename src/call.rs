@@ -277,8 +277,12 @@ pub enum DeleteTarget {
         path: Option<PathBuf>,
         span: Span,
     },
-    /// Whatever standard input names (`… | xargs rm`): not known until it runs.
-    Stdin,
+    /// Whatever standard input names (`… | xargs rm`): not known until it runs. `listed`
+    /// holds the starts of a `find` whose output feeds it (`find /etc | xargs rm`), each as
+    /// written and resolved when known: the names come from under them.
+    Stdin {
+        listed: Vec<(String, Option<PathBuf>)>,
+    },
 }
 
 impl DeleteTarget {
@@ -286,7 +290,7 @@ impl DeleteTarget {
     pub fn path(&self) -> Option<&PathBuf> {
         match self {
             DeleteTarget::Named { path, .. } => path.as_ref(),
-            DeleteTarget::Stdin => None,
+            DeleteTarget::Stdin { .. } => None,
         }
     }
 }
@@ -460,16 +464,25 @@ pub enum Effect {
         /// action, `rm` for `find … -exec rm {}`).
         how: String,
     },
-    /// Moves or renames.
-    Move { from: PathBuf, to: PathBuf },
+    /// Moves or renames `from` (with how much of it a glob covers) to `to`.
+    Move {
+        from: PathBuf,
+        to: PathBuf,
+        span: Span,
+    },
     /// Makes a link at `link` pointing to `target`.
     Link {
         link: PathBuf,
         target: PathBuf,
         symbolic: bool,
     },
-    /// Changes the mode, owner or attributes of a path.
-    Chmod { path: PathBuf, how: String },
+    /// Changes the mode, owner or attributes of a path (of the whole tree under it when
+    /// `recursive`).
+    Chmod {
+        path: PathBuf,
+        how: String,
+        recursive: bool,
+    },
     /// Runs a program (with its arguments in the shell analysis) or a file.
     Execute {
         program: String,
@@ -523,7 +536,7 @@ impl Effect {
             Effect::Delete { target, .. } => target.path().map(|p| (p, "delete")),
             Effect::Move { to, .. } => Some((to, "move")),
             Effect::Link { link, .. } => Some((link, "link")),
-            Effect::Chmod { path, how } => Some((path, how)),
+            Effect::Chmod { path, how, .. } => Some((path, how)),
             _ => None,
         }
     }

@@ -209,9 +209,11 @@ pub fn shell_effects(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Effe
     }
     for w in line_writes {
         if w.how == "chmod +x" {
+            // The command's own `Chmod` says whether it is recursive.
             out.push(Effect::Chmod {
                 path: w.path,
                 how: w.how,
+                recursive: false,
             });
         } else {
             out.push(Effect::Write {
@@ -435,7 +437,7 @@ pub fn shell_writes(effects: &[Effect]) -> Vec<crate::fileops::FileWrite> {
                 how: how.clone(),
                 source: s.source.clone(),
             },
-            Effect::Chmod { path, how } if how == "chmod +x" => {
+            Effect::Chmod { path, how, .. } if how == "chmod +x" => {
                 crate::fileops::FileWrite::new(path.clone(), 0, how.clone())
             }
             Effect::Configure {
@@ -476,6 +478,150 @@ pub fn file_runs(effects: &[Effect]) -> Vec<crate::fileops::Execution> {
             _ => None,
         })
         .collect()
+}
+
+/// `mv SRC… DST` and `mv -t DIR SRC…`: each source moved, with how much of it a glob covers.
+fn moves(c: &Command, scope: &Scope, out: &mut Vec<Effect>) {
+    let ops = vocab::operands_skipping(c, MV_VALUES.0, MV_VALUES.1);
+    let (sources, to) = match c.option_value(Some('t'), &["target-directory"]) {
+        Some(dir) => (&ops[..], dir),
+        None if ops.len() >= 2 => (&ops[..ops.len() - 1], ops[ops.len() - 1].text.clone()),
+        None => return,
+    };
+    let to = crate::fileops::resolve_for(scope, c, &to);
+    for w in sources {
+        let (from, span) = crate::fileops::word_path(w, c, scope).unwrap_or_else(|| {
+            (
+                crate::fileops::resolve_for(scope, c, &w.text),
+                crate::call::Span::Exact,
+            )
+        });
+        out.push(Effect::Move {
+            from,
+            to: to.clone(),
+            span,
+        });
+    }
+}
+
+/// `mv`'s options that take a value (short letters, long names).
+const MV_VALUES: (&str, &[&str]) = ("tS", &["target-directory", "suffix"]);
+
+/// `rsync --delete… SRC… DST`: what the destination holds beyond the sources goes, a delete
+/// over the whole local destination (`how` is `SYNC_DELETE`). A remote destination
+/// (`host:path`, `rsync://`) is not this machine's.
+fn sync_deletes(c: &Command, scope: &Scope, out: &mut Vec<Effect>) {
+    if !c.args.iter().any(|a| a.text.starts_with("--delete")) {
+        return;
+    }
+    let ops = vocab::operands_skipping(c, RSYNC_VALUES.0, RSYNC_VALUES.1);
+    let Some(dst) = ops.last().filter(|_| ops.len() >= 2) else {
+        return;
+    };
+    if dst.text.contains("://") || vocab::is_remote_spec(&dst.text) {
+        return;
+    }
+    let path = crate::fileops::word_path(dst, c, scope).map(|(p, _)| p);
+    out.push(Effect::Delete {
+        target: DeleteTarget::Named {
+            written: dst.text.clone(),
+            path,
+            // Some of what it holds: the entries the sources lack.
+            span: crate::call::Span::Pattern,
+        },
+        recursive: true,
+        how: SYNC_DELETE.to_string(),
+    });
+}
+
+/// `how` of the delete `rsync --delete` makes in its destination.
+pub const SYNC_DELETE: &str = "rsync --delete";
+
+/// `rsync`'s options that take a separate value.
+const RSYNC_VALUES: (&str, &[&str]) = (
+    "efT",
+    &[
+        "rsh",
+        "filter",
+        "exclude",
+        "include",
+        "exclude-from",
+        "include-from",
+        "files-from",
+        "temp-dir",
+        "compare-dest",
+        "copy-dest",
+        "link-dest",
+        "partial-dir",
+        "backup-dir",
+        "suffix",
+        "chmod",
+        "chown",
+        "usermap",
+        "groupmap",
+        "rsync-path",
+        "password-file",
+        "log-file",
+        "log-file-format",
+        "out-format",
+        "timeout",
+        "contimeout",
+        "max-size",
+        "min-size",
+        "max-delete",
+        "bwlimit",
+        "port",
+        "sockopts",
+        "iconv",
+        "checksum-choice",
+        "compress-choice",
+        "compress-level",
+        "block-size",
+        "modify-window",
+        "protocol",
+        "address",
+        "only-write-batch",
+        "write-batch",
+        "read-batch",
+    ],
+);
+
+/// The paths a mode, owner or attribute change applies to: the operands after the mode,
+/// owner or flags (`chmod 755 f`, `chown u:g f`, `chattr +i f`, `chflags uchg f`), all of them
+/// with `--reference=FILE` (no mode operand) or for `setfacl` (the ACL is an option's value).
+fn mode_changed(c: &Command) -> Vec<&crate::shell::Word> {
+    if c.program == "setfacl" {
+        return vocab::operands_skipping(
+            c,
+            "mMxX",
+            &[
+                "modify",
+                "modify-file",
+                "remove",
+                "remove-file",
+                "set",
+                "set-file",
+            ],
+        );
+    }
+    let ops = vocab::operands_skipping(c, "", &[]);
+    // chattr's `-R +i` / `chmod -x f`: a mode word starting with `-` is not an operand here,
+    // but `+i`, `=r` and `755` are.
+    let mode_given = c.args.iter().any(|a| a.text.starts_with("--reference"))
+        || (c.program == "chmod"
+            && c.args
+                .iter()
+                .any(|a| a.text.len() > 1 && a.text.starts_with('-') && is_mode(&a.text[1..])));
+    if mode_given {
+        ops
+    } else {
+        ops.into_iter().skip(1).collect()
+    }
+}
+
+/// A symbolic mode after its leading `-` (`chmod -x f`, `chmod -w,o-r f`).
+fn is_mode(t: &str) -> bool {
+    t.chars().all(|ch| "ugoarwxXst,+-=".contains(ch)) && t.chars().any(|ch| "rwxXst".contains(ch))
 }
 
 /// Words of a reader that name no file: URLs, inline code (`python3 -c CODE`), and the pattern
@@ -565,25 +711,20 @@ fn command_effects(
                 out.push(Effect::Create { path });
             }
         }
-        "mv" if ops.len() >= 2 => {
-            let to = res(&ops[ops.len() - 1].text);
-            for w in &ops[..ops.len() - 1] {
-                out.push(Effect::Move {
-                    from: res(&w.text),
-                    to: to.clone(),
-                });
-            }
-        }
+        "mv" => moves(c, scope, out),
+        "rsync" => sync_deletes(c, scope, out),
         "ln" if ops.len() >= 2 => out.push(Effect::Link {
             link: res(&ops[ops.len() - 1].text),
             target: res(&ops[0].text),
             symbolic: c.has_flag(Some('s'), &["symbolic"]),
         }),
-        "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" => {
-            for path in targets(ops.get(1..).unwrap_or_default()) {
+        "chmod" | "chown" | "chgrp" | "chattr" | "chflags" | "setfacl" => {
+            let recursive = c.has_flag(Some('R'), &["recursive"]);
+            for path in targets(&mode_changed(c)) {
                 out.push(Effect::Chmod {
                     path,
                     how: p.to_string(),
+                    recursive,
                 });
             }
         }
@@ -767,6 +908,106 @@ mod tests {
     /// A write of an MCP server config is also the run the agent makes of it when it next
     /// loads it, whichever tool writes: the Write tool, a Bash redirection or tee, an MCP
     /// filesystem tool. Other JSON files schedule nothing.
+    /// Moves, mode changes and sync deletes say what they change, whatever the options:
+    /// `mv -t DIR` names the destination first, a mode given as an option (`chmod -x`,
+    /// `--reference`) leaves every operand a path, `setfacl`'s ACL is an option's value, and a
+    /// remote rsync destination is not this machine's.
+    #[test]
+    fn moves_mode_changes_and_sync_deletes() {
+        let bash = |c: &str| effects("Bash", json!({ "command": c }));
+        let moves = |c: &str| -> Vec<(String, String)> {
+            bash(c)
+                .into_iter()
+                .filter_map(|e| match e {
+                    Effect::Move { from, to, .. } => {
+                        Some((from.display().to_string(), to.display().to_string()))
+                    }
+                    _ => None,
+                })
+                .collect()
+        };
+        let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
+        assert_eq!(moves("mv -t /tmp ~"), vec![pair("/home/dev", "/tmp")]);
+        assert_eq!(
+            moves("mv --target-directory=out a b"),
+            vec![
+                pair("/home/dev/project/a", "/home/dev/project/out"),
+                pair("/home/dev/project/b", "/home/dev/project/out")
+            ]
+        );
+        assert_eq!(
+            moves("mv -S .bak -- a b"),
+            vec![pair("/home/dev/project/a", "/home/dev/project/b")]
+        );
+        let modes = |c: &str| -> Vec<(String, bool)> {
+            bash(c)
+                .into_iter()
+                .filter_map(|e| match e {
+                    Effect::Chmod {
+                        path,
+                        how,
+                        recursive,
+                    } if how != "chmod +x" => Some((path.display().to_string(), recursive)),
+                    _ => None,
+                })
+                .collect()
+        };
+        let p = |s: &str, r: bool| (s.to_string(), r);
+        assert_eq!(modes("chmod -R 755 /usr"), vec![p("/usr", true)]);
+        assert_eq!(modes("chmod -x a"), vec![p("/home/dev/project/a", false)]);
+        assert_eq!(
+            modes("chown --reference=r a"),
+            vec![p("/home/dev/project/a", false)]
+        );
+        assert_eq!(modes("setfacl -R -m u:eve:rwx /etc"), vec![p("/etc", true)]);
+        assert_eq!(modes("chflags -R uchg /usr"), vec![p("/usr", true)]);
+        assert_eq!(modes("chattr -R +i /"), vec![p("/", true)]);
+        let syncs = |c: &str| -> Vec<String> {
+            bash(c)
+                .into_iter()
+                .filter_map(|e| match e {
+                    Effect::Delete { target, how, .. } if how == SYNC_DELETE => {
+                        Some(target.path()?.display().to_string())
+                    }
+                    _ => None,
+                })
+                .collect()
+        };
+        assert_eq!(
+            syncs("rsync -a --delete --exclude x dist/ ~/site/"),
+            vec!["/home/dev/site"]
+        );
+        assert!(syncs("rsync -a --delete dist/ host:/srv/").is_empty());
+        assert!(syncs("rsync -a dist/ /srv/").is_empty());
+    }
+
+    /// `find DIR | xargs rm`: the stdin delete says which `find` lists its names.
+    #[test]
+    fn a_delete_fed_by_find_says_what_find_lists() {
+        let listed = |c: &str| -> Vec<Vec<String>> {
+            effects("Bash", json!({ "command": c }))
+                .into_iter()
+                .filter_map(|e| match e {
+                    Effect::Delete {
+                        target: DeleteTarget::Stdin { listed },
+                        ..
+                    } => Some(
+                        listed
+                            .iter()
+                            .map(|(w, p)| format!("{w}={}", p.as_ref().unwrap().display()))
+                            .collect(),
+                    ),
+                    _ => None,
+                })
+                .collect()
+        };
+        assert_eq!(
+            listed("sudo find ~ /etc -type f | sudo xargs -0 /bin/shred -u"),
+            vec![vec!["~=/home/dev".to_string(), "/etc=/etc".to_string()]]
+        );
+        assert_eq!(listed("cat list | xargs rm"), vec![Vec::<String>::new()]);
+    }
+
     #[test]
     fn an_mcp_config_written_by_any_tool_is_a_deferred_run() {
         let runs = |tool: &str, input: Value| -> Vec<String> {
@@ -895,6 +1136,7 @@ mod tests {
             Effect::Chmod {
                 path: "/home/dev/k".into(),
                 how: "chmod".into(),
+                recursive: false,
             },
             Effect::Create {
                 path: "/home/dev/pipe".into(),
@@ -932,7 +1174,13 @@ mod tests {
                     "{how}{} {}",
                     if recursive { " -r" } else { "" },
                     match target {
-                        DeleteTarget::Stdin => "<stdin>".to_string(),
+                        DeleteTarget::Stdin { listed } => format!(
+                            "<stdin{}>",
+                            listed
+                                .iter()
+                                .map(|(w, _)| format!(" find {w}"))
+                                .collect::<String>()
+                        ),
                         DeleteTarget::Named {
                             written,
                             path,
@@ -1097,7 +1345,7 @@ mod tests {
         );
         // A delete whose target is not known is still a change, and counts as a delete.
         let unknown = Effect::Delete {
-            target: DeleteTarget::Stdin,
+            target: DeleteTarget::Stdin { listed: vec![] },
             recursive: true,
             how: "rm".into(),
         };
