@@ -527,6 +527,39 @@ pub enum Effect {
 }
 
 impl Effect {
+    /// Applies `f` to every filesystem path the effect names (not what a send carries).
+    pub fn paths_mut(&mut self, mut f: impl FnMut(&mut PathBuf)) {
+        match self {
+            Effect::Read { path, .. }
+            | Effect::List { path }
+            | Effect::Write { path, .. }
+            | Effect::Create { path }
+            | Effect::Chmod { path, .. } => f(path),
+            Effect::Delete { target, .. } => match target {
+                DeleteTarget::Named { path, .. } => path.iter_mut().for_each(f),
+                DeleteTarget::Stdin { listed } => listed
+                    .iter_mut()
+                    .filter_map(|(_, p)| p.as_mut())
+                    .for_each(f),
+            },
+            Effect::Move { from, to, .. } => {
+                f(from);
+                f(to);
+            }
+            Effect::Link { link, target, .. } => {
+                f(link);
+                f(target);
+            }
+            Effect::Execute { path, .. } => path.iter_mut().for_each(f),
+            Effect::Configure { adds, .. } => adds.iter_mut().for_each(|(p, _)| f(p)),
+            Effect::Query { .. }
+            | Effect::Send { .. }
+            | Effect::Fetch { .. }
+            | Effect::Signal { .. }
+            | Effect::StartAgent { .. } => {}
+        }
+    }
+
     /// The path the effect changes, if it changes one (writes, creates, deletes of a target
     /// known statically, move targets and sources, links, mode changes), with a word saying how.
     pub fn changed_path(&self) -> Option<(&PathBuf, &str)> {

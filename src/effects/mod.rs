@@ -201,6 +201,9 @@ pub fn of_call(tool: &str, input: &Value, kind: &CallKind, scope: &Scope) -> Vec
 /// normalize runs `fileops::writes`, `executions` or `config_writes` again.
 pub fn shell_effects(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Effect>) {
     use crate::fileops;
+    let base = out.len();
+    // The command each effect comes from, for the links made earlier on the line.
+    let mut by: Vec<usize> = Vec::new();
     let line_writes = fileops::writes(analysis, scope);
     // What each command writes, for a file a later command sends (`send::sent`).
     let mut written = send::Writes::new();
@@ -208,6 +211,7 @@ pub fn shell_effects(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Effe
         written.entry(w.path.clone()).or_default().push(w.command);
     }
     for w in line_writes {
+        by.push(w.command);
         if w.how == "chmod +x" {
             // The command's own `Chmod` says whether it is recursive.
             out.push(Effect::Chmod {
@@ -230,6 +234,7 @@ pub fn shell_effects(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Effe
         }
     }
     for e in fileops::executions_in(analysis, scope) {
+        by.push(e.command);
         out.push(Effect::Execute {
             program: e.how,
             path: Some(e.path),
@@ -250,6 +255,7 @@ pub fn shell_effects(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Effe
             .position(|w| w.command == i)
             .map(|at| config.remove(at))
             .map(|w| (w.path, w.content.unwrap_or_default()));
+        let before = out.len();
         command_effects(analysis, i, scope, adds, &written, out);
         if let Some((engine, statements)) = client_statements(c) {
             for statement in statements {
@@ -264,7 +270,85 @@ pub fn shell_effects(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Effe
                 }
             }
         }
+        by.resize(out.len() - base, i);
+        debug_assert!(out.len() >= before);
     }
+    through_line_links(analysis, scope, &mut out[base..], &by);
+}
+
+/// A path through a symbolic link an earlier command of the line makes (`ln -s /usr u &&
+/// rm -rf u/`, `ln -s ~/.ssh s; cat s/id_rsa`) is the path the link points to: the link
+/// does not exist yet when the call is judged, so resolving the path cannot follow it. Links
+/// made in earlier calls exist on disk, where path resolution follows them.
+fn through_line_links(
+    analysis: &ShellAnalysis,
+    scope: &Scope,
+    effects: &mut [Effect],
+    by: &[usize],
+) {
+    let links = line_links(analysis, scope);
+    if links.is_empty() {
+        return;
+    }
+    for (e, &c) in effects.iter_mut().zip(by) {
+        e.paths_mut(|path| {
+            // Latest link first: a later `ln -sfn` replaces an earlier one of the same name.
+            for (made_by, at, to) in links.iter().rev() {
+                if *made_by >= c {
+                    continue;
+                }
+                if let Ok(rest) = path.strip_prefix(at) {
+                    *path = if rest.as_os_str().is_empty() {
+                        to.clone()
+                    } else {
+                        to.join(rest)
+                    };
+                    return;
+                }
+            }
+        });
+    }
+}
+
+/// The symbolic links the line makes, in order: (command, where the link is, what it points
+/// to). A relative target is relative to the link's directory; `ln -s T DIR/` makes
+/// `DIR/basename(T)`.
+fn line_links(
+    analysis: &ShellAnalysis,
+    scope: &Scope,
+) -> Vec<(usize, std::path::PathBuf, std::path::PathBuf)> {
+    let mut out = Vec::new();
+    for (i, c) in analysis.commands.iter().enumerate() {
+        if c.program != "ln" || !c.has_flag(Some('s'), &["symbolic"]) {
+            continue;
+        }
+        let ops = vocab::operands_skipping(c, MV_VALUES.0, MV_VALUES.1);
+        let [target, link] = ops[..] else {
+            continue;
+        };
+        let home_var = target.text.starts_with("$HOME") || target.text.starts_with("${HOME}");
+        if (target.dynamic && !home_var)
+            || link.dynamic
+            || c.option_value(Some('t'), &["target-directory"]).is_some()
+        {
+            continue;
+        }
+        let mut at = crate::fileops::resolve_for(scope, c, &link.text);
+        if link.text.ends_with('/') {
+            at = at.join(vocab::basename(&target.text));
+        }
+        let to = if target.text.starts_with(['/', '~', '$']) {
+            crate::fileops::resolve_for(scope, c, &target.text)
+        } else {
+            crate::paths::fold(
+                &at.parent()
+                    .unwrap_or(std::path::Path::new("/"))
+                    .join(&target.text),
+            )
+        };
+        out.push((i, at, to));
+    }
+    out
 }
 
 /// The statements a SQL client runs, when its command line gives all of them: `psql -c SQL…`,
@@ -979,6 +1063,56 @@ mod tests {
         );
         assert!(syncs("rsync -a --delete dist/ host:/srv/").is_empty());
         assert!(syncs("rsync -a dist/ /srv/").is_empty());
+    }
+
+    /// A path through a symbolic link an earlier command of the line makes is the path the
+    /// link points to; a command before the link is judged on the path as it is.
+    #[test]
+    fn paths_through_a_link_made_earlier_on_the_line_are_its_target() {
+        let changed = |c: &str| -> Vec<String> {
+            effects("Bash", json!({ "command": c }))
+                .iter()
+                .filter(|e| !matches!(e, Effect::Link { .. }))
+                .filter_map(|e| e.changed_path())
+                .filter(|(_, how)| *how != "ln -s")
+                .map(|(p, how)| format!("{how} {}", p.display()))
+                .collect()
+        };
+        assert_eq!(changed("ln -s /usr u && rm -rf u/"), vec!["delete /usr"]);
+        assert_eq!(
+            changed("rm -rf u && ln -s /usr u"),
+            vec!["delete /home/dev/project/u"]
+        );
+        assert_eq!(
+            changed("ln -sn /var/lib v; chmod -R 644 v/x"),
+            vec!["chmod /var/lib/x"]
+        );
+        // Relative to the link's directory; `ln -s T DIR/` makes DIR/basename(T).
+        assert_eq!(
+            changed("ln -s ../../etc sub/e && echo x > sub/e/hosts"),
+            vec!["> /home/dev/etc/hosts"]
+        );
+        assert_eq!(
+            changed("ln -s /usr/local/bin d/ && cp x d/bin/ls"),
+            vec!["cp /usr/local/bin/ls"]
+        );
+        // The latest link of a name wins.
+        assert_eq!(
+            changed("ln -s /tmp/a l; ln -sfn /etc l; touch l/x"),
+            vec!["create /etc/x"]
+        );
+        // Reads too: a secret read through the link is a read of the secret.
+        let reads: Vec<String> =
+            effects("Bash", json!({"command": "ln -s ~/.ssh s && cat s/id_rsa"}))
+                .iter()
+                .filter_map(|e| match e {
+                    Effect::Read { path, by: Some(r) } if r.program == "cat" => {
+                        Some(path.display().to_string())
+                    }
+                    _ => None,
+                })
+                .collect();
+        assert_eq!(reads, vec!["/home/dev/.ssh/id_rsa"]);
     }
 
     /// `find DIR | xargs rm`: the stdin delete says which `find` lists its names.
