@@ -723,13 +723,39 @@ fn not_files(c: &Command) -> Vec<&crate::shell::Word> {
     }
     let pattern_first = matches!(
         c.program.as_str(),
-        "grep" | "egrep" | "fgrep" | "rg" | "ag" | "ack" | "sed" | "awk" | "gawk" | "mawk" | "nawk"
+        "grep"
+            | "egrep"
+            | "fgrep"
+            | "zgrep"
+            | "rg"
+            | "ag"
+            | "ack"
+            | "sed"
+            | "awk"
+            | "gawk"
+            | "mawk"
+            | "nawk"
+            | "jq"
     );
     let given = c.has_flag(Some('e'), &["regexp", "expression", "source"])
         || c.has_flag(Some('f'), &["file"]);
+    // The first operand past the options' values (`grep -A 3 PATTERN`, `jq FILTER f`).
+    let values = vocab::value_words(c);
+    let first = c
+        .args
+        .iter()
+        .enumerate()
+        .take_while(|(_, a)| a.text != "--")
+        .find(|(i, a)| !values.contains(i) && (!a.text.starts_with('-') || a.text == "-"))
+        .map(|(_, a)| a)
+        .or_else(|| {
+            // `grep -- PATTERN f`: the first word after `--`.
+            let dd = c.args.iter().position(|a| a.text == "--")?;
+            c.args.get(dd + 1)
+        });
     if pattern_first
         && !given
-        && let Some(first) = c.operands().first()
+        && let Some(first) = first
     {
         out.push(first);
     }
@@ -1615,15 +1641,30 @@ mod tests {
             shell_reads("grep -r TODO src"),
             [(p("src"), "grep".to_string(), true)]
         );
-        // A pattern given by an option leaves every operand a file.
+        // A pattern given by an option leaves every operand a file; `-e`'s value is a
+        // pattern, `-f`'s a file of patterns, read.
         assert_eq!(
             shell_reads("grep -e TODO -f pats.txt a.rs"),
             [
-                (p("TODO"), "grep".to_string(), true),
                 (p("pats.txt"), "grep".to_string(), true),
                 (p("a.rs"), "grep".to_string(), true)
             ]
         );
+        // The values of a reader's options name no file (`grep -C 3 id_rsa docs/` searches
+        // docs/ for the word), and the pattern is the first word past them.
+        let only = |c: &str, file: &str| {
+            let r: Vec<String> = shell_reads(c).into_iter().map(|(f, _, _)| f).collect();
+            assert_eq!(r, [p(file)], "{c}");
+        };
+        only("grep -n -C 3 id_rsa docs", "docs");
+        only("grep --max-count 2 .env README.md", "README.md");
+        only("rg -t md -g '*.md' credentials docs", "docs");
+        only("cut -d , -f 1 data.csv", "data.csv");
+        only("sort -t : -k 2 users.txt", "users.txt");
+        only("tail -n +2 log.txt", "log.txt");
+        only("head -c 100 key.bin", "key.bin");
+        only("jq .token config.json", "config.json");
+        only("diff -U 3 -L old a.txt", "a.txt");
         assert_eq!(
             shell_reads("cp a.txt b.txt"),
             [(p("a.txt"), "cp".to_string(), true)]
