@@ -629,6 +629,15 @@ fn command_writes(
                 out.push(FileWrite::new(res(&f.text), i, "perl -i"));
             }
         }
+        // `mkfs.ext4 /dev/sdb1`, `wipefs -a /dev/sdb`, `shred /dev/sda`: the device is
+        // overwritten.
+        p if crate::vocab::writes_devices(cmd) => {
+            for op in crate::vocab::operands(cmd) {
+                if crate::vocab::is_disk_device(&op.text) {
+                    out.push(FileWrite::new(res(&op.text), i, p));
+                }
+            }
+        }
         "dd" => {
             for a in &cmd.args {
                 if let Some(of) = a.text.strip_prefix("of=")

@@ -1245,13 +1245,161 @@ pub fn reader_of(program: &str) -> Option<&'static Reader> {
     READERS.iter().find(|r| r.program == program)
 }
 
+/// Programs outside the reader table and the shapes whose options take a separate value
+/// (short letters, long names): their values are not operands.
+const VALUED_OPTIONS: &[(&str, &str, &[&str])] = &[
+    ("mv", "tS", &["target-directory", "suffix"]),
+    ("cp", "tS", &["target-directory", "suffix"]),
+    ("ln", "tS", &["target-directory", "suffix"]),
+    (
+        "install",
+        "tSmog",
+        &["target-directory", "suffix", "mode", "owner", "group"],
+    ),
+    ("shred", "ns", &["iterations", "size", "random-source"]),
+    (
+        "setfacl",
+        "mMxX",
+        &[
+            "modify",
+            "modify-file",
+            "remove",
+            "remove-file",
+            "set",
+            "set-file",
+        ],
+    ),
+    ("rsync", "efT", RSYNC_VALUES),
+];
+
+/// rsync's options that take a separate value.
+const RSYNC_VALUES: &[&str] = &[
+    "rsh",
+    "filter",
+    "exclude",
+    "include",
+    "exclude-from",
+    "include-from",
+    "files-from",
+    "temp-dir",
+    "compare-dest",
+    "copy-dest",
+    "link-dest",
+    "partial-dir",
+    "backup-dir",
+    "suffix",
+    "chmod",
+    "chown",
+    "usermap",
+    "groupmap",
+    "rsync-path",
+    "password-file",
+    "log-file",
+    "log-file-format",
+    "out-format",
+    "timeout",
+    "contimeout",
+    "max-size",
+    "min-size",
+    "max-delete",
+    "bwlimit",
+    "port",
+    "sockopts",
+    "iconv",
+    "checksum-choice",
+    "compress-choice",
+    "compress-level",
+    "block-size",
+    "modify-window",
+    "protocol",
+    "address",
+    "only-write-batch",
+    "write-batch",
+    "read-batch",
+];
+
+/// The operands of a command: its words that are neither options nor the values of its
+/// value-taking options (`mv -t DIR a b` → `[a, b]`, `shred -n 3 f` → `[f]`), every word
+/// after `--` included.
+pub fn operands(c: &Command) -> Vec<&Word> {
+    let values = value_words(c);
+    let mut out = Vec::new();
+    let mut after = false;
+    for (i, a) in c.args.iter().enumerate() {
+        if after {
+            out.push(a);
+        } else if a.text == "--" {
+            after = true;
+        } else if (!a.text.starts_with('-') || a.text == "-") && !values.contains(&i) {
+            out.push(a);
+        }
+    }
+    out
+}
+
+/// A disk or partition device (`/dev/sda`, `/dev/nvme0n1p1`, `/dev/disk2`, `/dev/mapper/x`):
+/// writing it destroys what is on it.
+pub fn is_disk_device(text: &str) -> bool {
+    let Some(dev) = text.strip_prefix("/dev/") else {
+        return false;
+    };
+    [
+        "sd", "hd", "vd", "xvd", "nvme", "mmcblk", "disk", "rdisk", "md", "dm-", "mapper/", "loop",
+        "sr", "fd0",
+    ]
+    .iter()
+    .any(|p| dev.starts_with(p))
+}
+
+/// True when the command formats, partitions or wipes the devices it is given: `mkfs.*`,
+/// `mkswap`, `blkdiscard`, `shred`, `wipefs -a`/`-o`, `fdisk`/`gdisk` (interactive, unless
+/// `-l` lists), `sfdisk` (unless it lists or dumps), `parted` (unless it only prints),
+/// `sgdisk` with a changing option, `badblocks -w`/`-n`, `cryptsetup` formatting or erasing.
+pub fn writes_devices(c: &Command) -> bool {
+    let p = c.program.as_str();
+    let any = |opts: &[&str]| c.args.iter().any(|a| opts.contains(&a.text.as_str()));
+    let lists = || c.has_flag(Some('l'), &["list"]);
+    match p {
+        _ if p.starts_with("mkfs") => true,
+        "mkswap" | "blkdiscard" | "shred" => true,
+        "wipefs" => c.has_flag(Some('a'), &["all"]) || c.has_flag(Some('o'), &["offset"]),
+        "fdisk" | "gdisk" | "cfdisk" => !lists(),
+        "sfdisk" => {
+            !(lists()
+                || c.has_flag(Some('d'), &["dump", "json", "show-size", "verify"])
+                || any(&["-J", "-s", "-V"]))
+        }
+        "parted" => {
+            let ops = operands(c);
+            !(lists() || ops.len() <= 1 || ops.get(1).is_some_and(|w| w.text == "print"))
+        }
+        "sgdisk" => !c.args.iter().all(|a| {
+            matches!(
+                a.text.as_str(),
+                "-p" | "--print" | "-v" | "--verify" | "-i" | "--info" | "-O" | "--print-mbr"
+            ) || !a.text.starts_with('-')
+        }),
+        "badblocks" => c.has_flag(Some('w'), &[]) || c.has_flag(Some('n'), &[]),
+        "cryptsetup" => operands(c).first().is_some_and(|w| {
+            matches!(
+                w.text.as_str(),
+                "luksFormat" | "erase" | "luksErase" | "reencrypt" | "format"
+            )
+        }),
+        _ => false,
+    }
+}
+
 /// The positions in `c.args` of the words that are values of the program's value-taking
 /// options (`grep -A 3`, `cut -d ,`, `kubectl -n prod`): not operands, and no file is read
 /// from them. From the reader table, else the program's shape.
 pub fn value_words(c: &Command) -> Vec<usize> {
     let (short, long): (&str, &[&str]) = match reader_of(&c.program) {
         Some(r) => (r.values, r.long_values),
-        None => ("", &[]),
+        None => VALUED_OPTIONS
+            .iter()
+            .find(|(p, _, _)| *p == c.program)
+            .map_or(("", &[]), |(_, s, l)| (*s, *l)),
     };
     let shaped = value_options(&c.program);
     let mut out = Vec::new();

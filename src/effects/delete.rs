@@ -68,7 +68,7 @@ pub(super) fn effects(analysis: &ShellAnalysis, i: usize, scope: &Scope, out: &m
         return;
     };
     let p = c.program.as_str();
-    let ops = c.operands();
+    let ops = crate::vocab::operands(c);
     let targets: &[&Word] = match p {
         _ if REMOVERS.contains(&p) => &ops,
         // `gio trash PATH…`, `gio remove PATH…`.

@@ -322,7 +322,7 @@ fn line_links(
         if c.program != "ln" || !c.has_flag(Some('s'), &["symbolic"]) {
             continue;
         }
-        let ops = vocab::operands_skipping(c, MV_VALUES.0, MV_VALUES.1);
+        let ops = vocab::operands(c);
         let [target, link] = ops[..] else {
             continue;
         };
@@ -566,7 +566,7 @@ pub fn file_runs(effects: &[Effect]) -> Vec<crate::fileops::Execution> {
 
 /// `mv SRC… DST` and `mv -t DIR SRC…`: each source moved, with how much of it a glob covers.
 fn moves(c: &Command, scope: &Scope, out: &mut Vec<Effect>) {
-    let ops = vocab::operands_skipping(c, MV_VALUES.0, MV_VALUES.1);
+    let ops = vocab::operands(c);
     let (sources, to) = match c.option_value(Some('t'), &["target-directory"]) {
         Some(dir) => (&ops[..], dir),
         None if ops.len() >= 2 => (&ops[..ops.len() - 1], ops[ops.len() - 1].text.clone()),
@@ -588,9 +588,6 @@ fn moves(c: &Command, scope: &Scope, out: &mut Vec<Effect>) {
     }
 }
 
-/// `mv`'s options that take a value (short letters, long names).
-const MV_VALUES: (&str, &[&str]) = ("tS", &["target-directory", "suffix"]);
-
 /// `rsync --delete… SRC… DST`: what the destination holds beyond the sources goes, a delete
 /// over the whole local destination (`how` is `SYNC_DELETE`). A remote destination
 /// (`host:path`, `rsync://`) is not this machine's.
@@ -598,7 +595,7 @@ fn sync_deletes(c: &Command, scope: &Scope, out: &mut Vec<Effect>) {
     if !c.args.iter().any(|a| a.text.starts_with("--delete")) {
         return;
     }
-    let ops = vocab::operands_skipping(c, RSYNC_VALUES.0, RSYNC_VALUES.1);
+    let ops = vocab::operands(c);
     let Some(dst) = ops.last().filter(|_| ops.len() >= 2) else {
         return;
     };
@@ -621,74 +618,14 @@ fn sync_deletes(c: &Command, scope: &Scope, out: &mut Vec<Effect>) {
 /// `how` of the delete `rsync --delete` makes in its destination.
 pub const SYNC_DELETE: &str = "rsync --delete";
 
-/// `rsync`'s options that take a separate value.
-const RSYNC_VALUES: (&str, &[&str]) = (
-    "efT",
-    &[
-        "rsh",
-        "filter",
-        "exclude",
-        "include",
-        "exclude-from",
-        "include-from",
-        "files-from",
-        "temp-dir",
-        "compare-dest",
-        "copy-dest",
-        "link-dest",
-        "partial-dir",
-        "backup-dir",
-        "suffix",
-        "chmod",
-        "chown",
-        "usermap",
-        "groupmap",
-        "rsync-path",
-        "password-file",
-        "log-file",
-        "log-file-format",
-        "out-format",
-        "timeout",
-        "contimeout",
-        "max-size",
-        "min-size",
-        "max-delete",
-        "bwlimit",
-        "port",
-        "sockopts",
-        "iconv",
-        "checksum-choice",
-        "compress-choice",
-        "compress-level",
-        "block-size",
-        "modify-window",
-        "protocol",
-        "address",
-        "only-write-batch",
-        "write-batch",
-        "read-batch",
-    ],
-);
-
 /// The paths a mode, owner or attribute change applies to: the operands after the mode,
 /// owner or flags (`chmod 755 f`, `chown u:g f`, `chattr +i f`, `chflags uchg f`), all of them
 /// with `--reference=FILE` (no mode operand) or for `setfacl` (the ACL is an option's value).
 fn mode_changed(c: &Command) -> Vec<&crate::shell::Word> {
+    let ops = vocab::operands(c);
     if c.program == "setfacl" {
-        return vocab::operands_skipping(
-            c,
-            "mMxX",
-            &[
-                "modify",
-                "modify-file",
-                "remove",
-                "remove-file",
-                "set",
-                "set-file",
-            ],
-        );
+        return ops;
     }
-    let ops = vocab::operands_skipping(c, "", &[]);
     // chattr's `-R +i` / `chmod -x f`: a mode word starting with `-` is not an operand here,
     // but `+i`, `=r` and `755` are.
     let mode_given = c.args.iter().any(|a| a.text.starts_with("--reference"))

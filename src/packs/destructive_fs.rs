@@ -4,8 +4,9 @@ use super::common::{Span, critical};
 use super::{Check, Example, Rule};
 use crate::effects::{DeleteTarget, Effect, FIND_DELETE, SYNC_DELETE};
 use crate::normalize::{Call, Scope};
-use crate::shell::{Command, RedirectKind, ShellAnalysis};
+use crate::shell::{Command, ShellAnalysis};
 use crate::verdict::Effect::{Ask, Deny};
+use crate::vocab::is_disk_device;
 use std::path::PathBuf;
 
 const PACK: &str = "destructive-fs";
@@ -125,62 +126,32 @@ fn find_delete_outside(call: &Call, scope: &Scope) -> Option<String> {
     })
 }
 
-fn is_disk_device(text: &str) -> bool {
-    let Some(dev) = text.strip_prefix("/dev/") else {
-        return false;
-    };
-    [
-        "sd", "hd", "vd", "xvd", "nvme", "mmcblk", "disk", "rdisk", "md", "dm-", "mapper/", "loop",
-        "sr", "fd0",
-    ]
-    .iter()
-    .any(|p| dev.starts_with(p))
-}
-
-fn disk_write(c: &Command, _: &Scope) -> Option<String> {
-    match c.program.as_str() {
-        "dd" => c.args.iter().find_map(|a| {
-            let dev = a.text.strip_prefix("of=")?;
-            is_disk_device(dev).then(|| format!("dd writes the disk device {dev}"))
-        }),
-        p if p.starts_with("mkfs")
-            || matches!(
-                p,
-                "wipefs"
-                    | "fdisk"
-                    | "sfdisk"
-                    | "gdisk"
-                    | "sgdisk"
-                    | "parted"
-                    | "shred"
-                    | "blkdiscard"
-                    | "mkswap"
-                    | "cryptsetup"
-                    | "badblocks"
-            ) =>
-        {
-            c.args
-                .iter()
-                .find(|a| is_disk_device(&a.text))
-                .map(|a| format!("{p} on the disk device {}", a.text))
+/// The call's writes onto a disk device, by redirection (`> /dev/sda`) or not (`dd of=`,
+/// `mkfs`, `tee`, `cp`, the Write tool, an MCP write), with how.
+fn device_writes(call: &Call) -> impl Iterator<Item = (&PathBuf, &str, bool)> {
+    call.effects.iter().filter_map(|e| match e {
+        Effect::Write { path, how, .. } if is_disk_device(&path.to_string_lossy()) => {
+            Some((path, how.as_str(), matches!(how.as_str(), ">" | ">>")))
         }
         _ => None,
-    }
+    })
 }
 
-fn redirect_to_disk(a: &ShellAnalysis, _: &Scope) -> Option<String> {
-    a.commands.iter().flat_map(|c| &c.redirects).find_map(|r| {
-        (matches!(
-            r.kind,
-            RedirectKind::Write | RedirectKind::Append | RedirectKind::ReadWrite
-        ) && is_disk_device(&r.target.text))
-        .then(|| {
+fn disk_write(call: &Call, _: &Scope) -> Option<String> {
+    device_writes(call)
+        .find(|(_, _, redirect)| !redirect)
+        .map(|(path, how, _)| format!("{how} writes the disk device {}", path.display()))
+}
+
+fn redirect_to_disk(call: &Call, _: &Scope) -> Option<String> {
+    device_writes(call)
+        .find(|(_, _, redirect)| *redirect)
+        .map(|(path, _, _)| {
             format!(
                 "output is redirected onto the disk device {}",
-                r.target.text
+                path.display()
             )
         })
-    })
 }
 
 /// A function whose body pipes the function into itself: `:(){ :|:& };:`. Only a function's
@@ -417,16 +388,39 @@ pub static RULES: &[Rule] = &[
         effect: Deny,
         reason: "Writing, formatting or wiping a disk device destroys everything on it",
         programs: &[],
-        check: Check::Command(disk_write),
+        check: Check::Call(disk_write),
         refused: &[
             Example::bash("dd if=/dev/zero of=/dev/sda bs=1M"),
             Example::bash("sudo mkfs.ext4 /dev/nvme0n1p1"),
             Example::bash("wipefs -a /dev/sdb"),
             Example::bash("shred -n 3 /dev/sda"),
+            Example::bash("sudo tee /dev/sdb < image.iso"),
+            Example::bash("cp /dev/zero /dev/nvme0n1"),
+            Example::bash("sudo mkfs.ext4 -L data /dev/mapper/vg-data"),
+            Example::bash("bash -c 'dd if=img of=/dev/disk2'"),
+            Example::bash("parted -s /dev/sda mklabel gpt"),
+            Example::bash("sgdisk --zap-all /dev/sda"),
+            Example::bash("badblocks -wsv /dev/sdb"),
+            Example::bash("sudo cryptsetup luksFormat /dev/sdb1"),
+            Example::bash("sfdisk /dev/sda < layout.txt"),
+            Example::tool("Write", r#"{"file_path":"/dev/sda","content":"x"}"#),
+            Example::tool(
+                "mcp__filesystem__write_file",
+                r#"{"path":"/dev/nvme0n1","content":"x"}"#,
+            ),
         ],
         allowed: &[
             Example::bash("dd if=/dev/zero of=disk.img bs=1M count=10"),
             Example::bash("mkfs.ext4 disk.img"),
+            Example::bash("tee /dev/null < log.txt"),
+            Example::bash("dd if=/dev/sda of=backup.img"),
+            Example::bash("fdisk -l"),
+            Example::bash("sudo fdisk -l /dev/sda"),
+            Example::bash("parted /dev/nvme0n1 print"),
+            Example::bash("wipefs /dev/sdb"),
+            Example::bash("sgdisk -p /dev/sda"),
+            Example::bash("badblocks -sv /dev/sdb"),
+            Example::bash("sudo cryptsetup luksOpen /dev/sdb1 data"),
         ],
     },
     Rule {
@@ -435,7 +429,7 @@ pub static RULES: &[Rule] = &[
         effect: Deny,
         reason: "Redirecting output onto a disk device overwrites it",
         programs: &[],
-        check: Check::Line(redirect_to_disk),
+        check: Check::Call(redirect_to_disk),
         refused: &[
             Example::bash("cat /dev/urandom > /dev/sda"),
             Example::bash("echo x >/dev/nvme0n1"),
