@@ -152,7 +152,9 @@ fn starts_with_home_var(text: &str) -> bool {
 /// sources read (`effects`).
 pub fn read_paths(cmd: &Command, scope: &Scope) -> Vec<PathBuf> {
     let mut out = Vec::new();
-    if crate::vocab::reads_operands(&cmd.program) {
+    if matches!(cmd.program.as_str(), "tar" | "bsdtar") {
+        out.extend(tar_reads(cmd, scope));
+    } else if crate::vocab::reads_operands(&cmd.program) {
         // The last operand of a copy is where it writes, not what it reads.
         let dest = match cmd.program.as_str() {
             "cp" | "mv" | "install" | "ln" | "rsync" | "scp" => {
@@ -197,6 +199,38 @@ pub fn read_paths(cmd: &Command, scope: &Scope) -> Vec<PathBuf> {
         {
             out.push(p);
         }
+    }
+    out
+}
+
+/// What a `tar` line reads: the members it archives (each relative to the `-C` before it) and
+/// the lists of members, or the archive it extracts, lists or compares.
+fn tar_reads(cmd: &Command, scope: &Scope) -> Vec<PathBuf> {
+    let t = crate::vocab::tar_line(cmd);
+    let res = |raw: &str| resolve_for(scope, cmd, raw);
+    let mut out: Vec<PathBuf> = t
+        .lists
+        .iter()
+        .filter(|l| **l != "-")
+        .map(|l| res(l))
+        .collect();
+    let archive = t.archive.filter(|a| *a != "-" && !a.contains(':'));
+    let members = matches!(t.op, Some('c' | 'r' | 'u' | 'd'));
+    if members {
+        for (dir, w) in &t.members {
+            let path = match dir {
+                Some(d) if !w.text.starts_with(['/', '~', '$']) => res(d).join(&w.text),
+                _ => match word_path(w, cmd, scope) {
+                    Some((p, _)) => p,
+                    None => continue,
+                },
+            };
+            out.push(crate::paths::fold(&path));
+        }
+    }
+    // An archive extracted, listed, compared, appended to or updated is read.
+    if !matches!(t.op, Some('c')) {
+        out.extend(archive.map(res));
     }
     out
 }
@@ -515,11 +549,15 @@ fn command_writes(
             }
         }
         // Archives extracted into a directory write everything under it.
-        "tar" | "bsdtar" if extracts(cmd) => {
-            let dir = cmd
-                .option_value(Some('C'), &["directory"])
-                .unwrap_or_else(|| ".".into());
-            out.push(FileWrite::new(res(&dir), i, "tar -x"));
+        "tar" | "bsdtar" => {
+            let t = crate::vocab::tar_line(cmd);
+            if t.op == Some('x') {
+                out.push(FileWrite::new(res(t.directory.unwrap_or(".")), i, "tar -x"));
+            } else if t.writes_archive()
+                && let Some(archive) = t.archive.filter(|a| !is_device(a) && !a.contains(':'))
+            {
+                out.push(FileWrite::new(res(archive), i, "tar -c"));
+            }
         }
         "unzip" => {
             let dir = cmd
@@ -696,16 +734,6 @@ fn program_name(cmd: &Command) -> &'static str {
         "scp" => "scp",
         _ => "rsync",
     }
-}
-
-/// `tar -x…`, `tar xzf`, `tar --extract`: the archive is unpacked.
-fn extracts(cmd: &Command) -> bool {
-    cmd.has_flag(Some('x'), &["extract", "get"])
-        || cmd.args.first().is_some_and(|a| {
-            !a.text.starts_with('-')
-                && a.text.contains('x')
-                && a.text.chars().all(|c| c.is_ascii_alphabetic())
-        })
 }
 
 fn copy_writes(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<FileWrite>) {

@@ -1337,6 +1337,160 @@ pub fn operands(c: &Command) -> Vec<&Word> {
     out
 }
 
+/// What a `tar` command line does: its operation, its archive, and its members, each with the
+/// directory a `-C` before it makes it relative to.
+#[derive(Debug, Default, PartialEq)]
+pub struct TarLine<'a> {
+    /// `c` create, `r` append, `u` update, `x` extract, `t` list, `d` compare, `A`
+    /// concatenate; `None` when no operation is given.
+    pub op: Option<char>,
+    /// The archive (`-f`, `--file`); standard input or output when absent or `-`.
+    pub archive: Option<&'a str>,
+    /// Members named on the line, each with the `-C` directory in effect before it.
+    pub members: Vec<(Option<&'a str>, &'a Word)>,
+    /// Files that list members (`-T`, `--files-from`).
+    pub lists: Vec<&'a str>,
+    /// The last `-C` directory: where an extraction writes.
+    pub directory: Option<&'a str>,
+}
+
+impl<'a> TarLine<'a> {
+    /// Records the value of the option `name` (a short letter or a long name).
+    fn value(&mut self, name: &str, v: &'a str) {
+        match name {
+            "f" | "file" => self.archive = Some(v),
+            "C" | "directory" => self.directory = Some(v),
+            "T" | "files-from" => self.lists.push(v),
+            _ => {}
+        }
+    }
+
+    /// True when the line writes its archive (create, append, update, concatenate).
+    pub fn writes_archive(&self) -> bool {
+        matches!(self.op, Some('c' | 'r' | 'u' | 'A'))
+    }
+}
+
+/// tar's short options that take a value (in a cluster or the old bundled form, the values
+/// follow in the order of their letters).
+const TAR_VALUES: &str = "fbCTXKgLNVHI";
+/// tar's long options that take a value as the next word.
+const TAR_LONG_VALUES: &[&str] = &[
+    "file",
+    "directory",
+    "files-from",
+    "exclude",
+    "exclude-from",
+    "blocking-factor",
+    "listed-incremental",
+    "newer",
+    "after-date",
+    "label",
+    "format",
+    "use-compress-program",
+    "transform",
+    "xform",
+    "owner",
+    "group",
+    "mode",
+    "mtime",
+    "to-command",
+    "checkpoint-action",
+    "index-file",
+    "suffix",
+    "starting-file",
+    "tape-length",
+    "strip-components",
+    "record-size",
+    "volno-file",
+    "info-script",
+    "new-volume-script",
+    "rsh-command",
+    "rmt-command",
+];
+/// tar's operation letters and their long names.
+const TAR_OPS: &[(char, &str)] = &[
+    ('c', "create"),
+    ('r', "append"),
+    ('u', "update"),
+    ('x', "extract"),
+    ('x', "get"),
+    ('t', "list"),
+    ('d', "diff"),
+    ('d', "compare"),
+    ('A', "concatenate"),
+    ('A', "catenate"),
+];
+
+/// Parses a `tar` (or `bsdtar`) command line: the dashed, long and old bundled forms
+/// (`tar czf out.tgz -C ~ dir`).
+pub fn tar_line(c: &Command) -> TarLine<'_> {
+    let mut t = TarLine::default();
+    // Value letters of a cluster still owed a value, taken from the following words in order.
+    let mut owed: std::collections::VecDeque<String> = Default::default();
+    let mut after_dashdash = false;
+    for (i, a) in c.args.iter().enumerate() {
+        let w = a.text.as_str();
+        if let Some(name) = owed.pop_front() {
+            t.value(&name, w);
+            continue;
+        }
+        if after_dashdash {
+            t.members.push((t.directory, a));
+            continue;
+        }
+        if w == "--" {
+            after_dashdash = true;
+        } else if let Some(long) = w.strip_prefix("--") {
+            let (name, inline) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (long, None),
+            };
+            if let Some((op, _)) = TAR_OPS.iter().find(|(_, n)| *n == name) {
+                t.op = Some(*op);
+            }
+            match inline {
+                Some(v) => t.value(name, v),
+                None if TAR_LONG_VALUES.contains(&name) => owed.push_back(name.to_string()),
+                None => {}
+            }
+        } else if let Some(cluster) = w.strip_prefix('-').filter(|c| !c.is_empty()) {
+            cluster_letters(&mut t, &mut owed, cluster, true);
+        } else if i == 0
+            && w.chars().all(|ch| ch.is_ascii_alphabetic())
+            && w.chars().any(|ch| TAR_OPS.iter().any(|(op, _)| *op == ch))
+        {
+            // The old form: `tar czf ARCHIVE …`, every value after the letters.
+            cluster_letters(&mut t, &mut owed, w, false);
+        } else {
+            t.members.push((t.directory, a));
+        }
+    }
+    t
+}
+
+/// The letters of a short cluster: operations, and the options owed a value. In a dashed
+/// cluster a value letter takes the rest of the word when any is left (`-fout.tar`).
+fn cluster_letters<'a>(
+    t: &mut TarLine<'a>,
+    owed: &mut std::collections::VecDeque<String>,
+    cluster: &'a str,
+    dashed: bool,
+) {
+    for (at, ch) in cluster.char_indices() {
+        if let Some((op, _)) = TAR_OPS.iter().find(|(op, _)| *op == ch) {
+            t.op = Some(*op);
+        } else if TAR_VALUES.contains(ch) {
+            let rest = &cluster[at + ch.len_utf8()..];
+            if dashed && !rest.is_empty() {
+                t.value(&ch.to_string(), rest);
+                return;
+            }
+            owed.push_back(ch.to_string());
+        }
+    }
+}
+
 /// A disk or partition device (`/dev/sda`, `/dev/nvme0n1p1`, `/dev/disk2`, `/dev/mapper/x`):
 /// writing it destroys what is on it.
 pub fn is_disk_device(text: &str) -> bool {
@@ -1986,6 +2140,66 @@ pub fn operands_skipping<'a>(
 
 #[cfg(test)]
 mod tests {
+    /// tar's three spellings give one reading: the operation, the archive, and each member
+    /// with the `-C` directory before it.
+    #[test]
+    fn tar_lines_in_every_form() {
+        let line = |args: &[&str]| {
+            let c = crate::shell::Command {
+                program: "tar".into(),
+                program_path: "tar".into(),
+                args: args.iter().map(|a| Word::literal(*a)).collect(),
+                ..Default::default()
+            };
+            let t = tar_line(&c);
+            let members: Vec<String> = t
+                .members
+                .iter()
+                .map(|(d, w)| format!("{}:{}", d.unwrap_or("."), w.text))
+                .collect();
+            (
+                t.op,
+                t.archive.map(str::to_string),
+                members,
+                t.directory.map(str::to_string),
+            )
+        };
+        let s = |x: &str| Some(x.to_string());
+        assert_eq!(
+            line(&[
+                "czf",
+                "/tmp/x.tgz",
+                "-C",
+                "~",
+                ".ssh",
+                "-C",
+                "/etc",
+                "passwd"
+            ]),
+            (
+                Some('c'),
+                s("/tmp/x.tgz"),
+                vec!["~:.ssh".into(), "/etc:passwd".into()],
+                s("/etc")
+            )
+        );
+        assert_eq!(
+            line(&["-xzf", "a.tgz", "-C", "build"]),
+            (Some('x'), s("a.tgz"), vec![], s("build"))
+        );
+        assert_eq!(
+            line(&["--create", "--file=o.tar", "--directory", "~", "d"]),
+            (Some('c'), s("o.tar"), vec!["~:d".into()], s("~"))
+        );
+        assert_eq!(line(&["-cfo.tar", "src"]).1, s("o.tar"));
+        assert_eq!(line(&["tvf", "a.tar"]).0, Some('t'));
+        // The old form only as the first word: a later bare word is a member.
+        assert_eq!(
+            line(&["-c", "-f", "o.tar", "cx"]).2,
+            vec![".:cx".to_string()]
+        );
+    }
+
     use super::*;
 
     fn cmd(line: &str) -> Command {
