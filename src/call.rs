@@ -527,6 +527,32 @@ pub enum Effect {
 }
 
 impl Effect {
+    /// The filesystem paths the effect names (not what a send carries), as `paths_mut` does.
+    pub fn paths(&self) -> Vec<&PathBuf> {
+        match self {
+            Effect::Read { path, .. }
+            | Effect::List { path }
+            | Effect::Write { path, .. }
+            | Effect::Create { path }
+            | Effect::Chmod { path, .. } => vec![path],
+            Effect::Delete { target, .. } => match target {
+                DeleteTarget::Named { path, .. } => path.iter().collect(),
+                DeleteTarget::Stdin { listed } => {
+                    listed.iter().filter_map(|(_, p)| p.as_ref()).collect()
+                }
+            },
+            Effect::Move { from, to, .. } => vec![from, to],
+            Effect::Link { link, target, .. } => vec![link, target],
+            Effect::Execute { path, .. } => path.iter().collect(),
+            Effect::Configure { adds, .. } => adds.iter().map(|(p, _)| p).collect(),
+            Effect::Query { .. }
+            | Effect::Send { .. }
+            | Effect::Fetch { .. }
+            | Effect::Signal { .. }
+            | Effect::StartAgent { .. } => Vec::new(),
+        }
+    }
+
     /// Applies `f` to every filesystem path the effect names (not what a send carries).
     pub fn paths_mut(&mut self, mut f: impl FnMut(&mut PathBuf)) {
         match self {

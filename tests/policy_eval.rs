@@ -538,3 +538,82 @@ fn target_globs_expand_home_and_match_anywhere() {
     assert_eq!(hits(shell(vec![cmd("cat", &[".envrc"])])), 0);
     assert_eq!(hits(shell(vec![cmd("cat", &["/home/dev/.sshx"])])), 0);
 }
+
+/// The call as the hook sees it: normalised, its effects computed.
+fn normalized(tool: &str, input: Value) -> Call {
+    let event: palisade::event::HookEvent = serde_json::from_value(json!({
+        "hook_event_name": "PreToolUse",
+        "session_id": "s",
+        "cwd": "/home/dev/project",
+        "tool_name": tool,
+        "tool_input": input,
+    }))
+    .unwrap();
+    palisade::normalize::normalize(&event, &scope())
+}
+
+/// `paths:` judges the paths a call touches, from its effects, whatever the tool: a deny rule
+/// catches an MCP read, a read through a link the line makes and an archive member under
+/// `-C`, and no longer matches every call that names no path (an MCP issue, a WebFetch).
+#[test]
+fn paths_are_the_paths_the_call_touches() {
+    let p = policy(
+        "  - id: no-vault\n    effect: deny\n    tools: ['**']\n    paths: ['/home/dev/vault/**']\n",
+    );
+    let denied = |tool: &str, input: Value| {
+        hit_ids(&eval(&p, &normalized(tool, input))) == ["policy:no-vault"]
+    };
+    for (tool, input) in [
+        ("Bash", json!({"command": "cat /home/dev/vault/a.txt"})),
+        ("Bash", json!({"command": "ln -s ~/vault v && cat v/a.txt"})),
+        (
+            "Bash",
+            json!({"command": "tar czf /tmp/x.tgz -C ~ vault/a.txt"}),
+        ),
+        (
+            "Bash",
+            json!({"command": "python3 -c \"open('/home/dev/vault/a.txt').read()\""}),
+        ),
+        ("Bash", json!({"command": "cat $SOMEWHERE"})),
+        (
+            "mcp__filesystem__read_text_file",
+            json!({"path": "/home/dev/vault/a.txt"}),
+        ),
+        (
+            "mcp__shell__run_command",
+            json!({"command": "cat ~/vault/a.txt"}),
+        ),
+        ("Grep", json!({"pattern": "key", "path": "/home/dev/vault"})),
+    ] {
+        assert!(denied(tool, input.clone()), "{tool} {input}");
+    }
+    for (tool, input) in [
+        (
+            "mcp__github__create_issue",
+            json!({"owner": "o", "repo": "r", "title": "t"}),
+        ),
+        (
+            "WebFetch",
+            json!({"url": "https://example.com", "prompt": "x"}),
+        ),
+        (
+            "mcp__filesystem__read_text_file",
+            json!({"path": "/home/dev/project/a.txt"}),
+        ),
+        ("Bash", json!({"command": "cat README.md"})),
+    ] {
+        assert!(!denied(tool, input.clone()), "{tool} {input}");
+    }
+    // An allow rule still wants every path inside its globs: a program's own settings
+    // (`git status` loads ~/.gitconfig) are not paths it touches.
+    let allow = policy(
+        "  - id: project-only\n    effect: allow\n    tools: [Bash]\n    paths: ['/home/dev/project/**']\n",
+    );
+    let allowed = |c: &str| {
+        hit_ids(&eval(&allow, &normalized("Bash", json!({"command": c}))))
+            == ["policy:project-only"]
+    };
+    assert!(allowed("git status"));
+    assert!(allowed("cat src/main.rs"));
+    assert!(!allowed("ln -s /etc e && cat e/passwd"));
+}

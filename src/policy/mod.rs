@@ -191,12 +191,7 @@ impl PolicyRule {
             let text = p.to_string_lossy();
             self.paths.iter().any(|g| g.matches(&text))
         };
-        let paths = match &call.kind {
-            CallKind::Shell { analysis, .. } => command::shell_paths(analysis, scope),
-            CallKind::Read { paths } => Some(paths.clone()),
-            CallKind::Write { path, .. } => Some(vec![path.clone()]),
-            _ => None,
-        };
+        let paths = touched_paths(call, scope);
         let every = self.effect == Effect::Allow;
         match paths {
             None if every => Err((
@@ -404,4 +399,35 @@ impl Policy {
         }
         out
     }
+}
+
+/// The paths a call touches, for `paths:`: the paths of its effects (whatever the tool: a
+/// file read or written, a delete's target, a move's ends, a link, a file run, through a link
+/// the line makes) and, for a shell line, every operand and redirection as written. `None`
+/// when one of them cannot be known statically (`$DIR`, a glob, names from standard input, a
+/// line the parser could not resolve, a delete whose target is known only when it runs). The
+/// settings a program loads (`git status` reads `~/.gitconfig`) are not paths it touches.
+fn touched_paths(call: &Call, scope: &Scope) -> Option<Vec<std::path::PathBuf>> {
+    use crate::effects::{DeleteTarget, Effect as Fx};
+    let mut out = match &call.kind {
+        CallKind::Shell { analysis, .. } => command::shell_paths(analysis, scope)?,
+        CallKind::Read { paths } => paths.clone(),
+        CallKind::Write { path, .. } => vec![path.clone()],
+        _ => Vec::new(),
+    };
+    for e in &call.effects {
+        match e {
+            Fx::Delete {
+                target: DeleteTarget::Stdin { .. } | DeleteTarget::Named { path: None, .. },
+                ..
+            } => return None,
+            Fx::Execute {
+                language: Some(l), ..
+            } if l.is_settings() => continue,
+            _ => out.extend(e.paths().into_iter().cloned()),
+        }
+    }
+    out.sort();
+    out.dedup();
+    Some(out)
 }
