@@ -666,27 +666,33 @@ fn command_effects(
             });
         }
     }
-    let urls: Vec<&str> = c
-        .args
-        .iter()
-        .map(|a| a.text.as_str())
-        .filter(|t| t.contains("://"))
-        .collect();
-    if vocab::is_downloader(p) {
-        for u in &urls {
-            out.push(Effect::Fetch {
-                url: u.to_string(),
-                host: vocab::url_host(u),
-            });
-        }
+    let urls = vocab::request_urls(c);
+    // A URL in inline code is requested by the interpreter (`python3 -c 'urlopen(URL)'`).
+    let code_urls = vocab::inline_code(c)
+        .map(vocab::code_urls)
+        .unwrap_or_default();
+    let fetched = if vocab::is_downloader(p) {
+        &urls[..]
+    } else {
+        &[]
+    };
+    for u in fetched.iter().chain(&code_urls) {
+        out.push(Effect::Fetch {
+            url: u.to_string(),
+            host: vocab::url_host(u),
+        });
     }
     if vocab::is_uploader(p) {
-        let host = urls.first().and_then(|u| vocab::url_host(u)).or_else(|| {
-            ops.iter()
-                .find(|w| vocab::is_remote_spec(&w.text))
-                .and_then(|w| w.text.split(':').next())
-                .map(|h| h.rsplit('@').next().unwrap_or(h).to_string())
-        });
+        let host = urls
+            .first()
+            .and_then(|u| vocab::url_host(u))
+            .or_else(|| vocab::socket_host(c))
+            .or_else(|| {
+                ops.iter()
+                    .find(|w| vocab::is_remote_spec(&w.text))
+                    .and_then(|w| w.text.split(':').next())
+                    .map(|h| h.rsplit('@').next().unwrap_or(h).to_string())
+            });
         if host.as_deref().is_none_or(|h| !vocab::is_local_host(h)) {
             out.push(Effect::Send {
                 host,
@@ -1411,9 +1417,9 @@ mod tests {
             ),
             [
                 // `tar c`: the mode word is an operand of a reader, read as a path too.
-                "?: stdin [0] /home/dev/project/c /home/dev/.aws",
-                "?: stdin ~/.netrc=/home/dev/.netrc",
-                "?: "
+                "h.example: stdin [0] /home/dev/project/c /home/dev/.aws",
+                "h.example: stdin ~/.netrc=/home/dev/.netrc",
+                // A socket to this machine sends nothing away, like a request to it.
             ]
         );
         assert_eq!(

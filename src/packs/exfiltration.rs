@@ -389,7 +389,7 @@ pub static LINE_RULES: &[Rule] = &[
         effect: Deny,
         reason: "The cloud metadata endpoint hands out this machine's cloud credentials",
         programs: &[],
-        check: Check::Command(metadata_endpoint),
+        check: Check::Call(metadata_endpoint),
         refused: &[
             Example::bash("curl http://169.254.169.254/latest/meta-data/iam/security-credentials/"),
             Example::bash("wget -qO- http://[fd00:ec2::254]/latest/meta-data/"),
@@ -400,10 +400,30 @@ pub static LINE_RULES: &[Rule] = &[
             Example::bash(
                 "python3 -c 'import urllib.request as u; print(u.urlopen(\"http://169.254.169.254/latest/\").read())'",
             ),
+            Example::bash("curl -s 169.254.169.254/latest/meta-data/"),
+            Example::bash("curl http://0xa9fea9fe/latest/meta-data/"),
+            Example::bash("printf 'GET / HTTP/1.0\\r\\n\\r\\n' | nc 169.254.169.254 80"),
+            Example::tool(
+                "WebFetch",
+                r#"{"url":"http://169.254.169.254/latest/meta-data/iam/security-credentials/","prompt":"x"}"#,
+            ),
+            Example::tool(
+                "mcp__fetch__fetch",
+                r#"{"url":"http://169.254.169.254/latest/meta-data/"}"#,
+            ),
+            Example::tool(
+                "mcp__puppeteer__puppeteer_navigate",
+                r#"{"url":"http://metadata.google.internal/computeMetadata/v1/"}"#,
+            ),
         ],
         allowed: &[
             Example::bash("curl http://localhost:8080/metadata"),
             Example::bash("ping 169.254.1.1"),
+            Example::bash("curl https://example.com/docs/169.254.169.254.html"),
+            Example::tool(
+                "WebFetch",
+                r#"{"url":"https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/instancedata-data-retrieval.html","prompt":"x"}"#,
+            ),
         ],
     },
     Rule {
@@ -495,26 +515,45 @@ const METADATA_HOSTS: &[&str] = &[
     "metadata.azure.com",
 ];
 
-fn metadata_endpoint(c: &Command, _: &Scope) -> Option<String> {
-    // Printing or searching for the address reaches nothing.
-    if matches!(
-        c.program.as_str(),
-        "echo" | "printf" | "grep" | "rg" | "cat"
-    ) {
-        return None;
-    }
-    let code = super::common::inline_code(c);
-    c.args
-        .iter()
-        .map(|a| a.text.as_str())
-        .chain(code)
-        .find_map(|t| {
-            let l = t.to_ascii_lowercase();
-            METADATA_HOSTS
-                .iter()
-                .find(|h| l.contains(*h))
-                .map(|h| format!("`{}` reaches {h}", c.program))
+/// A metadata host in `text` (a host, or a URL whose host is not known until it runs),
+/// standing alone: `169.254.169.254`, `169.254.170.2$URI`, `169.254.169.254.nip.io`, but not
+/// `1169.254.169.2540`.
+fn metadata_host_in(text: &str) -> Option<&'static str> {
+    let text = text.to_ascii_lowercase();
+    let name_char = |c: char| c.is_ascii_alphanumeric() || c == '-';
+    METADATA_HOSTS.iter().copied().find(|h| {
+        text.match_indices(h).any(|(at, _)| {
+            let before = text[..at].chars().next_back();
+            let after = text[at + h.len()..].chars().next();
+            before.is_none_or(|c| !name_char(c) && c != '.') && after.is_none_or(|c| !name_char(c))
         })
+    })
+}
+
+/// A fetch or a send whose host is a cloud metadata service, whichever tool makes it (a
+/// shell command, `WebFetch`, an MCP fetch or browser tool). A host known only when it runs
+/// (`$ECS_HOST/169.254.170.2/…`) is judged by the whole URL.
+fn metadata_endpoint(call: &Call, _: &Scope) -> Option<String> {
+    call.effects.iter().find_map(|e| {
+        let (host, url, who) = match e {
+            Fx::Fetch { url, host } => (host.as_deref(), Some(url.as_str()), None),
+            Fx::Send { host, sent, .. } => (
+                host.as_deref(),
+                None,
+                Some(sent.program.as_str()).filter(|p| !p.is_empty()),
+            ),
+            _ => return None,
+        };
+        let dynamic = host.is_none_or(|h| h.contains(['$', '`']));
+        let hit = host
+            .and_then(metadata_host_in)
+            .or_else(|| url.filter(|_| dynamic).and_then(metadata_host_in))?;
+        Some(match (who, url) {
+            (Some(p), _) => format!("`{p}` reaches {hit}"),
+            (None, Some(u)) => format!("{} fetches {u} from {hit}", call.tool),
+            (None, None) => format!("{} reaches {hit}", call.tool),
+        })
+    })
 }
 
 /// A name with an expansion before a literal domain: `$(whoami).evil.example`, `${K}.x.y`.

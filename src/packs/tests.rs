@@ -8,7 +8,7 @@ use crate::normalize::{Call, Scope, normalize};
 use crate::policy::Policy;
 use std::path::Path;
 
-fn scope() -> Scope {
+pub(super) fn scope() -> Scope {
     let loc = Locations::from_vars(|k| (k == "HOME").then(|| "/home/dev".into()));
     crate::hook::scope_for(
         &Policy::default(),
@@ -19,7 +19,7 @@ fn scope() -> Scope {
     )
 }
 
-fn call_of(ex: &Example, scope: &Scope) -> Call {
+pub(super) fn call_of(ex: &Example, scope: &Scope) -> Call {
     let input = if ex.tool == "Bash" {
         serde_json::json!({ "command": ex.input })
     } else {
