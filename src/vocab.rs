@@ -922,6 +922,39 @@ pub fn data_name_domain(w: &Word) -> Option<String> {
         .then(|| domain.trim_end_matches('.').to_ascii_lowercase())
 }
 
+/// The remote a git command points at a URL: `git remote add [-t B] [-m M] [-f] NAME URL`,
+/// `git remote set-url [--push] [--add] NAME URL`, `git config [--global] remote.NAME.url
+/// URL` (or `pushurl`). Git's global options are already off the command (`Command::args`).
+pub fn git_remote_set(c: &Command) -> Option<crate::call::Remote> {
+    if c.program != "git" {
+        return None;
+    }
+    // `remote add -t B -m M` and `config -f FILE` take values; `remote add -f` does not.
+    let ops = match c.args.first().map(|w| w.text.as_str()) {
+        Some("remote") => operands_skipping(c, "tm", &[]),
+        Some("config") => operands_skipping(c, "f", &["file", "blob", "type"]),
+        _ => return None,
+    };
+    let words: Vec<&str> = ops.iter().map(|w| w.text.as_str()).collect();
+    let (name, url, added) = match words.as_slice() {
+        ["remote", "add", name, url, ..] => (*name, *url, true),
+        ["remote", "set-url", name, url, ..] => (*name, *url, false),
+        ["config", key, url, ..] => {
+            let name = key.strip_prefix("remote.").and_then(|k| {
+                k.strip_suffix(".url")
+                    .or_else(|| k.strip_suffix(".pushurl"))
+            })?;
+            (name, *url, false)
+        }
+        _ => return None,
+    };
+    Some(crate::call::Remote {
+        name: name.to_string(),
+        url: url.to_string(),
+        added,
+    })
+}
+
 /// Loopback names and addresses.
 pub fn is_local_host(h: &str) -> bool {
     h == "localhost"

@@ -20,8 +20,8 @@ use crate::vocab;
 use serde_json::Value;
 
 pub use crate::call::{
-    DeleteTarget, Effect, Feed, Part, Payload, Reader, Sent, SentFile, ShellRun, ShellWrite,
-    Source, Span,
+    DeleteTarget, Effect, Feed, Part, Payload, Reader, Remote, Sent, SentFile, ShellRun,
+    ShellWrite, Source, Span,
 };
 pub use delete::{FIND_DELETE, find_starts};
 
@@ -606,11 +606,22 @@ fn command_effects(
         "git" if vocab::subcommand(c) == Some("config") => out.push(Effect::Configure {
             what: c.line(),
             adds,
+            remote: vocab::git_remote_set(c),
         }),
+        "git" if vocab::subcommand(c) == Some("remote") => {
+            if let Some(remote) = vocab::git_remote_set(c) {
+                out.push(Effect::Configure {
+                    what: c.line(),
+                    adds: None,
+                    remote: Some(remote),
+                })
+            }
+        }
         "npm" | "pnpm" | "yarn" if vocab::subcommand(c) == Some("config") => {
             out.push(Effect::Configure {
                 what: c.line(),
                 adds: None,
+                remote: None,
             })
         }
         _ if AGENTS.contains(&p) => out.push(Effect::StartAgent {
@@ -1336,7 +1347,7 @@ mod tests {
                                 Some(format!("var {part:?} {name}")),
                             Payload::PushUrl(u) => Some(format!("push {u}")),
                             Payload::Name { name, .. } => Some(format!("name {name}")),
-                            Payload::Text { .. } => None,
+                            Payload::Text { .. } | Payload::PushRemote(_) => None,
                         })
                         .collect::<Vec<_>>()
                         .join(", ")

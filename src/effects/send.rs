@@ -41,11 +41,15 @@ pub(super) fn sent(analysis: &ShellAnalysis, i: usize, scope: &Scope, writes: &W
     match c.program.as_str() {
         "git" => {
             // `git push URL`: the commits go to a host named on the line, not a configured
-            // remote.
-            if let Some(w) = c.operands().get(1).filter(|w| {
-                w.text.contains("://") || (w.text.contains('@') && w.text.contains(':'))
-            }) {
-                items.push(Payload::PushUrl(w.text.clone()));
+            // remote; else to the remote named (`origin` when none is).
+            match c.operands().get(1) {
+                Some(w)
+                    if w.text.contains("://") || (w.text.contains('@') && w.text.contains(':')) =>
+                {
+                    items.push(Payload::PushUrl(w.text.clone()))
+                }
+                Some(w) => items.push(Payload::PushRemote(w.text.clone())),
+                None => items.push(Payload::PushRemote("origin".into())),
             }
         }
         "curl" | "wget" => request(&line, &mut items),
