@@ -530,6 +530,9 @@ pub enum Effect {
     },
     /// Starts another agent (`claude -p`, `codex exec`…).
     StartAgent { program: String },
+    /// Serves the files under `root` over the network (`python3 -m http.server`, `php -S`,
+    /// `npx http-server DIR`): whoever reaches the port reads them.
+    Serve { root: PathBuf, program: String },
 }
 
 impl Effect {

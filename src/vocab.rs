@@ -955,6 +955,200 @@ pub fn git_remote_set(c: &Command) -> Option<crate::call::Remote> {
     })
 }
 
+/// Programs that serve a directory over HTTP, with how each is told which: the option that
+/// names it (short letter, long names), whether its first operand names it instead, the
+/// options that take a value (so `-p 8080` is no directory), and an option without which it
+/// serves nothing (`php -S`). With none of these given, the directory is the working one.
+pub struct FileServer {
+    pub program: &'static str,
+    pub root_option: (Option<char>, &'static [&'static str]),
+    pub root_operand: bool,
+    pub short_valued: &'static str,
+    pub long_valued: &'static [&'static str],
+    pub requires: Option<(Option<char>, &'static [&'static str])>,
+    /// The subcommand that serves (`caddy file-server`), when the program does more.
+    pub subcommand: Option<&'static str>,
+}
+
+const NO_OPTION: (Option<char>, &[&str]) = (None, &[]);
+
+/// The file servers palisade knows (`python -m http.server` is the program `http.server`).
+pub const FILE_SERVERS: &[FileServer] = &[
+    FileServer {
+        program: "http.server",
+        root_option: (Some('d'), &["directory"]),
+        root_operand: false,
+        short_valued: "bd",
+        long_valued: &["bind", "directory", "protocol"],
+        requires: None,
+        subcommand: None,
+    },
+    FileServer {
+        program: "SimpleHTTPServer",
+        // Python 2's serves the working directory; a `--directory` is read as http.server's
+        // would be, in case a wrapper passes it on.
+        root_option: (Some('d'), &["directory"]),
+        root_operand: false,
+        short_valued: "",
+        long_valued: &[],
+        requires: None,
+        subcommand: None,
+    },
+    FileServer {
+        program: "php",
+        root_option: (Some('t'), &[]),
+        root_operand: false,
+        short_valued: "Stcd",
+        long_valued: &[],
+        requires: Some((Some('S'), &[])),
+        subcommand: None,
+    },
+    FileServer {
+        program: "http-server",
+        root_option: NO_OPTION,
+        root_operand: true,
+        short_valued: "paceCKtU",
+        long_valued: &[
+            "port", "address", "proxy", "cert", "key", "username", "password",
+        ],
+        requires: None,
+        subcommand: None,
+    },
+    FileServer {
+        program: "serve",
+        root_option: NO_OPTION,
+        root_operand: true,
+        short_valued: "lc",
+        long_valued: &["listen", "config", "ssl-cert", "ssl-key", "ssl-pass"],
+        requires: None,
+        subcommand: None,
+    },
+    FileServer {
+        program: "live-server",
+        root_option: NO_OPTION,
+        root_operand: true,
+        short_valued: "",
+        long_valued: &[],
+        requires: None,
+        subcommand: None,
+    },
+    FileServer {
+        program: "miniserve",
+        root_option: NO_OPTION,
+        root_operand: true,
+        short_valued: "piauct",
+        long_valued: &[
+            "port",
+            "interfaces",
+            "auth",
+            "title",
+            "route-prefix",
+            "color-scheme",
+        ],
+        requires: None,
+        subcommand: None,
+    },
+    FileServer {
+        program: "darkhttpd",
+        root_option: NO_OPTION,
+        root_operand: true,
+        short_valued: "",
+        long_valued: &[
+            "port",
+            "addr",
+            "log",
+            "chroot",
+            "index",
+            "mimetypes",
+            "uid",
+            "gid",
+        ],
+        requires: None,
+        subcommand: None,
+    },
+    FileServer {
+        program: "caddy",
+        root_option: (Some('r'), &["root"]),
+        root_operand: false,
+        short_valued: "ral",
+        long_valued: &["root", "listen", "access-log", "domain"],
+        requires: None,
+        subcommand: Some("file-server"),
+    },
+];
+
+/// The directory command `c` serves over HTTP, if it is a file server: `Some(Some(word))`
+/// for a directory it names, `Some(None)` for its working directory.
+pub fn served_directory(c: &Command) -> Option<Option<Word>> {
+    let s = FILE_SERVERS.iter().find(|s| s.program == c.program)?;
+    if let Some((short, long)) = s.requires
+        && !c.has_flag(short, long)
+    {
+        return None;
+    }
+    if let Some(sub) = s.subcommand
+        && c.subcommand() != Some(sub)
+    {
+        return None;
+    }
+    let (short, long) = s.root_option;
+    if let Some(w) = option_word(c, short, long) {
+        return Some(Some(w));
+    }
+    if !s.root_operand {
+        return Some(None);
+    }
+    // A port or an address given without its option (`serve 3000`, `http-server 0.0.0.0`)
+    // is no directory.
+    let ops = operands_skipping(c, s.short_valued, s.long_valued);
+    Some(
+        ops.into_iter()
+            .skip(usize::from(s.subcommand.is_some()))
+            .find(|w| {
+                !w.text.chars().all(|ch| ch.is_ascii_digit())
+                    && w.text.parse::<std::net::IpAddr>().is_err()
+            })
+            .cloned(),
+    )
+}
+
+/// The value of an option of `c` as a word (`-d DIR`, `-dDIR`, `--directory DIR`,
+/// `--directory=DIR`).
+fn option_word(c: &Command, short: Option<char>, long: &[&str]) -> Option<Word> {
+    let mut it = c.args.iter();
+    while let Some(a) = it.next() {
+        let t = a.text.as_str();
+        if t == "--" {
+            break;
+        }
+        let glued = |v: &str| Word {
+            text: v.to_string(),
+            dynamic: a.dynamic && v.contains(['$', '`']),
+            glob: a.glob,
+        };
+        if let Some(name) = t.strip_prefix("--") {
+            let (n, v) = name
+                .split_once('=')
+                .map_or((name, None), |(n, v)| (n, Some(v)));
+            if long.contains(&n) {
+                return match v {
+                    Some(v) => Some(glued(v)),
+                    None => it.next().cloned(),
+                };
+            }
+        } else if let Some(ch) = short
+            && let Some(rest) = t.strip_prefix('-').and_then(|r| r.strip_prefix(ch))
+        {
+            return if rest.is_empty() {
+                it.next().cloned()
+            } else {
+                Some(glued(rest))
+            };
+        }
+    }
+    None
+}
+
 /// Loopback names and addresses.
 pub fn is_local_host(h: &str) -> bool {
     h == "localhost"

@@ -437,6 +437,9 @@ fn describe(e: &crate::effects::Effect, shell: bool) -> Option<String> {
             format!("changes configuration that later runs code: {}", clip(what))
         }
         Fx::StartAgent { program } => format!("starts another agent ({program})"),
+        Fx::Serve { root, program } => {
+            format!("serves {} over HTTP ({program})", root.display())
+        }
     })
 }
 

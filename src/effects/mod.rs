@@ -677,6 +677,18 @@ fn command_effects(
             });
         }
     }
+    if let Some(dir) = vocab::served_directory(c) {
+        let root = match &dir {
+            Some(w) => crate::fileops::word_target(w, c, scope),
+            None => Some(res(".")),
+        };
+        if let Some(root) = root {
+            out.push(Effect::Serve {
+                root,
+                program: p.to_string(),
+            });
+        }
+    }
     // A lookup of a name built from data sends the data to the servers of the name's zone.
     for name in vocab::looked_up_names(c) {
         if let Some(domain) = vocab::data_name_domain(name) {

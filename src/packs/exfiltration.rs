@@ -4,7 +4,6 @@ use super::common::{is_local_host, secret_class, word_path};
 use super::{Check, Example, Rule};
 use crate::effects::{Effect as Fx, Feed, Part, Payload, Sent};
 use crate::normalize::{Call, CallKind, Scope};
-use crate::shell::Command;
 use crate::verdict::Effect::{Ask, Deny};
 
 const PACK: &str = "exfiltration";
@@ -500,25 +499,23 @@ pub static LINE_RULES: &[Rule] = &[
         pack: PACK,
         effect: Ask,
         reason: "Serving the home directory or the whole disk over HTTP exposes every file in it",
-        programs: &[
-            "http.server",
-            "SimpleHTTPServer",
-            "http-server",
-            "serve",
-            "php",
-            "live-server",
-        ],
-        check: Check::Command(serve_home),
+        programs: &[],
+        check: Check::Call(serve_home),
         refused: &[
             Example::bash("python3 -m http.server --directory ~ 8000"),
             Example::bash("cd ~ && python3 -m http.server"),
             Example::bash("npx http-server / -p 8080"),
             Example::bash("php -S 0.0.0.0:8000 -t /home/dev"),
+            Example::bash("sudo python3 -m http.server -d / 80"),
+            Example::bash("cd ~/.ssh && npx http-server -p 9000"),
+            Example::bash("npx serve -l 3000 $HOME"),
         ],
         allowed: &[
             Example::bash("python3 -m http.server 8000"),
             Example::bash("python3 -m http.server --directory dist"),
             Example::bash("npx serve build"),
+            Example::bash("npx http-server -a 0.0.0.0 -p 8080 public"),
+            Example::bash("php -S localhost:8000 -t public/"),
         ],
     },
 ];
@@ -639,28 +636,17 @@ fn secret_upload_cli(call: &Call, scope: &Scope) -> Option<String> {
         })
 }
 
-fn serve_home(c: &Command, scope: &Scope) -> Option<String> {
-    let dir = match c.program.as_str() {
-        "http.server" | "SimpleHTTPServer" => c
-            .option_value(Some('d'), &["directory"])
-            .unwrap_or_else(|| ".".to_string()),
-        "php" => {
-            if !c.has_flag(Some('S'), &[]) {
-                return None;
-            }
-            c.option_value(Some('t'), &[])
-                .unwrap_or_else(|| ".".to_string())
-        }
-        _ => c
-            .operands()
-            .iter()
-            .find(|w| !w.text.chars().all(|ch| ch.is_ascii_digit()))
-            .map(|w| w.text.clone())
-            .unwrap_or_else(|| ".".to_string()),
-    };
-    let w = crate::shell::Word::literal(dir.clone());
-    let (path, _) = word_path(&w, c, scope)?;
+/// A directory served over HTTP (`Effect::Serve`) that holds the home directory, is a
+/// critical one (`/`, `/etc`…), or holds credentials (`~/.ssh`).
+fn serve_home(call: &Call, scope: &Scope) -> Option<String> {
     let home = scope.home();
-    (home.starts_with(&path) || super::common::critical(&path, scope).is_some())
-        .then(|| format!("`{}` serves {}", c.program, path.display()))
+    call.effects.iter().find_map(|e| {
+        let Fx::Serve { root, program } = e else {
+            return None;
+        };
+        let exposed = home.starts_with(root)
+            || super::common::critical(root, scope).is_some()
+            || secret_class(root, scope).is_some();
+        exposed.then(|| format!("`{program}` serves {}", root.display()))
+    })
 }

@@ -335,3 +335,53 @@ fn setting_a_remote_is_a_configure_effect() {
     );
     assert!(remotes("git remote -v; git remote remove x; git config user.name me").is_empty());
 }
+
+const SERVE: Option<(Effect, &str)> = Some((Ask, "serve-home"));
+
+/// Serving the home directory, a critical directory or a credential directory over HTTP is
+/// asked, whichever server, wrapper, option spelling or working directory names it; serving
+/// the project or a build directory passes.
+#[test]
+fn serving_home_is_judged_on_serve_effects() {
+    let bash = Example::bash;
+    let tool = Example::tool;
+    judge(&[
+        (bash("python3 -m http.server --directory ~ 8000"), SERVE),
+        (bash("python3 -m http.server --directory=$HOME"), SERVE),
+        (bash("python3 -m http.server -d/ 8080"), SERVE),
+        (bash("cd ~ && python3 -m http.server"), SERVE),
+        (bash("cd && python3 -m http.server 9000"), SERVE),
+        (bash("sudo /usr/bin/python3 -m http.server -d / 80"), SERVE),
+        (
+            bash("bash -c 'cd /home/dev && nohup python3 -m http.server &'"),
+            SERVE,
+        ),
+        (bash("uv run python -m http.server -d ~/.aws"), SERVE),
+        (bash("cd ~/.ssh && npx http-server -p 9000"), SERVE),
+        (bash("npx http-server -a 0.0.0.0 -p 8080 ~"), SERVE),
+        (bash("npx serve -l 3000 $HOME"), SERVE),
+        (bash("php -S 0.0.0.0:8000 -t /home/dev"), SERVE),
+        (bash("caddy file-server --root ~ --listen :8080"), SERVE),
+        (bash("miniserve -p 8080 /"), SERVE),
+        (bash("npx live-server --port=8080 /etc"), SERVE),
+        (
+            tool(
+                "mcp__shell__run_command",
+                r#"{"command":"python3 -m http.server 8000","cwd":"/home/dev"}"#,
+            ),
+            SERVE,
+        ),
+        // Ordinary work.
+        (bash("python3 -m http.server 8000"), None),
+        (
+            bash("python3 -m http.server --bind 127.0.0.1 --directory docs/_build/html"),
+            None,
+        ),
+        (bash("cd dist && python3 -m http.server"), None),
+        (bash("npx serve build"), None),
+        (bash("npx http-server -p 8080 public"), None),
+        (bash("php -S localhost:8000 -t public/"), None),
+        (bash("php -r 'echo 1;'"), None),
+        (bash("caddy run --config Caddyfile"), None),
+    ]);
+}
