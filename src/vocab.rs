@@ -755,9 +755,13 @@ fn bare_url(t: &str) -> bool {
     let authority = t.split(['/', '?', '#']).next().unwrap_or(t);
     let host = authority.rsplit('@').next().unwrap_or(authority);
     let host = host.split(':').next().unwrap_or(host);
+    // An address in another spelling (`0xa9fea9fe/latest`) with a path or a port: a bare
+    // number alone may be an option's value palisade does not know.
+    let spelt_address = canonical_address(host).is_some() && t.len() > host.len();
     host.starts_with('$')
         || host == "localhost"
         || authority.starts_with('[')
+        || spelt_address
         || (host.contains('.') && !host.starts_with('.') && !host.ends_with('.'))
             && host
                 .chars()
@@ -924,8 +928,9 @@ pub fn data_name_domain(w: &Word) -> Option<String> {
 
 /// The remote a git command points at a URL: `git remote add [-t B] [-m M] [-f] NAME URL`,
 /// `git remote set-url [--push] [--add] NAME URL`, `git config [--global] remote.NAME.url
-/// URL` (or `pushurl`). Git's global options are already off the command (`Command::args`).
-pub fn git_remote_set(c: &Command) -> Option<crate::call::Remote> {
+/// URL` (or `pushurl`): its name, its URL, and whether it is new (`add`). Git's global
+/// options are already off the command (`Command::args`).
+pub fn git_remote_set(c: &Command) -> Option<(String, String, bool)> {
     if c.program != "git" {
         return None;
     }
@@ -948,11 +953,7 @@ pub fn git_remote_set(c: &Command) -> Option<crate::call::Remote> {
         }
         _ => return None,
     };
-    Some(crate::call::Remote {
-        name: name.to_string(),
-        url: url.to_string(),
-        added,
-    })
+    Some((name.to_string(), url.to_string(), added))
 }
 
 /// Programs that serve a directory over HTTP, with how each is told which: the option that
@@ -2424,7 +2425,9 @@ mod tests {
         assert_eq!(urls("curl $H/169.254.170.2/v2"), ["$H/169.254.170.2/v2"]);
         assert_eq!(urls("curl --url example.com/a"), ["example.com/a"]);
         assert_eq!(urls("curl https://a.example/x"), ["https://a.example/x"]);
+        assert_eq!(urls("curl -s 0xa9fea9fe/latest/"), ["0xa9fea9fe/latest/"]);
         assert!(urls("curl -o a.txt").is_empty());
+        assert!(urls("curl --unknown-valued 3").is_empty());
         assert!(urls("grep -r example.com src").is_empty());
     }
 

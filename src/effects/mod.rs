@@ -506,6 +506,11 @@ fn not_files(c: &Command) -> Vec<&crate::shell::Word> {
     out
 }
 
+/// The git remote command `c` points at a URL (`vocab::git_remote_set`).
+fn git_remote(c: &Command) -> Option<Remote> {
+    vocab::git_remote_set(c).map(|(name, url, added)| Remote { name, url, added })
+}
+
 fn command_effects(
     analysis: &ShellAnalysis,
     i: usize,
@@ -606,10 +611,10 @@ fn command_effects(
         "git" if vocab::subcommand(c) == Some("config") => out.push(Effect::Configure {
             what: c.line(),
             adds,
-            remote: vocab::git_remote_set(c),
+            remote: git_remote(c),
         }),
         "git" if vocab::subcommand(c) == Some("remote") => {
-            if let Some(remote) = vocab::git_remote_set(c) {
+            if let Some(remote) = git_remote(c) {
                 out.push(Effect::Configure {
                     what: c.line(),
                     adds: None,

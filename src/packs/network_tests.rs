@@ -4,37 +4,8 @@
 //! passes.
 
 use super::Example;
-use super::tests::{call_of, scope};
-use crate::policy::Policy;
+use super::tests::{call_of, judge, scope};
 use crate::verdict::Effect::{self, Ask, Deny};
-
-/// Runs each case through the packs and the evaluation: `Some((effect, rule))` wants the
-/// exfiltration rule to hit and the verdict to be that effect; `None` wants no exfiltration
-/// rule to hit.
-fn judge(cases: &[(Example, Option<(Effect, &str)>)]) {
-    let scope = scope();
-    let mut failures = Vec::new();
-    for (ex, want) in cases {
-        let call = call_of(ex, &scope);
-        let found: Vec<&str> = super::hits(&call, &scope, |_| true)
-            .iter()
-            .filter(|h| h.rule.pack == "exfiltration")
-            .map(|h| h.rule.id)
-            .collect();
-        let v = crate::evaluate::evaluate(&Policy::default(), &call, &scope);
-        let ok = match want {
-            Some((effect, id)) => found.contains(id) && v.effect == Some(*effect),
-            None => found.is_empty(),
-        };
-        if !ok {
-            failures.push(format!(
-                "{} {}: want {want:?}, got {found:?} {:?} ({})",
-                ex.tool, ex.input, v.effect, v.reason
-            ));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
 
 const META: Option<(Effect, &str)> = Some((Deny, "metadata-endpoint"));
 

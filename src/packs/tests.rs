@@ -468,3 +468,31 @@ fn secret_reads_are_judged_on_read_effects() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Runs each case through the packs and the evaluation: `Some((effect, rule))` wants the
+/// exfiltration rule to hit and the verdict to be that effect; `None` wants no exfiltration
+/// rule to hit.
+pub(super) fn judge(cases: &[(Example, Option<(crate::verdict::Effect, &str)>)]) {
+    let scope = scope();
+    let mut failures = Vec::new();
+    for (ex, want) in cases {
+        let call = call_of(ex, &scope);
+        let found: Vec<&str> = super::hits(&call, &scope, |_| true)
+            .iter()
+            .filter(|h| h.rule.pack == "exfiltration")
+            .map(|h| h.rule.id)
+            .collect();
+        let v = crate::evaluate::evaluate(&Policy::default(), &call, &scope);
+        let ok = match want {
+            Some((effect, id)) => found.contains(id) && v.effect == Some(*effect),
+            None => found.is_empty(),
+        };
+        if !ok {
+            failures.push(format!(
+                "{} {}: want {want:?}, got {found:?} {:?} ({})",
+                ex.tool, ex.input, v.effect, v.reason
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
