@@ -277,8 +277,12 @@ pub enum DeleteTarget {
         path: Option<PathBuf>,
         span: Span,
     },
-    /// Whatever standard input names (`… | xargs rm`): not known until it runs.
-    Stdin,
+    /// Whatever standard input names (`… | xargs rm`): not known until it runs. `listed`
+    /// holds the starts of a `find` whose output feeds it (`find /etc | xargs rm`), each as
+    /// written and resolved when known: the names come from under them.
+    Stdin {
+        listed: Vec<(String, Option<PathBuf>)>,
+    },
 }
 
 impl DeleteTarget {
@@ -286,7 +290,7 @@ impl DeleteTarget {
     pub fn path(&self) -> Option<&PathBuf> {
         match self {
             DeleteTarget::Named { path, .. } => path.as_ref(),
-            DeleteTarget::Stdin => None,
+            DeleteTarget::Stdin { .. } => None,
         }
     }
 }
@@ -477,16 +481,25 @@ pub enum Effect {
         /// action, `rm` for `find … -exec rm {}`).
         how: String,
     },
-    /// Moves or renames.
-    Move { from: PathBuf, to: PathBuf },
+    /// Moves or renames `from` (with how much of it a glob covers) to `to`.
+    Move {
+        from: PathBuf,
+        to: PathBuf,
+        span: Span,
+    },
     /// Makes a link at `link` pointing to `target`.
     Link {
         link: PathBuf,
         target: PathBuf,
         symbolic: bool,
     },
-    /// Changes the mode, owner or attributes of a path.
-    Chmod { path: PathBuf, how: String },
+    /// Changes the mode, owner or attributes of a path (of the whole tree under it when
+    /// `recursive`).
+    Chmod {
+        path: PathBuf,
+        how: String,
+        recursive: bool,
+    },
     /// Runs a program (with its arguments in the shell analysis) or a file.
     Execute {
         program: String,
@@ -536,6 +549,40 @@ pub enum Effect {
 }
 
 impl Effect {
+    /// Applies `f` to every filesystem path the effect names (not what a send carries).
+    pub fn paths_mut(&mut self, mut f: impl FnMut(&mut PathBuf)) {
+        match self {
+            Effect::Read { path, .. }
+            | Effect::List { path }
+            | Effect::Write { path, .. }
+            | Effect::Create { path }
+            | Effect::Chmod { path, .. }
+            | Effect::Serve { root: path, .. } => f(path),
+            Effect::Delete { target, .. } => match target {
+                DeleteTarget::Named { path, .. } => path.iter_mut().for_each(f),
+                DeleteTarget::Stdin { listed } => listed
+                    .iter_mut()
+                    .filter_map(|(_, p)| p.as_mut())
+                    .for_each(f),
+            },
+            Effect::Move { from, to, .. } => {
+                f(from);
+                f(to);
+            }
+            Effect::Link { link, target, .. } => {
+                f(link);
+                f(target);
+            }
+            Effect::Execute { path, .. } => path.iter_mut().for_each(f),
+            Effect::Configure { adds, .. } => adds.iter_mut().for_each(|(p, _)| f(p)),
+            Effect::Query { .. }
+            | Effect::Send { .. }
+            | Effect::Fetch { .. }
+            | Effect::Signal { .. }
+            | Effect::StartAgent { .. } => {}
+        }
+    }
+
     /// The path the effect changes, if it changes one (writes, creates, deletes of a target
     /// known statically, move targets and sources, links, mode changes), with a word saying how.
     pub fn changed_path(&self) -> Option<(&PathBuf, &str)> {
@@ -545,7 +592,7 @@ impl Effect {
             Effect::Delete { target, .. } => target.path().map(|p| (p, "delete")),
             Effect::Move { to, .. } => Some((to, "move")),
             Effect::Link { link, .. } => Some((link, "link")),
-            Effect::Chmod { path, how } => Some((path, how)),
+            Effect::Chmod { path, how, .. } => Some((path, how)),
             _ => None,
         }
     }

@@ -163,8 +163,10 @@ pub fn read_paths(cmd: &Command, scope: &Scope) -> Vec<PathBuf> {
         // The value of an output option is written, not read (`openssl req -keyout key.pem`,
         // `curl -o out`, `sort -o sorted`).
         let mut output_value = false;
-        for w in &cmd.args {
-            if std::mem::take(&mut output_value) {
+        // The values of options such as `grep -A 3`, `cut -d ,`: no file is read from them.
+        let values = crate::vocab::value_words(cmd);
+        for (i, w) in cmd.args.iter().enumerate() {
+            if std::mem::take(&mut output_value) || values.contains(&i) {
                 continue;
             }
             if matches!(

@@ -270,10 +270,21 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
         }
         // Recorded too; an effect here means it could not be (`run` makes that loud).
         let pass = ledger::observe_post(&store, event, Verdict::no_opinion());
-        return match append_audit(p, event, &pass) {
+        let entry = crate::audit::NewEntry::from_verdict(
+            event,
+            &pass,
+            &p.policy.audit.redact,
+            crate::audit::elapsed_us(),
+        );
+        return match append_audit(p, entry, &pass) {
             Ok(_) => pass,
             Err(refusal) => *refusal,
         };
+    }
+    // The core redacts the audit record it returns: the backend's key, when the environment
+    // holds one, is among the secrets it redacts (the risk step adds it too, later).
+    if let Ok(k) = std::env::var(&p.policy.risk.api_key_env) {
+        crate::redact::register_secret(&k);
     }
     let static_verdict = decide::static_verdict(p.policy, &call, &scope);
     // Load the world once and decide over it; a row the core missed (a chain followed into a
@@ -369,7 +380,8 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
     // Record, audit half: append the entry, then link the rows just recorded to its receipt
     // (a later run of a written file links to it; a taint reason names its seq). A lost link
     // is reported, not a deny: the rows themselves are recorded.
-    match append_audit(p, event, &verdict) {
+    let entry = decision.audit.decided(&verdict, crate::audit::elapsed_us());
+    match append_audit(p, entry, &verdict) {
         Ok(receipt) => {
             let id = event
                 .tool_use_id
@@ -401,11 +413,11 @@ fn receipt_tool(tool: &str) -> bool {
 /// The audit append of the pipeline's record: to the log, or (in memory) only numbered.
 fn append_audit(
     p: &Pipeline,
-    event: &HookEvent,
+    entry: crate::audit::NewEntry,
     verdict: &Verdict,
 ) -> Result<crate::audit::AppendReceipt, Box<Verdict>> {
     match &p.record {
-        Record::Disk => record_audit(&p.policy.audit, p.locations, event, verdict),
+        Record::Disk => append_entry(&p.policy.audit, p.locations, entry, verdict),
         Record::Memory { appended, .. } => Ok(crate::audit::AppendReceipt {
             seq: appended.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
             hash: String::new(),
@@ -422,13 +434,24 @@ pub fn record_audit(
     event: &HookEvent,
     verdict: &Verdict,
 ) -> Result<crate::audit::AppendReceipt, Box<Verdict>> {
-    let path = crate::policy::audit_settings::audit_file(settings, locations);
     let entry = crate::audit::NewEntry::from_verdict(
         event,
         verdict,
         &settings.redact,
         crate::audit::elapsed_us(),
     );
+    append_entry(settings, locations, entry, verdict)
+}
+
+/// Appends `entry`, the record of `verdict`; a refusal naming the file and the cause when it
+/// cannot be written.
+fn append_entry(
+    settings: &crate::policy::audit_settings::AuditSettings,
+    locations: &Locations,
+    entry: crate::audit::NewEntry,
+    verdict: &Verdict,
+) -> Result<crate::audit::AppendReceipt, Box<Verdict>> {
+    let path = crate::policy::audit_settings::audit_file(settings, locations);
     crate::audit::append(&path, entry).map_err(|e| {
         let effect = if settings.on_error_ask && verdict.effect != Some(Effect::Deny) {
             Effect::Ask

@@ -36,9 +36,9 @@ pub fn change(call: &Call) -> Option<String> {
                 Some(path) => format!("deletes {}", path.display()),
                 None => "deletes a path not known until it runs".to_string(),
             },
-            Fx::Move { from, to } => format!("moves {} to {}", from.display(), to.display()),
+            Fx::Move { from, to, .. } => format!("moves {} to {}", from.display(), to.display()),
             Fx::Link { link, .. } => format!("makes the link {}", link.display()),
-            Fx::Chmod { path, how } => format!("changes {} ({how})", path.display()),
+            Fx::Chmod { path, how, .. } => format!("changes {} ({how})", path.display()),
             // A settings file is "run" by the program that reads it; that program is judged.
             Fx::Execute {
                 path: Some(_),

@@ -1323,8 +1323,11 @@ pub struct Reader {
     /// (also `--long=…`), `-long` (find's single-dash words, matched whole).
     pub changes: &'static [&'static str],
     /// Short options whose value follows (`sort -k 2`, `date -d x`): a cluster stops at them,
-    /// and their values are not operands.
+    /// and their values are not operands. An option whose value is a file the program reads
+    /// (`grep -f PATTERNS`) is not listed: its value is read like an operand.
     pub values: &'static str,
+    /// Long options whose value may follow as the next word (`--max-count 5`), likewise.
+    pub long_values: &'static [&'static str],
     /// With `Some(n)`, an operand after the first `n` names something it changes (`uniq IN
     /// OUT` writes OUT, `xxd IN OUT` too, `hostname NAME` renames the host, `date MMDDhhmm`
     /// sets the clock). `+FORMAT` words (`date +%F`) are formats, not operands.
@@ -1336,9 +1339,75 @@ const fn reader(program: &'static str) -> Reader {
         program,
         changes: &[],
         values: "",
+        long_values: &[],
         operands: None,
     }
 }
+
+/// A reader whose options `values` (short) and `long_values` take a value.
+const fn valued(
+    program: &'static str,
+    values: &'static str,
+    long_values: &'static [&'static str],
+) -> Reader {
+    Reader {
+        program,
+        changes: &[],
+        values,
+        long_values,
+        operands: None,
+    }
+}
+
+/// grep's options that take a value which is not a file.
+const GREP_LONG: &[&str] = &[
+    "after-context",
+    "before-context",
+    "context",
+    "max-count",
+    "regexp",
+    "devices",
+    "directories",
+    "label",
+    "include",
+    "exclude",
+    "exclude-dir",
+    "binary-files",
+    "group-separator",
+];
+const GREP_SHORT: &str = "ABCmeDd";
+
+/// ripgrep's options that take a value which is not a file.
+const RG_LONG: &[&str] = &[
+    "after-context",
+    "before-context",
+    "context",
+    "max-count",
+    "regexp",
+    "glob",
+    "iglob",
+    "type",
+    "type-not",
+    "type-add",
+    "type-clear",
+    "encoding",
+    "threads",
+    "max-columns",
+    "max-depth",
+    "max-filesize",
+    "sort",
+    "sortr",
+    "replace",
+    "pre-glob",
+    "colors",
+    "context-separator",
+    "field-match-separator",
+    "field-context-separator",
+    "path-separator",
+    "dfa-size-limit",
+    "regex-size-limit",
+    "engine",
+];
 
 /// Programs that only read, with the options that make them do more. A program that can
 /// write or run something through its ordinary options is here only with those options
@@ -1346,28 +1415,49 @@ const fn reader(program: &'static str) -> Reader {
 pub const READERS: &[Reader] = &[
     reader("ls"),
     reader("cat"),
-    reader("head"),
-    reader("tail"),
+    valued("head", "nc", &["lines", "bytes"]),
+    valued(
+        "tail",
+        "ncs",
+        &[
+            "lines",
+            "bytes",
+            "sleep-interval",
+            "pid",
+            "max-unchanged-stats",
+        ],
+    ),
     // `-o`/`-O FILE` copy what is shown to a log file.
     Reader {
         changes: &["-o", "-O", "--log-file", "--LOG-FILE"],
         ..reader("less")
     },
     reader("more"),
-    reader("grep"),
-    reader("egrep"),
-    reader("fgrep"),
-    reader("zgrep"),
+    valued("grep", GREP_SHORT, GREP_LONG),
+    valued("egrep", GREP_SHORT, GREP_LONG),
+    valued("fgrep", GREP_SHORT, GREP_LONG),
+    valued("zgrep", GREP_SHORT, GREP_LONG),
     reader("zcat"),
     // `--pre COMMAND` runs a program on every file searched.
     Reader {
         changes: &["--pre"],
-        ..reader("rg")
+        ..valued("rg", "ABCmegtTEjMr", RG_LONG)
     },
     // `--pager COMMAND` runs a program on the output.
     Reader {
         changes: &["--pager"],
-        ..reader("ag")
+        ..valued(
+            "ag",
+            "ABCmGg",
+            &[
+                "after",
+                "before",
+                "context",
+                "max-count",
+                "file-search-regex",
+                "depth",
+            ],
+        )
     },
     Reader {
         changes: &["--pager"],
@@ -1384,18 +1474,51 @@ pub const READERS: &[Reader] = &[
         operands: Some(1),
         ..reader("uniq")
     },
-    reader("cut"),
+    valued(
+        "cut",
+        "dfcb",
+        &[
+            "delimiter",
+            "fields",
+            "characters",
+            "bytes",
+            "output-delimiter",
+        ],
+    ),
     reader("tr"),
     reader("comm"),
-    reader("diff"),
+    valued(
+        "diff",
+        "CULIFSxW",
+        &[
+            "label",
+            "ignore-matching-lines",
+            "show-function-line",
+            "starting-file",
+            "exclude",
+            "horizon-lines",
+            "tabsize",
+            "width",
+        ],
+    ),
     reader("cmp"),
     // `file -C` compiles a magic file into the working directory.
     Reader {
         changes: &["-C", "--compile"],
-        ..reader("file")
+        ..valued("file", "FeP", &["separator", "exclude", "parameter"])
     },
-    reader("stat"),
-    reader("du"),
+    valued("stat", "c", &["format", "printf"]),
+    valued(
+        "du",
+        "dBt",
+        &[
+            "max-depth",
+            "block-size",
+            "threshold",
+            "exclude",
+            "time-style",
+        ],
+    ),
     reader("df"),
     reader("pwd"),
     reader("echo"),
@@ -1438,17 +1561,38 @@ pub const READERS: &[Reader] = &[
     reader("b2sum"),
     reader("cksum"),
     reader("jq"),
-    reader("column"),
-    reader("nl"),
-    reader("od"),
-    reader("hexdump"),
+    valued(
+        "column",
+        "scoNOdEHWRT",
+        &[
+            "separator",
+            "output-separator",
+            "output-width",
+            "table-columns",
+            "table-name",
+        ],
+    ),
+    valued("nl", "bdfhilnsvw", &[]),
+    valued(
+        "od",
+        "AjNtwS",
+        &[
+            "address-radix",
+            "skip-bytes",
+            "read-bytes",
+            "format",
+            "width",
+            "strings",
+        ],
+    ),
+    valued("hexdump", "ens", &[]),
     // `xxd IN OUT` (and `xxd -r IN OUT`) writes OUT.
     Reader {
         values: "cglosn",
         operands: Some(1),
         ..reader("xxd")
     },
-    reader("strings"),
+    valued("strings", "ntTe", &["bytes", "radix", "target", "encoding"]),
     reader("true"),
     reader("false"),
     reader("test"),
@@ -1457,8 +1601,8 @@ pub const READERS: &[Reader] = &[
     reader("seq"),
     reader("tac"),
     reader("rev"),
-    reader("paste"),
-    reader("fold"),
+    valued("paste", "d", &["delimiters"]),
+    valued("fold", "w", &["width"]),
     reader("exa"),
     reader("eza"),
     // `tree -o FILE` writes its listing to FILE.
@@ -1483,6 +1627,14 @@ pub const READERS: &[Reader] = &[
     Reader {
         changes: &["-o", "--output", "--compress-program"],
         values: "ktST",
+        long_values: &[
+            "key",
+            "field-separator",
+            "buffer-size",
+            "temporary-directory",
+            "parallel",
+            "batch-size",
+        ],
         ..reader("sort")
     },
     // What `-exec`/`-execdir`/`-ok` run is unwrapped by the shell analysis into a command of
@@ -1694,6 +1846,45 @@ const LISTING_CHANGES: &[&str] = &[
 /// The reader entry of a program, if it only reads (given none of its `changes` options).
 pub fn reader_of(program: &str) -> Option<&'static Reader> {
     READERS.iter().find(|r| r.program == program)
+}
+
+/// The positions in `c.args` of the words that are values of the program's value-taking
+/// options (`grep -A 3`, `cut -d ,`, `kubectl -n prod`): not operands, and no file is read
+/// from them. From the reader table, else the program's shape.
+pub fn value_words(c: &Command) -> Vec<usize> {
+    let (short, long): (&str, &[&str]) = match reader_of(&c.program) {
+        Some(r) => (r.values, r.long_values),
+        None => ("", &[]),
+    };
+    let shaped = value_options(&c.program);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < c.args.len() {
+        let t = c.args[i].text.as_str();
+        if t == "--" {
+            break;
+        }
+        let takes = if shaped.contains(&t) {
+            true
+        } else if let Some(name) = t.strip_prefix("--") {
+            !name.contains('=') && long.contains(&name)
+        } else if let Some(cluster) = t.strip_prefix('-').filter(|c| !c.is_empty()) {
+            // A cluster's value follows when its first value letter is its last letter;
+            // a letter before the end takes the rest of the word (`-A3`, `-d,`).
+            cluster
+                .find(|ch| short.contains(ch))
+                .is_some_and(|at| at + 1 == cluster.len())
+                && cluster.chars().all(|ch| ch.is_ascii_alphanumeric())
+        } else {
+            false
+        };
+        if takes && i + 1 < c.args.len() {
+            out.push(i + 1);
+            i += 1;
+        }
+        i += 1;
+    }
+    out
 }
 
 /// Variables that choose what a command runs or loads: `PATH=/tmp:$PATH ls`, `LD_PRELOAD`,

@@ -19,7 +19,7 @@ const MAX_INPUT_DEPTH: usize = 128;
 pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
 
 /// The decision part of an entry.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct AuditDecision {
     /// `allow`, `ask`, `deny`, or `pass` (no opinion; every PostToolUse entry).
     pub effect: String,
@@ -94,6 +94,19 @@ impl NewEntry {
             event: event_name.to_string(),
             tool: event.tool_name.clone(),
             input: cap_strings(redact_tool_input(&event.tool_input, redact_paths), 0),
+            decision: AuditDecision::default(),
+            chain: Vec::new(),
+            risk: None,
+            latency_us: 0,
+            alerts: Vec::new(),
+        }
+        .decided(verdict, latency_us)
+    }
+
+    /// The record of the same call with its final verdict and latency: what the stages
+    /// after the core (risk, the store's commit, the audit of the call itself) decided.
+    pub fn decided(self, verdict: &Verdict, latency_us: u64) -> NewEntry {
+        NewEntry {
             decision: AuditDecision {
                 effect: verdict.outcome().to_string(),
                 rule: verdict.rule.clone(),
@@ -105,6 +118,7 @@ impl NewEntry {
             risk: verdict.risk.as_ref().map(|r| redact_value(r, &[])),
             latency_us,
             alerts: verdict.alerts.clone(),
+            ..self
         }
     }
 

@@ -350,7 +350,14 @@ fn describe(e: &crate::effects::Effect, shell: bool) -> Option<String> {
             how,
         } => {
             let what = match target {
-                DeleteTarget::Stdin => "whatever its standard input names".to_string(),
+                DeleteTarget::Stdin { listed } if listed.is_empty() => {
+                    "whatever its standard input names".to_string()
+                }
+                DeleteTarget::Stdin { listed } => {
+                    let starts: Vec<String> =
+                        listed.iter().map(|(w, _)| format!("`find {w}`")).collect();
+                    format!("what {} lists", starts.join(" and "))
+                }
                 DeleteTarget::Named {
                     written,
                     path: None,
@@ -375,7 +382,7 @@ fn describe(e: &crate::effects::Effect, shell: bool) -> Option<String> {
             let tree = if *recursive { ", whole trees" } else { "" };
             format!("removes {what} ({how}{tree})")
         }
-        Fx::Move { from, to } => format!("moves {} to {}", from.display(), to.display()),
+        Fx::Move { from, to, .. } => format!("moves {} to {}", from.display(), to.display()),
         Fx::Link {
             link,
             target,
@@ -386,7 +393,7 @@ fn describe(e: &crate::effects::Effect, shell: bool) -> Option<String> {
             target.display(),
             if *symbolic { "symbolic" } else { "hard" }
         ),
-        Fx::Chmod { path, how } => {
+        Fx::Chmod { path, how, .. } => {
             format!("changes the mode or owner of {} ({how})", path.display())
         }
         Fx::Execute {

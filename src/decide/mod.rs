@@ -9,6 +9,7 @@
 //! taint check; then (in the hook) risk; then recording, for calls not denied in the end.
 //! A PostToolUse goes through `after` over its own world: no verdict, the rows it confirms.
 
+use crate::audit::NewEntry;
 use crate::event::HookEvent;
 use crate::ledger::{self, LedgerError, SessionChanges, WriteContext};
 use crate::normalize::{Call, Scope};
@@ -34,6 +35,11 @@ pub struct Decision {
     /// Ledger rows the judgement asked for and the world did not hold (a chain followed into
     /// a file the call does not name): the loader fetches them and decides again.
     pub wanted: BTreeSet<String>,
+    /// The audit record of this decision: the call (its input redacted as the policy says)
+    /// and the verdict above. The stages after the core (risk, the store's commit) settle the
+    /// final verdict and the hook amends the record with it (`NewEntry::decided`) before the
+    /// audit log chains it.
+    pub audit: NewEntry,
 }
 
 /// What a call records, planned by `decide`, written by the hook after `finish`.
@@ -94,11 +100,13 @@ pub fn decide_after(
         plan_ledger(policy, event, call, world, &mut record, &mut wanted);
         plan_exposures(policy, call, world, &mut record);
     }
+    let audit = NewEntry::from_verdict(event, &verdict, &policy.audit.redact, 0);
     Decision {
         verdict,
         risk_context,
         record,
         wanted,
+        audit,
     }
 }
 

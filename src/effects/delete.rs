@@ -91,7 +91,19 @@ pub(super) fn effects(analysis: &ShellAnalysis, i: usize, scope: &Scope, out: &m
         how: p.to_string(),
     };
     if c.args_from_stdin {
-        out.push(delete(DeleteTarget::Stdin));
+        // `find DIR … | xargs rm`: the names come from what find lists under its starts.
+        let listed = c
+            .stdin_from
+            .and_then(|up| analysis.commands.get(up))
+            .filter(|up| up.program == "find")
+            .map(|up| {
+                find_starts(up)
+                    .iter()
+                    .map(|s| (s.text.clone(), word_path(s, up, scope).map(|(p, _)| p)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        out.push(delete(DeleteTarget::Stdin { listed }));
     }
     // Run by `find … -exec`: an operand that is one of find's starts (`{}`) removes what find
     // selects under it, not the start alone. `rmdir` removes only empty directories, a

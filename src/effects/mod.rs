@@ -201,6 +201,9 @@ pub fn of_call(tool: &str, input: &Value, kind: &CallKind, scope: &Scope) -> Vec
 /// normalize runs `fileops::writes`, `executions` or `config_writes` again.
 pub fn shell_effects(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Effect>) {
     use crate::fileops;
+    let base = out.len();
+    // The command each effect comes from, for the links made earlier on the line.
+    let mut by: Vec<usize> = Vec::new();
     let line_writes = fileops::writes(analysis, scope);
     // What each command writes, for a file a later command sends (`send::sent`).
     let mut written = send::Writes::new();
@@ -208,10 +211,13 @@ pub fn shell_effects(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Effe
         written.entry(w.path.clone()).or_default().push(w.command);
     }
     for w in line_writes {
+        by.push(w.command);
         if w.how == "chmod +x" {
+            // The command's own `Chmod` says whether it is recursive.
             out.push(Effect::Chmod {
                 path: w.path,
                 how: w.how,
+                recursive: false,
             });
         } else {
             out.push(Effect::Write {
@@ -228,6 +234,7 @@ pub fn shell_effects(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Effe
         }
     }
     for e in fileops::executions_in(analysis, scope) {
+        by.push(e.command);
         out.push(Effect::Execute {
             program: e.how,
             path: Some(e.path),
@@ -248,6 +255,7 @@ pub fn shell_effects(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Effe
             .position(|w| w.command == i)
             .map(|at| config.remove(at))
             .map(|w| (w.path, w.content.unwrap_or_default()));
+        let before = out.len();
         command_effects(analysis, i, scope, adds, &written, out);
         if let Some((engine, statements)) = client_statements(c) {
             for statement in statements {
@@ -262,7 +270,85 @@ pub fn shell_effects(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Effe
                 }
             }
         }
+        by.resize(out.len() - base, i);
+        debug_assert!(out.len() >= before);
     }
+    through_line_links(analysis, scope, &mut out[base..], &by);
+}
+
+/// A path through a symbolic link an earlier command of the line makes (`ln -s /usr u &&
+/// rm -rf u/`, `ln -s ~/.ssh s; cat s/id_rsa`) is the path the link points to: the link
+/// does not exist yet when the call is judged, so resolving the path cannot follow it. Links
+/// made in earlier calls exist on disk, where path resolution follows them.
+fn through_line_links(
+    analysis: &ShellAnalysis,
+    scope: &Scope,
+    effects: &mut [Effect],
+    by: &[usize],
+) {
+    let links = line_links(analysis, scope);
+    if links.is_empty() {
+        return;
+    }
+    for (e, &c) in effects.iter_mut().zip(by) {
+        e.paths_mut(|path| {
+            // Latest link first: a later `ln -sfn` replaces an earlier one of the same name.
+            for (made_by, at, to) in links.iter().rev() {
+                if *made_by >= c {
+                    continue;
+                }
+                if let Ok(rest) = path.strip_prefix(at) {
+                    *path = if rest.as_os_str().is_empty() {
+                        to.clone()
+                    } else {
+                        to.join(rest)
+                    };
+                    return;
+                }
+            }
+        });
+    }
+}
+
+/// The symbolic links the line makes, in order: (command, where the link is, what it points
+/// to). A relative target is relative to the link's directory; `ln -s T DIR/` makes
+/// `DIR/basename(T)`.
+fn line_links(
+    analysis: &ShellAnalysis,
+    scope: &Scope,
+) -> Vec<(usize, std::path::PathBuf, std::path::PathBuf)> {
+    let mut out = Vec::new();
+    for (i, c) in analysis.commands.iter().enumerate() {
+        if c.program != "ln" || !c.has_flag(Some('s'), &["symbolic"]) {
+            continue;
+        }
+        let ops = vocab::operands_skipping(c, MV_VALUES.0, MV_VALUES.1);
+        let [target, link] = ops[..] else {
+            continue;
+        };
+        let home_var = target.text.starts_with("$HOME") || target.text.starts_with("${HOME}");
+        if (target.dynamic && !home_var)
+            || link.dynamic
+            || c.option_value(Some('t'), &["target-directory"]).is_some()
+        {
+            continue;
+        }
+        let mut at = crate::fileops::resolve_for(scope, c, &link.text);
+        if link.text.ends_with('/') {
+            at = at.join(vocab::basename(&target.text));
+        }
+        let to = if target.text.starts_with(['/', '~', '$']) {
+            crate::fileops::resolve_for(scope, c, &target.text)
+        } else {
+            crate::paths::fold(
+                &at.parent()
+                    .unwrap_or(std::path::Path::new("/"))
+                    .join(&target.text),
+            )
+        };
+        out.push((i, at, to));
+    }
+    out
 }
 
 /// The statements a SQL client runs, when its command line gives all of them: `psql -c SQL…`,
@@ -435,7 +521,7 @@ pub fn shell_writes(effects: &[Effect]) -> Vec<crate::fileops::FileWrite> {
                 how: how.clone(),
                 source: s.source.clone(),
             },
-            Effect::Chmod { path, how } if how == "chmod +x" => {
+            Effect::Chmod { path, how, .. } if how == "chmod +x" => {
                 crate::fileops::FileWrite::new(path.clone(), 0, how.clone())
             }
             Effect::Configure {
@@ -478,6 +564,150 @@ pub fn file_runs(effects: &[Effect]) -> Vec<crate::fileops::Execution> {
         .collect()
 }
 
+/// `mv SRC… DST` and `mv -t DIR SRC…`: each source moved, with how much of it a glob covers.
+fn moves(c: &Command, scope: &Scope, out: &mut Vec<Effect>) {
+    let ops = vocab::operands_skipping(c, MV_VALUES.0, MV_VALUES.1);
+    let (sources, to) = match c.option_value(Some('t'), &["target-directory"]) {
+        Some(dir) => (&ops[..], dir),
+        None if ops.len() >= 2 => (&ops[..ops.len() - 1], ops[ops.len() - 1].text.clone()),
+        None => return,
+    };
+    let to = crate::fileops::resolve_for(scope, c, &to);
+    for w in sources {
+        let (from, span) = crate::fileops::word_path(w, c, scope).unwrap_or_else(|| {
+            (
+                crate::fileops::resolve_for(scope, c, &w.text),
+                crate::call::Span::Exact,
+            )
+        });
+        out.push(Effect::Move {
+            from,
+            to: to.clone(),
+            span,
+        });
+    }
+}
+
+/// `mv`'s options that take a value (short letters, long names).
+const MV_VALUES: (&str, &[&str]) = ("tS", &["target-directory", "suffix"]);
+
+/// `rsync --delete… SRC… DST`: what the destination holds beyond the sources goes, a delete
+/// over the whole local destination (`how` is `SYNC_DELETE`). A remote destination
+/// (`host:path`, `rsync://`) is not this machine's.
+fn sync_deletes(c: &Command, scope: &Scope, out: &mut Vec<Effect>) {
+    if !c.args.iter().any(|a| a.text.starts_with("--delete")) {
+        return;
+    }
+    let ops = vocab::operands_skipping(c, RSYNC_VALUES.0, RSYNC_VALUES.1);
+    let Some(dst) = ops.last().filter(|_| ops.len() >= 2) else {
+        return;
+    };
+    if dst.text.contains("://") || vocab::is_remote_spec(&dst.text) {
+        return;
+    }
+    let path = crate::fileops::word_path(dst, c, scope).map(|(p, _)| p);
+    out.push(Effect::Delete {
+        target: DeleteTarget::Named {
+            written: dst.text.clone(),
+            path,
+            // Some of what it holds: the entries the sources lack.
+            span: crate::call::Span::Pattern,
+        },
+        recursive: true,
+        how: SYNC_DELETE.to_string(),
+    });
+}
+
+/// `how` of the delete `rsync --delete` makes in its destination.
+pub const SYNC_DELETE: &str = "rsync --delete";
+
+/// `rsync`'s options that take a separate value.
+const RSYNC_VALUES: (&str, &[&str]) = (
+    "efT",
+    &[
+        "rsh",
+        "filter",
+        "exclude",
+        "include",
+        "exclude-from",
+        "include-from",
+        "files-from",
+        "temp-dir",
+        "compare-dest",
+        "copy-dest",
+        "link-dest",
+        "partial-dir",
+        "backup-dir",
+        "suffix",
+        "chmod",
+        "chown",
+        "usermap",
+        "groupmap",
+        "rsync-path",
+        "password-file",
+        "log-file",
+        "log-file-format",
+        "out-format",
+        "timeout",
+        "contimeout",
+        "max-size",
+        "min-size",
+        "max-delete",
+        "bwlimit",
+        "port",
+        "sockopts",
+        "iconv",
+        "checksum-choice",
+        "compress-choice",
+        "compress-level",
+        "block-size",
+        "modify-window",
+        "protocol",
+        "address",
+        "only-write-batch",
+        "write-batch",
+        "read-batch",
+    ],
+);
+
+/// The paths a mode, owner or attribute change applies to: the operands after the mode,
+/// owner or flags (`chmod 755 f`, `chown u:g f`, `chattr +i f`, `chflags uchg f`), all of them
+/// with `--reference=FILE` (no mode operand) or for `setfacl` (the ACL is an option's value).
+fn mode_changed(c: &Command) -> Vec<&crate::shell::Word> {
+    if c.program == "setfacl" {
+        return vocab::operands_skipping(
+            c,
+            "mMxX",
+            &[
+                "modify",
+                "modify-file",
+                "remove",
+                "remove-file",
+                "set",
+                "set-file",
+            ],
+        );
+    }
+    let ops = vocab::operands_skipping(c, "", &[]);
+    // chattr's `-R +i` / `chmod -x f`: a mode word starting with `-` is not an operand here,
+    // but `+i`, `=r` and `755` are.
+    let mode_given = c.args.iter().any(|a| a.text.starts_with("--reference"))
+        || (c.program == "chmod"
+            && c.args
+                .iter()
+                .any(|a| a.text.len() > 1 && a.text.starts_with('-') && is_mode(&a.text[1..])));
+    if mode_given {
+        ops
+    } else {
+        ops.into_iter().skip(1).collect()
+    }
+}
+
+/// A symbolic mode after its leading `-` (`chmod -x f`, `chmod -w,o-r f`).
+fn is_mode(t: &str) -> bool {
+    t.chars().all(|ch| "ugoarwxXst,+-=".contains(ch)) && t.chars().any(|ch| "rwxXst".contains(ch))
+}
+
 /// Words of a reader that name no file: URLs, inline code (`python3 -c CODE`), and the pattern
 /// or script a searcher or editor takes first (`grep TODO src`, `sed -n 1p f`, `awk '{…}' f`)
 /// unless an option gives it (`-e`, `-f`: then every operand may be a file).
@@ -493,13 +723,39 @@ fn not_files(c: &Command) -> Vec<&crate::shell::Word> {
     }
     let pattern_first = matches!(
         c.program.as_str(),
-        "grep" | "egrep" | "fgrep" | "rg" | "ag" | "ack" | "sed" | "awk" | "gawk" | "mawk" | "nawk"
+        "grep"
+            | "egrep"
+            | "fgrep"
+            | "zgrep"
+            | "rg"
+            | "ag"
+            | "ack"
+            | "sed"
+            | "awk"
+            | "gawk"
+            | "mawk"
+            | "nawk"
+            | "jq"
     );
     let given = c.has_flag(Some('e'), &["regexp", "expression", "source"])
         || c.has_flag(Some('f'), &["file"]);
+    // The first operand past the options' values (`grep -A 3 PATTERN`, `jq FILTER f`).
+    let values = vocab::value_words(c);
+    let first = c
+        .args
+        .iter()
+        .enumerate()
+        .take_while(|(_, a)| a.text != "--")
+        .find(|(i, a)| !values.contains(i) && (!a.text.starts_with('-') || a.text == "-"))
+        .map(|(_, a)| a)
+        .or_else(|| {
+            // `grep -- PATTERN f`: the first word after `--`.
+            let dd = c.args.iter().position(|a| a.text == "--")?;
+            c.args.get(dd + 1)
+        });
     if pattern_first
         && !given
-        && let Some(first) = c.operands().first()
+        && let Some(first) = first
     {
         out.push(first);
     }
@@ -570,25 +826,20 @@ fn command_effects(
                 out.push(Effect::Create { path });
             }
         }
-        "mv" if ops.len() >= 2 => {
-            let to = res(&ops[ops.len() - 1].text);
-            for w in &ops[..ops.len() - 1] {
-                out.push(Effect::Move {
-                    from: res(&w.text),
-                    to: to.clone(),
-                });
-            }
-        }
+        "mv" => moves(c, scope, out),
+        "rsync" => sync_deletes(c, scope, out),
         "ln" if ops.len() >= 2 => out.push(Effect::Link {
             link: res(&ops[ops.len() - 1].text),
             target: res(&ops[0].text),
             symbolic: c.has_flag(Some('s'), &["symbolic"]),
         }),
-        "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" => {
-            for path in targets(ops.get(1..).unwrap_or_default()) {
+        "chmod" | "chown" | "chgrp" | "chattr" | "chflags" | "setfacl" => {
+            let recursive = c.has_flag(Some('R'), &["recursive"]);
+            for path in targets(&mode_changed(c)) {
                 out.push(Effect::Chmod {
                     path,
                     how: p.to_string(),
+                    recursive,
                 });
             }
         }
@@ -811,6 +1062,156 @@ mod tests {
     /// A write of an MCP server config is also the run the agent makes of it when it next
     /// loads it, whichever tool writes: the Write tool, a Bash redirection or tee, an MCP
     /// filesystem tool. Other JSON files schedule nothing.
+    /// Moves, mode changes and sync deletes say what they change, whatever the options:
+    /// `mv -t DIR` names the destination first, a mode given as an option (`chmod -x`,
+    /// `--reference`) leaves every operand a path, `setfacl`'s ACL is an option's value, and a
+    /// remote rsync destination is not this machine's.
+    #[test]
+    fn moves_mode_changes_and_sync_deletes() {
+        let bash = |c: &str| effects("Bash", json!({ "command": c }));
+        let moves = |c: &str| -> Vec<(String, String)> {
+            bash(c)
+                .into_iter()
+                .filter_map(|e| match e {
+                    Effect::Move { from, to, .. } => {
+                        Some((from.display().to_string(), to.display().to_string()))
+                    }
+                    _ => None,
+                })
+                .collect()
+        };
+        let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
+        assert_eq!(moves("mv -t /tmp ~"), vec![pair("/home/dev", "/tmp")]);
+        assert_eq!(
+            moves("mv --target-directory=out a b"),
+            vec![
+                pair("/home/dev/project/a", "/home/dev/project/out"),
+                pair("/home/dev/project/b", "/home/dev/project/out")
+            ]
+        );
+        assert_eq!(
+            moves("mv -S .bak -- a b"),
+            vec![pair("/home/dev/project/a", "/home/dev/project/b")]
+        );
+        let modes = |c: &str| -> Vec<(String, bool)> {
+            bash(c)
+                .into_iter()
+                .filter_map(|e| match e {
+                    Effect::Chmod {
+                        path,
+                        how,
+                        recursive,
+                    } if how != "chmod +x" => Some((path.display().to_string(), recursive)),
+                    _ => None,
+                })
+                .collect()
+        };
+        let p = |s: &str, r: bool| (s.to_string(), r);
+        assert_eq!(modes("chmod -R 755 /usr"), vec![p("/usr", true)]);
+        assert_eq!(modes("chmod -x a"), vec![p("/home/dev/project/a", false)]);
+        assert_eq!(
+            modes("chown --reference=r a"),
+            vec![p("/home/dev/project/a", false)]
+        );
+        assert_eq!(modes("setfacl -R -m u:eve:rwx /etc"), vec![p("/etc", true)]);
+        assert_eq!(modes("chflags -R uchg /usr"), vec![p("/usr", true)]);
+        assert_eq!(modes("chattr -R +i /"), vec![p("/", true)]);
+        let syncs = |c: &str| -> Vec<String> {
+            bash(c)
+                .into_iter()
+                .filter_map(|e| match e {
+                    Effect::Delete { target, how, .. } if how == SYNC_DELETE => {
+                        Some(target.path()?.display().to_string())
+                    }
+                    _ => None,
+                })
+                .collect()
+        };
+        assert_eq!(
+            syncs("rsync -a --delete --exclude x dist/ ~/site/"),
+            vec!["/home/dev/site"]
+        );
+        assert!(syncs("rsync -a --delete dist/ host:/srv/").is_empty());
+        assert!(syncs("rsync -a dist/ /srv/").is_empty());
+    }
+
+    /// A path through a symbolic link an earlier command of the line makes is the path the
+    /// link points to; a command before the link is judged on the path as it is.
+    #[test]
+    fn paths_through_a_link_made_earlier_on_the_line_are_its_target() {
+        let changed = |c: &str| -> Vec<String> {
+            effects("Bash", json!({ "command": c }))
+                .iter()
+                .filter(|e| !matches!(e, Effect::Link { .. }))
+                .filter_map(|e| e.changed_path())
+                .filter(|(_, how)| *how != "ln -s")
+                .map(|(p, how)| format!("{how} {}", p.display()))
+                .collect()
+        };
+        assert_eq!(changed("ln -s /usr u && rm -rf u/"), vec!["delete /usr"]);
+        assert_eq!(
+            changed("rm -rf u && ln -s /usr u"),
+            vec!["delete /home/dev/project/u"]
+        );
+        assert_eq!(
+            changed("ln -sn /var/lib v; chmod -R 644 v/x"),
+            vec!["chmod /var/lib/x"]
+        );
+        // Relative to the link's directory; `ln -s T DIR/` makes DIR/basename(T).
+        assert_eq!(
+            changed("ln -s ../../etc sub/e && echo x > sub/e/hosts"),
+            vec!["> /home/dev/etc/hosts"]
+        );
+        assert_eq!(
+            changed("ln -s /usr/local/bin d/ && cp x d/bin/ls"),
+            vec!["cp /usr/local/bin/ls"]
+        );
+        // The latest link of a name wins.
+        assert_eq!(
+            changed("ln -s /tmp/a l; ln -sfn /etc l; touch l/x"),
+            vec!["create /etc/x"]
+        );
+        // Reads too: a secret read through the link is a read of the secret.
+        let reads: Vec<String> =
+            effects("Bash", json!({"command": "ln -s ~/.ssh s && cat s/id_rsa"}))
+                .iter()
+                .filter_map(|e| match e {
+                    Effect::Read { path, by: Some(r) } if r.program == "cat" => {
+                        Some(path.display().to_string())
+                    }
+                    _ => None,
+                })
+                .collect();
+        assert_eq!(reads, vec!["/home/dev/.ssh/id_rsa"]);
+    }
+
+    /// `find DIR | xargs rm`: the stdin delete says which `find` lists its names.
+    #[test]
+    fn a_delete_fed_by_find_says_what_find_lists() {
+        let listed = |c: &str| -> Vec<Vec<String>> {
+            effects("Bash", json!({ "command": c }))
+                .into_iter()
+                .filter_map(|e| match e {
+                    Effect::Delete {
+                        target: DeleteTarget::Stdin { listed },
+                        ..
+                    } => Some(
+                        listed
+                            .iter()
+                            .map(|(w, p)| format!("{w}={}", p.as_ref().unwrap().display()))
+                            .collect(),
+                    ),
+                    _ => None,
+                })
+                .collect()
+        };
+        assert_eq!(
+            listed("sudo find ~ /etc -type f | sudo xargs -0 /bin/shred -u"),
+            vec![vec!["~=/home/dev".to_string(), "/etc=/etc".to_string()]]
+        );
+        assert_eq!(listed("cat list | xargs rm"), vec![Vec::<String>::new()]);
+    }
+
     #[test]
     fn an_mcp_config_written_by_any_tool_is_a_deferred_run() {
         let runs = |tool: &str, input: Value| -> Vec<String> {
@@ -939,6 +1340,7 @@ mod tests {
             Effect::Chmod {
                 path: "/home/dev/k".into(),
                 how: "chmod".into(),
+                recursive: false,
             },
             Effect::Create {
                 path: "/home/dev/pipe".into(),
@@ -976,7 +1378,13 @@ mod tests {
                     "{how}{} {}",
                     if recursive { " -r" } else { "" },
                     match target {
-                        DeleteTarget::Stdin => "<stdin>".to_string(),
+                        DeleteTarget::Stdin { listed } => format!(
+                            "<stdin{}>",
+                            listed
+                                .iter()
+                                .map(|(w, _)| format!(" find {w}"))
+                                .collect::<String>()
+                        ),
                         DeleteTarget::Named {
                             written,
                             path,
@@ -1141,7 +1549,7 @@ mod tests {
         );
         // A delete whose target is not known is still a change, and counts as a delete.
         let unknown = Effect::Delete {
-            target: DeleteTarget::Stdin,
+            target: DeleteTarget::Stdin { listed: vec![] },
             recursive: true,
             how: "rm".into(),
         };
@@ -1277,15 +1685,30 @@ mod tests {
             shell_reads("grep -r TODO src"),
             [(p("src"), "grep".to_string(), true)]
         );
-        // A pattern given by an option leaves every operand a file.
+        // A pattern given by an option leaves every operand a file; `-e`'s value is a
+        // pattern, `-f`'s a file of patterns, read.
         assert_eq!(
             shell_reads("grep -e TODO -f pats.txt a.rs"),
             [
-                (p("TODO"), "grep".to_string(), true),
                 (p("pats.txt"), "grep".to_string(), true),
                 (p("a.rs"), "grep".to_string(), true)
             ]
         );
+        // The values of a reader's options name no file (`grep -C 3 id_rsa docs/` searches
+        // docs/ for the word), and the pattern is the first word past them.
+        let only = |c: &str, file: &str| {
+            let r: Vec<String> = shell_reads(c).into_iter().map(|(f, _, _)| f).collect();
+            assert_eq!(r, [p(file)], "{c}");
+        };
+        only("grep -n -C 3 id_rsa docs", "docs");
+        only("grep --max-count 2 .env README.md", "README.md");
+        only("rg -t md -g '*.md' credentials docs", "docs");
+        only("cut -d , -f 1 data.csv", "data.csv");
+        only("sort -t : -k 2 users.txt", "users.txt");
+        only("tail -n +2 log.txt", "log.txt");
+        only("head -c 100 key.bin", "key.bin");
+        only("jq .token config.json", "config.json");
+        only("diff -U 3 -L old a.txt", "a.txt");
         assert_eq!(
             shell_reads("cp a.txt b.txt"),
             [(p("a.txt"), "cp".to_string(), true)]

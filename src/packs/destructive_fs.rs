@@ -1,8 +1,8 @@
 //! destructive-fs: recursive deletes of critical directories, raw disk writes, fork bombs.
 
-use super::common::{Span, critical, word_path};
+use super::common::{Span, critical};
 use super::{Check, Example, Rule};
-use crate::effects::{DeleteTarget, Effect, FIND_DELETE};
+use crate::effects::{DeleteTarget, Effect, FIND_DELETE, SYNC_DELETE};
 use crate::normalize::{Call, Scope};
 use crate::shell::{Command, RedirectKind, ShellAnalysis};
 use crate::verdict::Effect::{Ask, Deny};
@@ -10,19 +10,15 @@ use std::path::PathBuf;
 
 const PACK: &str = "destructive-fs";
 
-fn recursive(c: &Command) -> bool {
-    c.has_flag(Some('r'), &["recursive"]) || c.has_flag(Some('R'), &[])
-}
-
 /// The call's recursive deletes by a removing program, `find -exec rm -r` included: `find`'s
-/// own `-delete` is the find rules'.
+/// own `-delete` is the find rules', `rsync --delete`'s `move-critical`'s.
 fn tree_deletes(call: &Call) -> impl Iterator<Item = &DeleteTarget> {
     call.effects.iter().filter_map(|e| match e {
         Effect::Delete {
             target,
             recursive: true,
             how,
-        } if how != FIND_DELETE => Some(target),
+        } if how != FIND_DELETE && how != SYNC_DELETE => Some(target),
         _ => None,
     })
 }
@@ -60,7 +56,7 @@ fn rm_critical(call: &Call, scope: &Scope) -> Option<String> {
 fn rm_outside(call: &Call, scope: &Scope) -> Option<String> {
     tree_deletes(call).find_map(|t| {
         let (written, path, span) = match t {
-            DeleteTarget::Stdin => {
+            DeleteTarget::Stdin { .. } => {
                 return Some("its targets come from stdin and cannot be checked".into());
             }
             DeleteTarget::Named {
@@ -203,32 +199,21 @@ fn fork_bomb(a: &ShellAnalysis, _: &Scope) -> Option<String> {
 
 /// `mv ~ /tmp/x`, `mv /etc …`: moving a critical directory away is deleting it from where
 /// everything expects it; `rsync --delete` into one wipes what the source lacks.
-fn move_critical(c: &Command, scope: &Scope) -> Option<String> {
-    let ops = c.operands();
-    match c.program.as_str() {
-        "mv" => {
-            let target_dir = c.option_value(Some('t'), &["target-directory"]).is_some();
-            let sources = if target_dir {
-                &ops[..]
-            } else {
-                &ops[..ops.len().saturating_sub(1)]
-            };
-            sources.iter().find_map(|w| {
-                let (path, span) = word_path(w, c, scope)?;
-                if span == Span::Pattern {
-                    return None;
-                }
-                critical(&path, scope).map(|what| format!("`mv {}` moves away {what}", w.text))
-            })
+fn move_critical(call: &Call, scope: &Scope) -> Option<String> {
+    call.effects.iter().find_map(|e| match e {
+        Effect::Move { from, span, .. } if *span != Span::Pattern => {
+            critical(from, scope).map(|what| format!("`mv` moves away {what} ({})", from.display()))
         }
-        "rsync" if c.args.iter().any(|a| a.text.starts_with("--delete")) => {
-            let dst = ops.last()?;
-            let (path, _) = word_path(dst, c, scope)?;
-            critical(&path, scope)
-                .map(|what| format!("`rsync --delete` into {what} deletes what the source lacks"))
-        }
+        Effect::Delete {
+            target: DeleteTarget::Named {
+                path: Some(path), ..
+            },
+            how,
+            ..
+        } if how == SYNC_DELETE => critical(path, scope)
+            .map(|what| format!("`rsync --delete` into {what} deletes what the source lacks")),
         _ => None,
-    }
+    })
 }
 
 /// `diskutil eraseDisk`, `partitionDisk`, `zeroDisk`…: macOS disk erasure.
@@ -248,25 +233,17 @@ fn disk_erase(c: &Command, _: &Scope) -> Option<String> {
 
 /// `find /etc -type f | xargs rm -f`: a delete whose targets are what `find` lists under a
 /// critical directory.
-fn find_piped_delete(a: &ShellAnalysis, scope: &Scope) -> Option<String> {
-    a.commands.iter().find_map(|c| {
-        if !c.args_from_stdin || !matches!(c.program.as_str(), "rm" | "unlink" | "shred" | "srm") {
-            return None;
-        }
-        let up = a.commands.get(c.stdin_from?)?;
-        if up.program != "find" {
-            return None;
-        }
-        crate::effects::find_starts(up).into_iter().find_map(|w| {
-            let w = &w;
-            let (path, _) = word_path(w, up, scope)?;
-            critical(&path, scope).map(|what| {
-                format!(
-                    "`{}` deletes what `find {}` lists in {what}",
-                    c.program, w.text
-                )
-            })
-        })
+fn find_piped_delete(call: &Call, scope: &Scope) -> Option<String> {
+    call.effects.iter().find_map(|e| match e {
+        Effect::Delete {
+            target: DeleteTarget::Stdin { listed },
+            how,
+            ..
+        } => listed.iter().find_map(|(written, path)| {
+            critical(path.as_ref()?, scope)
+                .map(|what| format!("`{how}` deletes what `find {written}` lists in {what}"))
+        }),
+        _ => None,
     })
 }
 
@@ -295,19 +272,25 @@ fn system_disruption(c: &Command, _: &Scope) -> Option<String> {
     })
 }
 
-fn perms_critical(c: &Command, scope: &Scope) -> Option<String> {
-    if !recursive(c) {
-        return None;
-    }
-    c.operands().iter().skip(1).find_map(|w| {
-        let (path, _) = word_path(w, c, scope)?;
-        critical(&path, scope).map(|what| format!("recursive {} of {what}", c.program))
+fn perms_critical(call: &Call, scope: &Scope) -> Option<String> {
+    call.effects.iter().find_map(|e| match e {
+        Effect::Chmod {
+            path,
+            how,
+            recursive: true,
+        } => critical(path, scope).map(|what| format!("recursive {how} of {what}")),
+        _ => None,
     })
 }
 
-fn shred_files(c: &Command, _: &Scope) -> Option<String> {
-    (!c.operands().is_empty())
-        .then(|| format!("{} destroys file contents beyond recovery", c.program))
+/// Deletes by a program that overwrites the content first (`shred`, `srm`).
+fn shred_files(call: &Call, _: &Scope) -> Option<String> {
+    call.effects.iter().find_map(|e| match e {
+        Effect::Delete { how, .. } if matches!(how.as_str(), "shred" | "srm") => {
+            Some(format!("{how} destroys file contents beyond recovery"))
+        }
+        _ => None,
+    })
 }
 
 pub static RULES: &[Rule] = &[
@@ -487,8 +470,8 @@ pub static RULES: &[Rule] = &[
         pack: PACK,
         effect: Deny,
         reason: "Moving away or overwriting-by-sync a critical directory (root, home or a system directory) destroys it where it is needed",
-        programs: &["mv", "rsync"],
-        check: Check::Command(move_critical),
+        programs: &[],
+        check: Check::Call(move_critical),
         refused: &[
             Example::bash("mv ~ /tmp/x"),
             Example::bash("mv /etc /tmp/etc"),
@@ -496,12 +479,25 @@ pub static RULES: &[Rule] = &[
             Example::bash("mv -t /tmp ~"),
             Example::bash("rsync -a --delete /tmp/empty/ ~/"),
             Example::bash("rsync -a --delete-before empty/ /usr/"),
+            Example::bash("sudo mv -t /tmp/x /etc"),
+            Example::bash("mv --target-directory=/tmp -- /usr"),
+            Example::bash("bash -c 'mv \"$HOME\" /tmp/h'"),
+            Example::bash("env /bin/mv -f ~/ /tmp/h"),
+            Example::bash("rsync -a --exclude .git --delete /tmp/empty/ /etc"),
+            Example::tool(
+                "mcp__filesystem__move_file",
+                r#"{"source":"/etc","destination":"/tmp/etc"}"#,
+            ),
         ],
         allowed: &[
             Example::bash("mv build/app dist/"),
             Example::bash("mv ~/Downloads/x.zip ."),
             Example::bash("rsync -a --delete dist/ /tmp/site/"),
             Example::bash("mv ~/.config/app.bak ~/.config/app"),
+            Example::bash("mv -t dist build/app build/lib"),
+            Example::bash("mv /tmp/*.log logs/"),
+            Example::bash("rsync -a --delete dist/ deploy@web:/"),
+            Example::bash("rsync -av --delete -e ssh build/ host:/usr/share/www/"),
         ],
     },
     Rule {
@@ -529,15 +525,18 @@ pub static RULES: &[Rule] = &[
         effect: Deny,
         reason: "Deleting what `find` lists under a critical directory is refused",
         programs: &[],
-        check: Check::Line(find_piped_delete),
+        check: Check::Call(find_piped_delete),
         refused: &[
             Example::bash("find /etc -type f | xargs rm -f"),
             Example::bash("find ~ -print0 | xargs -0 rm -rf"),
             Example::bash("sudo find /var/lib -type f | sudo xargs shred -u"),
+            Example::bash("find \"$HOME\" -type f -print0 | xargs -0 -r /bin/rm -f"),
+            Example::bash("cd /tmp && find /usr/lib -name '*.so' | env xargs rm"),
         ],
         allowed: &[
             Example::bash("find . -name '*.pyc' | xargs rm -f"),
             Example::bash("find /etc -name '*.conf' | xargs grep -l ssl"),
+            Example::bash("find build -type f | xargs rm -f"),
         ],
     },
     Rule {
@@ -582,17 +581,24 @@ pub static RULES: &[Rule] = &[
         pack: PACK,
         effect: Deny,
         reason: "Recursively changing ownership or permissions of a critical directory breaks the system",
-        programs: &["chmod", "chown", "chgrp", "chattr", "chflags", "setfacl"],
-        check: Check::Command(perms_critical),
+        programs: &[],
+        check: Check::Call(perms_critical),
         refused: &[
             Example::bash("chmod -R 777 /"),
             Example::bash("sudo chown -R dev:dev /usr"),
             Example::bash("chattr -R +i /"),
             Example::bash("sudo chflags -R uchg /usr"),
+            Example::bash("setfacl -R -m u:eve:rwx /etc"),
+            Example::bash("sudo chown -R --reference=/tmp/f /usr"),
+            Example::bash("chmod -R -x /"),
+            Example::bash("find . -maxdepth 0 -exec sudo chmod -R 777 ~ \\;"),
         ],
         allowed: &[
             Example::bash("chmod -R u+w ./build"),
             Example::bash("chmod +x scripts/run.sh"),
+            Example::bash("setfacl -m u:eve:r /etc/app.conf"),
+            Example::bash("chmod 644 /etc/hosts"),
+            Example::bash("sudo chown -R dev:dev /home/dev/project/build"),
         ],
     },
     Rule {
@@ -600,9 +606,17 @@ pub static RULES: &[Rule] = &[
         pack: PACK,
         effect: Ask,
         reason: "Shredding files makes them unrecoverable",
-        programs: &["shred", "srm"],
-        check: Check::Command(shred_files),
-        refused: &[Example::bash("shred -u secrets.txt")],
-        allowed: &[Example::bash("shred --help")],
+        programs: &[],
+        check: Check::Call(shred_files),
+        refused: &[
+            Example::bash("shred -u secrets.txt"),
+            Example::bash("sudo srm -r old-keys/"),
+            Example::bash("find . -name '*.key' -exec shred -u {} \\;"),
+            Example::bash("echo notes.txt | xargs shred"),
+        ],
+        allowed: &[
+            Example::bash("shred --help"),
+            Example::bash("rm -f notes.txt"),
+        ],
     },
 ];

@@ -335,6 +335,8 @@ fn serving_home_is_judged_on_serve_effects() {
         (bash("caddy file-server --root ~ --listen :8080"), SERVE),
         (bash("miniserve -p 8080 /"), SERVE),
         (bash("npx live-server --port=8080 /etc"), SERVE),
+        // A link the line makes is followed (`effects::through_line_links`).
+        (bash("ln -s ~ h && python3 -m http.server -d h"), SERVE),
         (
             tool(
                 "mcp__shell__run_command",

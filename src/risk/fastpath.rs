@@ -1,102 +1,26 @@
 //! Step 1 of the ladder, the read-only fast path: a call whose only effect is reading files
-//! inside the roots (Read/Grep/Glob/LS in the project, `ls`, `git status`, `cat` of a project
-//! file that is not secret-looking) is not sent to the model. It cannot destroy or leak
-//! anything the static layer would not already have flagged, and it is most of a session.
+//! inside the roots (Read/Grep/Glob/LS in the project, an MCP server's read of a project file,
+//! `ls`, `git status`, `cat` of a project file that is not secret-looking) is not sent to the
+//! model. It cannot destroy or leak anything the static layer would not already have flagged,
+//! and it is most of a session.
 //!
-//! One function, `read_only`, classifies from today's `CallKind` and shell analysis; when typed
-//! effects land on `normalize::Call` it can be re-pointed at them without changing its callers.
+//! Judged on the call's effects, whatever the tool: nothing changes (`readonly::change`, which
+//! knows the programs that only read from `vocab::READERS`), nothing goes to or comes from the
+//! network, and every path read or listed is inside the roots, unprotected and not
+//! secret-looking. A shell line must also be certain: no word known only when it runs, no
+//! wrapper, privilege or environment of its own, no names from standard input, no obfuscation
+//! finding, no dump of the environment, and only programs that inspect this machine's files
+//! (`vocab::READERS`) or the repository (`git`'s reading subcommands).
 
+use crate::effects::Effect;
 use crate::normalize::{Call, CallKind, Scope};
 use crate::paths::is_within;
-use crate::shell::{Command, RedirectKind, ShellAnalysis};
+use crate::shell::ShellAnalysis;
 use std::path::Path;
-
-/// Programs that only read (files, the repository, the environment) and print. An option that
-/// makes one of them write or run something is checked in `command_reads_only`.
-const READERS: &[&str] = &[
-    "ls",
-    "cat",
-    "head",
-    "tail",
-    "wc",
-    "grep",
-    "egrep",
-    "fgrep",
-    "rg",
-    "ag",
-    "find",
-    "fd",
-    "tree",
-    "stat",
-    "file",
-    "du",
-    "df",
-    "pwd",
-    "which",
-    "type",
-    "less",
-    "more",
-    "diff",
-    "cmp",
-    "sort",
-    "cut",
-    "tr",
-    "nl",
-    "basename",
-    "dirname",
-    "realpath",
-    "readlink",
-    "echo",
-    "printf",
-    "true",
-    "whoami",
-    "uname",
-    "id",
-    "jq",
-    "column",
-    "md5sum",
-    "sha256sum",
-    "sha1sum",
-];
-
-/// `git` subcommands that only read.
-const GIT_READERS: &[&str] = &[
-    "status",
-    "log",
-    "diff",
-    "show",
-    "rev-parse",
-    "ls-files",
-    "blame",
-    "describe",
-    "shortlog",
-    "grep",
-    "cat-file",
-    "ls-tree",
-    "reflog",
-];
-
-/// Options that turn a reader into something else (`find -delete`, `sort -o f`, `rg --pre`).
-const WRITING_OPTIONS: &[&str] = &[
-    "-delete",
-    "-exec",
-    "-execdir",
-    "-ok",
-    "-okdir",
-    "-fprint",
-    "-fprintf",
-    "-fls",
-    "-o",
-    "--output",
-    "--pre",
-    "--output-file",
-    "-i",
-    "--in-place",
-];
 
 /// True when the call only reads inside the roots and touches nothing secret-looking.
 pub fn read_only(call: &Call, scope: &Scope) -> bool {
-    match &call.kind {
+    let certain = match &call.kind {
         CallKind::Read { paths } => {
             // A Glob pattern or a Grep `glob` can name files outside its path (`/etc/*`).
             let filter = if call.tool == "Grep" {
@@ -109,11 +33,30 @@ pub fn read_only(call: &Call, scope: &Scope) -> bool {
                 .get(filter)
                 .and_then(|v| v.as_str())
                 .is_some_and(|g| g.starts_with('/') || g.starts_with('~') || g.contains(".."));
-            !escapes && !paths.is_empty() && paths.iter().all(|p| readable(p, scope))
+            !escapes && !paths.is_empty()
         }
-        CallKind::Shell { analysis, .. } => shell_reads_only(analysis, scope),
+        CallKind::Shell { analysis, .. } => shell_certain(analysis),
+        // An MCP tool whose model reads or lists only (a tool it cannot model changes
+        // something for `readonly::change`).
+        CallKind::Mcp { .. } => call
+            .effects
+            .iter()
+            .any(|e| matches!(e, Effect::Read { .. } | Effect::List { .. })),
         _ => false,
-    }
+    };
+    certain
+        && crate::readonly::change(call).is_none()
+        && call.effects.iter().all(|e| match e {
+            Effect::Read { path, .. } | Effect::List { path } => readable(path, scope),
+            // A program that only reads, run by name (`readonly::change` vetted it), and the
+            // settings it loads (`git status` reads `.git/config`: the ledger judges a
+            // session's write of one).
+            Effect::Execute { path: None, .. } => true,
+            Effect::Execute {
+                language: Some(l), ..
+            } => l.is_settings(),
+            _ => false,
+        })
 }
 
 fn readable(path: &Path, scope: &Scope) -> bool {
@@ -145,89 +88,24 @@ fn secret_looking(path: &Path) -> bool {
     })
 }
 
-fn shell_reads_only(analysis: &ShellAnalysis, scope: &Scope) -> bool {
+/// A shell line whose every word is known before it runs, run as written: what its effects
+/// say is all it does.
+fn shell_certain(analysis: &ShellAnalysis) -> bool {
     !analysis.commands.is_empty()
         && analysis.findings.is_empty()
-        && analysis
-            .commands
-            .iter()
-            .all(|c| command_reads_only(c, scope))
-}
-
-fn command_reads_only(c: &Command, scope: &Scope) -> bool {
-    if c.privileged || !c.wrappers.is_empty() || !c.env.is_empty() || c.args_from_stdin {
-        return false;
-    }
-    let redirects_ok = c.redirects.iter().all(|r| match r.kind {
-        RedirectKind::Dup => true,
-        RedirectKind::Read => {
-            !r.target.dynamic && readable(&path_of(c, scope, &r.target.text), scope)
-        }
-        // `2>/dev/null` writes nothing.
-        _ => r.target.text == "/dev/null",
-    });
-    if !redirects_ok {
-        return false;
-    }
-    let args = &c.args;
-    if args.iter().any(|a| {
-        a.dynamic
-            || WRITING_OPTIONS
-                .iter()
-                .any(|o| a.text == *o || a.text.starts_with(&format!("{o}=")))
-    }) {
-        return false;
-    }
-    let program = c.program.as_str();
-    if program == "git" {
-        return args
-            .first()
-            .is_some_and(|a| GIT_READERS.contains(&a.text.as_str()))
-            && !args.iter().any(|a| {
-                // `--output` writes a file; `--ext-diff` and `grep -O` (a pager) run programs.
-                a.text.starts_with("--output")
-                    || a.text == "--ext-diff"
-                    || a.text.starts_with("-O")
-                    || a.text.starts_with("--open-files-in-pager")
-            });
-    }
-    if !READERS.contains(&program) || c.program_path != program {
-        // A reader named by a path (`./ls`) may be anything.
-        return false;
-    }
-    // Every operand that names a path stays inside the roots and is not secret-looking.
-    args.iter()
-        .filter(|a| !a.text.starts_with('-'))
-        .filter(|a| {
-            matches!(
-                program,
-                "ls" | "cat"
-                    | "head"
-                    | "tail"
-                    | "wc"
-                    | "tree"
-                    | "stat"
-                    | "file"
-                    | "du"
-                    | "less"
-                    | "more"
-                    | "diff"
-                    | "cmp"
-                    | "nl"
-                    | "md5sum"
-                    | "sha256sum"
-                    | "sha1sum"
-            ) || looks_like_path(&a.text)
+        && analysis.commands.iter().all(|c| {
+            !c.privileged
+                && c.wrappers.is_empty()
+                && c.env.is_empty()
+                && !c.args_from_stdin
+                && c.program_path == c.program
+                && !c.args.iter().any(|a| a.dynamic)
+                && !c.redirects.iter().any(|r| r.target.dynamic)
+                && !crate::vocab::dumps_environment(c)
+                // This machine's files and the repository only: a read of a cluster or an API
+                // (`kubectl get`, which read-only mode lets through) goes to the model.
+                && (crate::vocab::reader_of(&c.program).is_some() || c.program == "git")
         })
-        .all(|a| readable(&path_of(c, scope, &a.text), scope))
-}
-
-fn looks_like_path(s: &str) -> bool {
-    s.contains('/') || s.starts_with('.') || s.starts_with('~')
-}
-
-fn path_of(c: &Command, scope: &Scope, raw: &str) -> std::path::PathBuf {
-    crate::fileops::resolve_for(scope, c, raw)
 }
 
 #[cfg(test)]
@@ -249,27 +127,25 @@ mod tests {
         }
     }
 
-    fn shell(cmd: &str) -> Call {
-        Call {
-            tool: "Bash".into(),
-            input: json!({"command": cmd}),
-            kind: CallKind::Shell {
-                command: cmd.into(),
-                analysis: crate::shell::analyse(cmd),
-            },
-            effects: Vec::new(),
-        }
+    /// The call as the hook sees it: normalised, its effects computed.
+    fn call(tool: &str, input: serde_json::Value) -> Call {
+        let event: crate::event::HookEvent = serde_json::from_value(json!({
+            "hook_event_name": "PreToolUse",
+            "session_id": "s",
+            "cwd": "/home/dev/project",
+            "tool_name": tool,
+            "tool_input": input,
+        }))
+        .unwrap();
+        crate::normalize::normalize(&event, &scope())
     }
 
-    fn read(tool: &str, input: serde_json::Value, path: &str) -> Call {
-        Call {
-            tool: tool.into(),
-            input,
-            kind: CallKind::Read {
-                paths: vec![path.into()],
-            },
-            effects: Vec::new(),
-        }
+    fn shell(cmd: &str) -> Call {
+        call("Bash", json!({ "command": cmd }))
+    }
+
+    fn read(tool: &str, input: serde_json::Value, _path: &str) -> Call {
+        call(tool, input)
     }
 
     #[test]
@@ -358,15 +234,56 @@ mod tests {
                 "{tool} {input}"
             );
         }
-        let write = Call {
-            tool: "Write".into(),
-            input: json!({}),
-            kind: CallKind::Write {
-                path: "/home/dev/project/a".into(),
-                content: None,
-            },
-            effects: Vec::new(),
-        };
+        let write = call(
+            "Write",
+            json!({"file_path": "/home/dev/project/a", "content": "x"}),
+        );
         assert!(!read_only(&write, &s));
+    }
+
+    /// The fast path judges effects, so an MCP server's read is judged as the Read tool's:
+    /// a project file skips the model, a credential or a path outside the roots does not,
+    /// and neither does a tool it cannot model or one that writes.
+    #[test]
+    fn mcp_reads_are_judged_by_their_effects() {
+        let s = scope();
+        let mcp = |tool: &str, input: serde_json::Value| read_only(&call(tool, input), &s);
+        assert!(mcp(
+            "mcp__filesystem__read_text_file",
+            json!({"path": "/home/dev/project/src/main.rs"})
+        ));
+        assert!(mcp(
+            "mcp__filesystem__list_directory",
+            json!({"path": "/home/dev/project"})
+        ));
+        assert!(!mcp(
+            "mcp__filesystem__read_text_file",
+            json!({"path": "/home/dev/.aws/credentials"})
+        ));
+        assert!(!mcp(
+            "mcp__filesystem__read_file",
+            json!({"path": "/etc/passwd"})
+        ));
+        assert!(!mcp(
+            "mcp__filesystem__write_file",
+            json!({"path": "/home/dev/project/a", "content": "x"})
+        ));
+        assert!(!mcp("mcp__weird__frobnicate", json!({"x": 1})));
+        assert!(!mcp(
+            "mcp__fetch__fetch",
+            json!({"url": "https://example.com"})
+        ));
+        // A shell line that prints the environment or reads a file named at run time.
+        for c in [
+            "printenv",
+            "env",
+            "cat $F",
+            "cat < $F",
+            "ls \"$(pwd)\"",
+            "kubectl get pods",
+            "psql -c 'SELECT 1'",
+        ] {
+            assert!(!read_only(&shell(c), &s), "{c}");
+        }
     }
 }
