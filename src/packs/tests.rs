@@ -8,7 +8,7 @@ use crate::normalize::{Call, Scope, normalize};
 use crate::policy::Policy;
 use std::path::Path;
 
-fn scope() -> Scope {
+pub(super) fn scope() -> Scope {
     let loc = Locations::from_vars(|k| (k == "HOME").then(|| "/home/dev".into()));
     crate::hook::scope_for(
         &Policy::default(),
@@ -19,7 +19,7 @@ fn scope() -> Scope {
     )
 }
 
-fn call_of(ex: &Example, scope: &Scope) -> Call {
+pub(super) fn call_of(ex: &Example, scope: &Scope) -> Call {
     let input = if ex.tool == "Bash" {
         serde_json::json!({ "command": ex.input })
     } else {
@@ -464,6 +464,34 @@ fn secret_reads_are_judged_on_read_effects() {
         };
         if !ok {
             failures.push(format!("{cmd}: want {want:?}, got {got:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Runs each case through the packs and the evaluation: `Some((effect, rule))` wants the
+/// exfiltration rule to hit and the verdict to be that effect; `None` wants no exfiltration
+/// rule to hit.
+pub(super) fn judge(cases: &[(Example, Option<(crate::verdict::Effect, &str)>)]) {
+    let scope = scope();
+    let mut failures = Vec::new();
+    for (ex, want) in cases {
+        let call = call_of(ex, &scope);
+        let found: Vec<&str> = super::hits(&call, &scope, |_| true)
+            .iter()
+            .filter(|h| h.rule.pack == "exfiltration")
+            .map(|h| h.rule.id)
+            .collect();
+        let v = crate::evaluate::evaluate(&Policy::default(), &call, &scope);
+        let ok = match want {
+            Some((effect, id)) => found.contains(id) && v.effect == Some(*effect),
+            None => found.is_empty(),
+        };
+        if !ok {
+            failures.push(format!(
+                "{} {}: want {want:?}, got {found:?} {:?} ({})",
+                ex.tool, ex.input, v.effect, v.reason
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
