@@ -177,7 +177,9 @@ impl ToolModel {
                 .cloned()
                 .chain(in_argv)
                 .any(|a| input.get(a.split('.').next().unwrap_or(&a)).is_some())
-            || (!self.argv.is_empty() && !self.argv.iter().any(|i| i.contains('{')))
+            // An argv whose every argument is optional (`terraform destroy
+            // {auto_approve?-auto-approve}`) applies to a call that gives none of them.
+            || (!self.argv.is_empty() && !self.argv.iter().any(|i| requires_argument(i)))
     }
 }
 
@@ -411,6 +413,15 @@ fn argv(template: &[String], input: &Value) -> Option<Vec<String>> {
     Some(out)
 }
 
+/// True when an argv item names an argument it cannot do without (`{name}`, not `{f?--f}`).
+fn requires_argument(item: &str) -> bool {
+    item.split('{').skip(1).any(|rest| {
+        rest.split('}')
+            .next()
+            .is_some_and(|inner| !inner.contains('?'))
+    })
+}
+
 /// One word with `{arg}` and `{arg?text}` replaced; `None` when an argument is absent.
 fn fill(part: &str, input: &Value) -> Option<String> {
     let mut out = String::new();
@@ -537,6 +548,37 @@ const CONTENT_ARGS: &[&str] = &[
     "code",
 ];
 
+/// Words of a tool's name that say it sends what it is given to its service.
+const SEND_VERBS: &[&str] = &[
+    "post", "send", "reply", "comment", "message", "publish", "share", "tweet", "email", "mail",
+    "chat", "notify", "create", "update", "add", "upload", "submit", "write", "edit", "append",
+];
+
+/// Words of a tool's name that say it only reads (`list_messages`, `get_comment`).
+const READ_VERBS: &[&str] = &[
+    "get", "list", "search", "read", "view", "show", "describe", "find", "lookup", "fetch",
+    "query", "status", "info", "count", "check",
+];
+
+/// Arguments that carry the text a sending tool sends.
+const MESSAGE_ARGS: &[&str] = &[
+    "text",
+    "message",
+    "body",
+    "content",
+    "contents",
+    "description",
+    "comment",
+    "title",
+    "subject",
+    "markdown",
+    "html",
+    "note",
+    "summary",
+    "data",
+    "blocks",
+];
+
 /// A conservative model of a tool nobody described, from its argument names and the verb in
 /// its name: a command is a command, SQL is SQL, a URL is fetched, and a path is read —
 /// written, deleted or moved when the tool's name says so.
@@ -583,6 +625,13 @@ fn infer(tool: &str, input: &Value) -> ToolModel {
         .collect();
     let paths = has(PATH_ARGS);
     if paths.is_empty() {
+        // `post_message {channel, text}`, `create_ticket {title, description}`: text the tool
+        // sends to its service, another host (a credential in it is judged like a gist's).
+        let words: Vec<&str> = verb.split('_').collect();
+        let reads = words.iter().any(|w| READ_VERBS.contains(w));
+        if !reads && words.iter().any(|w| SEND_VERBS.contains(w)) {
+            m.content = has(MESSAGE_ARGS);
+        }
         return m;
     }
     if says(&["delete", "remove", "unlink", "rmdir", "trash"]) {
@@ -723,6 +772,18 @@ mod tests {
 
     #[test]
     fn inference_from_argument_names() {
+        // A tool that sends text to its service: the text is content sent; a reading one is not.
+        let m = infer(
+            "mcp__slack__slack_post_message",
+            &serde_json::json!({"channel_id": "C1", "text": "hi"}),
+        );
+        assert_eq!(m.content, ["text"]);
+        let m = infer(
+            "mcp__slack__slack_list_messages",
+            &serde_json::json!({"channel_id": "C1", "text": "hi"}),
+        );
+        assert!(m.content.is_empty());
+        assert!(requires_argument("{name}") && !requires_argument("{force?--force}"));
         let m = infer("mcp__x__run", &serde_json::json!({"cmd": "ls"}));
         assert_eq!(m.command, ["cmd"]);
         let m = infer("mcp__x__lookup", &serde_json::json!({"query": "select 1"}));

@@ -259,6 +259,80 @@ pub(super) static BUILTIN: &[Builtin] = &[
         ],
         ..NONE
     },
+    // Redis, MongoDB, Terraform and Heroku servers: judged as the CLI call they amount to.
+    Builtin {
+        tools: &[
+            "mcp__*__flushall",
+            "mcp__*__flush_all",
+            "mcp__*__flushdb",
+            "mcp__*__flush_db",
+        ],
+        argv: &["redis-cli", "flushall"],
+        ..NONE
+    },
+    Builtin {
+        tools: &[
+            "mcp__*__drop_database",
+            "mcp__*__drop-database",
+            "mcp__*__dropDatabase",
+        ],
+        requires: &["database"],
+        argv: &["mongosh", "{database}", "--eval", "db.dropDatabase()"],
+        ..NONE
+    },
+    Builtin {
+        tools: &[
+            "mcp__*__drop_collection",
+            "mcp__*__drop-collection",
+            "mcp__*__dropCollection",
+        ],
+        requires: &["collection"],
+        argv: &[
+            "mongosh",
+            "{database}",
+            "--eval",
+            "db.getCollection('{collection}').drop()",
+        ],
+        ..NONE
+    },
+    Builtin {
+        tools: &["mcp__*terraform*__apply*", "mcp__*__terraform_apply"],
+        argv: &[
+            "terraform",
+            "apply",
+            "{auto_approve?-auto-approve}",
+            "{autoApprove?-auto-approve}",
+        ],
+        ..NONE
+    },
+    Builtin {
+        tools: &["mcp__*terraform*__destroy*", "mcp__*__terraform_destroy"],
+        argv: &[
+            "terraform",
+            "destroy",
+            "{auto_approve?-auto-approve}",
+            "{autoApprove?-auto-approve}",
+        ],
+        ..NONE
+    },
+    Builtin {
+        tools: &[
+            "mcp__*heroku*__destroy_app",
+            "mcp__*heroku*__delete_app",
+            "mcp__*__heroku_destroy_app",
+        ],
+        argv: &[
+            "heroku",
+            "apps:destroy",
+            "--app",
+            "{app}",
+            "{name}",
+            "--confirm",
+            "{app}",
+            "{name}",
+        ],
+        ..NONE
+    },
     // Cloud CLIs
     Builtin {
         tools: &[

@@ -11,7 +11,9 @@ use std::sync::LazyLock;
 const PACK: &str = "database";
 
 static DESTRUCTIVE_SQL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?is)\b(drop\s+(database|table|schema|index|view|collection|keyspace|user|role)\b|truncate\s+(table\s+)?\w|delete\s+from\s+[\w.`\x22\[\]]+\s*(;|$|\))|alter\s+table\s+\S+\s+drop\b|flushall|flushdb|dropdatabase\s*\(|\.drop\s*\(\s*\))")
+    // A mongo method call follows a `)` as often as a name (`db.getCollection('u').drop()`),
+    // so it needs no word boundary before its dot.
+    Regex::new(r"(?is)\b(drop\s+(database|table|schema|index|view|collection|keyspace|user|role)\b|truncate\s+(table\s+)?\w|delete\s+from\s+[\w.`\x22\[\]]+\s*(;|$|\))|alter\s+table\s+\S+\s+drop\b|flushall|flushdb|dropdatabase\s*\()|\.drop\s*\(\s*\)|\.(deletemany|remove)\s*\(\s*(\{\s*\})?\s*\)")
         .expect("static regex")
 });
 
@@ -306,6 +308,8 @@ pub static RULES: &[Rule] = &[
             Example::bash("mysql -e 'update users set admin=1; select 1' app"),
             Example::bash("redis-cli --scan --pattern 'sess:*' | xargs redis-cli del"),
             Example::bash("mongosh app --eval 'db.dropDatabase()'"),
+            Example::bash("mongosh app --eval \"db.getCollection('users').drop()\""),
+            Example::bash("mongosh app --eval 'db.users.deleteMany({})'"),
         ],
         allowed: &[
             Example::bash("psql -c 'SELECT 1'"),
