@@ -108,15 +108,9 @@ pub fn change(call: &Call) -> Option<String> {
     None
 }
 
-/// Verbs an MCP tool's name starts with when it only reads (`get_issue`, `list_pull_requests`).
-const READ_VERBS: &[&str] = &[
-    "get", "list", "search", "read", "view", "show", "describe", "find", "lookup", "fetch",
-    "query", "status", "info", "diff", "log", "count", "check", "explain", "inspect",
-];
-
 fn reads_by_name(verb: &str) -> bool {
     let first = verb.split('_').next().unwrap_or(verb);
-    READ_VERBS.contains(&first)
+    crate::effects::mcp::READ_VERBS.contains(&first)
 }
 
 /// True when every statement of `sql` only reads (`SELECT`, `SHOW`, `DESCRIBE`, `EXPLAIN`

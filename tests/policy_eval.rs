@@ -541,14 +541,12 @@ fn target_globs_expand_home_and_match_anywhere() {
 
 /// The call as the hook sees it: normalised, its effects computed.
 fn normalized(tool: &str, input: Value) -> Call {
-    let event: palisade::event::HookEvent = serde_json::from_value(json!({
-        "hook_event_name": "PreToolUse",
-        "session_id": "s",
-        "cwd": "/home/dev/project",
-        "tool_name": tool,
-        "tool_input": input,
-    }))
-    .unwrap();
+    let event = palisade::event::HookEvent::hypothetical(
+        "s",
+        std::path::Path::new("/home/dev/project"),
+        tool.into(),
+        input,
+    );
     palisade::normalize::normalize(&event, &scope())
 }
 

@@ -554,10 +554,11 @@ const SEND_VERBS: &[&str] = &[
     "chat", "notify", "create", "update", "add", "upload", "submit", "write", "edit", "append",
 ];
 
-/// Words of a tool's name that say it only reads (`list_messages`, `get_comment`).
-const READ_VERBS: &[&str] = &[
+/// Words of a tool's name that say it only reads (`list_messages`, `get_issue`): the one
+/// list, read-only mode's too.
+pub const READ_VERBS: &[&str] = &[
     "get", "list", "search", "read", "view", "show", "describe", "find", "lookup", "fetch",
-    "query", "status", "info", "count", "check",
+    "query", "status", "info", "diff", "log", "count", "check", "explain", "inspect",
 ];
 
 /// Arguments that carry the text a sending tool sends.

@@ -129,14 +129,12 @@ mod tests {
 
     /// The call as the hook sees it: normalised, its effects computed.
     fn call(tool: &str, input: serde_json::Value) -> Call {
-        let event: crate::event::HookEvent = serde_json::from_value(json!({
-            "hook_event_name": "PreToolUse",
-            "session_id": "s",
-            "cwd": "/home/dev/project",
-            "tool_name": tool,
-            "tool_input": input,
-        }))
-        .unwrap();
+        let event = crate::event::HookEvent::hypothetical(
+            "s",
+            std::path::Path::new("/home/dev/project"),
+            tool.into(),
+            input,
+        );
         crate::normalize::normalize(&event, &scope())
     }
 
