@@ -81,6 +81,14 @@ pub fn static_text(word: &Word) -> Option<std::borrow::Cow<'_, str>> {
     if let Some(temp) = tmpdir_word(&word.text) {
         return Some(std::borrow::Cow::Owned(temp));
     }
+    // `$PWD/..`: the command's own directory, which `resolve_for` resolves `./…` against.
+    let pwd = ["${PWD}", "$PWD"]
+        .iter()
+        .find_map(|v| word.text.strip_prefix(v))
+        .filter(|rest| (rest.is_empty() || rest.starts_with('/')) && !rest.contains(['$', '`']));
+    if let Some(rest) = pwd {
+        return Some(std::borrow::Cow::Owned(format!(".{rest}")));
+    }
     starts_with_home_var(&word.text).then_some(std::borrow::Cow::Borrowed(word.text.as_str()))
 }
 
