@@ -89,7 +89,22 @@ pub fn static_text(word: &Word) -> Option<std::borrow::Cow<'_, str>> {
     if let Some(rest) = pwd {
         return Some(std::borrow::Cow::Owned(format!(".{rest}")));
     }
+    if let Some(rest) = home_with_default(&word.text) {
+        return Some(std::borrow::Cow::Owned(format!("${{HOME}}{rest}")));
+    }
     starts_with_home_var(&word.text).then_some(std::borrow::Cow::Borrowed(word.text.as_str()))
+}
+
+/// `${HOME:-/x}/rest`, `${HOME-x}`, `${HOME:=x}`, `${HOME:?msg}`: the home directory (it is set),
+/// followed by `rest`.
+fn home_with_default(text: &str) -> Option<&str> {
+    let inner = text.strip_prefix("${HOME")?;
+    let op = [":-", ":=", ":?", "-", "=", "?"]
+        .iter()
+        .find(|op| inner.starts_with(**op))?;
+    let close = inner[op.len()..].find('}')? + op.len();
+    let rest = &inner[close + 1..];
+    ((rest.is_empty() || rest.starts_with('/')) && !rest.contains(['$', '`'])).then_some(rest)
 }
 
 /// The path an operand of `cmd` names, when it is known statically (`static_text`), resolved
@@ -162,6 +177,17 @@ pub fn read_paths(cmd: &Command, scope: &Scope) -> Vec<PathBuf> {
     let mut out = Vec::new();
     if matches!(cmd.program.as_str(), "tar" | "bsdtar") {
         out.extend(tar_reads(cmd, scope));
+    } else if cmd.program == "git" {
+        // `git diff --no-index A B` and `git hash-object F` read files anywhere.
+        let pos = crate::vocab::positionals(cmd);
+        let reads = match pos.first() {
+            Some(&"diff") => cmd.args.iter().any(|a| a.text == "--no-index"),
+            Some(&"hash-object") => !cmd.args.iter().any(|a| a.text == "--stdin"),
+            _ => false,
+        };
+        if reads {
+            out.extend(pos[1..].iter().map(|p| resolve_for(scope, cmd, p)));
+        }
     } else if crate::vocab::reads_operands(&cmd.program) {
         // The last operand of a copy is where it writes, not what it reads.
         let dest = match cmd.program.as_str() {
