@@ -89,22 +89,7 @@ pub fn static_text(word: &Word) -> Option<std::borrow::Cow<'_, str>> {
     if let Some(rest) = pwd {
         return Some(std::borrow::Cow::Owned(format!(".{rest}")));
     }
-    if let Some(rest) = home_with_default(&word.text) {
-        return Some(std::borrow::Cow::Owned(format!("${{HOME}}{rest}")));
-    }
     starts_with_home_var(&word.text).then_some(std::borrow::Cow::Borrowed(word.text.as_str()))
-}
-
-/// `${HOME:-/x}/rest`, `${HOME-x}`, `${HOME:=x}`, `${HOME:?msg}`: the home directory (it is set),
-/// followed by `rest`.
-fn home_with_default(text: &str) -> Option<&str> {
-    let inner = text.strip_prefix("${HOME")?;
-    let op = [":-", ":=", ":?", "-", "=", "?"]
-        .iter()
-        .find(|op| inner.starts_with(**op))?;
-    let close = inner[op.len()..].find('}')? + op.len();
-    let rest = &inner[close + 1..];
-    ((rest.is_empty() || rest.starts_with('/')) && !rest.contains(['$', '`'])).then_some(rest)
 }
 
 /// The path an operand of `cmd` names, when it is known statically (`static_text`), resolved
@@ -160,13 +145,7 @@ fn tmpdir_word(text: &str) -> Option<String> {
 }
 
 fn starts_with_home_var(text: &str) -> bool {
-    let rest = text
-        .strip_prefix("${HOME}")
-        .or_else(|| text.strip_prefix("$HOME"));
-    match rest {
-        Some(r) => (r.is_empty() || r.starts_with('/')) && !r.contains('$'),
-        None => false,
-    }
+    crate::paths::strip_home_var(text).is_some_and(|r| !r.contains(['$', '`']))
 }
 
 /// The files a command reads the content of, in order: a reader's operands (not a copy's

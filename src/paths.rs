@@ -76,7 +76,9 @@ fn resolve_physical(path: &Path) -> PathBuf {
     resolve_existing_prefix(&out)
 }
 
-fn strip_home_var(text: &str) -> Option<&str> {
+/// What follows a leading `$HOME`, `${HOME}` or `${HOME:-…}` in `text`, when it names the home
+/// directory or a path under it.
+pub fn strip_home_var(text: &str) -> Option<&str> {
     for var in ["${HOME}", "$HOME"] {
         if let Some(rest) = text.strip_prefix(var)
             && (rest.is_empty() || rest.starts_with('/'))
@@ -84,7 +86,14 @@ fn strip_home_var(text: &str) -> Option<&str> {
             return Some(rest);
         }
     }
-    None
+    // `${HOME:-/x}`, `${HOME-x}`, `${HOME:=x}`, `${HOME:?msg}`: the home directory, which is set.
+    let inner = text.strip_prefix("${HOME")?;
+    let op = [":-", ":=", ":?", "-", "=", "?"]
+        .iter()
+        .find(|op| inner.starts_with(**op))?;
+    let close = inner[op.len()..].find('}')? + op.len();
+    let rest = &inner[close + 1..];
+    (rest.is_empty() || rest.starts_with('/')).then_some(rest)
 }
 
 /// `~name` and `~name/rest`: another user's home, taken as a sibling of this home
