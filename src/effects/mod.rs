@@ -564,6 +564,30 @@ pub fn file_runs(effects: &[Effect]) -> Vec<crate::fileops::Execution> {
         .collect()
 }
 
+/// `npm config set KEY VALUE` (or `KEY=VALUE`; pnpm alike): the line it adds to the user's
+/// `.npmrc`, or the project's with `--location project`. `None` for any other config command.
+fn npm_config_adds(c: &Command, scope: &Scope) -> Option<(std::path::PathBuf, String)> {
+    if c.program == "yarn" {
+        return None;
+    }
+    let pos = vocab::positionals(c);
+    if pos.get(1) != Some(&"set") {
+        return None;
+    }
+    let line = match (pos.get(2), pos.get(3)) {
+        (Some(kv), None) if kv.contains('=') => kv.to_string(),
+        (Some(k), Some(v)) => format!("{k}={v}"),
+        _ => return None,
+    };
+    let location = c.option_value(Some('L'), &["location"]);
+    let file = if location.as_deref() == Some("project") {
+        scope.project_root.join(".npmrc")
+    } else {
+        scope.home().join(".npmrc")
+    };
+    Some((file, format!("{line}\n")))
+}
+
 /// `mv SRC… DST` and `mv -t DIR SRC…`: each source moved, with how much of it a glob covers.
 fn moves(c: &Command, scope: &Scope, out: &mut Vec<Effect>) {
     let ops = vocab::operands(c);
@@ -813,7 +837,7 @@ fn command_effects(
         "npm" | "pnpm" | "yarn" if vocab::subcommand(c) == Some("config") => {
             out.push(Effect::Configure {
                 what: c.line(),
-                adds: None,
+                adds: npm_config_adds(c, scope),
                 remote: None,
             })
         }
