@@ -49,7 +49,7 @@ pub fn change(call: &Call) -> Option<String> {
             // Programs are judged with their arguments below, command by command.
             Fx::Execute { path: None, .. } if analysis.is_some() => continue,
             Fx::Execute { program, .. } => format!("runs {program}"),
-            Fx::Query { statement, .. } if read_only_sql(statement) => continue,
+            Fx::Query { statement, .. } if crate::vocab::read_only_sql(statement) => continue,
             Fx::Query { statement, .. } => {
                 format!("runs the statement '{}'", clip(statement))
             }
@@ -111,28 +111,6 @@ pub fn change(call: &Call) -> Option<String> {
 fn reads_by_name(verb: &str) -> bool {
     let first = verb.split('_').next().unwrap_or(verb);
     crate::effects::mcp::READ_VERBS.contains(&first)
-}
-
-/// True when every statement of `sql` only reads (`SELECT`, `SHOW`, `DESCRIBE`, `EXPLAIN`
-/// without `ANALYZE`, which runs the statement).
-fn read_only_sql(sql: &str) -> bool {
-    sql.split(';').filter(|s| !s.trim().is_empty()).all(|s| {
-        let words: Vec<String> = s
-            .split_whitespace()
-            .take(2)
-            .map(|w| w.to_ascii_uppercase())
-            .collect();
-        match words.first().map(String::as_str) {
-            Some("SELECT" | "SHOW" | "DESCRIBE" | "DESC" | "TABLE" | "VALUES") => {
-                // `SELECT … INTO new_table` creates a table.
-                !s.to_ascii_uppercase()
-                    .split_whitespace()
-                    .any(|w| w == "INTO")
-            }
-            Some("EXPLAIN") => words.get(1).is_none_or(|w| w != "ANALYZE"),
-            _ => false,
-        }
-    })
 }
 
 fn clip(s: &str) -> String {
@@ -430,10 +408,12 @@ mod tests {
 
     #[test]
     fn sql_reads() {
-        assert!(read_only_sql("select 1; SHOW TABLES"));
-        assert!(read_only_sql("EXPLAIN SELECT 1"));
-        assert!(!read_only_sql("EXPLAIN ANALYZE DELETE FROM t"));
-        assert!(!read_only_sql("SELECT * INTO t2 FROM t"));
-        assert!(!read_only_sql("select 1; drop table t"));
+        assert!(crate::vocab::read_only_sql("select 1; SHOW TABLES"));
+        assert!(crate::vocab::read_only_sql("EXPLAIN SELECT 1"));
+        assert!(!crate::vocab::read_only_sql(
+            "EXPLAIN ANALYZE DELETE FROM t"
+        ));
+        assert!(!crate::vocab::read_only_sql("SELECT * INTO t2 FROM t"));
+        assert!(!crate::vocab::read_only_sql("select 1; drop table t"));
     }
 }

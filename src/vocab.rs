@@ -2091,6 +2091,28 @@ fn cluster_letters<'a>(
     }
 }
 
+/// True when every statement of `sql` only reads (`SELECT`, `SHOW`, `DESCRIBE`, `EXPLAIN`
+/// without `ANALYZE`, which runs the statement).
+pub fn read_only_sql(sql: &str) -> bool {
+    sql.split(';').filter(|s| !s.trim().is_empty()).all(|s| {
+        let words: Vec<String> = s
+            .split_whitespace()
+            .take(2)
+            .map(|w| w.to_ascii_uppercase())
+            .collect();
+        match words.first().map(String::as_str) {
+            Some("SELECT" | "SHOW" | "DESCRIBE" | "DESC" | "TABLE" | "VALUES") => {
+                // `SELECT … INTO new_table` creates a table.
+                !s.to_ascii_uppercase()
+                    .split_whitespace()
+                    .any(|w| w == "INTO")
+            }
+            Some("EXPLAIN") => words.get(1).is_none_or(|w| w != "ANALYZE"),
+            _ => false,
+        }
+    })
+}
+
 /// A disk or partition device (`/dev/sda`, `/dev/nvme0n1p1`, `/dev/disk2`, `/dev/mapper/x`):
 /// writing it destroys what is on it.
 pub fn is_disk_device(text: &str) -> bool {

@@ -257,6 +257,7 @@ pub fn shell_effects(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Effe
             .map(|w| (w.path, w.content.unwrap_or_default()));
         let before = out.len();
         command_effects(analysis, i, scope, adds, &written, out);
+        database_file_effects(c, i, scope, out);
         if let Some((engine, statements)) = client_statements(c) {
             for statement in statements {
                 let q = Effect::Query {
@@ -349,6 +350,60 @@ fn line_links(
         out.push((i, at, to));
     }
     out
+}
+
+/// `sqlite3 DB …`, `duckdb DB …`: the database file is read, and written unless the client
+/// opens it read-only or every statement its line gives only reads (`sqlite3 app.db
+/// 'DELETE FROM t'` changes app.db as surely as a redirect would).
+fn database_file_effects(c: &Command, i: usize, scope: &Scope, out: &mut Vec<Effect>) {
+    if !matches!(c.program.as_str(), "sqlite3" | "duckdb") {
+        return;
+    }
+    // Options whose value follows (sqlite3's single-dash long options; duckdb's `-c`).
+    const VALUED: &[&str] = &[
+        "-cmd",
+        "-separator",
+        "-nullvalue",
+        "-newline",
+        "-init",
+        "-vfs",
+        "-maxsize",
+        "-lookaside",
+        "-pagecache",
+        "-mmap",
+        "-heap",
+        "-c",
+        "-s",
+    ];
+    let mut words = c.args.iter();
+    let db = loop {
+        let Some(w) = words.next() else { return };
+        if VALUED.contains(&w.text.as_str()) {
+            words.next();
+        } else if !w.text.starts_with('-') {
+            break w;
+        }
+    };
+    if db.dynamic || db.text.starts_with(':') {
+        return;
+    }
+    let path = crate::fileops::resolve_for(scope, c, &db.text);
+    let reads_only = c.args.iter().any(|a| a.text == "-readonly")
+        || client_statements(c)
+            .is_some_and(|(_, st)| !st.is_empty() && st.iter().all(|s| vocab::read_only_sql(s)));
+    if !reads_only {
+        out.push(Effect::Write {
+            path,
+            content: None,
+            how: c.program.clone(),
+            shell: Some(ShellWrite {
+                append: true,
+                from_network: false,
+                command: i,
+                source: None,
+            }),
+        });
+    }
 }
 
 /// The statements a SQL client runs, when its command line gives all of them: `psql -c SQL…`,
