@@ -875,6 +875,24 @@ fn command_effects(
                 sent: send::sent(analysis, i, scope, written),
             })
         }
+        // `git init [DIR]` creates DIR/.git (`--separate-git-dir` elsewhere too): where a
+        // repository starts, which is where palisade finds a project root.
+        "git" if vocab::subcommand(c) == Some("init") => {
+            let pos = vocab::positionals(c);
+            let dir = pos.get(1).copied().unwrap_or(".");
+            // `git -C BASE init DIR`: DIR under BASE.
+            let base = c.option_value(Some('C'), &[]).map(|b| res(&b));
+            let repo = match base {
+                Some(b) if !dir.starts_with(['/', '~', '$']) => crate::paths::fold(&b.join(dir)),
+                _ => res(dir),
+            };
+            out.push(Effect::Create {
+                path: repo.join(".git"),
+            });
+            if let Some(sep) = c.option_value(None, &["separate-git-dir"]) {
+                out.push(Effect::Create { path: res(&sep) });
+            }
+        }
         "git" if vocab::subcommand(c) == Some("config") => out.push(Effect::Configure {
             what: c.line(),
             adds,
