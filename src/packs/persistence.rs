@@ -65,8 +65,20 @@ fn autostart_kind(p: &Path, scope: &Scope) -> Option<&'static str> {
         if rel.starts_with(".config/systemd/user")
             || rel.starts_with(".config/autostart")
             || rel.starts_with("Library/LaunchAgents")
+            || rel.starts_with("AppData/Roaming/Microsoft/Windows/Start Menu/Programs/Startup")
         {
             return Some("an autostart location");
+        }
+        // PowerShell's profile scripts (Windows, and pwsh on Linux and macOS).
+        let ps_dir = [
+            "Documents/PowerShell/",
+            "Documents/WindowsPowerShell/",
+            ".config/powershell/",
+        ]
+        .iter()
+        .any(|d| rel.starts_with(d));
+        if ps_dir && rel.to_ascii_lowercase().ends_with("profile.ps1") {
+            return Some("a PowerShell profile, run by every PowerShell session");
         }
     }
     let s = p.to_string_lossy();
@@ -84,6 +96,8 @@ fn autostart_kind(p: &Path, scope: &Scope) -> Option<&'static str> {
     ]
     .iter()
     .any(|pre| s.starts_with(pre))
+        || s.to_ascii_lowercase()
+            .contains("/programdata/microsoft/windows/start menu/programs/startup")
     {
         return Some("a system startup location");
     }

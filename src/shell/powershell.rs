@@ -192,8 +192,8 @@ fn word(token: &str, depth: usize) -> String {
         return sh_quote(&body.replace("''", "'"));
     }
     if let Some(body) = token.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
-        // Expandable string: variables stay variables.
-        let body = body.replace("$env:", "$").replace('`', "\\");
+        // Expandable string: variables stay variables, the well-known folders are paths.
+        let body = known_folders(body).replace("$env:", "$").replace('`', "\\");
         return format!("\"{}\"", body.replace('"', "\\\""));
     }
     if token.starts_with('{') {
@@ -202,7 +202,34 @@ fn word(token: &str, depth: usize) -> String {
             rewrite_at(token.trim_matches(['{', '}']), depth + 1)
         );
     }
-    token.replace("$env:", "$")
+    let token = known_folders(token).replace("$env:", "$");
+    if token.contains('\\') {
+        // A bare Windows path (`~\.ssh\id_rsa`, `$HOME\x`): PowerShell escapes with a
+        // backtick, so its backslashes are separators, not Bash escapes.
+        return format!("\"{}\"", token.replace('\\', "/").replace('"', "\\\""));
+    }
+    token
+}
+
+/// The user's well-known folders as the paths they are (`$PROFILE` is the profile script
+/// every PowerShell session runs, `$env:APPDATA` the roaming folder holding the Startup
+/// folder), so what is written there is judged as written there and not as an unknown path.
+fn known_folders(text: &str) -> String {
+    static VARS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"(?i)\$(?:env:(userprofile|appdata|localappdata|home)\b|(profile)(?:\.(?:CurrentUserCurrentHost|CurrentUserAllHosts))?\b)",
+        )
+        .expect("static regex")
+    });
+    VARS.replace_all(text, |c: &regex::Captures| {
+        match c.get(1).map(|m| m.as_str().to_ascii_lowercase()).as_deref() {
+            Some("appdata") => "~/AppData/Roaming".to_string(),
+            Some("localappdata") => "~/AppData/Local".to_string(),
+            Some(_) => "~".to_string(),
+            None => "~/Documents/PowerShell/Microsoft.PowerShell_profile.ps1".to_string(),
+        }
+    })
+    .into_owned()
 }
 
 fn sh_quote(s: &str) -> String {
