@@ -271,7 +271,27 @@ pub fn critical(path: &Path, scope: &Scope) -> Option<String> {
     if SYSTEM_DIRS.contains(&s.as_ref()) {
         return Some(format!("the system directory {s}"));
     }
-    None
+    windows_critical(&s).map(|what| format!("{what} {s}"))
+}
+
+/// A Windows drive's root or system folder (`C:/`, `C:/Windows`, `C:/Program Files`…), in any
+/// letter case: what a PowerShell line names on Windows.
+fn windows_critical(s: &str) -> Option<&'static str> {
+    let b = s.as_bytes();
+    if b.len() < 2 || !b[0].is_ascii_alphabetic() || b[1] != b':' {
+        return None;
+    }
+    let rest = s[2..].trim_end_matches('/').to_ascii_lowercase();
+    match rest.as_str() {
+        "" => Some("the drive root"),
+        "/windows"
+        | "/windows/system32"
+        | "/program files"
+        | "/program files (x86)"
+        | "/programdata"
+        | "/users" => Some("the system folder"),
+        _ => None,
+    }
 }
 
 /// The strictest secret each shell command reads, by command index, judged on the call's
