@@ -2,7 +2,7 @@
 //! uploads, its standard input and what feeds it (a pipe, `<`, a here-document), the output
 //! of commands substituted into its request, and the text and secret-looking variables of
 //! the request (URL, headers, body). Computed once here from the programs' vocabulary
-//! (`vocab::REQUEST_OPTIONS`, `UPLOAD_CLIS`, `sends_stdin`), so that the exfiltration rules
+//! (`vocab::REQUEST_OPTIONS`, `cli_upload`, `sends_stdin`), so that the exfiltration rules
 //! and session taint judge the effect, whichever wrapper (`sudo`, `bash -c`, `xargs`) hides
 //! the command.
 
@@ -66,9 +66,9 @@ pub(super) fn sent(analysis: &ShellAnalysis, i: usize, scope: &Scope, writes: &W
                     }
                 }
             }
-            if let Some(sources) = vocab::cli_upload_sources(c) {
-                for w in sources {
-                    items.push(Payload::File(line.file(w, &w.text)));
+            if let Some(upload) = vocab::cli_upload(c) {
+                for (w, f) in upload.files {
+                    items.push(Payload::File(line.file(w, f)));
                 }
             }
             words(c, &mut items);
