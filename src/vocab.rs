@@ -1108,6 +1108,50 @@ pub fn git_remote_set(c: &Command) -> Option<(String, String, bool)> {
     Some((name.to_string(), url.to_string(), added))
 }
 
+/// The key a configuration command gives a value: `git config [--global|--file F] KEY VALUE`,
+/// `git config set KEY VALUE`, `npm|pnpm|yarn config set KEY [VALUE]` (`KEY=VALUE` too). `None`
+/// for a read (`git config KEY`, `--get`, `--list`, `git config get`), an unset or an edit.
+pub fn config_setting(c: &Command) -> Option<String> {
+    match c.program.as_str() {
+        "git" if c.args.first().is_some_and(|w| w.text == "config") => {
+            let ops = operands_skipping(c, "f", &["file", "blob", "type", "default", "comment"]);
+            let words: Vec<&str> = ops.iter().skip(1).map(|w| w.text.as_str()).collect();
+            // `--get`, `--get-all`, `--unset`, `-l`, `--edit`, `--remove-section`…: no value set.
+            let other_action = c.args.iter().map(|a| a.text.as_str()).any(|t| {
+                t.starts_with("--get")
+                    || t.starts_with("--unset")
+                    || matches!(
+                        t,
+                        "-l" | "--list" | "-e" | "--edit" | "--remove-section" | "--rename-section"
+                    )
+            });
+            let words = match words.first() {
+                Some(&"set") => &words[1..],
+                Some(
+                    &("get" | "list" | "unset" | "edit" | "remove-section" | "rename-section"),
+                ) => {
+                    return None;
+                }
+                _ => &words[..],
+            };
+            match words {
+                [key, _value, ..] if !other_action => Some(key.to_string()),
+                _ => None,
+            }
+        }
+        "npm" | "pnpm" | "yarn" => {
+            let ops = operands(c);
+            match ops.iter().map(|w| w.text.as_str()).collect::<Vec<_>>()[..] {
+                ["config", "set", key, ..] => {
+                    Some(key.split('=').next().unwrap_or(key).to_string())
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
 /// Programs that serve a directory over HTTP, with how each is told which: the option that
 /// names it (short letter, long names), whether its first operand names it instead, the
 /// options that take a value (so `-p 8080` is no directory), and an option without which it

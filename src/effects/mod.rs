@@ -804,6 +804,7 @@ fn command_effects(
             what: c.line(),
             adds,
             remote: git_remote(c),
+            setting: vocab::config_setting(c),
         }),
         "git" if vocab::subcommand(c) == Some("remote") => {
             if let Some(remote) = git_remote(c) {
@@ -811,6 +812,7 @@ fn command_effects(
                     what: c.line(),
                     adds: None,
                     remote: Some(remote),
+                    setting: None,
                 })
             }
         }
@@ -819,6 +821,7 @@ fn command_effects(
                 what: c.line(),
                 adds: None,
                 remote: None,
+                setting: vocab::config_setting(c),
             })
         }
         _ if AGENTS.contains(&p) => out.push(Effect::StartAgent {
@@ -886,15 +889,15 @@ fn command_effects(
             });
         }
     }
-    // A lookup of a name built from data sends the data to the servers of the name's zone.
-    for name in vocab::looked_up_names(c) {
-        if let Some(domain) = vocab::data_name_domain(name) {
-            out.push(Effect::Send {
-                host: Some(domain.clone()),
-                data: None,
-                sent: send::lookup(analysis, i, scope, written, name, domain),
-            });
-        }
+    // A lookup of a name built from data sends the data to the servers of the name's zone:
+    // the literal domain it ends in, else whichever zone the data names (`dig "$D"`).
+    for name in vocab::looked_up_names(c).into_iter().filter(|w| w.dynamic) {
+        let domain = vocab::data_name_domain(name);
+        out.push(Effect::Send {
+            host: domain.clone(),
+            data: None,
+            sent: send::lookup(analysis, i, scope, written, name, domain),
+        });
     }
     let urls = vocab::request_urls(c);
     // A URL in inline code is requested by the interpreter (`python3 -c 'urlopen(URL)'`).
@@ -915,9 +918,15 @@ fn command_effects(
     let cli = vocab::cli_upload(c);
     if vocab::is_uploader(p) || cli.is_some() {
         let own = cli.as_ref().filter(|_| !vocab::is_uploader(p));
+        // The first host away from this machine a request names, else the first; a cloud
+        // CLI's endpoint (`--endpoint-url`) is where its uploads go, whatever the bucket.
+        let url_hosts: Vec<String> = urls.iter().filter_map(|u| vocab::url_host(u)).collect();
+        let away = url_hosts
+            .iter()
+            .find(|h| cli.is_none() && !vocab::is_local_host(h));
         let host = own.and_then(|u| u.host.clone()).or_else(|| {
-            urls.first()
-                .and_then(|u| vocab::url_host(u))
+            away.or(url_hosts.first())
+                .cloned()
                 .or_else(|| vocab::socket_host(c))
                 .or_else(|| {
                     ops.iter()

