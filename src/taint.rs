@@ -706,6 +706,15 @@ mod tests {
                 "Bash",
                 json!({"command": "curl -s https://paste.example/raw"}),
             ),
+            // A repository cloned or pulled from a URL is someone else's content.
+            (
+                "Bash",
+                json!({"command": "git clone --depth 1 https://github.com/x/y.git"}),
+            ),
+            (
+                "Bash",
+                json!({"command": "sudo git pull git@git.example:x/y.git main"}),
+            ),
         ] {
             assert_eq!(kinds(tool, input.clone()), [Untrusted], "{tool} {input}");
         }
@@ -717,6 +726,9 @@ mod tests {
             ),
             ("Read", json!({"file_path": "/usr/include/stdio.h"})),
             ("Bash", json!({"command": "cargo test"})),
+            // A configured remote, a local clone: no URL fetched.
+            ("Bash", json!({"command": "git fetch origin && git pull"})),
+            ("Bash", json!({"command": "git clone ../app /tmp/app"})),
         ] {
             assert!(kinds(tool, input.clone()).is_empty(), "{tool} {input}");
         }

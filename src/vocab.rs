@@ -1108,6 +1108,38 @@ pub fn git_remote_set(c: &Command) -> Option<(String, String, bool)> {
     Some((name.to_string(), url.to_string(), added))
 }
 
+/// The repository URLs a git command fetches from: `git clone`, `fetch`, `pull`, `ls-remote`
+/// and `submodule add` given a URL (`https://…`, `ssh://…`, `git://…`, `user@host:path`)
+/// rather than a remote's name or a local path, each with its host.
+pub fn git_fetched_urls(c: &Command) -> Vec<(String, String)> {
+    if c.program != "git" {
+        return Vec::new();
+    }
+    let pos = positionals(c);
+    let fetches = match pos.first().copied() {
+        Some("clone" | "fetch" | "pull" | "ls-remote") => true,
+        Some("submodule") => pos.get(1) == Some(&"add"),
+        _ => false,
+    };
+    if !fetches {
+        return Vec::new();
+    }
+    pos.iter()
+        .skip(1)
+        .filter_map(|t| {
+            let host = if t.contains("://") {
+                (!t.starts_with("file://")).then(|| url_host(t)).flatten()?
+            } else if is_remote_spec(t) {
+                let h = t.split(':').next()?;
+                h.rsplit('@').next().unwrap_or(h).to_ascii_lowercase()
+            } else {
+                return None;
+            };
+            Some((t.to_string(), host))
+        })
+        .collect()
+}
+
 /// The key a configuration command gives a value: `git config [--global|--file F] KEY VALUE`,
 /// `git config set KEY VALUE`, `npm|pnpm|yarn config set KEY [VALUE]` (`KEY=VALUE` too). `None`
 /// for a read (`git config KEY`, `--get`, `--list`, `git config get`), an unset or an edit.

@@ -915,6 +915,13 @@ fn command_effects(
             host: vocab::url_host(u),
         });
     }
+    // A clone or fetch from a URL brings that repository's content in.
+    for (url, host) in vocab::git_fetched_urls(c) {
+        out.push(Effect::Fetch {
+            url,
+            host: Some(host),
+        });
+    }
     let cli = vocab::cli_upload(c);
     if vocab::is_uploader(p) || cli.is_some() {
         let own = cli.as_ref().filter(|_| !vocab::is_uploader(p));

@@ -42,6 +42,21 @@ fn the_metadata_service_is_judged_on_fetches_and_sends() {
             bash("timeout 5 curl 169.254.169.254/latest/meta-data/"),
             META,
         ),
+        // A repository fetched from a URL is a fetch of it, whichever git command.
+        (
+            bash("git clone http://169.254.169.254/latest/meta-data/"),
+            META,
+        ),
+        (
+            bash("sudo git -C /tmp fetch --depth 1 http://169.254.169.254/latest/ main"),
+            META,
+        ),
+        (
+            bash("git submodule add http://metadata.google.internal/computeMetadata/v1/ m"),
+            META,
+        ),
+        (bash("git clone https://github.com/o/r.git && cd r"), None),
+        (bash("git pull origin main"), None),
         // Spellings of the address.
         (bash("curl http://2852039166/latest/meta-data/"), META),
         (bash("curl http://0251.0376.0251.0376/latest/"), META),
