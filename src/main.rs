@@ -239,7 +239,7 @@ fn run_hook() -> ExitCode {
         Err(e) => HookAnswer::failure(&format!("could not read the hook input: {e}")),
     };
     if !claim() {
-        // The watchdog, a signal or a panic answered first and is ending the process with exit 2.
+        // The deadline, a signal or a panic answered first and is ending the process with exit 2.
         loop {
             std::thread::park();
         }
@@ -349,7 +349,7 @@ fn refuse(rule: &str, reason: &str) -> ! {
     std::process::exit(2);
 }
 
-/// Set by the first path that answers: the work, the deadline watchdog, a signal or a panic.
+/// Set by the first path that answers: the work, the deadline, a signal or a panic.
 static ANSWERED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// True for the one path that may answer.
