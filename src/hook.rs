@@ -110,7 +110,7 @@ pub struct Pipeline<'a> {
     /// Skip the risk layer entirely (replay `--risk off`).
     pub risk_off: bool,
     /// When the hook's own deadline falls: the risk step's budget is cut to end before it, so
-    /// a slow backend ends in a recorded `on_error`, not the watchdog's deny. `None` outside
+    /// a slow backend ends in a recorded `on_error`, not the deadline watcher's deny. `None` outside
     /// the hook (replay, check).
     pub deadline: Option<std::time::Instant>,
     /// Where what the pipeline records goes: the state directory, or memory only.

@@ -213,51 +213,13 @@ fn run_hook() -> ExitCode {
         );
     }));
     // SIGTERM, SIGINT or SIGHUP while deciding (Claude Code cancelling, a terminal closing, a
-    // kill): the deny answer and exit 2, never death by signal, which Claude Code would read
-    // as a non-blocking error and run the tool.
-    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-    match signal_hook::iterator::Signals::new([SIGTERM, SIGINT, SIGHUP]) {
-        Ok(mut signals) => {
-            let spawned = std::thread::Builder::new().spawn(move || {
-                if let Some(sig) = signals.forever().next() {
-                    refuse(
-                        "error/signal",
-                        &format!(
-                            "palisade received signal {sig} before it decided, so the call is refused"
-                        ),
-                    );
-                }
-            });
-            if let Err(e) = spawned {
-                emit_once(&HookAnswer::failure(&format!(
-                    "could not start the hook's signal watcher: {e}"
-                )));
-                return ExitCode::from(2);
-            }
-        }
-        Err(e) => {
-            emit_once(&HookAnswer::failure(&format!(
-                "could not watch for signals: {e}"
-            )));
-            return ExitCode::from(2);
-        }
-    }
-    // The deadline is a watchdog: the work runs on this thread at once (no waiting for a worker
-    // to be scheduled), and whichever answers first — the work or the watchdog — is the answer.
-    let deadline = hook::deadline();
-    let watchdog = std::thread::Builder::new().spawn(move || {
-        std::thread::sleep(deadline);
-        refuse(
-            "error/deadline",
-            &format!(
-                "palisade did not decide within its {} ms deadline, so the call is refused",
-                deadline.as_millis()
-            ),
-        );
-    });
-    if let Err(e) = watchdog {
+    // kill) and the deadline both end in the deny answer and exit 2, never in death by signal,
+    // which Claude Code would read as a non-blocking error and run the tool. The work runs on
+    // this thread at once (no waiting for a worker to be scheduled); one watcher thread waits
+    // for the first of a signal and the deadline, and whichever answers first is the answer.
+    if let Err(e) = watch(hook::deadline()) {
         emit_once(&HookAnswer::failure(&format!(
-            "could not start the hook's deadline watchdog: {e}"
+            "could not start the hook's signal and deadline watcher: {e}"
         )));
         return ExitCode::from(2);
     }
@@ -277,7 +239,7 @@ fn run_hook() -> ExitCode {
         Err(e) => HookAnswer::failure(&format!("could not read the hook input: {e}")),
     };
     if !claim() {
-        // The watchdog, a signal or a panic answered first and is ending the process with exit 2.
+        // The deadline, a signal or a panic answered first and is ending the process with exit 2.
         loop {
             std::thread::park();
         }
@@ -293,6 +255,65 @@ fn run_hook() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// The signals that end a call in a deny instead of killing the process.
+const REFUSING_SIGNALS: [libc::c_int; 3] = [libc::SIGTERM, libc::SIGINT, libc::SIGHUP];
+
+/// Blocks `REFUSING_SIGNALS` in this thread (and so in every thread started after it, the
+/// risk layer's included: a pending signal waits for the watcher, it cannot kill the process)
+/// and starts the one thread that refuses the call on the first of them or at `deadline`.
+/// One thread where there were two (a signal iterator's and a sleeping watchdog's): each
+/// thread a hook starts costs it a stack, a guard page and its system calls.
+fn watch(deadline: std::time::Duration) -> std::io::Result<()> {
+    // SAFETY: `set` is initialised by sigemptyset before use; the calls only read and write it.
+    let set = unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        for sig in REFUSING_SIGNALS {
+            libc::sigaddset(&mut set, sig);
+        }
+        set
+    };
+    // SAFETY: a valid signal set; the old mask is not asked for.
+    let blocked = unsafe { libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) };
+    if blocked != 0 {
+        return Err(std::io::Error::from_raw_os_error(blocked));
+    }
+    let end = std::time::Instant::now() + deadline;
+    std::thread::Builder::new()
+        .spawn(move || {
+            loop {
+                let left = end.saturating_duration_since(std::time::Instant::now());
+                let timeout = libc::timespec {
+                    tv_sec: left.as_secs().min(libc::time_t::MAX as u64) as libc::time_t,
+                    tv_nsec: left.subsec_nanos() as libc::c_long,
+                };
+                // SAFETY: a valid set and timeout; no siginfo is asked for.
+                let sig = unsafe { libc::sigtimedwait(&set, std::ptr::null_mut(), &timeout) };
+                if sig > 0 {
+                    refuse(
+                        "error/signal",
+                        &format!(
+                            "palisade received signal {sig} before it decided, so the call is refused"
+                        ),
+                    );
+                }
+                // EAGAIN: the deadline; EINTR (another signal's handler ran): wait again for
+                // what is left. Any other error cannot be waited out: the deadline's answer.
+                let interrupted = std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR);
+                if !interrupted || left.is_zero() {
+                    refuse(
+                        "error/deadline",
+                        &format!(
+                            "palisade did not decide within its {} ms deadline, so the call is refused",
+                            deadline.as_millis()
+                        ),
+                    );
+                }
+            }
+        })
+        .map(|_| ())
 }
 
 /// The raw event, once read: refusals decided outside the pipeline record it.
@@ -328,7 +349,7 @@ fn refuse(rule: &str, reason: &str) -> ! {
     std::process::exit(2);
 }
 
-/// Set by the first path that answers: the work, the deadline watchdog, a signal or a panic.
+/// Set by the first path that answers: the work, the deadline, a signal or a panic.
 static ANSWERED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// True for the one path that may answer.

@@ -8,10 +8,10 @@
 //! concurrency is built in (WAL, one writer at a time, readers never blocked).
 //!
 //! Durability: WAL with `synchronous=NORMAL` and no checkpoint when a connection closes, so a
-//! hook process never waits for `fsync`; SQLite checkpoints (and syncs) once the WAL holds
-//! `WAL_AUTOCHECKPOINT` pages. A crash of the process loses nothing committed; a power loss or
-//! kernel crash can lose the last commits since the last checkpoint (never corrupts the store).
-//! See docs/AUDIT.md.
+//! hook process never waits for `fsync`; the commit that brings the WAL to `WAL_AUTOCHECKPOINT`
+//! pages checkpoints it (and syncs) and then empties it (`settle_wal`). A crash of the process
+//! loses nothing committed; a power loss or kernel crash can lose the last commits since the
+//! last checkpoint (never corrupts the store). See docs/AUDIT.md.
 //!
 //! Failure rules: a store that exists but cannot be opened or read, has a shape this version
 //! did not write, or is not a regular file of this user (a symlink, a FIFO) is an error, never
@@ -40,8 +40,8 @@ pub const MAX_LEDGER_BYTES: u64 = 64 * 1024 * 1024;
 /// How long a call waits for another process's write to finish: well under the hook's 10 s
 /// deadline, so a stuck writer turns into a reported ledger error, not a deadline kill.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(4);
-/// WAL pages before SQLite checkpoints (and syncs) in a commit: the rare call that pays it.
-const WAL_AUTOCHECKPOINT: u32 = 256;
+/// WAL pages before a commit checkpoints (and syncs) them: the rare call that pays it.
+const WAL_AUTOCHECKPOINT: i32 = 64;
 /// A WAL larger than this is checkpointed and truncated by the next call that opens the store.
 const MAX_WAL_BYTES: u64 = 1024 * 1024;
 /// The shape of the store this version writes (SQLite `user_version`). 2 added the limit
@@ -695,15 +695,67 @@ fn migrate_to_2(conn: &Connection) -> rusqlite::Result<i64> {
     }
 }
 
-/// Per-connection settings: no fsync per commit, no checkpoint when the process exits.
+/// Per-connection settings: no fsync per commit, no checkpoint when the process exits, and
+/// `settle_wal` after each commit in place of SQLite's own autocheckpoint.
 fn tune(conn: &Connection) -> rusqlite::Result<()> {
     conn.pragma_update(None, "synchronous", "NORMAL")?;
-    conn.pragma_update(None, "wal_autocheckpoint", WAL_AUTOCHECKPOINT)?;
+    // SAFETY: the handle is this open connection's; the callback keeps no pointer beyond its
+    // call and is replaced or dropped with the connection (SQLite owns the registration).
+    unsafe {
+        rusqlite::ffi::sqlite3_wal_hook(conn.handle(), Some(settle_wal), std::ptr::null_mut());
+    }
     conn.set_db_config(
         rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
         true,
     )?;
     Ok(())
+}
+
+/// Runs after every commit to a WAL (SQLite's wal hook): once the WAL holds
+/// `WAL_AUTOCHECKPOINT` pages, copies it into the database, syncing both, as SQLite's own
+/// autocheckpoint does (never waiting: a checkpoint that finds a writer or an old reader leaves
+/// the rest to a later commit); and when all of it is in the database, empties the WAL file.
+///
+/// Why empty it: every hook process is the first connection of its store, so SQLite rebuilds
+/// the WAL index from every frame in the WAL file, checkpointed or not. A WAL left full after
+/// its checkpoint was read back and checksummed by every later call until the next write
+/// reset it (up to 1 MiB a call). Emptying a WAL whose frames are all in the database syncs
+/// nothing and loses nothing. Always `SQLITE_OK`: the commit has happened whatever this does.
+unsafe extern "C" fn settle_wal(
+    _: *mut std::ffi::c_void,
+    db: *mut rusqlite::ffi::sqlite3,
+    name: *const std::ffi::c_char,
+    pages: std::ffi::c_int,
+) -> std::ffi::c_int {
+    use rusqlite::ffi;
+    if pages < WAL_AUTOCHECKPOINT {
+        return ffi::SQLITE_OK;
+    }
+    let (mut log, mut done) = (0, 0);
+    // SAFETY: `db` and `name` are what SQLite passed to its wal hook, valid for this call.
+    unsafe {
+        let copied = ffi::sqlite3_wal_checkpoint_v2(
+            db,
+            name,
+            ffi::SQLITE_CHECKPOINT_PASSIVE,
+            &mut log,
+            &mut done,
+        );
+        if copied == ffi::SQLITE_OK && log >= 0 && done == log {
+            // Emptying waits for no reader: one still reading the old frames makes it busy,
+            // and the next writer restarts the WAL from its start anyway.
+            ffi::sqlite3_busy_timeout(db, 0);
+            ffi::sqlite3_wal_checkpoint_v2(
+                db,
+                name,
+                ffi::SQLITE_CHECKPOINT_TRUNCATE,
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+            );
+            ffi::sqlite3_busy_timeout(db, BUSY_TIMEOUT.as_millis() as std::ffi::c_int);
+        }
+    }
+    ffi::SQLITE_OK
 }
 
 /// Makes a store whole in a temp file (schema, migrated entries, WAL mode), synced once, then
@@ -1035,6 +1087,32 @@ mod tests {
         assert_eq!(store.attach_receipt("s", "t1", &r).unwrap(), 1);
         assert_eq!(store.load("s").unwrap().entries["/a"].receipt, Some(r));
         assert!(!Path::new("(memory)").exists());
+    }
+
+    #[test]
+    fn a_checkpointed_wal_is_emptied_and_keeps_every_row() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path());
+        let wal = PathBuf::from(format!("{}-wal", store.file_for("s").display()));
+        let frames = |len: u64| len.saturating_sub(32) / (4096 + 24);
+        let (mut most, mut emptied) = (0, false);
+        for i in 0..400 {
+            let p = format!("/w/{i}");
+            store
+                .update("s", |l| {
+                    l.entries.insert(p.clone(), entry(&p, &format!("t{i}")));
+                })
+                .unwrap();
+            let len = fs::metadata(&wal).map(|m| m.len()).unwrap_or(0);
+            most = most.max(frames(len));
+            emptied |= i > 0 && len == 0;
+        }
+        // The WAL never grows much past the checkpoint's size, and a checkpoint empties it:
+        // the next process's open reads no frame already in the database.
+        assert!(emptied, "the WAL was never emptied");
+        assert!(most < WAL_AUTOCHECKPOINT as u64 + 64, "{most} frames");
+        let l = store.load("s").unwrap();
+        assert_eq!(l.entries.len(), 400);
     }
 
     #[test]
