@@ -23,6 +23,7 @@ fn main() -> ExitCode {
     if is_hook {
         // One call per process: what path resolution finds on disk is looked up once.
         palisade::paths::remember_lookups();
+        palisade::shell::keep_syntax_trees();
         // The hook logs only when RUST_LOG asks for it, and only to stderr: stdout carries the
         // protocol answer.
         if std::env::var_os("RUST_LOG").is_some() {

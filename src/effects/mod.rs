@@ -798,6 +798,8 @@ fn command_effects(
     let Some(c) = analysis.commands.get(i) else {
         return;
     };
+    // This command's own effects start here (the reads below look only at them).
+    let first = out.len();
     let p = c.program.as_str();
     if p.is_empty() {
         return;
@@ -938,20 +940,23 @@ fn command_effects(
     // code), once: `cat a` and `< a` are read above already. An option word (`-n`) or a
     // count (`head -n 5`) names no file; an option's value (`--file=f`, `-f f`) still does.
     let mut reads = crate::fileops::read_paths(c, scope);
-    let mut drop = |p: &std::path::PathBuf| {
-        if let Some(at) = reads.iter().position(|r| r == p) {
-            reads.remove(at);
+    // Resolving a word costs path lookups: only when there is a read it could take back.
+    if !reads.is_empty() {
+        let mut drop = |p: &std::path::PathBuf| {
+            if let Some(at) = reads.iter().position(|r| r == p) {
+                reads.remove(at);
+            }
+        };
+        for w in not_files(c) {
+            crate::fileops::word_read_paths(w, c, scope)
+                .iter()
+                .for_each(&mut drop);
         }
-    };
-    for w in not_files(c) {
-        crate::fileops::word_read_paths(w, c, scope)
-            .iter()
-            .for_each(&mut drop);
-    }
-    // `-d @f`, `-F x=@f`: the file is what follows `@`, not the word as written.
-    for w in &c.args {
-        if let [literal, _at_file] = &crate::fileops::word_read_paths(w, c, scope)[..] {
-            drop(literal);
+        // `-d @f`, `-F x=@f`: the file is what follows `@`, not the word as written.
+        for w in c.args.iter().filter(|w| w.text.contains('@')) {
+            if let [literal, _at_file] = &crate::fileops::word_read_paths(w, c, scope)[..] {
+                drop(literal);
+            }
         }
     }
     for path in reads {
@@ -960,7 +965,7 @@ fn command_effects(
             .and_then(|n| n.to_str())
             .is_some_and(|n| n.starts_with('-') || n.bytes().all(|b| b.is_ascii_digit()));
         let known = option
-            || out.iter().any(|e| match e {
+            || out[first..].iter().any(|e| match e {
                 Effect::Read {
                     path: q,
                     by: Some(r),

@@ -147,6 +147,16 @@ mod tests;
 mod unwrap;
 mod words;
 
+/// Set by `keep_syntax_trees`: the process ends after one call, so syntax trees are not freed.
+static KEEP_TREES: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// For a process that analyses one call and exits (the hook): syntax trees are left to the
+/// exit instead of being freed one node at a time. Off in long-lived processes (tests,
+/// `replay`, the fuzz targets), which would otherwise grow.
+pub fn keep_syntax_trees() {
+    KEEP_TREES.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// Parses and analyses one command line. Never panics and never recurses without bound.
 pub fn analyse(command: &str) -> ShellAnalysis {
     if !powershell::looks_like_powershell(command) {
