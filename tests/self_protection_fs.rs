@@ -535,3 +535,31 @@ fn refusals_for_a_panic_are_recorded() {
     let log = std::fs::read_to_string(audit_file(&sb)).unwrap();
     assert!(log.contains("error/internal"), "{log}");
 }
+
+/// Deletes, moves, mode changes and hard links are judged from the line's effects, so a
+/// wrapper, a pipe from `find`, or a link made earlier on the line does not hide the path.
+#[test]
+fn changes_are_judged_from_effects_through_wrappers() {
+    let sb = installed();
+    expect(&sb, "find ~/.claude -exec rm -rf {} +", "deny");
+    expect(&sb, "find ~/.claude/settings.json | xargs rm -f", "deny");
+    expect(&sb, "sudo chmod 000 ~/.claude/settings.json", "deny");
+    expect(&sb, "bash -c 'mv ~/.claude /tmp/old'", "deny");
+    expect(&sb, "env ln ~/.claude/settings.json s.json", "deny");
+    expect(&sb, "rm -rf ~/.claude/*", "deny");
+    expect(&sb, "ln -s ~/.claude c && rm -rf c/", "deny");
+    expect(
+        &sb,
+        "ln -s ~/.claude c && chmod 000 c/settings.json",
+        "deny",
+    );
+    expect(&sb, "mv ~/.claude/settings* /tmp/", "deny");
+    // Ordinary work with the same shapes passes.
+    not_deny(&sb, "find . -name '*.pyc' | xargs rm -f");
+    not_deny(&sb, "find . -name '*.pyc' -exec rm {} +");
+    not_deny(&sb, "find src -type f -empty -delete");
+    not_deny(&sb, "rm -f ~/.claude/*.bak");
+    not_deny(&sb, "mv src/*.log /tmp/");
+    not_deny(&sb, "sudo chmod +x src/run.sh");
+    not_deny(&sb, "ln src/a.txt src/b.txt");
+}

@@ -857,7 +857,12 @@ fn command_effects(
         }),
         "chmod" | "chown" | "chgrp" | "chattr" | "chflags" | "setfacl" => {
             let recursive = c.has_flag(Some('R'), &["recursive"]);
-            for path in targets(&mode_changed(c)) {
+            // A path known only when it runs stays as written (`$X`), as a move's source
+            // does, so protection can judge what it names.
+            let paths = mode_changed(c)
+                .into_iter()
+                .map(|w| crate::fileops::word_target(w, c, scope).unwrap_or_else(|| res(&w.text)));
+            for path in paths {
                 out.push(Effect::Chmod {
                     path,
                     how: p.to_string(),

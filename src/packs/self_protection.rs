@@ -149,6 +149,7 @@ fn shell_targets(call: &Call, analysis: &ShellAnalysis, scope: &Scope) -> Vec<Ta
             .filter(|(_, how)| how == "git" || how == "touch")
             .map(|(p, how)| Target::new(p, Change::Write, how)),
     );
+    effect_targets(call, &mut out);
     for c in &analysis.commands {
         command_targets(c, scope, &mut out);
         if let Some(code) = inline_code(c)
@@ -238,9 +239,84 @@ fn word_target(w: &Word, c: &Command, scope: &Scope) -> PathBuf {
     resolve_for(scope, c, &w.text)
 }
 
-/// A `chmod` mode written as an option (`-x`, `-rwx`, `-w`).
-fn dash_mode(t: &str) -> bool {
-    t.len() > 1 && t.starts_with('-') && t[1..].chars().all(|c| "rwxXst".contains(c))
+/// The deletes, moves, mode changes and hard links of a shell line, from its effects (which
+/// already see through `sudo`, `xargs`, `find -exec`, `bash -c` and the links made earlier on
+/// the line).
+fn effect_targets(call: &Call, out: &mut Vec<Target>) {
+    use crate::call::{DeleteTarget, Span};
+    use crate::effects::Effect as Fx;
+    for e in &call.effects {
+        match e {
+            // `find … -delete` is judged by its name tests (`find_delete`): the effect says
+            // only that some test narrows it, not whether a protected name could pass.
+            Fx::Delete { how, .. } if how == crate::effects::FIND_DELETE => {}
+            Fx::Delete {
+                target:
+                    DeleteTarget::Named {
+                        written,
+                        path,
+                        span,
+                    },
+                how,
+                ..
+            } => {
+                let Some(path) = path else {
+                    // Not known until it runs: judged by what it names.
+                    out.push(Target::new(PathBuf::from(written), Change::Delete, how));
+                    continue;
+                };
+                let (path, change) = match span {
+                    Span::Exact => (path.clone(), Change::Delete),
+                    Span::Contents | Span::Pattern => (glob_path(path, written), Change::Delete),
+                    // Everything under a `find -exec` start goes with it.
+                    Span::Found { filtered: false } => (path.clone(), Change::Delete),
+                    // What a filtered find selects is unknown: only a protected start named
+                    // outright counts.
+                    Span::Found { filtered: true } => (path.clone(), Change::Write),
+                };
+                out.push(Target::new(path, change, how));
+            }
+            // `find DIR | xargs rm`: some names under DIR, as with a filtered find.
+            Fx::Delete {
+                target: DeleteTarget::Stdin { listed },
+                how,
+                ..
+            } => {
+                for (written, path) in listed {
+                    let path = path.clone().unwrap_or_else(|| PathBuf::from(written));
+                    out.push(Target::new(
+                        path,
+                        Change::Write,
+                        format!("find | xargs {how}"),
+                    ));
+                }
+            }
+            Fx::Move {
+                from,
+                span: Span::Exact | Span::Contents,
+                ..
+            } => out.push(Target::new(from.clone(), Change::Move, "mv")),
+            Fx::Chmod { path, how, .. } => out.push(Target::new(path.clone(), Change::Mode, how)),
+            // A hard link makes a second name for a protected file's content.
+            Fx::Link {
+                target,
+                symbolic: false,
+                ..
+            } => out.push(Target::new(target.clone(), Change::Link, "ln")),
+            _ => {}
+        }
+    }
+}
+
+/// The glob a delete named (`~/.claude/*`, `dir/settings*`) rebuilt from the directory the
+/// effect resolved and the pattern as written, so `protect` can match the pattern.
+fn glob_path(dir: &Path, written: &str) -> PathBuf {
+    let cut = written.find(['*', '?', '[']).unwrap_or(written.len());
+    let tail = match written[..cut].rfind('/') {
+        Some(i) => &written[i + 1..],
+        None => written,
+    };
+    dir.join(tail)
 }
 
 fn command_targets(c: &Command, scope: &Scope, out: &mut Vec<Target>) {
@@ -253,11 +329,6 @@ fn command_targets(c: &Command, scope: &Scope, out: &mut Vec<Target>) {
     };
     let prog = c.program.as_str();
     match prog {
-        "rm" | "rmdir" | "unlink" | "shred" | "srm" | "trash" | "trash-put" | "gio" => {
-            for w in c.operands() {
-                push(w, Change::Delete, prog);
-            }
-        }
         "find" if c.args.iter().any(|a| a.text == "-delete") => {
             find_delete(c, scope, out);
         }
@@ -268,39 +339,15 @@ fn command_targets(c: &Command, scope: &Scope, out: &mut Vec<Target>) {
                 Some(_) => &ops[..],
                 None => ops.split_last().map(|(_, s)| s).unwrap_or(&[]),
             };
-            for w in sources {
+            // A glob's pattern is not on the `Move` effect (only the directory it ranges
+            // over), and `protect` needs it to tell `*.log` from `settings*`.
+            for w in sources.iter().filter(|w| w.glob) {
                 push(w, Change::Move, "mv");
             }
         }
         "rename" | "mmv" => {
             for w in c.operands() {
                 push(w, Change::Move, prog);
-            }
-        }
-        "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" => {
-            // chmod accepts its mode as `-x`; the first other operand is the mode or owner.
-            let mode_as_flag = prog == "chmod" && c.args.iter().any(|a| dash_mode(&a.text));
-            let short = if prog == "setfacl" { "mMxX" } else { "" };
-            let ops = operands_skipping(c, short, &["reference", "modify", "remove"]);
-            let by_reference = c.args.iter().any(|a| a.text.starts_with("--reference"));
-            let skip = match prog {
-                "chmod" => usize::from(!mode_as_flag && !by_reference),
-                "chown" | "chgrp" => usize::from(!by_reference),
-                // `chattr +i f` (the `+i` is an operand), `chattr -i f` (an option).
-                "chattr" => {
-                    usize::from(ops.first().is_some_and(|w| w.text.starts_with(['+', '='])))
-                }
-                _ => 0,
-            };
-            for w in ops.into_iter().skip(skip) {
-                push(w, Change::Mode, prog);
-            }
-        }
-        // A hard link makes a second name for a protected file's content.
-        "ln" if !c.has_flag(Some('s'), &["symbolic"]) => {
-            let ops = operands_skipping(c, "tS", &["target-directory", "suffix"]);
-            for w in ops.split_last().map(|(_, s)| s).unwrap_or(&[]) {
-                push(w, Change::Link, "ln");
             }
         }
         // In-place editors: every file operand is rewritten.
