@@ -563,3 +563,25 @@ fn changes_are_judged_from_effects_through_wrappers() {
     not_deny(&sb, "sudo chmod +x src/run.sh");
     not_deny(&sb, "ln src/a.txt src/b.txt");
 }
+
+/// In-place editors are writes of the effect layer: wrappers and links made earlier on the
+/// line reach them as they reach `sed -i`.
+#[test]
+fn in_place_editors_are_writes() {
+    let sb = installed();
+    expect(
+        &sb,
+        "ln -s ~/.claude c && vim -es -c wq c/settings.json",
+        "deny",
+    );
+    expect(&sb, "sudo ruby -i -pe 1 ~/.claude/settings.json", "deny");
+    expect(&sb, "gawk -i inplace 1 ~/.claude/settings.json", "deny");
+    expect(
+        &sb,
+        "echo '{}' | env sponge ~/.claude/settings.json",
+        "deny",
+    );
+    expect(&sb, "ed -s ~/.claude/settings.json < /dev/null", "deny");
+    not_deny(&sb, "vim -es -c wq src/a.txt");
+    not_deny(&sb, "gawk -i inplace 1 src/a.txt");
+}

@@ -350,31 +350,6 @@ fn command_targets(c: &Command, scope: &Scope, out: &mut Vec<Target>) {
                 push(w, Change::Move, prog);
             }
         }
-        // In-place editors: every file operand is rewritten.
-        "ex" | "vi" | "vim" | "nvim" | "ed" | "red" | "sponge" | "emacs" => {
-            let short = if matches!(prog, "ed" | "red") {
-                "p"
-            } else {
-                "cSuUiTwW"
-            };
-            for w in operands_skipping(c, short, &["cmd", "eval", "load", "script"]) {
-                if !w.text.starts_with('+') {
-                    push(w, Change::Write, prog);
-                }
-            }
-        }
-        "gawk" | "awk" if c.args.iter().any(|a| a.text.contains("inplace")) => {
-            let ops = operands_skipping(c, "ifvF", &["include", "file", "assign"]);
-            let has_file = c.has_flag(Some('f'), &["file"]);
-            for w in ops.into_iter().skip(usize::from(!has_file)) {
-                push(w, Change::Write, "gawk -i inplace");
-            }
-        }
-        "ruby" if c.args.iter().any(|a| a.text.starts_with("-i")) => {
-            for w in operands_skipping(c, "eIr", &[]) {
-                push(w, Change::Write, "ruby -i");
-            }
-        }
         "patch" => {
             if let Some(d) = c.option_value(Some('d'), &["directory"]) {
                 out.push(Target::new(
