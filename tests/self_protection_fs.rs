@@ -554,6 +554,13 @@ fn changes_are_judged_from_effects_through_wrappers() {
         "deny",
     );
     expect(&sb, "mv ~/.claude/settings* /tmp/", "deny");
+    // Targets still read from argv follow the line's links too.
+    expect(&sb, "ln -s ~/.claude c && mv c/settings* /tmp/", "deny");
+    expect(
+        &sb,
+        "ln -s ~/.claude c && rename s/s/t/ c/settings.json",
+        "deny",
+    );
     // Ordinary work with the same shapes passes.
     not_deny(&sb, "find . -name '*.pyc' | xargs rm -f");
     not_deny(&sb, "find . -name '*.pyc' -exec rm {} +");

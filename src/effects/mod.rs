@@ -318,7 +318,7 @@ fn through_line_links(
 /// The symbolic links the line makes, in order: (command, where the link is, what it points
 /// to). A relative target is relative to the link's directory; `ln -s T DIR/` makes
 /// `DIR/basename(T)`.
-fn line_links(
+pub fn line_links(
     analysis: &ShellAnalysis,
     scope: &Scope,
 ) -> Vec<(usize, std::path::PathBuf, std::path::PathBuf)> {

@@ -33,34 +33,11 @@ impl Target {
 }
 
 /// Symbolic links the line itself makes (`ln -s T L`) do not exist yet when it is judged:
-/// a change through one (`L`, `L/x`) is also a change of the path it points to. Links made in
-/// earlier calls exist on disk, where resolving the target follows them.
+/// a change through one (`L`, `L/x`) is also a change of the path it points to. The effects
+/// are rewritten through them already (`effects::line_links`); this does the same for the
+/// targets still read from argv.
 fn through_new_links(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Target>) {
-    let mut links: Vec<(PathBuf, PathBuf)> = Vec::new();
-    for c in &analysis.commands {
-        if c.program != "ln" || !c.has_flag(Some('s'), &["symbolic"]) {
-            continue;
-        }
-        let ops = operands_skipping(c, "tS", &["target-directory", "suffix"]);
-        let (Some(target), Some(link)) = (ops.first(), ops.get(1)) else {
-            continue;
-        };
-        let home_var = |w: &Word| w.text.starts_with("$HOME") || w.text.starts_with("${HOME}");
-        if ops.len() != 2 || (target.dynamic && !home_var(target)) || link.dynamic {
-            continue;
-        }
-        let mut at = resolve_for(scope, c, &link.text);
-        if link.text.ends_with('/') {
-            at = at.join(crate::vocab::basename(&target.text));
-        }
-        // A relative target is relative to the link's directory.
-        let to = if target.text.starts_with(['/', '~', '$']) {
-            resolve_for(scope, c, &target.text)
-        } else {
-            crate::paths::fold(&at.parent().unwrap_or(Path::new("/")).join(&target.text))
-        };
-        links.push((at, to));
-    }
+    let links = crate::effects::line_links(analysis, scope);
     if links.is_empty() {
         return;
     }
@@ -68,7 +45,7 @@ fn through_new_links(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Targ
         .iter()
         .filter(|t| t.change != Change::Link)
         .filter_map(|t| {
-            links.iter().find_map(|(at, to)| {
+            links.iter().rev().find_map(|(_, at, to)| {
                 let rest = t.path.strip_prefix(at).ok()?;
                 let path = if rest.as_os_str().is_empty() {
                     to.clone()
@@ -142,16 +119,18 @@ fn shell_targets(call: &Call, analysis: &ShellAnalysis, scope: &Scope) -> Vec<Ta
             Target::new(path, change, how)
         })
         .collect();
+    effect_targets(call, &mut out);
+    // What the effect layer does not model yet, read from argv.
+    let mut argv = Vec::new();
     // `git checkout REV -- path`, `git restore path`, `touch`: rewrites named by `altered_paths`.
-    out.extend(
+    argv.extend(
         altered_paths(analysis, scope)
             .into_iter()
             .filter(|(_, how)| how == "git" || how == "touch")
             .map(|(p, how)| Target::new(p, Change::Write, how)),
     );
-    effect_targets(call, &mut out);
     for c in &analysis.commands {
-        command_targets(c, scope, &mut out);
+        command_targets(c, scope, &mut argv);
         if let Some(code) = inline_code(c)
             && inline_code_writes(code)
         {
@@ -163,24 +142,25 @@ fn shell_targets(call: &Call, analysis: &ShellAnalysis, scope: &Scope) -> Vec<Ta
                 Change::Write
             };
             for p in inline_code_paths(c) {
-                out.push(Target::new(resolve_for(scope, c, &p), change, &how));
+                argv.push(Target::new(resolve_for(scope, c, &p), change, &how));
             }
             let language = crate::scan::language_of_program(&c.program);
             for p in crate::scan::written_paths(language, code) {
-                out.push(Target::new(resolve_for(scope, c, &p), change, &how));
+                argv.push(Target::new(resolve_for(scope, c, &p), change, &how));
             }
             for p in home_joins(code) {
-                out.push(Target::new(scope.home().join(p), change, &how));
+                argv.push(Target::new(scope.home().join(p), change, &how));
             }
             // A path the code builds at run time: judged by what it names.
-            out.push(Target::new(
+            argv.push(Target::new(
                 PathBuf::from(format!("${{code}} {code}")),
                 Change::Write,
                 &how,
             ));
         }
     }
-    through_new_links(analysis, scope, &mut out);
+    through_new_links(analysis, scope, &mut argv);
+    out.extend(argv);
     out
 }
 
