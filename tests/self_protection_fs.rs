@@ -561,7 +561,22 @@ fn changes_are_judged_from_effects_through_wrappers() {
         "ln -s ~/.claude c && rename s/s/t/ c/settings.json",
         "deny",
     );
+    expect(
+        &sb,
+        "sudo rename .json .off ~/.claude/settings.json",
+        "deny",
+    );
+    expect(&sb, "rename 's/json/off/' ~/.claude/settings.json", "deny");
+    expect(
+        &sb,
+        "rename -e 's/json/off/' ~/.claude/settings.json",
+        "deny",
+    );
+    expect(&sb, "mmv ~/.claude/settings.json /tmp/s.json", "deny");
+    expect(&sb, "mmv \"$HOME/.claude/settings*\" '/tmp/#1'", "deny");
     // Ordinary work with the same shapes passes.
+    not_deny(&sb, "rename 's/.txt/.md/' src/*.txt");
+    not_deny(&sb, "mmv 'src/*.txt' 'src/#1.md'");
     not_deny(&sb, "find . -name '*.pyc' | xargs rm -f");
     not_deny(&sb, "find . -name '*.pyc' -exec rm {} +");
     not_deny(&sb, "find src -type f -empty -delete");

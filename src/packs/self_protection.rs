@@ -276,6 +276,15 @@ fn effect_targets(call: &Call, out: &mut Vec<Target>) {
                 span: Span::Exact | Span::Contents,
                 ..
             } => out.push(Target::new(from.clone(), Change::Move, "mv")),
+            // A pattern kept whole (`mmv 'settings*' …`); `mv`'s glob sources keep only their
+            // directory and are judged from argv.
+            Fx::Move {
+                from,
+                span: Span::Pattern,
+                ..
+            } if from.to_string_lossy().contains(['*', '?', '[']) => {
+                out.push(Target::new(from.clone(), Change::Move, "mmv"));
+            }
             Fx::Chmod { path, how, .. } => out.push(Target::new(path.clone(), Change::Mode, how)),
             // A hard link makes a second name for a protected file's content.
             Fx::Link {
@@ -323,11 +332,6 @@ fn command_targets(c: &Command, scope: &Scope, out: &mut Vec<Target>) {
             // over), and `protect` needs it to tell `*.log` from `settings*`.
             for w in sources.iter().filter(|w| w.glob) {
                 push(w, Change::Move, "mv");
-            }
-        }
-        "rename" | "mmv" => {
-            for w in c.operands() {
-                push(w, Change::Move, prog);
             }
         }
         "patch" => {
