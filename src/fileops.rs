@@ -680,6 +680,34 @@ fn command_writes(
                 out.push(FileWrite::new(res(&f.text), i, "perl -i"));
             }
         }
+        // In-place editors: every file operand may be rewritten (`vim -es -c wq f`, `ed f`,
+        // `… | sponge f`); a `+CMD` operand is a command, not a file.
+        "ex" | "vi" | "vim" | "nvim" | "ed" | "red" | "sponge" | "emacs" => {
+            let program = cmd.program.as_str();
+            let short = if matches!(program, "ed" | "red") {
+                "p"
+            } else {
+                "cSuUiTwW"
+            };
+            for f in operands_skipping(cmd, short, &["cmd", "eval", "load", "script"]) {
+                if !f.text.starts_with('+') {
+                    out.push(FileWrite::new(res(&f.text), i, program));
+                }
+            }
+        }
+        // `gawk -i inplace '{…}' f`: the program text comes first unless `-f` gives it.
+        "gawk" | "awk" if cmd.args.iter().any(|a| a.text.contains("inplace")) => {
+            let ops = operands_skipping(cmd, "ifvF", &["include", "file", "assign"]);
+            let has_file = cmd.has_flag(Some('f'), &["file"]);
+            for f in ops.into_iter().skip(usize::from(!has_file)) {
+                out.push(FileWrite::new(res(&f.text), i, "gawk -i inplace"));
+            }
+        }
+        "ruby" if cmd.args.iter().any(|a| a.text.starts_with("-i")) => {
+            for f in operands_skipping(cmd, "eIr", &[]) {
+                out.push(FileWrite::new(res(&f.text), i, "ruby -i"));
+            }
+        }
         // `mkfs.ext4 /dev/sdb1`, `wipefs -a /dev/sdb`, `shred /dev/sda`: the device is
         // overwritten.
         p if crate::vocab::writes_devices(cmd) => {
@@ -2260,6 +2288,26 @@ mod tests {
         let w = writes(&analysis(vec![cmd("sed -i -e s/a/b/ x y")]), &scope());
         assert_eq!(w.len(), 2);
         assert!(writes(&analysis(vec![cmd("sed s/a/b/ x")]), &scope()).is_empty());
+
+        // In-place editors rewrite their file operands, not their commands or programs.
+        let paths = |line: &str| -> Vec<PathBuf> {
+            writes(&analysis(vec![cmd(line)]), &scope())
+                .into_iter()
+                .map(|w| w.path)
+                .collect()
+        };
+        let proj = |f: &str| p(&format!("/home/dev/project/{f}"));
+        assert_eq!(paths("vim -es -c %d -c wq +1 a.txt"), vec![proj("a.txt")]);
+        assert_eq!(paths("ed -p '>' a.txt"), vec![proj("a.txt")]);
+        assert_eq!(paths("sponge out.txt"), vec![proj("out.txt")]);
+        assert_eq!(
+            paths("gawk -i inplace {print} a b"),
+            vec![proj("a"), proj("b")]
+        );
+        assert_eq!(paths("gawk -i inplace -f prog.awk a"), vec![proj("a")]);
+        assert_eq!(paths("ruby -i -pe gsub(/a/,'b') a.rb"), vec![proj("a.rb")]);
+        assert!(paths("gawk {print} a").is_empty());
+        assert!(paths("ruby -e puts(1)").is_empty());
 
         let w = writes(
             &analysis(vec![cmd("dd if=/dev/zero of=disk.img bs=1M")]),

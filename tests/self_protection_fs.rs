@@ -535,3 +535,75 @@ fn refusals_for_a_panic_are_recorded() {
     let log = std::fs::read_to_string(audit_file(&sb)).unwrap();
     assert!(log.contains("error/internal"), "{log}");
 }
+
+/// Deletes, moves, mode changes and hard links are judged from the line's effects, so a
+/// wrapper, a pipe from `find`, or a link made earlier on the line does not hide the path.
+#[test]
+fn changes_are_judged_from_effects_through_wrappers() {
+    let sb = installed();
+    expect(&sb, "find ~/.claude -exec rm -rf {} +", "deny");
+    expect(&sb, "find ~/.claude/settings.json | xargs rm -f", "deny");
+    expect(&sb, "sudo chmod 000 ~/.claude/settings.json", "deny");
+    expect(&sb, "bash -c 'mv ~/.claude /tmp/old'", "deny");
+    expect(&sb, "env ln ~/.claude/settings.json s.json", "deny");
+    expect(&sb, "rm -rf ~/.claude/*", "deny");
+    expect(&sb, "ln -s ~/.claude c && rm -rf c/", "deny");
+    expect(
+        &sb,
+        "ln -s ~/.claude c && chmod 000 c/settings.json",
+        "deny",
+    );
+    expect(&sb, "mv ~/.claude/settings* /tmp/", "deny");
+    // Targets still read from argv follow the line's links too.
+    expect(&sb, "ln -s ~/.claude c && mv c/settings* /tmp/", "deny");
+    expect(
+        &sb,
+        "ln -s ~/.claude c && rename s/s/t/ c/settings.json",
+        "deny",
+    );
+    expect(
+        &sb,
+        "sudo rename .json .off ~/.claude/settings.json",
+        "deny",
+    );
+    expect(&sb, "rename 's/json/off/' ~/.claude/settings.json", "deny");
+    expect(
+        &sb,
+        "rename -e 's/json/off/' ~/.claude/settings.json",
+        "deny",
+    );
+    expect(&sb, "mmv ~/.claude/settings.json /tmp/s.json", "deny");
+    expect(&sb, "mmv \"$HOME/.claude/settings*\" '/tmp/#1'", "deny");
+    // Ordinary work with the same shapes passes.
+    not_deny(&sb, "rename 's/.txt/.md/' src/*.txt");
+    not_deny(&sb, "mmv 'src/*.txt' 'src/#1.md'");
+    not_deny(&sb, "find . -name '*.pyc' | xargs rm -f");
+    not_deny(&sb, "find . -name '*.pyc' -exec rm {} +");
+    not_deny(&sb, "find src -type f -empty -delete");
+    not_deny(&sb, "rm -f ~/.claude/*.bak");
+    not_deny(&sb, "mv src/*.log /tmp/");
+    not_deny(&sb, "sudo chmod +x src/run.sh");
+    not_deny(&sb, "ln src/a.txt src/b.txt");
+}
+
+/// In-place editors are writes of the effect layer: wrappers and links made earlier on the
+/// line reach them as they reach `sed -i`.
+#[test]
+fn in_place_editors_are_writes() {
+    let sb = installed();
+    expect(
+        &sb,
+        "ln -s ~/.claude c && vim -es -c wq c/settings.json",
+        "deny",
+    );
+    expect(&sb, "sudo ruby -i -pe 1 ~/.claude/settings.json", "deny");
+    expect(&sb, "gawk -i inplace 1 ~/.claude/settings.json", "deny");
+    expect(
+        &sb,
+        "echo '{}' | env sponge ~/.claude/settings.json",
+        "deny",
+    );
+    expect(&sb, "ed -s ~/.claude/settings.json < /dev/null", "deny");
+    not_deny(&sb, "vim -es -c wq src/a.txt");
+    not_deny(&sb, "gawk -i inplace 1 src/a.txt");
+}

@@ -318,7 +318,7 @@ fn through_line_links(
 /// The symbolic links the line makes, in order: (command, where the link is, what it points
 /// to). A relative target is relative to the link's directory; `ln -s T DIR/` makes
 /// `DIR/basename(T)`.
-fn line_links(
+pub fn line_links(
     analysis: &ShellAnalysis,
     scope: &Scope,
 ) -> Vec<(usize, std::path::PathBuf, std::path::PathBuf)> {
@@ -671,6 +671,59 @@ fn moves(c: &Command, scope: &Scope, out: &mut Vec<Effect>) {
     }
 }
 
+/// `rename EXPR FILE…` (Perl), `rename FROM TO FILE…` (util-linux), `mmv FROM TO`: each file
+/// moved to a new name. Where `rename` puts it is known only when it runs: in its own
+/// directory. An `mmv` pattern stays in `from` as written, with `Span::Pattern`.
+fn renames(c: &Command, scope: &Scope, out: &mut Vec<Effect>) {
+    use crate::call::Span;
+    let ops = vocab::operands(c);
+    let res = |raw: &str| crate::fileops::resolve_for(scope, c, raw);
+    if c.program == "mmv" {
+        let [from, to, ..] = ops[..] else {
+            return;
+        };
+        let span = if from.text.contains(['*', '?', '[']) {
+            Span::Pattern
+        } else {
+            Span::Exact
+        };
+        out.push(Effect::Move {
+            from: res(&from.text),
+            to: res(&to.text),
+            span,
+        });
+        return;
+    }
+    // Perl's expression is one operand (`s/a/b/`, `y/a-z/A-Z/`) unless `-e` gives it;
+    // util-linux takes two (`.htm .html`).
+    let perl_expr = |t: &str| {
+        let mut ch = t.chars();
+        match (ch.next(), ch.next(), ch.next()) {
+            (Some('s' | 'y'), Some(d), _) | (Some('t'), Some('r'), Some(d)) => {
+                !d.is_alphanumeric() && !d.is_whitespace()
+            }
+            _ => false,
+        }
+    };
+    let ops = vocab::operands_skipping(c, "e", &["expression"]);
+    let skip = if c.has_flag(Some('e'), &["expression"]) {
+        0
+    } else if ops.first().is_some_and(|w| perl_expr(&w.text)) {
+        1
+    } else {
+        2
+    };
+    for w in ops.iter().skip(skip) {
+        let (from, span) =
+            crate::fileops::word_path(w, c, scope).unwrap_or_else(|| (res(&w.text), Span::Exact));
+        let to = from
+            .parent()
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_else(|| from.clone());
+        out.push(Effect::Move { from, to, span });
+    }
+}
+
 /// `rsync --delete… SRC… DST`: what the destination holds beyond the sources goes, a delete
 /// over the whole local destination (`how` is `SYNC_DELETE`). A remote destination
 /// (`host:path`, `rsync://`) is not this machine's.
@@ -849,6 +902,7 @@ fn command_effects(
             }
         }
         "mv" => moves(c, scope, out),
+        "rename" | "prename" | "perl-rename" | "mmv" => renames(c, scope, out),
         "rsync" => sync_deletes(c, scope, out),
         "ln" if ops.len() >= 2 => out.push(Effect::Link {
             link: res(&ops[ops.len() - 1].text),
@@ -857,7 +911,12 @@ fn command_effects(
         }),
         "chmod" | "chown" | "chgrp" | "chattr" | "chflags" | "setfacl" => {
             let recursive = c.has_flag(Some('R'), &["recursive"]);
-            for path in targets(&mode_changed(c)) {
+            // A path known only when it runs stays as written (`$X`), as a move's source
+            // does, so protection can judge what it names.
+            let paths = mode_changed(c)
+                .into_iter()
+                .map(|w| crate::fileops::word_target(w, c, scope).unwrap_or_else(|| res(&w.text)));
+            for path in paths {
                 out.push(Effect::Chmod {
                     path,
                     how: p.to_string(),
@@ -1159,6 +1218,25 @@ mod tests {
         assert_eq!(
             moves("mv -S .bak -- a b"),
             vec![pair("/home/dev/project/a", "/home/dev/project/b")]
+        );
+        // `rename`'s expression (one word for Perl's, two for util-linux's) is no file; the
+        // file stays in its directory under a new name.
+        let proj = "/home/dev/project";
+        assert_eq!(
+            moves("rename s/a/b/ x/a"),
+            vec![pair(&format!("{proj}/x/a"), &format!("{proj}/x"))]
+        );
+        assert_eq!(
+            moves("rename .htm .html a.htm"),
+            vec![pair(&format!("{proj}/a.htm"), proj)]
+        );
+        assert_eq!(
+            moves("rename -e y/a-z/A-Z/ a"),
+            vec![pair(&format!("{proj}/a"), proj)]
+        );
+        assert_eq!(
+            moves("mmv a b"),
+            vec![pair(&format!("{proj}/a"), &format!("{proj}/b"))]
         );
         let modes = |c: &str| -> Vec<(String, bool)> {
             bash(c)

@@ -33,34 +33,11 @@ impl Target {
 }
 
 /// Symbolic links the line itself makes (`ln -s T L`) do not exist yet when it is judged:
-/// a change through one (`L`, `L/x`) is also a change of the path it points to. Links made in
-/// earlier calls exist on disk, where resolving the target follows them.
+/// a change through one (`L`, `L/x`) is also a change of the path it points to. The effects
+/// are rewritten through them already (`effects::line_links`); this does the same for the
+/// targets still read from argv.
 fn through_new_links(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Target>) {
-    let mut links: Vec<(PathBuf, PathBuf)> = Vec::new();
-    for c in &analysis.commands {
-        if c.program != "ln" || !c.has_flag(Some('s'), &["symbolic"]) {
-            continue;
-        }
-        let ops = operands_skipping(c, "tS", &["target-directory", "suffix"]);
-        let (Some(target), Some(link)) = (ops.first(), ops.get(1)) else {
-            continue;
-        };
-        let home_var = |w: &Word| w.text.starts_with("$HOME") || w.text.starts_with("${HOME}");
-        if ops.len() != 2 || (target.dynamic && !home_var(target)) || link.dynamic {
-            continue;
-        }
-        let mut at = resolve_for(scope, c, &link.text);
-        if link.text.ends_with('/') {
-            at = at.join(crate::vocab::basename(&target.text));
-        }
-        // A relative target is relative to the link's directory.
-        let to = if target.text.starts_with(['/', '~', '$']) {
-            resolve_for(scope, c, &target.text)
-        } else {
-            crate::paths::fold(&at.parent().unwrap_or(Path::new("/")).join(&target.text))
-        };
-        links.push((at, to));
-    }
+    let links = crate::effects::line_links(analysis, scope);
     if links.is_empty() {
         return;
     }
@@ -68,7 +45,7 @@ fn through_new_links(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Targ
         .iter()
         .filter(|t| t.change != Change::Link)
         .filter_map(|t| {
-            links.iter().find_map(|(at, to)| {
+            links.iter().rev().find_map(|(_, at, to)| {
                 let rest = t.path.strip_prefix(at).ok()?;
                 let path = if rest.as_os_str().is_empty() {
                     to.clone()
@@ -142,15 +119,18 @@ fn shell_targets(call: &Call, analysis: &ShellAnalysis, scope: &Scope) -> Vec<Ta
             Target::new(path, change, how)
         })
         .collect();
+    effect_targets(call, &mut out);
+    // What the effect layer does not model yet, read from argv.
+    let mut argv = Vec::new();
     // `git checkout REV -- path`, `git restore path`, `touch`: rewrites named by `altered_paths`.
-    out.extend(
+    argv.extend(
         altered_paths(analysis, scope)
             .into_iter()
             .filter(|(_, how)| how == "git" || how == "touch")
             .map(|(p, how)| Target::new(p, Change::Write, how)),
     );
     for c in &analysis.commands {
-        command_targets(c, scope, &mut out);
+        command_targets(c, scope, &mut argv);
         if let Some(code) = inline_code(c)
             && inline_code_writes(code)
         {
@@ -162,24 +142,25 @@ fn shell_targets(call: &Call, analysis: &ShellAnalysis, scope: &Scope) -> Vec<Ta
                 Change::Write
             };
             for p in inline_code_paths(c) {
-                out.push(Target::new(resolve_for(scope, c, &p), change, &how));
+                argv.push(Target::new(resolve_for(scope, c, &p), change, &how));
             }
             let language = crate::scan::language_of_program(&c.program);
             for p in crate::scan::written_paths(language, code) {
-                out.push(Target::new(resolve_for(scope, c, &p), change, &how));
+                argv.push(Target::new(resolve_for(scope, c, &p), change, &how));
             }
             for p in home_joins(code) {
-                out.push(Target::new(scope.home().join(p), change, &how));
+                argv.push(Target::new(scope.home().join(p), change, &how));
             }
             // A path the code builds at run time: judged by what it names.
-            out.push(Target::new(
+            argv.push(Target::new(
                 PathBuf::from(format!("${{code}} {code}")),
                 Change::Write,
                 &how,
             ));
         }
     }
-    through_new_links(analysis, scope, &mut out);
+    through_new_links(analysis, scope, &mut argv);
+    out.extend(argv);
     out
 }
 
@@ -238,9 +219,93 @@ fn word_target(w: &Word, c: &Command, scope: &Scope) -> PathBuf {
     resolve_for(scope, c, &w.text)
 }
 
-/// A `chmod` mode written as an option (`-x`, `-rwx`, `-w`).
-fn dash_mode(t: &str) -> bool {
-    t.len() > 1 && t.starts_with('-') && t[1..].chars().all(|c| "rwxXst".contains(c))
+/// The deletes, moves, mode changes and hard links of a shell line, from its effects (which
+/// already see through `sudo`, `xargs`, `find -exec`, `bash -c` and the links made earlier on
+/// the line).
+fn effect_targets(call: &Call, out: &mut Vec<Target>) {
+    use crate::call::{DeleteTarget, Span};
+    use crate::effects::Effect as Fx;
+    for e in &call.effects {
+        match e {
+            // `find … -delete` is judged by its name tests (`find_delete`): the effect says
+            // only that some test narrows it, not whether a protected name could pass.
+            Fx::Delete { how, .. } if how == crate::effects::FIND_DELETE => {}
+            Fx::Delete {
+                target:
+                    DeleteTarget::Named {
+                        written,
+                        path,
+                        span,
+                    },
+                how,
+                ..
+            } => {
+                let Some(path) = path else {
+                    // Not known until it runs: judged by what it names.
+                    out.push(Target::new(PathBuf::from(written), Change::Delete, how));
+                    continue;
+                };
+                let (path, change) = match span {
+                    Span::Exact => (path.clone(), Change::Delete),
+                    Span::Contents | Span::Pattern => (glob_path(path, written), Change::Delete),
+                    // Everything under a `find -exec` start goes with it.
+                    Span::Found { filtered: false } => (path.clone(), Change::Delete),
+                    // What a filtered find selects is unknown: only a protected start named
+                    // outright counts.
+                    Span::Found { filtered: true } => (path.clone(), Change::Write),
+                };
+                out.push(Target::new(path, change, how));
+            }
+            // `find DIR | xargs rm`: some names under DIR, as with a filtered find.
+            Fx::Delete {
+                target: DeleteTarget::Stdin { listed },
+                how,
+                ..
+            } => {
+                for (written, path) in listed {
+                    let path = path.clone().unwrap_or_else(|| PathBuf::from(written));
+                    out.push(Target::new(
+                        path,
+                        Change::Write,
+                        format!("find | xargs {how}"),
+                    ));
+                }
+            }
+            Fx::Move {
+                from,
+                span: Span::Exact | Span::Contents,
+                ..
+            } => out.push(Target::new(from.clone(), Change::Move, "mv")),
+            // A pattern kept whole (`mmv 'settings*' …`); `mv`'s glob sources keep only their
+            // directory and are judged from argv.
+            Fx::Move {
+                from,
+                span: Span::Pattern,
+                ..
+            } if from.to_string_lossy().contains(['*', '?', '[']) => {
+                out.push(Target::new(from.clone(), Change::Move, "mmv"));
+            }
+            Fx::Chmod { path, how, .. } => out.push(Target::new(path.clone(), Change::Mode, how)),
+            // A hard link makes a second name for a protected file's content.
+            Fx::Link {
+                target,
+                symbolic: false,
+                ..
+            } => out.push(Target::new(target.clone(), Change::Link, "ln")),
+            _ => {}
+        }
+    }
+}
+
+/// The glob a delete named (`~/.claude/*`, `dir/settings*`) rebuilt from the directory the
+/// effect resolved and the pattern as written, so `protect` can match the pattern.
+fn glob_path(dir: &Path, written: &str) -> PathBuf {
+    let cut = written.find(['*', '?', '[']).unwrap_or(written.len());
+    let tail = match written[..cut].rfind('/') {
+        Some(i) => &written[i + 1..],
+        None => written,
+    };
+    dir.join(tail)
 }
 
 fn command_targets(c: &Command, scope: &Scope, out: &mut Vec<Target>) {
@@ -253,11 +318,6 @@ fn command_targets(c: &Command, scope: &Scope, out: &mut Vec<Target>) {
     };
     let prog = c.program.as_str();
     match prog {
-        "rm" | "rmdir" | "unlink" | "shred" | "srm" | "trash" | "trash-put" | "gio" => {
-            for w in c.operands() {
-                push(w, Change::Delete, prog);
-            }
-        }
         "find" if c.args.iter().any(|a| a.text == "-delete") => {
             find_delete(c, scope, out);
         }
@@ -268,64 +328,10 @@ fn command_targets(c: &Command, scope: &Scope, out: &mut Vec<Target>) {
                 Some(_) => &ops[..],
                 None => ops.split_last().map(|(_, s)| s).unwrap_or(&[]),
             };
-            for w in sources {
+            // A glob's pattern is not on the `Move` effect (only the directory it ranges
+            // over), and `protect` needs it to tell `*.log` from `settings*`.
+            for w in sources.iter().filter(|w| w.glob) {
                 push(w, Change::Move, "mv");
-            }
-        }
-        "rename" | "mmv" => {
-            for w in c.operands() {
-                push(w, Change::Move, prog);
-            }
-        }
-        "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" => {
-            // chmod accepts its mode as `-x`; the first other operand is the mode or owner.
-            let mode_as_flag = prog == "chmod" && c.args.iter().any(|a| dash_mode(&a.text));
-            let short = if prog == "setfacl" { "mMxX" } else { "" };
-            let ops = operands_skipping(c, short, &["reference", "modify", "remove"]);
-            let by_reference = c.args.iter().any(|a| a.text.starts_with("--reference"));
-            let skip = match prog {
-                "chmod" => usize::from(!mode_as_flag && !by_reference),
-                "chown" | "chgrp" => usize::from(!by_reference),
-                // `chattr +i f` (the `+i` is an operand), `chattr -i f` (an option).
-                "chattr" => {
-                    usize::from(ops.first().is_some_and(|w| w.text.starts_with(['+', '='])))
-                }
-                _ => 0,
-            };
-            for w in ops.into_iter().skip(skip) {
-                push(w, Change::Mode, prog);
-            }
-        }
-        // A hard link makes a second name for a protected file's content.
-        "ln" if !c.has_flag(Some('s'), &["symbolic"]) => {
-            let ops = operands_skipping(c, "tS", &["target-directory", "suffix"]);
-            for w in ops.split_last().map(|(_, s)| s).unwrap_or(&[]) {
-                push(w, Change::Link, "ln");
-            }
-        }
-        // In-place editors: every file operand is rewritten.
-        "ex" | "vi" | "vim" | "nvim" | "ed" | "red" | "sponge" | "emacs" => {
-            let short = if matches!(prog, "ed" | "red") {
-                "p"
-            } else {
-                "cSuUiTwW"
-            };
-            for w in operands_skipping(c, short, &["cmd", "eval", "load", "script"]) {
-                if !w.text.starts_with('+') {
-                    push(w, Change::Write, prog);
-                }
-            }
-        }
-        "gawk" | "awk" if c.args.iter().any(|a| a.text.contains("inplace")) => {
-            let ops = operands_skipping(c, "ifvF", &["include", "file", "assign"]);
-            let has_file = c.has_flag(Some('f'), &["file"]);
-            for w in ops.into_iter().skip(usize::from(!has_file)) {
-                push(w, Change::Write, "gawk -i inplace");
-            }
-        }
-        "ruby" if c.args.iter().any(|a| a.text.starts_with("-i")) => {
-            for w in operands_skipping(c, "eIr", &[]) {
-                push(w, Change::Write, "ruby -i");
             }
         }
         "patch" => {
