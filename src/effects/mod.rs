@@ -647,6 +647,44 @@ fn npm_config_adds(c: &Command, scope: &Scope) -> Option<(std::path::PathBuf, St
     Some((file, format!("{line}\n")))
 }
 
+/// `ln [-s] T LINK`, `ln T… DIR` (or `DIR/`), `ln -t DIR T…`, `ln T`: each link made, where,
+/// and what it points to (as written, resolved like any operand).
+fn links(c: &Command, scope: &Scope, out: &mut Vec<Effect>) {
+    let res = |raw: &str| crate::fileops::resolve_for(scope, c, raw);
+    let symbolic = c.has_flag(Some('s'), &["symbolic"]);
+    let ops = vocab::operands(c);
+    let (targets, dir): (&[&crate::shell::Word], Option<std::path::PathBuf>) =
+        match c.option_value(Some('t'), &["target-directory"]) {
+            Some(d) => (&ops[..], Some(res(&d))),
+            None => match ops.len() {
+                0 => return,
+                1 => (&ops[..], Some(res("."))),
+                n if n > 2 || ops[n - 1].text.ends_with('/') => {
+                    (&ops[..n - 1], Some(res(&ops[n - 1].text)))
+                }
+                _ => {
+                    out.push(Effect::Link {
+                        link: res(&ops[1].text),
+                        target: res(&ops[0].text),
+                        symbolic,
+                    });
+                    return;
+                }
+            },
+        };
+    for t in targets {
+        let link = match &dir {
+            Some(d) => d.join(vocab::basename(&t.text)),
+            None => continue,
+        };
+        out.push(Effect::Link {
+            link,
+            target: res(&t.text),
+            symbolic,
+        });
+    }
+}
+
 /// `mv SRC… DST` and `mv -t DIR SRC…`: each source moved, with how much of it a glob covers.
 fn moves(c: &Command, scope: &Scope, out: &mut Vec<Effect>) {
     let ops = vocab::operands(c);
@@ -904,11 +942,7 @@ fn command_effects(
         "mv" => moves(c, scope, out),
         "rename" | "prename" | "perl-rename" | "mmv" => renames(c, scope, out),
         "rsync" => sync_deletes(c, scope, out),
-        "ln" if ops.len() >= 2 => out.push(Effect::Link {
-            link: res(&ops[ops.len() - 1].text),
-            target: res(&ops[0].text),
-            symbolic: c.has_flag(Some('s'), &["symbolic"]),
-        }),
+        "ln" => links(c, scope, out),
         "chmod" | "chown" | "chgrp" | "chattr" | "chflags" | "setfacl" => {
             let recursive = c.has_flag(Some('R'), &["recursive"]);
             // A path known only when it runs stays as written (`$X`), as a move's source
@@ -1328,6 +1362,42 @@ mod tests {
                 })
                 .collect();
         assert_eq!(reads, vec!["/home/dev/.ssh/id_rsa"]);
+    }
+
+    /// `ln` makes one link per source: `-t DIR`, a directory destination, or the working
+    /// directory when only the target is given.
+    #[test]
+    fn links_are_made_where_ln_puts_them() {
+        let links = |c: &str| -> Vec<String> {
+            effects("Bash", json!({ "command": c }))
+                .into_iter()
+                .filter_map(|e| match e {
+                    Effect::Link { link, target, .. } => {
+                        Some(format!("{}<-{}", target.display(), link.display()))
+                    }
+                    _ => None,
+                })
+                .collect()
+        };
+        let p = "/home/dev/project";
+        assert_eq!(
+            links("ln -s /etc/passwd pw"),
+            [format!("/etc/passwd<-{p}/pw")]
+        );
+        assert_eq!(
+            links("ln -t d a b"),
+            [format!("{p}/a<-{p}/d/a"), format!("{p}/b<-{p}/d/b")]
+        );
+        assert_eq!(
+            links("ln a b d/"),
+            [format!("{p}/a<-{p}/d/a"), format!("{p}/b<-{p}/d/b")]
+        );
+        assert_eq!(
+            links("ln ~/.claude/settings.json"),
+            [format!(
+                "/home/dev/.claude/settings.json<-{p}/settings.json"
+            )]
+        );
     }
 
     /// `find DIR | xargs rm`: the stdin delete says which `find` lists its names.
