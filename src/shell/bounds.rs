@@ -45,6 +45,15 @@ pub(super) fn check(text: &str) -> Result<Cow<'_, str>, Rejection> {
     } else {
         Cow::Owned(squeeze(text, &scan.heredoc_blanks))
     };
+    // brush-parser backtracks over every way of reading nested `(` it cannot close (subshell
+    // or arithmetic), which doubles its time with each one: 27 of them take seconds. Such a
+    // text is no valid command, so it is refused as unparseable before the parse.
+    if scan.unclosed_parens > MAX_UNCLOSED_PARENS {
+        return Err(Rejection::Invalid(format!(
+            "{} unclosed `(`",
+            scan.unclosed_parens
+        )));
+    }
     if scan.bad_heredoc {
         return Err(Rejection::Invalid(
             "here-document delimiter missing or not a plain word".into(),
@@ -58,6 +67,9 @@ pub(super) fn check(text: &str) -> Result<Cow<'_, str>, Rejection> {
     Ok(text)
 }
 
+/// More `(` left open than this is refused unparsed (see `check`).
+pub(super) const MAX_UNCLOSED_PARENS: usize = 8;
+
 /// What one pass over a text found.
 struct Scan {
     depth: usize,
@@ -67,6 +79,8 @@ struct Scan {
     heredoc_blanks: Vec<(usize, usize)>,
     /// A here-document delimiter that is not a plain word (see `plain_delimiter`).
     bad_heredoc: bool,
+    /// `(` left open at the end of the text (an open `((` counts twice).
+    unclosed_parens: usize,
 }
 
 /// The text with each range replaced by one space.
@@ -219,6 +233,7 @@ fn scan(text: &str) -> Scan {
         depth: max,
         heredoc_blanks,
         bad_heredoc,
+        unclosed_parens: stack.iter().filter(|f| **f == Frame::Paren).count() + arith,
     }
 }
 
@@ -449,5 +464,39 @@ mod tests {
             Err(Rejection::Invalid(_))
         ));
         assert!(check("echo 2>f 12345678901 x").is_ok());
+    }
+}
+
+#[cfg(test)]
+mod unclosed_tests {
+    /// A fuzz input (timeout-394a8974…): nested `(` brush-parser cannot close take it
+    /// seconds; they are refused before the parse.
+    #[test]
+    fn many_unclosed_parens_are_refused_before_the_parse() {
+        let fuzz = ":()({{)|:{:|{:|:&:& }};::|:&:&((((((((((((((((((((((((((( }};:";
+        let s = super::scan(fuzz);
+        assert!(
+            s.unclosed_parens > super::MAX_UNCLOSED_PARENS,
+            "{}",
+            s.unclosed_parens
+        );
+        assert!(super::check(fuzz).is_err());
+        // Nor does the tolerant re-reading close them: the line stays unparseable.
+        let a = crate::shell::analyse(fuzz);
+        assert!(
+            a.findings
+                .iter()
+                .any(|f| matches!(f, crate::shell::ShellFinding::ParseError { .. })),
+            "{a:?}"
+        );
+        assert!(super::check(&"( ".repeat(24)).is_err());
+        for ok in [
+            "echo $(( (1+2) * (3+4) ))",
+            "( cd a && ( cd b && make ) )",
+            "case $a in (x) echo;; esac",
+            "echo '((((((((((((((('",
+        ] {
+            assert!(super::check(ok).is_ok(), "{ok}");
+        }
     }
 }

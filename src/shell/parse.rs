@@ -153,6 +153,11 @@ fn repair(text: &str) -> Option<String> {
         }
         out.push(c);
     }
+    // Closing many nested `(` makes a text brush-parser backtracks over for seconds: such a
+    // line stays unparseable (and is asked) instead.
+    if open.iter().filter(|c| **c == '(').count() > super::bounds::MAX_UNCLOSED_PARENS {
+        return None;
+    }
     while let (Some(c), Some(start)) = (open.pop(), at.pop()) {
         if c != '(' && out[start + 1..].trim().is_empty() {
             // A stray quote with nothing after it quotes nothing: drop it.
