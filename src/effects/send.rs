@@ -25,18 +25,30 @@ struct Line<'a> {
     writes: &'a Writes,
 }
 
+impl<'a> Line<'a> {
+    /// The line of command `i`, when the analysis has it.
+    fn of(
+        analysis: &'a ShellAnalysis,
+        i: usize,
+        scope: &'a Scope,
+        writes: &'a Writes,
+    ) -> Option<Self> {
+        Some(Line {
+            analysis,
+            i,
+            c: analysis.commands.get(i)?,
+            scope,
+            writes,
+        })
+    }
+}
+
 /// What command `i` of `analysis` sends. `writes` are the line's writes.
 pub(super) fn sent(analysis: &ShellAnalysis, i: usize, scope: &Scope, writes: &Writes) -> Sent {
-    let Some(c) = analysis.commands.get(i) else {
+    let Some(line) = Line::of(analysis, i, scope, writes) else {
         return Sent::default();
     };
-    let line = Line {
-        analysis,
-        i,
-        c,
-        scope,
-        writes,
-    };
+    let c = line.c;
     let mut items = Vec::new();
     let mut data = false;
     match c.program.as_str() {
@@ -204,16 +216,10 @@ pub(super) fn lookup(
     name: &Word,
     domain: Option<String>,
 ) -> Sent {
-    let Some(c) = analysis.commands.get(i) else {
+    let Some(line) = Line::of(analysis, i, scope, writes) else {
         return Sent::default();
     };
-    let line = Line {
-        analysis,
-        i,
-        c,
-        scope,
-        writes,
-    };
+    let c = line.c;
     let hosts = domain.iter().cloned().collect();
     let mut items = vec![Payload::Name {
         name: name.text.clone(),
