@@ -73,7 +73,7 @@ const PATTERNS: &[(&[&str], &str)] = &[
     ),
     // Passwords in URLs: `https://user:pw@host`.
     (
-        &["://"],
+        &["://&@"],
         r"(?i)(\b[a-z][a-z0-9+.\-]*://[^/\s:@]+:)([^/\s@]+)(@)",
     ),
     // `--password VALUE`, `--passwd=VALUE`, `--passphrase VALUE` (not `--password-stdin`).

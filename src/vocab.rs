@@ -655,9 +655,14 @@ pub fn dumps_environment(cmd: &Command) -> bool {
 /// The secret-looking variable a text expands, if any (`$AWS_SECRET_ACCESS_KEY`,
 /// `${GITHUB_TOKEN}`): the name, without `$`.
 pub fn secret_var_in(text: &str) -> Option<String> {
+    // Names are ASCII (`-u`): the Unicode case folds made compiling this a large part of a
+    // WebFetch call; a text with no `$` has no expansion to find.
+    if !text.contains('$') {
+        return None;
+    }
     static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(
-            r"(?i)\$\{?([A-Z0-9_]*(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL|AUTH)[A-Z0-9_]*)",
+            r"(?i-u)\$\{?([A-Z0-9_]*(TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL|AUTH)[A-Z0-9_]*)",
         )
         .expect("static regex")
     });

@@ -5,17 +5,54 @@ use crate::effects::Effect;
 use crate::normalize::{Call, CallKind, Scope};
 use crate::shell::{Command, ShellAnalysis};
 use crate::verdict::Effect::Ask;
-use regex::Regex;
+use regex::bytes::{Regex, RegexBuilder};
 use std::sync::LazyLock;
 
 const PACK: &str = "database";
 
+/// Unicode's white space as UTF-8 bytes: the SQL patterns run on bytes with ASCII classes
+/// (SQL keywords are ASCII, and engines fold their case as ASCII), which compile in a small
+/// fraction of the instructions Unicode `\s`/`\w` classes take, in a process that lives for
+/// one call; spelling the spaces out keeps a statement split by a no-break space read as the
+/// Unicode patterns read it.
+const WS: &str = r"(?:[\t\n\x0B\x0C\r ]|\xC2[\x85\xA0]|\xE1\x9A\x80|\xE2\x80[\x80-\x8A\xA8\xA9\xAF]|\xE2\x81\x9F|\xE3\x80\x80)";
+
+/// One SQL pattern: `\s` is [`WS`], and `\w` takes any non-ASCII character too (names in
+/// other scripts; in a class, any run of non-ASCII bytes), matching on bytes.
+fn sql_regex(pattern: &str) -> Regex {
+    let pattern = pattern
+        .replace(r"[\w", "\u{0}")
+        .replace(r"\w", r"(?:\w|[\xC0-\xFF][\x80-\xBF]*)")
+        .replace('\u{0}', r"[\w\x80-\xFF")
+        .replace(r"\s", WS);
+    RegexBuilder::new(&pattern)
+        .unicode(false)
+        .build()
+        .expect("static SQL pattern")
+}
+
+/// Lowercase words one of which every match of [`DESTRUCTIVE_SQL`] holds: a text with none is
+/// not matched (nor the pattern compiled).
+const DESTRUCTIVE_WORDS: &[&str] = &["drop", "truncate", "delete", "flush", "remove"];
+
 static DESTRUCTIVE_SQL: LazyLock<Regex> = LazyLock::new(|| {
     // A mongo method call follows a `)` as often as a name (`db.getCollection('u').drop()`),
     // so it needs no word boundary before its dot.
-    Regex::new(r"(?is)\b(drop\s+(database|table|schema|index|view|collection|keyspace|user|role)\b|truncate\s+(table\s+)?\w|delete\s+from\s+[\w.`\x22\[\]]+\s*(;|$|\))|alter\s+table\s+\S+\s+drop\b|flushall|flushdb|dropdatabase\s*\()|\.drop\s*\(\s*\)|\.(deletemany|remove)\s*\(\s*(\{\s*\})?\s*\)")
-        .expect("static regex")
+    sql_regex(
+        r"(?is)\b(drop\s+(database|table|schema|index|view|collection|keyspace|user|role)\b|truncate\s+(table\s+)?\w|delete\s+from\s+[\w.`\x22\[\]]+\s*(;|$|\))|alter\s+table\s+\S+\s+drop\b|flushall|flushdb|dropdatabase\s*\()|\.drop\s*\(\s*\)|\.(deletemany|remove)\s*\(\s*(\{\s*\})?\s*\)",
+    )
 });
+
+/// The statement a destructive pattern matched in `sql`, if any.
+fn destructive_statement(sql: &str) -> Option<String> {
+    let lower = sql.to_ascii_lowercase();
+    if !DESTRUCTIVE_WORDS.iter().any(|w| lower.contains(w)) {
+        return None;
+    }
+    DESTRUCTIVE_SQL
+        .find(sql.as_bytes())
+        .map(|m| String::from_utf8_lossy(m.as_bytes()).trim().to_string())
+}
 
 const SQL_CLIENTS: &[&str] = &[
     "psql",
@@ -60,9 +97,13 @@ fn statements(a: &ShellAnalysis, c: &Command) -> String {
 
 /// SQL with `-- …` and `/* … */` comments removed, so a commented-out `WHERE` counts as absent.
 fn without_comments(sql: &str) -> String {
+    if !sql.contains("--") && !sql.contains("/*") {
+        return sql.to_string();
+    }
     static COMMENT: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"(?s)(^|\s)--(\s[^\n]*|$)|/\*.*?\*/").expect("static regex"));
-    COMMENT.replace_all(sql, " ").into_owned()
+        LazyLock::new(|| sql_regex(r"(?s)(^|\s)--(\s[^\n]*|$)|/\*.*?\*/"));
+    // A match starts and ends at ASCII bytes, so what is left is still UTF-8.
+    String::from_utf8_lossy(&COMMENT.replace_all(sql.as_bytes(), &b" "[..])).into_owned()
 }
 
 /// A client whose command line gives all its statements is judged by them (its `Query`
@@ -94,8 +135,8 @@ fn destructive_sql(call: &Call, _: &Scope) -> Option<String> {
                 queries.join(";\n")
             };
             let text = without_comments(&given);
-            if let Some(m) = DESTRUCTIVE_SQL.find(&text) {
-                return Some(format!("`{}` runs `{}`", c.program, m.as_str().trim()));
+            if let Some(m) = destructive_statement(&text) {
+                return Some(format!("`{}` runs `{m}`", c.program));
             }
             if let Some(stmt) = unbounded_update(&text) {
                 return Some(format!("`{}` runs `{stmt}` on every row", c.program));
@@ -114,30 +155,33 @@ fn destructive_sql(call: &Call, _: &Scope) -> Option<String> {
 /// `WHERE` that holds for every row (`1=1`, `true`, `id = id`, `… OR 'a'='a'`): every row.
 fn unbounded_update(sql: &str) -> Option<String> {
     static UPDATE: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?is)\b(?:update\s+[\w.`\x22\[\]]+\s+set|delete\s+from\s+[\w.`\x22\[\]]+)\b")
-            .expect("static regex")
+        // No word boundary after the name: on bytes, a name ending in a non-ASCII letter has none.
+        sql_regex(r"(?is)\b(?:update\s+[\w.`\x22\[\]]+\s+set\b|delete\s+from\s+[\w.`\x22\[\]]+)")
     });
-    static WHERE: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"(?is)\bwhere\b(.*)").expect("static regex"));
+    static WHERE: LazyLock<Regex> = LazyLock::new(|| sql_regex(r"(?is)\bwhere\b(.*)"));
+    let lower = sql.to_ascii_lowercase();
+    if !lower.contains("update") && !lower.contains("delete") {
+        return None;
+    }
     sql.split(';').find_map(|stmt| {
-        let m = UPDATE.find(stmt)?;
-        let rest = &stmt[m.end()..];
+        let m = UPDATE.find(stmt.as_bytes())?;
+        let rest = &stmt.as_bytes()[m.end()..];
         let unbounded = match WHERE.captures(rest) {
-            None => m.as_str()[..6].eq_ignore_ascii_case("update"),
-            Some(c) => always_true(&c[1]),
+            None => m.as_bytes()[..6].eq_ignore_ascii_case(b"update"),
+            Some(c) => always_true(&String::from_utf8_lossy(&c[1])),
         };
-        unbounded.then(|| m.as_str().split_whitespace().collect::<Vec<_>>().join(" "))
+        let text = String::from_utf8_lossy(m.as_bytes());
+        unbounded.then(|| text.split_whitespace().collect::<Vec<_>>().join(" "))
     })
 }
 
 /// A condition true for every row: one of its top-level `OR` terms always holds.
 fn always_true(cond: &str) -> bool {
-    static END: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)\b(order\s+by|limit|returning|group\s+by)\b").expect("static regex")
-    });
+    static END: LazyLock<Regex> =
+        LazyLock::new(|| sql_regex(r"(?i)\b(order\s+by|limit|returning|group\s+by)\b"));
     let lower = cond.to_ascii_lowercase();
-    let cond = match END.find(&lower) {
-        Some(m) => &lower[..m.start()],
+    let cond = match END.find(lower.as_bytes()) {
+        Some(m) => lower.get(..m.start()).unwrap_or(&lower),
         None => &lower[..],
     };
     let cond = cond.replace(['(', ')'], " ");
@@ -357,3 +401,80 @@ pub static RULES: &[Rule] = &[
         ],
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The Unicode patterns these replaced, for comparison.
+    const UNICODE_DESTRUCTIVE: &str = r"(?is)\b(drop\s+(database|table|schema|index|view|collection|keyspace|user|role)\b|truncate\s+(table\s+)?\w|delete\s+from\s+[\w.`\x22\[\]]+\s*(;|$|\))|alter\s+table\s+\S+\s+drop\b|flushall|flushdb|dropdatabase\s*\()|\.drop\s*\(\s*\)|\.(deletemany|remove)\s*\(\s*(\{\s*\})?\s*\)";
+    const UNICODE_COMMENT: &str = r"(?s)(^|\s)--(\s[^\n]*|$)|/\*.*?\*/";
+
+    const STATEMENTS: &[&str] = &[
+        "select count(*) from users",
+        "SELECT * FROM orders WHERE id = 3",
+        "DROP TABLE users",
+        "drop\u{a0}table users",
+        "DROP\u{3000}DATABASE prod",
+        "truncate naïve_table",
+        "TRUNCATE TABLE émile",
+        "delete from users;",
+        "DELETE FROM naïve\u{a0};",
+        "delete from users where id = 1",
+        "alter table t\u{a0}drop column c",
+        "ALTER TABLE accounts DROP COLUMN pw",
+        "db.users.drop()",
+        "db.getCollection('u').deleteMany({})",
+        "db.x.remove( { } )",
+        "FLUSHALL",
+        "select 'a' -- note\nfrom t",
+        "delete from users --\u{a0}where id = 1",
+        "select ' --'; drop table users",
+        "/* drop table x */ select 1",
+        "update users set admin = true",
+        "UPDATE t SET a = 1 WHERE 1=1",
+        "update t set a = 1 where id = 4",
+        "select dropped_at from events",
+        "delete from é where 1=1",
+        "update é set x = 1",
+        "",
+    ];
+
+    #[test]
+    fn the_byte_patterns_answer_as_the_unicode_patterns_did() {
+        let destructive = regex::Regex::new(UNICODE_DESTRUCTIVE).unwrap();
+        let comment = regex::Regex::new(UNICODE_COMMENT).unwrap();
+        for s in STATEMENTS {
+            let stripped = comment.replace_all(s, " ").into_owned();
+            assert_eq!(without_comments(s), stripped, "comments of {s:?}");
+            assert_eq!(
+                destructive_statement(&stripped),
+                destructive
+                    .find(&stripped)
+                    .map(|m| m.as_str().trim().to_string()),
+                "{s:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn destructive_statements_are_found_and_reads_are_not() {
+        let hit = |s: &str| destructive_statement(&without_comments(s)).is_some();
+        assert!(hit("DROP TABLE users"));
+        assert!(hit("drop\u{a0}table users"));
+        assert!(hit("TRUNCATE TABLE émile"));
+        assert!(hit("DELETE FROM naïve\u{a0};"));
+        assert!(hit("select ' --'; drop table users"));
+        assert!(!hit("select count(*) from users"));
+        assert!(!hit("select dropped_at from events"));
+        assert!(!hit("/* drop table x */ select 1"));
+        // A no-break space after `--` still opens a comment: the `WHERE` behind it is gone.
+        assert!(hit("delete from users --\u{a0}where id = 1"));
+        assert!(!hit("delete from users where id = 1"));
+        assert!(unbounded_update("UPDATE t SET a = 1 WHERE 1=1").is_some());
+        assert!(unbounded_update("update t set a = 1 where id = 4").is_none());
+        assert!(unbounded_update("select 1").is_none());
+        assert!(unbounded_update("delete from é where 1=1").is_some());
+        assert!(unbounded_update("delete from é where id = 2").is_none());
+    }
+}
