@@ -6,6 +6,7 @@
 
 mod commands;
 mod config;
+mod gates;
 mod pattern;
 mod script;
 

