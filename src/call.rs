@@ -6,6 +6,7 @@
 use crate::paths::PathResolver;
 use crate::shell::ShellAnalysis;
 use crate::vocab::Language;
+pub use crate::vocab::{Remote, RemoteChange};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -357,16 +358,6 @@ pub enum Payload {
     },
 }
 
-/// A git remote a command points at a URL (`git remote add NAME URL`, `git remote set-url
-/// NAME URL`, `git config remote.NAME.url URL`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Remote {
-    pub name: String,
-    pub url: String,
-    /// The remote is new (`git remote add`), not changed.
-    pub added: bool,
-}
-
 /// A local file a send carries.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SentFile {
@@ -551,7 +542,7 @@ pub enum Effect {
         /// The config file changed and the text the change adds to it, when known statically
         /// (`git config [--global|--file F] KEY VALUE`): the ledger records it as a write.
         adds: Option<(PathBuf, String)>,
-        /// The git remote the change points at a URL, if it does.
+        /// The git remote the change adds, points at a URL or renames, if it does.
         remote: Option<Remote>,
         /// The key a setting gives a value (`git config [--global] KEY VALUE`, `git config set
         /// KEY VALUE`, `npm config set KEY VALUE`), as written, known statically or not;

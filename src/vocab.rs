@@ -1078,34 +1078,96 @@ pub fn data_name_domain(w: &Word) -> Option<String> {
         .then(|| domain.trim_end_matches('.').to_ascii_lowercase())
 }
 
-/// The remote a git command points at a URL: `git remote add [-t B] [-m M] [-f] NAME URL`,
-/// `git remote set-url [--push] [--add] NAME URL`, `git config [--global] remote.NAME.url
-/// URL` (or `pushurl`): its name, its URL, and whether it is new (`add`). Git's global
-/// options are already off the command (`Command::args`).
-pub fn git_remote_set(c: &Command) -> Option<(String, String, bool)> {
+/// A git remote a command adds, points at a URL or renames (`git_remote_set`): the
+/// `Configure` effect carries it, and the push checks and session taint read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Remote {
+    /// The remote's name after the change.
+    pub name: String,
+    pub change: RemoteChange,
+}
+
+/// How a command changes a git remote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RemoteChange {
+    /// `git remote add NAME URL`: a new remote.
+    Added { url: String },
+    /// `git remote set-url NAME URL`, `git config remote.NAME.url URL` (or `pushurl`): an
+    /// existing remote pointed at a URL.
+    Repointed { url: String },
+    /// `git remote rename FROM NAME`: the name now points where `from` did.
+    Renamed { from: String },
+}
+
+impl Remote {
+    /// The URL the remote now points at, when the command says it (not for a rename).
+    pub fn url(&self) -> Option<&str> {
+        match &self.change {
+            RemoteChange::Added { url } | RemoteChange::Repointed { url } => Some(url),
+            RemoteChange::Renamed { .. } => None,
+        }
+    }
+}
+
+/// The remote a git command adds, points at a URL or renames: `git remote add [-t B] [-m M]
+/// [-f] NAME URL`, `git remote set-url [--push] [--add] NAME URL` (not `--delete`, which
+/// points it nowhere new), `git remote rename FROM NAME`, and a setting of
+/// `remote.NAME.url` or `remote.NAME.pushurl` in any spelling `config_setting` reads (`git
+/// config [--global|--add|--replace-all] KEY URL`, `git config set KEY URL`). Git's global
+/// options are already off the command (`Command::args`); a key's section and variable names
+/// are matched without case, as git does.
+pub fn git_remote_set(c: &Command) -> Option<Remote> {
     if c.program != "git" {
         return None;
     }
-    // `remote add -t B -m M` and `config -f FILE` take values; `remote add -f` does not.
-    let ops = match c.args.first().map(|w| w.text.as_str()) {
-        Some("remote") => operands_skipping(c, "tm", &[]),
-        Some("config") => operands_skipping(c, "f", &["file", "blob", "type"]),
-        _ => return None,
-    };
-    let words: Vec<&str> = ops.iter().map(|w| w.text.as_str()).collect();
-    let (name, url, added) = match words.as_slice() {
-        ["remote", "add", name, url, ..] => (*name, *url, true),
-        ["remote", "set-url", name, url, ..] => (*name, *url, false),
-        ["config", key, url, ..] => {
-            let name = key.strip_prefix("remote.").and_then(|k| {
-                k.strip_suffix(".url")
-                    .or_else(|| k.strip_suffix(".pushurl"))
-            })?;
-            (name, *url, false)
+    match c.args.first().map(|w| w.text.as_str()) {
+        Some("config") => {
+            let (key, url) = git_config_pair(c)?;
+            let rest = key
+                .get(..7)?
+                .eq_ignore_ascii_case("remote.")
+                .then(|| &key[7..])?;
+            let (name, var) = rest.rsplit_once('.')?;
+            let points = var.eq_ignore_ascii_case("url") || var.eq_ignore_ascii_case("pushurl");
+            (points && !name.is_empty()).then(|| Remote {
+                name: name.to_string(),
+                change: RemoteChange::Repointed {
+                    url: url.to_string(),
+                },
+            })
         }
-        _ => return None,
-    };
-    Some((name.to_string(), url.to_string(), added))
+        Some("remote") => {
+            // `remote add -t B -m M` takes values; `remote add -f` does not.
+            let ops = operands_skipping(c, "tm", &[]);
+            let words: Vec<&str> = ops.iter().map(|w| w.text.as_str()).collect();
+            let (name, change) = match words.as_slice() {
+                ["remote", "add", name, url, ..] => (
+                    *name,
+                    RemoteChange::Added {
+                        url: url.to_string(),
+                    },
+                ),
+                ["remote", "set-url", name, url, ..] if !c.has_flag(None, &["delete"]) => (
+                    *name,
+                    RemoteChange::Repointed {
+                        url: url.to_string(),
+                    },
+                ),
+                ["remote", "rename", from, name, ..] => (
+                    *name,
+                    RemoteChange::Renamed {
+                        from: from.to_string(),
+                    },
+                ),
+                _ => return None,
+            };
+            Some(Remote {
+                name: name.to_string(),
+                change,
+            })
+        }
+        _ => None,
+    }
 }
 
 /// The repository URLs a git command fetches from: `git clone`, `fetch`, `pull`, `ls-remote`
@@ -1140,37 +1202,43 @@ pub fn git_fetched_urls(c: &Command) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The key and value `git config` sets: `git config [--global|--file F|--add|--replace-all] KEY
+/// VALUE`, `git config set KEY VALUE`; `None` for a read (`git config KEY`, `--get`, `--list`,
+/// `git config get`), an unset or an edit.
+fn git_config_pair(c: &Command) -> Option<(&str, &str)> {
+    if c.program != "git" || c.args.first().is_none_or(|w| w.text != "config") {
+        return None;
+    }
+    let ops = operands_skipping(c, "f", &["file", "blob", "type", "default", "comment"]);
+    let words: Vec<&str> = ops.iter().skip(1).map(|w| w.text.as_str()).collect();
+    // `--get`, `--get-all`, `--unset`, `-l`, `--edit`, `--remove-section`…: no value set.
+    let other_action = c.args.iter().map(|a| a.text.as_str()).any(|t| {
+        t.starts_with("--get")
+            || t.starts_with("--unset")
+            || matches!(
+                t,
+                "-l" | "--list" | "-e" | "--edit" | "--remove-section" | "--rename-section"
+            )
+    });
+    let words = match words.first() {
+        Some(&"set") => &words[1..],
+        Some(&("get" | "list" | "unset" | "edit" | "remove-section" | "rename-section")) => {
+            return None;
+        }
+        _ => &words[..],
+    };
+    match words {
+        [key, value, ..] if !other_action => Some((*key, *value)),
+        _ => None,
+    }
+}
+
 /// The key a configuration command gives a value: `git config [--global|--file F] KEY VALUE`,
 /// `git config set KEY VALUE`, `npm|pnpm|yarn config set KEY [VALUE]` (`KEY=VALUE` too). `None`
 /// for a read (`git config KEY`, `--get`, `--list`, `git config get`), an unset or an edit.
 pub fn config_setting(c: &Command) -> Option<String> {
     match c.program.as_str() {
-        "git" if c.args.first().is_some_and(|w| w.text == "config") => {
-            let ops = operands_skipping(c, "f", &["file", "blob", "type", "default", "comment"]);
-            let words: Vec<&str> = ops.iter().skip(1).map(|w| w.text.as_str()).collect();
-            // `--get`, `--get-all`, `--unset`, `-l`, `--edit`, `--remove-section`…: no value set.
-            let other_action = c.args.iter().map(|a| a.text.as_str()).any(|t| {
-                t.starts_with("--get")
-                    || t.starts_with("--unset")
-                    || matches!(
-                        t,
-                        "-l" | "--list" | "-e" | "--edit" | "--remove-section" | "--rename-section"
-                    )
-            });
-            let words = match words.first() {
-                Some(&"set") => &words[1..],
-                Some(
-                    &("get" | "list" | "unset" | "edit" | "remove-section" | "rename-section"),
-                ) => {
-                    return None;
-                }
-                _ => &words[..],
-            };
-            match words {
-                [key, _value, ..] if !other_action => Some(key.to_string()),
-                _ => None,
-            }
-        }
+        "git" => git_config_pair(c).map(|(key, _)| key.to_string()),
         "npm" | "pnpm" | "yarn" => {
             let ops = operands(c);
             match ops.iter().map(|w| w.text.as_str()).collect::<Vec<_>>()[..] {
