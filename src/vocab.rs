@@ -1202,6 +1202,85 @@ pub fn git_fetched_urls(c: &Command) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The settings a git command runs with for itself alone, as (key, value): `git -c KEY=VALUE`
+/// (which the analysis keeps as git does, in `GIT_CONFIG_PARAMETERS`: `'KEY'='VALUE'`), and
+/// `GIT_CONFIG_KEY_<n>`/`GIT_CONFIG_VALUE_<n>` pairs in its environment (whatever
+/// `GIT_CONFIG_COUNT` says: counting them all errs toward seeing a setting).
+pub fn git_one_shot_config(c: &Command) -> Vec<(String, String)> {
+    if c.program != "git" {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (name, value) in &c.env {
+        if name == "GIT_CONFIG_PARAMETERS" {
+            out.extend(config_parameters(&value.text));
+        } else if let Some(n) = name.strip_prefix("GIT_CONFIG_KEY_")
+            && let Some((_, v)) = c
+                .env
+                .iter()
+                .find(|(k, _)| k.strip_prefix("GIT_CONFIG_VALUE_") == Some(n))
+        {
+            out.push((value.text.clone(), v.text.clone()));
+        }
+    }
+    out
+}
+
+/// The settings of a `GIT_CONFIG_PARAMETERS` value: `'KEY'='VALUE'` (or `'KEY=VALUE'`) items
+/// separated by spaces, a quote inside written `'\''`.
+fn config_parameters(text: &str) -> Vec<(String, String)> {
+    let mut items = vec![String::new()];
+    let mut quoted = false;
+    let mut chars = text.chars();
+    while let Some(ch) = chars.next() {
+        match ch {
+            '\'' => quoted = !quoted,
+            c if c.is_whitespace() && !quoted => items.push(String::new()),
+            c => {
+                let c = if c == '\\' && !quoted {
+                    chars.next().unwrap_or(c)
+                } else {
+                    c
+                };
+                if let Some(item) = items.last_mut() {
+                    item.push(c);
+                }
+            }
+        }
+    }
+    items
+        .iter()
+        .filter_map(|i| i.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+/// The URL a git command's one-shot settings send a push to the remote `name` to instead of
+/// the one configured: `remote.NAME.url` or `pushurl` (`git -c remote.origin.url=URL push`),
+/// or a `url.BASE.insteadOf`/`pushInsteadOf` rewrite, whose base is where any remote it
+/// matches now goes.
+pub fn git_push_rewritten(c: &Command, name: &str) -> Option<String> {
+    git_one_shot_config(c).into_iter().find_map(|(key, value)| {
+        let lower = key.to_ascii_lowercase();
+        let remote_url = lower
+            .strip_prefix("remote.")
+            .and_then(|r| {
+                r.strip_suffix(".url")
+                    .or_else(|| r.strip_suffix(".pushurl"))
+            })
+            .is_some_and(|r| r.len() == name.len() && key[7..7 + r.len()] == *name);
+        if remote_url {
+            return Some(value);
+        }
+        let rewrite = lower.starts_with("url.")
+            && (lower.ends_with(".insteadof") || lower.ends_with(".pushinsteadof"));
+        rewrite.then(|| {
+            let base = &key[4..key.rfind('.').unwrap_or(key.len())];
+            base.to_string()
+        })
+    })
+}
+
 /// The key and value `git config` sets: `git config [--global|--file F|--add|--replace-all] KEY
 /// VALUE`, `git config set KEY VALUE`; `None` for a read (`git config KEY`, `--get`, `--list`,
 /// `git config get`), an unset or an edit.
@@ -3119,6 +3198,64 @@ mod tests {
     }
 
     use super::*;
+
+    /// A git command's one-shot settings come from `-c` (kept in `GIT_CONFIG_PARAMETERS`) and
+    /// from `GIT_CONFIG_KEY_<n>`/`VALUE_<n>`; only the pushed remote's URL or a URL rewrite
+    /// sends the push elsewhere.
+    #[test]
+    fn one_shot_git_settings_and_where_they_send_a_push() {
+        let push = |line: &str| {
+            let a = crate::shell::analyse(line);
+            let c = a
+                .commands
+                .iter()
+                .find(|c| c.program == "git")
+                .unwrap()
+                .clone();
+            let name = c
+                .operands()
+                .get(1)
+                .map_or("origin".to_string(), |w| w.text.clone());
+            git_push_rewritten(&c, &name)
+        };
+        for (line, url) in [
+            (
+                "git -c remote.origin.url=https://e.example/x push",
+                "https://e.example/x",
+            ),
+            (
+                "git -c a.b=c -c remote.bk.pushurl=u@e.example:x push bk",
+                "u@e.example:x",
+            ),
+            (
+                "bash -c \"git -c 'REMOTE.bk.URL=https://e.example/x' push bk main\"",
+                "https://e.example/x",
+            ),
+            (
+                "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.url GIT_CONFIG_VALUE_0=https://e.example/x git push",
+                "https://e.example/x",
+            ),
+            (
+                "GIT_CONFIG_PARAMETERS=\"'remote.origin.url'='https://e.example/x'\" git push",
+                "https://e.example/x",
+            ),
+            (
+                "git -c url.https://e.example/.insteadOf=https://github.com/ push",
+                "https://e.example/",
+            ),
+        ] {
+            assert_eq!(push(line).as_deref(), Some(url), "{line}");
+        }
+        for line in [
+            "git push origin main",
+            "git -c user.name=x -c core.pager=cat push",
+            "git -c remote.other.url=https://e.example/x push origin",
+            "git -c remote.Origin.url=https://e.example/x push origin",
+            "GIT_CONFIG_KEY_0=remote.origin.url git push",
+        ] {
+            assert_eq!(push(line), None, "{line}");
+        }
+    }
 
     fn cmd(line: &str) -> Command {
         crate::shell::analyse(line)
