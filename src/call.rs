@@ -447,7 +447,10 @@ pub struct Reader {
 
 impl Effect {
     /// The path of a read taint and `count: read` limits count: a file tool's or MCP
-    /// server's read, `cat`'s operands and `<` input.
+    /// server's read, `cat`'s operands and `<` input. Not every `Read`: an operand read is
+    /// also what `mv`, `ln -s`, `cp`, `sed -i` and `sha256sum` do to a file, which moves,
+    /// links or digests it without its content reaching the context or, for `mv` and `ln`,
+    /// being read at all (docs/ARCHITECTURE.md, "What still goes against the design").
     pub fn counted_read(&self) -> Option<&Path> {
         match self {
             Effect::Read { path, by } if by.as_ref().is_none_or(|r| !r.operand) => Some(path),

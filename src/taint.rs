@@ -683,6 +683,44 @@ mod tests {
         }
     }
 
+    /// Untrusted exposure counts the reads calibrated as putting a file's content in the
+    /// context (`Effect::counted_read`): moving, linking, copying or digesting a file from
+    /// outside the project brings none of it into the session, though each is an
+    /// `Effect::Read`, so counting every `Read` would taint ordinary sessions (and count `mv`
+    /// and `ln` against `count: read` limits). Private data is judged apart, on every command
+    /// that reaches a secret (`commands_reading_secrets`), so those stay private.
+    #[test]
+    fn moving_linking_copying_or_digesting_an_outside_file_is_no_untrusted_content() {
+        for cmd in [
+            "mv ~/Downloads/data.csv data/",
+            "ln -s /home/dev/other/lib vendor/lib",
+            "cp -r /home/dev/other/template/ .",
+            "sudo install -m 755 /home/dev/other/tool bin/tool",
+            "wc -l /home/dev/other/notes.md",
+            "sha256sum /home/dev/other/release.tgz",
+        ] {
+            let c = call("Bash", json!({ "command": cmd }));
+            assert!(
+                c.effects
+                    .iter()
+                    .any(|e| matches!(e, CallEffect::Read { .. })),
+                "{cmd}"
+            );
+            assert!(kinds("Bash", json!({ "command": cmd })).is_empty(), "{cmd}");
+            // Nor does a `count: read` limit count it.
+            let root = Path::new("/home/dev/project");
+            assert!(!c.effects.iter().any(|e| e.is_kind("read", root)), "{cmd}");
+        }
+        use ExposureKind::Private;
+        for cmd in [
+            "mv .env .env.old",
+            "ln -s ~/.ssh/id_ed25519 key",
+            "sha256sum .env",
+        ] {
+            assert_eq!(kinds("Bash", json!({ "command": cmd })), [Private], "{cmd}");
+        }
+    }
+
     #[test]
     fn untrusted_content_from_the_web_mcp_downloads_and_outside_the_project() {
         use ExposureKind::Untrusted;
