@@ -6,6 +6,7 @@
 use crate::paths::PathResolver;
 use crate::shell::ShellAnalysis;
 use crate::vocab::Language;
+pub use crate::vocab::{Remote, RemoteChange};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -357,16 +358,6 @@ pub enum Payload {
     },
 }
 
-/// A git remote a command points at a URL (`git remote add NAME URL`, `git remote set-url
-/// NAME URL`, `git config remote.NAME.url URL`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Remote {
-    pub name: String,
-    pub url: String,
-    /// The remote is new (`git remote add`), not changed.
-    pub added: bool,
-}
-
 /// A local file a send carries.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SentFile {
@@ -456,7 +447,10 @@ pub struct Reader {
 
 impl Effect {
     /// The path of a read taint and `count: read` limits count: a file tool's or MCP
-    /// server's read, `cat`'s operands and `<` input.
+    /// server's read, `cat`'s operands and `<` input. Not every `Read`: an operand read is
+    /// also what `mv`, `ln -s`, `cp`, `sed -i` and `sha256sum` do to a file, which moves,
+    /// links or digests it without its content reaching the context or, for `mv` and `ln`,
+    /// being read at all (docs/ARCHITECTURE.md, "What still goes against the design").
     pub fn counted_read(&self) -> Option<&Path> {
         match self {
             Effect::Read { path, by } if by.as_ref().is_none_or(|r| !r.operand) => Some(path),
@@ -551,7 +545,7 @@ pub enum Effect {
         /// The config file changed and the text the change adds to it, when known statically
         /// (`git config [--global|--file F] KEY VALUE`): the ledger records it as a write.
         adds: Option<(PathBuf, String)>,
-        /// The git remote the change points at a URL, if it does.
+        /// The git remote the change adds, points at a URL or renames, if it does.
         remote: Option<Remote>,
         /// The key a setting gives a value (`git config [--global] KEY VALUE`, `git config set
         /// KEY VALUE`, `npm config set KEY VALUE`), as written, known statically or not;
@@ -565,37 +559,14 @@ pub enum Effect {
     Serve { root: PathBuf, program: String },
 }
 
-impl Effect {
-    /// The filesystem paths the effect names (not what a send carries), as `paths_mut` does.
-    pub fn paths(&self) -> Vec<&PathBuf> {
-        match self {
-            Effect::Read { path, .. }
-            | Effect::List { path }
-            | Effect::Write { path, .. }
-            | Effect::Create { path }
-            | Effect::Chmod { path, .. }
-            | Effect::Serve { root: path, .. } => vec![path],
-            Effect::Delete { target, .. } => match target {
-                DeleteTarget::Named { path, .. } => path.iter().collect(),
-                DeleteTarget::Stdin { listed } => {
-                    listed.iter().filter_map(|(_, p)| p.as_ref()).collect()
-                }
-            },
-            Effect::Move { from, to, .. } => vec![from, to],
-            Effect::Link { link, target, .. } => vec![link, target],
-            Effect::Execute { path, .. } => path.iter().collect(),
-            Effect::Configure { adds, .. } => adds.iter().map(|(p, _)| p).collect(),
-            Effect::Query { .. }
-            | Effect::Send { .. }
-            | Effect::Fetch { .. }
-            | Effect::Signal { .. }
-            | Effect::StartAgent { .. } => Vec::new(),
-        }
-    }
-
-    /// Applies `f` to every filesystem path the effect names (not what a send carries).
-    pub fn paths_mut(&mut self, mut f: impl FnMut(&mut PathBuf)) {
-        match self {
+/// Calls `$f` on every filesystem path the effect `$effect` names (not what a send carries):
+/// the one match that `Effect::paths` and `Effect::paths_mut` share. The same text serves a
+/// shared and a mutable borrow (match ergonomics bind `&PathBuf` or `&mut PathBuf`), so the
+/// two cannot drift apart when a variant is added.
+macro_rules! each_path {
+    ($effect:expr, $f:expr) => {{
+        let f = &mut $f;
+        match $effect {
             Effect::Read { path, .. }
             | Effect::List { path }
             | Effect::Write { path, .. }
@@ -603,11 +574,17 @@ impl Effect {
             | Effect::Chmod { path, .. }
             | Effect::Serve { root: path, .. } => f(path),
             Effect::Delete { target, .. } => match target {
-                DeleteTarget::Named { path, .. } => path.iter_mut().for_each(f),
-                DeleteTarget::Stdin { listed } => listed
-                    .iter_mut()
-                    .filter_map(|(_, p)| p.as_mut())
-                    .for_each(f),
+                DeleteTarget::Named {
+                    path: Some(path), ..
+                } => f(path),
+                DeleteTarget::Named { path: None, .. } => {}
+                DeleteTarget::Stdin { listed } => {
+                    for (_, path) in listed {
+                        if let Some(path) = path {
+                            f(path)
+                        }
+                    }
+                }
             },
             Effect::Move { from, to, .. } => {
                 f(from);
@@ -617,14 +594,35 @@ impl Effect {
                 f(link);
                 f(target);
             }
-            Effect::Execute { path, .. } => path.iter_mut().for_each(f),
-            Effect::Configure { adds, .. } => adds.iter_mut().for_each(|(p, _)| f(p)),
+            Effect::Execute {
+                path: Some(path), ..
+            } => f(path),
+            Effect::Execute { path: None, .. } => {}
+            Effect::Configure {
+                adds: Some((path, _)),
+                ..
+            } => f(path),
+            Effect::Configure { adds: None, .. } => {}
             Effect::Query { .. }
             | Effect::Send { .. }
             | Effect::Fetch { .. }
             | Effect::Signal { .. }
             | Effect::StartAgent { .. } => {}
         }
+    }};
+}
+
+impl Effect {
+    /// The filesystem paths the effect names (not what a send carries).
+    pub fn paths(&self) -> Vec<&PathBuf> {
+        let mut out = Vec::new();
+        each_path!(self, |p| out.push(p));
+        out
+    }
+
+    /// Applies `f` to every filesystem path the effect names, as `paths` lists them.
+    pub fn paths_mut(&mut self, mut f: impl FnMut(&mut PathBuf)) {
+        each_path!(self, f);
     }
 
     /// The path the effect changes, if it changes one (writes, creates, deletes of a target
@@ -639,5 +637,102 @@ impl Effect {
             Effect::Chmod { path, how, .. } => Some((path, how)),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `paths` and `paths_mut` walk the same paths in the same order for every variant that
+    /// names one (they share one match), and none for those that name none.
+    #[test]
+    fn paths_and_paths_mut_agree() {
+        let p = |s: &str| PathBuf::from(s);
+        let effects = vec![
+            Effect::Read {
+                path: p("/r"),
+                by: None,
+            },
+            Effect::List { path: p("/l") },
+            Effect::Write {
+                path: p("/w"),
+                content: None,
+                how: "Write".into(),
+                shell: None,
+            },
+            Effect::Create { path: p("/c") },
+            Effect::Delete {
+                target: DeleteTarget::Named {
+                    written: "d".into(),
+                    path: Some(p("/d")),
+                    span: Span::Exact,
+                },
+                recursive: false,
+                how: "rm".into(),
+            },
+            Effect::Delete {
+                target: DeleteTarget::Stdin {
+                    listed: vec![("a".into(), Some(p("/a"))), ("$X".into(), None)],
+                },
+                recursive: false,
+                how: "rm".into(),
+            },
+            Effect::Move {
+                from: p("/from"),
+                to: p("/to"),
+                span: Span::Exact,
+            },
+            Effect::Link {
+                link: p("/link"),
+                target: p("/target"),
+                symbolic: true,
+            },
+            Effect::Chmod {
+                path: p("/m"),
+                how: "chmod".into(),
+                recursive: false,
+            },
+            Effect::Execute {
+                program: "sh".into(),
+                path: Some(p("/x.sh")),
+                language: None,
+                run: None,
+            },
+            Effect::Configure {
+                what: "git config a b".into(),
+                adds: Some((p("/cfg"), "b".into())),
+                remote: None,
+                setting: None,
+            },
+            Effect::Serve {
+                root: p("/srv"),
+                program: "php".into(),
+            },
+            Effect::Fetch {
+                url: "https://x.example/".into(),
+                host: None,
+            },
+            Effect::Signal { target: "1".into() },
+        ];
+        let mut listed = Vec::new();
+        let mut walked = Vec::new();
+        for mut e in effects {
+            listed.extend(e.paths().into_iter().cloned());
+            e.paths_mut(|path| {
+                walked.push(path.clone());
+                *path = path.join("moved");
+            });
+            assert!(e.paths().iter().all(|q| q.ends_with("moved")), "{e:?}");
+        }
+        assert_eq!(listed, walked);
+        let names: Vec<&str> = listed.iter().filter_map(|q| q.to_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "/r", "/l", "/w", "/c", "/d", "/a", "/from", "/to", "/link", "/target", "/m",
+                "/x.sh", "/cfg", "/srv"
+            ]
+        );
     }
 }

@@ -1083,34 +1083,96 @@ pub fn data_name_domain(w: &Word) -> Option<String> {
         .then(|| domain.trim_end_matches('.').to_ascii_lowercase())
 }
 
-/// The remote a git command points at a URL: `git remote add [-t B] [-m M] [-f] NAME URL`,
-/// `git remote set-url [--push] [--add] NAME URL`, `git config [--global] remote.NAME.url
-/// URL` (or `pushurl`): its name, its URL, and whether it is new (`add`). Git's global
-/// options are already off the command (`Command::args`).
-pub fn git_remote_set(c: &Command) -> Option<(String, String, bool)> {
+/// A git remote a command adds, points at a URL or renames (`git_remote_set`): the
+/// `Configure` effect carries it, and the push checks and session taint read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Remote {
+    /// The remote's name after the change.
+    pub name: String,
+    pub change: RemoteChange,
+}
+
+/// How a command changes a git remote.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RemoteChange {
+    /// `git remote add NAME URL`: a new remote.
+    Added { url: String },
+    /// `git remote set-url NAME URL`, `git config remote.NAME.url URL` (or `pushurl`): an
+    /// existing remote pointed at a URL.
+    Repointed { url: String },
+    /// `git remote rename FROM NAME`: the name now points where `from` did.
+    Renamed { from: String },
+}
+
+impl Remote {
+    /// The URL the remote now points at, when the command says it (not for a rename).
+    pub fn url(&self) -> Option<&str> {
+        match &self.change {
+            RemoteChange::Added { url } | RemoteChange::Repointed { url } => Some(url),
+            RemoteChange::Renamed { .. } => None,
+        }
+    }
+}
+
+/// The remote a git command adds, points at a URL or renames: `git remote add [-t B] [-m M]
+/// [-f] NAME URL`, `git remote set-url [--push] [--add] NAME URL` (not `--delete`, which
+/// points it nowhere new), `git remote rename FROM NAME`, and a setting of
+/// `remote.NAME.url` or `remote.NAME.pushurl` in any spelling `config_setting` reads (`git
+/// config [--global|--add|--replace-all] KEY URL`, `git config set KEY URL`). Git's global
+/// options are already off the command (`Command::args`); a key's section and variable names
+/// are matched without case, as git does.
+pub fn git_remote_set(c: &Command) -> Option<Remote> {
     if c.program != "git" {
         return None;
     }
-    // `remote add -t B -m M` and `config -f FILE` take values; `remote add -f` does not.
-    let ops = match c.args.first().map(|w| w.text.as_str()) {
-        Some("remote") => operands_skipping(c, "tm", &[]),
-        Some("config") => operands_skipping(c, "f", &["file", "blob", "type"]),
-        _ => return None,
-    };
-    let words: Vec<&str> = ops.iter().map(|w| w.text.as_str()).collect();
-    let (name, url, added) = match words.as_slice() {
-        ["remote", "add", name, url, ..] => (*name, *url, true),
-        ["remote", "set-url", name, url, ..] => (*name, *url, false),
-        ["config", key, url, ..] => {
-            let name = key.strip_prefix("remote.").and_then(|k| {
-                k.strip_suffix(".url")
-                    .or_else(|| k.strip_suffix(".pushurl"))
-            })?;
-            (name, *url, false)
+    match c.args.first().map(|w| w.text.as_str()) {
+        Some("config") => {
+            let (key, url) = git_config_pair(c)?;
+            let rest = key
+                .get(..7)?
+                .eq_ignore_ascii_case("remote.")
+                .then(|| &key[7..])?;
+            let (name, var) = rest.rsplit_once('.')?;
+            let points = var.eq_ignore_ascii_case("url") || var.eq_ignore_ascii_case("pushurl");
+            (points && !name.is_empty()).then(|| Remote {
+                name: name.to_string(),
+                change: RemoteChange::Repointed {
+                    url: url.to_string(),
+                },
+            })
         }
-        _ => return None,
-    };
-    Some((name.to_string(), url.to_string(), added))
+        Some("remote") => {
+            // `remote add -t B -m M` takes values; `remote add -f` does not.
+            let ops = operands_skipping(c, "tm", &[]);
+            let words: Vec<&str> = ops.iter().map(|w| w.text.as_str()).collect();
+            let (name, change) = match words.as_slice() {
+                ["remote", "add", name, url, ..] => (
+                    *name,
+                    RemoteChange::Added {
+                        url: url.to_string(),
+                    },
+                ),
+                ["remote", "set-url", name, url, ..] if !c.has_flag(None, &["delete"]) => (
+                    *name,
+                    RemoteChange::Repointed {
+                        url: url.to_string(),
+                    },
+                ),
+                ["remote", "rename", from, name, ..] => (
+                    *name,
+                    RemoteChange::Renamed {
+                        from: from.to_string(),
+                    },
+                ),
+                _ => return None,
+            };
+            Some(Remote {
+                name: name.to_string(),
+                change,
+            })
+        }
+        _ => None,
+    }
 }
 
 /// The repository URLs a git command fetches from: `git clone`, `fetch`, `pull`, `ls-remote`
@@ -1145,37 +1207,122 @@ pub fn git_fetched_urls(c: &Command) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The settings a git command runs with for itself alone, as (key, value): `git -c KEY=VALUE`
+/// (which the analysis keeps as git does, in `GIT_CONFIG_PARAMETERS`: `'KEY'='VALUE'`), and
+/// `GIT_CONFIG_KEY_<n>`/`GIT_CONFIG_VALUE_<n>` pairs in its environment (whatever
+/// `GIT_CONFIG_COUNT` says: counting them all errs toward seeing a setting).
+pub fn git_one_shot_config(c: &Command) -> Vec<(String, String)> {
+    if c.program != "git" {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (name, value) in &c.env {
+        if name == "GIT_CONFIG_PARAMETERS" {
+            out.extend(config_parameters(&value.text));
+        } else if let Some(n) = name.strip_prefix("GIT_CONFIG_KEY_")
+            && let Some((_, v)) = c
+                .env
+                .iter()
+                .find(|(k, _)| k.strip_prefix("GIT_CONFIG_VALUE_") == Some(n))
+        {
+            out.push((value.text.clone(), v.text.clone()));
+        }
+    }
+    out
+}
+
+/// The settings of a `GIT_CONFIG_PARAMETERS` value: `'KEY'='VALUE'` (or `'KEY=VALUE'`) items
+/// separated by spaces, a quote inside written `'\''`.
+fn config_parameters(text: &str) -> Vec<(String, String)> {
+    let mut items = vec![String::new()];
+    let mut quoted = false;
+    let mut chars = text.chars();
+    while let Some(ch) = chars.next() {
+        match ch {
+            '\'' => quoted = !quoted,
+            c if c.is_whitespace() && !quoted => items.push(String::new()),
+            c => {
+                let c = if c == '\\' && !quoted {
+                    chars.next().unwrap_or(c)
+                } else {
+                    c
+                };
+                if let Some(item) = items.last_mut() {
+                    item.push(c);
+                }
+            }
+        }
+    }
+    items
+        .iter()
+        .filter_map(|i| i.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+/// The URL a git command's one-shot settings send a push to the remote `name` to instead of
+/// the one configured: `remote.NAME.url` or `pushurl` (`git -c remote.origin.url=URL push`),
+/// or a `url.BASE.insteadOf`/`pushInsteadOf` rewrite, whose base is where any remote it
+/// matches now goes.
+pub fn git_push_rewritten(c: &Command, name: &str) -> Option<String> {
+    git_one_shot_config(c).into_iter().find_map(|(key, value)| {
+        let lower = key.to_ascii_lowercase();
+        let remote_url = lower
+            .strip_prefix("remote.")
+            .and_then(|r| {
+                r.strip_suffix(".url")
+                    .or_else(|| r.strip_suffix(".pushurl"))
+            })
+            .is_some_and(|r| r.len() == name.len() && key[7..7 + r.len()] == *name);
+        if remote_url {
+            return Some(value);
+        }
+        let rewrite = lower.starts_with("url.")
+            && (lower.ends_with(".insteadof") || lower.ends_with(".pushinsteadof"));
+        rewrite.then(|| {
+            let base = &key[4..key.rfind('.').unwrap_or(key.len())];
+            base.to_string()
+        })
+    })
+}
+
+/// The key and value `git config` sets: `git config [--global|--file F|--add|--replace-all] KEY
+/// VALUE`, `git config set KEY VALUE`; `None` for a read (`git config KEY`, `--get`, `--list`,
+/// `git config get`), an unset or an edit.
+fn git_config_pair(c: &Command) -> Option<(&str, &str)> {
+    if c.program != "git" || c.args.first().is_none_or(|w| w.text != "config") {
+        return None;
+    }
+    let ops = operands_skipping(c, "f", &["file", "blob", "type", "default", "comment"]);
+    let words: Vec<&str> = ops.iter().skip(1).map(|w| w.text.as_str()).collect();
+    // `--get`, `--get-all`, `--unset`, `-l`, `--edit`, `--remove-section`…: no value set.
+    let other_action = c.args.iter().map(|a| a.text.as_str()).any(|t| {
+        t.starts_with("--get")
+            || t.starts_with("--unset")
+            || matches!(
+                t,
+                "-l" | "--list" | "-e" | "--edit" | "--remove-section" | "--rename-section"
+            )
+    });
+    let words = match words.first() {
+        Some(&"set") => &words[1..],
+        Some(&("get" | "list" | "unset" | "edit" | "remove-section" | "rename-section")) => {
+            return None;
+        }
+        _ => &words[..],
+    };
+    match words {
+        [key, value, ..] if !other_action => Some((*key, *value)),
+        _ => None,
+    }
+}
+
 /// The key a configuration command gives a value: `git config [--global|--file F] KEY VALUE`,
 /// `git config set KEY VALUE`, `npm|pnpm|yarn config set KEY [VALUE]` (`KEY=VALUE` too). `None`
 /// for a read (`git config KEY`, `--get`, `--list`, `git config get`), an unset or an edit.
 pub fn config_setting(c: &Command) -> Option<String> {
     match c.program.as_str() {
-        "git" if c.args.first().is_some_and(|w| w.text == "config") => {
-            let ops = operands_skipping(c, "f", &["file", "blob", "type", "default", "comment"]);
-            let words: Vec<&str> = ops.iter().skip(1).map(|w| w.text.as_str()).collect();
-            // `--get`, `--get-all`, `--unset`, `-l`, `--edit`, `--remove-section`…: no value set.
-            let other_action = c.args.iter().map(|a| a.text.as_str()).any(|t| {
-                t.starts_with("--get")
-                    || t.starts_with("--unset")
-                    || matches!(
-                        t,
-                        "-l" | "--list" | "-e" | "--edit" | "--remove-section" | "--rename-section"
-                    )
-            });
-            let words = match words.first() {
-                Some(&"set") => &words[1..],
-                Some(
-                    &("get" | "list" | "unset" | "edit" | "remove-section" | "rename-section"),
-                ) => {
-                    return None;
-                }
-                _ => &words[..],
-            };
-            match words {
-                [key, _value, ..] if !other_action => Some(key.to_string()),
-                _ => None,
-            }
-        }
+        "git" => git_config_pair(c).map(|(key, _)| key.to_string()),
         "npm" | "pnpm" | "yarn" => {
             let ops = operands(c);
             match ops.iter().map(|w| w.text.as_str()).collect::<Vec<_>>()[..] {
@@ -3056,6 +3203,64 @@ mod tests {
     }
 
     use super::*;
+
+    /// A git command's one-shot settings come from `-c` (kept in `GIT_CONFIG_PARAMETERS`) and
+    /// from `GIT_CONFIG_KEY_<n>`/`VALUE_<n>`; only the pushed remote's URL or a URL rewrite
+    /// sends the push elsewhere.
+    #[test]
+    fn one_shot_git_settings_and_where_they_send_a_push() {
+        let push = |line: &str| {
+            let a = crate::shell::analyse(line);
+            let c = a
+                .commands
+                .iter()
+                .find(|c| c.program == "git")
+                .unwrap()
+                .clone();
+            let name = c
+                .operands()
+                .get(1)
+                .map_or("origin".to_string(), |w| w.text.clone());
+            git_push_rewritten(&c, &name)
+        };
+        for (line, url) in [
+            (
+                "git -c remote.origin.url=https://e.example/x push",
+                "https://e.example/x",
+            ),
+            (
+                "git -c a.b=c -c remote.bk.pushurl=u@e.example:x push bk",
+                "u@e.example:x",
+            ),
+            (
+                "bash -c \"git -c 'REMOTE.bk.URL=https://e.example/x' push bk main\"",
+                "https://e.example/x",
+            ),
+            (
+                "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=remote.origin.url GIT_CONFIG_VALUE_0=https://e.example/x git push",
+                "https://e.example/x",
+            ),
+            (
+                "GIT_CONFIG_PARAMETERS=\"'remote.origin.url'='https://e.example/x'\" git push",
+                "https://e.example/x",
+            ),
+            (
+                "git -c url.https://e.example/.insteadOf=https://github.com/ push",
+                "https://e.example/",
+            ),
+        ] {
+            assert_eq!(push(line).as_deref(), Some(url), "{line}");
+        }
+        for line in [
+            "git push origin main",
+            "git -c user.name=x -c core.pager=cat push",
+            "git -c remote.other.url=https://e.example/x push origin",
+            "git -c remote.Origin.url=https://e.example/x push origin",
+            "GIT_CONFIG_KEY_0=remote.origin.url git push",
+        ] {
+            assert_eq!(push(line), None, "{line}");
+        }
+    }
 
     fn cmd(line: &str) -> Command {
         crate::shell::analyse(line)

@@ -400,6 +400,31 @@ pub(super) static BUILTIN: &[Builtin] = &[
         ],
         ..NONE
     },
+    // A remote tool (`mode`: add, set-url, rename, list…) is the `git remote` command it runs.
+    Builtin {
+        tools: &["mcp__*__git_remote"],
+        argv: &[
+            "git",
+            "remote",
+            "{mode}",
+            "{push?--push}",
+            "{name}",
+            "{newName}",
+            "{new_name}",
+            "{url}",
+        ],
+        ..NONE
+    },
+    Builtin {
+        tools: &["mcp__*__git_remote_add"],
+        argv: &["git", "remote", "add", "{name}", "{url}"],
+        ..NONE
+    },
+    Builtin {
+        tools: &["mcp__*__git_remote_set_url"],
+        argv: &["git", "remote", "set-url", "{name}", "{url}"],
+        ..NONE
+    },
     Builtin {
         tools: &["mcp__*__git_config", "mcp__*__git_set_config"],
         argv: &["git", "config", "{key}", "{value}"],

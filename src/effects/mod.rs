@@ -20,8 +20,8 @@ use crate::vocab;
 use serde_json::Value;
 
 pub use crate::call::{
-    DeleteTarget, Effect, Feed, Part, Payload, Reader, Remote, Sent, SentFile, ShellRun,
-    ShellWrite, Source, Span,
+    DeleteTarget, Effect, Feed, Part, Payload, Reader, Remote, RemoteChange, Sent, SentFile,
+    ShellRun, ShellWrite, Source, Span,
 };
 pub use delete::{FIND_DELETE, find_starts};
 
@@ -873,11 +873,6 @@ fn not_files(c: &Command) -> Vec<&crate::shell::Word> {
     out
 }
 
-/// The git remote command `c` points at a URL (`vocab::git_remote_set`).
-fn git_remote(c: &Command) -> Option<Remote> {
-    vocab::git_remote_set(c).map(|(name, url, added)| Remote { name, url, added })
-}
-
 fn command_effects(
     analysis: &ShellAnalysis,
     i: usize,
@@ -995,11 +990,11 @@ fn command_effects(
         "git" if vocab::subcommand(c) == Some("config") => out.push(Effect::Configure {
             what: c.line(),
             adds,
-            remote: git_remote(c),
+            remote: vocab::git_remote_set(c),
             setting: vocab::config_setting(c),
         }),
         "git" if vocab::subcommand(c) == Some("remote") => {
-            if let Some(remote) = git_remote(c) {
+            if let Some(remote) = vocab::git_remote_set(c) {
                 out.push(Effect::Configure {
                     what: c.line(),
                     adds: None,

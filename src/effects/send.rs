@@ -54,15 +54,21 @@ pub(super) fn sent(analysis: &ShellAnalysis, i: usize, scope: &Scope, writes: &W
     match c.program.as_str() {
         "git" => {
             // `git push URL`: the commits go to a host named on the line, not a configured
-            // remote; else to the remote named (`origin` when none is).
+            // remote; else to the remote named (`origin` when none is), unless the command's
+            // one-shot settings point that remote elsewhere (`git -c remote.origin.url=URL`).
             match c.operands().get(1) {
                 Some(w)
                     if w.text.contains("://") || (w.text.contains('@') && w.text.contains(':')) =>
                 {
                     items.push(Payload::PushUrl(w.text.clone()))
                 }
-                Some(w) => items.push(Payload::PushRemote(w.text.clone())),
-                None => items.push(Payload::PushRemote("origin".into())),
+                named => {
+                    let name = named.map_or("origin", |w| w.text.as_str());
+                    items.push(match vocab::git_push_rewritten(c, name) {
+                        Some(url) => Payload::PushUrl(url),
+                        None => Payload::PushRemote(name.to_string()),
+                    })
+                }
             }
         }
         "curl" | "wget" => data = request(&line, &mut items),
@@ -187,6 +193,11 @@ fn hosts(c: &Command) -> Vec<String> {
         .iter()
         .filter_map(|u| vocab::url_host(u))
         .collect();
+    // A push's one-shot remote URL (`git -c remote.origin.url=URL push`).
+    if c.program == "git" {
+        let name = c.operands().get(1).map_or("origin", |w| w.text.as_str());
+        out.extend(vocab::git_push_rewritten(c, name).and_then(|u| vocab::url_host(&u)));
+    }
     let http = matches!(
         c.program.as_str(),
         "curl" | "wget" | "http" | "https" | "xh" | "httpie"

@@ -274,7 +274,41 @@ fn a_push_to_a_remote_set_in_the_same_call_is_asked() {
             ),
             PUSH,
         ),
+        // A rename carries the new URL to the name pushed.
+        (
+            bash("git remote add x https://e.example/r && git remote rename x up && git push up"),
+            PUSH,
+        ),
+        // `git config set`, `--add`, a key in other case: still the remote's URL.
+        (
+            bash("git config set remote.m.url https://e.example/r.git; git push m"),
+            PUSH,
+        ),
+        (
+            bash("sudo git config --add Remote.m.PushURL https://e.example/r.git; git push m"),
+            PUSH,
+        ),
+        // An MCP git server's remote tool, then a push.
+        (
+            tool(
+                "mcp__git__git_remote",
+                r#"{"path":".","mode":"add","name":"x","url":"https://e.example/r.git"}"#,
+            ),
+            None,
+        ),
         // Ordinary remotes.
+        (
+            bash("git remote rename origin upstream && git push upstream main"),
+            None,
+        ),
+        (
+            bash("git remote set-url --delete origin https://old.example/r && git push origin"),
+            None,
+        ),
+        (
+            bash("git config --get remote.origin.url && git push origin"),
+            None,
+        ),
         (
             bash("git remote add upstream https://github.com/o/r.git && git fetch upstream"),
             None,
@@ -292,14 +326,15 @@ fn a_push_to_a_remote_set_in_the_same_call_is_asked() {
     ]);
 }
 
-/// `git remote add` and `set-url` are `Configure` effects carrying the remote; `git remote
-/// -v` configures nothing.
+/// `git remote add`, `set-url` and `rename` and a `git config` of a remote's URL are
+/// `Configure` effects carrying the remote, whatever the wrapper, the spelling of the key or
+/// the MCP git tool; `git remote -v`, a read of the key or `set-url --delete` configure none.
 #[test]
 fn setting_a_remote_is_a_configure_effect() {
-    use crate::effects::{Effect as Fx, Remote};
+    use crate::effects::{Effect as Fx, Remote, RemoteChange};
     let scope = scope();
-    let remotes = |line: &'static str| -> Vec<Remote> {
-        call_of(&Example::bash(line), &scope)
+    let remotes_of = |e: &Example| -> Vec<Remote> {
+        call_of(e, &scope)
             .effects
             .into_iter()
             .filter_map(|e| match e {
@@ -308,24 +343,106 @@ fn setting_a_remote_is_a_configure_effect() {
             })
             .collect()
     };
-    let remote = |name: &str, url: &str, added| Remote {
+    let remotes = |line: &'static str| remotes_of(&Example::bash(line));
+    let remote = |name: &str, change| Remote {
         name: name.into(),
-        url: url.into(),
-        added,
+        change,
     };
+    let added = |url: &str| RemoteChange::Added { url: url.into() };
+    let repointed = |url: &str| RemoteChange::Repointed { url: url.into() };
+    let cases = [
+        (
+            "git remote add -m main up https://h.example/r.git",
+            remote("up", added("https://h.example/r.git")),
+        ),
+        (
+            "git remote set-url --add origin git@h.example:r",
+            remote("origin", repointed("git@h.example:r")),
+        ),
+        (
+            "git config --global remote.x.pushurl https://h.example/x",
+            remote("x", repointed("https://h.example/x")),
+        ),
+        (
+            "git config set --append remote.x.url https://h.example/x",
+            remote("x", repointed("https://h.example/x")),
+        ),
+        (
+            "git config --replace-all REMOTE.my.proj.URL u@h.example:x",
+            remote("my.proj", repointed("u@h.example:x")),
+        ),
+        (
+            "git config -f .git/config remote.x.url https://h.example/x",
+            remote("x", repointed("https://h.example/x")),
+        ),
+        (
+            "sudo -u dev env A=1 git -C ../app --no-pager remote add x https://h.example/x",
+            remote("x", added("https://h.example/x")),
+        ),
+        (
+            "bash -c \"git -c core.quotepath=off remote set-url --push x https://h.example/x\"",
+            remote("x", repointed("https://h.example/x")),
+        ),
+        (
+            "git remote rename origin old",
+            remote(
+                "old",
+                RemoteChange::Renamed {
+                    from: "origin".into(),
+                },
+            ),
+        ),
+    ];
+    for (line, want) in cases {
+        assert_eq!(remotes(line), [want], "{line}");
+    }
+    assert!(
+        remotes(
+            "git remote -v; git remote remove x; git config user.name me; \
+             git config --get remote.origin.url; git config get remote.o.url; \
+             git config --unset remote.o.url; git config remote.o.fetch '+refs/*:refs/*'; \
+             git remote set-url --delete origin https://h.example/x; git remote get-url x"
+        )
+        .is_empty()
+    );
+    // MCP git servers' remote tools and config tools.
+    let tool = |name: &'static str, input: &'static str| remotes_of(&Example::tool(name, input));
     assert_eq!(
-        remotes("git remote add -m main up https://h.example/r.git"),
-        [remote("up", "https://h.example/r.git", true)]
+        tool(
+            "mcp__git__git_remote",
+            r#"{"path":".","mode":"set-url","name":"origin","url":"https://h.example/x","push":true}"#
+        ),
+        [remote("origin", repointed("https://h.example/x"))]
     );
     assert_eq!(
-        remotes("git remote set-url --add origin git@h.example:r"),
-        [remote("origin", "git@h.example:r", false)]
+        tool(
+            "mcp__git__git_remote",
+            r#"{"path":".","mode":"rename","name":"x","newName":"y"}"#
+        ),
+        [remote("y", RemoteChange::Renamed { from: "x".into() })]
     );
     assert_eq!(
-        remotes("git config --global remote.x.pushurl https://h.example/x"),
-        [remote("x", "https://h.example/x", false)]
+        tool(
+            "mcp__git__git_remote_add",
+            r#"{"path":".","name":"x","url":"https://h.example/x"}"#
+        ),
+        [remote("x", added("https://h.example/x"))]
     );
-    assert!(remotes("git remote -v; git remote remove x; git config user.name me").is_empty());
+    assert_eq!(
+        tool(
+            "mcp__git__git_config",
+            r#"{"key":"remote.origin.url","value":"https://h.example/x"}"#
+        ),
+        [remote("origin", repointed("https://h.example/x"))]
+    );
+    for input in [
+        r#"{"path":"."}"#,
+        r#"{"path":".","mode":"list"}"#,
+        r#"{"path":".","mode":"get-url","name":"origin"}"#,
+        r#"{"path":".","mode":"remove","name":"origin"}"#,
+    ] {
+        assert!(tool("mcp__git__git_remote", input).is_empty(), "{input}");
+    }
 }
 
 const SERVE: Option<(Effect, &str)> = Some((Ask, "serve-home"));

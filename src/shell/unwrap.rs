@@ -1010,6 +1010,17 @@ impl Analyser {
                         if let Some((name, value)) = git_subcommand_alias(kv.text()) {
                             aliases.push((name, value));
                         }
+                        // Git hands `-c` settings to the command in this variable; kept
+                        // there, what reads one-shot settings (`vocab::git_one_shot_config`:
+                        // a push's remote URL) sees both spellings.
+                        if let Some((k, v)) = kv.text().split_once('=') {
+                            let word = Word {
+                                text: format!("'{k}'='{v}'"),
+                                dynamic: kv.word.dynamic,
+                                glob: false,
+                            };
+                            inv.env.push(("GIT_CONFIG_PARAMETERS".to_string(), word));
+                        }
                     }
                     i += 2;
                 }
