@@ -9,16 +9,21 @@
 //! it. Long texts skip the gate: looking for each literal would cost more than the compilation
 //! saves.
 //!
+//! Long texts (past [`GATE_MAX_BYTES`]) are gated too, by one Aho-Corasick pass that finds
+//! every literal of the table at once ([`LongTexts`]): a pass per literal would cost more than
+//! compiling, and compiling every pattern was most of a 1 MB `Write`.
+//!
 //! Parsing the patterns to find their literals was itself half of a small `Write` (two million
 //! instructions for the patterns one file needs), so the gates of the scanners' patterns are
 //! read from a table generated from the same syntax trees (`gates.rs`), which a test keeps
 //! current; a pattern not in it is parsed as before.
 
+use aho_corasick::AhoCorasick;
 use regex::{Captures, Match, Regex, Replacer};
 use std::borrow::Cow;
-use std::sync::OnceLock;
+use std::sync::{LazyLock, Mutex, OnceLock};
 
-/// Texts longer than this are matched without the gate.
+/// Texts longer than this are gated by one pass for all literals ([`LongTexts`]).
 const GATE_MAX_BYTES: usize = 64 * 1024;
 
 /// A pattern, compiled when a text first needs it.
@@ -55,11 +60,15 @@ impl Pattern {
 
     /// The compiled pattern when `text` may hold a match; `None` when it cannot.
     fn for_text(&self, text: &str) -> Option<&Regex> {
-        if text.len() <= GATE_MAX_BYTES
-            && let Some(needles) = self.gate.get_or_init(|| gate_of(&self.source))
-            && !needles.iter().any(|n| text.contains(n.as_str()))
-        {
-            return None;
+        if let Some(needles) = self.gate.get_or_init(|| gate_of(&self.source)) {
+            let open = if text.len() <= GATE_MAX_BYTES {
+                needles.iter().any(|n| text.contains(n.as_str()))
+            } else {
+                LongTexts::any_in(text, needles)
+            };
+            if !open {
+                return None;
+            }
         }
         Some(self.regex())
     }
@@ -96,6 +105,65 @@ impl Pattern {
             Some(r) => r.replace_all(text, rep),
             None => Cow::Borrowed(text),
         }
+    }
+}
+
+/// The table's literals found in the last few long texts, so the many patterns matched
+/// against one text share one pass over it. A text is looked up by its whole content (a
+/// comparison is a fraction of a pass), so a found set is never taken for another text's.
+struct LongTexts {
+    texts: Vec<(String, Vec<bool>)>,
+}
+
+/// How many long texts are remembered (the original, its home-substituted form and a spare).
+const LONG_TEXTS_KEPT: usize = 3;
+
+/// Every literal of the gate table, in a fixed order, and one searcher for them all.
+static LITERALS: LazyLock<(Vec<&'static str>, Option<AhoCorasick>)> = LazyLock::new(|| {
+    let mut all: Vec<&str> = super::gates::GATES
+        .iter()
+        .filter_map(|(_, g)| *g)
+        .flatten()
+        .copied()
+        .collect();
+    all.sort_unstable();
+    all.dedup();
+    let search = AhoCorasick::new(&all).ok();
+    (all, search)
+});
+
+static LONG_TEXTS: Mutex<LongTexts> = Mutex::new(LongTexts { texts: Vec::new() });
+
+impl LongTexts {
+    /// Whether `text` holds one of `needles`; true when that cannot be told cheaply (a
+    /// literal not in the table, no searcher), which compiles the pattern: never a miss.
+    fn any_in(text: &str, needles: &[String]) -> bool {
+        let (all, Some(search)) = &*LITERALS else {
+            return true;
+        };
+        let mut ids = Vec::with_capacity(needles.len());
+        for n in needles {
+            match all.binary_search(&n.as_str()) {
+                Ok(i) => ids.push(i),
+                Err(_) => return true,
+            }
+        }
+        let mut cache = LONG_TEXTS.lock().unwrap_or_else(|e| e.into_inner());
+        let found = match cache.texts.iter().position(|(t, _)| t == text) {
+            Some(i) => &cache.texts[i].1,
+            None => {
+                let mut found = vec![false; all.len()];
+                for m in search.find_overlapping_iter(text) {
+                    found[m.pattern().as_usize()] = true;
+                }
+                if cache.texts.len() == LONG_TEXTS_KEPT {
+                    cache.texts.remove(0);
+                }
+                cache.texts.push((text.to_string(), found));
+                &cache.texts[cache.texts.len() - 1].1
+            }
+        };
+        ids.iter().any(|&i| found[i])
     }
 }
 

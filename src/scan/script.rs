@@ -1387,6 +1387,14 @@ mod tests {
             }
             texts.push(t);
         }
+        // Long texts are gated by one pass for every literal (`pattern::LongTexts`).
+        let filler = "~ ".repeat(33 * 1024);
+        let long: Vec<String> = texts
+            .chunks(75)
+            .map(|c| format!("{filler}{}", c.join("\n")))
+            .chain([filler.clone()])
+            .collect();
+        texts.extend(long);
         for l in SCRIPT_LANGUAGES {
             let p = patterns(l).unwrap();
             let mut all: Vec<&Pattern> = p.calls.iter().map(|(_, c)| c).collect();
