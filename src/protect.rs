@@ -381,6 +381,146 @@ fn brackets_to_any(pat: &str) -> String {
     out
 }
 
+/// What a `find` whose name tests are `names` selects under `start` (resolved; `printed` is
+/// the start as find prints it, for `-path` and `-regex`) among the protected entries: each
+/// protected file or directory that passes every test, and with `whole_dirs` (a recursive
+/// remover run on what it selects) each directory between the start and one of them that
+/// does. The entries of a protected directory are those the file view lists (bounded), and
+/// one standing for any file of a protected pattern (`projects/x.jsonl`).
+pub fn selected_by_name(
+    scope: &Scope,
+    start: &Path,
+    printed: &str,
+    names: &[crate::call::NameTest],
+    whole_dirs: bool,
+) -> Vec<PathBuf> {
+    let start = fold(start);
+    let mut entries: Vec<PathBuf> = Vec::new();
+    for p in &scope.protected {
+        if p.suffix {
+            entries.push(start.join(&p.path));
+        } else if let Some(ext) = pattern_ext(p) {
+            let dir = p.path.parent().unwrap_or(Path::new("/"));
+            entries.push(dir.join(format!("x.{ext}")));
+            entries.extend(listed_below(scope, dir));
+        } else {
+            entries.push(p.path.clone());
+            if p.subtree {
+                entries.extend(listed_below(scope, &p.path));
+            }
+        }
+    }
+    let passes = |path: &Path| {
+        let shown = match path.strip_prefix(&start) {
+            Ok(rest) if rest.as_os_str().is_empty() => printed.to_string(),
+            Ok(rest) => format!("{}/{}", printed.trim_end_matches('/'), rest.display()),
+            Err(_) => return false,
+        };
+        names.iter().all(|t| name_test_passes(t, path, &shown))
+    };
+    let mut out = Vec::new();
+    for e in entries.iter().filter(|e| e.starts_with(&start)) {
+        if passes(e) && !out.contains(e) {
+            out.push(e.clone());
+        }
+        if whole_dirs {
+            for a in e.ancestors().skip(1).take_while(|a| a.starts_with(&start)) {
+                if passes(a) && !out.iter().any(|o| o == a) {
+                    out.push(a.to_path_buf());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The paths below `dir` in the scope's file view (a bounded walk, links not followed).
+fn listed_below(scope: &Scope, dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for (path, m) in scope.files.entries(&d, MAX_EXPANSION).unwrap_or_default() {
+            if out.len() >= MAX_EXPANSION {
+                return out;
+            }
+            if m.is_dir {
+                stack.push(path.clone());
+            }
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// Whether `path` (shown by find as `shown`) passes one name test. A pattern the check cannot
+/// read (a regex that does not compile) passes: it could select anything.
+fn name_test_passes(t: &crate::call::NameTest, path: &Path, shown: &str) -> bool {
+    use crate::call::NameMatch;
+    let fold_case = |s: &str| {
+        if t.case_insensitive {
+            s.to_lowercase()
+        } else {
+            s.to_string()
+        }
+    };
+    let glob = |text: &str| {
+        // find's patterns are fnmatch's: `*` matches a leading dot (and, for `-path`, `/`),
+        // `\c` is `c`, a bracket expression one character.
+        let mut unescaped = String::new();
+        let mut chars = t.pattern.chars();
+        while let Some(c) = chars.next() {
+            unescaped.push(if c == '\\' {
+                chars.next().unwrap_or(c)
+            } else {
+                c
+            });
+        }
+        Glob::new(&brackets_to_any(&fold_case(&unescaped)), GlobKind::Text)
+            .is_ok_and(|g| g.matches(&fold_case(text)))
+    };
+    match t.on {
+        NameMatch::Name => path.file_name().is_some_and(|n| glob(&n.to_string_lossy())),
+        NameMatch::Path => glob(shown),
+        NameMatch::Regex { extended } => {
+            let body = if extended {
+                t.pattern.clone()
+            } else {
+                emacs_to_extended(&t.pattern)
+            };
+            let flags = if t.case_insensitive { "(?is)" } else { "(?s)" };
+            match regex::Regex::new(&format!("{flags}^(?:{body})$")) {
+                Ok(re) => re.is_match(shown),
+                Err(_) => true,
+            }
+        }
+    }
+}
+
+/// An emacs (or POSIX basic) regex in the syntax of the `regex` crate: `\(`, `\)`, `\|`,
+/// `\{`, `\}` group and repeat, their bare forms are literal.
+fn emacs_to_extended(pattern: &str) -> String {
+    let mut out = String::new();
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(d @ ('(' | ')' | '|' | '{' | '}')) => out.push(d),
+                Some(d) => {
+                    out.push('\\');
+                    out.push(d);
+                }
+                None => out.push_str("\\\\"),
+            },
+            '(' | ')' | '|' | '{' | '}' => {
+                out.push('\\');
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// Expands a path glob against the scope's file view, one component at a time (bounded).
 fn expand(scope: &Scope, text: &str) -> Vec<PathBuf> {
     let mut found = vec![PathBuf::from("/")];
