@@ -105,6 +105,15 @@ pub struct FileId {
 }
 
 impl FileView {
+    /// False only when the view knows `path` names nothing, not even a dangling link (the
+    /// disk says so); a fixed view cannot tell, so anything may exist in it.
+    pub fn may_exist(&self, path: &Path) -> bool {
+        match self {
+            FileView::Fixed(_) => true,
+            FileView::Disk => std::fs::symlink_metadata(path).is_ok(),
+        }
+    }
+
     /// The identity of what `path` names, links followed; `None` when the view has no such
     /// file or no identities (a fixed view: its files have no inodes).
     pub fn identity(&self, path: &Path) -> Option<FileId> {

@@ -386,7 +386,9 @@ fn brackets_to_any(pat: &str) -> String {
 /// protected file or directory that passes every test, and with `whole_dirs` (a recursive
 /// remover run on what it selects) each directory between the start and one of them that
 /// does. The entries of a protected directory are those the file view lists (bounded), and
-/// one standing for any file of a protected pattern (`projects/x.jsonl`).
+/// one standing for any file of a protected pattern (`projects/x.jsonl`). What the file view
+/// knows is not there cannot be deleted (`find . -name '*.json' -delete` in a project with no
+/// `.claude/settings.json`).
 pub fn selected_by_name(
     scope: &Scope,
     start: &Path,
@@ -419,7 +421,10 @@ pub fn selected_by_name(
         names.iter().all(|t| name_test_passes(t, path, &shown))
     };
     let mut out = Vec::new();
-    for e in entries.iter().filter(|e| e.starts_with(&start)) {
+    for e in entries
+        .iter()
+        .filter(|e| e.starts_with(&start) && scope.files.may_exist(e))
+    {
         if passes(e) && !out.contains(e) {
             out.push(e.clone());
         }
@@ -583,6 +588,83 @@ mod tests {
 
     fn denied(s: &Scope, p: &str, c: Change) -> bool {
         matches!(reaches(s, Path::new(p), c), Some(Reach::Deny(_)))
+    }
+
+    /// Which protected entries a `find` selects by its name tests: by name (folded or not,
+    /// fnmatch's escapes and brackets), by the path as find prints it, by emacs or extended
+    /// regex; the directories on the way only for a recursive remover; in the disk's view,
+    /// only entries that are there.
+    #[test]
+    fn find_name_tests_select_protected_entries() {
+        use crate::call::{FileView, NameMatch, NameTest};
+        let mut s = scope(Path::new("/h"), Path::new("/h/p"), false);
+        s.files = FileView::lexical();
+        let t = |on, case_insensitive, pattern: &str| NameTest {
+            on,
+            case_insensitive,
+            pattern: pattern.into(),
+        };
+        let sel_in = |s: &Scope, start: &str, printed: &str, tests: &[NameTest], whole: bool| {
+            selected_by_name(s, Path::new(start), printed, tests, whole)
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+        };
+        let sel = |start: &str, printed: &str, tests: &[NameTest], whole: bool| {
+            sel_in(&s, start, printed, tests, whole)
+        };
+        let settings = "/h/.claude/settings.json".to_string();
+        let name = |p| [t(NameMatch::Name, false, p)];
+        assert!(sel("/h/.claude", "/h/.claude", &name("*.json"), false).contains(&settings));
+        assert!(
+            sel(
+                "/h/.claude",
+                "/h/.claude",
+                &name("settings\\.js[o]n"),
+                false
+            )
+            .contains(&settings)
+        );
+        assert!(sel("/h/.claude", "/h/.claude", &name("*.md"), false).is_empty());
+        assert!(sel("/h/.claude", "/h/.claude", &name("SETTINGS.JSON"), false).is_empty());
+        let folded = [t(NameMatch::Name, true, "SETTINGS.JSON")];
+        assert!(sel("/h/.claude", "/h/.claude", &folded, false).contains(&settings));
+        // Every test must pass.
+        let both = [name("*.json")[0].clone(), name("x*")[0].clone()];
+        assert!(sel("/h/.claude", "/h/.claude", &both, false).is_empty());
+        // A transcript stands for any `*.jsonl` below `projects`.
+        assert_eq!(
+            sel("/h/.claude/projects", "p", &name("*.jsonl"), false),
+            ["/h/.claude/projects/x.jsonl"]
+        );
+        // The path as printed: the start as written.
+        let path = [t(NameMatch::Path, false, "./.claude/*")];
+        assert!(sel("/h", ".", &path, false).contains(&settings));
+        let regex = |extended, p| [t(NameMatch::Regex { extended }, false, p)];
+        let emacs = regex(false, ".*\\(settings\\|x\\)\\.json");
+        assert!(sel("/h/.claude", "/h/.claude", &emacs, false).contains(&settings));
+        let ere = regex(true, ".*(settings|x)\\.json");
+        assert!(sel("/h/.claude", "/h/.claude", &ere, false).contains(&settings));
+        assert!(sel("/h/.claude", "/h/.claude", &regex(false, ".*\\.md"), false).is_empty());
+        // A regex the check cannot read could select anything.
+        assert!(!sel("/h/.claude", "/h/.claude", &regex(true, "(("), false).is_empty());
+        // A directory on the way counts for `rm -r`, not for `-delete`.
+        let dir = name(".claude");
+        assert!(sel("/h", "/h", &dir, false).is_empty());
+        assert!(sel("/h", "/h", &dir, true).contains(&"/h/.claude".to_string()));
+        // Outside the start, nothing; a project settings file could be anywhere below it.
+        assert_eq!(
+            sel("/h/p/src", "src", &name("*"), true),
+            [
+                "/h/p/src/.claude/settings.json",
+                "/h/p/src/.claude",
+                "/h/p/src"
+            ]
+        );
+        // On disk, what is not there cannot be deleted.
+        let mut disk = s.clone();
+        disk.files = FileView::Disk;
+        assert!(sel_in(&disk, "/h/.claude", "/h/.claude", &name("*.json"), false).is_empty());
     }
 
     #[test]

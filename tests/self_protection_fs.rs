@@ -655,6 +655,8 @@ fn deletes_moves_and_git_and_patch_writes_are_judged_as_effects() {
         "bash -c 'git apply --directory=.claude x.patch'".to_string(),
         // `touch` and `mkdir` on protected paths.
         "touch ~/.claude/settings.json".to_string(),
+        // The same find as ordinary work below, where the file it would delete is.
+        "cd ~ && find .claude -name '*.json' -delete".to_string(),
         "ln -s ~/.claude c; touch c/settings.local.json".to_string(),
         format!("touch {}", policy.display()),
     ] {
@@ -668,6 +670,8 @@ fn deletes_moves_and_git_and_patch_writes_are_judged_as_effects() {
         "find src -name '*.o' -exec rm -f {} +",
         "find . -name '*.tmp' | xargs rm -f",
         "find ~/.claude/commands -name '*.md' -delete",
+        // The project has no `.claude/settings.json` for it to delete.
+        "find . -name '*.json' -delete",
         "mv *.log logs/",
         "patch -p1 < fix.diff",
         "patch -d src -p1 < fix.diff",
