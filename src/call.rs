@@ -106,6 +106,15 @@ pub struct FileId {
 }
 
 impl FileView {
+    /// False only when the view knows `path` names nothing, not even a dangling link (the
+    /// disk says so); a fixed view cannot tell, so anything may exist in it.
+    pub fn may_exist(&self, path: &Path) -> bool {
+        match self {
+            FileView::Fixed(_) => true,
+            FileView::Disk => std::fs::symlink_metadata(path).is_ok(),
+        }
+    }
+
     /// The identity of what `path` names, links followed; `None` when the view has no such
     /// file or no identities (a fixed view: its files have no inodes).
     pub fn identity(&self, path: &Path) -> Option<FileId> {
@@ -266,6 +275,29 @@ pub enum Span {
     /// What `find` selects under the directory, its start (`find DIR -delete`,
     /// `find DIR -exec rm {} +`): everything, or only what its tests match (`filtered`).
     Found { filtered: bool },
+}
+
+/// A `find` test on the names of what it selects.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NameTest {
+    pub on: NameMatch,
+    /// `-iname`, `-ipath`, `-iwholename`, `-iregex`.
+    pub case_insensitive: bool,
+    /// The pattern as written.
+    pub pattern: String,
+}
+
+/// What a `find` name test matches, and how.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameMatch {
+    /// `-name`: a glob over the entry's last component.
+    Name,
+    /// `-path`, `-wholename`: a glob over the whole path as find prints it (its start as
+    /// written, then the rest), `*` matching `/` too.
+    Path,
+    /// `-regex`: a regular expression over the whole path as find prints it; `extended` for
+    /// `-regextype posix-extended` and its kin, else emacs syntax (`\(`, `\|` group).
+    Regex { extended: bool },
 }
 
 /// What a delete removes.
@@ -467,14 +499,18 @@ pub enum Effect {
     Read { path: PathBuf, by: Option<Reader> },
     /// Lists or searches a directory: names, not contents.
     List { path: PathBuf },
-    /// Writes (creates or replaces) a file; `content` when known statically.
+    /// Writes (creates or replaces) a file; `content` when known statically. A directory
+    /// when files land in it and which is not known (`tar -x -C DIR`, `patch -d DIR`, a git
+    /// work tree: `how` says so, `effects::INTO_DIRECTORY`).
     Write {
         path: PathBuf,
         content: Option<String>,
         /// How: `Write`, `>`, `tee`, `cp`, `write_file`…
         how: String,
         /// What a shell line's write carries beyond these, for the ledger; `None` for a file
-        /// tool's or an MCP tool's write (their call kind says the rest).
+        /// tool's or an MCP tool's write (their call kind says the rest), and for a shell
+        /// write the ledger does not record, whose content comes from elsewhere (`git
+        /// checkout -- f`, a work tree or patch directory).
         shell: Option<ShellWrite>,
     },
     /// Creates a directory or an empty file.
@@ -487,12 +523,20 @@ pub enum Effect {
         /// The program that removes (`rm`, `trash`, `shred`…; `find -delete` for find's own
         /// action, `rm` for `find … -exec rm {}`).
         how: String,
+        /// For what a `find` selects (a `Span::Found` target, or the names it feeds `xargs
+        /// rm`): the tests on names every removed entry passes (`-name '*.pyc'`, `-path`,
+        /// `-regex`). Empty when none narrows it so: no name test before the action, or an
+        /// expression that can select around them (`-o`, `!`, `,`).
+        names: Vec<NameTest>,
     },
     /// Moves or renames `from` (with how much of it a glob covers) to `to`.
     Move {
         from: PathBuf,
         to: PathBuf,
         span: Span,
+        /// A glob source's pattern below `from`, as written (`settings*`, `*.json`,
+        /// `s*/x`): `from` is then the directory it ranges over.
+        glob: Option<String>,
     },
     /// Makes a link at `link` pointing to `target`.
     Link {

@@ -121,6 +121,20 @@ pub fn word_path(word: &Word, cmd: &Command, scope: &Scope) -> Option<(PathBuf, 
     Some((resolve_for(scope, cmd, dir), span))
 }
 
+/// A glob word's pattern below the directory `word_path` gives for it (`~/.claude/s*.json` →
+/// `s*.json`, `a/*/b` → `*/b`); `None` for a word that is no glob.
+pub fn glob_pattern(word: &Word) -> Option<String> {
+    if !word.glob {
+        return None;
+    }
+    let text = word.text.as_str();
+    let cut = text.find(['*', '?', '[']).unwrap_or(text.len());
+    Some(match text[..cut].rfind('/') {
+        Some(i) => text[i + 1..].to_string(),
+        None => text.to_string(),
+    })
+}
+
 /// `$TMPDIR/x`, `${TMPDIR}/x`, `${TMPDIR:-/tmp}/x` as a path under the temp root: the variable
 /// names a temp directory wherever it is set (an assignment in the line is substituted before).
 fn tmpdir_word(text: &str) -> Option<String> {
@@ -612,12 +626,11 @@ fn command_writes(
             }
         }
         "patch" => {
-            let file = cmd.option_value(Some('i'), &["input"]).or_else(|| {
-                cmd.redirects
-                    .iter()
-                    .find(|r| r.kind == RedirectKind::Read)
-                    .map(|r| r.target.text.clone())
-            });
+            let redirected = cmd
+                .redirects
+                .iter()
+                .find(|r| r.kind == RedirectKind::Read)
+                .map(|r| r.target.text.clone());
             let ops = operands_skipping(
                 cmd,
                 "ipdDoBrVYzFg",
@@ -637,14 +650,27 @@ fn command_writes(
                     "get",
                 ],
             );
+            // `patch -d DIR` changes to DIR before anything else: its file operands and `-i`
+            // are relative to DIR (a `<` redirect is the shell's, relative to the line's).
+            let dir = cmd.option_value(Some('d'), &["directory"]);
+            let in_dir = |raw: &str| match &dir {
+                Some(d) if !raw.starts_with(['/', '~', '$']) => {
+                    res(&format!("{}/{raw}", d.trim_end_matches('/')))
+                }
+                _ => res(raw),
+            };
             // `patch [options] [originalfile [patchfile]]`
             if let Some(orig) = ops.first() {
-                out.push(FileWrite::new(res(&orig.text), i, "patch"));
+                out.push(FileWrite::new(in_dir(&orig.text), i, "patch"));
             }
-            let file = file.or_else(|| ops.get(1).map(|w| w.text.clone()));
+            let file = match cmd.option_value(Some('i'), &["input"]) {
+                Some(f) => Some(in_dir(&f)),
+                None => redirected.map(|f| res(&f)),
+            };
+            let file = file.or_else(|| ops.get(1).map(|w| in_dir(&w.text)));
             if let Some(p) = file {
-                let mut w = FileWrite::new(res(&p), i, "patch");
-                w.source = Some(res(&p));
+                let mut w = FileWrite::new(p.clone(), i, "patch");
+                w.source = Some(p);
                 out.push(w);
             }
         }

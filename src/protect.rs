@@ -381,6 +381,151 @@ fn brackets_to_any(pat: &str) -> String {
     out
 }
 
+/// What a `find` whose name tests are `names` selects under `start` (resolved; `printed` is
+/// the start as find prints it, for `-path` and `-regex`) among the protected entries: each
+/// protected file or directory that passes every test, and with `whole_dirs` (a recursive
+/// remover run on what it selects) each directory between the start and one of them that
+/// does. The entries of a protected directory are those the file view lists (bounded), and
+/// one standing for any file of a protected pattern (`projects/x.jsonl`). What the file view
+/// knows is not there cannot be deleted (`find . -name '*.json' -delete` in a project with no
+/// `.claude/settings.json`).
+pub fn selected_by_name(
+    scope: &Scope,
+    start: &Path,
+    printed: &str,
+    names: &[crate::call::NameTest],
+    whole_dirs: bool,
+) -> Vec<PathBuf> {
+    let start = fold(start);
+    let mut entries: Vec<PathBuf> = Vec::new();
+    for p in &scope.protected {
+        if p.suffix {
+            entries.push(start.join(&p.path));
+        } else if let Some(ext) = pattern_ext(p) {
+            let dir = p.path.parent().unwrap_or(Path::new("/"));
+            entries.push(dir.join(format!("x.{ext}")));
+            entries.extend(listed_below(scope, dir));
+        } else {
+            entries.push(p.path.clone());
+            if p.subtree {
+                entries.extend(listed_below(scope, &p.path));
+            }
+        }
+    }
+    let passes = |path: &Path| {
+        let shown = match path.strip_prefix(&start) {
+            Ok(rest) if rest.as_os_str().is_empty() => printed.to_string(),
+            Ok(rest) => format!("{}/{}", printed.trim_end_matches('/'), rest.display()),
+            Err(_) => return false,
+        };
+        names.iter().all(|t| name_test_passes(t, path, &shown))
+    };
+    let mut out = Vec::new();
+    for e in entries
+        .iter()
+        .filter(|e| e.starts_with(&start) && scope.files.may_exist(e))
+    {
+        if passes(e) && !out.contains(e) {
+            out.push(e.clone());
+        }
+        if whole_dirs {
+            for a in e.ancestors().skip(1).take_while(|a| a.starts_with(&start)) {
+                if passes(a) && !out.iter().any(|o| o == a) {
+                    out.push(a.to_path_buf());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The paths below `dir` in the scope's file view (a bounded walk, links not followed).
+fn listed_below(scope: &Scope, dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for (path, m) in scope.files.entries(&d, MAX_EXPANSION).unwrap_or_default() {
+            if out.len() >= MAX_EXPANSION {
+                return out;
+            }
+            if m.is_dir {
+                stack.push(path.clone());
+            }
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// Whether `path` (shown by find as `shown`) passes one name test. A pattern the check cannot
+/// read (a regex that does not compile) passes: it could select anything.
+fn name_test_passes(t: &crate::call::NameTest, path: &Path, shown: &str) -> bool {
+    use crate::call::NameMatch;
+    let fold_case = |s: &str| {
+        if t.case_insensitive {
+            s.to_lowercase()
+        } else {
+            s.to_string()
+        }
+    };
+    let glob = |text: &str| {
+        // find's patterns are fnmatch's: `*` matches a leading dot (and, for `-path`, `/`),
+        // `\c` is `c`, a bracket expression one character.
+        let mut unescaped = String::new();
+        let mut chars = t.pattern.chars();
+        while let Some(c) = chars.next() {
+            unescaped.push(if c == '\\' {
+                chars.next().unwrap_or(c)
+            } else {
+                c
+            });
+        }
+        Glob::new(&brackets_to_any(&fold_case(&unescaped)), GlobKind::Text)
+            .is_ok_and(|g| g.matches(&fold_case(text)))
+    };
+    match t.on {
+        NameMatch::Name => path.file_name().is_some_and(|n| glob(&n.to_string_lossy())),
+        NameMatch::Path => glob(shown),
+        NameMatch::Regex { extended } => {
+            let body = if extended {
+                t.pattern.clone()
+            } else {
+                emacs_to_extended(&t.pattern)
+            };
+            let flags = if t.case_insensitive { "(?is)" } else { "(?s)" };
+            match regex::Regex::new(&format!("{flags}^(?:{body})$")) {
+                Ok(re) => re.is_match(shown),
+                Err(_) => true,
+            }
+        }
+    }
+}
+
+/// An emacs (or POSIX basic) regex in the syntax of the `regex` crate: `\(`, `\)`, `\|`,
+/// `\{`, `\}` group and repeat, their bare forms are literal.
+fn emacs_to_extended(pattern: &str) -> String {
+    let mut out = String::new();
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(d @ ('(' | ')' | '|' | '{' | '}')) => out.push(d),
+                Some(d) => {
+                    out.push('\\');
+                    out.push(d);
+                }
+                None => out.push_str("\\\\"),
+            },
+            '(' | ')' | '|' | '{' | '}' => {
+                out.push('\\');
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// Expands a path glob against the scope's file view, one component at a time (bounded).
 fn expand(scope: &Scope, text: &str) -> Vec<PathBuf> {
     let mut found = vec![PathBuf::from("/")];
@@ -443,6 +588,83 @@ mod tests {
 
     fn denied(s: &Scope, p: &str, c: Change) -> bool {
         matches!(reaches(s, Path::new(p), c), Some(Reach::Deny(_)))
+    }
+
+    /// Which protected entries a `find` selects by its name tests: by name (folded or not,
+    /// fnmatch's escapes and brackets), by the path as find prints it, by emacs or extended
+    /// regex; the directories on the way only for a recursive remover; in the disk's view,
+    /// only entries that are there.
+    #[test]
+    fn find_name_tests_select_protected_entries() {
+        use crate::call::{FileView, NameMatch, NameTest};
+        let mut s = scope(Path::new("/h"), Path::new("/h/p"), false);
+        s.files = FileView::lexical();
+        let t = |on, case_insensitive, pattern: &str| NameTest {
+            on,
+            case_insensitive,
+            pattern: pattern.into(),
+        };
+        let sel_in = |s: &Scope, start: &str, printed: &str, tests: &[NameTest], whole: bool| {
+            selected_by_name(s, Path::new(start), printed, tests, whole)
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+        };
+        let sel = |start: &str, printed: &str, tests: &[NameTest], whole: bool| {
+            sel_in(&s, start, printed, tests, whole)
+        };
+        let settings = "/h/.claude/settings.json".to_string();
+        let name = |p| [t(NameMatch::Name, false, p)];
+        assert!(sel("/h/.claude", "/h/.claude", &name("*.json"), false).contains(&settings));
+        assert!(
+            sel(
+                "/h/.claude",
+                "/h/.claude",
+                &name("settings\\.js[o]n"),
+                false
+            )
+            .contains(&settings)
+        );
+        assert!(sel("/h/.claude", "/h/.claude", &name("*.md"), false).is_empty());
+        assert!(sel("/h/.claude", "/h/.claude", &name("SETTINGS.JSON"), false).is_empty());
+        let folded = [t(NameMatch::Name, true, "SETTINGS.JSON")];
+        assert!(sel("/h/.claude", "/h/.claude", &folded, false).contains(&settings));
+        // Every test must pass.
+        let both = [name("*.json")[0].clone(), name("x*")[0].clone()];
+        assert!(sel("/h/.claude", "/h/.claude", &both, false).is_empty());
+        // A transcript stands for any `*.jsonl` below `projects`.
+        assert_eq!(
+            sel("/h/.claude/projects", "p", &name("*.jsonl"), false),
+            ["/h/.claude/projects/x.jsonl"]
+        );
+        // The path as printed: the start as written.
+        let path = [t(NameMatch::Path, false, "./.claude/*")];
+        assert!(sel("/h", ".", &path, false).contains(&settings));
+        let regex = |extended, p| [t(NameMatch::Regex { extended }, false, p)];
+        let emacs = regex(false, ".*\\(settings\\|x\\)\\.json");
+        assert!(sel("/h/.claude", "/h/.claude", &emacs, false).contains(&settings));
+        let ere = regex(true, ".*(settings|x)\\.json");
+        assert!(sel("/h/.claude", "/h/.claude", &ere, false).contains(&settings));
+        assert!(sel("/h/.claude", "/h/.claude", &regex(false, ".*\\.md"), false).is_empty());
+        // A regex the check cannot read could select anything.
+        assert!(!sel("/h/.claude", "/h/.claude", &regex(true, "(("), false).is_empty());
+        // A directory on the way counts for `rm -r`, not for `-delete`.
+        let dir = name(".claude");
+        assert!(sel("/h", "/h", &dir, false).is_empty());
+        assert!(sel("/h", "/h", &dir, true).contains(&"/h/.claude".to_string()));
+        // Outside the start, nothing; a project settings file could be anywhere below it.
+        assert_eq!(
+            sel("/h/p/src", "src", &name("*"), true),
+            [
+                "/h/p/src/.claude/settings.json",
+                "/h/p/src/.claude",
+                "/h/p/src"
+            ]
+        );
+        // On disk, what is not there cannot be deleted.
+        let mut disk = s.clone();
+        disk.files = FileView::Disk;
+        assert!(sel_in(&disk, "/h/.claude", "/h/.claude", &name("*.json"), false).is_empty());
     }
 
     #[test]

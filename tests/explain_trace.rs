@@ -73,7 +73,9 @@ fn what_it_does_is_the_effects_of_any_tool() {
     let home = sb.home();
     let home = home.display();
     for want in [
-        format!("removes what `find` selects under {home} (find -delete, whole trees)"),
+        format!(
+            "removes what `find` selects under {home} named `*.bak` (find -delete, whole trees)"
+        ),
         "runs a database statement (psql): DELETE FROM users".to_string(),
         "sends to origin".to_string(),
     ] {

@@ -607,3 +607,87 @@ fn in_place_editors_are_writes() {
     not_deny(&sb, "vim -es -c wq src/a.txt");
     not_deny(&sb, "gawk -i inplace 1 src/a.txt");
 }
+
+/// Self-protection judges effects: what `find` deletes by its name tests, a moved glob's
+/// pattern, and what git and patch write (checkouts, work trees, patch directories, `touch`)
+/// are on the call's effects, so every wrapper, quoting, `cd` and link made on the line is
+/// seen through — and ordinary work on the same commands passes.
+#[test]
+fn deletes_moves_and_git_and_patch_writes_are_judged_as_effects() {
+    let sb = installed();
+    std::fs::write(sb.project().join(".palisade.yaml"), "version: 1\n").unwrap();
+    std::fs::create_dir_all(sb.data_dir().join("ledger")).unwrap();
+    std::fs::write(sb.data_dir().join("ledger/0123.db"), "").unwrap();
+    std::fs::write(sb.project().join("a.log"), "").unwrap();
+    let state = sb.data_dir().parent().unwrap().display().to_string();
+    let policy = sb.config_dir().join("palisade/policy.yaml");
+    for cmd in [
+        // `find` deletes by name, whichever way it deletes.
+        "find . -name .palisade.yaml -delete".to_string(),
+        "cd src && find .. -name '.palisade.*' -delete".to_string(),
+        "find ~/.claude ! -name '*.md' -delete".to_string(),
+        "find ~/.claude -name '*.md' -o -type f -delete".to_string(),
+        "find ~/.claude -delete -name '*.md'".to_string(),
+        "sudo find ~/.claude -iname SETTINGS.JSON -delete".to_string(),
+        "find \"$HOME/.claude\" -name 's*.json' -exec rm {} +".to_string(),
+        "find ~/.claude -name 'settings\\.js[o]n' -exec rm -f {} \\;".to_string(),
+        "find ~/.claude -path '*/.claude/settings*' -delete".to_string(),
+        "find ~/.claude -regex '.*\\(settings\\|x\\)\\.json' -delete".to_string(),
+        "find ~/.claude -regextype posix-extended -regex '.*(settings|x)\\.json' -delete"
+            .to_string(),
+        "find ~/.claude -name .claude -exec rm -rf {} +".to_string(),
+        "find ~/.claude -type f -print0 | xargs -0 rm -f".to_string(),
+        format!("find {state} -name '*.db' -delete"),
+        format!("bash -c \"find {state} -name audit.jsonl -delete\""),
+        // A moved glob's pattern.
+        "mv ~/.claude/s*.json /tmp/".to_string(),
+        "cd ~/.claude && mv settings* /tmp/".to_string(),
+        "mmv '.claude/settings*' 'old#1'".to_string(),
+        // What git and patch write.
+        "patch -d ~/.claude -p1 < x.patch".to_string(),
+        "cd .. && patch -d .claude -p1 -i /tmp/x.patch".to_string(),
+        "git checkout HEAD~5 -- .palisade.yaml".to_string(),
+        "git checkout main .palisade.yaml".to_string(),
+        "env -i git restore .claude/settings.json".to_string(),
+        "git -C ~/.claude checkout -- settings.json".to_string(),
+        "ln -s ~/.claude c && git checkout -- c/settings.json".to_string(),
+        "GIT_WORK_TREE=\"$HOME/.claude\" git checkout -f main".to_string(),
+        "bash -c 'git apply --directory=.claude x.patch'".to_string(),
+        // `touch` and `mkdir` on protected paths.
+        "touch ~/.claude/settings.json".to_string(),
+        // The same find as ordinary work below, where the file it would delete is.
+        "cd ~ && find .claude -name '*.json' -delete".to_string(),
+        "ln -s ~/.claude c; touch c/settings.local.json".to_string(),
+        format!("touch {}", policy.display()),
+    ] {
+        let a = sb.bash(&cmd);
+        assert_eq!(a.decision(), "deny", "{cmd}: {}", a.reason());
+        assert!(a.reason().contains("off-limits"), "{cmd}: {}", a.reason());
+    }
+    // Ordinary work with the same commands: not refused, and not by self-protection.
+    for cmd in [
+        "find . -name '*.pyc' -delete",
+        "find src -name '*.o' -exec rm -f {} +",
+        "find . -name '*.tmp' | xargs rm -f",
+        "find ~/.claude/commands -name '*.md' -delete",
+        // The project has no `.claude/settings.json` for it to delete.
+        "find . -name '*.json' -delete",
+        "mv *.log logs/",
+        "patch -p1 < fix.diff",
+        "patch -d src -p1 < fix.diff",
+        "git apply fix.patch",
+        "git checkout -- src/main.rs",
+        "git checkout -b topic",
+        "git restore --staged .palisade.yaml",
+        "GIT_WORK_TREE=. git status",
+        "touch build/stamp",
+        "mkdir -p build && touch build/stamp",
+    ] {
+        let a = sb.bash(cmd);
+        assert_ne!(a.decision(), "deny", "{cmd}: {}", a.reason());
+        assert!(!a.reason().contains("off-limits"), "{cmd}: {}", a.reason());
+    }
+    assert_eq!(sb.bash("touch build/stamp").decision(), "pass");
+    assert_eq!(sb.bash("patch -p1 < fix.diff").decision(), "pass");
+    assert_eq!(sb.bash("find . -name '*.pyc' -delete").decision(), "pass");
+}

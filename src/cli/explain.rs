@@ -348,6 +348,7 @@ fn describe(e: &crate::effects::Effect, shell: bool) -> Option<String> {
             target,
             recursive,
             how,
+            names,
         } => {
             let what = match target {
                 DeleteTarget::Stdin { listed } if listed.is_empty() => {
@@ -380,9 +381,21 @@ fn describe(e: &crate::effects::Effect, shell: bool) -> Option<String> {
                 },
             };
             let tree = if *recursive { ", whole trees" } else { "" };
-            format!("removes {what} ({how}{tree})")
+            let named: Vec<String> = names.iter().map(|t| format!("`{}`", t.pattern)).collect();
+            let named = if named.is_empty() {
+                String::new()
+            } else {
+                format!(" named {}", named.join(" and "))
+            };
+            format!("removes {what}{named} ({how}{tree})")
         }
-        Fx::Move { from, to, .. } => format!("moves {} to {}", from.display(), to.display()),
+        Fx::Move { from, to, glob, .. } => {
+            let from = match glob {
+                Some(g) => from.join(g),
+                None => from.clone(),
+            };
+            format!("moves {} to {}", from.display(), to.display())
+        }
         Fx::Link {
             link,
             target,

@@ -5,7 +5,7 @@
 //! `bash -c`) or tool (an MCP delete tool, modelled as `rm`) hides the command.
 
 use super::Effect;
-use crate::call::{DeleteTarget, Scope, Span};
+use crate::call::{DeleteTarget, NameMatch, NameTest, Scope, Span};
 use crate::fileops::word_path;
 use crate::shell::{Command, ShellAnalysis, Word};
 
@@ -75,9 +75,9 @@ pub(super) fn effects(analysis: &ShellAnalysis, i: usize, scope: &Scope, out: &m
         "gio" if matches!(c.subcommand(), Some("trash" | "remove")) => &ops[1..],
         "find" => {
             if c.args.iter().any(|a| a.text == "-delete") {
-                let filtered = filtered(c);
+                let select = Select::of(c);
                 for start in find_starts(c) {
-                    out.push(found(&start, c, scope, filtered, true, FIND_DELETE));
+                    out.push(found(&start, c, scope, &select, true, FIND_DELETE));
                 }
             }
             return;
@@ -85,17 +85,19 @@ pub(super) fn effects(analysis: &ShellAnalysis, i: usize, scope: &Scope, out: &m
         _ => return,
     };
     let recursive = c.has_flag(Some('r'), &["recursive"]) || c.has_flag(Some('R'), &[]);
-    let delete = |target| Effect::Delete {
+    let delete = |target, names| Effect::Delete {
         target,
         recursive,
         how: p.to_string(),
+        names,
     };
     if c.args_from_stdin {
         // `find DIR … | xargs rm`: the names come from what find lists under its starts.
-        let listed = c
+        let feeder = c
             .stdin_from
             .and_then(|up| analysis.commands.get(up))
-            .filter(|up| up.program == "find")
+            .filter(|up| up.program == "find");
+        let listed = feeder
             .map(|up| {
                 find_starts(up)
                     .iter()
@@ -103,23 +105,28 @@ pub(super) fn effects(analysis: &ShellAnalysis, i: usize, scope: &Scope, out: &m
                     .collect()
             })
             .unwrap_or_default();
-        out.push(delete(DeleteTarget::Stdin { listed }));
+        let names = feeder.map(|up| Select::of(up).names).unwrap_or_default();
+        out.push(delete(DeleteTarget::Stdin { listed }, names));
     }
     // Run by `find … -exec`: an operand that is one of find's starts (`{}`) removes what find
     // selects under it, not the start alone. `rmdir` removes only empty directories, a
     // filter of its own (as `-empty` is).
-    let parent = exec_parent(analysis, i).map(|f| (find_starts(f), filtered(f) || p == "rmdir"));
+    let parent = exec_parent(analysis, i).map(|f| {
+        let mut select = Select::of(f);
+        select.filtered |= p == "rmdir";
+        (find_starts(f), select)
+    });
     for w in targets {
-        if let Some((starts, filtered)) = &parent {
+        if let Some((starts, select)) = &parent {
             if w.text.contains("{}") {
                 // Not expanded (too many starts): each start's selection.
                 for s in starts {
-                    out.push(found(s, c, scope, *filtered, recursive, p));
+                    out.push(found(s, c, scope, select, recursive, p));
                 }
                 continue;
             }
             if starts.iter().any(|s| s.text == w.text) {
-                out.push(found(w, c, scope, *filtered, recursive, p));
+                out.push(found(w, c, scope, select, recursive, p));
                 continue;
             }
         }
@@ -127,11 +134,14 @@ pub(super) fn effects(analysis: &ShellAnalysis, i: usize, scope: &Scope, out: &m
             Some((path, span)) => (Some(path), span),
             None => (None, Span::Exact),
         };
-        out.push(delete(DeleteTarget::Named {
-            written: w.text.clone(),
-            path,
-            span,
-        }));
+        out.push(delete(
+            DeleteTarget::Named {
+                written: w.text.clone(),
+                path,
+                span,
+            },
+            Vec::new(),
+        ));
     }
 }
 
@@ -140,7 +150,7 @@ fn found(
     start: &Word,
     c: &Command,
     scope: &Scope,
-    filtered: bool,
+    select: &Select,
     recursive: bool,
     how: &str,
 ) -> Effect {
@@ -148,10 +158,13 @@ fn found(
         target: DeleteTarget::Named {
             written: start.text.clone(),
             path: word_path(start, c, scope).map(|(p, _)| p),
-            span: Span::Found { filtered },
+            span: Span::Found {
+                filtered: select.filtered,
+            },
         },
         recursive,
         how: how.to_string(),
+        names: select.names.clone(),
     }
 }
 
@@ -194,13 +207,96 @@ pub fn find_starts(c: &Command) -> Vec<Word> {
     }
 }
 
-/// A test narrows what `find` selects (`-name '*'` does not).
-fn filtered(c: &Command) -> bool {
-    c.args.iter().enumerate().any(|(i, a)| {
-        FIND_TESTS.contains(&a.text.as_str())
-            && !c
-                .args
-                .get(i + 1)
-                .is_some_and(|v| matches!(v.text.as_str(), "*" | ".*" | "*.*"))
-    })
+/// What a `find` selects: whether a test narrows it, and the name tests every selected entry
+/// passes.
+struct Select {
+    filtered: bool,
+    names: Vec<NameTest>,
+}
+
+/// `find` actions: a test after the first of them does not narrow what it acts on (`find d
+/// -delete -name x` deletes everything under d).
+const FIND_ACTIONS: &[&str] = &[
+    "-delete", "-exec", "-execdir", "-ok", "-okdir", "-print", "-print0", "-printf", "-fprint",
+    "-fprint0", "-fprintf", "-ls", "-fls", "-quit",
+];
+
+/// `-regextype` values whose syntax is POSIX extended (bare `(`, `|` group); the emacs,
+/// basic and grep kinds escape them (`\(`, `\|`).
+const EXTENDED_REGEX: &[&str] = &[
+    "posix-extended",
+    "posix-egrep",
+    "egrep",
+    "awk",
+    "posix-awk",
+    "gnu-awk",
+];
+
+const BASIC_REGEX: &[&str] = &[
+    "emacs",
+    "posix-basic",
+    "grep",
+    "posix-minimal-basic",
+    "sed",
+    "ed",
+    "findutils-default",
+];
+
+impl Select {
+    fn of(c: &Command) -> Select {
+        // A test narrows what `find` selects (`-name '*'` does not).
+        let filtered = c.args.iter().enumerate().any(|(i, a)| {
+            FIND_TESTS.contains(&a.text.as_str())
+                && !c
+                    .args
+                    .get(i + 1)
+                    .is_some_and(|v| matches!(v.text.as_str(), "*" | ".*" | "*.*"))
+        });
+        Select {
+            filtered,
+            names: name_tests(c),
+        }
+    }
+}
+
+/// The name tests before `find`'s first action, when its expression is a conjunction (an
+/// entry selected passes every one); none when `-o`, `!`, `,` or a regex syntax the
+/// analysis does not know can select around them.
+fn name_tests(c: &Command) -> Vec<NameTest> {
+    let mut extended = false;
+    let mut out = Vec::new();
+    let mut args = c.args.iter();
+    while let Some(a) = args.next().map(|w| w.text.as_str()) {
+        if FIND_ACTIONS.contains(&a) {
+            break;
+        }
+        let (on, case_insensitive) = match a {
+            "-o" | "-or" | "!" | "-not" | "," => return Vec::new(),
+            "-regextype" => {
+                match args.next().map(|w| w.text.as_str()) {
+                    Some(t) if EXTENDED_REGEX.contains(&t) => extended = true,
+                    Some(t) if BASIC_REGEX.contains(&t) => extended = false,
+                    _ => return Vec::new(),
+                }
+                continue;
+            }
+            "-name" => (NameMatch::Name, false),
+            "-iname" => (NameMatch::Name, true),
+            "-path" | "-wholename" => (NameMatch::Path, false),
+            "-ipath" | "-iwholename" => (NameMatch::Path, true),
+            "-regex" => (NameMatch::Regex { extended }, false),
+            "-iregex" => (NameMatch::Regex { extended }, true),
+            _ => continue,
+        };
+        // A pattern known only when it runs (`-name "$N"`) could be any name.
+        let Some(pattern) = args.next().filter(|w| !w.dynamic) else {
+            return Vec::new();
+        };
+        out.push(NameTest {
+            on,
+            case_insensitive,
+            pattern: pattern.text.clone(),
+        });
+    }
+    out
 }

@@ -13,6 +13,7 @@ mod delete;
 pub mod mcp;
 mod mcp_table;
 mod send;
+mod tree;
 
 use crate::call::{CallKind, Scope};
 use crate::shell::{Command, ShellAnalysis};
@@ -20,10 +21,11 @@ use crate::vocab;
 use serde_json::Value;
 
 pub use crate::call::{
-    DeleteTarget, Effect, Feed, Part, Payload, Reader, Remote, RemoteChange, Sent, SentFile,
-    ShellRun, ShellWrite, Source, Span,
+    DeleteTarget, Effect, Feed, NameMatch, NameTest, Part, Payload, Reader, Remote, RemoteChange,
+    Sent, SentFile, ShellRun, ShellWrite, Source, Span,
 };
 pub use delete::{FIND_DELETE, find_starts};
+pub use tree::{APPLY_DIR, INTO_DIRECTORY, PATCH_DIR, WORK_TREE};
 
 /// The kinds of effect a policy can name (`limits: [{count: …}]`, read-only mode), each with
 /// what it covers. The one list of these names: policy validation and reasons read it.
@@ -705,13 +707,15 @@ fn moves(c: &Command, scope: &Scope, out: &mut Vec<Effect>) {
             from,
             to: to.clone(),
             span,
+            glob: crate::fileops::glob_pattern(w),
         });
     }
 }
 
 /// `rename EXPR FILE…` (Perl), `rename FROM TO FILE…` (util-linux), `mmv FROM TO`: each file
 /// moved to a new name. Where `rename` puts it is known only when it runs: in its own
-/// directory. An `mmv` pattern stays in `from` as written, with `Span::Pattern`.
+/// directory. An `mmv` pattern is quoted (mmv expands it, not the shell): its directory is
+/// `from` and the rest its `glob`, as for `mv`'s glob sources.
 fn renames(c: &Command, scope: &Scope, out: &mut Vec<Effect>) {
     use crate::call::Span;
     let ops = vocab::operands(c);
@@ -720,15 +724,17 @@ fn renames(c: &Command, scope: &Scope, out: &mut Vec<Effect>) {
         let [from, to, ..] = ops[..] else {
             return;
         };
-        let span = if from.text.contains(['*', '?', '[']) {
-            Span::Pattern
-        } else {
-            Span::Exact
+        let pattern = crate::shell::Word {
+            glob: from.text.contains(['*', '?', '[']),
+            ..from.clone()
         };
+        let (from_dir, span) = crate::fileops::word_path(&pattern, c, scope)
+            .unwrap_or_else(|| (res(&from.text), Span::Exact));
         out.push(Effect::Move {
-            from: res(&from.text),
+            from: from_dir,
             to: res(&to.text),
             span,
+            glob: crate::fileops::glob_pattern(&pattern),
         });
         return;
     }
@@ -758,7 +764,13 @@ fn renames(c: &Command, scope: &Scope, out: &mut Vec<Effect>) {
             .parent()
             .map(std::path::Path::to_path_buf)
             .unwrap_or_else(|| from.clone());
-        out.push(Effect::Move { from, to, span });
+        let glob = crate::fileops::glob_pattern(w);
+        out.push(Effect::Move {
+            from,
+            to,
+            span,
+            glob,
+        });
     }
 }
 
@@ -786,6 +798,7 @@ fn sync_deletes(c: &Command, scope: &Scope, out: &mut Vec<Effect>) {
         },
         recursive: true,
         how: SYNC_DELETE.to_string(),
+        names: Vec::new(),
     });
 }
 
@@ -920,6 +933,7 @@ fn command_effects(
         }
     }
     delete::effects(analysis, i, scope, out);
+    tree::effects(c, scope, out);
     let ops = c.operands();
     match p {
         "mkdir" | "touch" | "mkfifo" | "mknod" => {
@@ -1205,6 +1219,7 @@ mod tests {
             },
             recursive: true,
             how: "rm".into(),
+            names: Vec::new(),
         }));
         assert!(e.iter().any(
             |x| matches!(x, Effect::Send { host: Some(h), data: None, sent }
@@ -1458,6 +1473,200 @@ mod tests {
         assert!(runs("Write", json!({"file_path": "mcp.json", "content": "{}"})).is_empty());
     }
 
+    /// The name tests a `find` narrows its deletes by ride on the `Delete`, whichever way it
+    /// deletes (`-delete`, `-exec rm`, `| xargs rm`), and only while every selected entry must
+    /// pass them.
+    #[test]
+    fn find_deletes_carry_their_name_tests() {
+        let names = |command: &str| -> Vec<Vec<(NameMatch, bool, String)>> {
+            effects("Bash", serde_json::json!({ "command": command }))
+                .into_iter()
+                .filter_map(|e| match e {
+                    Effect::Delete { names, .. } => Some(
+                        names
+                            .into_iter()
+                            .map(|t| (t.on, t.case_insensitive, t.pattern))
+                            .collect(),
+                    ),
+                    _ => None,
+                })
+                .collect()
+        };
+        let one = |on, ci, p: &str| vec![vec![(on, ci, p.to_string())]];
+        assert_eq!(
+            names("find . -name '*.pyc' -delete"),
+            one(NameMatch::Name, false, "*.pyc")
+        );
+        assert_eq!(
+            names("sudo find ~/.claude -iname 'SETTINGS*' -exec rm -f {} +"),
+            one(NameMatch::Name, true, "SETTINGS*")
+        );
+        assert_eq!(
+            names("find . -path './build/*' -print0 | xargs -0 rm"),
+            one(NameMatch::Path, false, "./build/*")
+        );
+        assert_eq!(
+            names("find . -regextype posix-extended -iregex '.*\\.(o|a)' -delete"),
+            one(NameMatch::Regex { extended: true }, true, ".*\\.(o|a)")
+        );
+        assert_eq!(
+            names("bash -c \"find . -type f -regex '.*~' -delete\""),
+            one(NameMatch::Regex { extended: false }, false, ".*~")
+        );
+        // Tests that do not bound what is selected: an alternative, a negation, a test after
+        // the action, a pattern known only when it runs, a regex syntax not known here.
+        for command in [
+            "find d -name '*.md' -o -type f -delete",
+            "find d ! -name '*.md' -delete",
+            "find d -not -name '*.md' -delete",
+            "find d -delete -name x",
+            "find d -name \"$N\" -delete",
+            "find d -regextype sql -regex x -delete",
+            "find d -type f -mtime +3 -delete",
+        ] {
+            assert_eq!(names(command), vec![Vec::new()], "{command}");
+        }
+        // Not a delete of find's selection: no name tests.
+        assert_eq!(names("rm -f settings.json"), vec![Vec::new()]);
+    }
+
+    /// A glob source of a move keeps its pattern (`mv`, `rename`, `mmv`), so the rules can
+    /// tell `*.log` from `settings*`.
+    #[test]
+    fn moves_keep_a_globs_pattern() {
+        let moved = |command: &str| -> Vec<(String, Span, Option<String>)> {
+            effects("Bash", serde_json::json!({ "command": command }))
+                .into_iter()
+                .filter_map(|e| match e {
+                    Effect::Move {
+                        from, span, glob, ..
+                    } => Some((from.display().to_string(), span, glob)),
+                    _ => None,
+                })
+                .collect()
+        };
+        let m =
+            |from: &str, span, glob: Option<&str>| (from.to_string(), span, glob.map(String::from));
+        assert_eq!(
+            moved("mv ~/.claude/s*.json /tmp/"),
+            vec![m("/home/dev/.claude", Span::Pattern, Some("s*.json"))]
+        );
+        assert_eq!(
+            moved("cd logs && mv *.log old/"),
+            vec![m("/home/dev/project/logs", Span::Pattern, Some("*.log"))]
+        );
+        assert_eq!(
+            moved("mmv '.claude/settings*' 'x#1'"),
+            vec![m(
+                "/home/dev/project/.claude",
+                Span::Pattern,
+                Some("settings*")
+            )]
+        );
+        assert_eq!(
+            moved("mv -t /tmp ~/.claude/*"),
+            vec![m("/home/dev/.claude", Span::Contents, Some("*"))]
+        );
+        assert_eq!(
+            moved("mv a.txt b.txt"),
+            vec![m("/home/dev/project/a.txt", Span::Exact, None)]
+        );
+    }
+
+    /// What git and patch put in place is a write: the paths a checkout or restore names,
+    /// a work tree given elsewhere, a patch's directory; resolved against the directory
+    /// the command runs in and through the links the line makes.
+    #[test]
+    fn checkouts_work_trees_and_patch_directories_are_writes() {
+        let writes = |command: &str| -> Vec<(String, String)> {
+            effects("Bash", serde_json::json!({ "command": command }))
+                .into_iter()
+                .filter_map(|e| match e {
+                    Effect::Write {
+                        path,
+                        how,
+                        shell: None,
+                        ..
+                    } => Some((path.display().to_string(), how)),
+                    _ => None,
+                })
+                .collect()
+        };
+        let w = |p: &str, how: &str| (p.to_string(), how.to_string());
+        assert_eq!(
+            writes("git checkout -- src/main.rs"),
+            vec![w("/home/dev/project/src/main.rs", "git checkout")]
+        );
+        assert_eq!(
+            writes("git checkout HEAD~5 -- .palisade.yaml"),
+            vec![w("/home/dev/project/.palisade.yaml", "git checkout")]
+        );
+        assert_eq!(
+            writes("git checkout -b topic origin/topic"),
+            Vec::<(String, String)>::new()
+        );
+        assert_eq!(
+            writes("git checkout main .palisade.yaml"),
+            vec![w("/home/dev/project/.palisade.yaml", "git checkout")]
+        );
+        assert_eq!(
+            writes("cd src && git restore --source HEAD~1 main.rs"),
+            vec![w("/home/dev/project/src/main.rs", "git restore")]
+        );
+        assert!(writes("git restore --staged main.rs").is_empty());
+        assert_eq!(
+            writes("git -C ~/.claude checkout -- settings.json"),
+            vec![w("/home/dev/.claude/settings.json", "git checkout")]
+        );
+        assert_eq!(
+            writes("ln -s ~/.claude c && git restore c/settings.json"),
+            vec![w("/home/dev/.claude/settings.json", "git restore")]
+        );
+        assert_eq!(
+            writes("GIT_WORK_TREE=~/.claude git reset --hard"),
+            vec![w("/home/dev/.claude", WORK_TREE)]
+        );
+        assert_eq!(
+            writes("sudo git --work-tree=$HOME/.claude checkout main -- ."),
+            vec![
+                w("/home/dev/.claude", WORK_TREE),
+                w("/home/dev/project", "git checkout")
+            ]
+        );
+        assert!(writes("GIT_WORK_TREE=/srv/site git stash list").is_empty());
+        assert!(writes("git --work-tree=/srv/site status").is_empty());
+        assert_eq!(
+            writes("git apply --directory=.claude x.patch"),
+            vec![w("/home/dev/project/.claude", APPLY_DIR)]
+        );
+        assert_eq!(
+            writes("cd /srv/repo && git apply --directory=conf x.patch"),
+            vec![
+                w("/home/dev/project/conf", APPLY_DIR),
+                w("/srv/repo/conf", APPLY_DIR)
+            ]
+        );
+        assert_eq!(
+            writes("patch -d ~/.claude -p1 < x.patch"),
+            vec![w("/home/dev/.claude", PATCH_DIR)]
+        );
+        assert_eq!(
+            writes("env -i bash -c 'patch --directory=/opt/app -p0 -i fix.diff'"),
+            vec![w("/opt/app", PATCH_DIR)]
+        );
+        assert!(writes("patch -p1 < fix.diff").is_empty());
+        // `patch -d DIR FILE` patches DIR/FILE: the ledger's write is there too.
+        let e = effects(
+            "Bash",
+            serde_json::json!({"command": "patch -d conf settings.json fix.diff"}),
+        );
+        assert!(
+            e.iter()
+                .any(|x| matches!(x, Effect::Write { path, shell: Some(_), .. }
+            if path == std::path::Path::new("/home/dev/project/conf/settings.json")))
+        );
+    }
+
     #[test]
     fn find_delete_and_git_push() {
         let e = effects(
@@ -1474,6 +1683,15 @@ mod tests {
                 },
                 recursive: true,
                 how: FIND_DELETE.into(),
+                names: if filtered {
+                    vec![NameTest {
+                        on: NameMatch::Name,
+                        case_insensitive: false,
+                        pattern: "*.o".into(),
+                    }]
+                } else {
+                    Vec::new()
+                },
             };
             assert!(e.contains(&want), "{want:?} in {e:?}");
         }
@@ -1503,6 +1721,7 @@ mod tests {
                 },
                 recursive: true,
                 how: "rm".into(),
+                names: Vec::new(),
             }
             .is_kind(
                 "write-outside-project",
@@ -1546,6 +1765,7 @@ mod tests {
                 },
                 recursive: true,
                 how: "rm".into(),
+                names: Vec::new(),
             },
             Effect::Chmod {
                 path: "/home/dev/k".into(),
@@ -1572,6 +1792,7 @@ mod tests {
             },
             recursive: true,
             how: "rm".into(),
+            names: Vec::new(),
         }));
     }
 
@@ -1584,6 +1805,7 @@ mod tests {
                     target,
                     recursive,
                     how,
+                    ..
                 } => Some(format!(
                     "{how}{} {}",
                     if recursive { " -r" } else { "" },
@@ -1752,7 +1974,7 @@ mod tests {
         );
         assert!(
             e.iter().any(
-                |x| matches!(x, Effect::Delete { target, recursive: true, how }
+                |x| matches!(x, Effect::Delete { target, recursive: true, how, .. }
                 if target.path() == Some(&home) && how == "rm")
             ),
             "{e:?}"
@@ -1762,6 +1984,7 @@ mod tests {
             target: DeleteTarget::Stdin { listed: vec![] },
             recursive: true,
             how: "rm".into(),
+            names: Vec::new(),
         };
         let root = std::path::Path::new("/home/dev/project");
         assert!(unknown.is_kind("change", root) && unknown.is_kind("delete-recursive", root));

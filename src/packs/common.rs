@@ -2,7 +2,7 @@
 //! data over the network, read files, or interpret code.
 
 use crate::normalize::{Call, Scope};
-use crate::shell::{Command, RedirectKind, ShellAnalysis, Word};
+use crate::shell::{Command, RedirectKind, ShellAnalysis};
 use crate::verdict::Effect;
 use std::path::{Path, PathBuf};
 
@@ -388,50 +388,6 @@ pub fn written_paths(call: &crate::normalize::Call) -> Vec<(PathBuf, String)> {
         .filter(|(p, _)| !is_pseudo_device(p))
         .map(|(p, how)| (p.clone(), how.to_string()))
         .collect()
-}
-
-/// Paths a shell line removes, moves away, truncates, re-permissions or rewrites (beyond plain
-/// writes): `rm`, `mv`, `chmod`, `ln`, `sed -i`, `find -delete`, `git checkout -- path`…
-pub fn altered_paths(a: &ShellAnalysis, scope: &Scope) -> Vec<(PathBuf, String)> {
-    let mut out = Vec::new();
-    for c in &a.commands {
-        let ops = c.operands();
-        let in_place = c
-            .args
-            .iter()
-            .any(|a| a.text.starts_with("-i") || a.text == "--in-place");
-        let targets: Vec<&Word> = match c.program.as_str() {
-            "rm" | "rmdir" | "unlink" | "shred" | "srm" | "truncate" | "trash" | "trash-put"
-            | "touch" | "mv" => ops,
-            "chmod" | "chown" | "chgrp" | "chattr" | "setfacl" => ops.into_iter().skip(1).collect(),
-            "ln" | "cp" | "install" | "rsync" => ops.last().copied().into_iter().collect(),
-            "sed" | "perl" if in_place => ops.into_iter().skip(1).collect(),
-            "find" if c.args.iter().any(|a| a.text == "-delete") => {
-                ops.into_iter().take(1).collect()
-            }
-            // `git checkout REV -- path` and `git restore path` rewrite the named files.
-            "git" if matches!(c.subcommand(), Some("checkout" | "restore")) => {
-                let after: Vec<&Word> = c
-                    .args
-                    .iter()
-                    .skip_while(|a| a.text != "--")
-                    .skip(1)
-                    .collect();
-                if after.is_empty() && c.subcommand() == Some("restore") {
-                    ops.into_iter().skip(1).collect()
-                } else {
-                    after
-                }
-            }
-            _ => Vec::new(),
-        };
-        for w in targets {
-            if let Some((p, _)) = word_path(w, c, scope) {
-                out.push((p, c.program.clone()));
-            }
-        }
-    }
-    out
 }
 
 /// `/dev/null`, `/dev/stdout`, `/dev/stderr`, `/dev/tty`, `/dev/fd/N`: not files.

@@ -19,6 +19,7 @@ fn tree_deletes(call: &Call) -> impl Iterator<Item = &DeleteTarget> {
             target,
             recursive: true,
             how,
+            ..
         } if how != FIND_DELETE && how != SYNC_DELETE => Some(target),
         _ => None,
     })

@@ -3,12 +3,12 @@
 //! the resource a changed path reaches (`crate::protect`), whichever tool changes it. Nor may
 //! it signal the hook, start an agent without it, or have a shell run a start-up file unseen.
 
-use super::common::{altered_paths, inline_code, inline_code_paths, inline_code_writes};
+use super::common::{inline_code, inline_code_paths, inline_code_writes};
 use super::{Check, Example, Rule};
 use crate::fileops::resolve_for;
 use crate::normalize::{Call, CallKind, Scope};
 use crate::protect::{Change, Reach};
-use crate::shell::{Command, ShellAnalysis, Word};
+use crate::shell::{Command, ShellAnalysis};
 use crate::verdict::Effect::{Ask, Deny};
 use crate::vocab::operands_skipping;
 use std::path::{Path, PathBuf};
@@ -35,7 +35,7 @@ impl Target {
 /// Symbolic links the line itself makes (`ln -s T L`) do not exist yet when it is judged:
 /// a change through one (`L`, `L/x`) is also a change of the path it points to. The effects
 /// are rewritten through them already (`effects::line_links`); this does the same for the
-/// targets still read from argv.
+/// paths inline interpreter code names, which are read from its text.
 fn through_new_links(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Target>) {
     let links = crate::effects::line_links(analysis, scope);
     if links.is_empty() {
@@ -110,6 +110,7 @@ fn shell_targets(call: &Call, analysis: &ShellAnalysis, scope: &Scope) -> Vec<Ta
         .map(|(path, how)| {
             let program = how.split_whitespace().next().unwrap_or("");
             let change = match program {
+                _ if crate::effects::INTO_DIRECTORY.contains(&how.as_str()) => Change::Into,
                 "mv" => Change::Move,
                 "ln" => Change::Link,
                 "cp" | "install" | "rsync" | "scp" | "tar" | "unzip" | "ditto" => Change::Into,
@@ -119,18 +120,10 @@ fn shell_targets(call: &Call, analysis: &ShellAnalysis, scope: &Scope) -> Vec<Ta
             Target::new(path, change, how)
         })
         .collect();
-    effect_targets(call, &mut out);
-    // What the effect layer does not model yet, read from argv.
-    let mut argv = Vec::new();
-    // `git checkout REV -- path`, `git restore path`, `touch`: rewrites named by `altered_paths`.
-    argv.extend(
-        altered_paths(analysis, scope)
-            .into_iter()
-            .filter(|(_, how)| how == "git" || how == "touch")
-            .map(|(p, how)| Target::new(p, Change::Write, how)),
-    );
+    effect_targets(call, scope, &mut out);
+    // Paths inline interpreter code names, read from its text.
+    let mut code_targets = Vec::new();
     for c in &analysis.commands {
-        command_targets(c, scope, &mut argv);
         if let Some(code) = inline_code(c)
             && inline_code_writes(code)
         {
@@ -142,25 +135,25 @@ fn shell_targets(call: &Call, analysis: &ShellAnalysis, scope: &Scope) -> Vec<Ta
                 Change::Write
             };
             for p in inline_code_paths(c) {
-                argv.push(Target::new(resolve_for(scope, c, &p), change, &how));
+                code_targets.push(Target::new(resolve_for(scope, c, &p), change, &how));
             }
             let language = crate::scan::language_of_program(&c.program);
             for p in crate::scan::written_paths(language, code) {
-                argv.push(Target::new(resolve_for(scope, c, &p), change, &how));
+                code_targets.push(Target::new(resolve_for(scope, c, &p), change, &how));
             }
             for p in home_joins(code) {
-                argv.push(Target::new(scope.home().join(p), change, &how));
+                code_targets.push(Target::new(scope.home().join(p), change, &how));
             }
             // A path the code builds at run time: judged by what it names.
-            argv.push(Target::new(
+            code_targets.push(Target::new(
                 PathBuf::from(format!("${{code}} {code}")),
                 Change::Write,
                 &how,
             ));
         }
     }
-    through_new_links(analysis, scope, &mut argv);
-    out.extend(argv);
+    through_new_links(analysis, scope, &mut code_targets);
+    out.extend(code_targets);
     out
 }
 
@@ -210,26 +203,14 @@ fn home_joins(code: &str) -> Vec<PathBuf> {
         .collect()
 }
 
-/// A word as a changed path: resolved when literal, kept as written (pattern or expansion)
-/// otherwise, so `protect` can match the pattern or judge the unknown.
-fn word_target(w: &Word, c: &Command, scope: &Scope) -> PathBuf {
-    if w.dynamic && !w.text.starts_with("$HOME") && !w.text.starts_with("${HOME}") {
-        return PathBuf::from(&w.text);
-    }
-    resolve_for(scope, c, &w.text)
-}
-
-/// The deletes, moves, mode changes and hard links of a shell line, from its effects (which
-/// already see through `sudo`, `xargs`, `find -exec`, `bash -c` and the links made earlier on
-/// the line).
-fn effect_targets(call: &Call, out: &mut Vec<Target>) {
+/// The deletes, moves, mode changes, hard links and creations of a shell line, from its
+/// effects (which already see through `sudo`, `xargs`, `find -exec`, `bash -c` and the links
+/// made earlier on the line).
+fn effect_targets(call: &Call, scope: &Scope, out: &mut Vec<Target>) {
     use crate::call::{DeleteTarget, Span};
     use crate::effects::Effect as Fx;
     for e in &call.effects {
         match e {
-            // `find … -delete` is judged by its name tests (`find_delete`): the effect says
-            // only that some test narrows it, not whether a protected name could pass.
-            Fx::Delete { how, .. } if how == crate::effects::FIND_DELETE => {}
             Fx::Delete {
                 target:
                     DeleteTarget::Named {
@@ -238,53 +219,47 @@ fn effect_targets(call: &Call, out: &mut Vec<Target>) {
                         span,
                     },
                 how,
-                ..
+                recursive,
+                names,
             } => {
                 let Some(path) = path else {
                     // Not known until it runs: judged by what it names.
                     out.push(Target::new(PathBuf::from(written), Change::Delete, how));
                     continue;
                 };
-                let (path, change) = match span {
-                    Span::Exact => (path.clone(), Change::Delete),
-                    Span::Contents | Span::Pattern => (glob_path(path, written), Change::Delete),
-                    // Everything under a `find -exec` start goes with it.
-                    Span::Found { filtered: false } => (path.clone(), Change::Delete),
-                    // What a filtered find selects is unknown: only a protected start named
-                    // outright counts.
-                    Span::Found { filtered: true } => (path.clone(), Change::Write),
-                };
-                out.push(Target::new(path, change, how));
+                match span {
+                    Span::Exact => out.push(Target::new(path.clone(), Change::Delete, how)),
+                    Span::Contents | Span::Pattern => {
+                        out.push(Target::new(glob_path(path, written), Change::Delete, how))
+                    }
+                    Span::Found { .. } => {
+                        found_targets(scope, (written, path), names, *recursive, how, out)
+                    }
+                }
             }
-            // `find DIR | xargs rm`: some names under DIR, as with a filtered find.
+            // `find DIR | xargs rm`: what find lists under DIR, as with `find -exec`.
             Fx::Delete {
                 target: DeleteTarget::Stdin { listed },
                 how,
-                ..
+                recursive,
+                names,
             } => {
+                let how = format!("find | xargs {how}");
                 for (written, path) in listed {
-                    let path = path.clone().unwrap_or_else(|| PathBuf::from(written));
-                    out.push(Target::new(
-                        path,
-                        Change::Write,
-                        format!("find | xargs {how}"),
-                    ));
+                    match path {
+                        Some(path) => {
+                            found_targets(scope, (written, path), names, *recursive, &how, out)
+                        }
+                        None => out.push(Target::new(PathBuf::from(written), Change::Delete, &how)),
+                    }
                 }
             }
             Fx::Move {
                 from,
-                span: Span::Exact | Span::Contents,
+                glob: Some(glob),
                 ..
-            } => out.push(Target::new(from.clone(), Change::Move, "mv")),
-            // A pattern kept whole (`mmv 'settings*' …`); `mv`'s glob sources keep only their
-            // directory and are judged from argv.
-            Fx::Move {
-                from,
-                span: Span::Pattern,
-                ..
-            } if from.to_string_lossy().contains(['*', '?', '[']) => {
-                out.push(Target::new(from.clone(), Change::Move, "mmv"));
-            }
+            } => out.push(Target::new(from.join(glob), Change::Move, "mv")),
+            Fx::Move { from, .. } => out.push(Target::new(from.clone(), Change::Move, "mv")),
             Fx::Chmod { path, how, .. } => out.push(Target::new(path.clone(), Change::Mode, how)),
             // A hard link makes a second name for a protected file's content.
             Fx::Link {
@@ -292,8 +267,41 @@ fn effect_targets(call: &Call, out: &mut Vec<Target>) {
                 symbolic: false,
                 ..
             } => out.push(Target::new(target.clone(), Change::Link, "ln")),
+            // `touch` rewrites a file's times, `mkdir` makes a place for files.
+            Fx::Create { path } => {
+                out.push(Target::new(path.clone(), Change::Write, "touch or mkdir"))
+            }
             _ => {}
         }
+    }
+}
+
+/// What `find` selects under `start` (written, resolved) goes: everything below it when no
+/// name test narrows it (whatever other tests it has, a protected file may pass them), else
+/// the protected entries whose names pass every test (`protect::selected_by_name`).
+fn found_targets(
+    scope: &Scope,
+    (written, start): (&String, &PathBuf),
+    names: &[crate::call::NameTest],
+    recursive: bool,
+    how: &str,
+    out: &mut Vec<Target>,
+) {
+    if names.is_empty() {
+        out.push(Target::new(start.clone(), Change::Delete, how));
+        return;
+    }
+    // find prints its start as the shell gave it; `~` and `$HOME` reach it expanded.
+    let printed = if written.starts_with(['~', '$']) {
+        start.to_string_lossy().into_owned()
+    } else {
+        written.clone()
+    };
+    // `-delete` removes a directory only once it is empty; a recursive remover run on a
+    // selected directory takes everything below it.
+    let whole_dirs = recursive && how != crate::effects::FIND_DELETE;
+    for path in crate::protect::selected_by_name(scope, start, &printed, names, whole_dirs) {
+        out.push(Target::new(path, Change::Delete, how));
     }
 }
 
@@ -307,133 +315,6 @@ fn glob_path(dir: &Path, written: &str) -> PathBuf {
     };
     dir.join(tail)
 }
-
-fn command_targets(c: &Command, scope: &Scope, out: &mut Vec<Target>) {
-    // Under `find DIR … -exec rm {} +` the operand stands for what find selects below DIR,
-    // not DIR itself: only a protected path named outright counts.
-    let under_find = c.wrappers.iter().any(|w| w.starts_with("find"));
-    let mut push = |w: &Word, change: Change, how: &str| {
-        let change = if under_find { Change::Write } else { change };
-        out.push(Target::new(word_target(w, c, scope), change, how));
-    };
-    let prog = c.program.as_str();
-    match prog {
-        "find" if c.args.iter().any(|a| a.text == "-delete") => {
-            find_delete(c, scope, out);
-        }
-        "mv" => {
-            let target_dir = c.option_value(Some('t'), &["target-directory"]);
-            let ops = operands_skipping(c, "tS", &["target-directory", "suffix", "backup"]);
-            let sources = match target_dir {
-                Some(_) => &ops[..],
-                None => ops.split_last().map(|(_, s)| s).unwrap_or(&[]),
-            };
-            // A glob's pattern is not on the `Move` effect (only the directory it ranges
-            // over), and `protect` needs it to tell `*.log` from `settings*`.
-            for w in sources.iter().filter(|w| w.glob) {
-                push(w, Change::Move, "mv");
-            }
-        }
-        "patch" => {
-            if let Some(d) = c.option_value(Some('d'), &["directory"]) {
-                out.push(Target::new(
-                    resolve_for(scope, c, &d),
-                    Change::Into,
-                    "patch -d",
-                ));
-            }
-        }
-        "git" => {
-            if c.subcommand() == Some("apply")
-                && let Some(d) = c.option_value(None, &["directory"])
-            {
-                let dir = scope.project_root.join(d);
-                out.push(Target::new(dir, Change::Into, "git apply --directory"));
-            }
-            // `git --work-tree=DIR checkout …` (or GIT_WORK_TREE=DIR): the work tree is DIR.
-            let writes_tree = matches!(
-                c.subcommand(),
-                Some(
-                    "checkout"
-                        | "restore"
-                        | "reset"
-                        | "switch"
-                        | "merge"
-                        | "pull"
-                        | "apply"
-                        | "stash"
-                        | "cherry-pick"
-                        | "revert"
-                        | "rebase"
-                        | "am"
-                        | "read-tree"
-                        | "checkout-index"
-                        | "clean"
-                )
-            );
-            if writes_tree && let Some((_, tree)) = c.env.iter().find(|(k, _)| k == "GIT_WORK_TREE")
-            {
-                out.push(Target::new(
-                    word_target(tree, c, scope),
-                    Change::Into,
-                    "GIT_WORK_TREE",
-                ));
-            }
-        }
-        _ => {}
-    }
-}
-
-/// `find DIR … -delete`: without a name test everything below DIR goes; with one
-/// (`-name '*.pyc'`), only names the test can match, so DIR counts only when a protected
-/// file's name could match.
-fn find_delete(c: &Command, scope: &Scope, out: &mut Vec<Target>) {
-    let dirs: Vec<&Word> = c
-        .args
-        .iter()
-        .take_while(|a| !a.text.starts_with(['-', '(', '!']))
-        .collect();
-    let mut names = Vec::new();
-    let mut it = c.args.iter();
-    while let Some(a) = it.next() {
-        if matches!(
-            a.text.as_str(),
-            "-name" | "-iname" | "-path" | "-ipath" | "-wholename" | "-regex" | "-iregex"
-        ) && let Some(v) = it.next()
-        {
-            names.push(v.text.clone());
-        }
-    }
-    let dirs = if dirs.is_empty() { vec![&*DOT] } else { dirs };
-    let protected_names = [
-        "settings.json",
-        "settings.local.json",
-        ".palisade.yaml",
-        "policy.yaml",
-        "audit.jsonl",
-        "palisade",
-        "x.jsonl",
-    ];
-    let could_match = names.is_empty()
-        || names.iter().any(|n| {
-            let tail = n.rsplit('/').next().unwrap_or(n);
-            crate::glob::Glob::new(tail, crate::glob::GlobKind::Path)
-                .is_ok_and(|g| protected_names.iter().any(|p| g.matches(p)))
-                || n.contains(".claude")
-                || n.contains("palisade")
-        });
-    if could_match {
-        for w in dirs {
-            out.push(Target::new(
-                word_target(w, c, scope),
-                Change::Delete,
-                "find -delete",
-            ));
-        }
-    }
-}
-
-static DOT: std::sync::LazyLock<Word> = std::sync::LazyLock::new(|| Word::literal("."));
 
 /// MCP tools that write, move or delete by path (`write_file`, `edit_file`, `move_file`,
 /// `create_directory`, `delete`…): their path-like arguments.
@@ -813,6 +694,20 @@ pub static RULES: &[Rule] = &[
             Example::bash("echo 'version: 1' > ../.palisade.yaml"),
             Example::bash("ln -s ~/.claude/settings.json cfg.json && echo '{}' > cfg.json"),
             Example::bash("ln -sf ~/.claude c && printf '{}' > c/settings.json"),
+            // What `find` selects, by its name tests on the `Delete` effect.
+            Example::bash("find . -name .palisade.yaml -delete"),
+            Example::bash("find ~/.claude ! -name '*.md' -delete"),
+            Example::bash("find ~/.claude -regex '.*\\(settings\\|x\\)\\.json' -delete"),
+            Example::bash("find ~/.claude -name 'settings.js[o]n' -exec rm {} +"),
+            Example::bash("find ~/.claude -type f | xargs rm -f"),
+            // A glob's pattern, on the `Move` effect.
+            Example::bash("mv ~/.claude/s* /tmp/"),
+            // Writes git and patch make.
+            Example::bash("patch -d ~/.claude -p1 < x.patch"),
+            Example::bash("git restore .palisade.yaml"),
+            Example::bash("git checkout main .claude/settings.json"),
+            Example::bash("GIT_WORK_TREE=~/.claude git reset --hard"),
+            Example::bash("touch ~/.claude/settings.json"),
         ],
         allowed: &[
             Example::bash("cat ~/.claude/settings.json"),
@@ -827,6 +722,14 @@ pub static RULES: &[Rule] = &[
                 r#"{"file_path":"/home/dev/project/.claude/commands/review.md","content":"x"}"#,
             ),
             Example::bash("palisade audit verify"),
+            Example::bash("find . -name '*.pyc' -delete"),
+            Example::bash("find ~/.claude/commands -name '*.md' -exec rm {} +"),
+            Example::bash("find . -name '*.o' | xargs rm -f"),
+            Example::bash("mv *.log logs/"),
+            Example::bash("patch -p1 < fix.diff"),
+            Example::bash("git checkout -- src/main.rs"),
+            Example::bash("git restore --staged .palisade.yaml"),
+            Example::bash("touch build/stamp"),
         ],
     },
     Rule {
