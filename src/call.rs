@@ -714,6 +714,7 @@ mod tests {
                 },
                 recursive: false,
                 how: "rm".into(),
+                names: Vec::new(),
             },
             Effect::Delete {
                 target: DeleteTarget::Stdin {
@@ -721,11 +722,13 @@ mod tests {
                 },
                 recursive: false,
                 how: "rm".into(),
+                names: Vec::new(),
             },
             Effect::Move {
                 from: p("/from"),
                 to: p("/to"),
                 span: Span::Exact,
+                glob: None,
             },
             Effect::Link {
                 link: p("/link"),
