@@ -476,8 +476,10 @@ fn config_text_runs_code(path: &std::path::Path, content: &str) -> Option<String
         .and_then(|p| p.file_name())
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_default();
-    let lower = content.to_ascii_lowercase();
-    if name == "tasks.json" && parent == ".vscode" && lower.contains("folderopen") {
+    if name == "tasks.json"
+        && parent == ".vscode"
+        && content.to_ascii_lowercase().contains("folderopen")
+    {
         return Some("a VS Code task runs as soon as the folder is opened".into());
     }
     let registry_file = matches!(

@@ -8,6 +8,7 @@
 use super::pattern::Pattern;
 use super::{Finding, Language, ShellEngine, from_verdict, shorten};
 use crate::verdict::Effect;
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::sync::{LazyLock, OnceLock};
 
@@ -845,48 +846,49 @@ fn balanced(s: &str) -> &str {
     )]
 }
 
-fn substitute_home(text: &str, p: &Patterns) -> String {
+fn substitute_home<'t>(text: &'t str, p: &Patterns) -> Cow<'t, str> {
     // Inside interpolations first (`${os.homedir()}`, `#{Dir.home}`), then bare expressions.
+    // Each step copies the text only when it changes it: a long file usually has nothing to
+    // substitute, and every copy of a 1 MB text was a quarter-thousand page faults.
     let text = p
         .home_interp
         .get_or_init(|| interp(&p.home))
-        .replace_all(text, "~")
-        .into_owned();
-    let text = replace_home(&text, &p.home);
+        .replace_all(text, "~");
+    let text = then(text, |t| replace_home(t, &p.home));
     // The interpreter running the program (`sys.executable`, `process.execPath`).
     static SELF_EXE: LazyLock<Pattern> =
         LazyLock::new(|| re(r"\bsys\.executable\b|\bprocess\.execPath\b"));
-    let text = SELF_EXE
-        .replace_all(&text, |c: &regex::Captures| {
+    let text = then(text, |t| {
+        SELF_EXE.replace_all(t, |c: &regex::Captures| {
             if c[0].starts_with("sys") {
                 "\"python3\""
             } else {
                 "\"node\""
             }
         })
-        .into_owned();
+    });
     // `os.path.expanduser("~/x")`, `File.expand_path("~/x")`, `Path("~/x").expanduser()`.
     static EXPAND: LazyLock<Pattern> = LazyLock::new(|| {
         re(
             r#"(?:os\.path\.expanduser|File\.expand_path)\(\s*("~[^"\n]*"|'~[^'\n]*')\s*\)|(?:pathlib\.)?Path\(\s*("~[^"\n]*"|'~[^'\n]*')\s*\)\.expanduser\(\)"#,
         )
     });
-    let text = EXPAND
-        .replace_all(&text, |c: &regex::Captures| {
+    let text = then(text, |t| {
+        EXPAND.replace_all(t, |c: &regex::Captures| {
             c.get(1)
                 .or(c.get(2))
                 .map(|m| m.as_str().to_string())
                 .unwrap_or_default()
         })
-        .into_owned();
+    });
     // Joins of literals: `os.path.join("~", ".ssh")`, `path.join("~", ".ssh", "id_rsa")`.
     static JOIN: LazyLock<Pattern> = LazyLock::new(|| {
         re(
             r#"(?:os\.path\.join|path\.join|path\.resolve|File\.join|Path)\(\s*((?:"[^"\n]*"|'[^'\n]*')(?:\s*,\s*(?:"[^"\n]*"|'[^'\n]*'))*)\s*\)"#,
         )
     });
-    let text = JOIN
-        .replace_all(&text, |c: &regex::Captures| {
+    let text = then(text, |t| {
+        JOIN.replace_all(t, |c: &regex::Captures| {
             let parts: Vec<String> = c
                 .get(1)
                 .map(|m| {
@@ -903,7 +905,7 @@ fn substitute_home(text: &str, p: &Patterns) -> String {
                 .unwrap_or_default();
             format!("\"{}\"", parts.join("/"))
         })
-        .into_owned();
+    });
     // `Path("~") / ".ssh" / "id_rsa"` (pathlib's division).
     static DIV: LazyLock<Pattern> = LazyLock::new(|| re(r#""([^"\n]*)"\s*/\s*["']([^"'\n]*)["']"#));
     // `Path.home().joinpath(".claude", "settings.json")`.
@@ -912,8 +914,8 @@ fn substitute_home(text: &str, p: &Patterns) -> String {
             r#""([^"\n]*)"\.joinpath\(\s*((?:"[^"\n]*"|'[^'\n]*')(?:\s*,\s*(?:"[^"\n]*"|'[^'\n]*'))*)\s*\)"#,
         )
     });
-    let text = JOINPATH
-        .replace_all(&text, |c: &regex::Captures| {
+    let text = then(text, |t| {
+        JOINPATH.replace_all(t, |c: &regex::Captures| {
             let mut parts = vec![c[1].trim_end_matches('/').to_string()];
             parts.extend(c[2].split(',').map(|s| {
                 s.trim()
@@ -923,21 +925,36 @@ fn substitute_home(text: &str, p: &Patterns) -> String {
             }));
             format!("\"{}\"", parts.join("/"))
         })
-        .into_owned();
+    });
     let mut text = text;
     for _ in 0..8 {
-        let next = DIV.replace_all(&text, "\"$1/$2\"").into_owned();
-        if next == text {
-            break;
-        }
-        text = next;
+        let next = match DIV.replace_all(&text, "\"$1/$2\"") {
+            Cow::Owned(next) if next != *text => next,
+            _ => break,
+        };
+        text = Cow::Owned(next);
     }
     text
 }
 
+/// `text` after `step`, copied only when `step` changed it.
+fn then<'t>(text: Cow<'t, str>, step: impl FnOnce(&str) -> Cow<'_, str>) -> Cow<'t, str> {
+    let changed = match step(&text) {
+        Cow::Borrowed(_) => None,
+        Cow::Owned(o) => Some(o),
+    };
+    match changed {
+        None => text,
+        Some(o) => Cow::Owned(o),
+    }
+}
+
 /// Replaces home expressions by `"~"`, or by `~` inside a double-quoted string where the
 /// language interpolates them (`"rm -rf $ENV{HOME}"`).
-fn replace_home(text: &str, home: &Pattern) -> String {
+fn replace_home<'t>(text: &'t str, home: &Pattern) -> Cow<'t, str> {
+    if home.find(text).is_none() {
+        return Cow::Borrowed(text);
+    }
     let mut out = String::with_capacity(text.len());
     let mut last = 0;
     let mut quote: Option<char> = None;
@@ -963,7 +980,7 @@ fn replace_home(text: &str, home: &Pattern) -> String {
         last = m.end();
     }
     out.push_str(&text[last..]);
-    out
+    Cow::Owned(out)
 }
 
 /// Names bound to one statically known string: `HOME_DIR = "~"`.
