@@ -831,13 +831,24 @@ fn sql(text: &str) -> Vec<ConfigCommand> {
     out
 }
 
-fn flush_statement(stmt: &mut String, line: usize, program: &Regex, out: &mut Vec<ConfigCommand>) {
+fn flush_statement(
+    stmt: &mut String,
+    line: usize,
+    program: &LazyLock<Regex>,
+    out: &mut Vec<ConfigCommand>,
+) {
     let s = std::mem::take(stmt);
     let s = s.trim();
     if s.is_empty() || s == ";" {
         return;
     }
-    for c in program.captures_iter(s) {
+    // Compiled only for a statement that can match: compiling it was half of an MCP SQL
+    // query's instructions (no letter of "program" has a non-ASCII case fold).
+    let captures = s
+        .to_ascii_lowercase()
+        .contains("program")
+        .then(|| program.captures_iter(s));
+    for c in captures.into_iter().flatten() {
         out.push(ConfigCommand {
             line: Some(line),
             section: None,
