@@ -69,7 +69,7 @@ const PATTERNS: &[(&[&str], &str)] = &[
     // Long hex/base64 after `token=`, `key:`, `secret=` (`api_key=`, `GITHUB_TOKEN=`,
     // `"client_secret": "…"`).
     (
-        &["token", "key", "secret"],
+        &["token =", "key =", "secret ="],
         r"(?i)(\b[\w\-]*(?:token|key|secret)['\x22]?\s*[=:]\s*['\x22]?)([A-Za-z0-9+/_\-\.]{16,}={0,2})()",
     ),
     // Passwords in URLs: `https://user:pw@host`.
@@ -110,7 +110,13 @@ const PATTERNS: &[(&[&str], &str)] = &[
     // Secret-named variables of any length: `DB_PASS=x`, `export API_TOKEN="y"`,
     // `SECRET: z` (env files, YAML). Upper-case names only: `key=short` stays.
     (
-        &["PASS", "SECRET", "TOKEN", "KEY", "CREDENTIAL"],
+        &[
+            "PASS* =",
+            "SECRET* =",
+            "TOKEN* =",
+            "KEY* =",
+            "CREDENTIAL* =",
+        ],
         r"(\b[A-Z0-9_]*(?:PASS|SECRET|TOKEN|KEY|CREDENTIAL)[A-Z0-9_]*['\x22]?\s*[=:]\s*['\x22]?)([^\s'\x22`;&|]+)()",
     ),
     // A password given in prose (`my password is hunter2`), as users type it in a message.
@@ -191,12 +197,49 @@ pub fn is_secret_key(key: &str) -> bool {
 fn gate_open(needles: &[&str], text: &str, lower: &str) -> bool {
     needles.iter().any(|n| {
         n.split('&').all(|part| {
-            if part.bytes().any(|b| b.is_ascii_uppercase()) {
-                text.contains(part)
+            let (word, after) = assignment(part);
+            let hay = if word.bytes().any(|b| b.is_ascii_uppercase()) {
+                text
             } else {
-                lower.contains(part)
+                lower
+            };
+            match after {
+                None => hay.contains(word),
+                Some(name_tail) => assigned(hay, word, name_tail),
             }
         })
+    })
+}
+
+/// A gate part that names an assignment: `"key ="` is `key` followed by what an assignment
+/// needs, `"KEY* ="` the same with name characters between (`KEY_ID =`). Returns the literal
+/// and, for an assignment, whether name characters may follow it. A bare `key` opened the
+/// gate for every text that mentions a key ("private keys", `authorized_keys`), and compiling
+/// those patterns was two thirds of such a call.
+fn assignment(part: &str) -> (&str, Option<bool>) {
+    match part.strip_suffix("* =") {
+        Some(word) => (word, Some(true)),
+        None => match part.strip_suffix(" =") {
+            Some(word) => (word, Some(false)),
+            None => (part, None),
+        },
+    }
+}
+
+/// Whether `word` occurs in `text` followed by `[A-Z0-9_]*` (when `name_tail`), an optional
+/// quote, white space, then `=` or `:`: what the assignment patterns need after their word.
+fn assigned(text: &str, word: &str, name_tail: bool) -> bool {
+    text.match_indices(word).any(|(i, _)| {
+        let mut rest = text[i + word.len()..].chars().peekable();
+        if name_tail {
+            while rest
+                .next_if(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == '_')
+                .is_some()
+            {}
+        }
+        rest.next_if(|c| *c == '\'' || *c == '"');
+        while rest.next_if(|c| c.is_whitespace()).is_some() {}
+        matches!(rest.next(), Some('=' | ':'))
     })
 }
 
@@ -213,6 +256,7 @@ static PARTS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
     let mut parts: Vec<&str> = PATTERNS
         .iter()
         .flat_map(|(needles, _)| needles.iter().flat_map(|n| n.split('&')))
+        .map(|part| assignment(part).0)
         .collect();
     parts.sort_unstable();
     parts.dedup();
@@ -560,6 +604,48 @@ mod tests {
 
     fn r(s: &str) -> String {
         redact_text(s)
+    }
+
+    #[test]
+    fn gates_change_no_answer() {
+        // Every pattern run on every text, as if no gate existed.
+        let ungated = |s: &str| {
+            let mut out = s.to_string();
+            for i in 0..PATTERNS.len() {
+                out = replace_secrets(i, &out).into_owned();
+            }
+            redact_literals(&redact_high_entropy(&out)).into_owned()
+        };
+        for s in [
+            "API_KEY_ID = abcdefghijklmnop1234",
+            "api_key: 'abcdefghijklmnopqrst'",
+            "\"api_key\": \"abcdefghijklmnopqrstu\"",
+            "my_token\u{a0}=\u{a0}abcdefghijklmnopqr",
+            "client_secret:abcdefghijklmnopqrstuv",
+            "export GITHUB_TOKEN=ghx_notaprefix_but_long_value",
+            "DB_PASSWORD_FILE='x'",
+            "CREDENTIALS_JSON = {\"a\": 1}",
+            "Reading private keys or cloud credentials is refused: `cat`",
+            "echo 'ssh-ed25519 AAAAC3 x' >> ~/.ssh/authorized_keys",
+            "the keys: a, b",
+            "token bucket: 3",
+            "KEY_LIST:",
+            "",
+        ] {
+            assert_eq!(redact_text(s), ungated(s), "{s:?}");
+        }
+        // What only mentions a key opens no assignment gate.
+        for s in [
+            "Reading private keys or cloud credentials is refused: `cat`",
+            "echo 'ssh-ed25519 AAAAC3 x' >> ~/.ssh/authorized_keys",
+        ] {
+            let lower = s.to_ascii_lowercase();
+            for (needles, source) in PATTERNS {
+                if source.contains("token|key|secret") || source.contains("KEY|CREDENTIAL") {
+                    assert!(!gate_open(needles, s, &lower), "{s:?}");
+                }
+            }
+        }
     }
 
     #[test]
