@@ -6,6 +6,8 @@ use crate::normalize::{Call, CallKind, Scope};
 use crate::shell::{Command, ShellAnalysis};
 use crate::verdict::Effect::Ask;
 use regex::bytes::{Regex, RegexBuilder};
+use regex_automata::meta;
+use regex_automata::util::syntax;
 use std::sync::LazyLock;
 
 const PACK: &str = "database";
@@ -17,17 +19,32 @@ const PACK: &str = "database";
 /// Unicode patterns read it.
 const WS: &str = r"(?:[\t\n\x0B\x0C\r ]|\xC2[\x85\xA0]|\xE1\x9A\x80|\xE2\x80[\x80-\x8A\xA8\xA9\xAF]|\xE2\x81\x9F|\xE3\x80\x80)";
 
-/// One SQL pattern: `\s` is [`WS`], and `\w` takes any non-ASCII character too (names in
-/// other scripts; in a class, any run of non-ASCII bytes), matching on bytes.
-fn sql_regex(pattern: &str) -> Regex {
-    let pattern = pattern
+/// One SQL pattern's source for bytes: `\s` is [`WS`], and `\w` takes any non-ASCII
+/// character too (names in other scripts; in a class, any run of non-ASCII bytes).
+fn sql_pattern(pattern: &str) -> String {
+    pattern
         .replace(r"[\w", "\u{0}")
         .replace(r"\w", r"(?:\w|[\xC0-\xFF][\x80-\xBF]*)")
         .replace('\u{0}', r"[\w\x80-\xFF")
-        .replace(r"\s", WS);
-    RegexBuilder::new(&pattern)
+        .replace(r"\s", WS)
+}
+
+/// One SQL pattern, matching on bytes with ASCII classes.
+fn sql_regex(pattern: &str) -> Regex {
+    RegexBuilder::new(&sql_pattern(pattern))
         .unicode(false)
         .build()
+        .expect("static SQL pattern")
+}
+
+/// [`sql_regex`] without a literal prefilter, for a pattern run only on a text that
+/// [`DESTRUCTIVE_WORDS`] already let through: building the prefilter for the case-folded
+/// keywords was 2.2 M of the 3.6 M instructions its compilation took.
+fn sql_matcher(pattern: &str) -> meta::Regex {
+    meta::Builder::new()
+        .configure(meta::Config::new().auto_prefilter(false))
+        .syntax(syntax::Config::new().unicode(false).utf8(false))
+        .build(&sql_pattern(pattern))
         .expect("static SQL pattern")
 }
 
@@ -35,10 +52,10 @@ fn sql_regex(pattern: &str) -> Regex {
 /// not matched (nor the pattern compiled).
 const DESTRUCTIVE_WORDS: &[&str] = &["drop", "truncate", "delete", "flush", "remove"];
 
-static DESTRUCTIVE_SQL: LazyLock<Regex> = LazyLock::new(|| {
+static DESTRUCTIVE_SQL: LazyLock<meta::Regex> = LazyLock::new(|| {
     // A mongo method call follows a `)` as often as a name (`db.getCollection('u').drop()`),
     // so it needs no word boundary before its dot.
-    sql_regex(
+    sql_matcher(
         r"(?is)\b(drop\s+(database|table|schema|index|view|collection|keyspace|user|role)\b|truncate\s+(table\s+)?\w|delete\s+from\s+[\w.`\x22\[\]]+\s*(;|$|\))|alter\s+table\s+\S+\s+drop\b|flushall|flushdb|dropdatabase\s*\()|\.drop\s*\(\s*\)|\.(deletemany|remove)\s*\(\s*(\{\s*\})?\s*\)",
     )
 });
@@ -49,9 +66,11 @@ fn destructive_statement(sql: &str) -> Option<String> {
     if !DESTRUCTIVE_WORDS.iter().any(|w| lower.contains(w)) {
         return None;
     }
-    DESTRUCTIVE_SQL
-        .find(sql.as_bytes())
-        .map(|m| String::from_utf8_lossy(m.as_bytes()).trim().to_string())
+    DESTRUCTIVE_SQL.find(sql.as_bytes()).map(|m| {
+        String::from_utf8_lossy(&sql.as_bytes()[m.range()])
+            .trim()
+            .to_string()
+    })
 }
 
 const SQL_CLIENTS: &[&str] = &[
