@@ -189,8 +189,10 @@ fn unbounded_update(sql: &str) -> Option<String> {
             None => m.as_bytes()[..6].eq_ignore_ascii_case(b"update"),
             Some(c) => always_true(&String::from_utf8_lossy(&c[1])),
         };
-        let text = String::from_utf8_lossy(m.as_bytes());
-        unbounded.then(|| text.split_whitespace().collect::<Vec<_>>().join(" "))
+        unbounded.then(|| {
+            let text = String::from_utf8_lossy(m.as_bytes());
+            text.split_whitespace().collect::<Vec<_>>().join(" ")
+        })
     })
 }
 

@@ -6,11 +6,8 @@
 //! The gate: the literals of which every match must contain one, read from the pattern's
 //! syntax tree (regex-syntax, the parser the regex crate itself uses). A text holding none of
 //! them cannot match, so the answer is the same as the compiled pattern's, without compiling
-//! it. Long texts skip the gate: looking for each literal would cost more than the compilation
-//! saves.
-//!
-//! Long texts (past [`GATE_MAX_BYTES`]) are gated too, by one Aho-Corasick pass that finds
-//! every literal of the table at once ([`LongTexts`]): a pass per literal would cost more than
+//! it. Long texts (past [`GATE_MAX_BYTES`]) are gated by one Aho-Corasick pass that finds every
+//! literal of the table at once ([`LongTexts`]): a search per literal would cost more than
 //! compiling, and compiling every pattern was most of a 1 MB `Write`.
 //!
 //! Parsing the patterns to find their literals was itself half of a small `Write` (two million

@@ -952,7 +952,8 @@ fn then<'t>(text: Cow<'t, str>, step: impl FnOnce(&str) -> Cow<'_, str>) -> Cow<
 /// Replaces home expressions by `"~"`, or by `~` inside a double-quoted string where the
 /// language interpolates them (`"rm -rf $ENV{HOME}"`).
 fn replace_home<'t>(text: &'t str, home: &Pattern) -> Cow<'t, str> {
-    if home.find(text).is_none() {
+    let mut matches = home.find_iter(text).peekable();
+    if matches.peek().is_none() {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());
@@ -960,7 +961,7 @@ fn replace_home<'t>(text: &'t str, home: &Pattern) -> Cow<'t, str> {
     let mut quote: Option<char> = None;
     let mut scanned = 0;
     let mut escaped = false;
-    for m in home.find_iter(text) {
+    for m in matches {
         for c in text[scanned..m.start()].chars() {
             if escaped {
                 escaped = false;
