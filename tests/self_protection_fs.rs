@@ -691,3 +691,90 @@ fn deletes_moves_and_git_and_patch_writes_are_judged_as_effects() {
     assert_eq!(sb.bash("patch -p1 < fix.diff").decision(), "pass");
     assert_eq!(sb.bash("find . -name '*.pyc' -delete").decision(), "pass");
 }
+
+/// MCP tools no model names are read by their effects (`effects::mcp::infer`): the verb in
+/// the tool's name and the arguments that hold paths, not a list of path keys beside them.
+#[test]
+fn unmodelled_mcp_tools_are_judged_by_their_effects() {
+    let sb = installed();
+    let claude = sb.home().join(".claude");
+    let refused = [
+        (
+            "mcp__ops__chmod_path",
+            json!({"target": claude, "mode": "0777"}),
+        ),
+        (
+            "mcp__ops__change_file_owner",
+            json!({"file_path": settings(&sb), "owner": "nobody"}),
+        ),
+        (
+            "mcp__archive__extract_archive",
+            json!({"archive": "/tmp/a.zip", "destination": claude}),
+        ),
+        (
+            "mcp__archive__unpack",
+            json!({"input": "/tmp/a.tgz", "outputDir": claude}),
+        ),
+        (
+            "mcp__ops__sync_folder",
+            json!({"source": "/tmp/x", "target": claude}),
+        ),
+        (
+            "mcp__ops__rename_entry",
+            json!({"path": settings(&sb), "new_name": "old.json"}),
+        ),
+        (
+            "mcp__ops__move_entry",
+            json!({"from": settings(&sb), "to": "/tmp/y.json"}),
+        ),
+        (
+            "mcp__ops__copy_entry",
+            json!({"source": "/tmp/evil.json", "destination": settings(&sb)}),
+        ),
+        (
+            "mcp__notes__save_note",
+            json!({"note_path": settings(&sb), "text": "{}"}),
+        ),
+        (
+            "mcp__ops__write_file",
+            json!({"params": {"path": settings(&sb), "content": "{}"}}),
+        ),
+    ];
+    for (tool, input) in refused {
+        let a = sb.hook(tool, input.clone());
+        assert_eq!(a.decision(), "deny", "{tool} {input}: {}", a.reason());
+    }
+    let ordinary = [
+        ("mcp__ops__get_permissions", json!({"path": settings(&sb)})),
+        (
+            "mcp__archive__extract_archive",
+            json!({"archive": "/tmp/a.zip", "destination": sb.project().join("vendor")}),
+        ),
+        (
+            "mcp__ops__chmod_path",
+            json!({"target": sb.project().join("run.sh"), "mode": "755"}),
+        ),
+        (
+            "mcp__ops__move_entry",
+            json!({"from": sb.project().join("a.md"), "to": sb.project().join("b.md")}),
+        ),
+        (
+            "mcp__mail__send_email",
+            json!({"to": "bob@example.com", "subject": "hi", "body": "the build is green"}),
+        ),
+        (
+            "mcp__models__create_model",
+            json!({"path": sb.project().join("models/a.bin")}),
+        ),
+        // A forge's file is not the local one: its content is sent to the forge.
+        (
+            "mcp__github__create_or_update_file",
+            json!({"owner": "o", "repo": "r", "path": ".claude/settings.json",
+                   "content": "{}", "message": "m", "branch": "main"}),
+        ),
+    ];
+    for (tool, input) in ordinary {
+        let a = sb.hook(tool, input.clone());
+        assert_ne!(a.decision(), "deny", "{tool} {input}: {}", a.reason());
+    }
+}

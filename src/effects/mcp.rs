@@ -43,6 +43,13 @@ pub struct ToolModel {
     /// Arguments holding the content written or sent.
     #[serde(default)]
     pub content: Vec<String>,
+    /// Arguments holding paths whose mode, owner or attributes change (`chmod`, `chown`).
+    #[serde(default)]
+    pub mode: Vec<String>,
+    /// Arguments holding directories files land in, which files not known: where an archive
+    /// is extracted or a tree synced (judged like `tar -x -C DIR`).
+    #[serde(default)]
+    pub into: Vec<String>,
     /// Arguments holding a shell command line run on this machine.
     #[serde(default)]
     pub command: Vec<String>,
@@ -75,6 +82,8 @@ fn owned(b: &super::mcp_table::Builtin) -> ToolModel {
         list: v(b.list),
         write: v(b.write),
         content: v(b.content),
+        mode: v(b.mode),
+        into: v(b.into),
         command: v(b.command),
         sql: v(b.sql),
         engine: b.engine.map(str::to_string),
@@ -113,26 +122,29 @@ pub fn model(tool: &str, input: &Value, user: &[ToolModel], scope: &Scope) -> Mo
                 .map(owned)
         });
     let found = found.as_ref();
+    // Arguments wrapped in one object (`{"params": {"path": …}}`) are read inside it.
+    let inner = match input {
+        Value::Object(map) if map.len() == 1 => map
+            .iter()
+            .find(|(k, v)| {
+                v.is_object() && matches!(k.as_str(), "params" | "arguments" | "args" | "input")
+            })
+            .map(|(_, v)| v),
+        _ => None,
+    };
     match found {
-        // A model that names arguments the call does not carry says nothing about it: read
-        // the call from its argument names instead. A model naming none (`tools` only) is a
-        // statement that the tool has no local effect.
-        Some(m) if !m.is_empty() && !m.mentions_any(input) => {
-            apply(&infer(tool, input), tool, input, scope)
-        }
-        Some(m) => apply(m, tool, input, scope),
+        Some(m) if m.is_empty() || m.mentions_any(input) => apply(m, tool, input, scope),
+        // A model that names arguments the call does not carry says nothing about it (unless
+        // they are wrapped): read the call from its argument names instead. A model naming
+        // none (`tools` only) is a statement that the tool has no local effect.
+        Some(m) => match inner {
+            Some(inner) if m.mentions_any(inner) => apply(m, tool, inner, scope),
+            _ => {
+                let input = inner.unwrap_or(input);
+                apply(&infer(tool, input), tool, input, scope)
+            }
+        },
         None => {
-            // Arguments wrapped in one object (`{"params": {"path": …}}`) are read inside it.
-            let inner = match input {
-                Value::Object(map) if map.len() == 1 => map
-                    .iter()
-                    .find(|(k, v)| {
-                        v.is_object()
-                            && matches!(k.as_str(), "params" | "arguments" | "args" | "input")
-                    })
-                    .map(|(_, v)| v),
-                _ => None,
-            };
             let input = inner.unwrap_or(input);
             apply(&infer(tool, input), tool, input, scope)
         }
@@ -146,6 +158,8 @@ impl ToolModel {
             && self.list.is_empty()
             && self.write.is_empty()
             && self.content.is_empty()
+            && self.mode.is_empty()
+            && self.into.is_empty()
             && self.command.is_empty()
             && self.sql.is_empty()
             && self.url.is_empty()
@@ -160,6 +174,8 @@ impl ToolModel {
             &self.list,
             &self.write,
             &self.content,
+            &self.mode,
+            &self.into,
             &self.command,
             &self.sql,
             &self.url,
@@ -268,6 +284,24 @@ fn apply(m: &ToolModel, tool: &str, input: &Value, scope: &Scope) -> Modelled {
             .collect()
     };
     let urls = strings(input, &m.url);
+    let recursive = input
+        .get("recursive")
+        .is_some_and(|r| r == &Value::Bool(true));
+    for p in strings(input, &m.mode) {
+        effects.push(Effect::Chmod {
+            path: path_of(&p, scope),
+            how: tool.to_string(),
+            recursive,
+        });
+    }
+    for p in strings(input, &m.into) {
+        effects.push(Effect::Write {
+            path: path_of(&p, scope),
+            content: None,
+            how: super::TOOL_INTO.to_string(),
+            shell: None,
+        });
+    }
     effects.extend(reads.iter().map(|p| Effect::Read {
         path: p.clone(),
         by: None,
@@ -624,7 +658,24 @@ fn infer(tool: &str, input: &Value) -> ToolModel {
         })
         .cloned()
         .collect();
-    let paths = has(PATH_ARGS);
+    let change = change_of(&verb);
+    let mut paths = has(PATH_ARGS);
+    if change.is_some() {
+        // A tool that changes files names them in more ways (`old_path`, `to`, `outputDir`);
+        // only for those, and only values that look like paths: a mail tool's `to` is not one.
+        let more: Vec<String> = names
+            .iter()
+            .filter(|n| !paths.contains(n))
+            .filter(|n| {
+                input
+                    .get(n.as_str())
+                    .and_then(Value::as_str)
+                    .is_some_and(|v| is_path_arg(n, v))
+            })
+            .cloned()
+            .collect();
+        paths.extend(more);
+    }
     if paths.is_empty() {
         // `post_message {channel, text}`, `create_ticket {title, description}`: text the tool
         // sends to its service, another host (a credential in it is judged like a gist's).
@@ -635,28 +686,143 @@ fn infer(tool: &str, input: &Value) -> ToolModel {
         }
         return m;
     }
-    if says(&["delete", "remove", "unlink", "rmdir", "trash"]) {
-        m.argv = std::iter::once("rm".to_string())
-            .chain(std::iter::once("-r".to_string()))
-            .chain(paths.iter().map(|p| format!("{{{p}}}")))
-            .collect();
-    } else if says(&["move", "rename"]) {
-        m.argv = vec!["mv".into()];
-        m.argv.extend(paths.iter().map(|p| format!("{{{p}}}")));
-    } else if says(&[
-        "write", "create", "edit", "update", "save", "append", "put", "patch", "replace", "insert",
-        "upload", "copy", "mkdir",
-    ]) {
-        m.write = paths;
-        m.content = has(CONTENT_ARGS);
-    } else if says(&[
-        "list", "search", "find", "tree", "glob", "stat", "info", "exists",
-    ]) {
-        m.list = paths;
-    } else {
-        m.read = paths;
+    // Sources first, so `mv`/`cp` take the last path as the destination.
+    let (sources, targets): (Vec<String>, Vec<String>) = paths
+        .iter()
+        .cloned()
+        .partition(|n| SOURCE_ARGS.contains(&n.as_str()));
+    let each = |names: &[String]| names.iter().map(|p| format!("{{{p}}}")).collect::<Vec<_>>();
+    match change {
+        Some(ToolChange::Move) if paths.len() > 1 => {
+            m.argv = std::iter::once("mv".to_string())
+                .chain(each(&sources))
+                .chain(each(&targets))
+                .collect();
+        }
+        // A rename naming one path (`{path, new_name}`): the file leaves that path.
+        Some(ToolChange::Delete) | Some(ToolChange::Move) => {
+            m.argv = ["rm".to_string(), "-r".to_string()]
+                .into_iter()
+                .chain(each(&paths))
+                .collect();
+        }
+        Some(ToolChange::Copy) if !sources.is_empty() && !targets.is_empty() => {
+            m.argv = ["cp".to_string(), "-r".to_string()]
+                .into_iter()
+                .chain(each(&sources))
+                .chain(each(&targets))
+                .collect();
+        }
+        Some(ToolChange::Mode) => m.mode = paths,
+        Some(ToolChange::Into) => {
+            m.read = sources;
+            m.into = targets;
+        }
+        // An upload given no content reads the local file and sends it to the tool's service;
+        // given content, it puts that content at the path.
+        Some(ToolChange::Upload) if has(CONTENT_ARGS).is_empty() => m.read = paths,
+        Some(ToolChange::Copy) | Some(ToolChange::Upload) | Some(ToolChange::Write) => {
+            m.write = paths;
+            m.content = has(CONTENT_ARGS);
+        }
+        None if says(&[
+            "list", "search", "find", "tree", "glob", "stat", "info", "exists",
+        ]) =>
+        {
+            m.list = paths
+        }
+        None => m.read = paths,
     }
     m
+}
+
+/// What a tool's name says it does to the paths it is given.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum ToolChange {
+    Delete,
+    Move,
+    Copy,
+    Mode,
+    Into,
+    Upload,
+    Write,
+}
+
+/// The change the words of a tool's name say it makes (`delete_file`, `set_permissions`,
+/// `extract_archive`); checked in this order, so `remove` is a delete, not a move.
+fn change_of(verb: &str) -> Option<ToolChange> {
+    let says = |words: &[&str]| words.iter().any(|w| verb.contains(w));
+    let words: Vec<&str> = verb.split('_').collect();
+    let reads = words.first().is_some_and(|w| READ_VERBS.contains(w));
+    // Whole words: `model` is not a mode, `owners_guide` not an owner change.
+    let word = |set: &[&str]| words.iter().any(|w| set.contains(w));
+    Some(if says(&["delete", "remove", "unlink", "rmdir", "trash"]) {
+        ToolChange::Delete
+    } else if says(&["move", "rename"]) {
+        ToolChange::Move
+    } else if says(&["chmod", "chown", "chgrp", "chattr", "setfacl"])
+        || (!reads && word(&["permission", "permissions", "owner", "ownership", "mode"]))
+    {
+        ToolChange::Mode
+    } else if says(&[
+        "extract",
+        "unzip",
+        "untar",
+        "unpack",
+        "decompress",
+        "unarchive",
+        "sync",
+    ]) {
+        ToolChange::Into
+    } else if says(&["copy"]) {
+        ToolChange::Copy
+    } else if says(&["upload"]) {
+        ToolChange::Upload
+    } else if says(&[
+        "write", "create", "edit", "update", "save", "append", "put", "patch", "replace", "insert",
+        "mkdir", "touch", "truncate", "apply", "set",
+    ]) {
+        ToolChange::Write
+    } else {
+        return None;
+    })
+}
+
+/// Arguments that name what a move, copy or extraction starts from.
+const SOURCE_ARGS: &[&str] = &[
+    "source",
+    "src",
+    "from",
+    "old_path",
+    "oldPath",
+    "source_path",
+    "sourcePath",
+    "archive",
+    "archive_path",
+    "archivePath",
+    "zip_path",
+    "input",
+];
+
+/// True when an argument of a tool that changes files holds a path beyond `PATH_ARGS`: any
+/// value of a `*path`, `*dir`, `*directory`, `*folder` or `*_file` argument, and a `from`,
+/// `to`, `output`, `archive` or `input` whose value looks like one.
+fn is_path_arg(name: &str, value: &str) -> bool {
+    if value.is_empty() || value.contains("://") {
+        return false;
+    }
+    let lower = name.to_ascii_lowercase();
+    // `profile` is not a file: a `file` suffix counts after `_` or as a camel-case word.
+    let named = ["path", "dir", "directory", "folder", "_file"]
+        .iter()
+        .any(|s| lower.ends_with(s))
+        || name.ends_with("File");
+    let loose = matches!(
+        lower.as_str(),
+        "from" | "to" | "output" | "archive" | "input" | "destination_path" | "new_name"
+    );
+    let looks = value.starts_with(['/', '~', '.', '$']) || value.contains('/');
+    named || loose && looks && !value.contains(char::is_whitespace)
 }
 
 /// True when text starts like a SQL statement.
@@ -806,5 +972,90 @@ mod tests {
         assert_eq!(m.argv, ["rm", "-r", "{path}"]);
         let m = infer("mcp__x__open", &serde_json::json!({"file": "a"}));
         assert_eq!(m.read, ["file"]);
+    }
+
+    #[test]
+    fn inference_of_changes_beyond_writes() {
+        use serde_json::json;
+        // Mode changes, and `model` is not a mode nor `get_permissions` a change.
+        let m = infer(
+            "mcp__x__chmod_path",
+            &json!({"target": "/a", "mode": "777"}),
+        );
+        assert_eq!(m.mode, ["target"]);
+        let m = infer("mcp__x__set_file_owner", &json!({"file_path": "/a"}));
+        assert_eq!(m.mode, ["file_path"]);
+        assert!(
+            infer("mcp__x__get_permissions", &json!({"path": "/a"}))
+                .mode
+                .is_empty()
+        );
+        let m = infer("mcp__x__create_model", &json!({"path": "m.bin"}));
+        assert_eq!((m.mode.len(), m.write), (0, vec!["path".to_string()]));
+        // Extraction: the archive is read, files land in the destination.
+        let m = infer(
+            "mcp__x__extract_archive",
+            &json!({"archive": "/t/a.zip", "outputDir": "/d"}),
+        );
+        assert_eq!(
+            (m.read, m.into),
+            (vec!["archive".into()], vec!["outputDir".into()])
+        );
+        // Moves and copies: sources first, whatever the order of the keys.
+        let m = infer("mcp__x__move_entry", &json!({"to": "/b", "from": "/a"}));
+        assert_eq!(m.argv, ["mv", "{from}", "{to}"]);
+        let m = infer(
+            "mcp__x__copy_entry",
+            &json!({"destination": "/b", "source": "/a"}),
+        );
+        assert_eq!(m.argv, ["cp", "-r", "{source}", "{destination}"]);
+        // A rename naming one path: the file leaves it.
+        let m = infer("mcp__x__rename", &json!({"path": "/a", "new_name": "b"}));
+        assert_eq!(m.argv, ["rm", "-r", "{path}"]);
+        // Loose keys count only for a changing tool, and only for values that look like paths.
+        let m = infer("mcp__x__create_draft", &json!({"to": "a@b.c", "body": "x"}));
+        assert!(m.write.is_empty() && m.argv.is_empty());
+        let m = infer("mcp__x__read_log", &json!({"from": "/var/log/x"}));
+        assert!(m.read.is_empty() && m.write.is_empty());
+        assert!(is_path_arg("sourceFile", "x") && !is_path_arg("profile", "x"));
+        // An upload given content puts it at the path; given none, it reads the file.
+        let m = infer(
+            "mcp__x__upload_file",
+            &json!({"path": "/a", "content": "x"}),
+        );
+        assert_eq!(m.write, ["path"]);
+        let m = infer("mcp__x__upload_file", &json!({"path": "/a"}));
+        assert_eq!(m.read, ["path"]);
+    }
+
+    #[test]
+    fn mode_and_into_arguments_become_effects() {
+        let scope = Scope {
+            paths: crate::paths::PathResolver {
+                cwd: "/p".into(),
+                home: "/h".into(),
+                follow_symlinks: false,
+            },
+            project_root: "/p".into(),
+            roots: vec!["/p".into()],
+            protected: vec![],
+            files: Default::default(),
+        };
+        let model = ToolModel {
+            tools: vec!["mcp__x__*".into()],
+            mode: vec!["target".into()],
+            into: vec!["dest".into()],
+            ..ToolModel::default()
+        };
+        let input = serde_json::json!({"target": "/a", "dest": "/d", "recursive": true});
+        let out = apply(&model, "mcp__x__y", &input, &scope);
+        assert!(out.effects.contains(&Effect::Chmod {
+            path: "/a".into(),
+            how: "mcp__x__y".into(),
+            recursive: true
+        }));
+        assert!(out.effects.iter().any(|e| matches!(e,
+            Effect::Write { path, how, .. } if path == std::path::Path::new("/d")
+                && super::super::INTO_DIRECTORY.contains(&how.as_str()))));
     }
 }

@@ -25,7 +25,7 @@ pub use crate::call::{
     Sent, SentFile, ShellRun, ShellWrite, Source, Span,
 };
 pub use delete::{FIND_DELETE, find_starts};
-pub use tree::{APPLY_DIR, INTO_DIRECTORY, PATCH_DIR, WORK_TREE};
+pub use tree::{APPLY_DIR, INTO_DIRECTORY, PATCH_DIR, TOOL_INTO, WORK_TREE};
 
 /// The kinds of effect a policy can name (`limits: [{count: …}]`, read-only mode), each with
 /// what it covers. The one list of these names: policy validation and reasons read it.

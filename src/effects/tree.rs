@@ -20,9 +20,14 @@ pub const PATCH_DIR: &str = "patch -d";
 /// `how` of `git apply --directory=DIR`: the patched files land under DIR in the work tree.
 pub const APPLY_DIR: &str = "git apply --directory";
 
+/// `how` of an MCP tool's `into` directory: an archive extracted or a tree synced there.
+pub const TOOL_INTO: &str = "an MCP tool's extraction or sync";
+
 /// The `how` of writes whose path is a directory files land in, which ones not known:
-/// extraction (`tar -x`, `unzip`), a patch's directory, a work tree.
-pub const INTO_DIRECTORY: &[&str] = &["tar -x", "unzip", PATCH_DIR, APPLY_DIR, WORK_TREE];
+/// extraction (`tar -x`, `unzip`, an MCP tool's), a patch's directory, a work tree.
+pub const INTO_DIRECTORY: &[&str] = &[
+    "tar -x", "unzip", PATCH_DIR, APPLY_DIR, WORK_TREE, TOOL_INTO,
+];
 
 /// git subcommands that change files of the work tree.
 const TREE_WRITERS: &[&str] = &[

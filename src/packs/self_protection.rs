@@ -91,36 +91,40 @@ fn unresolved(call: &Call, scope: &Scope) -> Option<String> {
     }
 }
 
-/// Every path the call changes: file tools, MCP tools that write by path, and in a shell line
-/// the writes `fileops` finds plus deletes, moves, mode changes, hard links, in-place editors,
-/// extraction directories and the files inline interpreter code writes.
+/// Every path the call changes, from its effects — whichever tool made them: a file tool, an
+/// MCP tool (by its tool model), a shell line. For a shell line also the files inline
+/// interpreter code writes.
 fn targets(call: &Call, scope: &Scope) -> Vec<Target> {
-    match &call.kind {
-        CallKind::Write { path, .. } => vec![Target::new(path.clone(), Change::Write, &call.tool)],
-        CallKind::Shell { analysis, .. } => shell_targets(call, analysis, scope),
-        CallKind::Mcp { tool, .. } => mcp_targets(call, tool, scope),
-        _ => Vec::new(),
-    }
-}
-
-fn shell_targets(call: &Call, analysis: &ShellAnalysis, scope: &Scope) -> Vec<Target> {
-    // The line's writes, from its effects (`fileops::writes`, computed once by normalize).
     let mut out: Vec<Target> = super::common::written_paths(call)
         .into_iter()
         .map(|(path, how)| {
-            let program = how.split_whitespace().next().unwrap_or("");
-            let change = match program {
-                _ if crate::effects::INTO_DIRECTORY.contains(&how.as_str()) => Change::Into,
-                "mv" => Change::Move,
-                "ln" => Change::Link,
-                "cp" | "install" | "rsync" | "scp" | "tar" | "unzip" | "ditto" => Change::Into,
-                "chmod" => Change::Mode,
-                _ => Change::Write,
-            };
+            let change = change_of(&how);
             Target::new(path, change, how)
         })
         .collect();
     effect_targets(call, scope, &mut out);
+    if let CallKind::Shell { analysis, .. } = &call.kind {
+        inline_code_targets(analysis, scope, &mut out);
+    }
+    out
+}
+
+/// How a write changes its path, by what made it.
+fn change_of(how: &str) -> Change {
+    if crate::effects::INTO_DIRECTORY.contains(&how) {
+        return Change::Into;
+    }
+    match how.split_whitespace().next().unwrap_or("") {
+        "mv" | "move" => Change::Move,
+        "ln" | "link" => Change::Link,
+        "cp" | "install" | "rsync" | "scp" | "tar" | "unzip" | "ditto" => Change::Into,
+        "chmod" => Change::Mode,
+        _ => Change::Write,
+    }
+}
+
+/// The paths inline interpreter code names, read from its text.
+fn inline_code_targets(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Target>) {
     // Paths inline interpreter code names, read from its text.
     let mut code_targets = Vec::new();
     for c in &analysis.commands {
@@ -154,7 +158,6 @@ fn shell_targets(call: &Call, analysis: &ShellAnalysis, scope: &Scope) -> Vec<Ta
     }
     through_new_links(analysis, scope, &mut code_targets);
     out.extend(code_targets);
-    out
 }
 
 /// True when inline code deletes, moves or renames files rather than writing them.
@@ -314,76 +317,6 @@ fn glob_path(dir: &Path, written: &str) -> PathBuf {
         None => written,
     };
     dir.join(tail)
-}
-
-/// MCP tools that write, move or delete by path (`write_file`, `edit_file`, `move_file`,
-/// `create_directory`, `delete`…): their path-like arguments.
-fn mcp_targets(call: &Call, tool: &str, scope: &Scope) -> Vec<Target> {
-    let t = tool.to_ascii_lowercase();
-    let verb = |words: &[&str]| words.iter().any(|w| t.contains(w));
-    let change = if verb(&["move", "rename"]) {
-        Change::Move
-    } else if verb(&["delete", "remove", "unlink", "rmdir", "trash"]) {
-        Change::Delete
-    } else if verb(&["chmod", "chown", "permission"]) {
-        Change::Mode
-    } else if verb(&["extract", "unzip", "untar", "copy", "upload", "sync"]) {
-        Change::Into
-    } else if verb(&[
-        "write", "edit", "create", "save", "put", "append", "replace", "patch", "update", "insert",
-        "apply", "truncate", "mkdir", "touch", "set",
-    ]) {
-        Change::Write
-    } else {
-        return Vec::new();
-    };
-    const KEYS: &[&str] = &[
-        "path",
-        "file_path",
-        "filepath",
-        "filename",
-        "file",
-        "source",
-        "destination",
-        "target",
-        "dest",
-        "src",
-        "from",
-        "to",
-        "directory",
-        "dir",
-        "notebook_path",
-        "new_path",
-        "old_path",
-    ];
-    let mut out = Vec::new();
-    let Some(obj) = call.input.as_object() else {
-        return out;
-    };
-    for (k, v) in obj {
-        let key = k.to_ascii_lowercase();
-        if !KEYS.contains(&key.as_str()) && key != "paths" && !key.ends_with("_path") {
-            continue;
-        }
-        let values: Vec<&str> = match v {
-            serde_json::Value::String(s) => vec![s.as_str()],
-            serde_json::Value::Array(a) => a.iter().filter_map(|x| x.as_str()).collect(),
-            _ => Vec::new(),
-        };
-        for raw in values {
-            let raw = raw.strip_prefix("file://").unwrap_or(raw);
-            if raw.is_empty() || raw.contains("://") {
-                continue;
-            }
-            // A copy's source is only read; a move's source and destination both change.
-            let ch = match (change, key.as_str()) {
-                (Change::Into, "source" | "src" | "from") => continue,
-                (c, _) => c,
-            };
-            out.push(Target::new(scope.resolve(raw), ch, format!("MCP {tool}")));
-        }
-    }
-    out
 }
 
 fn uninstall(c: &Command, scope: &Scope) -> Option<String> {
