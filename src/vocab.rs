@@ -3262,12 +3262,16 @@ mod tests {
         }
     }
 
+    /// The line's first command, or the command it names first when that one runs others
+    /// first (`awk 'BEGIN{system("id")}'` emits `id`, then awk).
     fn cmd(line: &str) -> Command {
-        crate::shell::analyse(line)
-            .commands
-            .into_iter()
-            .next()
-            .expect("a command")
+        let commands = crate::shell::analyse(line).commands;
+        let first = line.split_whitespace().next().unwrap_or("");
+        let i = commands
+            .iter()
+            .position(|c| c.program == first)
+            .unwrap_or(0);
+        commands.into_iter().nth(i).expect("a command")
     }
 
     #[test]

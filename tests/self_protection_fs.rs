@@ -778,3 +778,27 @@ fn unmodelled_mcp_tools_are_judged_by_their_effects() {
         assert_ne!(a.decision(), "deny", "{tool} {input}: {}", a.reason());
     }
 }
+
+/// A writer `find -exec` runs on `{}` changes what find selects under its start: judged by
+/// find's name tests (`protect::selected_by_name`), as find's deletes are.
+#[test]
+fn writers_run_by_find_exec_change_what_find_selects() {
+    let sb = installed();
+    std::fs::write(sb.project().join(".palisade.yaml"), "version: 1\n").unwrap();
+    for command in [
+        "find ~/.claude -name settings.json -exec truncate -s0 {} \\;",
+        "find ~/.claude -type f -exec sed -i 's/PreToolUse/x/' {} +",
+        "find ~/.claude -iname 'SETTINGS*' -exec cp /tmp/evil.json {} \\;",
+        "find . -name .palisade.yaml -exec truncate -s0 {} \\;",
+        "sudo find \"$HOME/.claude\" -maxdepth 1 -name 'settings.*' -exec tee {} \\; < /dev/null",
+    ] {
+        expect(&sb, command, "deny");
+    }
+    for command in [
+        "find . -name '*.rs' -exec sed -i 's/foo/bar/' {} +",
+        "find . -type f -name '*.sh' -exec chmod +x {} \\;",
+        "find src -name '*.py' -exec touch {} +",
+    ] {
+        not_deny(&sb, command);
+    }
+}

@@ -168,6 +168,17 @@ fn found(
     }
 }
 
+/// For command `i` run by `find … -exec`: the starts `find` walks and the name tests every
+/// entry it hands over passes (empty when none narrows it), so a rule can tell which files
+/// a writer run on `{}` changes (`find ~/.claude -name settings.json -exec truncate …`).
+pub fn exec_selection(
+    analysis: &ShellAnalysis,
+    i: usize,
+) -> Option<(Vec<Word>, Vec<crate::call::NameTest>)> {
+    let f = exec_parent(analysis, i)?;
+    Some((find_starts(f), Select::of(f).names))
+}
+
 /// The `find` whose `-exec`/`-execdir`/`-ok` runs command `i`: the nearest one before it
 /// whose wrappers are those of `i` up to the `find -exec…` that runs it.
 fn exec_parent(analysis: &ShellAnalysis, i: usize) -> Option<&Command> {

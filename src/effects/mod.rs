@@ -24,7 +24,7 @@ pub use crate::call::{
     DeleteTarget, Effect, Feed, NameMatch, NameTest, Part, Payload, Reader, Remote, RemoteChange,
     Sent, SentFile, ShellRun, ShellWrite, Source, Span,
 };
-pub use delete::{FIND_DELETE, find_starts};
+pub use delete::{FIND_DELETE, exec_selection, find_starts};
 pub use tree::{APPLY_DIR, INTO_DIRECTORY, PATCH_DIR, TOOL_INTO, WORK_TREE};
 
 /// The kinds of effect a policy can name (`limits: [{count: …}]`, read-only mode), each with

@@ -95,18 +95,59 @@ fn unresolved(call: &Call, scope: &Scope) -> Option<String> {
 /// MCP tool (by its tool model), a shell line. For a shell line also the files inline
 /// interpreter code writes.
 fn targets(call: &Call, scope: &Scope) -> Vec<Target> {
-    let mut out: Vec<Target> = super::common::written_paths(call)
-        .into_iter()
-        .map(|(path, how)| {
-            let change = change_of(&how);
-            Target::new(path, change, how)
-        })
-        .collect();
+    let mut out: Vec<Target> = Vec::new();
+    for (path, how) in super::common::written_paths(call) {
+        if let Some((written, start, names)) = found_by(call, scope, &path) {
+            // A writer `find -exec` runs on `{}`: what find selects under the start changes
+            // (`cp x {}` into a directory start writes inside it, and over selected files).
+            let mut found = Vec::new();
+            found_targets(scope, (&written, &start), &names, false, &how, &mut found);
+            for mut t in found {
+                t.change = if t.path == start {
+                    Change::Into
+                } else {
+                    Change::Write
+                };
+                out.push(t);
+            }
+            continue;
+        }
+        let change = change_of(&how);
+        out.push(Target::new(path, change, how));
+    }
     effect_targets(call, scope, &mut out);
     if let CallKind::Shell { analysis, .. } = &call.kind {
         inline_code_targets(analysis, scope, &mut out);
     }
     out
+}
+
+/// When `path` is written by a command `find … -exec` runs on one of find's starts: the start
+/// as written and resolved, and find's name tests.
+fn found_by(
+    call: &Call,
+    scope: &Scope,
+    path: &Path,
+) -> Option<(String, PathBuf, Vec<crate::call::NameTest>)> {
+    let CallKind::Shell { analysis, .. } = &call.kind else {
+        return None;
+    };
+    call.effects.iter().find_map(|e| match e {
+        crate::effects::Effect::Write {
+            path: p,
+            shell: Some(w),
+            ..
+        } if p == path => {
+            let (starts, names) = crate::effects::exec_selection(analysis, w.command)?;
+            let c = &analysis.commands[w.command];
+            let start = starts
+                .into_iter()
+                .find(|s| c.args.iter().any(|a| a.text == s.text))?;
+            let resolved = resolve_for(scope, c, &start.text);
+            Some((start.text, resolved, names))
+        }
+        _ => None,
+    })
 }
 
 /// How a write changes its path, by what made it.

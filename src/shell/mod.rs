@@ -138,6 +138,7 @@ pub struct Function {
     pub body: std::ops::Range<usize>,
 }
 
+mod awk;
 mod bounds;
 mod flags;
 mod parse;

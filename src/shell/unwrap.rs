@@ -467,6 +467,7 @@ impl Analyser {
             "xargs" => self.run_xargs(inv, ctx),
             "parallel" | "sem" => self.run_parallel(&name, inv, ctx),
             "find" => self.run_find(inv, ctx),
+            "awk" | "gawk" | "mawk" | "nawk" => self.run_awk(&name, inv, ctx),
             "git" => self.run_git(inv, ctx),
             "eval" => self.run_eval(inv, ctx),
             "trap" => self.run_trap(inv, ctx),
@@ -527,6 +528,77 @@ impl Analyser {
                 text: code.text().to_string(),
             });
         }
+    }
+
+    /// `awk 'PROGRAM'`: the commands the program runs (`system("…")`, `print | "…"`, `"…" |
+    /// getline`) are scripts awk hands to `sh -c`, and the files it prints to are writes
+    /// (`awk::read`). awk itself is emitted, for the files it reads.
+    fn run_awk(&mut self, name: &str, inv: &mut Invocation, ctx: &Ctx) -> Flow {
+        const VALUE_LONG: &[&str] = &[
+            "--field-separator",
+            "--assign",
+            "--file",
+            "--include",
+            "--load",
+            "--exec",
+            "--source",
+        ];
+        let i = skip_options(&inv.args, 0, "FvfilE", VALUE_LONG);
+        // `gawk --source 'PROGRAM'` / `-e`: the program given as an option's value.
+        let source = inv
+            .args
+            .iter()
+            .take(i)
+            .position(|a| matches!(a.text(), "--source" | "-e"))
+            .map(|p| p + 1);
+        let from_file = has_arg(inv, i, &["-f", "--file", "-E", "--exec"]);
+        let at = match source {
+            Some(p) => p,
+            None if from_file => return Flow::Emit,
+            None => i,
+        };
+        let Some(code) = inv.args.get(at).cloned() else {
+            return Flow::Emit;
+        };
+        let label = format!("{name} program");
+        if code.word.dynamic || code.substitutions.is_some() {
+            self.report_code(name, &label, &code);
+            return Flow::Emit;
+        }
+        let program = super::awk::read(code.text());
+        let writes = program.writes.iter().map(|(append, path)| {
+            let quoted = path.replace(['"', '\\', '`'], "");
+            let op = if *append { ">>" } else { ">" };
+            super::awk::Text::Known(format!("cat {op} \"{quoted}\""))
+        });
+        // What awk prints into reads awk's output, as if piped (`print l | "sh"`).
+        let fed = program.fed.iter().map(|t| match t {
+            super::awk::Text::Known(line) => super::awk::Text::Known(format!("cat | {line}")),
+            dynamic => dynamic.clone(),
+        });
+        let all: Vec<super::awk::Text> = program
+            .commands
+            .iter()
+            .cloned()
+            .chain(fed)
+            .chain(writes)
+            .collect();
+        for c in all {
+            match c {
+                super::awk::Text::Known(line) => {
+                    let mut sctx = self.script_ctx(ctx, &label, inv);
+                    sctx.positional.clear();
+                    let mut w = code.clone();
+                    w.word.text = line;
+                    self.run_script(name, &label, &w, sctx);
+                }
+                super::awk::Text::Dynamic(text) => self.finding(ShellFinding::DynamicScript {
+                    wrapper: label.clone(),
+                    text,
+                }),
+            }
+        }
+        Flow::Emit
     }
 
     fn run_su(&mut self, name: &str, inv: &mut Invocation, ctx: &Ctx) -> Flow {
