@@ -1410,6 +1410,43 @@ mod tests {
         );
     }
 
+    /// An option's value is not an operand: `scp -i KEY` authenticates with the key, it
+    /// neither reads it into the context nor sends it; `rsync -e ssh` sends no file `ssh`.
+    #[test]
+    fn transfer_option_values_are_not_files() {
+        for line in [
+            "scp -i ~/.ssh/deploy_key -P 2222 -o BatchMode=yes build.tgz deploy@host:/srv/",
+            "rsync -avz --exclude .git -e ssh build.tgz deploy@host:/srv/",
+            "sftp -i ~/.ssh/deploy_key -b batch.txt deploy@host",
+        ] {
+            let fx = effects("Bash", json!({ "command": line }));
+            let paths: Vec<String> = fx
+                .iter()
+                .filter_map(|e| {
+                    e.counted_read().or(match e {
+                        Effect::Read { path, .. } => Some(path.as_path()),
+                        _ => None,
+                    })
+                })
+                .map(|p| p.display().to_string())
+                .collect();
+            assert!(
+                paths.iter().all(|p| !p.contains(".ssh")),
+                "{line}: {paths:?}"
+            );
+            let sent = format!("{fx:?}");
+            for word in ["\"2222\"", "\"BatchMode=yes\"", "\"ssh\"", "\".git\""] {
+                assert!(
+                    !sent.contains(&format!("written: {word}")),
+                    "{line}: {sent}"
+                );
+            }
+            if line.contains("build.tgz") {
+                assert!(sent.contains("written: \"build.tgz\""), "{line}: {sent}");
+            }
+        }
+    }
+
     /// `find DIR | xargs rm`: the stdin delete says which `find` lists its names.
     #[test]
     fn a_delete_fed_by_find_says_what_find_lists() {

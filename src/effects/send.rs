@@ -91,8 +91,14 @@ pub(super) fn sent(analysis: &ShellAnalysis, i: usize, scope: &Scope, writes: &W
                 _ => true,
             };
             if matches!(p, "scp" | "sftp" | "rsync") {
-                // Local operands copied to a remote last operand.
-                let ops = c.operands();
+                // Local operands copied to a remote last operand (not the values of its
+                // options: `-i KEY`, `-e ssh`, `--exclude .git`).
+                let values = vocab::value_words(c);
+                let ops: Vec<&crate::shell::Word> = c
+                    .operands()
+                    .into_iter()
+                    .filter(|w| !values.iter().any(|&i| std::ptr::eq(&c.args[i], *w)))
+                    .collect();
                 if let Some((last, sources)) = ops.split_last()
                     && vocab::is_remote_spec(&last.text)
                 {

@@ -272,6 +272,7 @@ impl Analyser {
 
     fn step(&mut self, inv: &mut Invocation, ctx: &Ctx) -> Flow {
         let name = basename(inv.program.text()).to_string();
+        self.run_option_commands(&name, inv, ctx);
         match name.as_str() {
             "sudo" => {
                 let flow = strip_sudo(inv);
@@ -527,6 +528,34 @@ impl Analyser {
                 wrapper: label.to_string(),
                 text: code.text().to_string(),
             });
+        }
+    }
+
+    /// Commands a program's options run with a shell (`tar --checkpoint-action=exec=…`,
+    /// `ssh -o ProxyCommand=…`, `vim -c '!…'`; `vocab::option_commands`), judged as scripts
+    /// the program runs.
+    fn run_option_commands(&mut self, name: &str, inv: &Invocation, ctx: &Ctx) {
+        let texts: Vec<&str> = inv.args.iter().map(|a| a.text()).collect();
+        let mut found = crate::vocab::option_commands(name, &texts);
+        if matches!(name, "sed" | "gsed") {
+            found.extend(
+                crate::vocab::sed_commands(&texts)
+                    .into_iter()
+                    .map(|c| ("e".to_string(), c)),
+            );
+        }
+        let Some(first) = inv.args.first() else {
+            return;
+        };
+        for (option, line) in found {
+            let label = format!("{name} {option}");
+            let mut sctx = self.script_ctx(ctx, &label, inv);
+            sctx.positional.clear();
+            let mut w = first.clone();
+            w.word.text = line;
+            w.word.dynamic = false;
+            w.substitutions = None;
+            self.run_script(name, &label, &w, sctx);
         }
     }
 
