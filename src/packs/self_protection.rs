@@ -518,6 +518,22 @@ fn kills_hook(a: &ShellAnalysis, _: &Scope) -> Option<String> {
         if c.program == "kill" && c.args.last().is_some_and(|w| w.text == "-1") {
             return Some("`kill -1` signals every process of the user, the hook included".into());
         }
+        // `pkill -u dev`, `killall -u dev`: every process of a user, no name to narrow it.
+        if matches!(c.program.as_str(), "pkill" | "killall")
+            && process_patterns(c).is_empty()
+            && c.has_flag(Some('u'), &["user", "euid"])
+            || c.program == "pkill"
+                && process_patterns(c).is_empty()
+                && c.has_flag(Some('U'), &["uid"])
+        {
+            return Some(format!(
+                "`{}` signals every process of the user, the hook included",
+                c.program
+            ));
+        }
+        if c.program == "killall5" {
+            return Some("`killall5` signals every process outside its session".into());
+        }
     }
     // `kill` fed by a finder: `kill $(pgrep palisade)`, `pidof palisade | xargs kill`.
     let kill = a
@@ -765,9 +781,15 @@ pub static RULES: &[Rule] = &[
             Example::bash("pgrep -f hook | xargs kill -9"),
             Example::bash("killall palisade"),
             Example::bash("kill -9 -1"),
+            Example::bash("pkill -u $USER"),
+            Example::bash("pkill -9 --euid dev"),
+            Example::bash("killall -u dev"),
+            Example::bash("sudo killall5 -9"),
         ],
         allowed: &[
             Example::bash("kill %1"),
+            Example::bash("pkill -u dev -f 'node server.js'"),
+            Example::bash("killall -u dev node"),
             Example::bash("kill 12345"),
             Example::bash("pkill -f 'node server.js'"),
             Example::bash("killall node"),
