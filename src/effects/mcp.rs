@@ -359,10 +359,11 @@ fn apply(m: &ToolModel, tool: &str, input: &Value, scope: &Scope) -> Modelled {
         analysis.commands.push(cmd);
     }
     if let Some(words) = argv(&m.argv, input).filter(|w| !w.is_empty()) {
-        let refs: Vec<&str> = words.iter().map(String::as_str).collect();
-        let cmd = literal_command(&refs);
-        lines.push(cmd.line());
-        analysis.commands.push(cmd);
+        // Each word quoted, so nothing in a value is expanded; through the shell analysis,
+        // so a tool that amounts to a wrapper (`kubectl exec POD -- CMD`) is unwrapped.
+        let line = words.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" ");
+        append(&mut analysis, shell::analyse(&line));
+        lines.push(line);
     }
 
     let kind = if !lines.is_empty() {
@@ -433,6 +434,15 @@ fn argv(template: &[String], input: &Value) -> Option<Vec<String>> {
                 let values = strings(input, &[arg.to_string()]);
                 if values.is_empty() {
                     continue 'item;
+                }
+                // `-v {volumes}` with several volumes: `-v a -v b`.
+                if !words.is_empty() && values.len() > 1 {
+                    let prefix = std::mem::take(&mut words);
+                    for v in values {
+                        words.extend(prefix.iter().cloned());
+                        words.push(v);
+                    }
+                    continue;
                 }
                 words.extend(values);
                 continue;
@@ -551,6 +561,101 @@ const COMMAND_ARGS: &[&str] = &[
     "command_line",
     "shell_command",
 ];
+/// Argument names that hold program code to run.
+const CODE_ARGS: &[&str] = &[
+    "code",
+    "python_code",
+    "source_code",
+    "snippet",
+    "cell",
+    "js",
+];
+
+/// The interpreter (and its inline-code option) a code-running tool runs its code with, from
+/// a `language` argument or the words of its name; `Some(None)` for shell code, `None` when
+/// the tool does not say it runs code.
+fn code_runner(tool: &str, input: &Value) -> Option<Option<(&'static str, &'static str)>> {
+    let language = ["language", "lang", "kernel", "runtime"]
+        .iter()
+        .find_map(|k| input.get(*k).and_then(Value::as_str))
+        .map(str::to_ascii_lowercase);
+    // The tool's own words say whether it runs code; its server's name may name the
+    // language too (`mcp__node__eval`).
+    let rest = tool.strip_prefix("mcp__").unwrap_or(tool);
+    let (server, verb) = rest.rsplit_once("__").unwrap_or(("", rest));
+    let words: Vec<&str> = verb.split('_').collect();
+    let all: Vec<&str> = server
+        .split(['_', '-'])
+        .chain(words.iter().copied())
+        .collect();
+    let named = |set: &[&str]| match language.as_deref() {
+        Some(l) => set.iter().any(|w| l.starts_with(w)),
+        None => all.iter().any(|w| set.contains(w)),
+    };
+    let runs = words.iter().any(|w| {
+        matches!(
+            *w,
+            "execute" | "exec" | "run" | "eval" | "evaluate" | "cell" | "repl" | "interpret"
+        )
+    });
+    // A tool named for a language (`python`, `jupyter_*`) or for running; `explain_code
+    // {language: python}` only reads its code.
+    const LANGUAGE_WORDS: &[&str] = &[
+        "python",
+        "py",
+        "python3",
+        "ipython",
+        "jupyter",
+        "notebook",
+        "javascript",
+        "js",
+        "node",
+        "nodejs",
+        "typescript",
+        "ts",
+        "deno",
+        "ruby",
+        "rb",
+        "perl",
+        "php",
+        "bash",
+        "sh",
+        "shell",
+        "zsh",
+    ];
+    if !runs && !words.iter().any(|w| LANGUAGE_WORDS.contains(w)) {
+        return None;
+    }
+    Some(
+        if named(&["python", "py", "python3", "ipython", "jupyter", "notebook"]) {
+            Some(("python3", "-c"))
+        } else if named(&[
+            "javascript",
+            "js",
+            "node",
+            "nodejs",
+            "typescript",
+            "ts",
+            "deno",
+        ]) {
+            Some(("node", "-e"))
+        } else if named(&["ruby", "rb"]) {
+            Some(("ruby", "-e"))
+        } else if named(&["perl"]) {
+            Some(("perl", "-e"))
+        } else if named(&["php"]) {
+            Some(("php", "-r"))
+        } else if named(&["bash", "sh", "shell", "zsh"]) {
+            None
+        } else if runs && language.is_none() {
+            // Runs code in a language it does not name: Python is the common case.
+            Some(("python3", "-c"))
+        } else {
+            return None;
+        },
+    )
+}
+
 /// Argument names that hold paths.
 const PATH_ARGS: &[&str] = &[
     "path",
@@ -658,6 +763,20 @@ fn infer(tool: &str, input: &Value) -> ToolModel {
         })
         .cloned()
         .collect();
+    // A tool that runs code it is given (`execute_python {code}`, `run_code {language,
+    // code}`, a notebook cell): judged as the interpreter's inline code (`python3 -c CODE`).
+    if m.command.is_empty()
+        && let Some(code) = has(CODE_ARGS).into_iter().next()
+        && let Some(run) = code_runner(&canonical_name(tool), input)
+    {
+        match run {
+            Some((interpreter, flag)) => {
+                m.argv = vec![interpreter.into(), flag.into(), format!("{{{code}}}")];
+            }
+            None => m.command = vec![code],
+        }
+        return m;
+    }
     let change = change_of(&verb);
     let mut paths = has(PATH_ARGS);
     if change.is_some() {
@@ -1026,6 +1145,53 @@ mod tests {
         assert_eq!(m.write, ["path"]);
         let m = infer("mcp__x__upload_file", &json!({"path": "/a"}));
         assert_eq!(m.read, ["path"]);
+    }
+
+    #[test]
+    fn code_running_tools_run_their_code_with_an_interpreter() {
+        use serde_json::json;
+        let runner = |tool: &str, input: Value| infer(tool, &input);
+        let m = runner("mcp__python__execute_python", json!({"code": "x"}));
+        assert_eq!(m.argv, ["python3", "-c", "{code}"]);
+        let m = runner("mcp__node__eval", json!({"code": "x"}));
+        assert_eq!(m.argv, ["node", "-e", "{code}"]);
+        let m = runner(
+            "mcp__sandbox__run_code",
+            json!({"language": "Ruby", "code": "x"}),
+        );
+        assert_eq!(m.argv, ["ruby", "-e", "{code}"]);
+        let m = runner(
+            "mcp__sandbox__run_code",
+            json!({"language": "bash", "code": "x"}),
+        );
+        assert_eq!((m.command, m.argv.len()), (vec!["code".to_string()], 0));
+        let m = runner("mcp__jupyter__run_cell", json!({"cell": "x"}));
+        assert_eq!(m.argv, ["python3", "-c", "{cell}"]);
+        // Tools that only look at code do not run it.
+        for (tool, input) in [
+            (
+                "mcp__x__explain_code",
+                json!({"language": "python", "code": "x"}),
+            ),
+            ("mcp__x__format_code", json!({"code": "x"})),
+            ("mcp__github__search_code", json!({"code": "x"})),
+        ] {
+            let m = runner(tool, input);
+            assert!(m.argv.is_empty() && m.command.is_empty(), "{tool}: {m:?}");
+        }
+    }
+
+    #[test]
+    fn an_option_before_a_list_repeats_for_each_value() {
+        let input = serde_json::json!({"volumes": ["/:/host", "/a:/b"], "image": "alpine"});
+        let t: Vec<String> = ["docker", "run", "-v {volumes}", "{image}"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(
+            argv(&t, &input).unwrap(),
+            ["docker", "run", "-v", "/:/host", "-v", "/a:/b", "alpine"]
+        );
     }
 
     #[test]

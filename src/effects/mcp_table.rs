@@ -178,6 +178,29 @@ pub(super) static BUILTIN: &[Builtin] = &[
     // Docker
     Builtin {
         tools: &[
+            "mcp__*__run_container",
+            "mcp__*__run-container",
+            "mcp__*__create_container",
+            "mcp__*__create-container",
+            "mcp__*__docker_run",
+            "mcp__*__container_run",
+            "mcp__*__container_create",
+        ],
+        argv: &[
+            "docker",
+            "run",
+            "{privileged?--privileged}",
+            "-v {volumes}",
+            "-v {binds}",
+            "-v {mounts}",
+            "--network {network_mode}",
+            "--pid {pid_mode}",
+            "{image}",
+        ],
+        ..NONE
+    },
+    Builtin {
+        tools: &[
             "mcp__*__remove_container",
             "mcp__*__remove-container",
             "mcp__*__container_remove",
