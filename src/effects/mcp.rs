@@ -571,10 +571,36 @@ const CODE_ARGS: &[&str] = &[
     "js",
 ];
 
+/// Languages a code-running tool may name, and the interpreter and inline-code option its
+/// code is judged with (`None`: shell code, judged as a command line).
+type Runner = Option<(&'static str, &'static str)>;
+const CODE_LANGUAGES: &[(&[&str], Runner)] = &[
+    (
+        &["python", "py", "python3", "ipython", "jupyter", "notebook"],
+        Some(("python3", "-c")),
+    ),
+    (
+        &[
+            "javascript",
+            "js",
+            "node",
+            "nodejs",
+            "typescript",
+            "ts",
+            "deno",
+        ],
+        Some(("node", "-e")),
+    ),
+    (&["ruby", "rb"], Some(("ruby", "-e"))),
+    (&["perl"], Some(("perl", "-e"))),
+    (&["php"], Some(("php", "-r"))),
+    (&["bash", "sh", "shell", "zsh"], None),
+];
+
 /// The interpreter (and its inline-code option) a code-running tool runs its code with, from
 /// a `language` argument or the words of its name; `Some(None)` for shell code, `None` when
 /// the tool does not say it runs code.
-fn code_runner(tool: &str, input: &Value) -> Option<Option<(&'static str, &'static str)>> {
+fn code_runner(tool: &str, input: &Value) -> Option<Runner> {
     let language = ["language", "lang", "kernel", "runtime"]
         .iter()
         .find_map(|k| input.get(*k).and_then(Value::as_str))
@@ -600,60 +626,18 @@ fn code_runner(tool: &str, input: &Value) -> Option<Option<(&'static str, &'stat
     });
     // A tool named for a language (`python`, `jupyter_*`) or for running; `explain_code
     // {language: python}` only reads its code.
-    const LANGUAGE_WORDS: &[&str] = &[
-        "python",
-        "py",
-        "python3",
-        "ipython",
-        "jupyter",
-        "notebook",
-        "javascript",
-        "js",
-        "node",
-        "nodejs",
-        "typescript",
-        "ts",
-        "deno",
-        "ruby",
-        "rb",
-        "perl",
-        "php",
-        "bash",
-        "sh",
-        "shell",
-        "zsh",
-    ];
-    if !runs && !words.iter().any(|w| LANGUAGE_WORDS.contains(w)) {
+    let for_language = CODE_LANGUAGES
+        .iter()
+        .any(|(names, _)| words.iter().any(|w| names.contains(w)));
+    if !runs && !for_language {
         return None;
     }
-    Some(
-        if named(&["python", "py", "python3", "ipython", "jupyter", "notebook"]) {
-            Some(("python3", "-c"))
-        } else if named(&[
-            "javascript",
-            "js",
-            "node",
-            "nodejs",
-            "typescript",
-            "ts",
-            "deno",
-        ]) {
-            Some(("node", "-e"))
-        } else if named(&["ruby", "rb"]) {
-            Some(("ruby", "-e"))
-        } else if named(&["perl"]) {
-            Some(("perl", "-e"))
-        } else if named(&["php"]) {
-            Some(("php", "-r"))
-        } else if named(&["bash", "sh", "shell", "zsh"]) {
-            None
-        } else if runs && language.is_none() {
-            // Runs code in a language it does not name: Python is the common case.
-            Some(("python3", "-c"))
-        } else {
-            return None;
-        },
-    )
+    match CODE_LANGUAGES.iter().find(|(names, _)| named(names)) {
+        Some((_, runner)) => Some(*runner),
+        // Runs code in a language it does not name: Python is the common case.
+        None if runs && language.is_none() => Some(Some(("python3", "-c"))),
+        None => None,
+    }
 }
 
 /// Argument names that hold paths.

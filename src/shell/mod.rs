@@ -141,6 +141,7 @@ pub struct Function {
 mod awk;
 mod bounds;
 mod flags;
+pub mod option_commands;
 mod parse;
 mod powershell;
 #[cfg(test)]

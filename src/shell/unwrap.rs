@@ -536,10 +536,10 @@ impl Analyser {
     /// the program runs.
     fn run_option_commands(&mut self, name: &str, inv: &Invocation, ctx: &Ctx) {
         let texts: Vec<&str> = inv.args.iter().map(|a| a.text()).collect();
-        let mut found = crate::vocab::option_commands(name, &texts);
+        let mut found = super::option_commands::option_commands(name, &texts);
         if matches!(name, "sed" | "gsed") {
             found.extend(
-                crate::vocab::sed_commands(&texts)
+                super::option_commands::sed_commands(&texts)
                     .into_iter()
                     .map(|c| ("e".to_string(), c)),
             );
