@@ -48,6 +48,26 @@ proptest! {
         let _ = palisade::shell::analyse(&line);
     }
 
+    /// Programs whose script or options name commands (awk, sed, tar, ssh, vim, gdb,
+    /// expect): any text in that place is read without panicking.
+    #[test]
+    fn program_scripts_and_option_commands_never_panic(text in any::<String>()) {
+        let q = format!("'{}'", text.replace('\'', "'\\''"));
+        for line in [
+            format!("awk {q} f"),
+            format!("sed -n {q} f"),
+            format!("sed -e {q}"),
+            format!("tar --checkpoint-action=exec={q} -cf x ."),
+            format!("ssh -o {q} host"),
+            format!("vim -c {q} f"),
+            format!("gdb -ex {q}"),
+            format!("expect -c {q}"),
+            format!("perl -e {q}"),
+        ] {
+            let _ = palisade::shell::analyse(&line);
+        }
+    }
+
     #[test]
     fn a_pipeline_keeps_its_stages_in_order(words in proptest::collection::vec("[a-z]{1,8}", 1..60)) {
         // Words that are shell keywords would change the grammar.

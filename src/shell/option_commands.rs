@@ -145,7 +145,8 @@ fn sed_line_commands(line: &str, out: &mut Vec<String>) {
                 }
                 return;
             }
-            b's' if i + 1 < b.len() => {
+            // A delimiter outside ASCII would cut a character in two: not read.
+            b's' if i + 1 < b.len() && b[i + 1].is_ascii() => {
                 let delim = b[i + 1];
                 let mut parts = Vec::new();
                 let mut j = i + 2;
@@ -387,5 +388,15 @@ mod tests {
             assert!(sed_commands(&[script, "f"]).is_empty(), "{script}");
         }
         assert!(sed_commands(&["-f", "script.sed", "f"]).is_empty());
+        // Any text is read without panicking: multi-byte delimiters and addresses.
+        for script in [
+            "séaébée",
+            "s\u{e9}x\u{e9}id\u{e9}e",
+            "/é/e id",
+            "1,/ü/s/a/b/e",
+            "s",
+        ] {
+            let _ = sed_commands(&[script]);
+        }
     }
 }
