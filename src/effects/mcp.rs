@@ -284,9 +284,7 @@ fn apply(m: &ToolModel, tool: &str, input: &Value, scope: &Scope) -> Modelled {
             .collect()
     };
     let urls = strings(input, &m.url);
-    let recursive = input
-        .get("recursive")
-        .is_some_and(|r| r == &Value::Bool(true));
+    let recursive = input.get("recursive").and_then(Value::as_bool) == Some(true);
     for p in strings(input, &m.mode) {
         effects.push(Effect::Chmod {
             path: path_of(&p, scope),

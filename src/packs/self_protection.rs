@@ -166,7 +166,6 @@ fn change_of(how: &str) -> Change {
 
 /// The paths inline interpreter code names, read from its text.
 fn inline_code_targets(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Target>) {
-    // Paths inline interpreter code names, read from its text.
     let mut code_targets = Vec::new();
     for c in &analysis.commands {
         if let Some(code) = inline_code(c)
@@ -519,13 +518,12 @@ fn kills_hook(a: &ShellAnalysis, _: &Scope) -> Option<String> {
             return Some("`kill -1` signals every process of the user, the hook included".into());
         }
         // `pkill -u dev`, `killall -u dev`: every process of a user, no name to narrow it.
-        if matches!(c.program.as_str(), "pkill" | "killall")
-            && process_patterns(c).is_empty()
-            && c.has_flag(Some('u'), &["user", "euid"])
-            || c.program == "pkill"
-                && process_patterns(c).is_empty()
-                && c.has_flag(Some('U'), &["uid"])
-        {
+        let by_user = match c.program.as_str() {
+            "pkill" => c.has_flag(Some('u'), &["user", "euid"]) || c.has_flag(Some('U'), &["uid"]),
+            "killall" => c.has_flag(Some('u'), &["user", "euid"]),
+            _ => false,
+        };
+        if by_user && process_patterns(c).is_empty() {
             return Some(format!(
                 "`{}` signals every process of the user, the hook included",
                 c.program

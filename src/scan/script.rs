@@ -372,13 +372,7 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
                 .unwrap_or(0);
             let line = lines.line_of(at);
             let line_text = line_text(at);
-            // A call without parentheses matched the start of its first argument (`unlink "`).
-            let args_at = match m.as_str().chars().last() {
-                Some('(' | ',') | None => m.end(),
-                Some(c) if c.is_whitespace() => m.end(),
-                Some(_) => m.start() + m.as_str().rfind([' ', '\t']).map_or(0, |i| i + 1),
-            };
-            let args = arguments(&text[args_at..], &vars, p.concat);
+            let args = call_arguments(&text, &m, &vars, p.concat);
             let first = args.first().cloned().unwrap_or(Arg::Unknown);
             let rest = args.get(1).cloned();
             let all_text: Option<Vec<String>> = args
@@ -587,13 +581,7 @@ pub(super) fn commands_run(language: Language, text: &str) -> Vec<String> {
             if lines.in_comment(m.start()) {
                 continue;
             }
-            // A call without parentheses matched the start of its first argument (`unlink "`).
-            let args_at = match m.as_str().chars().last() {
-                Some('(' | ',') | None => m.end(),
-                Some(c) if c.is_whitespace() => m.end(),
-                Some(_) => m.start() + m.as_str().rfind([' ', '\t']).map_or(0, |i| i + 1),
-            };
-            let args = arguments(&text[args_at..], &vars, p.concat);
+            let args = call_arguments(&text, &m, &vars, p.concat);
             let cmd = match (op, args.first(), args.get(1)) {
                 (Op::Shell, Some(Arg::Text(c)), _)
                     if args.len() == 1 || language == Language::Python =>
@@ -658,13 +646,7 @@ pub(super) fn written_paths(language: Language, text: &str) -> Vec<String> {
             if lines.in_comment(m.start()) {
                 continue;
             }
-            // A call without parentheses matched the start of its first argument (`unlink "`).
-            let args_at = match m.as_str().chars().last() {
-                Some('(' | ',') | None => m.end(),
-                Some(c) if c.is_whitespace() => m.end(),
-                Some(_) => m.start() + m.as_str().rfind([' ', '\t']).map_or(0, |i| i + 1),
-            };
-            let args = arguments(&text[args_at..], &vars, p.concat);
+            let args = call_arguments(&text, &m, &vars, p.concat);
             if matches!(op, Op::Copy | Op::Move | Op::Link) {
                 if let Some(Arg::Text(dst)) = args.get(1)
                     && !out.contains(dst)
@@ -1075,6 +1057,23 @@ fn literal_vars(text: &str, p: &Patterns) -> HashMap<String, String> {
 
 /// The arguments of a call whose `(` was just consumed, as far as they are simple (at most
 /// 32; parsing stops at the first one that is not).
+/// The arguments of the call a `calls`/`bare_calls` pattern matched: after its parenthesis,
+/// or, for a call without parentheses, from the start of the first argument the match ends
+/// in (`unlink "`).
+fn call_arguments(
+    text: &str,
+    m: &regex::Match,
+    vars: &HashMap<String, String>,
+    concat: &str,
+) -> Vec<Arg> {
+    let at = match m.as_str().chars().last() {
+        Some('(' | ',') | None => m.end(),
+        Some(c) if c.is_whitespace() => m.end(),
+        Some(_) => m.start() + m.as_str().rfind([' ', '\t']).map_or(0, |i| i + 1),
+    };
+    arguments(&text[at..], vars, concat)
+}
+
 fn arguments(s: &str, vars: &HashMap<String, String>, concat: &str) -> Vec<Arg> {
     let mut out = Vec::new();
     let mut rest = s;

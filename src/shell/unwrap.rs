@@ -544,19 +544,33 @@ impl Analyser {
                     .map(|c| ("e".to_string(), c)),
             );
         }
-        let Some(first) = inv.args.first() else {
+        let Some(mut like) = inv.args.first().cloned() else {
             return;
         };
+        like.word.dynamic = false;
+        like.substitutions = None;
         for (option, line) in found {
-            let label = format!("{name} {option}");
-            let mut sctx = self.script_ctx(ctx, &label, inv);
-            sctx.positional.clear();
-            let mut w = first.clone();
-            w.word.text = line;
-            w.word.dynamic = false;
-            w.substitutions = None;
-            self.run_script(name, &label, &w, sctx);
+            self.run_text(name, &format!("{name} {option}"), &like, line, ctx, inv);
         }
+    }
+
+    /// Runs `text`, a shell script a wrapper hands to `sh -c` (an option's value, an awk
+    /// `system()`, AppleScript's `do shell script`), in the wrapper's context, with no
+    /// positional parameters; `like` is the word it came from.
+    fn run_text(
+        &mut self,
+        name: &str,
+        label: &str,
+        like: &Expanded,
+        text: String,
+        ctx: &Ctx,
+        inv: &Invocation,
+    ) {
+        let mut sctx = self.script_ctx(ctx, label, inv);
+        sctx.positional.clear();
+        let mut w = like.clone();
+        w.word.text = text;
+        self.run_script(name, label, &w, sctx);
     }
 
     /// `awk 'PROGRAM'`: the commands the program runs (`system("…")`, `print | "…"`, `"…" |
@@ -614,13 +628,7 @@ impl Analyser {
             .collect();
         for c in all {
             match c {
-                super::awk::Text::Known(line) => {
-                    let mut sctx = self.script_ctx(ctx, &label, inv);
-                    sctx.positional.clear();
-                    let mut w = code.clone();
-                    w.word.text = line;
-                    self.run_script(name, &label, &w, sctx);
-                }
+                super::awk::Text::Known(line) => self.run_text(name, &label, &code, line, ctx, inv),
                 super::awk::Text::Dynamic(text) => self.finding(ShellFinding::DynamicScript {
                     wrapper: label.clone(),
                     text,
@@ -842,11 +850,7 @@ impl Analyser {
                         // `do shell script "…"` runs its string with sh.
                         for script in applescript_shell_scripts(code.text()) {
                             let label = "osascript do shell script";
-                            let mut sctx = self.script_ctx(ctx, label, inv);
-                            sctx.positional.clear();
-                            let mut w = code.clone();
-                            w.word.text = script;
-                            self.run_script(name, label, &w, sctx);
+                            self.run_text(name, label, &code, script, ctx, inv);
                         }
                     }
                     let encoded =
