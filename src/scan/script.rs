@@ -452,11 +452,7 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
                 }
                 Op::Read => {
                     let Arg::Text(path) = &first else { continue };
-                    // `open(p, 'a')`, `File.open(p, "w")`, `fopen($p, 'w')`: a write.
-                    let writes = matches!(
-                        language,
-                        Language::Python | Language::Ruby | Language::Php
-                    ) && matches!(&rest, Some(Arg::Text(mode)) if mode.contains(['w', 'a', 'x', '+']));
+                    let writes = opens_for_writing(language, rest.as_ref());
                     if writes {
                         judge(
                             engine,
@@ -655,9 +651,7 @@ pub(super) fn written_paths(language: Language, text: &str) -> Vec<String> {
                 }
                 continue;
             }
-            let writes = *op == Op::Write
-                || (language == Language::Python
-                    && matches!(args.get(1), Some(Arg::Text(mode)) if mode.contains(['w', 'a', 'x', '+'])));
+            let writes = *op == Op::Write || opens_for_writing(language, args.get(1));
             if let (true, Some(Arg::Text(path))) = (writes, args.first())
                 && !out.contains(path)
             {
@@ -1057,6 +1051,12 @@ fn literal_vars(text: &str, p: &Patterns) -> HashMap<String, String> {
 
 /// The arguments of a call whose `(` was just consumed, as far as they are simple (at most
 /// 32; parsing stops at the first one that is not).
+/// `open(p, 'a')`, `File.open(p, "w")`, `fopen($p, 'w')`: an open whose mode writes.
+fn opens_for_writing(language: Language, mode: Option<&Arg>) -> bool {
+    matches!(language, Language::Python | Language::Ruby | Language::Php)
+        && matches!(mode, Some(Arg::Text(mode)) if mode.contains(['w', 'a', 'x', '+']))
+}
+
 /// The arguments of the call a `calls`/`bare_calls` pattern matched: after its parenthesis,
 /// or, for a call without parentheses, from the start of the first argument the match ends
 /// in (`unlink "`).
@@ -1467,6 +1467,21 @@ mod tests {
         // A handle or path computed at run time is nothing to judge; `opendir` is no open.
         assert!(judged(Language::Perl, "open($fh, $mode, $path);").is_empty());
         assert!(judged(Language::Perl, "opendir(my $d, '/etc');").is_empty());
+    }
+
+    #[test]
+    fn files_a_program_writes_by_open_mode_in_every_language() {
+        let w = |l: Language, t: &str| written_paths(l, t);
+        assert_eq!(w(Language::Python, "open('run.sh', 'w')"), ["run.sh"]);
+        assert_eq!(
+            w(
+                Language::Ruby,
+                "File.open('run.sh', 'a') { |f| f.puts 'x' }"
+            ),
+            ["run.sh"]
+        );
+        assert_eq!(w(Language::Php, "$f = fopen('run.sh', 'w');"), ["run.sh"]);
+        assert!(w(Language::Ruby, "File.open('notes.txt', 'r') { |f| f.read }").is_empty());
     }
 
     #[test]
