@@ -206,6 +206,17 @@ pub fn of_call(tool: &str, input: &Value, kind: &CallKind, scope: &Scope) -> Vec
 /// (`ShellWrite`, `ShellRun`, a config change's text) ride on the effects, so nothing after
 /// normalize runs `fileops::writes`, `executions` or `config_writes` again.
 pub fn shell_effects(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Effect>) {
+    effects_within(analysis, scope, out, 0);
+}
+
+/// How deep inline code may run inline code whose changes are effects of the line (`python3
+/// -c "os.system('node -e …')"`).
+const MAX_CODE_DEPTH: usize = 3;
+
+/// Most shell commands taken from one program's inline code.
+const MAX_CODE_COMMANDS: usize = 64;
+
+fn effects_within(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Effect>, depth: usize) {
     use crate::fileops;
     let base = out.len();
     // The command each effect comes from, for the links made earlier on the line.
@@ -263,6 +274,9 @@ pub fn shell_effects(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Effe
             .map(|w| (w.path, w.content.unwrap_or_default()));
         let before = out.len();
         command_effects(analysis, i, scope, adds, &written, out);
+        if depth < MAX_CODE_DEPTH {
+            code_changes(c, i, scope, depth, out);
+        }
         database_file_effects(c, i, scope, out);
         if let Some((engine, statements)) = client_statements(c) {
             for statement in statements {
@@ -281,6 +295,93 @@ pub fn shell_effects(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Effe
         debug_assert!(out.len() >= before);
     }
     through_line_links(analysis, scope, &mut out[base..], &by);
+}
+
+/// What inline interpreter code (`python3 -c`, `node -e`, `perl -e`…) changes on disk, as
+/// effects of the command that runs it: the shell commands with the same changes as its calls
+/// on literal paths (`scan::changes`) and the command lines it runs, analysed as the shell
+/// would run them in the command's directory. Each write's content is unknown (the code
+/// computes it). Code that writes also changes a path it builds at run time, which stands as
+/// the code's own text (`$(python3 code: …)`), so protection can judge what it names.
+fn code_changes(c: &Command, i: usize, scope: &Scope, depth: usize, out: &mut Vec<Effect>) {
+    let Some(code) = vocab::inline_code(c) else {
+        return;
+    };
+    let Some(language) = vocab::interpreter(&c.program)
+        .map(|i| i.language)
+        .filter(|l| *l != vocab::Language::Shell)
+    else {
+        return;
+    };
+    let mut lines = crate::scan::changes(language, code);
+    lines.extend(crate::scan::commands_run(language, code));
+    let mut found = Vec::new();
+    for line in lines.iter().take(MAX_CODE_COMMANDS) {
+        let mut inner = crate::shell::analyse(line);
+        for ic in &mut inner.commands {
+            if ic.cwd.is_none() {
+                ic.cwd.clone_from(&c.cwd);
+            }
+        }
+        effects_within(&inner, scope, &mut found, depth + 1);
+    }
+    let program = &c.program;
+    let in_code = |how: &str| match how {
+        ">>" | ">" => format!("{program} code"),
+        _ => format!("{how} in {program} code"),
+    };
+    for e in found {
+        let e = match e {
+            Effect::Write {
+                path, how, shell, ..
+            } => Effect::Write {
+                path,
+                content: None,
+                how: in_code(&how),
+                shell: shell.map(|w| ShellWrite {
+                    append: false,
+                    from_network: false,
+                    command: i,
+                    source: w.source,
+                }),
+            },
+            Effect::Delete {
+                target,
+                recursive,
+                how,
+                names,
+            } => Effect::Delete {
+                target,
+                recursive,
+                how: in_code(&how),
+                names,
+            },
+            Effect::Create { .. }
+            | Effect::Move { .. }
+            | Effect::Link { .. }
+            | Effect::Chmod { .. } => e,
+            // Its reads (`fileops::reads` takes every path the code names), runs, sends and
+            // queries are judged with the code by the scanner.
+            _ => continue,
+        };
+        if !out.contains(&e) {
+            out.push(e);
+        }
+    }
+    if crate::scan::code_writes(code) {
+        // One path component whatever the code says, so the code's own `..` cannot move it.
+        let text = code.replace('/', " ");
+        let dir = match &c.cwd {
+            Some(d) => scope.resolve(d),
+            None => scope.paths.cwd.clone(),
+        };
+        out.push(Effect::Write {
+            path: dir.join(format!("$({program} code: {text})")),
+            content: None,
+            how: format!("{program} code"),
+            shell: None,
+        });
+    }
 }
 
 /// A path through a symbolic link an earlier command of the line makes (`ln -s /usr u &&
@@ -1167,6 +1268,7 @@ mod tests {
     use crate::event::HookEvent;
     use crate::paths::PathResolver;
     use serde_json::json;
+    use std::path::Path;
 
     fn scope() -> Scope {
         Scope {
@@ -2485,6 +2587,104 @@ mod tests {
                     assert_eq!(file, *carries != Carries::Raw, "{line}: {got:?}");
                 }
             }
+        }
+    }
+
+    /// What inline interpreter code changes is an effect of the command that runs it, so the
+    /// rules that judge effects (protection, path-escape, read-only mode) and the ledger see
+    /// it as they see a shell line's own changes.
+    #[test]
+    fn inline_code_changes_are_effects_of_its_command() {
+        let bash = |cmd: &str| effects("Bash", json!({ "command": cmd }));
+        let writes = |e: &[Effect]| -> Vec<(String, String, Option<usize>)> {
+            e.iter()
+                .filter_map(|x| match x {
+                    Effect::Write {
+                        path,
+                        how,
+                        content: None,
+                        shell,
+                    } if !path.to_string_lossy().contains("$(") => Some((
+                        path.display().to_string(),
+                        how.clone(),
+                        shell.as_ref().map(|w| w.command),
+                    )),
+                    _ => None,
+                })
+                .collect()
+        };
+        // A write by each language's own call, the path resolved where the command runs; the
+        // ledger records it against the interpreter's command, its content unknown.
+        let e = bash("cd sub && python3 -c \"open('run.sh', 'w').write('x')\"");
+        assert_eq!(
+            writes(&e),
+            [(
+                "/home/dev/project/sub/run.sh".into(),
+                "python3 code".into(),
+                Some(1)
+            )]
+        );
+        let home = |cmd: &str| {
+            writes(&bash(cmd))
+                .into_iter()
+                .map(|(p, ..)| p)
+                .collect::<Vec<_>>()
+        };
+        for cmd in [
+            r#"node -e "require('fs').writeFileSync(require('path').join(require('os').homedir(), '.bashrc'), 'x')""#,
+            r#"python3 -c "from pathlib import Path; (Path.home() / '.bashrc').write_text('x')""#,
+            r##"ruby -e 'File.write("#{Dir.home}/.bashrc", "x")'"##,
+            r#"perl -e 'open(my $f, ">>", "$ENV{HOME}/.bashrc")'"#,
+            r#"php -r 'file_put_contents(getenv("HOME") . "/.bashrc", "x");'"#,
+            // The code's own shell commands are the code's changes too.
+            r#"python3 -c "import os; os.system('echo x >> ~/.bashrc')""#,
+        ] {
+            assert_eq!(home(cmd), ["/home/dev/.bashrc"], "{cmd}");
+        }
+        // Deletes, moves, links and mode changes.
+        let e = bash(
+            "python3 -c \"import os, shutil; shutil.rmtree('/opt/x'); os.rename('a', '/etc/b'); os.symlink('/etc', 'l'); os.chmod('/srv/y', 0o777)\"",
+        );
+        assert!(e.iter().any(|x| matches!(x, Effect::Delete {
+            target: DeleteTarget::Named { path: Some(p), .. }, recursive: true, how, ..
+        } if p == Path::new("/opt/x") && how == "rm in python3 code")));
+        assert!(
+            e.iter()
+                .any(|x| matches!(x, Effect::Move { to, .. } if to == Path::new("/etc/b")))
+        );
+        assert!(e.iter().any(
+            |x| matches!(x, Effect::Link { link, .. } if link == Path::new("/home/dev/project/l"))
+        ));
+        assert!(
+            !e.iter()
+                .any(|x| matches!(x, Effect::Execute { program, .. } if program == "rm")),
+            "the commands standing for the code's calls are not runs of programs"
+        );
+        // A link the line makes earlier leads the code's write where it points.
+        let e = bash("ln -s ~/.claude c && python3 -c \"open('c/settings.json', 'w')\"");
+        assert!(
+            writes(&e)
+                .iter()
+                .any(|(p, ..)| p == "/home/dev/.claude/settings.json"),
+            "{e:?}"
+        );
+        // Code that writes where it computes stands as its own text, for what it names.
+        let e = bash("python3 -c \"import os; open(os.environ['D'] + '/x', 'w')\"");
+        assert!(e.iter().any(|x| matches!(x, Effect::Write { path, shell: None, .. }
+            if path.starts_with("/home/dev/project")
+                && path.file_name().unwrap().to_string_lossy().starts_with("$(python3 code: import os;"))));
+        // Code that changes nothing has no changes.
+        for cmd in [
+            "python3 -c 'print(1)'",
+            "python3 -c \"print(open('/etc/hosts').read())\"",
+            "node -e \"console.log(require('fs').readFileSync('package.json', 'utf8'))\"",
+        ] {
+            let e = bash(cmd);
+            assert!(
+                !e.iter()
+                    .any(|x| x.changed_path().is_some() || matches!(x, Effect::Delete { .. })),
+                "{cmd}: {e:?}"
+            );
         }
     }
 }

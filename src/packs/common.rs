@@ -398,14 +398,3 @@ pub fn is_pseudo_device(p: &Path) -> bool {
         "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/tty" | "/dev/zero"
     ) || s.starts_with("/dev/fd/")
 }
-
-/// True when inline code opens something for writing, or deletes or moves it.
-pub fn inline_code_writes(code: &str) -> bool {
-    static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(
-            r#"open\([^)]*,\s*['"][wax+]|\.write(_text|_bytes)?\(|writeFile|appendFile|unlink|rmSync|remove\(|rmtree|os\.rename|shutil\.(move|copy)|truncate|File\.write|IO\.write"#,
-        )
-        .expect("static regex")
-    });
-    RE.is_match(code)
-}

@@ -3,7 +3,6 @@
 //! the resource a changed path reaches (`crate::protect`), whichever tool changes it. Nor may
 //! it signal the hook, start an agent without it, or have a shell run a start-up file unseen.
 
-use super::common::{inline_code, inline_code_paths, inline_code_writes};
 use super::{Check, Example, Rule};
 use crate::fileops::resolve_for;
 use crate::normalize::{Call, CallKind, Scope};
@@ -30,37 +29,6 @@ impl Target {
             how: how.into(),
         }
     }
-}
-
-/// Symbolic links the line itself makes (`ln -s T L`) do not exist yet when it is judged:
-/// a change through one (`L`, `L/x`) is also a change of the path it points to. The effects
-/// are rewritten through them already (`effects::line_links`); this does the same for the
-/// paths inline interpreter code names, which are read from its text.
-fn through_new_links(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Target>) {
-    let links = crate::effects::line_links(analysis, scope);
-    if links.is_empty() {
-        return;
-    }
-    let extra: Vec<Target> = out
-        .iter()
-        .filter(|t| t.change != Change::Link)
-        .filter_map(|t| {
-            links.iter().rev().find_map(|(_, at, to)| {
-                let rest = t.path.strip_prefix(at).ok()?;
-                let path = if rest.as_os_str().is_empty() {
-                    to.clone()
-                } else {
-                    to.join(rest)
-                };
-                Some(Target::new(
-                    path,
-                    t.change,
-                    format!("{} through a link made on this line", t.how),
-                ))
-            })
-        })
-        .collect();
-    out.extend(extra);
 }
 
 /// The protection answer over every path the call changes; a deny wins over an ask found
@@ -92,8 +60,7 @@ fn unresolved(call: &Call, scope: &Scope) -> Option<String> {
 }
 
 /// Every path the call changes, from its effects — whichever tool made them: a file tool, an
-/// MCP tool (by its tool model), a shell line. For a shell line also the files inline
-/// interpreter code writes.
+/// MCP tool (by its tool model), a shell line, the inline interpreter code a line runs.
 fn targets(call: &Call, scope: &Scope) -> Vec<Target> {
     let mut out: Vec<Target> = Vec::new();
     for (path, how) in super::common::written_paths(call) {
@@ -116,9 +83,6 @@ fn targets(call: &Call, scope: &Scope) -> Vec<Target> {
         out.push(Target::new(path, change, how));
     }
     effect_targets(call, scope, &mut out);
-    if let CallKind::Shell { analysis, .. } = &call.kind {
-        inline_code_targets(analysis, scope, &mut out);
-    }
     out
 }
 
@@ -162,88 +126,6 @@ fn change_of(how: &str) -> Change {
         "chmod" => Change::Mode,
         _ => Change::Write,
     }
-}
-
-/// The paths inline interpreter code names, read from its text.
-fn inline_code_targets(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Target>) {
-    let mut code_targets = Vec::new();
-    for c in &analysis.commands {
-        if let Some(code) = inline_code(c)
-            && inline_code_writes(code)
-        {
-            let how = format!("{} code", c.program);
-            // Code that deletes or moves: its paths go away with what is below them.
-            let change = if inline_code_removes(code) {
-                Change::Delete
-            } else {
-                Change::Write
-            };
-            for p in inline_code_paths(c) {
-                code_targets.push(Target::new(resolve_for(scope, c, &p), change, &how));
-            }
-            let language = crate::scan::language_of_program(&c.program);
-            for p in crate::scan::written_paths(language, code) {
-                code_targets.push(Target::new(resolve_for(scope, c, &p), change, &how));
-            }
-            for p in home_joins(code) {
-                code_targets.push(Target::new(scope.home().join(p), change, &how));
-            }
-            // A path the code builds at run time: judged by what it names.
-            code_targets.push(Target::new(
-                PathBuf::from(format!("${{code}} {code}")),
-                Change::Write,
-                &how,
-            ));
-        }
-    }
-    through_new_links(analysis, scope, &mut code_targets);
-    out.extend(code_targets);
-}
-
-/// True when inline code deletes, moves or renames files rather than writing them.
-fn inline_code_removes(code: &str) -> bool {
-    static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(
-            r"\b(unlink|rmtree|rmdir|rmSync|rm|remove|removedirs|rename|renames|renameSync|replace|move|rm_rf|rm_r|delete)\b\s*\(|\bunlink\b",
-        )
-        .expect("static regex")
-    });
-    RE.is_match(code)
-}
-
-/// `Path.home() / '.claude' / 'settings.json'`, `os.path.join(os.path.expanduser('~'), '.claude', …)`,
-/// `path.join(os.homedir(), '.claude', …)`: the literal segments joined to the home directory.
-fn home_joins(code: &str) -> Vec<PathBuf> {
-    static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(
-            r#"(?:home\(\)|homedir\(\)|expanduser\(\s*['"]~['"]\s*\)|environ\[\s*['"]HOME['"]\s*\]|getenv\(\s*['"]HOME['"]\s*\)|ENV\[\s*['"]HOME['"]\s*\])((?:\s*[/,]\s*['"][^'"]+['"])+)"#,
-        )
-        .expect("static regex")
-    });
-    static SEG: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r#"['"]([^'"]+)['"]"#).expect("static regex")
-    });
-    // The home directory interpolated into one string: `"$ENV{HOME}/.claude/x"` (Perl),
-    // `"#{Dir.home}/.claude"` (Ruby), `` `${os.homedir()}/.claude` `` (JavaScript).
-    static INTERP: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(
-            r#"(?:\$ENV\{\s*['"]?HOME['"]?\s*\}|#\{\s*(?:Dir\.home|ENV\[['"]HOME['"]\])\s*\}|\$\{\s*(?:os\.homedir\(\)|process\.env\.HOME)\s*\})(/[^'"`\s]*)"#,
-        )
-        .expect("static regex")
-    });
-    let interpolated = INTERP
-        .captures_iter(code)
-        .map(|c| PathBuf::from(c[1].trim_start_matches('/')));
-    RE.captures_iter(code)
-        .map(|c| {
-            SEG.captures_iter(&c[1])
-                .map(|s| s[1].trim_start_matches('/').to_string())
-                .collect::<Vec<_>>()
-                .join("/")
-        })
-        .map(PathBuf::from)
-        .chain(interpolated)
-        .collect()
 }
 
 /// The deletes, moves, mode changes, hard links and creations of a shell line, from its

@@ -241,6 +241,31 @@ pub fn commands_run(language: Language, text: &str) -> Vec<String> {
     }
 }
 
+/// True when inline code opens something for writing, or deletes or moves it.
+pub fn code_writes(code: &str) -> bool {
+    static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r#"open\([^)]*,\s*['"][wax+]|\.write(_text|_bytes)?\(|writeFile|appendFile|unlink|rmSync|remove\(|rmtree|os\.rename|shutil\.(move|copy)|truncate|File\.write|IO\.write"#,
+        )
+        .expect("static regex")
+    });
+    RE.is_match(code)
+}
+
+/// The shell commands with the same changes to files as a program's calls on literal paths
+/// (`os.remove(p)` is `rm -f p`), for the effects of inline code.
+pub fn changes(language: Language, text: &str) -> Vec<String> {
+    match language {
+        Language::Python
+        | Language::Node
+        | Language::Ruby
+        | Language::Perl
+        | Language::Php
+        | Language::Rust => script::changes(language, text),
+        _ => Vec::new(),
+    }
+}
+
 /// Files a script of `language` writes by a literal path, resolved by the caller. Shell
 /// scripts are not covered here: their writes come from the shell analysis (`fileops`).
 pub fn written_paths(language: Language, text: &str) -> Vec<String> {

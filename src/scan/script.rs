@@ -423,44 +423,31 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
                 }
                 Op::RemoveTree | Op::Remove => {
                     let Arg::Text(path) = &first else { continue };
-                    // `Path("x").unlink()` and friends: only the `Path(` call whose result
-                    // is unlinked deletes.
-                    if m.as_str().contains("Path") && *op == Op::Remove {
-                        let after = &text[m.end()..];
-                        let close = after.find(')').unwrap_or(0);
-                        if !after[close..]
-                            .trim_start_matches(')')
-                            .starts_with(".unlink")
-                            && !after[close..].trim_start_matches(')').starts_with(".rmdir")
-                        {
-                            if after[close..].trim_start_matches(')').starts_with(".read") {
-                                note_secret(path, line, &line_text, &mut secret_reads);
-                            }
+                    match path_call(&text, &m, *op) {
+                        PathCall::Removes => {}
+                        PathCall::Reads => {
+                            note_secret(path, line, &line_text, &mut secret_reads);
                             continue;
                         }
+                        PathCall::Other => continue,
                     }
                     let recursive = *op == Op::RemoveTree;
                     if let Some(f) = catastrophic_delete(path, recursive, line, &line_text) {
                         out.push(f);
                     }
-                    let cmd = format!(
-                        "rm {} {}",
-                        if recursive { "-rf" } else { "-f" },
-                        quote(path)
+                    judge(
+                        engine,
+                        &remove_command(path, recursive),
+                        line,
+                        &line_text,
+                        &mut out,
                     );
-                    judge(engine, &cmd, line, &line_text, &mut out);
                 }
                 Op::Read => {
                     let Arg::Text(path) = &first else { continue };
                     let writes = opens_for_writing(language, rest.as_ref());
                     if writes {
-                        judge(
-                            engine,
-                            &format!("printf x >> {}", quote(path)),
-                            line,
-                            &line_text,
-                            &mut out,
-                        );
+                        judge(engine, &write_command(path), line, &line_text, &mut out);
                     } else {
                         note_secret(path, line, &line_text, &mut secret_reads);
                         judge(
@@ -474,13 +461,7 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
                 }
                 Op::Write => {
                     let Arg::Text(path) = &first else { continue };
-                    judge(
-                        engine,
-                        &format!("printf x >> {}", quote(path)),
-                        line,
-                        &line_text,
-                        &mut out,
-                    );
+                    judge(engine, &write_command(path), line, &line_text, &mut out);
                 }
                 Op::Open => {
                     let texts: Vec<String> = args
@@ -671,6 +652,102 @@ pub(super) fn written_paths(language: Language, text: &str) -> Vec<String> {
     out
 }
 
+/// The shell commands with the same changes to files as the program's calls on literal
+/// paths (`os.remove(p)` is `rm -f p`, `open(p, "w")` is `printf x >> p`, `shutil.move(a,
+/// b)` is `mv a b`): what `effects` takes for the program's own changes, the same commands
+/// `scan` judges.
+pub(super) fn changes(language: Language, text: &str) -> Vec<String> {
+    let Some(p) = patterns(language) else {
+        return Vec::new();
+    };
+    let text = substitute_home(text, p);
+    let lines = Lines::new(&text);
+    let vars = literal_vars(&text, p);
+    let mut out: Vec<String> = Vec::new();
+    for (op, regex) in &p.calls {
+        for m in regex.find_iter(&text).take(MAX_OPERATIONS) {
+            if lines.in_comment(m.start()) {
+                continue;
+            }
+            let args = call_arguments(&text, &m, &vars, p.concat);
+            let first = args.first().unwrap_or(&Arg::Unknown);
+            let cmd = match (op, first) {
+                (Op::RemoveTree | Op::Remove, Arg::Text(path))
+                    if path_call(&text, &m, *op) == PathCall::Removes =>
+                {
+                    Some(remove_command(path, *op == Op::RemoveTree))
+                }
+                (Op::Read, Arg::Text(path)) if opens_for_writing(language, args.get(1)) => {
+                    Some(write_command(path))
+                }
+                (Op::Write, Arg::Text(path)) => Some(write_command(path)),
+                (Op::Copy | Op::Move | Op::Link, _) => transfer_command(*op, first, args.get(1)),
+                (Op::Open, _) => {
+                    let texts: Vec<String> = args
+                        .iter()
+                        .map_while(|a| match a {
+                            Arg::Text(t) => Some(t.clone()),
+                            _ => None,
+                        })
+                        .collect();
+                    // A read is no change; a piped command is among the commands it runs.
+                    perl_open(&texts).filter(|c| c.starts_with(WRITE_COMMAND))
+                }
+                _ => None,
+            };
+            out.extend(cmd.filter(|c| !out.contains(c)));
+        }
+    }
+    if language == Language::Python {
+        for (_, cmd, _) in path_methods(&lines, &vars) {
+            if !cmd.starts_with("cat ") && !out.contains(&cmd) {
+                out.push(cmd);
+            }
+        }
+    }
+    out
+}
+
+/// The start of the shell command a program's write stands as: it appends, so the shell
+/// analysis takes the content for unknown.
+const WRITE_COMMAND: &str = "printf x >> ";
+
+/// The shell command with the effect of writing `path`.
+fn write_command(path: &str) -> String {
+    format!("{WRITE_COMMAND}{}", quote(path))
+}
+
+/// The shell command with the effect of removing `path` (the tree below it when `recursive`).
+fn remove_command(path: &str, recursive: bool) -> String {
+    let flags = if recursive { "-rf" } else { "-f" };
+    format!("rm {flags} {}", quote(path))
+}
+
+/// What a remove pattern's match does with its literal: `Path("x")` only names a path, which
+/// the method called on its result removes (`.unlink()`, `.rmdir()`), reads, or neither.
+#[derive(Debug, PartialEq, Eq)]
+enum PathCall {
+    Removes,
+    Reads,
+    Other,
+}
+
+fn path_call(text: &str, m: &regex::Match, op: Op) -> PathCall {
+    if !(m.as_str().contains("Path") && op == Op::Remove) {
+        return PathCall::Removes;
+    }
+    let after = &text[m.end()..];
+    let close = after.find(')').unwrap_or(0);
+    let method = after[close..].trim_start_matches(')');
+    if method.starts_with(".unlink") || method.starts_with(".rmdir") {
+        PathCall::Removes
+    } else if method.starts_with(".read") {
+        PathCall::Reads
+    } else {
+        PathCall::Other
+    }
+}
+
 /// The shell command with the effect of a copy, move or link call.
 fn transfer_command(op: Op, first: &Arg, second: Option<&Arg>) -> Option<String> {
     let (Arg::Text(a), Some(Arg::Text(b))) = (first, second) else {
@@ -721,14 +798,14 @@ fn path_methods(
         };
         let p = quote(&path);
         let (cmd, written) = match &c[4] {
-            "write_text" | "write_bytes" | "touch" => (format!("printf x >> {p}"), Some(path)),
+            "write_text" | "write_bytes" | "touch" => (write_command(&path), Some(path)),
             "open" => match arg(0) {
                 Some(mode) if mode.contains(['w', 'a', 'x', '+']) => {
-                    (format!("printf x >> {p}"), Some(path))
+                    (write_command(&path), Some(path))
                 }
                 _ => (format!("cat {p}"), None),
             },
-            "unlink" => (format!("rm -f {p}"), None),
+            "unlink" => (remove_command(&path, false), None),
             "rename" => match arg(0) {
                 Some(dst) => (format!("mv {p} {}", quote(&dst)), Some(dst)),
                 None => (format!("mv {p} {DYNAMIC_ARG}"), None),
@@ -927,10 +1004,11 @@ fn substitute_home<'t>(text: &'t str, p: &Patterns) -> Cow<'t, str> {
                 .unwrap_or_default()
         })
     });
-    // Joins of literals: `os.path.join("~", ".ssh")`, `path.join("~", ".ssh", "id_rsa")`.
+    // Joins of literals: `os.path.join("~", ".ssh")`, `path.join("~", ".ssh", "id_rsa")`,
+    // `require('path').join(…)`.
     static JOIN: LazyLock<Pattern> = LazyLock::new(|| {
         re(
-            r#"(?:os\.path\.join|path\.join|path\.resolve|File\.join|Path)\(\s*((?:"[^"\n]*"|'[^'\n]*')(?:\s*,\s*(?:"[^"\n]*"|'[^'\n]*'))*)\s*\)"#,
+            r#"(?:os\.path\.join|(?:\bpath|require\(\s*['"](?:node:)?path['"]\s*\))\.(?:join|resolve)|File\.join|Path)\(\s*((?:"[^"\n]*"|'[^'\n]*')(?:\s*,\s*(?:"[^"\n]*"|'[^'\n]*'))*)\s*\)"#,
         )
     });
     let text = then(text, |t| {
@@ -1300,7 +1378,7 @@ fn perl_open(args: &[String]) -> Option<String> {
             join_argv(&rest)
         }),
         _ if rest.first().is_none_or(|p| p.is_empty()) => None,
-        _ if mode.contains('>') || mode == "+<" => Some(format!("printf x >> {}", quote(&rest[0]))),
+        _ if mode.contains('>') || mode == "+<" => Some(write_command(&rest[0])),
         "" | "<" => Some(format!("cat {}", quote(&rest[0]))),
         _ => None,
     }
