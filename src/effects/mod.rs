@@ -300,8 +300,8 @@ fn effects_within(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Effect>
 /// What inline interpreter code (`python3 -c`, `node -e`, `perl -e`…) changes on disk, as
 /// effects of the command that runs it: the shell commands with the same changes as its calls
 /// on literal paths (`scan::changes`) and the command lines it runs, analysed as the shell
-/// would run them in the command's directory. Each write's content is unknown (the code
-/// computes it). Code that writes also changes a path it builds at run time, which stands as
+/// would run them in the command's directory. A write's content is the code's when it writes
+/// one literal whole, otherwise unknown. Code that writes also changes a path it builds at run time, which stands as
 /// the code's own text (`$(python3 code: …)`), so protection can judge what it names.
 fn code_changes(c: &Command, i: usize, scope: &Scope, depth: usize, out: &mut Vec<Effect>) {
     let Some(code) = vocab::inline_code(c) else {
@@ -314,16 +314,35 @@ fn code_changes(c: &Command, i: usize, scope: &Scope, depth: usize, out: &mut Ve
         return;
     };
     let mut lines = crate::scan::changes(language, code);
-    lines.extend(crate::scan::commands_run(language, code));
+    lines.extend(
+        crate::scan::commands_run(language, code)
+            .into_iter()
+            .map(|line| crate::scan::CodeChange {
+                line,
+                content: true,
+            }),
+    );
     let mut found = Vec::new();
-    for line in lines.iter().take(MAX_CODE_COMMANDS) {
-        let mut inner = crate::shell::analyse(line);
+    for change in lines.iter().take(MAX_CODE_COMMANDS) {
+        let mut inner = crate::shell::analyse(&change.line);
         for ic in &mut inner.commands {
             if ic.cwd.is_none() {
                 ic.cwd.clone_from(&c.cwd);
             }
         }
+        let from = found.len();
         effects_within(&inner, scope, &mut found, depth + 1);
+        if !change.content {
+            // The command's content is a stand-in for what the code computes.
+            for e in &mut found[from..] {
+                if let Effect::Write { content, shell, .. } = e {
+                    *content = None;
+                    if let Some(w) = shell {
+                        w.append = false;
+                    }
+                }
+            }
+        }
     }
     let program = &c.program;
     let in_code = |how: &str| match how {
@@ -333,17 +352,15 @@ fn code_changes(c: &Command, i: usize, scope: &Scope, depth: usize, out: &mut Ve
     for e in found {
         let e = match e {
             Effect::Write {
-                path, how, shell, ..
+                path,
+                how,
+                shell,
+                content,
             } => Effect::Write {
                 path,
-                content: None,
+                content,
                 how: in_code(&how),
-                shell: shell.map(|w| ShellWrite {
-                    append: false,
-                    from_network: false,
-                    command: i,
-                    source: w.source,
-                }),
+                shell: shell.map(|w| ShellWrite { command: i, ..w }),
             },
             Effect::Delete {
                 target,
@@ -2600,10 +2617,7 @@ mod tests {
             e.iter()
                 .filter_map(|x| match x {
                     Effect::Write {
-                        path,
-                        how,
-                        content: None,
-                        shell,
+                        path, how, shell, ..
                     } if !path.to_string_lossy().contains("$(") => Some((
                         path.display().to_string(),
                         how.clone(),
@@ -2640,6 +2654,57 @@ mod tests {
             r#"python3 -c "import os; os.system('echo x >> ~/.bashrc')""#,
         ] {
             assert_eq!(home(cmd), ["/home/dev/.bashrc"], "{cmd}");
+        }
+        // A write's content is the code's when it writes one literal whole, else unknown.
+        let content = |cmd: &str| -> Vec<(Option<String>, bool)> {
+            bash(cmd)
+                .into_iter()
+                .filter_map(|x| match x {
+                    Effect::Write {
+                        content,
+                        shell: Some(w),
+                        ..
+                    } => Some((content, w.append)),
+                    _ => None,
+                })
+                .collect()
+        };
+        for (cmd, want) in [
+            (
+                r#"python3 -c "open('a.sh', 'w').write('rm -rf ~/\n')""#,
+                (Some("rm -rf ~/\n"), false),
+            ),
+            (
+                r#"python3 -c "open('a.sh', 'a').write('x')""#,
+                (Some("x"), true),
+            ),
+            (
+                r#"python3 -c "from pathlib import Path; Path('a.sh').write_text('x')""#,
+                (Some("x"), false),
+            ),
+            (
+                r#"node -e "require('fs').appendFileSync('a.sh', 'x')""#,
+                (Some("x"), true),
+            ),
+            (
+                r#"python3 -c "open('a.sh', 'w').write(data)""#,
+                (None, false),
+            ),
+            (
+                r#"python3 -c "with open('a.sh', 'w') as f: f.write('x')""#,
+                (None, false),
+            ),
+            (
+                r#"php -r 'file_put_contents("a.sh", "x", FILE_APPEND);'"#,
+                (None, false),
+            ),
+            (
+                r#"node -e "require('fs').createWriteStream('a.sh')""#,
+                (None, false),
+            ),
+        ] {
+            let want = (want.0.map(str::to_string), want.1);
+            assert_eq!(content(cmd), [want], "{cmd}");
         }
         // Deletes, moves, links and mode changes.
         let e = bash(

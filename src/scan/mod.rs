@@ -16,6 +16,7 @@ use std::path::Path;
 
 pub use commands::{command_lines, make_targets};
 pub use config::pytest_option_commands;
+pub use script::CodeChange;
 
 /// Longest line kept in a finding (the reason quotes it).
 const MAX_QUOTED_LINE: usize = 160;
@@ -254,7 +255,7 @@ pub fn code_writes(code: &str) -> bool {
 
 /// The shell commands with the same changes to files as a program's calls on literal paths
 /// (`os.remove(p)` is `rm -f p`), for the effects of inline code.
-pub fn changes(language: Language, text: &str) -> Vec<String> {
+pub fn changes(language: Language, text: &str) -> Vec<CodeChange> {
     match language {
         Language::Python
         | Language::Node

@@ -445,9 +445,9 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
                 }
                 Op::Read => {
                     let Arg::Text(path) = &first else { continue };
-                    let writes = opens_for_writing(language, rest.as_ref());
-                    if writes {
-                        judge(engine, &write_command(path), line, &line_text, &mut out);
+                    if let Some(cmd) = write_call(language, &text, &m, *op, &args, &vars, p.concat)
+                    {
+                        judge(engine, &cmd.line, line, &line_text, &mut out);
                     } else {
                         note_secret(path, line, &line_text, &mut secret_reads);
                         judge(
@@ -460,8 +460,11 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
                     }
                 }
                 Op::Write => {
-                    let Arg::Text(path) = &first else { continue };
-                    judge(engine, &write_command(path), line, &line_text, &mut out);
+                    let Some(cmd) = write_call(language, &text, &m, *op, &args, &vars, p.concat)
+                    else {
+                        continue;
+                    };
+                    judge(engine, &cmd.line, line, &line_text, &mut out);
                 }
                 Op::Open => {
                     let texts: Vec<String> = args
@@ -489,7 +492,7 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
         }
     }
     if language == Language::Python {
-        for (at, cmd, _) in path_methods(&lines, &vars) {
+        for (at, cmd, ..) in path_methods(&lines, &vars) {
             judge(engine, &cmd, lines.line_of(at), &line_text(at), &mut out);
         }
     }
@@ -641,7 +644,7 @@ pub(super) fn written_paths(language: Language, text: &str) -> Vec<String> {
         }
     }
     if language == Language::Python {
-        for (_, _, written) in path_methods(&lines, &vars) {
+        for (_, _, written, _) in path_methods(&lines, &vars) {
             if let Some(dst) = written
                 && !out.contains(&dst)
             {
@@ -656,14 +659,14 @@ pub(super) fn written_paths(language: Language, text: &str) -> Vec<String> {
 /// paths (`os.remove(p)` is `rm -f p`, `open(p, "w")` is `printf x >> p`, `shutil.move(a,
 /// b)` is `mv a b`): what `effects` takes for the program's own changes, the same commands
 /// `scan` judges.
-pub(super) fn changes(language: Language, text: &str) -> Vec<String> {
+pub fn changes(language: Language, text: &str) -> Vec<CodeChange> {
     let Some(p) = patterns(language) else {
         return Vec::new();
     };
     let text = substitute_home(text, p);
     let lines = Lines::new(&text);
     let vars = literal_vars(&text, p);
-    let mut out: Vec<String> = Vec::new();
+    let mut out: Vec<CodeChange> = Vec::new();
     for (op, regex) in &p.calls {
         for m in regex.find_iter(&text).take(MAX_OPERATIONS) {
             if lines.in_comment(m.start()) {
@@ -677,10 +680,15 @@ pub(super) fn changes(language: Language, text: &str) -> Vec<String> {
                 {
                     Some(remove_command(path, *op == Op::RemoveTree))
                 }
-                (Op::Read, Arg::Text(path)) if opens_for_writing(language, args.get(1)) => {
-                    Some(write_command(path))
+                (Op::Read | Op::Write, _) => {
+                    let write = write_call(language, &text, &m, *op, &args, &vars, p.concat);
+                    if let Some(w) = write
+                        && !out.contains(&w)
+                    {
+                        out.push(w);
+                    }
+                    None
                 }
-                (Op::Write, Arg::Text(path)) => Some(write_command(path)),
                 (Op::Copy | Op::Move | Op::Link, _) => transfer_command(*op, first, args.get(1)),
                 (Op::Open, _) => {
                     let texts: Vec<String> = args
@@ -695,26 +703,104 @@ pub(super) fn changes(language: Language, text: &str) -> Vec<String> {
                 }
                 _ => None,
             };
-            out.extend(cmd.filter(|c| !out.contains(c)));
+            if let Some(line) = cmd {
+                let change = CodeChange {
+                    line,
+                    content: false,
+                };
+                if !out.contains(&change) {
+                    out.push(change);
+                }
+            }
         }
     }
     if language == Language::Python {
-        for (_, cmd, _) in path_methods(&lines, &vars) {
-            if !cmd.starts_with("cat ") && !out.contains(&cmd) {
-                out.push(cmd);
+        for (_, line, written, content) in path_methods(&lines, &vars) {
+            let change = CodeChange { line, content };
+            if (written.is_some() || !change.line.starts_with("cat ")) && !out.contains(&change) {
+                out.push(change);
             }
         }
     }
     out
 }
 
+/// One change a program makes, as the shell command with the same change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodeChange {
+    pub line: String,
+    /// The command writes what the program writes (a literal it writes whole); otherwise a
+    /// write's content is a stand-in and unknown.
+    pub content: bool,
+}
+
+/// The shell command with the effect of a write call (`open(p, "w")`, `fs.writeFileSync(p,
+/// data)`, `File.write(p, data)`, `file_put_contents(p, data)`): with the content when the
+/// program writes one literal whole (`open(p, "w").write("…")` in Python), appended when the
+/// call appends.
+fn write_call(
+    language: Language,
+    text: &str,
+    m: &regex::Match,
+    op: Op,
+    args: &[Arg],
+    vars: &HashMap<String, String>,
+    concat: &str,
+) -> Option<CodeChange> {
+    let Some(Arg::Text(path)) = args.first() else {
+        return None;
+    };
+    let (content, append) = match op {
+        Op::Write => {
+            let name = m.as_str();
+            // A stream is written later; a third argument is an option or a flag
+            // (`FILE_APPEND`, `{flag: 'a'}`) that can change how.
+            let content = match args {
+                [_, Arg::Text(c)] if !name.contains("Stream") => Some(c.clone()),
+                _ => None,
+            };
+            (content, name.contains("append") || name.contains("Append"))
+        }
+        Op::Read if opens_for_writing(language, args.get(1)) => {
+            let append = matches!(args.get(1), Some(Arg::Text(mode)) if mode.contains('a'));
+            let content = (language == Language::Python)
+                .then(|| {
+                    // `open(p, "w").write("…")`: the write chained on the call's result.
+                    let after = &text[m.end()..];
+                    let inside = balanced(after);
+                    let rest = after.get(inside.len() + 1..)?.trim_start();
+                    let call = rest.strip_prefix(".write(")?;
+                    match arguments(call, vars, concat).as_slice() {
+                        [Arg::Text(c)] => Some(c.clone()),
+                        _ => None,
+                    }
+                })
+                .flatten();
+            (content, append)
+        }
+        _ => return None,
+    };
+    Some(CodeChange {
+        content: content.is_some(),
+        line: write_command(path, content.as_deref(), append),
+    })
+}
+
 /// The start of the shell command a program's write stands as: it appends, so the shell
 /// analysis takes the content for unknown.
 const WRITE_COMMAND: &str = "printf x >> ";
 
-/// The shell command with the effect of writing `path`.
-fn write_command(path: &str) -> String {
-    format!("{WRITE_COMMAND}{}", quote(path))
+/// The shell command with the effect of writing `path`: printing `content` into it when
+/// known, otherwise a stand-in appended (which the shell analysis cannot take for the file's
+/// whole content).
+fn write_command(path: &str, content: Option<&str>, append: bool) -> String {
+    match content {
+        Some(c) => {
+            let op = if append { ">>" } else { ">" };
+            format!("printf %s {} {op} {}", quote(c), quote(path))
+        }
+        None => format!("{WRITE_COMMAND}{}", quote(path)),
+    }
 }
 
 /// The shell command with the effect of removing `path` (the tree below it when `recursive`).
@@ -770,7 +856,7 @@ fn transfer_command(op: Op, first: &Arg, second: Option<&Arg>) -> Option<String>
 fn path_methods(
     lines: &Lines<'_>,
     vars: &HashMap<String, String>,
-) -> Vec<(usize, String, Option<String>)> {
+) -> Vec<(usize, String, Option<String>, bool)> {
     let text = lines.text;
     static METHOD: LazyLock<Pattern> = LazyLock::new(|| {
         re(
@@ -797,11 +883,19 @@ fn path_methods(
             _ => None,
         };
         let p = quote(&path);
+        // `p.write_text("…")`: the whole content, when it is one literal.
+        let content = match (&c[4], args.as_slice()) {
+            ("write_text", [Arg::Text(t)]) => Some(t.clone()),
+            _ => None,
+        };
+        let known = content.is_some();
         let (cmd, written) = match &c[4] {
-            "write_text" | "write_bytes" | "touch" => (write_command(&path), Some(path)),
+            "write_text" | "write_bytes" | "touch" => {
+                (write_command(&path, content.as_deref(), false), Some(path))
+            }
             "open" => match arg(0) {
                 Some(mode) if mode.contains(['w', 'a', 'x', '+']) => {
-                    (write_command(&path), Some(path))
+                    (write_command(&path, None, true), Some(path))
                 }
                 _ => (format!("cat {p}"), None),
             },
@@ -821,7 +915,7 @@ fn path_methods(
             "chmod" => (format!("chmod 000 {p}"), None),
             _ => continue,
         };
-        out.push((all.start(), cmd, written));
+        out.push((all.start(), cmd, written, known));
     }
     out
 }
@@ -1378,7 +1472,7 @@ fn perl_open(args: &[String]) -> Option<String> {
             join_argv(&rest)
         }),
         _ if rest.first().is_none_or(|p| p.is_empty()) => None,
-        _ if mode.contains('>') || mode == "+<" => Some(write_command(&rest[0])),
+        _ if mode.contains('>') || mode == "+<" => Some(write_command(&rest[0], None, true)),
         "" | "<" => Some(format!("cat {}", quote(&rest[0]))),
         _ => None,
     }
