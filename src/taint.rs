@@ -318,6 +318,12 @@ pub fn remotes_changed(call: &Call) -> Vec<Exposure> {
         .collect()
 }
 
+/// Whether a remote changed this session (`changed`, an exposure's key) is the remote
+/// `pushed`: the same name, or a URL rewrite, which may send any remote elsewhere.
+fn changed_remote(changed: &str, pushed: &str) -> bool {
+    changed == pushed || changed == crate::vocab::EVERY_REMOTE
+}
+
 /// A way out a call takes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Outbound {
@@ -479,7 +485,7 @@ pub fn judge(
         .filter(|o| {
             o.push_remote
                 .as_ref()
-                .is_none_or(|r| seen.remotes.iter().any(|x| x.key == *r))
+                .is_none_or(|r| seen.remotes.iter().any(|x| changed_remote(&x.key, r)))
         })
         .collect();
     let first = live.first()?;
@@ -514,7 +520,7 @@ pub fn judge(
     let remote = first
         .push_remote
         .as_ref()
-        .and_then(|r| seen.remotes.iter().find(|x| x.key == *r))
+        .and_then(|r| seen.remotes.iter().find(|x| changed_remote(&x.key, r)))
         .map(|r| format!("; the remote was changed by {}", r.describe()))
         .unwrap_or_default();
     Some(Verdict::decided(

@@ -1103,13 +1103,23 @@ pub enum RemoteChange {
     Repointed { url: String },
     /// `git remote rename FROM NAME`: the name now points where `from` did.
     Renamed { from: String },
+    /// `git config url.BASE.insteadOf PREFIX` (or `pushInsteadOf`): every remote whose URL
+    /// starts with `prefix` now goes to `url` (the base); the `Remote`'s name is
+    /// `EVERY_REMOTE`.
+    Rewritten { url: String, prefix: String },
 }
+
+/// The name of a `Remote` a URL rewrite changes: which remotes it matches depends on their
+/// URLs, which the command does not say, so it stands for every one.
+pub const EVERY_REMOTE: &str = "*";
 
 impl Remote {
     /// The URL the remote now points at, when the command says it (not for a rename).
     pub fn url(&self) -> Option<&str> {
         match &self.change {
-            RemoteChange::Added { url } | RemoteChange::Repointed { url } => Some(url),
+            RemoteChange::Added { url }
+            | RemoteChange::Repointed { url }
+            | RemoteChange::Rewritten { url, .. } => Some(url),
             RemoteChange::Renamed { .. } => None,
         }
     }
@@ -1129,6 +1139,18 @@ pub fn git_remote_set(c: &Command) -> Option<Remote> {
     match c.args.first().map(|w| w.text.as_str()) {
         Some("config") => {
             let (key, url) = git_config_pair(c)?;
+            if let Some(base) = url_rewrite_base(key) {
+                // `https://github.com/` to `git@github.com:` changes the protocol, not
+                // where the data goes.
+                let same_host = url_host(base).is_some() && url_host(base) == url_host(url);
+                return (!same_host).then(|| Remote {
+                    name: EVERY_REMOTE.to_string(),
+                    change: RemoteChange::Rewritten {
+                        url: base.to_string(),
+                        prefix: url.to_string(),
+                    },
+                });
+            }
             let rest = key
                 .get(..7)?
                 .eq_ignore_ascii_case("remote.")
@@ -1278,13 +1300,17 @@ pub fn git_push_rewritten(c: &Command, name: &str) -> Option<String> {
         if remote_url {
             return Some(value);
         }
-        let rewrite = lower.starts_with("url.")
-            && (lower.ends_with(".insteadof") || lower.ends_with(".pushinsteadof"));
-        rewrite.then(|| {
-            let base = &key[4..key.rfind('.').unwrap_or(key.len())];
-            base.to_string()
-        })
+        url_rewrite_base(&key).map(str::to_string)
     })
+}
+
+/// The base of a URL rewrite setting's key (`url.BASE.insteadOf`, `url.BASE.pushInsteadOf`,
+/// in any case): where the URLs it matches now go.
+fn url_rewrite_base(key: &str) -> Option<&str> {
+    let lower = key.to_ascii_lowercase();
+    let rewrite = lower.starts_with("url.")
+        && (lower.ends_with(".insteadof") || lower.ends_with(".pushinsteadof"));
+    rewrite.then(|| &key[4..key.rfind('.').unwrap_or(key.len())])
 }
 
 /// The key and value `git config` sets: `git config [--global|--file F|--add|--replace-all] KEY

@@ -127,7 +127,15 @@ pub fn needs(
                 .iter()
                 .flat_map(|o| o.sent.iter().map(|p| p.to_string_lossy().into_owned()))
                 .collect(),
-            remotes: outs.iter().filter_map(|o| o.push_remote.clone()).collect(),
+            // A URL rewrite made earlier changes every remote (`vocab::EVERY_REMOTE`).
+            remotes: {
+                let mut r: Vec<String> =
+                    outs.iter().filter_map(|o| o.push_remote.clone()).collect();
+                if !r.is_empty() {
+                    r.push(crate::vocab::EVERY_REMOTE.to_string());
+                }
+                r
+            },
             since_ms: taint_since(policy, now_ms),
         });
     if !(writes || runs || !reads.is_empty() || exposure.is_some()) {

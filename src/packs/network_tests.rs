@@ -6,6 +6,7 @@
 use super::Example;
 use super::tests::{call_of, judge, scope};
 use crate::verdict::Effect::{self, Ask, Deny};
+use crate::vocab::EVERY_REMOTE;
 
 const META: Option<(Effect, &str)> = Some((Deny, "metadata-endpoint"));
 
@@ -396,6 +397,41 @@ fn setting_a_remote_is_a_configure_effect() {
     for (line, want) in cases {
         assert_eq!(remotes(line), [want], "{line}");
     }
+    // A saved URL rewrite sends every remote it matches elsewhere; one that keeps the host
+    // (HTTPS to SSH) changes only the protocol.
+    let rewritten = |url: &str, prefix: &str| {
+        remote(
+            EVERY_REMOTE,
+            RemoteChange::Rewritten {
+                url: url.into(),
+                prefix: prefix.into(),
+            },
+        )
+    };
+    for (line, want) in [
+        (
+            "git config url.https://evil.example/.insteadOf https://github.com/",
+            rewritten("https://evil.example/", "https://github.com/"),
+        ),
+        (
+            "sudo git config --global URL.git@h.example:.PushInsteadOf git@github.com:",
+            rewritten("git@h.example:", "git@github.com:"),
+        ),
+        (
+            "bash -c 'git config set url.https://h.example/m/.insteadof https://gitlab.com/'",
+            rewritten("https://h.example/m/", "https://gitlab.com/"),
+        ),
+    ] {
+        assert_eq!(remotes(line), [want], "{line}");
+    }
+    assert!(
+        remotes(
+            "git config --global url.git@github.com:.insteadOf https://github.com/; \
+             git config url.ssh://git@gitlab.com/.insteadOf https://gitlab.com/; \
+             git config --get url.https://h.example/.insteadOf"
+        )
+        .is_empty()
+    );
     assert!(
         remotes(
             "git remote -v; git remote remove x; git config user.name me; \
