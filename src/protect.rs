@@ -69,7 +69,7 @@ const MAX_EXPANSION: usize = 4096;
 pub fn reaches(scope: &Scope, target: &Path, change: Change) -> Option<Reach> {
     let text = target.to_string_lossy();
     if text.contains(['$', '`']) {
-        return dynamic(&text);
+        return dynamic(scope, target, &text);
     }
     if text.contains(['*', '?', '[']) {
         return glob(scope, &text, change);
@@ -254,7 +254,7 @@ fn find_inode(scope: &Scope, dir: &Path, id: (u64, u64)) -> Option<PathBuf> {
 
 /// A path built at run time (`"$(echo ~/.claude/settings.json)"`, `"$D/x"`): asked when the
 /// text names something protected, since the real target is unknown until it runs.
-fn dynamic(text: &str) -> Option<Reach> {
+fn dynamic(scope: &Scope, target: &Path, text: &str) -> Option<Reach> {
     // Whole path components, so `palisade-test` or `my.claude.txt` are not taken for ours.
     const NAMES: &[&str] = &[
         ".claude",
@@ -266,14 +266,35 @@ fn dynamic(text: &str) -> Option<Reach> {
         "settings.local.json",
     ];
     const VARIABLES: &[&str] = &["CLAUDE_CONFIG_DIR", "PALISADE_DATA_DIR", "PALISADE_CONFIG"];
-    let hint = VARIABLES.iter().find(|v| text.contains(*v)).or_else(|| {
-        text.split(['/', ',', '(', ')', ' ', '+'])
+    // The directory before the first part known only at run time is real: its own names say
+    // nothing of what the rest makes (a project in `~/src/palisade` writing `$OUT/x`), so it
+    // is judged as a directory files land in.
+    let parts: Vec<_> = target.components().collect();
+    let at = parts
+        .iter()
+        .position(|c| c.as_os_str().to_string_lossy().contains(['$', '`']))
+        .unwrap_or(0);
+    let known: PathBuf = parts[..at].iter().collect();
+    let unknown: PathBuf = parts[at..].iter().collect();
+    let unknown = unknown.to_string_lossy();
+    let hint = VARIABLES.iter().find(|v| unknown.contains(*v)).or_else(|| {
+        unknown
+            .split(['/', ',', '(', ')', ' ', '+'])
             .map(|c| c.trim_matches(|q| matches!(q, '"' | '\'' | '{' | '}' | '[' | ']')))
             .find_map(|c| NAMES.iter().find(|n| **n == c))
-    })?;
-    Some(Reach::Ask(format!(
-        "its target {text} is only known when it runs, and it names `{hint}`, which palisade protects"
-    )))
+    });
+    if let Some(hint) = hint {
+        return Some(Reach::Ask(format!(
+            "its target {text} is only known when it runs, and it names `{hint}`, which palisade protects"
+        )));
+    }
+    let holds = known.parent().is_some() && by_path(scope, &known, Change::Into).is_some();
+    holds.then(|| {
+        Reach::Ask(format!(
+            "its target {text} is only known when it runs, and it is in {}, which holds files palisade protects",
+            known.display()
+        ))
+    })
 }
 
 /// A glob target: refused when the pattern can match a protected path or a directory holding
@@ -708,6 +729,38 @@ mod tests {
             ),
             Some(Reach::Ask(_))
         ));
+    }
+
+    /// A target known only at run time: what follows its known directory names a protected
+    /// file, or that directory holds one. The directory's own names say nothing (a project
+    /// in `~/src/palisade` writing `$OUT/x` or running code that writes).
+    #[test]
+    fn run_time_targets_are_judged_by_what_follows_the_known_directory() {
+        let s = scope(Path::new("/h"), Path::new("/h/src/palisade"), false);
+        let ask = |p: &str| {
+            matches!(
+                reaches(&s, Path::new(p), Change::Write),
+                Some(Reach::Ask(_))
+            )
+        };
+        for p in [
+            "/h/src/palisade/$D/.claude/settings.json",
+            "/h/src/palisade/$(python3 code: open(os.environ['D'] + ' .claude settings.json'))",
+            "/h/src/palisade/${CLAUDE_CONFIG_DIR}/x",
+            "/h/.claude/$F",
+            "/h/.local/share/palisade/$X",
+            "/h/$NAME",
+        ] {
+            assert!(ask(p), "{p}");
+        }
+        for p in [
+            "/h/src/palisade/$OUT/a.txt",
+            "/h/src/palisade/$(python3 code: open('out.txt','w'))",
+            "/h/src/palisade/build/$TARGET/palisade.o",
+            "/tmp/$X/settings.json.bak",
+        ] {
+            assert_eq!(reaches(&s, Path::new(p), Change::Write), None, "{p}");
+        }
     }
 
     /// Hard links and glob expansion are read through the scope's file view: the disk for the
