@@ -54,7 +54,7 @@ pub struct Scope {
     /// Directories writes may go to without asking: project root, temp dirs, policy roots.
     pub roots: Vec<PathBuf>,
     /// palisade's own files and Claude Code's hook settings: no agent may write to them.
-    pub protected: Vec<ProtectedPath>,
+    pub protected: Protected,
     /// Where the content of files the judgement reads (a script a call runs, a file an edit
     /// changes) comes from.
     pub files: FileView,
@@ -216,6 +216,77 @@ pub struct ProtectedPath {
     pub subtree: bool,
     /// `path` is a relative tail (`.claude/settings.json`): any path ending in it is protected.
     pub suffix: bool,
+}
+
+/// The protected paths of a scope, resolved (through the links on the disk) on first use: most
+/// calls change no path, and resolving every entry costs dozens of `stat`s per call.
+#[derive(Clone, Default)]
+pub struct Protected {
+    list: std::sync::OnceLock<Vec<ProtectedPath>>,
+    /// Builds the resolved list; `None` for a list given whole.
+    build: Option<std::sync::Arc<dyn Fn() -> Vec<ProtectedPath> + Send + Sync>>,
+    /// Entries added before the list was built, appended to it when it is.
+    added: Vec<ProtectedPath>,
+}
+
+impl Protected {
+    /// A list built by `build` when it is first read.
+    pub fn lazy(build: impl Fn() -> Vec<ProtectedPath> + Send + Sync + 'static) -> Protected {
+        Protected {
+            build: Some(std::sync::Arc::new(build)),
+            ..Protected::default()
+        }
+    }
+
+    /// Adds an entry, without building the list.
+    pub fn push(&mut self, p: ProtectedPath) {
+        match self.list.get_mut() {
+            Some(list) => list.push(p),
+            None => self.added.push(p),
+        }
+    }
+}
+
+impl From<Vec<ProtectedPath>> for Protected {
+    fn from(list: Vec<ProtectedPath>) -> Protected {
+        Protected {
+            list: std::sync::OnceLock::from(list),
+            ..Protected::default()
+        }
+    }
+}
+
+impl std::ops::Deref for Protected {
+    type Target = [ProtectedPath];
+
+    fn deref(&self) -> &[ProtectedPath] {
+        self.list.get_or_init(|| {
+            let mut list = self.build.as_ref().map(|b| b()).unwrap_or_default();
+            list.extend(self.added.iter().cloned());
+            list
+        })
+    }
+}
+
+impl<'a> IntoIterator for &'a Protected {
+    type Item = &'a ProtectedPath;
+    type IntoIter = std::slice::Iter<'a, ProtectedPath>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl PartialEq for Protected {
+    fn eq(&self, other: &Protected) -> bool {
+        **self == **other
+    }
+}
+
+impl std::fmt::Debug for Protected {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
 }
 
 impl Scope {

@@ -645,27 +645,38 @@ pub fn scope_in(
             .iter()
             .map(|r| paths.resolve(&r.to_string_lossy())),
     );
-    let mut protected = protected_paths(loc, &paths, env);
-    // The project's own copies of the suffix entries, by where they really are: a symlinked
-    // `.claude` or `.palisade.yaml` resolves elsewhere, and is protected there too.
-    let concrete: Vec<ProtectedPath> = protected
-        .iter()
-        .filter(|p| p.suffix)
-        .map(|p| ProtectedPath {
-            path: paths.resolve(&project_root.join(&p.path).to_string_lossy()),
-            what: p.what.clone(),
-            subtree: false,
-            suffix: false,
-        })
-        .collect();
-    protected.extend(concrete);
     // The user policy may put the audit log outside the state directory.
     let audit_log = crate::policy::audit_settings::audit_file(&policy.audit, loc);
-    protected.push(ProtectedPath {
-        path: paths.resolve(&audit_log.to_string_lossy()),
-        what: "palisade's audit log".to_string(),
-        subtree: false,
-        suffix: false,
+    let (loc, env, resolver, root) = (
+        loc.clone(),
+        env.clone(),
+        paths.clone(),
+        project_root.clone(),
+    );
+    let protected = crate::call::Protected::lazy(move || {
+        let paths = &resolver;
+        let mut protected = protected_paths(&loc, paths, &env);
+        // The project's own copies of the suffix entries, by where they really are: a
+        // symlinked `.claude` or `.palisade.yaml` resolves elsewhere, and is protected there
+        // too.
+        let concrete: Vec<ProtectedPath> = protected
+            .iter()
+            .filter(|p| p.suffix)
+            .map(|p| ProtectedPath {
+                path: paths.resolve(&root.join(&p.path).to_string_lossy()),
+                what: p.what.clone(),
+                subtree: false,
+                suffix: false,
+            })
+            .collect();
+        protected.extend(concrete);
+        protected.push(ProtectedPath {
+            path: paths.resolve(&audit_log.to_string_lossy()),
+            what: "palisade's audit log".to_string(),
+            subtree: false,
+            suffix: false,
+        });
+        protected
     });
     Scope {
         paths,

@@ -300,7 +300,7 @@ mod tests {
             },
             project_root: dir.clone(),
             roots: vec![dir.clone()],
-            protected: Vec::new(),
+            protected: Default::default(),
             files: crate::call::FileView::Disk,
         };
         let event = HookEvent::hypothetical(

@@ -602,7 +602,8 @@ mod tests {
                 guard(home.join(".local/share/palisade"), true, false),
                 guard(home.join(".claude/projects/*.jsonl"), true, false),
                 guard(PathBuf::from(".claude/settings.json"), false, true),
-            ],
+            ]
+            .into(),
             files: Default::default(),
         }
     }

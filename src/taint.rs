@@ -620,7 +620,7 @@ mod tests {
             },
             project_root: "/home/dev/project".into(),
             roots: vec!["/home/dev/project".into(), "/tmp".into()],
-            protected: vec![],
+            protected: Default::default(),
             files: Default::default(),
         }
     }

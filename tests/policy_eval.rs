@@ -32,7 +32,7 @@ fn scope() -> Scope {
         },
         project_root: "/home/dev/project".into(),
         roots: vec!["/home/dev/project".into()],
-        protected: vec![],
+        protected: Default::default(),
         files: Default::default(),
     }
 }

@@ -102,6 +102,17 @@ fn unreadable_or_empty_files_are_errors() {
     env.proj("not: [valid\n");
     let err = env.load().unwrap_err();
     assert_eq!(err.path, env.project_file());
+
+    // A symbolic link to nothing, at either layer, is a policy that cannot be read: its deny
+    // rules must not vanish as if no file were there.
+    let env = Env::new();
+    std::os::unix::fs::symlink(env.root().join("gone.yaml"), env.user_file()).unwrap();
+    assert!(env.load().unwrap_err().message.contains("link to nothing"));
+    let env = Env::new();
+    std::os::unix::fs::symlink(env.root().join("gone.yaml"), env.project_file()).unwrap();
+    let err = env.load().unwrap_err();
+    assert_eq!(err.path, env.project_file());
+    assert!(err.message.contains("link to nothing"), "{}", err.message);
 }
 
 #[test]

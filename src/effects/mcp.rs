@@ -1186,7 +1186,7 @@ mod tests {
             },
             project_root: "/p".into(),
             roots: vec!["/p".into()],
-            protected: vec![],
+            protected: Default::default(),
             files: Default::default(),
         };
         let model = ToolModel {

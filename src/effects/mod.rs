@@ -1296,7 +1296,7 @@ mod tests {
             },
             project_root: "/home/dev/project".into(),
             roots: vec!["/home/dev/project".into()],
-            protected: vec![],
+            protected: Default::default(),
             files: Default::default(),
         }
     }

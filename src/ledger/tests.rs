@@ -13,7 +13,7 @@ fn scope_at(cwd: &Path) -> Scope {
         },
         project_root: cwd.to_path_buf(),
         roots: vec![cwd.to_path_buf()],
-        protected: Vec::new(),
+        protected: Default::default(),
         files: Default::default(),
     }
 }

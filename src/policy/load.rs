@@ -68,7 +68,8 @@ pub fn load_layers(
         None => {}
     }
 
-    if same_file(project_path, user_path) {
+    // Only a user policy that exists can be the project's file.
+    if user.is_some() && same_file(project_path, user_path) {
         // PALISADE_CONFIG names the project's own file: it is the user layer already.
         policy.digest = super::digest_of(&user.into_iter().collect::<Vec<_>>());
         return Ok(policy);
@@ -127,15 +128,13 @@ fn read_policy(path: &Path) -> Result<Option<String>, PolicyError> {
         line: None,
         message,
     };
+    // Absent only when nothing is there (one `stat` for the usual case, no file): a dangling
+    // symlink is a policy that cannot be read, and its deny rules must not silently vanish.
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        _ => {}
+    }
     match std::fs::metadata(path) {
-        // Absent only when nothing is there: a dangling symlink is a policy that cannot be
-        // read, and its deny rules must not silently vanish.
-        Err(e)
-            if e.kind() == std::io::ErrorKind::NotFound
-                && std::fs::symlink_metadata(path).is_err() =>
-        {
-            return Ok(None);
-        }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Err(err(
                 "cannot read the policy: it is a symbolic link to nothing".to_string(),

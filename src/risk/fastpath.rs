@@ -122,7 +122,7 @@ mod tests {
             },
             project_root: "/home/dev/project".into(),
             roots: vec!["/home/dev/project".into()],
-            protected: Vec::new(),
+            protected: Default::default(),
             files: Default::default(),
         }
     }
