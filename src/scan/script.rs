@@ -43,6 +43,9 @@ enum Op {
     /// Perl's `open`, after its handle: a mode and a path, a mode and a command, or both in
     /// one string (`">$path"`, `"curl x |"`).
     Open,
+    /// Changes the mode or owner of the paths among its arguments, whichever place they take
+    /// (`os.chmod(p, m)`, `File.chmod(m, p)`, Perl's `chown $u, $g, @files`).
+    Mode,
 }
 
 /// The patterns of one language.
@@ -126,6 +129,10 @@ static PYTHON: LazyLock<Patterns> = LazyLock::new(|| Patterns {
         ),
         (Op::Move, r"\bshutil\.move|\bos\.(?:rename|replace|renames)"),
         (Op::Link, r"\bos\.symlink"),
+        (
+            Op::Mode,
+            r"\bos\.(?:chmod|lchmod|chown|lchown|chflags|lchflags)|\bshutil\.chown",
+        ),
     ]),
     eval: re(r"\b(?:exec|eval|compile)\s*\("),
     hidden: re(
@@ -181,6 +188,10 @@ static NODE: LazyLock<Patterns> = LazyLock::new(|| Patterns {
             Op::Link,
             r"(?:\b(?:fs|fse|fsp|fs\.promises)|require\(\s*['\x22](?:node:)?fs(?:/promises|-extra)?['\x22]\s*\))\.(?:symlinkSync|symlink)",
         ),
+        (
+            Op::Mode,
+            r"(?:\b(?:fs|fse|fsp|fs\.promises)|require\(\s*['\x22](?:node:)?fs(?:/promises|-extra)?['\x22]\s*\))\.(?:chmodSync|chmod|lchmodSync|lchmod|chownSync|chown|lchownSync|lchown)",
+        ),
     ]),
     eval: re(
         r"\beval\s*\(|\bnew\s+Function\s*\(|\bvm\.runIn(?:This|New)?Context\s*\(|\bFunction\s*\(",
@@ -216,6 +227,10 @@ static RUBY: LazyLock<Patterns> = LazyLock::new(|| Patterns {
         ),
         (Op::Read, r"\bFile\.(?:read|open|readlines)|\bIO\.read"),
         (Op::Write, r"\bFile\.write"),
+        (
+            Op::Mode,
+            r"\bFile\.(?:chmod|lchmod|chown|lchown)|\bFileUtils\.(?:chmod|chmod_R|chown|chown_R)",
+        ),
     ]),
     eval: re(r"\b(?:eval|instance_eval|class_eval|module_eval)\s*[\( ]"),
     hidden: re(
@@ -229,7 +244,8 @@ static RUBY: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     concat: "+",
 });
 
-static PERL: LazyLock<Patterns> = LazyLock::new(|| Patterns {
+static PERL: LazyLock<Patterns> = LazyLock::new(|| {
+    Patterns {
     calls: bare_calls(&[
         (Op::Shell, r"(?:^|[^\w>$])(?:system|exec)"),
         (Op::RemoveTree, r"\b(?:File::Path::)?(?:rmtree|remove_tree)"),
@@ -237,10 +253,14 @@ static PERL: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     ])
     .into_iter()
     // `open(my $fh, '>', $path)`, `open F, ">>$path"`: parentheses optional, the handle first.
-    .chain([(
-        Op::Open,
-        re(r"(?:^|[^\w>$:])open\s*\(?\s*(?:(?:my|our|local)\s+)?(?:\$\w+|\*?[A-Za-z_]\w*)\s*,\s*"),
-    )])
+    .chain([
+        (
+            Op::Open,
+            re(r"(?:^|[^\w>$:])open\s*\(?\s*(?:(?:my|our|local)\s+)?(?:\$\w+|\*?[A-Za-z_]\w*)\s*,\s*"),
+        ),
+        // `chmod 0755, @files`, `chown $uid, $gid, "f"`: a number or a name comes first.
+        (Op::Mode, re(r"(?:^|[^\w>$:])(?:chmod|chown)(?:\s*\(|[ \t]+)")),
+    ])
     .collect(),
     eval: re(r"\beval\s*[\( ]"),
     hidden: re(
@@ -252,6 +272,7 @@ static PERL: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     backticks: Some(re(r"`([^`\n]*)`|qx\(([^)\n]*)\)|qx\{([^}\n]*)\}")),
     assign: re(r#"(?m)^[ \t]*(?:my|our|local)?[ \t]*\$([A-Za-z_]\w*)[ \t]*=[ \t]*"#),
     concat: ".",
+}
 });
 
 static PHP: LazyLock<Patterns> = LazyLock::new(|| Patterns {
@@ -266,6 +287,10 @@ static PHP: LazyLock<Patterns> = LazyLock::new(|| Patterns {
             r"(?:^|[^\w>$:])(?:file_get_contents|fopen|file|readfile)",
         ),
         (Op::Write, r"(?:^|[^\w>$:])file_put_contents"),
+        (
+            Op::Mode,
+            r"(?:^|[^\w>$:])(?:chmod|chown|chgrp|lchown|lchgrp)",
+        ),
     ]),
     eval: re(r"\b(?:eval|assert|create_function)\s*\("),
     hidden: re(
@@ -488,6 +513,12 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
                     };
                     judge(engine, &cmd, line, &line_text, &mut out);
                 }
+                Op::Mode => {
+                    let Some(cmd) = mode_command(language, &text, &m, &vars, p.concat) else {
+                        continue;
+                    };
+                    judge(engine, &cmd, line, &line_text, &mut out);
+                }
             }
         }
     }
@@ -690,6 +721,7 @@ pub fn changes(language: Language, text: &str) -> Vec<CodeChange> {
                     None
                 }
                 (Op::Copy | Op::Move | Op::Link, _) => transfer_command(*op, first, args.get(1)),
+                (Op::Mode, _) => mode_command(language, &text, &m, &vars, p.concat),
                 (Op::Open, _) => {
                     let texts: Vec<String> = args
                         .iter()
@@ -832,6 +864,46 @@ fn path_call(text: &str, m: &regex::Match, op: Op) -> PathCall {
     } else {
         PathCall::Other
     }
+}
+
+/// The shell command with the effect of a mode or owner change: `chmod 000` on its paths
+/// known statically, where the language puts them: first (Python, Node, PHP), or after the
+/// mode (Ruby's and Perl's `chmod`) or the owner and group (their `chown`), a list. The mode
+/// itself is not read: any change of it is the change protection judges.
+fn mode_command(
+    language: Language,
+    text: &str,
+    m: &regex::Match,
+    vars: &HashMap<String, String>,
+    concat: &str,
+) -> Option<String> {
+    let listed = matches!(language, Language::Ruby | Language::Perl);
+    let (skip, take) = match (listed, m.as_str().contains("chown")) {
+        (true, true) => (2, 32),
+        (true, false) => (1, 32),
+        (false, _) => (0, 1),
+    };
+    let at = match m.as_str().chars().last() {
+        Some('(') => m.end(),
+        // Perl without parentheses: from after the name.
+        _ => m.end() + text[m.end()..].find(|c: char| !c.is_whitespace() && c != '(')?,
+    };
+    let body = balanced(&text[at..]);
+    // A call without parentheses ends with its statement.
+    let body = &body[..body.find([';', '\n']).unwrap_or(body.len())];
+    let paths: Vec<String> = split_top(body)
+        .into_iter()
+        .skip(skip)
+        .take(take)
+        .filter_map(|piece| match expression(piece.trim(), vars, concat) {
+            (Arg::Text(t), used) if piece.trim()[used..].trim().is_empty() => Some(vec![t]),
+            (Arg::List(l), used) if piece.trim()[used..].trim().is_empty() => Some(l),
+            _ => None,
+        })
+        .flatten()
+        .filter(|p| !p.is_empty())
+        .collect();
+    (!paths.is_empty()).then(|| format!("chmod 000 {}", join_argv(&paths)))
 }
 
 /// The shell command with the effect of a copy, move or link call.
@@ -2072,6 +2144,106 @@ mod tests {
         );
         assert_eq!(f.len(), 1, "{f:?}");
         assert_eq!(f[0].line, Some(2));
+    }
+
+    /// A mode or owner change names its paths wherever the language puts them: first
+    /// (Python, Node, PHP), after the mode (Ruby, Perl), after the owner (Perl's `chown`),
+    /// with or without parentheses; the mode itself is not read.
+    #[test]
+    fn mode_changes_name_their_paths_wherever_they_stand() {
+        let modes = |l: Language, t: &str| -> Vec<String> {
+            changes(l, t)
+                .into_iter()
+                .map(|c| c.line)
+                .filter(|l| l.starts_with("chmod"))
+                .collect()
+        };
+        for (l, code) in [
+            (
+                Language::Python,
+                "import os
+os.chmod(os.path.expanduser('~/.claude/settings.json'), 0)
+",
+            ),
+            (
+                Language::Python,
+                "import shutil
+shutil.chown('~/.claude/settings.json', user='nobody')
+",
+            ),
+            (
+                Language::Node,
+                "require('fs').chmodSync(require('os').homedir() + '/.claude/settings.json', 0o000)
+",
+            ),
+            (
+                Language::Node,
+                "const fs = require('fs');
+fs.lchown('~/.claude/settings.json', 0, 0, () => {});
+",
+            ),
+            (
+                Language::Ruby,
+                "File.chmod(0000, \"#{Dir.home}/.claude/settings.json\")
+",
+            ),
+            (
+                Language::Ruby,
+                "FileUtils.chown_R('nobody', nil, File.expand_path('~/.claude/settings.json'))
+",
+            ),
+            (
+                Language::Perl,
+                "chmod 0000, \"$ENV{HOME}/.claude/settings.json\";
+",
+            ),
+            (
+                Language::Perl,
+                "chown($uid, $gid, '~/.claude/settings.json');
+",
+            ),
+            (
+                Language::Php,
+                "<?php chmod(getenv('HOME') . '/.claude/settings.json', 0);
+",
+            ),
+        ] {
+            assert_eq!(
+                modes(l, code),
+                ["chmod 000 ~/.claude/settings.json"],
+                "{code}"
+            );
+        }
+        assert_eq!(
+            modes(
+                Language::Perl,
+                "chmod 0755, 'bin/a', 'bin/b';
+"
+            ),
+            ["chmod 000 bin/a bin/b"]
+        );
+        // Nothing known statically, or no call: no change named.
+        for (l, code) in [
+            (
+                Language::Python,
+                "import os
+os.chmod(path, 0o755)
+",
+            ),
+            (
+                Language::Perl,
+                "my $chmod_count = 1;
+print \"chmod done\\n\";
+",
+            ),
+            (
+                Language::Python,
+                "print('use os.chmod to change modes')
+",
+            ),
+        ] {
+            assert!(modes(l, code).is_empty(), "{code}: {:?}", modes(l, code));
+        }
     }
 
     #[test]
