@@ -138,25 +138,76 @@ pub struct Hit {
 
 /// Runs every rule of the enabled packs on `call`.
 pub fn hits(call: &Call, scope: &Scope, enabled: impl Fn(&Rule) -> bool) -> Vec<Hit> {
+    let index = ProgramIndex::of(call);
     let mut out = Vec::new();
     for rule in all_rules().filter(|r| enabled(r)) {
-        if let Some(detail) = run_check(rule, call, scope) {
+        if let Some(detail) = run_check(rule, call, scope, &index) {
             out.push(Hit { rule, detail });
         }
     }
     out
 }
 
-fn run_check(rule: &Rule, call: &Call, scope: &Scope) -> Option<String> {
+/// A long line's commands by program, so a rule on some programs visits only their commands:
+/// matching every rule's programs against every command made a 20,000-stage pipeline cost
+/// millions of string comparisons. `None` for a short line, where the scan is cheaper.
+struct ProgramIndex<'a>(Option<std::collections::HashMap<&'a str, Vec<usize>>>);
+
+impl<'a> ProgramIndex<'a> {
+    /// Lines with more commands than this are indexed.
+    const FROM: usize = 16;
+
+    fn of(call: &'a Call) -> ProgramIndex<'a> {
+        let crate::normalize::CallKind::Shell { analysis, .. } = &call.kind else {
+            return ProgramIndex(None);
+        };
+        if analysis.commands.len() <= Self::FROM {
+            return ProgramIndex(None);
+        }
+        let mut map: std::collections::HashMap<&str, Vec<usize>> = Default::default();
+        for (i, c) in analysis.commands.iter().enumerate() {
+            map.entry(c.program.as_str()).or_default().push(i);
+        }
+        ProgramIndex(Some(map))
+    }
+
+    /// The indices of the commands running one of `programs`, in line order.
+    fn commands_of(&self, programs: &[&str]) -> Option<Vec<usize>> {
+        let map = self.0.as_ref()?;
+        let mut at: Vec<usize> = programs
+            .iter()
+            .filter_map(|p| map.get(p))
+            .flatten()
+            .copied()
+            .collect();
+        at.sort_unstable();
+        Some(at)
+    }
+}
+
+fn run_check(rule: &Rule, call: &Call, scope: &Scope, index: &ProgramIndex) -> Option<String> {
     use crate::normalize::CallKind;
     match (rule.check, &call.kind) {
         (Check::Call(f), _) => f(call, scope),
         (Check::Line(f), CallKind::Shell { analysis, .. }) => f(analysis, scope),
-        (Check::Command(f), CallKind::Shell { analysis, .. }) => analysis
-            .commands
-            .iter()
-            .filter(|c| rule.programs.is_empty() || rule.programs.contains(&c.program.as_str()))
-            .find_map(|c| f(c, scope)),
+        (Check::Command(f), CallKind::Shell { analysis, .. }) => {
+            let indexed = (!rule.programs.is_empty())
+                .then(|| index.commands_of(rule.programs))
+                .flatten();
+            match indexed {
+                Some(at) => at
+                    .into_iter()
+                    .filter_map(|i| analysis.commands.get(i))
+                    .find_map(|c| f(c, scope)),
+                None => analysis
+                    .commands
+                    .iter()
+                    .filter(|c| {
+                        rule.programs.is_empty() || rule.programs.contains(&c.program.as_str())
+                    })
+                    .find_map(|c| f(c, scope)),
+            }
+        }
         _ => None,
     }
 }

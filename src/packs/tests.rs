@@ -558,3 +558,43 @@ pub(super) fn judge(cases: &[(Example, Option<(crate::verdict::Effect, &str)>)])
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A long line's rules visit its commands through the program index: every rule's answer,
+/// and the command it names, is the one the plain scan of every command gives. Each refused
+/// Bash example is put among more than `ProgramIndex::FROM` ordinary commands, once before
+/// and once after them.
+#[test]
+fn the_program_index_answers_as_the_plain_scan() {
+    use super::{ProgramIndex, run_check};
+    let scope = scope();
+    let filler = vec!["echo hi"; super::ProgramIndex::FROM + 4].join(" && ");
+    let mut lines = 0;
+    for rule in all_rules() {
+        for ex in rule.refused.iter().filter(|e| e.tool == "Bash") {
+            for line in [
+                format!("{filler} && {}", ex.input),
+                format!("{}\n{filler}\n{}", ex.input, ex.input),
+            ] {
+                let call = call_of(
+                    &Example::bash(Box::leak(line.clone().into_boxed_str())),
+                    &scope,
+                );
+                let index = ProgramIndex::of(&call);
+                if index.0.is_none() {
+                    // A line the analysis gives up on (nesting past its bound) has no commands.
+                    continue;
+                }
+                for r in all_rules() {
+                    assert_eq!(
+                        run_check(r, &call, &scope, &index),
+                        run_check(r, &call, &scope, &ProgramIndex(None)),
+                        "{}: {line}",
+                        r.id
+                    );
+                }
+                lines += 1;
+            }
+        }
+    }
+    assert!(lines > 100, "{lines}");
+}
