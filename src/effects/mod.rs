@@ -301,8 +301,9 @@ fn effects_within(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Effect>
 /// effects of the command that runs it: the shell commands with the same changes as its calls
 /// on literal paths (`scan::changes`) and the command lines it runs, analysed as the shell
 /// would run them in the command's directory. A write's content is the code's when it writes
-/// one literal whole, otherwise unknown. Code that writes also changes a path it builds at run time, which stands as
-/// the code's own text (`$(python3 code: …)`), so protection can judge what it names.
+/// one literal whole, otherwise unknown. Code that writes also changes a path it builds at
+/// run time, which stands as the code's own text (`$(python3 code: …)`), so protection can
+/// judge what it names.
 fn code_changes(c: &Command, i: usize, scope: &Scope, depth: usize, out: &mut Vec<Effect>) {
     let Some(code) = vocab::inline_code(c) else {
         return;
@@ -349,38 +350,23 @@ fn code_changes(c: &Command, i: usize, scope: &Scope, depth: usize, out: &mut Ve
         ">>" | ">" => format!("{program} code"),
         _ => format!("{how} in {program} code"),
     };
-    for e in found {
-        let e = match e {
-            Effect::Write {
-                path,
-                how,
-                shell,
-                content,
-            } => Effect::Write {
-                path,
-                content,
-                how: in_code(&how),
-                shell: shell.map(|w| ShellWrite { command: i, ..w }),
-            },
-            Effect::Delete {
-                target,
-                recursive,
-                how,
-                names,
-            } => Effect::Delete {
-                target,
-                recursive,
-                how: in_code(&how),
-                names,
-            },
+    for mut e in found {
+        match &mut e {
+            Effect::Write { how, shell, .. } => {
+                *how = in_code(how);
+                if let Some(w) = shell {
+                    w.command = i;
+                }
+            }
+            Effect::Delete { how, .. } => *how = in_code(how),
             Effect::Create { .. }
             | Effect::Move { .. }
             | Effect::Link { .. }
-            | Effect::Chmod { .. } => e,
+            | Effect::Chmod { .. } => {}
             // Its reads (`fileops::reads` takes every path the code names), runs, sends and
             // queries are judged with the code by the scanner.
             _ => continue,
-        };
+        }
         if !out.contains(&e) {
             out.push(e);
         }

@@ -231,15 +231,10 @@ pub fn analyse_run(
 
 /// The shell command lines a program of `language` runs, where they are literal.
 pub fn commands_run(language: Language, text: &str) -> Vec<String> {
-    match language {
-        Language::Python
-        | Language::Node
-        | Language::Ruby
-        | Language::Perl
-        | Language::Php
-        | Language::Rust => script::commands_run(language, text),
-        _ => Vec::new(),
+    if !script::reads(language) {
+        return Vec::new();
     }
+    script::commands_run(language, text)
 }
 
 /// True when inline code opens something for writing, or deletes or moves it.
@@ -256,29 +251,19 @@ pub fn code_writes(code: &str) -> bool {
 /// The shell commands with the same changes to files as a program's calls on literal paths
 /// (`os.remove(p)` is `rm -f p`), for the effects of inline code.
 pub fn changes(language: Language, text: &str) -> Vec<CodeChange> {
-    match language {
-        Language::Python
-        | Language::Node
-        | Language::Ruby
-        | Language::Perl
-        | Language::Php
-        | Language::Rust => script::changes(language, text),
-        _ => Vec::new(),
+    if !script::reads(language) {
+        return Vec::new();
     }
+    script::changes(language, text)
 }
 
 /// Files a script of `language` writes by a literal path, resolved by the caller. Shell
 /// scripts are not covered here: their writes come from the shell analysis (`fileops`).
 pub fn written_paths(language: Language, text: &str) -> Vec<String> {
-    match language {
-        Language::Python
-        | Language::Node
-        | Language::Ruby
-        | Language::Perl
-        | Language::Php
-        | Language::Rust => script::written_paths(language, text),
-        _ => Vec::new(),
+    if !script::reads(language) {
+        return Vec::new();
     }
+    script::written_paths(language, text)
 }
 
 /// A finding from the engine's verdict on one command, when it asks or denies.

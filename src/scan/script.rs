@@ -492,14 +492,7 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
                     judge(engine, &cmd.line, line, &line_text, &mut out);
                 }
                 Op::Open => {
-                    let texts: Vec<String> = args
-                        .iter()
-                        .map_while(|a| match a {
-                            Arg::Text(t) => Some(t.clone()),
-                            _ => None,
-                        })
-                        .collect();
-                    let Some(cmd) = perl_open(&texts) else {
+                    let Some(cmd) = perl_open(&leading_texts(&args)) else {
                         continue;
                     };
                     if let Some(path) = cmd.strip_prefix("cat ") {
@@ -571,6 +564,11 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
     }
     out.sort_by_key(|f| f.line);
     out
+}
+
+/// The languages these scanners read.
+pub(super) fn reads(language: Language) -> bool {
+    patterns(language).is_some()
 }
 
 /// The shell command lines a program runs, where they are known statically (`os.system("…")`,
@@ -722,16 +720,9 @@ pub fn changes(language: Language, text: &str) -> Vec<CodeChange> {
                 }
                 (Op::Copy | Op::Move | Op::Link, _) => transfer_command(*op, first, args.get(1)),
                 (Op::Mode, _) => mode_command(language, &text, &m, &vars, p.concat),
+                // A read is no change; a piped command is among the commands it runs.
                 (Op::Open, _) => {
-                    let texts: Vec<String> = args
-                        .iter()
-                        .map_while(|a| match a {
-                            Arg::Text(t) => Some(t.clone()),
-                            _ => None,
-                        })
-                        .collect();
-                    // A read is no change; a piped command is among the commands it runs.
-                    perl_open(&texts).filter(|c| c.starts_with(WRITE_COMMAND))
+                    perl_open(&leading_texts(&args)).filter(|c| c.starts_with(WRITE_COMMAND))
                 }
                 _ => None,
             };
@@ -1513,6 +1504,16 @@ fn rust_args(s: &str, vars: &HashMap<String, String>) -> Vec<String> {
 }
 
 /// Joins an argv into a command line the shell parser reads back into the same words.
+/// The arguments up to the first one not known statically.
+fn leading_texts(args: &[Arg]) -> Vec<String> {
+    args.iter()
+        .map_while(|a| match a {
+            Arg::Text(t) => Some(t.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// What a Perl `open` amounts to as a shell command, from its arguments after the handle:
 /// `cat PATH` for a read, `printf x >> PATH` for a write, the command itself for a pipe.
 fn perl_open(args: &[String]) -> Option<String> {
