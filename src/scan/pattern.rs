@@ -20,6 +20,33 @@ use regex::{Captures, Match, Regex, Replacer};
 use std::borrow::Cow;
 use std::sync::{LazyLock, Mutex, OnceLock};
 
+/// The pattern with its word classes and boundaries on ASCII (`\w` as `[0-9A-Za-z_]`, `\b`
+/// as `(?-u:\b)`): Unicode's are automata of hundreds of ranges, whose compilation was most of
+/// a call with inline code, and the code these patterns read names its calls and variables in
+/// ASCII. A letter outside ASCII is then no word character: next to a name it makes a
+/// boundary (a call is still found), and a variable named with one is not followed (what it
+/// holds is unknown, as any computed value is).
+pub(super) fn ascii_words(source: &str) -> String {
+    let mut out = String::with_capacity(source.len() + 16);
+    let mut chars = source.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('w') => out.push_str("[0-9A-Za-z_]"),
+            Some('b') => out.push_str("(?-u:\\b)"),
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
 /// Texts longer than this are gated by one pass for all literals ([`LongTexts`]).
 const GATE_MAX_BYTES: usize = 64 * 1024;
 
@@ -50,7 +77,7 @@ impl Pattern {
     /// build defect.
     pub(super) fn regex(&self) -> &Regex {
         self.compiled.get_or_init(|| {
-            Regex::new(&self.source)
+            Regex::new(&ascii_words(&self.source))
                 .unwrap_or_else(|e| panic!("scanner pattern {:?}: {e}", self.source))
         })
     }
@@ -227,6 +254,24 @@ pub(super) mod tests {
 
     /// Every scanner pattern source this test process has built (`script::re`).
     pub(in crate::scan) static SEEN: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
+
+    /// Word classes and boundaries compile on ASCII: escapes other than `\w` and `\b` (a
+    /// literal backslash among them) stay, a class keeps its other members, and a call next to
+    /// a letter outside ASCII is still found (a boundary), where Unicode's `\b` found none.
+    #[test]
+    fn ascii_words_keep_every_other_escape() {
+        assert_eq!(
+            ascii_words(r"(?:^|[^\w>$])unlink\b\s*\(\\w\.\d"),
+            r"(?:^|[^[0-9A-Za-z_]>$])unlink(?-u:\b)\s*\(\\w\.\d"
+        );
+        let p = Pattern::new(r"\bos\.system\s*\(");
+        assert!(p.is_match("os.system('x')"));
+        assert!(p.is_match("éos.system('x')"));
+        assert!(!p.is_match("pos.system('x')"));
+        let assign = Pattern::new(r"(?m)^[ \t]*([a-z_]\w*)[ \t]*=");
+        assert!(assign.is_match("home_dir = 1"));
+        assert!(!assign.is_match("é = 1"));
+    }
 
     /// `gates.rs` as it should be for `sources`.
     pub(in crate::scan) fn gate_table(sources: &BTreeSet<String>) -> String {

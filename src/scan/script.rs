@@ -1866,7 +1866,8 @@ mod tests {
             all.extend([&p.eval, &p.hidden, &p.network, &p.home, &p.assign]);
             all.extend(p.backticks.iter());
             for pat in all {
-                let plain = regex::Regex::new(pat.as_str()).unwrap();
+                let plain =
+                    regex::Regex::new(&super::super::pattern::ascii_words(pat.as_str())).unwrap();
                 for t in &texts {
                     assert_eq!(
                         pat.find_iter(t).map(|m| m.range()).collect::<Vec<_>>(),
