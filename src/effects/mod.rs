@@ -299,7 +299,7 @@ fn effects_within(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Effect>
 
 /// What inline interpreter code (`python3 -c`, `node -e`, `perl -e`…) changes on disk, as
 /// effects of the command that runs it: the shell commands with the same changes as its calls
-/// on literal paths (`scan::changes`) and the command lines it runs, analysed as the shell
+/// on literal paths and the command lines it runs (`scan::changes`), analysed as the shell
 /// would run them in the command's directory. A write's content is the code's when it writes
 /// one literal whole, otherwise unknown. Code that writes also changes a path it builds at
 /// run time, which stands as the code's own text (`$(python3 code: …)`), so protection can
@@ -314,17 +314,11 @@ fn code_changes(c: &Command, i: usize, scope: &Scope, depth: usize, out: &mut Ve
     else {
         return;
     };
-    let mut lines = crate::scan::changes(language, code);
-    lines.extend(
-        crate::scan::commands_run(language, code)
-            .into_iter()
-            .map(|line| crate::scan::CodeChange {
-                line,
-                content: true,
-            }),
-    );
     let mut found = Vec::new();
-    for change in lines.iter().take(MAX_CODE_COMMANDS) {
+    for change in crate::scan::changes(language, code)
+        .iter()
+        .take(MAX_CODE_COMMANDS)
+    {
         let mut inner = crate::shell::analyse(&change.line);
         for ic in &mut inner.commands {
             if ic.cwd.is_none() {

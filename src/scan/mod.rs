@@ -249,7 +249,7 @@ pub fn code_writes(code: &str) -> bool {
 }
 
 /// The shell commands with the same changes to files as a program's calls on literal paths
-/// (`os.remove(p)` is `rm -f p`), for the effects of inline code.
+/// (`os.remove(p)` is `rm -f p`), then the command lines it runs: the effects of inline code.
 pub fn changes(language: Language, text: &str) -> Vec<CodeChange> {
     if !script::reads(language) {
         return Vec::new();

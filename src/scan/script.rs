@@ -581,16 +581,27 @@ pub(super) fn commands_run(language: Language, text: &str) -> Vec<String> {
     let text = substitute_home(text, p);
     let lines = Lines::new(&text);
     let vars = literal_vars(&text, p);
+    commands_in(language, p, &lines, &vars)
+}
+
+/// `commands_run` on a text already prepared (home expressions substituted, names bound).
+fn commands_in(
+    language: Language,
+    p: &Patterns,
+    lines: &Lines<'_>,
+    vars: &HashMap<String, String>,
+) -> Vec<String> {
+    let text = lines.text;
     let mut out = Vec::new();
     for (op, regex) in &p.calls {
         if !matches!(op, Op::Shell | Op::Spawn) {
             continue;
         }
-        for m in regex.find_iter(&text).take(MAX_OPERATIONS) {
+        for m in regex.find_iter(text).take(MAX_OPERATIONS) {
             if lines.in_comment(m.start()) {
                 continue;
             }
-            let args = call_arguments(&text, &m, &vars, p.concat);
+            let args = call_arguments(text, &m, vars, p.concat);
             let cmd = match (op, args.first(), args.get(1)) {
                 (Op::Shell, Some(Arg::Text(c)), _)
                     if args.len() == 1 || language == Language::Python =>
@@ -616,7 +627,7 @@ pub(super) fn commands_run(language: Language, text: &str) -> Vec<String> {
                         _ => {}
                     }
                     if language == Language::Rust {
-                        argv.extend(rust_args(&text[m.end()..], &vars));
+                        argv.extend(rust_args(&text[m.end()..], vars));
                     }
                     join_argv(&argv)
                 }
@@ -626,7 +637,7 @@ pub(super) fn commands_run(language: Language, text: &str) -> Vec<String> {
         }
     }
     if let Some(bt) = &p.backticks {
-        for c in bt.captures_iter(&text) {
+        for c in bt.captures_iter(text) {
             if let Some(m) = c.iter().skip(1).flatten().next()
                 && !lines.in_comment(m.start())
             {
@@ -686,8 +697,8 @@ pub(super) fn written_paths(language: Language, text: &str) -> Vec<String> {
 
 /// The shell commands with the same changes to files as the program's calls on literal
 /// paths (`os.remove(p)` is `rm -f p`, `open(p, "w")` is `printf x >> p`, `shutil.move(a,
-/// b)` is `mv a b`): what `effects` takes for the program's own changes, the same commands
-/// `scan` judges.
+/// b)` is `mv a b`), the same commands `scan` judges, then the command lines it runs
+/// (`commands_run`): what `effects` takes for the program's own changes.
 pub fn changes(language: Language, text: &str) -> Vec<CodeChange> {
     let Some(p) = patterns(language) else {
         return Vec::new();
@@ -745,6 +756,15 @@ pub fn changes(language: Language, text: &str) -> Vec<CodeChange> {
             }
         }
     }
+    // The command lines it runs, whole: what they write is what they print.
+    out.extend(
+        commands_in(language, p, &lines, &vars)
+            .into_iter()
+            .map(|line| CodeChange {
+                line,
+                content: true,
+            }),
+    );
     out
 }
 
@@ -874,12 +894,7 @@ fn mode_command(
         (true, false) => (1, 32),
         (false, _) => (0, 1),
     };
-    let at = match m.as_str().chars().last() {
-        Some('(') => m.end(),
-        // Perl without parentheses: from after the name.
-        _ => m.end() + text[m.end()..].find(|c: char| !c.is_whitespace() && c != '(')?,
-    };
-    let body = balanced(&text[at..]);
+    let body = balanced(&text[arguments_start(m)..]);
     // A call without parentheses ends with its statement.
     let body = &body[..body.find([';', '\n']).unwrap_or(body.len())];
     let paths: Vec<String> = split_top(body)
@@ -1301,12 +1316,16 @@ fn call_arguments(
     vars: &HashMap<String, String>,
     concat: &str,
 ) -> Vec<Arg> {
-    let at = match m.as_str().chars().last() {
+    arguments(&text[arguments_start(m)..], vars, concat)
+}
+
+/// Where the arguments of the call `m` matched start.
+fn arguments_start(m: &regex::Match) -> usize {
+    match m.as_str().chars().last() {
         Some('(' | ',') | None => m.end(),
         Some(c) if c.is_whitespace() => m.end(),
         Some(_) => m.start() + m.as_str().rfind([' ', '\t']).map_or(0, |i| i + 1),
-    };
-    arguments(&text[at..], vars, concat)
+    }
 }
 
 fn arguments(s: &str, vars: &HashMap<String, String>, concat: &str) -> Vec<Arg> {
