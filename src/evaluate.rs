@@ -90,38 +90,6 @@ pub fn read_only(policy: &Policy, call: &Call, verdict: Verdict) -> Verdict {
     }
 }
 
-/// The code an interpreter reads on stdin when it is in the line: a here-document
-/// (`python3 - <<'EOF'`, `node <<< '…'`) or the literal text piped in (`echo '…' | node`).
-fn stdin_code(
-    analysis: &crate::shell::ShellAnalysis,
-    cmd: &crate::shell::Command,
-) -> Option<String> {
-    let operands = cmd.operands();
-    if !operands.iter().all(|w| w.text == "-") {
-        return None;
-    }
-    if let Some(text) = &cmd.stdin_text {
-        return Some(text.clone());
-    }
-    let up = analysis.commands.get(cmd.stdin_from?)?;
-    if up.args.iter().any(|a| a.dynamic) {
-        return None;
-    }
-    match up.program.as_str() {
-        "echo" => Some(
-            up.args
-                .iter()
-                .filter(|a| !matches!(a.text.as_str(), "-n" | "-e"))
-                .map(|a| a.text.as_str())
-                .collect::<Vec<_>>()
-                .join(" "),
-        ),
-        "printf" => up.args.first().map(|a| a.text.replace("\\n", "\n")),
-        "cat" if up.operands().is_empty() => up.stdin_text.clone(),
-        _ => None,
-    }
-}
-
 /// In a headless policy nobody answers a prompt, so an ask becomes a deny.
 pub fn headless(policy: &Policy, mut verdict: Verdict) -> Verdict {
     if policy.headless && verdict.effect == Some(Effect::Ask) {
@@ -151,17 +119,9 @@ fn inline_code_verdict(policy: &Policy, call: &Call, scope: &Scope) -> Option<Ve
         return None;
     }
     let mut worst: Option<Verdict> = None;
-    for cmd in &analysis.commands {
-        let stdin;
-        let code = match packs::common::inline_code(cmd) {
-            Some(code) => code,
-            None => match stdin_code(analysis, cmd) {
-                Some(text) => {
-                    stdin = text;
-                    stdin.as_str()
-                }
-                None => continue,
-            },
+    for (i, cmd) in analysis.commands.iter().enumerate() {
+        let Some(program_code) = crate::vocab::program_code(analysis, i) else {
+            continue;
         };
         let program = cmd
             .program
@@ -173,8 +133,10 @@ fn inline_code_verdict(policy: &Policy, call: &Call, scope: &Scope) -> Option<Ve
         ) {
             continue;
         }
+        let args = program_code.literal_args();
+        let code = scan::with_arguments(language, &program_code.code, &args, program_code.stdin);
         INLINE_DEPTH.with(|d| d.set(depth + 1));
-        let content = scan::analyse(language, code, &StaticEngine { policy, scope });
+        let content = scan::analyse(language, &code, &StaticEngine { policy, scope });
         INLINE_DEPTH.with(|d| d.set(depth));
         if let Some(f) = content.worst(&[]) {
             let category = f

@@ -223,6 +223,105 @@ pub fn inline_code(cmd: &Command) -> Option<&str> {
     None
 }
 
+/// The program an interpreter runs from its command line (`python3 -c CODE a b`) or its
+/// standard input (`python3 - a b <<EOF`, `echo CODE | node`), with the arguments it is given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProgramCode<'a> {
+    pub code: std::borrow::Cow<'a, str>,
+    /// The words after the code (`-c CODE a b`) or after the `-` that names standard input.
+    pub args: Vec<&'a Word>,
+    /// Read from standard input: some languages number their arguments from there differently.
+    pub stdin: bool,
+}
+
+impl ProgramCode<'_> {
+    /// The arguments as the program sees them (`$HOME/x` as `~/x`), `None` where the shell
+    /// cannot know one.
+    pub fn literal_args(&self) -> Vec<Option<String>> {
+        self.args
+            .iter()
+            .map(|w| {
+                if !w.dynamic {
+                    return Some(w.text.clone());
+                }
+                crate::paths::strip_home_var(&w.text)
+                    .filter(|rest| !rest.contains(['$', '`']))
+                    .map(|rest| format!("~{rest}"))
+            })
+            .collect()
+    }
+}
+
+/// The program text `analysis.commands[i]` runs as an interpreter, when it is given one: its
+/// inline code, or the here-document, here-string or literal `echo`/`printf`/`cat` output on
+/// its standard input when it names no script file.
+pub fn program_code(analysis: &crate::shell::ShellAnalysis, i: usize) -> Option<ProgramCode<'_>> {
+    let cmd = analysis.commands.get(i)?;
+    if let Some(flags) = inline_code_flags(&cmd.program) {
+        let mut it = cmd.args.iter();
+        while let Some(a) = it.next() {
+            if flags.contains(&a.text.as_str()) {
+                let code = it.next()?;
+                return Some(ProgramCode {
+                    code: std::borrow::Cow::Borrowed(code.text.as_str()),
+                    args: it.collect(),
+                    stdin: false,
+                });
+            }
+        }
+    }
+    let interp = interpreter(&cmd.program).filter(|i| i.language != Language::Shell)?;
+    // The first word that is not an option (or an option's value) names the script; `-` or
+    // none is standard input.
+    let mut args = cmd.args.iter();
+    let mut rest = Vec::new();
+    while let Some(a) = args.next() {
+        if a.text == "-" {
+            rest = args.collect();
+            break;
+        }
+        if a.text == "--" {
+            // After `--` a word names the script.
+            if args.next().is_some() {
+                return None;
+            }
+            break;
+        }
+        if !a.text.starts_with('-') {
+            return None;
+        }
+        if interp.with_value.contains(&a.text.as_str()) {
+            args.next();
+        }
+    }
+    let code = match &cmd.stdin_text {
+        Some(text) => text.clone(),
+        None => {
+            let up = analysis.commands.get(cmd.stdin_from?)?;
+            if up.args.iter().any(|a| a.dynamic) {
+                return None;
+            }
+            match up.program.as_str() {
+                "echo" => up
+                    .args
+                    .iter()
+                    .filter(|a| !matches!(a.text.as_str(), "-n" | "-e"))
+                    .map(|a| a.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                "printf" => up.args.first()?.text.replace("\\n", "\n"),
+                "cat" if up.operands().is_empty() => up.stdin_text.clone()?,
+                _ => return None,
+            }
+        }
+    };
+    Some(ProgramCode {
+        code: std::borrow::Cow::Owned(code),
+        args: rest,
+        stdin: true,
+    })
+}
+
 // ---------------------------------------------------------------------------------------------
 // Network
 
@@ -3399,6 +3498,39 @@ mod tests {
         assert_eq!(inline_code(&cmd("node -e 'x()'")), Some("x()"));
         assert_eq!(inline_code(&cmd("deno eval 'x()'")), Some("x()"));
         assert_eq!(inline_code(&cmd("python3 x.py")), None);
+    }
+
+    #[test]
+    fn program_code_is_inline_or_on_standard_input_with_its_arguments() {
+        let code = |line: &str| -> Option<(String, Vec<String>, bool)> {
+            let a = crate::shell::analyse(line);
+            let i = a
+                .commands
+                .iter()
+                .position(|c| interpreter(&c.program).is_some())?;
+            program_code(&a, i).map(|p| {
+                let args = p.args.iter().map(|w| w.text.clone()).collect();
+                (p.code.into_owned(), args, p.stdin)
+            })
+        };
+        let own = |c: &str, a: &[&str], stdin| {
+            Some((c.into(), a.iter().map(|s| s.to_string()).collect(), stdin))
+        };
+        assert_eq!(
+            code("python3 -c 'print(1)' a b"),
+            own("print(1)", &["a", "b"], false)
+        );
+        assert_eq!(
+            code("python3 -W ignore - a <<< 'x'"),
+            own("x", &["a"], true)
+        );
+        assert_eq!(code("echo 'x()' | node"), own("x()", &[], true));
+        assert_eq!(code("python3 -u <<'EOF'\nx\nEOF"), own("x\n", &[], true));
+        assert_eq!(code("python3 -- <<< 'x'"), own("x", &[], true));
+        // A script file is the program: standard input is its data.
+        assert_eq!(code("python3 tool.py - <<< 'x'"), None);
+        assert_eq!(code("python3 -- tool.py <<< 'x'"), None);
+        assert_eq!(code("bash -s <<< 'x'"), None);
     }
 
     #[test]

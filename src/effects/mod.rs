@@ -275,7 +275,7 @@ fn effects_within(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Effect>
         let before = out.len();
         command_effects(analysis, i, scope, adds, &written, out);
         if depth < MAX_CODE_DEPTH {
-            code_changes(c, i, scope, depth, out);
+            code_changes(analysis, i, scope, depth, out);
         }
         database_file_effects(c, i, scope, out);
         if let Some((engine, statements)) = client_statements(c) {
@@ -304,8 +304,15 @@ fn effects_within(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Effect>
 /// one literal whole, otherwise unknown. Code that writes also changes a path it builds at
 /// run time, which stands as the code's own text (`$(python3 code: …)`), so protection can
 /// judge what it names.
-fn code_changes(c: &Command, i: usize, scope: &Scope, depth: usize, out: &mut Vec<Effect>) {
-    let Some(code) = vocab::inline_code(c) else {
+fn code_changes(
+    analysis: &ShellAnalysis,
+    i: usize,
+    scope: &Scope,
+    depth: usize,
+    out: &mut Vec<Effect>,
+) {
+    let c = &analysis.commands[i];
+    let Some(program_code) = vocab::program_code(analysis, i) else {
         return;
     };
     let Some(language) = vocab::interpreter(&c.program)
@@ -314,11 +321,11 @@ fn code_changes(c: &Command, i: usize, scope: &Scope, depth: usize, out: &mut Ve
     else {
         return;
     };
+    let args = program_code.literal_args();
+    let code = crate::scan::with_arguments(language, &program_code.code, &args, program_code.stdin);
+    let changes = crate::scan::changes(language, &code);
     let mut found = Vec::new();
-    for change in crate::scan::changes(language, code)
-        .iter()
-        .take(MAX_CODE_COMMANDS)
-    {
+    for change in changes.iter().take(MAX_CODE_COMMANDS) {
         let mut inner = crate::shell::analyse(&change.line);
         for ic in &mut inner.commands {
             if ic.cwd.is_none() {
@@ -365,9 +372,24 @@ fn code_changes(c: &Command, i: usize, scope: &Scope, depth: usize, out: &mut Ve
             out.push(e);
         }
     }
-    if crate::scan::code_writes(code) {
-        // One path component whatever the code says, so the code's own `..` cannot move it.
-        let text = code.replace('/', " ");
+    if crate::scan::code_writes(&code) {
+        // The code's text without the literal paths it changes, which are judged above (a
+        // project's own `config/settings.json`), with its arguments, which a path it builds
+        // may come from; one path component whatever it says, so its own `..` cannot move it.
+        let mut text = code.into_owned();
+        // After the code changes its directory its relative paths are not where they were
+        // resolved: then they stay in the text.
+        let moves = text.contains("chdir");
+        for path in changes.iter().flat_map(|c| &c.paths).filter(|_| !moves) {
+            for q in ['\'', '"', '`'] {
+                text = text.replace(&format!("{q}{path}{q}"), "''");
+            }
+        }
+        for a in &program_code.args {
+            text.push(' ');
+            text.push_str(&a.text);
+        }
+        let text = text.replace('/', " ");
         let dir = match &c.cwd {
             Some(d) => scope.resolve(d),
             None => scope.paths.cwd.clone(),
@@ -2590,6 +2612,66 @@ mod tests {
     /// What inline interpreter code changes is an effect of the command that runs it, so the
     /// rules that judge effects (protection, path-escape, read-only mode) and the ledger see
     /// it as they see a shell line's own changes.
+    #[test]
+    fn code_arguments_and_standard_input_are_the_codes_own() {
+        let bash = |cmd: &str| effects("Bash", json!({ "command": cmd }));
+        let changed = |cmd: &str| -> Vec<String> {
+            bash(cmd)
+                .iter()
+                .filter_map(|x| match x {
+                    Effect::Write { path, .. } => Some(path.display().to_string()),
+                    Effect::Delete {
+                        target: DeleteTarget::Named { path: Some(p), .. },
+                        ..
+                    } => Some(p.display().to_string()),
+                    _ => None,
+                })
+                .collect()
+        };
+        // The path the code is given is the path it changes, in each language's numbering.
+        for cmd in [
+            r#"python3 -c "import sys; open(sys.argv[1], 'w').write('x')" ~/.bashrc"#,
+            r#"python3 - ~/.bashrc <<'EOF'
+import sys
+open(sys.argv[1], 'w').write('x')
+EOF"#,
+            r#"node -e "require('fs').writeFileSync(process.argv[1], 'x')" ~/.bashrc"#,
+            r#"node - ~/.bashrc <<'EOF'
+require('fs').writeFileSync(process.argv[2], 'x')
+EOF"#,
+            r#"ruby -e 'File.write(ARGV[0], "x")' "$HOME/.bashrc""#,
+            r#"perl -e 'unlink $ARGV[1]' x ~/.bashrc"#,
+            r#"php -r 'unlink($argv[1]);' ~/.bashrc"#,
+        ] {
+            let known: Vec<_> = changed(cmd)
+                .into_iter()
+                .filter(|p| !p.contains("$("))
+                .collect();
+            assert_eq!(known, ["/home/dev/.bashrc"], "{cmd}");
+        }
+        // An argument the shell cannot know leaves the code's path built at run time, which
+        // carries the arguments for protection to read.
+        let e = changed(r#"python3 -c "import sys; open(sys.argv[1], 'w')" "$OUT/.claude""#);
+        assert_eq!(e.len(), 1);
+        assert!(
+            e[0].contains("$(python3 code:") && e[0].ends_with("$OUT .claude)"),
+            "{e:?}"
+        );
+        // A script file is not code on standard input, and the arguments go to it.
+        assert!(changed("python3 tool.py ~/.bashrc <<< 'x'").is_empty());
+        // The literal paths the code changes are judged as themselves: its path built at run
+        // time does not name them again (a project's own `config/settings.json`).
+        let e = changed(
+            r#"python3 -c "import json; d = json.load(open('config/settings.json')); open('config/settings.json', 'w').write(json.dumps(d))""#,
+        );
+        assert_eq!(e[0], "/home/dev/project/config/settings.json");
+        assert!(e[1..].iter().all(|p| !p.contains("settings.json")), "{e:?}");
+        let e = changed(
+            r#"python3 -c "import os; os.chdir(os.path.join(os.path.expanduser('~'), '.' + 'claude')); open('settings.json', 'w')""#,
+        );
+        assert!(e[1].contains("'settings.json'"), "{e:?}");
+    }
+
     #[test]
     fn inline_code_changes_are_effects_of_its_command() {
         let bash = |cmd: &str| effects("Bash", json!({ "command": cmd }));

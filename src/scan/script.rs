@@ -714,11 +714,22 @@ pub fn changes(language: Language, text: &str) -> Vec<CodeChange> {
             }
             let args = call_arguments(&text, &m, &vars, p.concat);
             let first = args.first().unwrap_or(&Arg::Unknown);
+            let texts = |args: &[Arg]| -> Vec<String> {
+                args.iter()
+                    .filter_map(|a| match a {
+                        Arg::Text(t) => Some(t.clone()),
+                        _ => None,
+                    })
+                    .collect()
+            };
             let cmd = match (op, first) {
                 (Op::RemoveTree | Op::Remove, Arg::Text(path))
                     if path_call(&text, &m, *op) == PathCall::Removes =>
                 {
-                    Some(remove_command(path, *op == Op::RemoveTree))
+                    Some((
+                        remove_command(path, *op == Op::RemoveTree),
+                        vec![path.clone()],
+                    ))
                 }
                 (Op::Read | Op::Write, _) => {
                     let write = write_call(language, &text, &m, *op, &args, &vars, p.concat);
@@ -729,18 +740,22 @@ pub fn changes(language: Language, text: &str) -> Vec<CodeChange> {
                     }
                     None
                 }
-                (Op::Copy | Op::Move | Op::Link, _) => transfer_command(*op, first, args.get(1)),
-                (Op::Mode, _) => mode_command(language, &text, &m, &vars, p.concat),
-                // A read is no change; a piped command is among the commands it runs.
-                (Op::Open, _) => {
-                    perl_open(&leading_texts(&args)).filter(|c| c.starts_with(WRITE_COMMAND))
+                (Op::Copy | Op::Move | Op::Link, _) => transfer_command(*op, first, args.get(1))
+                    .map(|c| (c, texts(args.get(..2).unwrap_or_default()))),
+                (Op::Mode, _) => {
+                    mode_command(language, &text, &m, &vars, p.concat).map(|c| (c, Vec::new()))
                 }
+                // A read is no change; a piped command is among the commands it runs.
+                (Op::Open, _) => perl_open(&leading_texts(&args))
+                    .filter(|c| c.starts_with(WRITE_COMMAND))
+                    .map(|c| (c, Vec::new())),
                 _ => None,
             };
-            if let Some(line) = cmd {
+            if let Some((line, paths)) = cmd {
                 let change = CodeChange {
                     line,
                     content: false,
+                    paths,
                 };
                 if !out.contains(&change) {
                     out.push(change);
@@ -750,7 +765,11 @@ pub fn changes(language: Language, text: &str) -> Vec<CodeChange> {
     }
     if language == Language::Python {
         for (_, line, written, content) in path_methods(&lines, &vars) {
-            let change = CodeChange { line, content };
+            let change = CodeChange {
+                line,
+                content,
+                paths: written.iter().cloned().collect(),
+            };
             if (written.is_some() || !change.line.starts_with("cat ")) && !out.contains(&change) {
                 out.push(change);
             }
@@ -763,6 +782,7 @@ pub fn changes(language: Language, text: &str) -> Vec<CodeChange> {
             .map(|line| CodeChange {
                 line,
                 content: true,
+                paths: Vec::new(),
             }),
     );
     out
@@ -775,6 +795,9 @@ pub struct CodeChange {
     /// The command writes what the program writes (a literal it writes whole); otherwise a
     /// write's content is a stand-in and unknown.
     pub content: bool,
+    /// The paths the call names as literals in the program (after its names and joins are
+    /// resolved): judged through the command, so they need no other look.
+    pub paths: Vec<String>,
 }
 
 /// The shell command with the effect of a write call (`open(p, "w")`, `fs.writeFileSync(p,
@@ -826,6 +849,7 @@ fn write_call(
     Some(CodeChange {
         content: content.is_some(),
         line: write_command(path, content.as_deref(), append),
+        paths: vec![path.clone()],
     })
 }
 
@@ -945,6 +969,12 @@ fn path_methods(
     for c in METHOD.captures_iter(text).take(MAX_OPERATIONS) {
         let Some(all) = c.get(0) else { continue };
         if lines.in_comment(all.start()) {
+            continue;
+        }
+        // `Path(base, 'x')`, `base / 'x'`, `self.p`: the name is part of a path only known
+        // when the program runs.
+        let before = text[..all.start()].trim_end().chars().next_back();
+        if matches!(before, Some(',' | '/' | '+' | '.' | '%' | '*')) {
             continue;
         }
         let path = match (c.get(1).or(c.get(2)), c.get(3)) {
@@ -1139,6 +1169,48 @@ fn balanced(s: &str) -> &str {
             .map(|(i, _)| i)
             .unwrap_or(s.len()),
     )]
+}
+
+/// The program with each reference to one of its literal arguments (`sys.argv[1]`,
+/// `process.argv[2]`, `ARGV[0]`, `$ARGV[0]`, `$argv[1]`) replaced by the argument as a string
+/// literal, so a call on it is a call on a literal path. `args[k]` is the k-th word after the
+/// code, `None` when the shell cannot know it; `stdin` says the program came from standard
+/// input, where Node counts the `-` among its arguments.
+pub fn with_arguments<'t>(
+    language: Language,
+    text: &'t str,
+    args: &[Option<String>],
+    stdin: bool,
+) -> Cow<'t, str> {
+    static PYTHON: LazyLock<Pattern> = LazyLock::new(|| re(r"\b(?:sys\.)?argv\[\s*(\d+)\s*\]"));
+    static NODE: LazyLock<Pattern> = LazyLock::new(|| re(r"\bprocess\.argv\[\s*(\d+)\s*\]"));
+    static RUBY: LazyLock<Pattern> = LazyLock::new(|| re(r"\bARGV(?:\[\s*(\d+)\s*\]|\.first\b)"));
+    static PERL: LazyLock<Pattern> = LazyLock::new(|| re(r"\$ARGV\[\s*(\d+)\s*\]"));
+    static PHP: LazyLock<Pattern> = LazyLock::new(|| re(r"\$argv\[\s*(\d+)\s*\]"));
+    // The index the first argument has in the language's array.
+    let (pattern, first) = match language {
+        Language::Python => (&PYTHON, 1),
+        Language::Node => (&NODE, if stdin { 2 } else { 1 }),
+        Language::Ruby => (&RUBY, 0),
+        Language::Perl => (&PERL, 0),
+        Language::Php => (&PHP, 1),
+        _ => return Cow::Borrowed(text),
+    };
+    if args.is_empty() {
+        return Cow::Borrowed(text);
+    }
+    pattern.replace_all(text, |c: &regex::Captures| {
+        let index = c
+            .get(1)
+            .map_or(Some(0), |n| n.as_str().parse::<usize>().ok());
+        match index
+            .and_then(|n| n.checked_sub(first))
+            .and_then(|k| args.get(k)?.as_deref())
+        {
+            Some(arg) => format!("'{}'", arg.replace('\\', "\\\\").replace('\'', "\\'")),
+            None => c[0].to_string(),
+        }
+    })
 }
 
 fn substitute_home<'t>(text: &'t str, p: &Patterns) -> Cow<'t, str> {
@@ -1686,6 +1758,45 @@ mod tests {
     }
 
     #[test]
+    fn arguments_stand_in_for_their_references() {
+        let args = [Some("a b".to_string()), None, Some("it's\\".to_string())];
+        let with =
+            |language, code, stdin| with_arguments(language, code, &args, stdin).into_owned();
+        assert_eq!(
+            with(
+                Language::Python,
+                "open(sys.argv[1]); argv[ 3 ]; sys.argv[0]",
+                false
+            ),
+            r"open('a b'); 'it\'s\\'; sys.argv[0]"
+        );
+        // Node counts the `-` that names standard input among its arguments.
+        assert_eq!(with(Language::Node, "process.argv[1]", false), "'a b'");
+        assert_eq!(with(Language::Node, "process.argv[2]", true), "'a b'");
+        assert_eq!(
+            with(Language::Ruby, "ARGV[0] + ARGV.first", false),
+            "'a b' + 'a b'"
+        );
+        assert_eq!(
+            with(Language::Perl, "unlink $ARGV[0]", false),
+            "unlink 'a b'"
+        );
+        assert_eq!(
+            with(Language::Php, "unlink($argv[1]);", false),
+            "unlink('a b');"
+        );
+        // What the shell cannot know, or the code was not given, stays as written.
+        assert_eq!(
+            with(
+                Language::Python,
+                "sys.argv[2] + sys.argv[9] + sys.argv[1:]",
+                false
+            ),
+            "sys.argv[2] + sys.argv[9] + sys.argv[1:]"
+        );
+    }
+
+    #[test]
     fn perl_open_is_a_read_a_write_or_a_command() {
         let cases = [
             (
@@ -1936,6 +2047,7 @@ mod tests {
         }
         for (l, text) in GATE_CORPUS {
             scan(*l, text, &FakeEngine);
+            with_arguments(*l, text, &[Some("x".into())], false);
         }
         // Other tests in this process may have built more patterns: the table must hold every
         // pattern seen, with the gate its syntax tree gives.
