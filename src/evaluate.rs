@@ -133,8 +133,7 @@ fn inline_code_verdict(policy: &Policy, call: &Call, scope: &Scope) -> Option<Ve
         ) {
             continue;
         }
-        let args = program_code.literal_args();
-        let code = scan::with_arguments(language, &program_code.code, &args, program_code.stdin);
+        let code = scan::with_inputs(language, &program_code.code, &program_code.inputs());
         INLINE_DEPTH.with(|d| d.set(depth + 1));
         let content = scan::analyse(language, &code, &StaticEngine { policy, scope });
         INLINE_DEPTH.with(|d| d.set(depth));

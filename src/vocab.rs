@@ -230,25 +230,42 @@ pub struct ProgramCode<'a> {
     pub code: std::borrow::Cow<'a, str>,
     /// The words after the code (`-c CODE a b`) or after the `-` that names standard input.
     pub args: Vec<&'a Word>,
+    /// The variables set for the command (`F=x python3 -c …`).
+    pub env: &'a [(String, Word)],
     /// Read from standard input: some languages number their arguments from there differently.
     pub stdin: bool,
 }
 
+/// What a program is given besides its code, as far as the shell knows it (`None` where it
+/// cannot): the words after the code, and the variables set for it (`F=x python3 -c …`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProgramInputs {
+    pub args: Vec<Option<String>>,
+    pub env: Vec<(String, Option<String>)>,
+    /// The code came from standard input.
+    pub stdin: bool,
+}
+
 impl ProgramCode<'_> {
-    /// The arguments as the program sees them (`$HOME/x` as `~/x`), `None` where the shell
-    /// cannot know one.
-    pub fn literal_args(&self) -> Vec<Option<String>> {
-        self.args
-            .iter()
-            .map(|w| {
-                if !w.dynamic {
-                    return Some(w.text.clone());
-                }
-                crate::paths::strip_home_var(&w.text)
-                    .filter(|rest| !rest.contains(['$', '`']))
-                    .map(|rest| format!("~{rest}"))
-            })
-            .collect()
+    /// The arguments and variables as the program sees them (`$HOME/x` as `~/x`).
+    pub fn inputs(&self) -> ProgramInputs {
+        let value = |w: &Word| {
+            if !w.dynamic {
+                return Some(w.text.clone());
+            }
+            crate::paths::strip_home_var(&w.text)
+                .filter(|rest| !rest.contains(['$', '`']))
+                .map(|rest| format!("~{rest}"))
+        };
+        ProgramInputs {
+            args: self.args.iter().map(|w| value(w)).collect(),
+            env: self
+                .env
+                .iter()
+                .map(|(name, w)| (name.to_string(), value(w)))
+                .collect(),
+            stdin: self.stdin,
+        }
     }
 }
 
@@ -265,6 +282,7 @@ pub fn program_code(analysis: &crate::shell::ShellAnalysis, i: usize) -> Option<
                 return Some(ProgramCode {
                     code: std::borrow::Cow::Borrowed(code.text.as_str()),
                     args: it.collect(),
+                    env: &cmd.env,
                     stdin: false,
                 });
             }
@@ -318,6 +336,7 @@ pub fn program_code(analysis: &crate::shell::ShellAnalysis, i: usize) -> Option<
     Some(ProgramCode {
         code: std::borrow::Cow::Owned(code),
         args: rest,
+        env: &cmd.env,
         stdin: true,
     })
 }

@@ -321,8 +321,7 @@ fn code_changes(
     else {
         return;
     };
-    let args = program_code.literal_args();
-    let code = crate::scan::with_arguments(language, &program_code.code, &args, program_code.stdin);
+    let code = crate::scan::with_inputs(language, &program_code.code, &program_code.inputs());
     let changes = crate::scan::changes(language, &code);
     let mut found = Vec::new();
     for change in changes.iter().take(MAX_CODE_COMMANDS) {
@@ -2642,6 +2641,10 @@ EOF"#,
             r#"ruby -e 'File.write(ARGV[0], "x")' "$HOME/.bashrc""#,
             r#"perl -e 'unlink $ARGV[1]' x ~/.bashrc"#,
             r#"php -r 'unlink($argv[1]);' ~/.bashrc"#,
+            // So is a variable set for the command.
+            r#"F=~/.bashrc python3 -c "import os; os.remove(os.environ['F'])""#,
+            r#"F="$HOME/.bashrc" node -e "require('fs').writeFileSync(process.env.F, 'x')""#,
+            r#"env F=~/.bashrc perl -e 'unlink $ENV{F}'"#,
         ] {
             let known: Vec<_> = changed(cmd)
                 .into_iter()

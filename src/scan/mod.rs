@@ -16,7 +16,7 @@ use std::path::Path;
 
 pub use commands::{command_lines, make_targets};
 pub use config::pytest_option_commands;
-pub use script::{CodeChange, with_arguments};
+pub use script::{CodeChange, with_inputs};
 
 /// Longest line kept in a finding (the reason quotes it).
 const MAX_QUOTED_LINE: usize = 160;

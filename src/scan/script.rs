@@ -1172,45 +1172,101 @@ fn balanced(s: &str) -> &str {
 }
 
 /// The program with each reference to one of its literal arguments (`sys.argv[1]`,
-/// `process.argv[2]`, `ARGV[0]`, `$ARGV[0]`, `$argv[1]`) replaced by the argument as a string
-/// literal, so a call on it is a call on a literal path. `args[k]` is the k-th word after the
-/// code, `None` when the shell cannot know it; `stdin` says the program came from standard
-/// input, where Node counts the `-` among its arguments.
-pub fn with_arguments<'t>(
+/// `process.argv[2]`, `ARGV[0]`, `$ARGV[0]`, `$argv[1]`) or variables (`os.environ['F']`,
+/// `process.env.F`, `ENV['F']`, `$ENV{F}`, `getenv('F')`) replaced by its value as a string
+/// literal, so a call on it is a call on a literal path. Only references outside string
+/// literals are replaced: inside one, a quoted value would not be the string the program
+/// builds. Node counts the `-` that names standard input among its arguments.
+pub fn with_inputs<'t>(
     language: Language,
     text: &'t str,
-    args: &[Option<String>],
-    stdin: bool,
+    inputs: &crate::vocab::ProgramInputs,
 ) -> Cow<'t, str> {
-    static PYTHON: LazyLock<Pattern> = LazyLock::new(|| re(r"\b(?:sys\.)?argv\[\s*(\d+)\s*\]"));
-    static NODE: LazyLock<Pattern> = LazyLock::new(|| re(r"\bprocess\.argv\[\s*(\d+)\s*\]"));
-    static RUBY: LazyLock<Pattern> = LazyLock::new(|| re(r"\bARGV(?:\[\s*(\d+)\s*\]|\.first\b)"));
-    static PERL: LazyLock<Pattern> = LazyLock::new(|| re(r"\$ARGV\[\s*(\d+)\s*\]"));
-    static PHP: LazyLock<Pattern> = LazyLock::new(|| re(r"\$argv\[\s*(\d+)\s*\]"));
+    static PYTHON: LazyLock<Pattern> = LazyLock::new(|| {
+        re(
+            r#"\b(?:sys\.)?argv\[\s*(\d+)\s*\]|\bos\.environ\[\s*['"](\w+)['"]\s*\]|\bos\.(?:environ\.get|getenv)\(\s*['"](\w+)['"]\s*\)"#,
+        )
+    });
+    static NODE: LazyLock<Pattern> = LazyLock::new(|| {
+        re(r#"\bprocess\.argv\[\s*(\d+)\s*\]|\bprocess\.env(?:\.(\w+)\b|\[\s*['"](\w+)['"]\s*\])"#)
+    });
+    static RUBY: LazyLock<Pattern> = LazyLock::new(|| {
+        re(
+            r#"\bARGV(?:\[\s*(\d+)\s*\]|\.first\b)|\bENV(?:\[\s*['"](\w+)['"]\s*\]|\.fetch\(\s*['"](\w+)['"]\s*\))"#,
+        )
+    });
+    static PERL: LazyLock<Pattern> =
+        LazyLock::new(|| re(r#"\$ARGV\[\s*(\d+)\s*\]|\$ENV\{\s*['"]?(\w+)['"]?\s*\}"#));
+    static PHP: LazyLock<Pattern> = LazyLock::new(|| {
+        re(
+            r#"\$argv\[\s*(\d+)\s*\]|\bgetenv\(\s*['"](\w+)['"]\s*\)|\$_(?:ENV|SERVER)\[\s*['"](\w+)['"]\s*\]"#,
+        )
+    });
     // The index the first argument has in the language's array.
     let (pattern, first) = match language {
         Language::Python => (&PYTHON, 1),
-        Language::Node => (&NODE, if stdin { 2 } else { 1 }),
+        Language::Node => (&NODE, if inputs.stdin { 2 } else { 1 }),
         Language::Ruby => (&RUBY, 0),
         Language::Perl => (&PERL, 0),
         Language::Php => (&PHP, 1),
         _ => return Cow::Borrowed(text),
     };
-    if args.is_empty() {
+    if inputs.args.is_empty() && inputs.env.is_empty() {
         return Cow::Borrowed(text);
     }
-    pattern.replace_all(text, |c: &regex::Captures| {
-        let index = c
-            .get(1)
-            .map_or(Some(0), |n| n.as_str().parse::<usize>().ok());
-        match index
-            .and_then(|n| n.checked_sub(first))
-            .and_then(|k| args.get(k)?.as_deref())
-        {
-            Some(arg) => format!("'{}'", arg.replace('\\', "\\\\").replace('\'', "\\'")),
-            None => c[0].to_string(),
+    let mut out = String::new();
+    let mut last = 0;
+    for c in pattern.captures_iter(text) {
+        let Some(all) = c.get(0) else { continue };
+        let value = if let Some(name) = c.get(2).or(c.get(3)) {
+            // The last assignment of a name is the one in effect.
+            inputs
+                .env
+                .iter()
+                .rev()
+                .find(|(n, _)| n == name.as_str())
+                .and_then(|(_, v)| v.as_deref())
+        } else {
+            // `ARGV.first` has no index: the first argument.
+            let index = c
+                .get(1)
+                .map_or(Some(0), |n| n.as_str().parse::<usize>().ok());
+            index
+                .and_then(|n| n.checked_sub(first))
+                .and_then(|k| inputs.args.get(k)?.as_deref())
+        };
+        let Some(value) = value.filter(|_| !in_string(text, all.start())) else {
+            continue;
+        };
+        out.push_str(&text[last..all.start()]);
+        out.push('\'');
+        out.push_str(&value.replace('\\', "\\\\").replace('\'', "\\'"));
+        out.push('\'');
+        last = all.end();
+    }
+    if last == 0 {
+        return Cow::Borrowed(text);
+    }
+    out.push_str(&text[last..]);
+    Cow::Owned(out)
+}
+
+/// True when `at` is inside a string literal that opened earlier on its line (an odd number
+/// of unescaped quotes of one kind before it).
+fn in_string(text: &str, at: usize) -> bool {
+    let line = &text[text[..at].rfind('\n').map_or(0, |i| i + 1)..at];
+    let mut open: Option<char> = None;
+    let mut escaped = false;
+    for ch in line.chars() {
+        match (open, ch) {
+            (_, _) if escaped => escaped = false,
+            (Some(_), '\\') => escaped = true,
+            (Some(q), c) if c == q => open = None,
+            (None, '\'' | '"' | '`') => open = Some(ch),
+            _ => {}
         }
-    })
+    }
+    open.is_some()
 }
 
 fn substitute_home<'t>(text: &'t str, p: &Patterns) -> Cow<'t, str> {
@@ -1758,42 +1814,61 @@ mod tests {
     }
 
     #[test]
-    fn arguments_stand_in_for_their_references() {
-        let args = [Some("a b".to_string()), None, Some("it's\\".to_string())];
-        let with =
-            |language, code, stdin| with_arguments(language, code, &args, stdin).into_owned();
+    fn arguments_and_variables_stand_in_for_their_references() {
+        let inputs = |stdin| crate::vocab::ProgramInputs {
+            args: vec![Some("a b".into()), None, Some("it's\\".into())],
+            env: vec![("F".into(), Some("f".into())), ("U".into(), None)],
+            stdin,
+        };
+        let with = |language, code| with_inputs(language, code, &inputs(false)).into_owned();
         assert_eq!(
             with(
                 Language::Python,
-                "open(sys.argv[1]); argv[ 3 ]; sys.argv[0]",
-                false
+                "open(sys.argv[1]); argv[ 3 ]; sys.argv[0]"
             ),
             r"open('a b'); 'it\'s\\'; sys.argv[0]"
         );
-        // Node counts the `-` that names standard input among its arguments.
-        assert_eq!(with(Language::Node, "process.argv[1]", false), "'a b'");
-        assert_eq!(with(Language::Node, "process.argv[2]", true), "'a b'");
-        assert_eq!(
-            with(Language::Ruby, "ARGV[0] + ARGV.first", false),
-            "'a b' + 'a b'"
-        );
-        assert_eq!(
-            with(Language::Perl, "unlink $ARGV[0]", false),
-            "unlink 'a b'"
-        );
-        assert_eq!(
-            with(Language::Php, "unlink($argv[1]);", false),
-            "unlink('a b');"
-        );
-        // What the shell cannot know, or the code was not given, stays as written.
         assert_eq!(
             with(
                 Language::Python,
-                "sys.argv[2] + sys.argv[9] + sys.argv[1:]",
-                false
+                "os.environ['F'], os.getenv(\"F\"), os.environ.get('F')"
             ),
-            "sys.argv[2] + sys.argv[9] + sys.argv[1:]"
+            "'f', 'f', 'f'"
         );
+        // Node counts the `-` that names standard input among its arguments.
+        assert_eq!(with(Language::Node, "process.argv[1]"), "'a b'");
+        assert_eq!(
+            with_inputs(Language::Node, "process.argv[2]", &inputs(true)),
+            "'a b'"
+        );
+        assert_eq!(
+            with(Language::Node, "process.env.F + process.env['F']"),
+            "'f' + 'f'"
+        );
+        assert_eq!(
+            with(Language::Ruby, "ARGV[0] + ARGV.first + ENV['F']"),
+            "'a b' + 'a b' + 'f'"
+        );
+        assert_eq!(
+            with(Language::Perl, "unlink $ARGV[0], $ENV{F}"),
+            "unlink 'a b', 'f'"
+        );
+        assert_eq!(
+            with(Language::Php, "unlink($argv[1]); getenv('F')"),
+            "unlink('a b'); 'f'"
+        );
+        // What the shell cannot know, the code was not given, or a string holds stays.
+        for (language, code) in [
+            (
+                Language::Python,
+                "sys.argv[2] + sys.argv[9] + sys.argv[1:] + os.environ['U']",
+            ),
+            (Language::Python, "os.environ['G'] + os.getenv('F', 'x')"),
+            (Language::Perl, r#"unlink "$ENV{F}/x", "\"$ARGV[0]""#),
+            (Language::Python, r#"f"{sys.argv[1]}/x""#),
+        ] {
+            assert_eq!(with(language, code), code);
+        }
     }
 
     #[test]
@@ -2047,7 +2122,15 @@ mod tests {
         }
         for (l, text) in GATE_CORPUS {
             scan(*l, text, &FakeEngine);
-            with_arguments(*l, text, &[Some("x".into())], false);
+            with_inputs(
+                *l,
+                text,
+                &crate::vocab::ProgramInputs {
+                    args: vec![Some("x".into())],
+                    env: vec![("F".into(), Some("x".into()))],
+                    stdin: false,
+                },
+            );
         }
         // Other tests in this process may have built more patterns: the table must hold every
         // pattern seen, with the gate its syntax tree gives.
