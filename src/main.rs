@@ -1,6 +1,7 @@
 //! The `palisade` binary: dispatches to the library. The `hook` path is guarded so that no
-//! panic or deadline ends in an exit code other than 0 or 2; deep input cannot overflow the
-//! stack because the shell analysis bounds size and nesting before it parses.
+//! panic, deadline, signal or crash ends in an exit code other than 0 or 2; deep input should
+//! not overflow the stack (the shell analysis bounds size and nesting before it parses), and
+//! if anything does, the crash guard (`crash`) still answers deny.
 
 use clap::Parser;
 use palisade::cli::{Cli, Command};
@@ -20,6 +21,12 @@ fn main() -> ExitCode {
         && !std::env::args_os()
             .nth(2)
             .is_some_and(|a| a == "--help" || a == "-h");
+    if std::env::args_os()
+        .nth(1)
+        .is_some_and(|a| a == crash::RECORD_ARG)
+    {
+        crash::record();
+    }
     if is_hook {
         // One call per process: what path resolution finds on disk is looked up once.
         palisade::paths::remember_lookups();
@@ -218,6 +225,8 @@ fn run_hook() -> ExitCode {
     // which Claude Code would read as a non-blocking error and run the tool. The work runs on
     // this thread at once (no waiting for a worker to be scheduled); one watcher thread waits
     // for the first of a signal and the deadline, and whichever answers first is the answer.
+    // A fatal signal (a fault, an abort, a stack overflow) ends in a recorded deny too.
+    crash::arm();
     if let Err(e) = watch(hook::deadline()) {
         emit_once(&HookAnswer::failure(&format!(
             "could not start the hook's signal and deadline watcher: {e}"
@@ -230,6 +239,7 @@ fn run_hook() -> ExitCode {
         .take(palisade::event::MAX_EVENT_BYTES as u64 + 1)
         .read_to_end(&mut input);
     let input = INPUT.get_or_init(|| input);
+    crash::test_crash();
     let answer = match read {
         Ok(_) => {
             let project = std::env::var_os("CLAUDE_PROJECT_DIR")
@@ -377,4 +387,187 @@ fn write_answer(answer: &HookAnswer) -> std::io::Result<()> {
         let _ = writeln!(std::io::stderr(), "{}", answer.stderr);
     }
     written
+}
+
+/// Fatal signals in the hook. A process killed by a signal exits with neither 0 nor 2, which
+/// Claude Code takes for a non-blocking error: the tool would run. So a fault, an abort (a
+/// double panic, an allocation failure) or a stack overflow hands the event to a fresh image
+/// of this binary (`execve`, which a signal handler may call), which records the refusal and
+/// answers deny with exit 2, as a panic does. When that cannot be done, the handler still
+/// answers deny and exits 2, unrecorded.
+mod crash {
+    use super::{ANSWERED, INPUT};
+    use std::sync::OnceLock;
+
+    /// The hidden first argument of the fresh image that records a crashed call.
+    pub const RECORD_ARG: &str = "__record-crash";
+
+    /// The signals that mean the process cannot go on.
+    const FATAL: [libc::c_int; 7] = [
+        libc::SIGSEGV,
+        libc::SIGBUS,
+        libc::SIGILL,
+        libc::SIGFPE,
+        libc::SIGABRT,
+        libc::SIGTRAP,
+        libc::SIGSYS,
+    ];
+
+    /// The deny answer and its reason, made before anything can crash: a signal handler
+    /// cannot format or allocate.
+    static FALLBACK: OnceLock<(String, String)> = OnceLock::new();
+
+    /// Installs the handler for every fatal signal.
+    pub fn arm() {
+        arm_with(on_fatal);
+    }
+
+    fn arm_with(handler: extern "C" fn(libc::c_int)) {
+        let answer = palisade::hook::HookAnswer::for_verdict(&palisade::verdict::Verdict::failure(
+            "error/crash",
+            "the hook crashed before it decided, so the call is refused",
+        ));
+        FALLBACK.get_or_init(|| (answer.stdout, format!("{}\n", answer.stderr)));
+        for sig in FATAL {
+            // SAFETY: a zeroed sigaction with a handler of the right signature; SA_ONSTACK runs
+            // it on the alternate stack std sets up for each thread, so a stack overflow can be
+            // handled; SA_RESETHAND makes a fault inside the handler fatal, not a loop.
+            unsafe {
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction = handler as usize;
+                action.sa_flags = libc::SA_ONSTACK | libc::SA_RESETHAND;
+                libc::sigemptyset(&mut action.sa_mask);
+                libc::sigaction(sig, &action, std::ptr::null_mut());
+            }
+        }
+    }
+
+    /// Writes all of `bytes` to `fd`, as far as it goes: only async-signal-safe calls.
+    fn write_fd(fd: libc::c_int, mut bytes: &[u8]) -> bool {
+        while !bytes.is_empty() {
+            // SAFETY: a valid buffer of that length.
+            let n = unsafe { libc::write(fd, bytes.as_ptr().cast(), bytes.len()) };
+            if n <= 0 {
+                return false;
+            }
+            bytes = &bytes[n as usize..];
+        }
+        true
+    }
+
+    /// The decimal digits of a signal number, without allocating.
+    fn digits(sig: libc::c_int, buf: &mut [u8; 12]) -> &[u8] {
+        let mut n = sig.unsigned_abs();
+        let mut at = buf.len() - 1;
+        buf[at] = b'\n';
+        loop {
+            at -= 1;
+            buf[at] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 || at == 0 {
+                return &buf[at..];
+            }
+        }
+    }
+
+    /// Only async-signal-safe calls from here on: atomics, write, memfd_create, lseek, dup2,
+    /// execve, _exit.
+    extern "C" fn on_fatal(sig: libc::c_int) {
+        if !ANSWERED.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            // SAFETY: raw system calls on descriptors this function owns; the argument and
+            // environment arrays are NUL-terminated and live for the process.
+            unsafe {
+                let fd = libc::memfd_create(c"palisade-crash".as_ptr(), 0);
+                let mut buf = [0u8; 12];
+                if fd >= 0
+                    && write_fd(fd, digits(sig, &mut buf))
+                    && INPUT.get().is_none_or(|input| write_fd(fd, input))
+                    && libc::lseek(fd, 0, libc::SEEK_SET) == 0
+                    && libc::dup2(fd, 0) == 0
+                {
+                    let argv = [
+                        c"palisade".as_ptr(),
+                        c"__record-crash".as_ptr(),
+                        std::ptr::null(),
+                    ];
+                    unsafe extern "C" {
+                        static environ: *const *const libc::c_char;
+                    }
+                    libc::execve(c"/proc/self/exe".as_ptr(), argv.as_ptr(), environ);
+                }
+            }
+        }
+        // Another path answered already, or the fresh image could not start: deny, unrecorded.
+        if let Some((stdout, stderr)) = FALLBACK.get() {
+            write_fd(1, stdout.as_bytes());
+            write_fd(2, stderr.as_bytes());
+        }
+        // SAFETY: _exit ends the process at once, as a signal handler may.
+        unsafe { libc::_exit(2) }
+    }
+
+    /// The fresh image's work: standard input holds the signal's number on a line, then the
+    /// event. Records the refusal (waiting at most as long as any refusal waits for its record)
+    /// and answers deny, exit 2; a second crash here only denies.
+    pub fn record() -> ! {
+        arm_with(deny_only);
+        let mut input = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut input);
+        let (sig, event) = match input.iter().position(|b| *b == b'\n') {
+            Some(at) => (
+                String::from_utf8_lossy(&input[..at]).into_owned(),
+                input[at + 1..].to_vec(),
+            ),
+            None => (String::new(), input),
+        };
+        if !event.is_empty() {
+            INPUT.get_or_init(|| event);
+        }
+        let name = match sig.parse::<libc::c_int>() {
+            Ok(libc::SIGSEGV) => " (SIGSEGV)",
+            Ok(libc::SIGBUS) => " (SIGBUS)",
+            Ok(libc::SIGILL) => " (SIGILL)",
+            Ok(libc::SIGFPE) => " (SIGFPE)",
+            Ok(libc::SIGABRT) => " (SIGABRT)",
+            Ok(libc::SIGTRAP) => " (SIGTRAP)",
+            Ok(libc::SIGSYS) => " (SIGSYS)",
+            _ => "",
+        };
+        super::refuse(
+            "error/crash",
+            &format!(
+                "the hook crashed on signal {sig}{name} before it decided, so the call is refused"
+            ),
+        )
+    }
+
+    extern "C" fn deny_only(_sig: libc::c_int) {
+        if let Some((stdout, stderr)) = FALLBACK.get() {
+            write_fd(1, stdout.as_bytes());
+            write_fd(2, stderr.as_bytes());
+        }
+        // SAFETY: as in `on_fatal`.
+        unsafe { libc::_exit(2) }
+    }
+
+    /// Lets the tests crash the hook after it read its input (`segv`, `abort`, `stack`).
+    /// Setting it can only make palisade refuse.
+    pub fn test_crash() {
+        let Some(how) = std::env::var_os("PALISADE_TEST_CRASH") else {
+            return;
+        };
+        match how.to_str() {
+            Some("abort") => std::process::abort(),
+            Some("stack") => {
+                #[allow(unconditional_recursion)]
+                fn deeper(n: u64) -> u64 {
+                    let pad = std::hint::black_box([n; 64]);
+                    deeper(pad[0] + 1) + pad[63]
+                }
+                std::hint::black_box(deeper(0));
+            }
+            // SAFETY: not safe, on purpose: the fault the test wants.
+            _ => unsafe { std::ptr::null_mut::<u8>().write_volatile(1) },
+        }
+    }
 }

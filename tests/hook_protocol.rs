@@ -253,6 +253,40 @@ fn a_panic_is_a_deny_with_exit_2() {
 }
 
 #[test]
+fn a_crash_is_a_recorded_deny_with_exit_2() {
+    // A process killed by a signal would let the call run: a fault, an abort and a stack
+    // overflow each end in a deny, recorded in the audit log with the signal and the call.
+    for (how, signal) in [
+        ("segv", "SIGSEGV"),
+        ("abort", "SIGABRT"),
+        ("stack", "SIGSEGV"),
+    ] {
+        let sb = Sandbox::new();
+        let a = sb.hook_with(
+            sb.event("Bash", json!({"command": "ls -la"}))
+                .to_string()
+                .as_bytes(),
+            |c| {
+                c.env("PALISADE_TEST_CRASH", how);
+            },
+        );
+        assert_refused(&a, "the hook crashed on signal");
+        assert!(a.reason().contains(signal), "{how}: {a:?}");
+        let log = std::fs::read_to_string(sb.data_dir().join("audit.jsonl")).unwrap();
+        let entries: Vec<serde_json::Value> = log
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(entries.len(), 1, "{how}: {log}");
+        assert_eq!(
+            entries[0]["decision"]["rule"], "error/crash",
+            "{how}: {log}"
+        );
+        assert_eq!(entries[0]["input"]["command"], "ls -la", "{how}: {log}");
+    }
+}
+
+#[test]
 fn an_unreadable_policy_denies() {
     let sb = Sandbox::new();
     // A directory where the policy file should be: it exists but cannot be read as a file.
