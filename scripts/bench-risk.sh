@@ -4,8 +4,8 @@
 # directly (no broker) and through `palisade serve`, interleaved. Prints Markdown.
 #
 # Usage: scripts/bench-risk.sh [CALLS=40] [DELAY_MS=40]
-#   PALISADE_BIN=FILE  the binary to time (default: target/release/palisade, built first
-#                      unless NO_BUILD=1).
+#   PALISADE_BIN=FILE  the binary to time (default: built by scripts/build.sh, as it is
+#                      installed; with NO_BUILD=1 the newest release binary, not rebuilt).
 # Needs root (a network namespace with a loopback-only address), ip, openssl and python3;
 # without them it says so and skips (exit 0). The delay is `tc netem` on the namespace's
 # loopback (each packet DELAY_MS, so a round trip is 2 × DELAY_MS); a kernel without netem gets
@@ -20,8 +20,11 @@ for t in ip openssl python3; do command -v "$t" >/dev/null || skip "$t not found
 # The interpreter itself (not a version manager's shim): background processes are stopped by pid.
 PY=$(python3 -c 'import sys; print(sys.executable)')
 if [ -z "${PALISADE_BIN:-}" ]; then
-  [ -n "${NO_BUILD:-}" ] || cargo build --release --quiet
-  PALISADE_BIN=$PWD/target/release/palisade
+  if [ -z "${NO_BUILD:-}" ]; then
+    PALISADE_BIN=$(scripts/build.sh)
+  else
+    PALISADE_BIN=$(ls -t target/*/release/palisade target/release/palisade 2>/dev/null | head -1)
+  fi
 fi
 NS=palisade-bench-$$
 ip netns add "$NS" 2>/dev/null || skip "cannot create a network namespace"

@@ -6,14 +6,22 @@
 # Usage: scripts/bench.sh [ROUNDS=15] [GROWTH_CALLS=10000]
 #   PEERS_DIR=DIR  where the peers are (or get) installed; default a scratch dir under /tmp.
 #   NO_PEERS=1     skip the peers; NO_INSTALL=1 use them only if already installed.
-#   NO_BUILD=1     use the release binary as it is.
-# Runs in an isolated HOME and state dir; builds the release binary first. Prints Markdown.
+#   NO_BUILD=1     use the release binary as it is (the static one when built).
+#   PALISADE_BIN=FILE  the binary to time.
+# Runs in an isolated HOME and state dir; builds the release binary first, as it is installed
+# (scripts/build.sh: statically linked on Linux with glibc). Prints Markdown.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-15}
 GROWTH=${2:-10000}
-[ -n "${NO_BUILD:-}" ] || cargo build --release --quiet
-export PALISADE_BIN=$PWD/target/release/palisade
+if [ -z "${PALISADE_BIN:-}" ]; then
+  if [ -z "${NO_BUILD:-}" ]; then
+    PALISADE_BIN=$(scripts/build.sh)
+  else
+    PALISADE_BIN=$(ls -t target/*/release/palisade target/release/palisade 2>/dev/null | head -1)
+  fi
+fi
+export PALISADE_BIN
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 export HOME=$TMP/home XDG_CONFIG_HOME=$TMP/config XDG_DATA_HOME=$TMP/data XDG_CACHE_HOME=$TMP/cache \
@@ -47,7 +55,7 @@ if [ -z "${NO_PEERS:-}" ]; then
 fi
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ //'), $(uname -sr); load: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null); date: $(date -u '+%Y-%m-%d %H:%M UTC')"
-echo "palisade $(git rev-parse --short HEAD 2>/dev/null || echo '?'); dcg: ${DCG_BIN:+$("$DCG_BIN" --version 2>/dev/null | head -1)}; cc-safety-net: ${CSN_BIN:+$(node -e 'console.log(require(process.argv[1]).version)' "$PEERS_DIR/csn/node_modules/cc-safety-net/package.json" 2>/dev/null)}"
+echo "palisade $(git rev-parse --short HEAD 2>/dev/null || echo '?') ($(file -b "$PALISADE_BIN" 2>/dev/null | grep -o 'statically linked\|dynamically linked' || echo "$PALISADE_BIN")); dcg: ${DCG_BIN:+$("$DCG_BIN" --version 2>/dev/null | head -1)}; cc-safety-net: ${CSN_BIN:+$(node -e 'console.log(require(process.argv[1]).version)' "$PEERS_DIR/csn/node_modules/cc-safety-net/package.json" 2>/dev/null)}"
 echo
 python3 scripts/bench.py corpus "$ROUNDS"
 echo

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Builds palisade from this checkout, installs it with cargo (~/.cargo/bin/palisade, a path that
-# survives `cargo clean`), hooks it into Claude Code and runs the doctor.
+# survives `cargo clean`; statically linked on Linux with glibc, see scripts/build.sh), hooks it
+# into Claude Code and runs the doctor.
 #
 #   scripts/install.sh              install for every project (~/.claude/settings.json)
 #   scripts/install.sh --project    install into this directory's .claude/settings.json
@@ -9,7 +10,7 @@
 # Arguments are passed to `palisade init`.
 set -eu
 cd "$(dirname "$0")/.."
-cargo install --locked --path .
+scripts/build.sh install
 bin="${CARGO_INSTALL_ROOT:-${CARGO_HOME:-$HOME/.cargo}}/bin/palisade"
 "$bin" init "$@"
 case " $* " in
