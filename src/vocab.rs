@@ -213,14 +213,20 @@ pub fn language_of_program(prog: &str) -> Language {
 
 /// The code an interpreter is given inline (`python3 -c CODE`, `node -e CODE`, `deno eval CODE`).
 pub fn inline_code(cmd: &Command) -> Option<&str> {
+    inline_code_words(cmd).map(|(code, _)| code.text.as_str())
+}
+
+/// The word holding `cmd`'s inline code, and the words after it (the program's arguments).
+fn inline_code_words(cmd: &Command) -> Option<(&Word, &[Word])> {
     let flags = inline_code_flags(&cmd.program)?;
-    let mut it = cmd.args.iter();
-    while let Some(a) = it.next() {
-        if flags.contains(&a.text.as_str()) {
-            return it.next().map(|w| w.text.as_str());
-        }
-    }
-    None
+    let at = cmd
+        .args
+        .iter()
+        .position(|a| flags.contains(&a.text.as_str()))?;
+    Some((
+        cmd.args.get(at + 1)?,
+        cmd.args.get(at + 2..).unwrap_or_default(),
+    ))
 }
 
 /// The program an interpreter runs from its command line (`python3 -c CODE a b`) or its
@@ -274,19 +280,13 @@ impl ProgramCode<'_> {
 /// its standard input when it names no script file.
 pub fn program_code(analysis: &crate::shell::ShellAnalysis, i: usize) -> Option<ProgramCode<'_>> {
     let cmd = analysis.commands.get(i)?;
-    if let Some(flags) = inline_code_flags(&cmd.program) {
-        let mut it = cmd.args.iter();
-        while let Some(a) = it.next() {
-            if flags.contains(&a.text.as_str()) {
-                let code = it.next()?;
-                return Some(ProgramCode {
-                    code: std::borrow::Cow::Borrowed(code.text.as_str()),
-                    args: it.collect(),
-                    env: &cmd.env,
-                    stdin: false,
-                });
-            }
-        }
+    if let Some((code, rest)) = inline_code_words(cmd) {
+        return Some(ProgramCode {
+            code: std::borrow::Cow::Borrowed(code.text.as_str()),
+            args: rest.iter().collect(),
+            env: &cmd.env,
+            stdin: false,
+        });
     }
     let interp = interpreter(&cmd.program).filter(|i| i.language != Language::Shell)?;
     // The first word that is not an option (or an option's value) names the script; `-` or

@@ -2608,9 +2608,8 @@ mod tests {
         }
     }
 
-    /// What inline interpreter code changes is an effect of the command that runs it, so the
-    /// rules that judge effects (protection, path-escape, read-only mode) and the ledger see
-    /// it as they see a shell line's own changes.
+    /// The arguments and variables inline code is given, and code on standard input, are read
+    /// as the code's own: what it changes through them is known before it runs.
     #[test]
     fn code_arguments_and_standard_input_are_the_codes_own() {
         let bash = |cmd: &str| effects("Bash", json!({ "command": cmd }));
@@ -2675,6 +2674,9 @@ EOF"#,
         assert!(e[1].contains("'settings.json'"), "{e:?}");
     }
 
+    /// What inline interpreter code changes is an effect of the command that runs it, so the
+    /// rules that judge effects (protection, path-escape, read-only mode) and the ledger see
+    /// it as they see a shell line's own changes.
     #[test]
     fn inline_code_changes_are_effects_of_its_command() {
         let bash = |cmd: &str| effects("Bash", json!({ "command": cmd }));
