@@ -237,11 +237,12 @@ pub fn commands_run(language: Language, text: &str) -> Vec<String> {
     script::commands_run(language, text)
 }
 
-/// True when inline code opens something for writing, or deletes or moves it.
+/// True when inline code opens something for writing, or deletes, moves, copies, links or
+/// re-permissions it.
 pub fn code_writes(code: &str) -> bool {
     static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         regex::Regex::new(
-            r#"open\([^)]*,\s*['"][wax+]|\.write(_text|_bytes)?\(|writeFile|appendFile|unlink|rmSync|remove\(|rmtree|os\.rename|shutil\.(move|copy)|truncate|File\.write|IO\.write"#,
+            r#"open\([^)]*,\s*['"][wax+]|\.write(_text|_bytes)?\(|writeFile|appendFile|unlink|rmSync|remove\(|rmtree|os\.rename|shutil\.|truncate|File\.(write|delete|rename|symlink|link|chmod|chown)|IO\.write|FileUtils\.|fs\.(rm|rename|copyFile|cp|symlink|link|chmod|chown)|os\.(replace|symlink|link|chmod|chown)|\b(rename|copy|symlink|chmod|chown)\(|file_put_contents"#,
         )
         .expect("static regex")
     });

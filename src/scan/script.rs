@@ -1182,24 +1182,32 @@ pub fn with_inputs<'t>(
     text: &'t str,
     inputs: &crate::vocab::ProgramInputs,
 ) -> Cow<'t, str> {
+    // Group 1: one argument's index; 2 or 3: a variable's name; 4: the index a slice of the
+    // arguments starts at (`sys.argv[1:]`, `process.argv.slice(2)`); 5: all of them (`ARGV`,
+    // `@ARGV`).
     static PYTHON: LazyLock<Pattern> = LazyLock::new(|| {
         re(
-            r#"\b(?:sys\.)?argv\[\s*(\d+)\s*\]|\bos\.environ\[\s*['"](\w+)['"]\s*\]|\bos\.(?:environ\.get|getenv)\(\s*['"](\w+)['"]\s*\)"#,
+            r#"\b(?:sys\.)?argv\[\s*(\d+)\s*\]|\bos\.environ\[\s*['"](\w+)['"]\s*\]|\bos\.(?:environ\.get|getenv)\(\s*['"](\w+)['"]\s*\)|\b(?:sys\.)?argv\[\s*(\d+)\s*:\s*\]"#,
         )
     });
     static NODE: LazyLock<Pattern> = LazyLock::new(|| {
-        re(r#"\bprocess\.argv\[\s*(\d+)\s*\]|\bprocess\.env(?:\.(\w+)\b|\[\s*['"](\w+)['"]\s*\])"#)
+        re(
+            r#"\bprocess\.argv\[\s*(\d+)\s*\]|\bprocess\.env(?:\.(\w+)\b|\[\s*['"](\w+)['"]\s*\])|\bprocess\.argv\.slice\(\s*(\d+)\s*\)"#,
+        )
     });
     static RUBY: LazyLock<Pattern> = LazyLock::new(|| {
         re(
-            r#"\bARGV(?:\[\s*(\d+)\s*\]|\.first\b)|\bENV(?:\[\s*['"](\w+)['"]\s*\]|\.fetch\(\s*['"](\w+)['"]\s*\))"#,
+            r#"\bARGV(?:\[\s*(\d+)\s*\]|\.first\b)|\bENV(?:\[\s*['"](\w+)['"]\s*\]|\.fetch\(\s*['"](\w+)['"]\s*\))|\bARGV\[\s*(\d+)\s*\.\.\s*(?:-1\s*)?\]|\b(ARGV)\b"#,
         )
     });
-    static PERL: LazyLock<Pattern> =
-        LazyLock::new(|| re(r#"\$ARGV\[\s*(\d+)\s*\]|\$ENV\{\s*['"]?(\w+)['"]?\s*\}"#));
+    static PERL: LazyLock<Pattern> = LazyLock::new(|| {
+        re(
+            r#"\$ARGV\[\s*(\d+)\s*\]|\$ENV\{\s*(\w+)\s*\}|\$ENV\{\s*['"](\w+)['"]\s*\}|@ARGV\[\s*(\d+)\s*\.\.\s*\$#ARGV\s*\]|(@ARGV)\b"#,
+        )
+    });
     static PHP: LazyLock<Pattern> = LazyLock::new(|| {
         re(
-            r#"\$argv\[\s*(\d+)\s*\]|\bgetenv\(\s*['"](\w+)['"]\s*\)|\$_(?:ENV|SERVER)\[\s*['"](\w+)['"]\s*\]"#,
+            r#"\$argv\[\s*(\d+)\s*\]|\bgetenv\(\s*['"](\w+)['"]\s*\)|\$_(?:ENV|SERVER)\[\s*['"](\w+)['"]\s*\]|\barray_slice\(\s*\$argv\s*,\s*(\d+)\s*\)"#,
         )
     });
     // The index the first argument has in the language's array.
@@ -1218,6 +1226,7 @@ pub fn with_inputs<'t>(
     let mut last = 0;
     for c in pattern.captures_iter(text) {
         let Some(all) = c.get(0) else { continue };
+        let quote = |v: &str| format!("'{}'", v.replace('\\', "\\\\").replace('\'', "\\'"));
         let value = if let Some(name) = c.get(2).or(c.get(3)) {
             // The last assignment of a name is the one in effect.
             inputs
@@ -1226,6 +1235,31 @@ pub fn with_inputs<'t>(
                 .rev()
                 .find(|(n, _)| n == name.as_str())
                 .and_then(|(_, v)| v.as_deref())
+                .map(quote)
+        } else if c.get(4).is_some() || c.get(5).is_some() {
+            // A slice: a list of the arguments from there, when the shell knows every one.
+            let from = c
+                .get(4)
+                .map_or(Some(first), |n| n.as_str().parse::<usize>().ok());
+            from.and_then(|n| n.checked_sub(first))
+                .and_then(|k| {
+                    let items = inputs.args.get(k..)?;
+                    items
+                        .iter()
+                        .map(|a| a.as_deref().map(quote))
+                        .collect::<Option<Vec<_>>>()
+                })
+                .map(|items| {
+                    // Perl flattens a list where an array stands, and Ruby's splat
+                    // (`system(*ARGV)`) spreads it into the call's arguments.
+                    let spread = language == Language::Perl
+                        || (language == Language::Ruby && text[..all.start()].ends_with('*'));
+                    if spread {
+                        items.join(", ")
+                    } else {
+                        format!("[{}]", items.join(", "))
+                    }
+                })
         } else {
             // `ARGV.first` has no index: the first argument.
             let index = c
@@ -1234,14 +1268,16 @@ pub fn with_inputs<'t>(
             index
                 .and_then(|n| n.checked_sub(first))
                 .and_then(|k| inputs.args.get(k)?.as_deref())
+                .map(quote)
         };
         let Some(value) = value.filter(|_| !in_string(text, all.start())) else {
             continue;
         };
-        out.push_str(&text[last..all.start()]);
-        out.push('\'');
-        out.push_str(&value.replace('\\', "\\\\").replace('\'', "\\'"));
-        out.push('\'');
+        let splat = language == Language::Ruby
+            && (c.get(4).is_some() || c.get(5).is_some())
+            && text[..all.start()].ends_with('*');
+        out.push_str(&text[last..all.start() - usize::from(splat)]);
+        out.push_str(&value);
         last = all.end();
     }
     if last == 0 {
@@ -1546,7 +1582,59 @@ fn expression(s: &str, vars: &HashMap<String, String>, concat: &str) -> (Arg, us
             pos += s[pos..].len() - next.len();
             continue;
         }
-        return (Arg::Text(acc), pos);
+        return match operation(after, vars, concat) {
+            Operation::None => (Arg::Text(acc), pos),
+            Operation::Same(n) => (Arg::Text(acc), pos + (s[pos..].len() - after.len()) + n),
+            Operation::Join(items, n) if parts == 1 => (
+                Arg::Text(items.join(&acc)),
+                pos + (s[pos..].len() - after.len()) + n,
+            ),
+            _ => (Arg::Unknown, pos),
+        };
+    }
+}
+
+/// What follows a value in an expression.
+enum Operation {
+    /// Nothing: the value is the expression's.
+    None,
+    /// A method that leaves the command it names as it is (`.to_string()`, `.split()`), this
+    /// many bytes long.
+    Same(usize),
+    /// `SEP.join([...])` of literals, this many bytes long.
+    Join(Vec<String>, usize),
+    /// Anything else done to it (`.format(…)`, `% x`, `[1:]`, `.replace(…)`): the result is
+    /// only known when the program runs.
+    Changed,
+}
+
+fn operation(after: &str, vars: &HashMap<String, String>, concat: &str) -> Operation {
+    static SAME: LazyLock<Pattern> = LazyLock::new(|| {
+        re(
+            r#"^\.(?:to_string|to_owned|into|as_str|as_ref|clone|freeze|dup|to_s|strip|trim|split)\(\s*(?:'\s'|"\s"|' '|" ")?\s*\)|^\.(?:freeze|to_s|dup)\b"#,
+        )
+    });
+    // A method's name and its empty parentheses are short: the pattern never needs the rest
+    // of a long text (searching it on every literal was quadratic).
+    let mut end = after.len().min(64);
+    while !after.is_char_boundary(end) {
+        end -= 1;
+    }
+    if let Some(m) = SAME.find(&after[..end]) {
+        return Operation::Same(m.end());
+    }
+    if let Some(inner) = after.strip_prefix(".join(") {
+        let (list, used) = expression(inner, vars, concat);
+        return match (list, inner[used..].trim_start().strip_prefix(')')) {
+            (Arg::List(items), Some(rest)) => Operation::Join(items, after.len() - rest.len()),
+            _ => Operation::Changed,
+        };
+    }
+    let mut chars = after.chars();
+    match (chars.next(), chars.next()) {
+        (Some('.'), Some(c)) if c.is_alphabetic() || c == '_' => Operation::Changed,
+        (Some('[' | '%' | '*' | '('), _) => Operation::Changed,
+        _ => Operation::None,
     }
 }
 
@@ -1814,6 +1902,32 @@ mod tests {
     }
 
     #[test]
+    fn an_operation_on_a_literal_is_not_that_literal() {
+        let vars = HashMap::new();
+        let first = |s: &str| arguments(s, &vars, "+").into_iter().next();
+        // `" ".join(…)` is not the string `" "`, nor `"x {}".format(y)` the string `"x {}"`.
+        for s in [
+            r#"" ".join(parts))"#,
+            r#""rm -rf {}".format(d))"#,
+            r#""rm -rf %s" % d)"#,
+            r#""abc"[1:])"#,
+            r#""ls".replace("l", x))"#,
+        ] {
+            assert_eq!(first(s), Some(Arg::Unknown), "{s}");
+        }
+        // A join of literals is their text; a method that leaves a command as it is keeps it.
+        for (s, want) in [
+            (r#"" ".join(["rm", "-rf", "~"]))"#, "rm -rf ~"),
+            (r#""git status".split())"#, "git status"),
+            (r#""ls".to_string())"#, "ls"),
+            (r#""ls".freeze)"#, "ls"),
+            (r#""ls" if x else "pwd")"#, "ls"),
+        ] {
+            assert_eq!(first(s), Some(Arg::Text(want.into())), "{s}");
+        }
+    }
+
+    #[test]
     fn arguments_and_variables_stand_in_for_their_references() {
         let inputs = |stdin| crate::vocab::ProgramInputs {
             args: vec![Some("a b".into()), None, Some("it's\\".into())],
@@ -1856,6 +1970,40 @@ mod tests {
         assert_eq!(
             with(Language::Php, "unlink($argv[1]); getenv('F')"),
             "unlink('a b'); 'f'"
+        );
+        // A slice of the arguments, or all of them, is a list of them.
+        let all = crate::vocab::ProgramInputs {
+            args: vec![Some("rm".into()), Some("-rf".into()), Some("~".into())],
+            env: Vec::new(),
+            stdin: false,
+        };
+        for (language, code, want) in [
+            (
+                Language::Python,
+                "run(sys.argv[1:])",
+                "run(['rm', '-rf', '~'])",
+            ),
+            (Language::Python, "run(argv[2:])", "run(['-rf', '~'])"),
+            (
+                Language::Node,
+                "f(process.argv.slice(1))",
+                "f(['rm', '-rf', '~'])",
+            ),
+            (Language::Ruby, "system(*ARGV)", "system('rm', '-rf', '~')"),
+            (Language::Ruby, "ARGV[1..].each", "['-rf', '~'].each"),
+            (Language::Perl, "system @ARGV", "system 'rm', '-rf', '~'"),
+            (Language::Php, "f(array_slice($argv, 2))", "f(['-rf', '~'])"),
+        ] {
+            assert_eq!(
+                with_inputs(language, code, &all).into_owned(),
+                want,
+                "{code}"
+            );
+        }
+        // A slice with an argument the shell cannot know stays as written.
+        assert_eq!(
+            with(Language::Python, "run(sys.argv[1:])"),
+            "run(sys.argv[1:])"
         );
         // What the shell cannot know, the code was not given, or a string holds stays.
         for (language, code) in [
