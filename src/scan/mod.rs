@@ -240,13 +240,61 @@ pub fn commands_run(language: Language, text: &str) -> Vec<String> {
 /// True when inline code opens something for writing, or deletes, moves, copies, links or
 /// re-permissions it.
 pub fn code_writes(code: &str) -> bool {
-    static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(
-            r#"open\([^)]*,\s*['"][wax+]|\.write(_text|_bytes)?\(|writeFile|appendFile|unlink|rmSync|remove\(|rmtree|os\.rename|shutil\.|truncate|File\.(write|delete|rename|symlink|link|chmod|chown)|IO\.write|FileUtils\.|fs\.(rm|rename|copyFile|cp|symlink|link|chmod|chown)|os\.(replace|symlink|link|chmod|chown)|\b(rename|copy|symlink|chmod|chown)\(|file_put_contents"#,
-        )
-        .expect("static regex")
-    });
-    RE.is_match(code)
+    // Fixed strings, found in one pass: a pattern's compilation cost a hook process more than
+    // the search.
+    const CALLS: &[&str] = &[
+        ".write(",
+        ".write_text(",
+        ".write_bytes(",
+        "writeFile",
+        "appendFile",
+        "unlink",
+        "rmSync",
+        "remove(",
+        "rmtree",
+        "rename(",
+        "shutil.",
+        "truncate",
+        "File.write",
+        "File.delete",
+        "File.symlink",
+        "File.link",
+        "IO.write",
+        "FileUtils.",
+        "fs.rm",
+        "fs.copyFile",
+        "fs.cp",
+        "fs.symlink",
+        "fs.link",
+        "os.replace",
+        "symlink(",
+        "os.link",
+        "copy(",
+        "chmod",
+        "chown",
+        "file_put_contents",
+    ];
+    static CALL: std::sync::LazyLock<aho_corasick::AhoCorasick> =
+        std::sync::LazyLock::new(|| aho_corasick::AhoCorasick::new(CALLS).expect("fixed strings"));
+    CALL.is_match(code) || opens_for_writing(code)
+}
+
+/// `open(p, 'w')`, `fopen($p, "a+")`: a call to open whose second argument is a writing mode.
+fn opens_for_writing(code: &str) -> bool {
+    code.match_indices("open(").any(|(at, _)| {
+        let args = &code[at + "open(".len()..];
+        let args = &args[..args.find(')').unwrap_or(args.len())];
+        args.split(',').skip(1).any(|a| {
+            let a = a.trim_start();
+            // `open(p, mode='w')`
+            let a = a
+                .strip_prefix("mode")
+                .and_then(|m| m.trim_start().strip_prefix('='))
+                .map_or(a, str::trim_start);
+            a.strip_prefix(['\'', '"'])
+                .is_some_and(|m| m.starts_with(['w', 'a', 'x', '+']))
+        })
+    })
 }
 
 /// The shell commands with the same changes to files as a program's calls on literal paths
@@ -361,6 +409,36 @@ pub(crate) mod testing {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn code_writes_knows_every_changing_call_and_no_read() {
+        for code in [
+            "open('a', 'w')",
+            "fopen($p, \"a+\")",
+            "open(p, mode='x')",
+            "p.write_text('x')",
+            "fs.writeFileSync(p, x)",
+            "os.remove(p)",
+            "File.delete(f)",
+            "FileUtils.rm_rf(d)",
+            "fs.rmSync(d)",
+            "os.replace(a, b)",
+            "shutil.copy(a, b)",
+            "os.chmod(p, 0)",
+            "os.symlink(a, b)",
+            "file_put_contents($p, $x)",
+        ] {
+            assert!(code_writes(code), "{code}");
+        }
+        for code in [
+            "open('a').read()",
+            "open(p, 'r')",
+            "print(json.load(open(p)))",
+            "fs.readFileSync(p)",
+        ] {
+            assert!(!code_writes(code), "{code}");
+        }
+    }
 
     #[test]
     fn detects_languages() {

@@ -1182,109 +1182,268 @@ pub fn with_inputs<'t>(
     text: &'t str,
     inputs: &crate::vocab::ProgramInputs,
 ) -> Cow<'t, str> {
-    // Group 1: one argument's index; 2 or 3: a variable's name; 4: the index a slice of the
-    // arguments starts at (`sys.argv[1:]`, `process.argv.slice(2)`); 5: all of them (`ARGV`,
-    // `@ARGV`).
-    static PYTHON: LazyLock<Pattern> = LazyLock::new(|| {
-        re(
-            r#"\b(?:sys\.)?argv\[\s*(\d+)\s*\]|\bos\.environ\[\s*['"](\w+)['"]\s*\]|\bos\.(?:environ\.get|getenv)\(\s*['"](\w+)['"]\s*\)|\b(?:sys\.)?argv\[\s*(\d+)\s*:\s*\]"#,
-        )
-    });
-    static NODE: LazyLock<Pattern> = LazyLock::new(|| {
-        re(
-            r#"\bprocess\.argv\[\s*(\d+)\s*\]|\bprocess\.env(?:\.(\w+)\b|\[\s*['"](\w+)['"]\s*\])|\bprocess\.argv\.slice\(\s*(\d+)\s*\)"#,
-        )
-    });
-    static RUBY: LazyLock<Pattern> = LazyLock::new(|| {
-        re(
-            r#"\bARGV(?:\[\s*(\d+)\s*\]|\.first\b)|\bENV(?:\[\s*['"](\w+)['"]\s*\]|\.fetch\(\s*['"](\w+)['"]\s*\))|\bARGV\[\s*(\d+)\s*\.\.\s*(?:-1\s*)?\]|\b(ARGV)\b"#,
-        )
-    });
-    static PERL: LazyLock<Pattern> = LazyLock::new(|| {
-        re(
-            r#"\$ARGV\[\s*(\d+)\s*\]|\$ENV\{\s*(\w+)\s*\}|\$ENV\{\s*['"](\w+)['"]\s*\}|@ARGV\[\s*(\d+)\s*\.\.\s*\$#ARGV\s*\]|(@ARGV)\b"#,
-        )
-    });
-    static PHP: LazyLock<Pattern> = LazyLock::new(|| {
-        re(
-            r#"\$argv\[\s*(\d+)\s*\]|\bgetenv\(\s*['"](\w+)['"]\s*\)|\$_(?:ENV|SERVER)\[\s*['"](\w+)['"]\s*\]|\barray_slice\(\s*\$argv\s*,\s*(\d+)\s*\)"#,
-        )
-    });
     // The index the first argument has in the language's array.
-    let (pattern, first) = match language {
-        Language::Python => (&PYTHON, 1),
-        Language::Node => (&NODE, if inputs.stdin { 2 } else { 1 }),
-        Language::Ruby => (&RUBY, 0),
-        Language::Perl => (&PERL, 0),
-        Language::Php => (&PHP, 1),
+    let first = match language {
+        Language::Python | Language::Php => 1,
+        Language::Node if inputs.stdin => 2,
+        Language::Node => 1,
+        Language::Ruby | Language::Perl => 0,
         _ => return Cow::Borrowed(text),
     };
     if inputs.args.is_empty() && inputs.env.is_empty() {
         return Cow::Borrowed(text);
     }
+    let quote = |v: &str| format!("'{}'", v.replace('\\', "\\\\").replace('\'', "\\'"));
     let mut out = String::new();
     let mut last = 0;
-    for c in pattern.captures_iter(text) {
-        let Some(all) = c.get(0) else { continue };
-        let quote = |v: &str| format!("'{}'", v.replace('\\', "\\\\").replace('\'', "\\'"));
-        let value = if let Some(name) = c.get(2).or(c.get(3)) {
-            // The last assignment of a name is the one in effect.
-            inputs
+    for (at, end, reference) in input_references(language, text) {
+        if at < last || in_string(text, at) {
+            continue;
+        }
+        // Ruby's splat (`system(*ARGV)`) spreads a list into the call's arguments, and Perl
+        // flattens an array where it stands.
+        let splat = language == Language::Ruby && text[..at].ends_with('*');
+        let value = match reference {
+            InputRef::Var(name) => inputs
                 .env
                 .iter()
                 .rev()
-                .find(|(n, _)| n == name.as_str())
+                .find(|(n, _)| n == name)
                 .and_then(|(_, v)| v.as_deref())
-                .map(quote)
-        } else if c.get(4).is_some() || c.get(5).is_some() {
-            // A slice: a list of the arguments from there, when the shell knows every one.
-            let from = c
-                .get(4)
-                .map_or(Some(first), |n| n.as_str().parse::<usize>().ok());
-            from.and_then(|n| n.checked_sub(first))
+                .map(quote),
+            InputRef::Arg(n) => n
+                .checked_sub(first)
+                .and_then(|k| inputs.args.get(k)?.as_deref())
+                .map(quote),
+            InputRef::From(n) => n
+                .checked_sub(first)
                 .and_then(|k| {
-                    let items = inputs.args.get(k..)?;
-                    items
+                    inputs
+                        .args
+                        .get(k..)?
                         .iter()
                         .map(|a| a.as_deref().map(quote))
                         .collect::<Option<Vec<_>>>()
                 })
                 .map(|items| {
-                    // Perl flattens a list where an array stands, and Ruby's splat
-                    // (`system(*ARGV)`) spreads it into the call's arguments.
-                    let spread = language == Language::Perl
-                        || (language == Language::Ruby && text[..all.start()].ends_with('*'));
-                    if spread {
+                    if splat || language == Language::Perl {
                         items.join(", ")
                     } else {
                         format!("[{}]", items.join(", "))
                     }
-                })
-        } else {
-            // `ARGV.first` has no index: the first argument.
-            let index = c
-                .get(1)
-                .map_or(Some(0), |n| n.as_str().parse::<usize>().ok());
-            index
-                .and_then(|n| n.checked_sub(first))
-                .and_then(|k| inputs.args.get(k)?.as_deref())
-                .map(quote)
+                }),
         };
-        let Some(value) = value.filter(|_| !in_string(text, all.start())) else {
-            continue;
-        };
-        let splat = language == Language::Ruby
-            && (c.get(4).is_some() || c.get(5).is_some())
-            && text[..all.start()].ends_with('*');
-        out.push_str(&text[last..all.start() - usize::from(splat)]);
+        let Some(value) = value else { continue };
+        out.push_str(&text[last..at - usize::from(splat)]);
         out.push_str(&value);
-        last = all.end();
+        last = end;
     }
     if last == 0 {
         return Cow::Borrowed(text);
     }
     out.push_str(&text[last..]);
     Cow::Owned(out)
+}
+
+/// A reference to what a program is given.
+#[derive(Debug, PartialEq, Eq)]
+enum InputRef<'t> {
+    /// One argument, by its index in the language's array.
+    Arg(usize),
+    /// The arguments from this index on (all of them: the array's first index).
+    From(usize),
+    /// A variable, by name.
+    Var(&'t str),
+}
+
+/// How the text after a reference's prefix reads.
+#[derive(Clone, Copy)]
+enum After {
+    /// `N]` (an argument) or `N:]` (Python's slice).
+    Index,
+    /// `N]` or `N..]`, `N..-1]` (Ruby's range).
+    IndexOrRange,
+    /// `N..$#ARGV]` (Perl's slice).
+    PerlRange,
+    /// `N)` (a call that slices from N).
+    SliceCall,
+    /// `'NAME'` or `"NAME"` and the closing bracket.
+    QuotedName(char),
+    /// `NAME` or `'NAME'` and `}` (Perl's `$ENV{…}`).
+    PerlName,
+    /// A bare name (`process.env.NAME`).
+    Name,
+    /// Nothing more: the first argument (`ARGV.first`).
+    First,
+    /// Nothing more: all the arguments (`ARGV`, `@ARGV`).
+    All,
+}
+
+/// The references to a program's arguments and variables in `text`, in order: (start, end,
+/// what). Found by their fixed prefixes, not a pattern: a pattern's compilation cost a hook
+/// process more than the rest of the scan.
+fn input_references(language: Language, text: &str) -> Vec<(usize, usize, InputRef<'_>)> {
+    let table: &[(&str, After)] = match language {
+        Language::Python => &[
+            ("os.environ.get(", After::QuotedName(')')),
+            ("os.environ[", After::QuotedName(']')),
+            ("os.getenv(", After::QuotedName(')')),
+            ("argv[", After::Index),
+        ],
+        Language::Node => &[
+            ("process.argv.slice(", After::SliceCall),
+            ("process.argv[", After::Index),
+            ("process.env[", After::QuotedName(']')),
+            ("process.env.", After::Name),
+        ],
+        Language::Ruby => &[
+            ("ARGV.first", After::First),
+            ("ARGV[", After::IndexOrRange),
+            ("ARGV", After::All),
+            ("ENV.fetch(", After::QuotedName(')')),
+            ("ENV[", After::QuotedName(']')),
+        ],
+        Language::Perl => &[
+            ("$ARGV[", After::Index),
+            ("@ARGV[", After::PerlRange),
+            ("@ARGV", After::All),
+            ("$ENV{", After::PerlName),
+        ],
+        Language::Php => &[
+            ("array_slice($argv,", After::SliceCall),
+            ("$argv[", After::Index),
+            ("getenv(", After::QuotedName(')')),
+            ("$_ENV[", After::QuotedName(']')),
+            ("$_SERVER[", After::QuotedName(']')),
+        ],
+        _ => return Vec::new(),
+    };
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut found = Vec::new();
+    for (prefix, after) in table {
+        for (at, _) in text.match_indices(prefix) {
+            let before = text[..at].chars().next_back();
+            // A name's own start: `xARGV` or `myargv[` is another name; Python's `argv` may
+            // be `sys.argv`.
+            let bounded = prefix.starts_with(['$', '@'])
+                || match before {
+                    Some('.') => *prefix == "argv[" && text[..at].ends_with("sys."),
+                    Some(c) => !ident(c),
+                    None => true,
+                };
+            if !bounded {
+                continue;
+            }
+            let start = at + prefix.len();
+            // `sys.argv[1]` is replaced whole.
+            let at = if before == Some('.') {
+                at - "sys.".len()
+            } else {
+                at
+            };
+            if let Some((end, reference)) = reference_end(text, start, *after, ident) {
+                found.push((at, end, reference));
+            }
+        }
+    }
+    // Earliest first; at one place, the longest prefix (`ARGV[` before `ARGV`).
+    found.sort_by_key(|(at, end, _)| (*at, std::cmp::Reverse(*end)));
+    found.dedup_by_key(|(at, ..)| *at);
+    found
+}
+
+/// Where a reference whose prefix ends at `start` ends, and what it refers to.
+fn reference_end(
+    text: &str,
+    start: usize,
+    after: After,
+    ident: impl Fn(char) -> bool,
+) -> Option<(usize, InputRef<'_>)> {
+    let rest = &text[start..];
+    let digits = |s: &str| -> Option<(usize, usize)> {
+        let t = s.trim_start();
+        let n = t.len() - t.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let value = t[..n].parse().ok()?;
+        Some((value, s.len() - t.len() + n))
+    };
+    match after {
+        After::Index | After::IndexOrRange | After::PerlRange | After::SliceCall => {
+            let (n, used) = digits(rest)?;
+            let tail = rest[used..].trim_start();
+            let (ends, from) = match after {
+                After::SliceCall => (tail.strip_prefix(')')?, true),
+                After::PerlRange => (
+                    tail.strip_prefix("..")?
+                        .trim_start()
+                        .strip_prefix("$#ARGV")?
+                        .trim_start()
+                        .strip_prefix(']')?,
+                    true,
+                ),
+                _ => match tail.strip_prefix(']') {
+                    Some(r) => (r, false),
+                    None => {
+                        let r = match after {
+                            After::Index => tail.strip_prefix(':')?,
+                            _ => tail
+                                .strip_prefix("..")?
+                                .trim_start()
+                                .trim_start_matches("-1"),
+                        };
+                        (r.trim_start().strip_prefix(']')?, true)
+                    }
+                },
+            };
+            let end = text.len() - ends.len();
+            Some((
+                end,
+                if from {
+                    InputRef::From(n)
+                } else {
+                    InputRef::Arg(n)
+                },
+            ))
+        }
+        After::QuotedName(bracket) => {
+            let t = rest.trim_start();
+            let q = t.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
+            let body = &t[1..];
+            let n = body.len() - body.trim_start_matches(ident).len();
+            let after_name = body[n..].strip_prefix(q)?.trim_start();
+            let ends = after_name.strip_prefix(bracket)?;
+            (n > 0).then(|| (text.len() - ends.len(), InputRef::Var(&body[..n])))
+        }
+        After::PerlName => {
+            let t = rest.trim_start();
+            let q = t.chars().next().filter(|c| matches!(c, '\'' | '"'));
+            let body = if q.is_some() { &t[1..] } else { t };
+            let n = body.len() - body.trim_start_matches(ident).len();
+            let mut tail = &body[n..];
+            if let Some(q) = q {
+                tail = tail.strip_prefix(q)?;
+            }
+            let ends = tail.trim_start().strip_prefix('}')?;
+            (n > 0).then(|| (text.len() - ends.len(), InputRef::Var(&body[..n])))
+        }
+        After::Name => {
+            let n = rest.len() - rest.trim_start_matches(ident).len();
+            (n > 0).then(|| (start + n, InputRef::Var(&rest[..n])))
+        }
+        After::First | After::All => {
+            if rest.chars().next().is_some_and(&ident) {
+                return None;
+            }
+            let all = matches!(after, After::All);
+            Some((
+                start,
+                if all {
+                    InputRef::From(0)
+                } else {
+                    InputRef::Arg(0)
+                },
+            ))
+        }
+    }
 }
 
 /// True when `at` is inside a string literal that opened earlier on its line (an odd number
@@ -1609,19 +1768,48 @@ enum Operation {
 }
 
 fn operation(after: &str, vars: &HashMap<String, String>, concat: &str) -> Operation {
-    static SAME: LazyLock<Pattern> = LazyLock::new(|| {
-        re(
-            r#"^\.(?:to_string|to_owned|into|as_str|as_ref|clone|freeze|dup|to_s|strip|trim|split)\(\s*(?:'\s'|"\s"|' '|" ")?\s*\)|^\.(?:freeze|to_s|dup)\b"#,
-        )
-    });
-    // A method's name and its empty parentheses are short: the pattern never needs the rest
-    // of a long text (searching it on every literal was quadratic).
-    let mut end = after.len().min(64);
-    while !after.is_char_boundary(end) {
-        end -= 1;
-    }
-    if let Some(m) = SAME.find(&after[..end]) {
-        return Operation::Same(m.end());
+    // `.split()`, `.split(' ')`, `.strip()`, `.to_string()`, `.freeze`…: by hand, since a
+    // pattern's compilation costs a hook process more than this whole reading.
+    const SAME: [&str; 12] = [
+        "to_string",
+        "to_owned",
+        "into",
+        "as_str",
+        "as_ref",
+        "clone",
+        "strip",
+        "trim",
+        "split",
+        "freeze",
+        "dup",
+        "to_s",
+    ];
+    if let Some(rest) = after.strip_prefix('.') {
+        let name_len = rest.len()
+            - rest
+                .trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                .len();
+        let (name, tail) = rest.split_at(name_len);
+        if SAME.contains(&name) {
+            let args = tail.strip_prefix('(').map(|t| {
+                let t = t.trim_start();
+                let t = [r#"' '"#, r#"" ""#]
+                    .iter()
+                    .find_map(|q| t.strip_prefix(q))
+                    .unwrap_or(t);
+                t.trim_start().strip_prefix(')')
+            });
+            match args {
+                // `.freeze`, `.to_s`, `.dup` without parentheses (Ruby).
+                None if matches!(name, "freeze" | "dup" | "to_s")
+                    && !tail.starts_with(['.', '[']) =>
+                {
+                    return Operation::Same(1 + name_len);
+                }
+                Some(Some(end)) => return Operation::Same(after.len() - end.len()),
+                _ => {}
+            }
+        }
     }
     if let Some(inner) = after.strip_prefix(".join(") {
         let (list, used) = expression(inner, vars, concat);
