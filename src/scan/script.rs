@@ -146,7 +146,7 @@ static PYTHON: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     ),
     home_interp: OnceLock::new(),
     backticks: None,
-    assign: re(r#"(?m)^[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*"#),
+    assign: re(r#"(?m)(?:^|;)[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*"#),
     concat: "+",
 });
 
@@ -240,7 +240,7 @@ static RUBY: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     home: re(r#"\bDir\.home\b|\bENV\[\s*["']HOME["']\s*\]|\bENV\.fetch\(\s*["']HOME["']\s*\)"#),
     home_interp: OnceLock::new(),
     backticks: Some(re(r"`([^`\n]*)`|%x\(([^)\n]*)\)|%x\{([^}\n]*)\}")),
-    assign: re(r#"(?m)^[ \t]*([a-z_]\w*|[A-Z]\w*)[ \t]*=[ \t]*"#),
+    assign: re(r#"(?m)(?:^|;)[ \t]*([a-z_]\w*|[A-Z]\w*)[ \t]*=[ \t]*"#),
     concat: "+",
 });
 
@@ -270,7 +270,7 @@ static PERL: LazyLock<Patterns> = LazyLock::new(|| {
     home: re(r#"\$ENV\{\s*['"]?HOME['"]?\s*\}|\(getpwuid\(\$<\)\)\[7\]"#),
     home_interp: OnceLock::new(),
     backticks: Some(re(r"`([^`\n]*)`|qx\(([^)\n]*)\)|qx\{([^}\n]*)\}")),
-    assign: re(r#"(?m)^[ \t]*(?:my|our|local)?[ \t]*\$([A-Za-z_]\w*)[ \t]*=[ \t]*"#),
+    assign: re(r#"(?m)(?:^|;)[ \t]*(?:my|our|local)?[ \t]*\$([A-Za-z_]\w*)[ \t]*=[ \t]*"#),
     concat: ".",
 }
 });
@@ -304,7 +304,7 @@ static PHP: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     ),
     home_interp: OnceLock::new(),
     backticks: Some(re(r"`([^`\n]*)`")),
-    assign: re(r#"(?m)^[ \t]*\$([A-Za-z_]\w*)[ \t]*=[ \t]*"#),
+    assign: re(r#"(?m)(?:^|;)[ \t]*\$([A-Za-z_]\w*)[ \t]*=[ \t]*"#),
     concat: ".",
 });
 
@@ -1612,10 +1612,25 @@ fn literal_vars(text: &str, p: &Patterns) -> HashMap<String, String> {
         };
         let rhs = &text[all.end()..];
         let line_end = rhs.find('\n').unwrap_or(rhs.len());
-        if let (Arg::Text(v), consumed) = expression(&rhs[..line_end], &vars, p.concat) {
-            let tail = rhs[consumed..line_end].trim().trim_end_matches(';').trim();
-            if tail.is_empty() || tail.starts_with('#') || tail.starts_with("//") {
+        // One statement: to the end of the line, or to a `;` that starts the next one.
+        let known = match expression(&rhs[..line_end], &vars, p.concat) {
+            (Arg::Text(v), consumed) => {
+                let tail = rhs[consumed..line_end].trim();
+                (tail.is_empty()
+                    || tail.starts_with(';')
+                    || tail.starts_with('#')
+                    || tail.starts_with("//"))
+                .then_some(v)
+            }
+            _ => None,
+        };
+        match known {
+            Some(v) => {
                 vars.insert(name.as_str().to_string(), v);
+            }
+            // Bound again to something only known at run time: no longer the literal.
+            None => {
+                vars.remove(name.as_str());
             }
         }
     }
@@ -2087,6 +2102,22 @@ mod tests {
         let r = Recorder(Default::default());
         scan(language, text, &r);
         r.0.into_inner()
+    }
+
+    #[test]
+    fn names_bound_on_one_line_are_known_until_bound_again() {
+        let python = patterns(Language::Python).unwrap();
+        let vars = literal_vars(
+            "import os; f = 'a.txt'; g = f + '.bak'\nh = 'x'; h = input()",
+            python,
+        );
+        assert_eq!(vars.get("f").map(String::as_str), Some("a.txt"));
+        assert_eq!(vars.get("g").map(String::as_str), Some("a.txt.bak"));
+        // Bound again to what only the run knows: no longer the literal.
+        assert_eq!(vars.get("h"), None);
+        let perl = patterns(Language::Perl).unwrap();
+        let vars = literal_vars("use strict; my $f = '/etc/x'; unlink $f", perl);
+        assert_eq!(vars.get("f").map(String::as_str), Some("/etc/x"));
     }
 
     #[test]
