@@ -6,7 +6,7 @@
 #
 # On Linux with glibc the binary links glibc statically (its libc.a: in libc6-dev on Debian and
 # Ubuntu, glibc-static on Fedora): each hook process then maps no shared library and runs no
-# dynamic loader, about 0.4 ms of a 2.6 ms call (docs/PERFORMANCE.md, "Static linking").
+# dynamic loader: 0.33–0.5 ms less a call (docs/PERFORMANCE.md, "Static linking").
 # `--target` is explicit because without it cargo gives `+crt-static` to proc-macro crates
 # too, which cannot be built that way. If the static build fails (no libc.a), or with
 # PALISADE_DYNAMIC=1, the ordinary dynamically linked build, saying so.
