@@ -402,15 +402,15 @@ mod crash {
     /// The hidden first argument of the fresh image that records a crashed call.
     pub const RECORD_ARG: &str = "__record-crash";
 
-    /// The signals that mean the process cannot go on.
-    const FATAL: [libc::c_int; 7] = [
-        libc::SIGSEGV,
-        libc::SIGBUS,
-        libc::SIGILL,
-        libc::SIGFPE,
-        libc::SIGABRT,
-        libc::SIGTRAP,
-        libc::SIGSYS,
+    /// The signals that mean the process cannot go on, with their names for the refusal.
+    const FATAL: [(libc::c_int, &str); 7] = [
+        (libc::SIGSEGV, "SIGSEGV"),
+        (libc::SIGBUS, "SIGBUS"),
+        (libc::SIGILL, "SIGILL"),
+        (libc::SIGFPE, "SIGFPE"),
+        (libc::SIGABRT, "SIGABRT"),
+        (libc::SIGTRAP, "SIGTRAP"),
+        (libc::SIGSYS, "SIGSYS"),
     ];
 
     /// The deny answer and its reason, made before anything can crash: a signal handler
@@ -428,7 +428,7 @@ mod crash {
             "the hook crashed before it decided, so the call is refused",
         ));
         FALLBACK.get_or_init(|| (answer.stdout, format!("{}\n", answer.stderr)));
-        for sig in FATAL {
+        for (sig, _) in FATAL {
             // SAFETY: a zeroed sigaction with a handler of the right signature; SA_ONSTACK runs
             // it on the alternate stack std sets up for each thread, so a stack overflow can be
             // handled; SA_RESETHAND makes a fault inside the handler fatal, not a loop.
@@ -498,12 +498,7 @@ mod crash {
             }
         }
         // Another path answered already, or the fresh image could not start: deny, unrecorded.
-        if let Some((stdout, stderr)) = FALLBACK.get() {
-            write_fd(1, stdout.as_bytes());
-            write_fd(2, stderr.as_bytes());
-        }
-        // SAFETY: _exit ends the process at once, as a signal handler may.
-        unsafe { libc::_exit(2) }
+        deny_only(sig)
     }
 
     /// The fresh image's work: standard input holds the signal's number on a line, then the
@@ -523,16 +518,11 @@ mod crash {
         if !event.is_empty() {
             INPUT.get_or_init(|| event);
         }
-        let name = match sig.parse::<libc::c_int>() {
-            Ok(libc::SIGSEGV) => " (SIGSEGV)",
-            Ok(libc::SIGBUS) => " (SIGBUS)",
-            Ok(libc::SIGILL) => " (SIGILL)",
-            Ok(libc::SIGFPE) => " (SIGFPE)",
-            Ok(libc::SIGABRT) => " (SIGABRT)",
-            Ok(libc::SIGTRAP) => " (SIGTRAP)",
-            Ok(libc::SIGSYS) => " (SIGSYS)",
-            _ => "",
-        };
+        let name = FATAL
+            .iter()
+            .find(|(s, _)| sig.parse() == Ok(*s))
+            .map(|(_, n)| format!(" ({n})"))
+            .unwrap_or_default();
         super::refuse(
             "error/crash",
             &format!(
@@ -541,12 +531,13 @@ mod crash {
         )
     }
 
+    /// Writes the deny prepared at start-up and ends the process with exit 2, unrecorded.
     extern "C" fn deny_only(_sig: libc::c_int) {
         if let Some((stdout, stderr)) = FALLBACK.get() {
             write_fd(1, stdout.as_bytes());
             write_fd(2, stderr.as_bytes());
         }
-        // SAFETY: as in `on_fatal`.
+        // SAFETY: _exit ends the process at once, as a signal handler may.
         unsafe { libc::_exit(2) }
     }
 

@@ -1267,10 +1267,9 @@ enum After {
     PerlRange,
     /// `N)` (a call that slices from N).
     SliceCall,
-    /// `'NAME'` or `"NAME"` and the closing bracket.
-    QuotedName(char),
-    /// `NAME` or `'NAME'` and `}` (Perl's `$ENV{…}`).
-    PerlName,
+    /// `'NAME'` or `"NAME"` (or a bare `NAME` where `bare`, as in Perl's `$ENV{NAME}`), then
+    /// `close`.
+    Named { close: char, bare: bool },
     /// A bare name (`process.env.NAME`).
     Name,
     /// Nothing more: the first argument (`ARGV.first`).
@@ -1285,36 +1284,96 @@ enum After {
 fn input_references(language: Language, text: &str) -> Vec<(usize, usize, InputRef<'_>)> {
     let table: &[(&str, After)] = match language {
         Language::Python => &[
-            ("os.environ.get(", After::QuotedName(')')),
-            ("os.environ[", After::QuotedName(']')),
-            ("os.getenv(", After::QuotedName(')')),
+            (
+                "os.environ.get(",
+                After::Named {
+                    close: ')',
+                    bare: false,
+                },
+            ),
+            (
+                "os.environ[",
+                After::Named {
+                    close: ']',
+                    bare: false,
+                },
+            ),
+            (
+                "os.getenv(",
+                After::Named {
+                    close: ')',
+                    bare: false,
+                },
+            ),
             ("argv[", After::Index),
         ],
         Language::Node => &[
             ("process.argv.slice(", After::SliceCall),
             ("process.argv[", After::Index),
-            ("process.env[", After::QuotedName(']')),
+            (
+                "process.env[",
+                After::Named {
+                    close: ']',
+                    bare: false,
+                },
+            ),
             ("process.env.", After::Name),
         ],
         Language::Ruby => &[
             ("ARGV.first", After::First),
             ("ARGV[", After::IndexOrRange),
             ("ARGV", After::All),
-            ("ENV.fetch(", After::QuotedName(')')),
-            ("ENV[", After::QuotedName(']')),
+            (
+                "ENV.fetch(",
+                After::Named {
+                    close: ')',
+                    bare: false,
+                },
+            ),
+            (
+                "ENV[",
+                After::Named {
+                    close: ']',
+                    bare: false,
+                },
+            ),
         ],
         Language::Perl => &[
             ("$ARGV[", After::Index),
             ("@ARGV[", After::PerlRange),
             ("@ARGV", After::All),
-            ("$ENV{", After::PerlName),
+            (
+                "$ENV{",
+                After::Named {
+                    close: '}',
+                    bare: true,
+                },
+            ),
         ],
         Language::Php => &[
             ("array_slice($argv,", After::SliceCall),
             ("$argv[", After::Index),
-            ("getenv(", After::QuotedName(')')),
-            ("$_ENV[", After::QuotedName(']')),
-            ("$_SERVER[", After::QuotedName(']')),
+            (
+                "getenv(",
+                After::Named {
+                    close: ')',
+                    bare: false,
+                },
+            ),
+            (
+                "$_ENV[",
+                After::Named {
+                    close: ']',
+                    bare: false,
+                },
+            ),
+            (
+                "$_SERVER[",
+                After::Named {
+                    close: ']',
+                    bare: false,
+                },
+            ),
         ],
         _ => return Vec::new(),
     };
@@ -1404,25 +1463,19 @@ fn reference_end(
                 },
             ))
         }
-        After::QuotedName(bracket) => {
-            let t = rest.trim_start();
-            let q = t.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
-            let body = &t[1..];
-            let n = body.len() - body.trim_start_matches(ident).len();
-            let after_name = body[n..].strip_prefix(q)?.trim_start();
-            let ends = after_name.strip_prefix(bracket)?;
-            (n > 0).then(|| (text.len() - ends.len(), InputRef::Var(&body[..n])))
-        }
-        After::PerlName => {
+        After::Named { close, bare } => {
             let t = rest.trim_start();
             let q = t.chars().next().filter(|c| matches!(c, '\'' | '"'));
+            if q.is_none() && !bare {
+                return None;
+            }
             let body = if q.is_some() { &t[1..] } else { t };
             let n = body.len() - body.trim_start_matches(ident).len();
             let mut tail = &body[n..];
             if let Some(q) = q {
                 tail = tail.strip_prefix(q)?;
             }
-            let ends = tail.trim_start().strip_prefix('}')?;
+            let ends = tail.trim_start().strip_prefix(close)?;
             (n > 0).then(|| (text.len() - ends.len(), InputRef::Var(&body[..n])))
         }
         After::Name => {
