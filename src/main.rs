@@ -506,6 +506,13 @@ mod crash {
     /// and answers deny, exit 2; a second crash here only denies.
     pub fn record() -> ! {
         arm_with(deny_only);
+        // This image answers for the hook too: a panic here (any thread) is the deny prepared
+        // at start-up, never an exit 101.
+        std::panic::set_hook(Box::new(|_| deny_only(0)));
+        if std::env::var_os("PALISADE_TEST_PANIC").is_some() {
+            // Lets the tests prove it; setting it can only make palisade refuse.
+            panic!("PALISADE_TEST_PANIC is set");
+        }
         let mut input = Vec::new();
         let _ = std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut input);
         let (sig, event) = match input.iter().position(|b| *b == b'\n') {

@@ -287,6 +287,23 @@ fn a_crash_is_a_recorded_deny_with_exit_2() {
 }
 
 #[test]
+fn a_panic_while_recording_a_crash_is_still_a_deny_with_exit_2() {
+    // The fresh image that records a crash answers for the hook: a panic there must not end
+    // in exit 101 (a non-blocking error, so the call would run).
+    let sb = Sandbox::new();
+    let a = sb.hook_with(
+        sb.event("Bash", json!({"command": "ls"}))
+            .to_string()
+            .as_bytes(),
+        |c| {
+            c.env("PALISADE_TEST_CRASH", "segv");
+            c.env("PALISADE_TEST_PANIC", "1");
+        },
+    );
+    assert_refused(&a, "the hook crashed before it decided");
+}
+
+#[test]
 fn an_unreadable_policy_denies() {
     let sb = Sandbox::new();
     // A directory where the policy file should be: it exists but cannot be read as a file.
