@@ -351,140 +351,6 @@ fn upstream_network(analysis: &ShellAnalysis, idx: usize) -> bool {
     false
 }
 
-/// The text a command prints when it is known statically: `echo`, `printf`, `cat <<EOF`.
-fn printed_text(cmd: &Command) -> Option<String> {
-    if cmd.args.iter().any(|a| a.dynamic) {
-        return None;
-    }
-    match cmd.program.as_str() {
-        "echo" => Some(echo_text(&cmd.args)),
-        "printf" => printf_text(&cmd.args),
-        "cat" => {
-            let ops: Vec<&Word> = cmd.operands();
-            if (ops.is_empty() || ops.iter().all(|w| w.text == "-")) && cmd.args.len() == ops.len()
-            {
-                cmd.stdin_text.clone()
-            } else {
-                None
-            }
-        }
-        _ => None,
-    }
-}
-
-/// `echo [-n] [-e] words…`: words joined by spaces, newline unless `-n`.
-fn echo_text(args: &[Word]) -> String {
-    let mut newline = true;
-    let mut escapes = false;
-    let mut i = 0;
-    while let Some(a) = args.get(i) {
-        let t = a.text.as_str();
-        if t.len() > 1 && t.starts_with('-') && t[1..].chars().all(|c| "neE".contains(c)) {
-            newline &= !t.contains('n');
-            escapes |= t.contains('e');
-            i += 1;
-        } else {
-            break;
-        }
-    }
-    let joined = args[i..]
-        .iter()
-        .map(|w| w.text.as_str())
-        .collect::<Vec<_>>()
-        .join(" ");
-    let mut out = if escapes { unescape(&joined) } else { joined };
-    if newline {
-        out.push('\n');
-    }
-    out
-}
-
-/// `printf FORMAT [ARGS…]`: escapes interpreted; `%s`/`%b`/`%d` take the arguments in order,
-/// the format is reused while arguments remain (as the shell does).
-fn printf_text(args: &[Word]) -> Option<String> {
-    let mut rest = args;
-    if rest.first().is_some_and(|a| a.text == "--") {
-        rest = &rest[1..];
-    }
-    let (fmt, mut params) = rest.split_first()?;
-    if fmt.text.starts_with('-') {
-        return None; // `printf -v var`: assigns, prints nothing.
-    }
-    let mut out = String::new();
-    // Bounded: each round consumes at least one argument or stops.
-    for _ in 0..=args.len() {
-        let mut used = false;
-        let mut chars = fmt.text.chars().peekable();
-        while let Some(c) = chars.next() {
-            match c {
-                '%' => match chars.next() {
-                    Some('%') => out.push('%'),
-                    Some(conv) => {
-                        // Skip flags/width/precision up to the conversion letter.
-                        let mut conv = conv;
-                        while !conv.is_ascii_alphabetic() {
-                            match chars.next() {
-                                Some(n) => conv = n,
-                                None => break,
-                            }
-                        }
-                        let arg = params.first().map(|w| w.text.clone()).unwrap_or_default();
-                        if !params.is_empty() {
-                            params = &params[1..];
-                            used = true;
-                        }
-                        if conv == 'b' {
-                            out.push_str(&unescape(&arg));
-                        } else {
-                            out.push_str(&arg);
-                        }
-                    }
-                    None => out.push('%'),
-                },
-                '\\' => {
-                    let mut s = String::from('\\');
-                    if let Some(n) = chars.next() {
-                        s.push(n);
-                    }
-                    out.push_str(&unescape(&s));
-                }
-                other => out.push(other),
-            }
-        }
-        if !used || params.is_empty() {
-            break;
-        }
-    }
-    Some(out)
-}
-
-/// Interprets the common backslash escapes of `echo -e` and `printf`.
-fn unescape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('n') => out.push('\n'),
-            Some('t') => out.push('\t'),
-            Some('r') => out.push('\r'),
-            Some('\\') => out.push('\\'),
-            Some('a') => out.push('\u{7}'),
-            Some('e') => out.push('\u{1b}'),
-            Some('0') => {}
-            Some(other) => {
-                out.push('\\');
-                out.push(other);
-            }
-            None => out.push('\\'),
-        }
-    }
-    out
-}
-
 /// Every file the analysed line writes or changes.
 pub fn writes(analysis: &ShellAnalysis, scope: &Scope) -> Vec<FileWrite> {
     let mut out = Vec::new();
@@ -521,7 +387,7 @@ fn redirect_writes(
         w.append = append;
         if stdout {
             w.from_network = upstream_network(analysis, i);
-            w.content = printed_text(cmd);
+            w.content = crate::shell::printed_text(cmd);
             if w.content.is_none() && cmd.program == "cat" {
                 let ops = cmd.operands();
                 if let [only] = ops.as_slice()
@@ -551,7 +417,7 @@ fn command_writes(
             let content = cmd
                 .stdin_text
                 .clone()
-                .or_else(|| upstream.and_then(printed_text));
+                .or_else(|| upstream.and_then(crate::shell::printed_text));
             let network = upstream_network(analysis, i);
             for op in operands_skipping(cmd, "", &["output-error"]) {
                 if is_device(&op.text) {
@@ -1003,62 +869,8 @@ pub fn reads(cmd: &Command, scope: &Scope) -> Vec<PathBuf> {
     out
 }
 
-/// The script operand of an interpreter command: the first operand after its options, or
-/// `None` when the code comes from an argument or stdin.
-fn script_operand<'a>(
-    cmd: &'a Command,
-    interp: &Interpreter,
-    args: &'a [Word],
-) -> Option<&'a Word> {
-    let mut iter = args.iter();
-    while let Some(a) = iter.next() {
-        let t = a.text.as_str();
-        if t == "--" {
-            return iter.next();
-        }
-        if t == "-" {
-            return None;
-        }
-        if !t.starts_with('-') && !t.starts_with('+') {
-            return Some(a);
-        }
-        let name = t.split('=').next().unwrap_or(t);
-        if interp.code_from_arg.contains(&name)
-            || (interp.language == Language::Shell
-                && t.starts_with('-')
-                && !t.starts_with("--")
-                && (t.contains('c') || t.contains('s')))
-        {
-            return None;
-        }
-        if interp.with_value.contains(&t) {
-            iter.next();
-        }
-        let _ = cmd;
-    }
-    None
-}
-
 /// Deepest inline code followed (`python -c` running `perl -e` running …).
 const MAX_INLINE_DEPTH: usize = 4;
-
-/// The code argument of `python -c CODE`, `node -e CODE`, `perl -e CODE`, `php -r CODE`.
-fn inline_code<'a>(interp: &Interpreter, args: &'a [Word]) -> Option<&'a Word> {
-    let mut iter = args.iter();
-    while let Some(a) = iter.next() {
-        let name = a.text.split('=').next().unwrap_or(&a.text);
-        if name == "-m" {
-            return None;
-        }
-        if interp.code_from_arg.contains(&name) {
-            return match a.text.split_once('=') {
-                Some(_) => None,
-                None => iter.next(),
-            };
-        }
-    }
-    None
-}
 
 /// Every file the call executes. Commands in the analysis are already unwrapped (`sudo`,
 /// `env`, `timeout`, `bash -c`…), so wrappers need no handling here. Test-only: a call's runs
@@ -1500,22 +1312,16 @@ fn command_executions(
         } else {
             &cmd.args
         };
-        match script_operand(cmd, &interp, args) {
-            Some(f) => out.push(exec(res(&f.text), program, i, Some(interp.language))),
-            None if interp.language != Language::Shell
-                && let Some(code) = inline_code(&interp, args) =>
-            {
-                // `python3 -c "…"`, `perl -e '…'`: the commands the code runs, as far as
-                // they are literal (the shell analysis unwraps `sh -c` itself).
-                for line in crate::scan::commands_run(interp.language, &code.text) {
-                    let inner = crate::shell::analyse(&line);
-                    for c in &inner.commands {
-                        command_executions(&inner, scope, i, c, out, depth + 1);
-                    }
-                }
-            }
-            None => {
-                // The interpreter reads its code from stdin: `sh < x.sh`, `cat x.sh | sh`.
+        let source = interp.switches.source(args);
+        match source {
+            crate::vocab::Source::Script { word } => out.push(exec(
+                res(&args[word].text),
+                program,
+                i,
+                Some(interp.language),
+            )),
+            // The interpreter reads its code from stdin: `sh < x.sh`, `cat x.sh | sh`.
+            crate::vocab::Source::Stdin { .. } => {
                 let mut fed = reads(cmd, scope);
                 if let Some(up) = cmd.stdin_from.and_then(|j| analysis.commands.get(j))
                     && up.program == "cat"
@@ -1524,6 +1330,21 @@ fn command_executions(
                 }
                 for p in fed {
                     out.push(exec(p, format!("{program} <"), i, Some(interp.language)));
+                }
+            }
+            _ => {}
+        }
+        // `python3 -c "…"`, `perl -e '…'`, `python3 - <<EOF`: the commands the code runs, as
+        // far as they are literal once its arguments are put in (the shell analysis unwraps
+        // `sh -c` itself).
+        if interp.language != Language::Shell
+            && let Some(code) = crate::vocab::program_code_of(analysis, cmd)
+        {
+            let text = crate::scan::with_inputs(interp.language, &code.code, &code.inputs());
+            for line in crate::scan::commands_run(interp.language, &text) {
+                let inner = crate::shell::analyse(&line);
+                for c in &inner.commands {
+                    command_executions(&inner, scope, i, c, out, depth + 1);
                 }
             }
         }
@@ -2639,24 +2460,5 @@ mod tests {
         );
         let e = executions(&shell_call(vec![cmd("git push origin main")]), &scope());
         assert_eq!(e[0].path, p("/home/dev/project/.git/hooks/pre-push"));
-    }
-
-    #[test]
-    fn printf_reuses_format_and_stays_bounded() {
-        let args: Vec<Word> = ["%s\\n", "a", "b", "c"]
-            .iter()
-            .map(|s| Word::literal(*s))
-            .collect();
-        assert_eq!(printf_text(&args).as_deref(), Some("a\nb\nc\n"));
-        let args: Vec<Word> = ["no conversions\\n", "x"]
-            .iter()
-            .map(|s| Word::literal(*s))
-            .collect();
-        assert_eq!(printf_text(&args).as_deref(), Some("no conversions\n"));
-        assert_eq!(
-            echo_text(&[Word::literal("-e"), Word::literal("a\\nb")]),
-            "a\nb\n"
-        );
-        assert_eq!(echo_text(&[Word::literal("-n"), Word::literal("a")]), "a");
     }
 }

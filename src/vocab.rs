@@ -105,46 +105,204 @@ pub fn basename(s: &str) -> &str {
 // ---------------------------------------------------------------------------------------------
 // Interpreters
 
-/// How an interpreter (of a language palisade scans) is told what to run: the language, options that take a value, options
-/// after which the code is not a script file, and options whose value is the code itself.
+/// How an interpreter (of a language palisade scans) is told what to run: its language and
+/// the grammar of its command line.
 #[derive(Debug, Clone, Copy)]
 pub struct Interpreter {
     pub language: Language,
-    /// Options followed by a value (`-W arg`, `--require mod`).
-    pub with_value: &'static [&'static str],
-    /// Options after which no script file follows (`-c CODE`, `-m module`).
-    pub code_from_arg: &'static [&'static str],
-    /// Options whose value is code to run (`python -c CODE`, `node -e CODE`).
-    pub inline_code: &'static [&'static str],
+    pub switches: Switches,
+}
+
+/// The grammar of an interpreter's options, as its own option parser reads them: which take a
+/// value, which take the code, whether short options group (`perl -lne CODE`, `python3 -Ic
+/// CODE`, `ruby -we CODE`) and whether a value may be attached (`-cCODE`, `--eval=CODE`).
+#[derive(Debug, Clone, Copy)]
+pub struct Switches {
+    /// Short options may be grouped in one word; otherwise each word is one option.
+    pub grouped: bool,
+    /// Short options whose value is code: the rest of the word, or the next word.
+    pub code: &'static str,
+    /// The code is the first operand, not the option's value (`bash -xc CODE`).
+    pub code_is_operand: bool,
+    /// Whole words whose value is code: the next word, or after `=` (`--eval=CODE`, `-pe`).
+    pub long_code: &'static [&'static str],
+    /// Short options with a value: the rest of the word, or the next word (`-W ignore`).
+    pub value: &'static str,
+    /// Short options whose value is only the rest of the word, maybe empty (`perl -i.bak`).
+    pub attached: &'static str,
+    /// Short options followed by digits only (`perl -l0`, `ruby -0777`).
+    pub digits: &'static str,
+    /// Long options followed by a value word unless written `--opt=value`.
+    pub long_value: &'static [&'static str],
+    /// Short options whose value is the script file (`php -f x.php`).
+    pub script: &'static str,
+    /// Short options that read the program from standard input (`bash -s`).
+    pub stdin: &'static str,
+    /// Short options after which the program is neither a file nor code (`python3 -m mod`).
+    pub other: &'static str,
+}
+
+const NO_SWITCHES: Switches = Switches {
+    grouped: false,
+    code: "",
+    code_is_operand: false,
+    long_code: &[],
+    value: "",
+    attached: "",
+    digits: "",
+    long_value: &[],
+    script: "",
+    stdin: "",
+    other: "",
+};
+
+/// Where an interpreter's command line says its program comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source<'a> {
+    /// Code on the command line, in argument `word` (all of it, or after `-c`/`=`).
+    Inline { word: usize, code: &'a str },
+    /// A script file named by argument `word`.
+    Script { word: usize },
+    /// Standard input; the program's own arguments start at argument `from`.
+    Stdin { from: usize },
+    /// Neither: a module (`python3 -m`), or an option missing its value.
+    Other,
+}
+
+impl Switches {
+    /// Where the program comes from in `args`, read as the interpreter reads its options.
+    pub fn source<'a>(&self, args: &'a [Word]) -> Source<'a> {
+        let mut i = 0;
+        let mut code_operand = false;
+        let next = |i: usize| args.get(i).map(|w| w.text.as_str());
+        while let Some(t) = next(i) {
+            if t == "-" {
+                return Source::Stdin { from: i + 1 };
+            }
+            if t == "--" {
+                i += 1;
+                break;
+            }
+            if !t.starts_with('-') || t.len() == 1 {
+                break;
+            }
+            let (name, attached) = match t.split_once('=') {
+                Some((n, v)) if t.starts_with("--") => (n, Some(v)),
+                _ => (t, None),
+            };
+            if self.long_code.contains(&name) {
+                return match attached {
+                    Some(code) => Source::Inline { word: i, code },
+                    None => match next(i + 1) {
+                        Some(code) => Source::Inline { word: i + 1, code },
+                        None => Source::Other,
+                    },
+                };
+            }
+            if t.starts_with("--") {
+                i += if attached.is_none() && self.long_value.contains(&name) {
+                    2
+                } else {
+                    1
+                };
+                continue;
+            }
+            // Short options, one or grouped: each letter's class says what follows it.
+            let mut skip_next = false;
+            let mut chars = t.char_indices().skip(1).peekable();
+            while let Some((at, c)) = chars.next() {
+                let rest = &t[at + c.len_utf8()..];
+                let has = |set: &str| set.contains(c);
+                if has(self.code) && !self.code_is_operand {
+                    if !rest.is_empty() {
+                        return Source::Inline {
+                            word: i,
+                            code: rest,
+                        };
+                    }
+                    return match next(i + 1) {
+                        Some(code) => Source::Inline { word: i + 1, code },
+                        None => Source::Other,
+                    };
+                }
+                if has(self.code) {
+                    code_operand = true;
+                } else if has(self.script) {
+                    return match rest.is_empty() {
+                        true if next(i + 1).is_some() => Source::Script { word: i + 1 },
+                        _ => Source::Other,
+                    };
+                } else if has(self.stdin) {
+                    return Source::Stdin { from: i + 1 };
+                } else if has(self.other) {
+                    return Source::Other;
+                } else if has(self.value) {
+                    skip_next = rest.is_empty();
+                    break;
+                } else if has(self.attached) {
+                    break;
+                } else if has(self.digits) {
+                    // Octal digits, or `x` and hex digits (`-0x1FF`); `-le` is `-l`, `-e`.
+                    while chars.next_if(|(_, d)| d.is_digit(8)).is_some() {}
+                    if chars.next_if(|(_, d)| *d == 'x').is_some() {
+                        while chars.next_if(|(_, d)| d.is_ascii_hexdigit()).is_some() {}
+                    }
+                }
+                if !self.grouped {
+                    break;
+                }
+            }
+            i += if skip_next { 2 } else { 1 };
+        }
+        match next(i) {
+            Some(code) if code_operand => Source::Inline { word: i, code },
+            Some(_) => Source::Script { word: i },
+            None if code_operand => Source::Other,
+            None => Source::Stdin { from: i },
+        }
+    }
 }
 
 const SHELL: Interpreter = Interpreter {
     language: Language::Shell,
-    with_value: &["-o", "-O", "+o", "+O", "--rcfile", "--init-file"],
-    code_from_arg: &["-c", "-s"],
-    inline_code: &["-c"],
+    switches: Switches {
+        grouped: true,
+        code: "c",
+        code_is_operand: true,
+        value: "oO",
+        long_value: &["--rcfile", "--init-file"],
+        stdin: "s",
+        ..NO_SWITCHES
+    },
 };
 const PYTHON: Interpreter = Interpreter {
     language: Language::Python,
-    with_value: &["-W", "-X", "--check-hash-based-pycs"],
-    code_from_arg: &["-c", "-m"],
-    inline_code: &["-c"],
+    switches: Switches {
+        grouped: true,
+        code: "c",
+        value: "WX",
+        long_value: &["--check-hash-based-pycs"],
+        other: "m",
+        ..NO_SWITCHES
+    },
 };
 const NODE: Interpreter = Interpreter {
     language: Language::Node,
-    with_value: &[
-        "-r",
-        "--require",
-        "--import",
-        "--loader",
-        "--experimental-loader",
-        "--env-file",
-        "-C",
-        "--conditions",
-        "--input-type",
-    ],
-    code_from_arg: &["-e", "--eval", "-p", "--print"],
-    inline_code: &["-e", "--eval", "-p", "--print"],
+    switches: Switches {
+        code: "ep",
+        long_code: &["--eval", "--print", "-pe"],
+        value: "rC",
+        long_value: &[
+            "--require",
+            "--import",
+            "--loader",
+            "--experimental-loader",
+            "--env-file",
+            "--conditions",
+            "--input-type",
+        ],
+        ..NO_SWITCHES
+    },
 };
 
 /// The interpreter a program is, by name (`python3.12`, `node`, `bash`…).
@@ -161,41 +319,78 @@ fn interpreter_named(p: &str) -> Option<Interpreter> {
         | "csh" | "tcsh" => SHELL,
         _ if p.starts_with("python") || p.starts_with("pypy") => PYTHON,
         "node" | "nodejs" | "bun" | "tsx" | "ts-node" => NODE,
-        "deno" => Interpreter {
-            inline_code: &["eval"],
-            ..NODE
-        },
+        "deno" => NODE,
         "ruby" => Interpreter {
             language: Language::Ruby,
-            with_value: &["-r", "-I", "-C", "-E", "--encoding"],
-            code_from_arg: &["-e"],
-            inline_code: &["-e"],
+            switches: Switches {
+                grouped: true,
+                code: "e",
+                value: "CEIr",
+                attached: "FiKTWx",
+                digits: "0",
+                long_value: &["--encoding"],
+                ..NO_SWITCHES
+            },
         },
         "perl" => Interpreter {
             language: Language::Perl,
-            with_value: &["-I", "-M", "-m", "-x"],
-            code_from_arg: &["-e", "-E"],
-            inline_code: &["-e", "-E"],
+            switches: Switches {
+                grouped: true,
+                code: "eE",
+                value: "IMm",
+                attached: "CdDFixV",
+                digits: "l0",
+                ..NO_SWITCHES
+            },
         },
         "php" => Interpreter {
             language: Language::Php,
-            with_value: &["-c", "-d", "-z"],
-            code_from_arg: &["-r", "-R", "-B", "-E"],
-            inline_code: &["-r"],
+            switches: Switches {
+                code: "rBRE",
+                value: "cdzStF",
+                script: "f",
+                ..NO_SWITCHES
+            },
         },
         _ => return None,
     })
 }
 
-/// Options whose value is inline code, for every program that takes code on its command line.
-/// A shell's `-c` is not here: the shell analysis already unwraps it into commands.
-fn inline_code_flags(program: &str) -> Option<&'static [&'static str]> {
+/// The option grammar of a program that takes code on its command line: the interpreters',
+/// and Lua's and AppleScript's (whose code palisade does not scan but must not take for files).
+fn switches_of(program: &str) -> Option<Switches> {
     match family(program) {
-        "lua" | "luajit" | "osascript" => Some(&["-e"]),
-        _ => interpreter(program)
-            .filter(|i| i.language != Language::Shell)
-            .map(|i| i.inline_code),
+        "lua" | "luajit" => Some(Switches {
+            code: "e",
+            value: "l",
+            ..NO_SWITCHES
+        }),
+        "osascript" => Some(Switches {
+            code: "e",
+            value: "ls",
+            ..NO_SWITCHES
+        }),
+        _ => interpreter(program).map(|i| i.switches),
     }
+}
+
+/// Where `cmd` takes its program from, when it is an interpreter.
+pub fn program_source(cmd: &Command) -> Option<Source<'_>> {
+    let switches = switches_of(&cmd.program)?;
+    if family(&cmd.program) != "deno" {
+        return Some(switches.source(&cmd.args));
+    }
+    // `deno eval [options] CODE`: a subcommand, then the code where a script would be.
+    Some(match cmd.args.split_first() {
+        Some((sub, rest)) if sub.text == "eval" => match switches.source(rest) {
+            Source::Script { word } => Source::Inline {
+                word: word + 1,
+                code: rest[word].text.as_str(),
+            },
+            _ => Source::Other,
+        },
+        _ => Source::Other,
+    })
 }
 
 /// The language an interpreter runs, by its program name (`python3.12`, `node`, `perl`…);
@@ -211,22 +406,30 @@ pub fn language_of_program(prog: &str) -> Language {
     }
 }
 
-/// The code an interpreter is given inline (`python3 -c CODE`, `node -e CODE`, `deno eval CODE`).
+/// The code an interpreter is given inline (`python3 -c CODE`, `perl -lne CODE`, `node
+/// --eval=CODE`, `deno eval CODE`).
 pub fn inline_code(cmd: &Command) -> Option<&str> {
-    inline_code_words(cmd).map(|(code, _)| code.text.as_str())
+    inline_code_at(cmd).map(|(_, code)| code)
 }
 
-/// The word holding `cmd`'s inline code, and the words after it (the program's arguments).
-fn inline_code_words(cmd: &Command) -> Option<(&Word, &[Word])> {
-    let flags = inline_code_flags(&cmd.program)?;
-    let at = cmd
-        .args
-        .iter()
-        .position(|a| flags.contains(&a.text.as_str()))?;
-    Some((
-        cmd.args.get(at + 1)?,
-        cmd.args.get(at + 2..).unwrap_or_default(),
-    ))
+/// The inline code of `cmd` and the index of the argument holding it (`-cCODE` holds it after
+/// the option). A shell's `-c` is not here: the shell analysis already unwraps it into commands.
+pub fn inline_code_at(cmd: &Command) -> Option<(usize, &str)> {
+    let switches = switches_of(&cmd.program).filter(|s| !s.code_is_operand)?;
+    match program_source(cmd)? {
+        Source::Inline { word, code } => Some((word, code)),
+        Source::Script { .. } => {
+            // An option the grammar does not know may have taken its value for the script: a
+            // code option further on still names code (`python3 manage.py shell -c CODE`).
+            let is_code = |t: &str| {
+                switches.long_code.contains(&t)
+                    || (t.len() == 2 && t.starts_with('-') && switches.code.contains(&t[1..]))
+            };
+            let at = cmd.args.iter().position(|a| is_code(&a.text))?;
+            Some((at + 1, cmd.args.get(at + 1)?.text.as_str()))
+        }
+        Source::Stdin { .. } | Source::Other => None,
+    }
 }
 
 /// The program an interpreter runs from its command line (`python3 -c CODE a b`) or its
@@ -279,58 +482,38 @@ impl ProgramCode<'_> {
 /// inline code, or the here-document, here-string or literal `echo`/`printf`/`cat` output on
 /// its standard input when it names no script file.
 pub fn program_code(analysis: &crate::shell::ShellAnalysis, i: usize) -> Option<ProgramCode<'_>> {
-    let cmd = analysis.commands.get(i)?;
-    if let Some((code, rest)) = inline_code_words(cmd) {
+    program_code_of(analysis, analysis.commands.get(i)?)
+}
+
+/// `program_code` of `cmd`, a command of `analysis` (or one derived from it, as `busybox
+/// python3 …` is `python3 …`).
+pub fn program_code_of<'a>(
+    analysis: &'a crate::shell::ShellAnalysis,
+    cmd: &'a Command,
+) -> Option<ProgramCode<'a>> {
+    if let Some((word, code)) = inline_code_at(cmd) {
         return Some(ProgramCode {
-            code: std::borrow::Cow::Borrowed(code.text.as_str()),
-            args: rest.iter().collect(),
+            code: std::borrow::Cow::Borrowed(code),
+            args: cmd
+                .args
+                .get(word + 1..)
+                .unwrap_or_default()
+                .iter()
+                .collect(),
             env: &cmd.env,
             stdin: false,
         });
     }
-    let interp = interpreter(&cmd.program).filter(|i| i.language != Language::Shell)?;
-    // The first word that is not an option (or an option's value) names the script; `-` or
-    // none is standard input.
-    let mut args = cmd.args.iter();
-    let mut rest = Vec::new();
-    while let Some(a) = args.next() {
-        if a.text == "-" {
-            rest = args.collect();
-            break;
-        }
-        if a.text == "--" {
-            // After `--` a word names the script.
-            if args.next().is_some() {
-                return None;
-            }
-            break;
-        }
-        if !a.text.starts_with('-') {
-            return None;
-        }
-        if interp.with_value.contains(&a.text.as_str()) {
-            args.next();
-        }
-    }
+    interpreter(&cmd.program).filter(|i| i.language != Language::Shell)?;
+    let Source::Stdin { from } = program_source(cmd)? else {
+        return None;
+    };
+    let rest: Vec<&Word> = cmd.args.get(from..).unwrap_or_default().iter().collect();
     let code = match &cmd.stdin_text {
         Some(text) => text.clone(),
         None => {
             let up = analysis.commands.get(cmd.stdin_from?)?;
-            if up.args.iter().any(|a| a.dynamic) {
-                return None;
-            }
-            match up.program.as_str() {
-                "echo" => up
-                    .args
-                    .iter()
-                    .filter(|a| !matches!(a.text.as_str(), "-n" | "-e"))
-                    .map(|a| a.text.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" "),
-                "printf" => up.args.first()?.text.replace("\\n", "\n"),
-                "cat" if up.operands().is_empty() => up.stdin_text.clone()?,
-                _ => return None,
-            }
+            crate::shell::printed_text(up)?
         }
     };
     Some(ProgramCode {
@@ -3543,13 +3726,81 @@ mod tests {
             code("python3 -W ignore - a <<< 'x'"),
             own("x", &["a"], true)
         );
-        assert_eq!(code("echo 'x()' | node"), own("x()", &[], true));
+        assert_eq!(code("echo 'x()' | node"), own("x()\n", &[], true));
+        assert_eq!(
+            code("printf 'a\\tb\\n' | python3"),
+            own("a\tb\n", &[], true)
+        );
         assert_eq!(code("python3 -u <<'EOF'\nx\nEOF"), own("x\n", &[], true));
         assert_eq!(code("python3 -- <<< 'x'"), own("x", &[], true));
         // A script file is the program: standard input is its data.
         assert_eq!(code("python3 tool.py - <<< 'x'"), None);
         assert_eq!(code("python3 -- tool.py <<< 'x'"), None);
         assert_eq!(code("bash -s <<< 'x'"), None);
+    }
+
+    #[test]
+    fn inline_code_is_found_as_each_interpreter_reads_its_options() {
+        let code = |line: &str| -> Option<(String, Vec<String>)> {
+            let a = crate::shell::analyse(line);
+            program_code(&a, 0).map(|p| {
+                let args = p.args.iter().map(|w| w.text.clone()).collect();
+                (p.code.into_owned(), args)
+            })
+        };
+        let own = |c: &str, a: &[&str]| Some((c.into(), a.iter().map(|s| s.to_string()).collect()));
+        // Grouped short options end in the code option.
+        assert_eq!(code("perl -lne 'C' f"), own("C", &["f"]));
+        assert_eq!(code("perl -0777 -ne 'C'"), own("C", &[]));
+        assert_eq!(code("perl -l0e 'C'"), own("C", &[]));
+        assert_eq!(code("python3 -Ic 'C' a"), own("C", &["a"]));
+        assert_eq!(code("ruby -we 'C'"), own("C", &[]));
+        assert_eq!(code("ruby -rjson -e 'C'"), own("C", &[]));
+        assert_eq!(code("ruby -r json -e 'C'"), own("C", &[]));
+        // The code attached to its option.
+        assert_eq!(code("python3 -c'C' a"), own("C", &["a"]));
+        assert_eq!(code("node --eval='C' a"), own("C", &["a"]));
+        assert_eq!(code("node -pe 'C'"), own("C", &[]));
+        assert_eq!(code("php -r'C'"), own("C", &[]));
+        assert_eq!(code("php -B 'C' -R 'D'"), own("C", &["-R", "D"]));
+        // Options with values before the code.
+        assert_eq!(code("perl -I lib -e 'C'"), own("C", &[]));
+        assert_eq!(code("python3 -W ignore -c 'C'"), own("C", &[]));
+        assert_eq!(code("python3 -Wignore -c 'C'"), own("C", &[]));
+        assert_eq!(code("node --require ./r.js -e 'C'"), own("C", &[]));
+        assert_eq!(code("deno eval --quiet 'C'"), own("C", &[]));
+        assert_eq!(code("lua5.4 -e 'C'"), own("C", &[]));
+        // A module, or a script, is not inline code; a code option after a script still is.
+        assert_eq!(code("python3 -m pytest -c pytest.ini"), None);
+        assert_eq!(code("perl -ie 's/a/b/' f"), None);
+        assert_eq!(code("node app.js"), None);
+        assert_eq!(code("python3 manage.py shell -c 'C'"), own("C", &[]));
+    }
+
+    #[test]
+    fn a_shell_command_line_names_its_script_code_or_standard_input() {
+        // Words as given: the shell analysis would unwrap `bash -c` into its commands.
+        let source = |line: &str| {
+            let mut words = line.split(' ').map(Word::literal);
+            let program = words.next().unwrap_or_else(|| Word::literal(""));
+            let args: Vec<Word> = words.collect();
+            match interpreter(&program.text).map(|i| i.switches.source(&args)) {
+                Some(Source::Script { word }) => format!("script {}", args[word].text),
+                Some(Source::Inline { code, .. }) => format!("code {code}"),
+                Some(Source::Stdin { from }) => format!("stdin {from}"),
+                Some(Source::Other) => "other".into(),
+                None => "none".into(),
+            }
+        };
+        assert_eq!(source("bash -xc ls a"), "code ls");
+        assert_eq!(source("bash -x run.sh"), "script run.sh");
+        assert_eq!(source("bash -o pipefail run.sh"), "script run.sh");
+        assert_eq!(source("bash -s a b"), "stdin 1");
+        assert_eq!(source("bash"), "stdin 0");
+        assert_eq!(source("php -f x.php"), "script x.php");
+        assert_eq!(source("python3 -- x.py"), "script x.py");
+        assert_eq!(source("python3 -u - a"), "stdin 2");
+        assert_eq!(source("python3 -c"), "other");
     }
 
     #[test]

@@ -957,12 +957,8 @@ fn is_mode(t: &str) -> bool {
 fn not_files(c: &Command) -> Vec<&crate::shell::Word> {
     let mut out: Vec<&crate::shell::Word> =
         c.args.iter().filter(|w| w.text.contains("://")).collect();
-    if let Some(code) = vocab::inline_code(c) {
-        out.extend(
-            c.args
-                .iter()
-                .filter(|w| std::ptr::eq(w.text.as_str(), code)),
-        );
+    if let Some((word, _)) = vocab::inline_code_at(c) {
+        out.extend(c.args.get(word));
     }
     let pattern_first = matches!(
         c.program.as_str(),

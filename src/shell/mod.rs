@@ -144,10 +144,13 @@ mod flags;
 pub mod option_commands;
 mod parse;
 mod powershell;
+mod printed;
 #[cfg(test)]
 mod tests;
 mod unwrap;
 mod words;
+
+pub use printed::printed_text;
 
 /// Set by `keep_syntax_trees`: the process ends after one call, so syntax trees are not freed.
 static KEEP_TREES: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);

@@ -217,75 +217,6 @@ fn mktemp_path(c: &crate::shell::Command) -> Option<String> {
     Some(base)
 }
 
-/// `printf` escapes: `\n`, `\t`, `\0`, `\\` and octal `\0NNN`.
-fn unescape(s: &str) -> String {
-    let mut out = String::new();
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('n') => out.push('\n'),
-            Some('t') => out.push('\t'),
-            Some('r') => out.push('\r'),
-            Some('\\') => out.push('\\'),
-            Some('0') => {
-                let mut n = 0u32;
-                let mut digits = 0;
-                while digits < 3
-                    && let Some(d) = chars.peek().and_then(|d| d.to_digit(8))
-                {
-                    n = n * 8 + d;
-                    chars.next();
-                    digits += 1;
-                }
-                out.push(char::from_u32(n).unwrap_or('\0'));
-            }
-            Some(o) => {
-                out.push('\\');
-                out.push(o);
-            }
-            None => out.push('\\'),
-        }
-    }
-    out
-}
-
-/// What `printf FORMAT ARGS…` prints, for formats made of `%s`, `%b`, `%%` and escapes.
-fn printf_output(args: &[&str]) -> Option<String> {
-    let (format, rest) = args.split_first()?;
-    let format = unescape(format);
-    let mut out = String::new();
-    let mut next = 0;
-    loop {
-        let mut used = false;
-        let mut chars = format.chars();
-        while let Some(c) = chars.next() {
-            if c != '%' {
-                out.push(c);
-                continue;
-            }
-            match chars.next()? {
-                '%' => out.push('%'),
-                's' | 'b' | 'd' | 'q' => {
-                    used = true;
-                    out.push_str(rest.get(next).copied().unwrap_or(""));
-                    next += 1;
-                }
-                _ => return None,
-            }
-            if out.len() > MAX_FED_BYTES {
-                return None;
-            }
-        }
-        if !used || next >= rest.len() {
-            return Some(out);
-        }
-    }
-}
-
 impl Analyser {
     /// The text a pipeline stage writes when it is literal: `echo`, `printf`, `cat <<EOF`.
     pub(in crate::shell) fn fed_text(&self, index: Option<usize>) -> Option<String> {
@@ -298,8 +229,8 @@ impl Analyser {
             if c.args.iter().any(|a| a.dynamic) || c.redirects.iter().any(|r| r.fd != Some(2)) {
                 return None;
             }
-            let args: Vec<&str> = c.args.iter().map(|a| a.text.as_str()).collect();
-            return printf_output(&args);
+            return crate::shell::printed::printf_text(&c.args)
+                .filter(|t| t.len() <= MAX_FED_BYTES);
         }
         let text = self.piped_script(index)?;
         Some(
@@ -348,7 +279,7 @@ impl Analyser {
                     .or_else(|| t.strip_prefix("-d").filter(|s| !s.is_empty()))
                     .map(str::to_string)
                     .or(next);
-                split = match d.as_deref().map(unescape) {
+                split = match d.as_deref().map(crate::shell::printed::unescape) {
                     Some(d) if d.chars().count() == 1 => {
                         Split::Delim(d.chars().next().unwrap_or('\n'))
                     }

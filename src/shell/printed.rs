@@ -1,0 +1,189 @@
+//! What `echo`, `printf` and `cat <<EOF` print when their words are literal: the text a
+//! pipeline feeds the next command, a redirect writes, or an interpreter reads as its program.
+
+use super::{Command, Word};
+
+/// Output longer than this is not computed: a reused `printf` format can multiply its input.
+const MAX_PRINTED_BYTES: usize = 1024 * 1024;
+
+/// The text a command prints when it is known statically: `echo`, `printf`, `cat <<EOF`.
+pub fn printed_text(cmd: &Command) -> Option<String> {
+    if cmd.args.iter().any(|a| a.dynamic) {
+        return None;
+    }
+    match cmd.program.as_str() {
+        "echo" => Some(echo_text(&cmd.args)),
+        "printf" => printf_text(&cmd.args),
+        "cat" => {
+            let ops: Vec<&Word> = cmd.operands();
+            if (ops.is_empty() || ops.iter().all(|w| w.text == "-")) && cmd.args.len() == ops.len()
+            {
+                cmd.stdin_text.clone()
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
+/// `echo [-n] [-e] words…`: words joined by spaces, newline unless `-n`.
+fn echo_text(args: &[Word]) -> String {
+    let mut newline = true;
+    let mut escapes = false;
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        let t = a.text.as_str();
+        if t.len() > 1 && t.starts_with('-') && t[1..].chars().all(|c| "neE".contains(c)) {
+            newline &= !t.contains('n');
+            escapes |= t.contains('e');
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    let joined = args[i..]
+        .iter()
+        .map(|w| w.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut out = if escapes { unescape(&joined) } else { joined };
+    if newline {
+        out.push('\n');
+    }
+    out
+}
+
+/// `printf FORMAT [ARGS…]`: escapes interpreted; `%s`/`%b`/`%d` take the arguments in order,
+/// the format is reused while arguments remain (as the shell does).
+pub(super) fn printf_text(args: &[Word]) -> Option<String> {
+    let mut rest = args;
+    if rest.first().is_some_and(|a| a.text == "--") {
+        rest = &rest[1..];
+    }
+    let (fmt, mut params) = rest.split_first()?;
+    if fmt.text.starts_with('-') {
+        return None; // `printf -v var`: assigns, prints nothing.
+    }
+    let mut out = String::new();
+    // Bounded: each round consumes at least one argument or stops.
+    for _ in 0..=args.len() {
+        let mut used = false;
+        let mut chars = fmt.text.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '%' => match chars.next() {
+                    Some('%') => out.push('%'),
+                    Some(conv) => {
+                        // Skip flags/width/precision up to the conversion letter.
+                        let mut conv = conv;
+                        while !conv.is_ascii_alphabetic() {
+                            match chars.next() {
+                                Some(n) => conv = n,
+                                None => break,
+                            }
+                        }
+                        let arg = params.first().map(|w| w.text.clone()).unwrap_or_default();
+                        if !params.is_empty() {
+                            params = &params[1..];
+                            used = true;
+                        }
+                        if conv == 'b' {
+                            out.push_str(&unescape(&arg));
+                        } else {
+                            out.push_str(&arg);
+                        }
+                    }
+                    None => out.push('%'),
+                },
+                '\\' => {
+                    let mut s = String::from('\\');
+                    if let Some(n) = chars.next() {
+                        s.push(n);
+                    }
+                    out.push_str(&unescape(&s));
+                }
+                other => out.push(other),
+            }
+        }
+        if !used || params.is_empty() {
+            break;
+        }
+        if out.len() > MAX_PRINTED_BYTES {
+            return None;
+        }
+    }
+    Some(out)
+}
+
+/// Interprets the common backslash escapes of `echo -e` and `printf`.
+pub(super) fn unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('\\') => out.push('\\'),
+            Some('a') => out.push('\u{7}'),
+            Some('e') => out.push('\u{1b}'),
+            Some('0') => {
+                // `\0NNN`: up to three octal digits.
+                let mut n = 0u32;
+                for _ in 0..3 {
+                    match chars.clone().next().and_then(|d| d.to_digit(8)) {
+                        Some(d) => {
+                            n = n * 8 + d;
+                            chars.next();
+                        }
+                        None => break,
+                    }
+                }
+                out.push(char::from_u32(n).unwrap_or('\0'));
+            }
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn printf_reuses_format_and_stays_bounded() {
+        let args: Vec<Word> = ["%s\\n", "a", "b", "c"]
+            .iter()
+            .map(|s| Word::literal(*s))
+            .collect();
+        assert_eq!(printf_text(&args).as_deref(), Some("a\nb\nc\n"));
+        let args: Vec<Word> = ["no conversions\\n", "x"]
+            .iter()
+            .map(|s| Word::literal(*s))
+            .collect();
+        assert_eq!(printf_text(&args).as_deref(), Some("no conversions\n"));
+        assert_eq!(
+            echo_text(&[Word::literal("-e"), Word::literal("a\\nb")]),
+            "a\nb\n"
+        );
+        assert_eq!(echo_text(&[Word::literal("-n"), Word::literal("a")]), "a");
+        assert_eq!(
+            echo_text(&[Word::literal("-ne"), Word::literal("\\0101\\t")]),
+            "A\t"
+        );
+        // A format reused for each of many arguments is not expanded past the bound.
+        let mut args = vec![Word::literal("x".repeat(4096) + "%s")];
+        args.extend((0..1024).map(|_| Word::literal("y")));
+        assert_eq!(printf_text(&args), None);
+    }
+}
