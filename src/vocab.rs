@@ -318,9 +318,11 @@ fn interpreter_named(p: &str) -> Option<Interpreter> {
         "sh" | "bash" | "zsh" | "dash" | "ksh" | "mksh" | "ash" | "yash" | "busybox" | "fish"
         | "csh" | "tcsh" => SHELL,
         _ if p.starts_with("python") || p.starts_with("pypy") => PYTHON,
+        // IPython runs Python with the same `-c CODE`.
+        "ipython" | "ipython3" => PYTHON,
         "node" | "nodejs" | "bun" | "tsx" | "ts-node" => NODE,
         "deno" => NODE,
-        "ruby" => Interpreter {
+        "ruby" | "jruby" | "truffleruby" | "irb" => Interpreter {
             language: Language::Ruby,
             switches: Switches {
                 grouped: true,

@@ -353,6 +353,17 @@ impl Analyser {
                     0,
                 )
             }
+            "conda" | "mamba" | "micromamba" if arg_at(inv, 0, &["run"]) => {
+                strip_runner(inv, &name, 1, "np", &["--name", "--prefix", "--cwd"], 0)
+            }
+            "pixi" if arg_at(inv, 0, &["run", "exec"]) => strip_runner(
+                inv,
+                &name,
+                1,
+                "e",
+                &["--environment", "--manifest-path", "--spec"],
+                0,
+            ),
             "python" | "python3" | "python2" | "pypy3" if arg_at(inv, 0, &["-m"]) => {
                 strip_runner(inv, "python -m", 1, "", &[], 0)
             }
