@@ -129,7 +129,12 @@ fn inline_code_verdict(policy: &Policy, call: &Call, scope: &Scope) -> Option<Ve
         let language = scan::language_of_program(program);
         if !matches!(
             language,
-            Language::Python | Language::Node | Language::Perl | Language::Ruby | Language::Php
+            Language::Python
+                | Language::Node
+                | Language::Perl
+                | Language::Ruby
+                | Language::Php
+                | Language::Lua
         ) {
             continue;
         }

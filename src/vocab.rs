@@ -19,6 +19,7 @@ pub enum Language {
     Ruby,
     Perl,
     Php,
+    Lua,
     Rust,
     Make,
     PackageJson,
@@ -57,6 +58,7 @@ impl Language {
             Language::Ruby => "Ruby",
             Language::Perl => "Perl",
             Language::Php => "PHP",
+            Language::Lua => "Lua",
             Language::Rust => "Rust",
             Language::Make => "Makefile",
             Language::PackageJson => "package.json",
@@ -345,6 +347,14 @@ fn interpreter_named(p: &str) -> Option<Interpreter> {
                 ..NO_SWITCHES
             },
         },
+        "lua" | "luajit" => Interpreter {
+            language: Language::Lua,
+            switches: Switches {
+                code: "e",
+                value: "l",
+                ..NO_SWITCHES
+            },
+        },
         "php" => Interpreter {
             language: Language::Php,
             switches: Switches {
@@ -359,14 +369,9 @@ fn interpreter_named(p: &str) -> Option<Interpreter> {
 }
 
 /// The option grammar of a program that takes code on its command line: the interpreters',
-/// and Lua's and AppleScript's (whose code palisade does not scan but must not take for files).
+/// and AppleScript's (whose code palisade does not scan but must not take for files).
 fn switches_of(program: &str) -> Option<Switches> {
     match family(program) {
-        "lua" | "luajit" => Some(Switches {
-            code: "e",
-            value: "l",
-            ..NO_SWITCHES
-        }),
         "osascript" => Some(Switches {
             code: "e",
             value: "ls",
@@ -3691,7 +3696,7 @@ mod tests {
         assert_eq!(language_of_program("make"), Language::Make);
         assert_eq!(language_of_program("frobnicate"), Language::Shell);
         assert!(interpreter("bash").is_some());
-        assert!(interpreter("lua5.4").is_none());
+        assert_eq!(language_of_program("lua5.4"), Language::Lua);
         assert_eq!(
             inline_code(&cmd("lua5.4 -e 'os.exit()'")),
             Some("os.exit()")

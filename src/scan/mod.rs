@@ -52,6 +52,7 @@ pub fn detect(path: &Path, text: &str) -> Language {
         "rb" | "rake" => Language::Ruby,
         "pl" | "pm" | "t" => Language::Perl,
         "php" => Language::Php,
+        "lua" => Language::Lua,
         "rs" => Language::Rust,
         "mk" | "mak" => Language::Make,
         "" => Language::Shell,
@@ -201,6 +202,7 @@ pub fn analyse_run(
         | Language::Ruby
         | Language::Perl
         | Language::Php
+        | Language::Lua
         | Language::Rust => script::scan(language, text, engine),
         Language::HookConfig
         | Language::CiWorkflow
@@ -590,6 +592,7 @@ mod robustness {
                 Language::Ruby,
                 Language::Perl,
                 Language::Php,
+                Language::Lua,
                 Language::Rust,
                 Language::Make,
                 Language::PackageJson,

@@ -308,6 +308,30 @@ static PHP: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     concat: ".",
 });
 
+static LUA: LazyLock<Patterns> = LazyLock::new(|| Patterns {
+    // Lua calls a function on one string literal without parentheses too: `os.execute"…"`.
+    calls: [
+        (Op::Shell, r"\bos\.execute|\bio\.popen"),
+        (Op::Remove, r"\bos\.remove"),
+        // `io.open(path, mode)`: a read, or a write when the mode says so.
+        (Op::Read, r"\bio\.open|\bio\.lines"),
+        (Op::Move, r"\bos\.rename"),
+    ]
+    .iter()
+    .map(|(op, p)| (*op, re(&format!(r#"(?:{p})(?:\s*\(\s*|[ \t]*["'])"#))))
+    .collect(),
+    eval: re(r"\b(?:load|loadstring|dofile|loadfile)\s*[(\x22']"),
+    hidden: re(r"\bmime\.unb64|\bsocket\.http|\bhttp\.request|\bssl\.https"),
+    network: re(
+        r"\bsocket\.|\bhttp\.request|\bssl\.https|require\s*\(?\s*['\x22](?:socket|ssl|http)",
+    ),
+    home: re(r#"\bos\.getenv\(\s*["']HOME["']\s*\)"#),
+    home_interp: OnceLock::new(),
+    backticks: None,
+    assign: re(r#"(?m)(?:^|;)[ \t]*(?:local[ \t]+)?([A-Za-z_]\w*)[ \t]*=[ \t]*"#),
+    concat: "..",
+});
+
 static RUST: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     calls: calls(&[
         (Op::Spawn, r"\bCommand::new"),
@@ -335,6 +359,7 @@ fn patterns(language: Language) -> Option<&'static Patterns> {
         Language::Ruby => &RUBY,
         Language::Perl => &PERL,
         Language::Php => &PHP,
+        Language::Lua => &LUA,
         Language::Rust => &RUST,
         _ => return None,
     })
@@ -1184,7 +1209,7 @@ pub fn with_inputs<'t>(
 ) -> Cow<'t, str> {
     // The index the first argument has in the language's array.
     let first = match language {
-        Language::Python | Language::Php => 1,
+        Language::Python | Language::Php | Language::Lua => 1,
         Language::Node if inputs.stdin => 2,
         Language::Node => 1,
         Language::Ruby | Language::Perl => 0,
@@ -1347,6 +1372,16 @@ fn input_references(language: Language, text: &str) -> Vec<(usize, usize, InputR
                 After::Named {
                     close: '}',
                     bare: true,
+                },
+            ),
+        ],
+        Language::Lua => &[
+            ("arg[", After::Index),
+            (
+                "os.getenv(",
+                After::Named {
+                    close: ')',
+                    bare: false,
                 },
             ),
         ],
@@ -1694,8 +1729,10 @@ fn literal_vars(text: &str, p: &Patterns) -> HashMap<String, String> {
 /// 32; parsing stops at the first one that is not).
 /// `open(p, 'a')`, `File.open(p, "w")`, `fopen($p, 'w')`: an open whose mode writes.
 fn opens_for_writing(language: Language, mode: Option<&Arg>) -> bool {
-    matches!(language, Language::Python | Language::Ruby | Language::Php)
-        && matches!(mode, Some(Arg::Text(mode)) if mode.contains(['w', 'a', 'x', '+']))
+    matches!(
+        language,
+        Language::Python | Language::Ruby | Language::Php | Language::Lua
+    ) && matches!(mode, Some(Arg::Text(mode)) if mode.contains(['w', 'a', 'x', '+']))
 }
 
 /// The arguments of the call a `calls`/`bare_calls` pattern matched: after its parenthesis,
@@ -1715,6 +1752,8 @@ fn arguments_start(m: &regex::Match) -> usize {
     match m.as_str().chars().last() {
         Some('(' | ',') | None => m.end(),
         Some(c) if c.is_whitespace() => m.end(),
+        // A call on a string without parentheses (`os.execute"…"`): the string.
+        Some('"' | '\'') => m.end() - 1,
         Some(_) => m.start() + m.as_str().rfind([' ', '\t']).map_or(0, |i| i + 1),
     }
 }
@@ -2127,12 +2166,13 @@ mod tests {
     use super::*;
 
     /// The languages with a script scanner (their call patterns).
-    const SCRIPT_LANGUAGES: [Language; 6] = [
+    const SCRIPT_LANGUAGES: [Language; 7] = [
         Language::Python,
         Language::Node,
         Language::Ruby,
         Language::Perl,
         Language::Php,
+        Language::Lua,
         Language::Rust,
     ];
 
@@ -2155,6 +2195,47 @@ mod tests {
         let r = Recorder(Default::default());
         scan(language, text, &r);
         r.0.into_inner()
+    }
+
+    #[test]
+    fn lua_commands_changes_and_arguments_are_read() {
+        // With and without parentheses, after a name bound to a literal or built with `..`.
+        assert_eq!(
+            judged(
+                Language::Lua,
+                "os.execute('make test')\nio.popen\"ls -la\"\nlocal d = '/tmp'; os.execute('rm -rf ' .. d)"
+            ),
+            ["make test", "ls -la", "rm -rf /tmp"]
+        );
+        assert_eq!(
+            judged(Language::Lua, "os.remove('/home/dev/.bashrc')"),
+            ["rm -f /home/dev/.bashrc"]
+        );
+        assert_eq!(
+            written_paths(
+                Language::Lua,
+                "local f = io.open('run.sh', 'w')\nio.open('README.md')"
+            ),
+            ["run.sh"]
+        );
+        let args = crate::vocab::ProgramInputs {
+            args: vec![Some("~/.ssh/id_rsa".into())],
+            env: vec![("F".into(), Some("x".into()))],
+            stdin: false,
+        };
+        assert_eq!(
+            with_inputs(Language::Lua, "os.remove(arg[1]); os.getenv('F')", &args),
+            "os.remove('~/.ssh/id_rsa'); 'x'"
+        );
+        assert_eq!(
+            worst(Language::Lua, "os.execute(\"rm -rf ~\")").map(|w| w.0),
+            Some(Effect::Deny)
+        );
+        assert_eq!(
+            worst(Language::Lua, "load(mime.unb64(x))()").map(|w| w.1),
+            Some("scan/hidden-code".into())
+        );
+        assert_eq!(worst(Language::Lua, "print(io.read('a'))"), None);
     }
 
     #[test]
