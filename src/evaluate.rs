@@ -135,6 +135,8 @@ fn inline_code_verdict(policy: &Policy, call: &Call, scope: &Scope) -> Option<Ve
                 | Language::Ruby
                 | Language::Php
                 | Language::Lua
+                | Language::R
+                | Language::Julia
         ) {
             continue;
         }

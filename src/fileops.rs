@@ -310,7 +310,7 @@ pub fn inline_code_paths(cmd: &Command) -> Vec<String> {
     let Some(code) = crate::vocab::inline_code(cmd) else {
         return Vec::new();
     };
-    RE.captures_iter(code).map(|c| c[1].to_string()).collect()
+    RE.captures_iter(&code).map(|c| c[1].to_string()).collect()
 }
 
 /// Resolves a path argument of `cmd`, relative to the directory the command runs in.

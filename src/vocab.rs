@@ -20,6 +20,8 @@ pub enum Language {
     Perl,
     Php,
     Lua,
+    R,
+    Julia,
     Rust,
     Make,
     PackageJson,
@@ -59,6 +61,8 @@ impl Language {
             Language::Perl => "Perl",
             Language::Php => "PHP",
             Language::Lua => "Lua",
+            Language::R => "R",
+            Language::Julia => "Julia",
             Language::Rust => "Rust",
             Language::Make => "Makefile",
             Language::PackageJson => "package.json",
@@ -126,6 +130,9 @@ pub struct Switches {
     pub code: &'static str,
     /// The code is the first operand, not the option's value (`bash -xc CODE`).
     pub code_is_operand: bool,
+    /// The code option ends the options: what follows is the program's (`python3 -c CODE
+    /// -c`); otherwise each code option adds code (`perl -e A -e B`).
+    pub code_ends_options: bool,
     /// Whole words whose value is code: the next word, or after `=` (`--eval=CODE`, `-pe`).
     pub long_code: &'static [&'static str],
     /// Short options with a value: the rest of the word, or the next word (`-W ignore`).
@@ -148,6 +155,7 @@ const NO_SWITCHES: Switches = Switches {
     grouped: false,
     code: "",
     code_is_operand: false,
+    code_ends_options: false,
     long_code: &[],
     value: "",
     attached: "",
@@ -271,6 +279,7 @@ const SHELL: Interpreter = Interpreter {
         grouped: true,
         code: "c",
         code_is_operand: true,
+        code_ends_options: true,
         value: "oO",
         long_value: &["--rcfile", "--init-file"],
         stdin: "s",
@@ -282,6 +291,7 @@ const PYTHON: Interpreter = Interpreter {
     switches: Switches {
         grouped: true,
         code: "c",
+        code_ends_options: true,
         value: "WX",
         long_value: &["--check-hash-based-pycs"],
         other: "m",
@@ -355,6 +365,33 @@ fn interpreter_named(p: &str) -> Option<Interpreter> {
                 ..NO_SWITCHES
             },
         },
+        "Rscript" | "R" => Interpreter {
+            language: Language::R,
+            switches: Switches {
+                code: "e",
+                script: "f",
+                ..NO_SWITCHES
+            },
+        },
+        "julia" => Interpreter {
+            language: Language::Julia,
+            switches: Switches {
+                grouped: true,
+                code: "eE",
+                long_code: &["--eval", "--print"],
+                value: "HLJCtp",
+                attached: "Og",
+                long_value: &[
+                    "--threads",
+                    "--procs",
+                    "--sysimage",
+                    "--load",
+                    "--machine-file",
+                ],
+                other: "m",
+                ..NO_SWITCHES
+            },
+        },
         "php" => Interpreter {
             language: Language::Php,
             switches: Switches {
@@ -414,9 +451,44 @@ pub fn language_of_program(prog: &str) -> Language {
 }
 
 /// The code an interpreter is given inline (`python3 -c CODE`, `perl -lne CODE`, `node
-/// --eval=CODE`, `deno eval CODE`).
-pub fn inline_code(cmd: &Command) -> Option<&str> {
-    inline_code_at(cmd).map(|(_, code)| code)
+/// --eval=CODE`, `deno eval CODE`), its pieces joined by lines (`perl -e A -e B`).
+pub fn inline_code(cmd: &Command) -> Option<std::borrow::Cow<'_, str>> {
+    join_parts(&inline_code_parts(cmd))
+}
+
+fn join_parts<'a>(parts: &[(usize, &'a str)]) -> Option<std::borrow::Cow<'a, str>> {
+    match parts {
+        [] => None,
+        [(_, one)] => Some(std::borrow::Cow::Borrowed(one)),
+        many => Some(std::borrow::Cow::Owned(
+            many.iter().map(|(_, c)| *c).collect::<Vec<_>>().join("\n"),
+        )),
+    }
+}
+
+/// Most pieces of inline code one command line is read for.
+const MAX_CODE_PARTS: usize = 64;
+
+/// Each piece of inline code `cmd` is given, with the index of the argument holding it: one,
+/// or every code option for interpreters that run them all in order (`perl -e A -e B`,
+/// `Rscript -e A -e B`) until the program's own arguments begin.
+pub fn inline_code_parts(cmd: &Command) -> Vec<(usize, &str)> {
+    let Some(first) = inline_code_at(cmd) else {
+        return Vec::new();
+    };
+    let mut parts = vec![first];
+    let Some(switches) = switches_of(&cmd.program).filter(|s| !s.code_ends_options) else {
+        return parts;
+    };
+    let mut from = first.0 + 1;
+    while parts.len() < MAX_CODE_PARTS
+        && let Some(rest) = cmd.args.get(from..)
+        && let Source::Inline { word, code } = switches.source(rest)
+    {
+        parts.push((from + word, code));
+        from += word + 1;
+    }
+    parts
 }
 
 /// The inline code of `cmd` and the index of the argument holding it (`-cCODE` holds it after
@@ -498,9 +570,10 @@ pub fn program_code_of<'a>(
     analysis: &'a crate::shell::ShellAnalysis,
     cmd: &'a Command,
 ) -> Option<ProgramCode<'a>> {
-    if let Some((word, code)) = inline_code_at(cmd) {
+    let parts = inline_code_parts(cmd);
+    if let (Some(code), Some((word, _))) = (join_parts(&parts), parts.last()) {
         return Some(ProgramCode {
-            code: std::borrow::Cow::Borrowed(code),
+            code,
             args: cmd
                 .args
                 .get(word + 1..)
@@ -3698,14 +3771,17 @@ mod tests {
         assert!(interpreter("bash").is_some());
         assert_eq!(language_of_program("lua5.4"), Language::Lua);
         assert_eq!(
-            inline_code(&cmd("lua5.4 -e 'os.exit()'")),
+            inline_code(&cmd("lua5.4 -e 'os.exit()'")).as_deref(),
             Some("os.exit()")
         );
         assert_eq!(inline_code(&cmd("bash -c 'x'")), None);
         assert!(interpreter("ls").is_none());
-        assert_eq!(inline_code(&cmd("python3 -c 'print(1)'")), Some("print(1)"));
-        assert_eq!(inline_code(&cmd("node -e 'x()'")), Some("x()"));
-        assert_eq!(inline_code(&cmd("deno eval 'x()'")), Some("x()"));
+        assert_eq!(
+            inline_code(&cmd("python3 -c 'print(1)'")).as_deref(),
+            Some("print(1)")
+        );
+        assert_eq!(inline_code(&cmd("node -e 'x()'")).as_deref(), Some("x()"));
+        assert_eq!(inline_code(&cmd("deno eval 'x()'")).as_deref(), Some("x()"));
         assert_eq!(inline_code(&cmd("python3 x.py")), None);
     }
 
@@ -3769,7 +3845,7 @@ mod tests {
         assert_eq!(code("node --eval='C' a"), own("C", &["a"]));
         assert_eq!(code("node -pe 'C'"), own("C", &[]));
         assert_eq!(code("php -r'C'"), own("C", &[]));
-        assert_eq!(code("php -B 'C' -R 'D'"), own("C", &["-R", "D"]));
+        assert_eq!(code("php -B 'C' -R 'D'"), own("C\nD", &[]));
         // Options with values before the code.
         assert_eq!(code("perl -I lib -e 'C'"), own("C", &[]));
         assert_eq!(code("python3 -W ignore -c 'C'"), own("C", &[]));
@@ -3777,6 +3853,18 @@ mod tests {
         assert_eq!(code("node --require ./r.js -e 'C'"), own("C", &[]));
         assert_eq!(code("deno eval --quiet 'C'"), own("C", &[]));
         assert_eq!(code("lua5.4 -e 'C'"), own("C", &[]));
+        assert_eq!(code("julia --threads 4 -e 'C' a"), own("C", &["a"]));
+        assert_eq!(code("julia -qe 'C'"), own("C", &[]));
+        assert_eq!(code("Rscript -e 'C'"), own("C", &[]));
+        // Every code option runs, in order, until the program's arguments begin.
+        assert_eq!(code("perl -e 'A' -e 'B' f"), own("A\nB", &["f"]));
+        assert_eq!(code("Rscript -e 'A' -e 'B'"), own("A\nB", &[]));
+        assert_eq!(
+            code("ruby -e 'A' -w -e 'B' f -e 'C'"),
+            own("A\nB", &["f", "-e", "C"])
+        );
+        // Python's `-c` ends the options: what follows is the program's.
+        assert_eq!(code("python3 -c 'A' -c 'B'"), own("A", &["-c", "B"]));
         // A module, or a script, is not inline code; a code option after a script still is.
         assert_eq!(code("python3 -m pytest -c pytest.ini"), None);
         assert_eq!(code("perl -ie 's/a/b/' f"), None);

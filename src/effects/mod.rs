@@ -1221,7 +1221,7 @@ fn command_effects(
     let urls = vocab::request_urls(c);
     // A URL in inline code is requested by the interpreter (`python3 -c 'urlopen(URL)'`).
     let code_urls = vocab::inline_code(c)
-        .map(vocab::code_urls)
+        .map(|code| vocab::code_urls(&code))
         .unwrap_or_default();
     let fetched = if vocab::is_downloader(p) {
         &urls[..]

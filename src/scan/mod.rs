@@ -53,6 +53,8 @@ pub fn detect(path: &Path, text: &str) -> Language {
         "pl" | "pm" | "t" => Language::Perl,
         "php" => Language::Php,
         "lua" => Language::Lua,
+        "R" | "r" => Language::R,
+        "jl" => Language::Julia,
         "rs" => Language::Rust,
         "mk" | "mak" => Language::Make,
         "" => Language::Shell,
@@ -203,6 +205,8 @@ pub fn analyse_run(
         | Language::Perl
         | Language::Php
         | Language::Lua
+        | Language::R
+        | Language::Julia
         | Language::Rust => script::scan(language, text, engine),
         Language::HookConfig
         | Language::CiWorkflow
@@ -593,6 +597,8 @@ mod robustness {
                 Language::Perl,
                 Language::Php,
                 Language::Lua,
+                Language::R,
+                Language::Julia,
                 Language::Rust,
                 Language::Make,
                 Language::PackageJson,

@@ -332,6 +332,67 @@ static LUA: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     concat: "..",
 });
 
+static R: LazyLock<Patterns> = LazyLock::new(|| Patterns {
+    calls: calls(&[
+        (Op::Shell, r"(?:^|[^.\w])(?:system|shell|pipe)"),
+        (
+            Op::Spawn,
+            r"(?:^|[^.\w])(?:system2|processx::run|sys::exec_wait)",
+        ),
+        // `unlink(x)` removes directories too when asked (`recursive = TRUE`).
+        (Op::RemoveTree, r"(?:^|[^.\w])unlink"),
+        (Op::Remove, r"\bfile\.remove"),
+        (
+            Op::Read,
+            r"(?:^|[^.\w])(?:readLines|readRDS|readline|scan)|\bread\.(?:csv|table|delim)|\bfile\(",
+        ),
+        (Op::Copy, r"\bfile\.copy"),
+        (Op::Move, r"\bfile\.rename"),
+        (Op::Link, r"\bfile\.(?:symlink|link)"),
+        (Op::Mode, r"\bSys\.chmod"),
+    ]),
+    eval: re(r"\beval\s*\(\s*parse\s*\(|\bsource\s*\(\s*(?:url|textConnection)\s*\("),
+    hidden: re(r"base64decode|\brawToChar|\burl\s*\(|download\.file|httr::|\bcurl::|RCurl"),
+    network: re(
+        r"download\.file|\burl\s*\(|\bhttr\b|httr2|\bcurl::|RCurl|socketConnection|\bGET\s*\(",
+    ),
+    home: re(
+        r#"Sys\.getenv\(\s*["']HOME["']\s*\)|path\.expand\(\s*["']~["']\s*\)|normalizePath\(\s*["']~["']\s*\)"#,
+    ),
+    home_interp: OnceLock::new(),
+    backticks: None,
+    assign: re(r#"(?m)(?:^|;)[ \t]*([A-Za-z_][\w.]*)[ \t]*(?:<-|=)[ \t]*"#),
+    // R joins strings with `paste0`, not an operator.
+    concat: "\u{0}",
+});
+
+static JULIA: LazyLock<Patterns> = LazyLock::new(|| Patterns {
+    calls: calls(&[
+        // `run(`…`)`: the command literal is read as a backtick string below.
+        (Op::RemoveTree, r"(?:^|[^.\w])rm"),
+        (
+            Op::Read,
+            r"(?:^|[^.\w])(?:open|read|readlines|readline|eachline)",
+        ),
+        (Op::Write, r"(?:^|[^.\w])write"),
+        (Op::Copy, r"(?:^|[^.\w])cp"),
+        (Op::Move, r"(?:^|[^.\w])mv"),
+        (Op::Link, r"(?:^|[^.\w])(?:symlink|hardlink)"),
+        (Op::Mode, r"(?:^|[^.\w])(?:chmod|chown)"),
+    ]),
+    eval: re(r"\beval\s*\(\s*Meta\.parse|\binclude_string\s*\("),
+    hidden: re(r"base64decode|Downloads\.download|\bdownload\s*\(|HTTP\.(?:get|request)"),
+    network: re(r"\bHTTP\.|Downloads\.|\bdownload\s*\(|Sockets\.connect|\bconnect\s*\("),
+    home: re(r#"\bhomedir\(\)|\bENV\[\s*"HOME"\s*\]"#),
+    home_interp: OnceLock::new(),
+    // A command literal is made to be run (`run(cmd)`, `read(cmd, String)`, `pipeline`).
+    backticks: Some(re(r"`([^`\n]*)`")),
+    assign: re(
+        r#"(?m)(?:^|;)[ \t]*(?:local[ \t]+|const[ \t]+|global[ \t]+)?([A-Za-z_]\w*)[ \t]*=[ \t]*"#,
+    ),
+    concat: "*",
+});
+
 static RUST: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     calls: calls(&[
         (Op::Spawn, r"\bCommand::new"),
@@ -360,6 +421,8 @@ fn patterns(language: Language) -> Option<&'static Patterns> {
         Language::Perl => &PERL,
         Language::Php => &PHP,
         Language::Lua => &LUA,
+        Language::R => &R,
+        Language::Julia => &JULIA,
         Language::Rust => &RUST,
         _ => return None,
     })
@@ -425,30 +488,15 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
             let args = call_arguments(&text, &m, &vars, p.concat);
             let first = args.first().cloned().unwrap_or(Arg::Unknown);
             let rest = args.get(1).cloned();
-            let all_text: Option<Vec<String>> = args
-                .iter()
-                .map(|a| match a {
-                    Arg::Text(t) => Some(t.clone()),
-                    _ => None,
-                })
-                .collect();
             match op {
-                Op::Shell => match &first {
-                    Arg::Text(_)
-                        if args.len() > 1 && language != Language::Python && all_text.is_some() =>
-                    {
-                        let argv = all_text.unwrap_or_default();
-                        judge(engine, &join_argv(&argv), line, &line_text, &mut out)
-                    }
-                    Arg::Text(cmd) => judge(engine, cmd, line, &line_text, &mut out),
-                    Arg::List(argv) => judge(engine, &join_argv(argv), line, &line_text, &mut out),
+                Op::Shell => match shell_line(language, &args) {
+                    Some(cmd) => judge(engine, &cmd, line, &line_text, &mut out),
                     // `subprocess.run(cmd)` without `shell=True` runs no shell: a computed
                     // argv is not a command line to check.
-                    Arg::Unknown
-                        if m.as_str().contains("subprocess.")
-                            && !m.as_str().contains("getoutput")
-                            && !balanced(&text[m.end()..]).contains("shell=True") => {}
-                    Arg::Unknown => out.push(finding(
+                    None if m.as_str().contains("subprocess.")
+                        && !m.as_str().contains("getoutput")
+                        && !balanced(&text[m.end()..]).contains("shell=True") => {}
+                    None => out.push(finding(
                         Effect::Ask,
                         "scan/dynamic-shell",
                         "runs a shell command that is built at run time, so it cannot be checked",
@@ -628,22 +676,10 @@ fn commands_in(
             }
             let args = call_arguments(text, &m, vars, p.concat);
             let cmd = match (op, args.first(), args.get(1)) {
-                (Op::Shell, Some(Arg::Text(c)), _)
-                    if args.len() == 1 || language == Language::Python =>
-                {
-                    c.clone()
-                }
-                (Op::Shell, Some(Arg::List(argv)), _) => join_argv(argv),
-                (Op::Shell, Some(Arg::Text(_)), _) => {
-                    let argv: Vec<String> = args
-                        .iter()
-                        .map(|a| match a {
-                            Arg::Text(t) => t.clone(),
-                            _ => DYNAMIC_ARG.to_string(),
-                        })
-                        .collect();
-                    join_argv(&argv)
-                }
+                (Op::Shell, ..) => match shell_line(language, &args) {
+                    Some(cmd) => cmd,
+                    None => continue,
+                },
                 (Op::Spawn, Some(Arg::Text(prog)), rest) => {
                     let mut argv = vec![prog.clone()];
                     match rest {
@@ -671,6 +707,29 @@ fn commands_in(
         }
     }
     out
+}
+
+/// The command line a shell call runs, where its arguments say: one string is a command line
+/// (and the first is, in languages whose other arguments are options: Python's `shell=True`,
+/// R's `intern = TRUE`); several strings, or a list, are a program and its arguments.
+fn shell_line(language: Language, args: &[Arg]) -> Option<String> {
+    let all_text: Option<Vec<String>> = args
+        .iter()
+        .map(|a| match a {
+            Arg::Text(t) => Some(t.clone()),
+            _ => None,
+        })
+        .collect();
+    match (args.first()?, all_text) {
+        (Arg::Text(_), Some(argv))
+            if argv.len() > 1 && !matches!(language, Language::Python | Language::R) =>
+        {
+            Some(join_argv(&argv))
+        }
+        (Arg::Text(cmd), _) => Some(cmd.clone()),
+        (Arg::List(argv), _) => Some(join_argv(argv)),
+        (Arg::Unknown, _) => None,
+    }
 }
 
 /// The files a program writes by a literal path (`open("run.sh", "w")`,
@@ -1209,7 +1268,7 @@ pub fn with_inputs<'t>(
 ) -> Cow<'t, str> {
     // The index the first argument has in the language's array.
     let first = match language {
-        Language::Python | Language::Php | Language::Lua => 1,
+        Language::Python | Language::Php | Language::Lua | Language::R | Language::Julia => 1,
         Language::Node if inputs.stdin => 2,
         Language::Node => 1,
         Language::Ruby | Language::Perl => 0,
@@ -1372,6 +1431,27 @@ fn input_references(language: Language, text: &str) -> Vec<(usize, usize, InputR
                 After::Named {
                     close: '}',
                     bare: true,
+                },
+            ),
+        ],
+        Language::R => &[
+            ("commandArgs(trailingOnly = TRUE)[", After::Index),
+            ("commandArgs(trailingOnly=TRUE)[", After::Index),
+            (
+                "Sys.getenv(",
+                After::Named {
+                    close: ')',
+                    bare: false,
+                },
+            ),
+        ],
+        Language::Julia => &[
+            ("ARGS[", After::Index),
+            (
+                "ENV[",
+                After::Named {
+                    close: ']',
+                    bare: false,
                 },
             ),
         ],
@@ -1731,7 +1811,7 @@ fn literal_vars(text: &str, p: &Patterns) -> HashMap<String, String> {
 fn opens_for_writing(language: Language, mode: Option<&Arg>) -> bool {
     matches!(
         language,
-        Language::Python | Language::Ruby | Language::Php | Language::Lua
+        Language::Python | Language::Ruby | Language::Php | Language::Lua | Language::Julia
     ) && matches!(mode, Some(Arg::Text(mode)) if mode.contains(['w', 'a', 'x', '+']))
 }
 
@@ -1791,7 +1871,8 @@ fn expression(s: &str, vars: &HashMap<String, String>, concat: &str) -> (Arg, us
                 || trimmed.starts_with("%w[")
                 || trimmed.starts_with("qw(")
                 || trimmed.starts_with("&[")
-                || trimmed.starts_with("vec!["))
+                || trimmed.starts_with("vec![")
+                || trimmed.starts_with("c("))
         {
             let open = trimmed.find(['[', '(']).unwrap_or(0);
             let close_ch = if trimmed[open..].starts_with('(') {
@@ -2166,13 +2247,15 @@ mod tests {
     use super::*;
 
     /// The languages with a script scanner (their call patterns).
-    const SCRIPT_LANGUAGES: [Language; 7] = [
+    const SCRIPT_LANGUAGES: [Language; 9] = [
         Language::Python,
         Language::Node,
         Language::Ruby,
         Language::Perl,
         Language::Php,
         Language::Lua,
+        Language::R,
+        Language::Julia,
         Language::Rust,
     ];
 
@@ -2195,6 +2278,58 @@ mod tests {
         let r = Recorder(Default::default());
         scan(language, text, &r);
         r.0.into_inner()
+    }
+
+    #[test]
+    fn r_and_julia_commands_changes_and_arguments_are_read() {
+        assert_eq!(
+            judged(
+                Language::R,
+                "system('make test', intern = TRUE)\nsystem2('rm', c('-rf', 'build'))\nunlink('out', recursive = TRUE)"
+            ),
+            ["make test", "rm -rf build", "rm -rf out"]
+        );
+        assert_eq!(
+            worst(Language::R, "unlink(path.expand('~'), recursive = TRUE)").map(|w| w.0),
+            Some(Effect::Deny)
+        );
+        // `rm()` in R removes variables, not files.
+        assert_eq!(worst(Language::R, "rm(list = ls())"), None);
+        assert_eq!(
+            judged(
+                Language::Julia,
+                "run(`make test`)\nrm(\"build\"; recursive=true)"
+            ),
+            ["rm -rf build", "make test"]
+        );
+        assert_eq!(
+            worst(Language::Julia, "rm(homedir(); recursive=true)").map(|w| w.0),
+            Some(Effect::Deny)
+        );
+        assert_eq!(
+            written_paths(
+                Language::Julia,
+                "write(\"run.sh\", s)\nopen(\"log.txt\", \"w\") do io end"
+            ),
+            ["log.txt", "run.sh"]
+        );
+        let args = crate::vocab::ProgramInputs {
+            args: vec![Some("~/x".into())],
+            env: vec![("F".into(), Some("y".into()))],
+            stdin: false,
+        };
+        assert_eq!(
+            with_inputs(
+                Language::R,
+                "file.remove(commandArgs(trailingOnly = TRUE)[1]); Sys.getenv('F')",
+                &args
+            ),
+            "file.remove('~/x'); 'y'"
+        );
+        assert_eq!(
+            with_inputs(Language::Julia, "rm(ARGS[1]); ENV[\"F\"]", &args),
+            "rm('~/x'); 'y'"
+        );
     }
 
     #[test]
