@@ -1312,9 +1312,9 @@ fn command_executions(
         } else {
             &cmd.args
         };
-        let source = interp.switches.source(args);
-        match source {
-            crate::vocab::Source::Script { word } => out.push(exec(
+        let texts: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
+        match interp.switches.source(&texts) {
+            crate::vocab::Source::File(word) => out.push(exec(
                 res(&args[word].text),
                 program,
                 i,

@@ -98,10 +98,7 @@ impl Language {
     }
 }
 
-/// The program name without a version suffix: `python3.12` → `python`, `lua5.4` → `lua`.
-pub fn family(program: &str) -> &str {
-    program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.' || c == '-')
-}
+pub use crate::shell::switches::{Source, Switches, family};
 
 /// The last component of a path (`/usr/bin/rm` → `rm`).
 pub fn basename(s: &str) -> &str {
@@ -111,330 +108,42 @@ pub fn basename(s: &str) -> &str {
 // ---------------------------------------------------------------------------------------------
 // Interpreters
 
-/// How an interpreter (of a language palisade scans) is told what to run: its language and
-/// the grammar of its command line.
+/// An interpreter of a language palisade scans: the language and the grammar of its command
+/// line (`shell::switches`).
 #[derive(Debug, Clone, Copy)]
 pub struct Interpreter {
     pub language: Language,
     pub switches: Switches,
 }
 
-/// The grammar of an interpreter's options, as its own option parser reads them: which take a
-/// value, which take the code, whether short options group (`perl -lne CODE`, `python3 -Ic
-/// CODE`, `ruby -we CODE`) and whether a value may be attached (`-cCODE`, `--eval=CODE`).
-#[derive(Debug, Clone, Copy)]
-pub struct Switches {
-    /// Short options may be grouped in one word; otherwise each word is one option.
-    pub grouped: bool,
-    /// Short options whose value is code: the rest of the word, or the next word.
-    pub code: &'static str,
-    /// The code is the first operand, not the option's value (`bash -xc CODE`).
-    pub code_is_operand: bool,
-    /// The code option ends the options: what follows is the program's (`python3 -c CODE
-    /// -c`); otherwise each code option adds code (`perl -e A -e B`).
-    pub code_ends_options: bool,
-    /// Whole words whose value is code: the next word, or after `=` (`--eval=CODE`, `-pe`).
-    pub long_code: &'static [&'static str],
-    /// Short options with a value: the rest of the word, or the next word (`-W ignore`).
-    pub value: &'static str,
-    /// Short options whose value is only the rest of the word, maybe empty (`perl -i.bak`).
-    pub attached: &'static str,
-    /// Short options followed by digits only (`perl -l0`, `ruby -0777`).
-    pub digits: &'static str,
-    /// Long options followed by a value word unless written `--opt=value`.
-    pub long_value: &'static [&'static str],
-    /// Short options whose value is the script file (`php -f x.php`).
-    pub script: &'static str,
-    /// Short options that read the program from standard input (`bash -s`).
-    pub stdin: &'static str,
-    /// Short options after which the program is neither a file nor code (`python3 -m mod`).
-    pub other: &'static str,
-}
-
-const NO_SWITCHES: Switches = Switches {
-    grouped: false,
-    code: "",
-    code_is_operand: false,
-    code_ends_options: false,
-    long_code: &[],
-    value: "",
-    attached: "",
-    digits: "",
-    long_value: &[],
-    script: "",
-    stdin: "",
-    other: "",
-};
-
-/// Where an interpreter's command line says its program comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Source<'a> {
-    /// Code on the command line, in argument `word` (all of it, or after `-c`/`=`).
-    Inline { word: usize, code: &'a str },
-    /// A script file named by argument `word`.
-    Script { word: usize },
-    /// Standard input; the program's own arguments start at argument `from`.
-    Stdin { from: usize },
-    /// Neither: a module (`python3 -m`), or an option missing its value.
-    Other,
-}
-
-impl Switches {
-    /// Where the program comes from in `args`, read as the interpreter reads its options.
-    pub fn source<'a>(&self, args: &'a [Word]) -> Source<'a> {
-        let mut i = 0;
-        let mut code_operand = false;
-        let next = |i: usize| args.get(i).map(|w| w.text.as_str());
-        while let Some(t) = next(i) {
-            if t == "-" {
-                return Source::Stdin { from: i + 1 };
-            }
-            if t == "--" {
-                i += 1;
-                break;
-            }
-            if !t.starts_with('-') || t.len() == 1 {
-                break;
-            }
-            let (name, attached) = match t.split_once('=') {
-                Some((n, v)) if t.starts_with("--") => (n, Some(v)),
-                _ => (t, None),
-            };
-            if self.long_code.contains(&name) {
-                return match attached {
-                    Some(code) => Source::Inline { word: i, code },
-                    None => match next(i + 1) {
-                        Some(code) => Source::Inline { word: i + 1, code },
-                        None => Source::Other,
-                    },
-                };
-            }
-            if t.starts_with("--") {
-                i += if attached.is_none() && self.long_value.contains(&name) {
-                    2
-                } else {
-                    1
-                };
-                continue;
-            }
-            // Short options, one or grouped: each letter's class says what follows it.
-            let mut skip_next = false;
-            let mut chars = t.char_indices().skip(1).peekable();
-            while let Some((at, c)) = chars.next() {
-                let rest = &t[at + c.len_utf8()..];
-                let has = |set: &str| set.contains(c);
-                if has(self.code) && !self.code_is_operand {
-                    if !rest.is_empty() {
-                        return Source::Inline {
-                            word: i,
-                            code: rest,
-                        };
-                    }
-                    return match next(i + 1) {
-                        Some(code) => Source::Inline { word: i + 1, code },
-                        None => Source::Other,
-                    };
-                }
-                if has(self.code) {
-                    code_operand = true;
-                } else if has(self.script) {
-                    return match rest.is_empty() {
-                        true if next(i + 1).is_some() => Source::Script { word: i + 1 },
-                        _ => Source::Other,
-                    };
-                } else if has(self.stdin) {
-                    return Source::Stdin { from: i + 1 };
-                } else if has(self.other) {
-                    return Source::Other;
-                } else if has(self.value) {
-                    skip_next = rest.is_empty();
-                    break;
-                } else if has(self.attached) {
-                    break;
-                } else if has(self.digits) {
-                    // Octal digits, or `x` and hex digits (`-0x1FF`); `-le` is `-l`, `-e`.
-                    while chars.next_if(|(_, d)| d.is_digit(8)).is_some() {}
-                    if chars.next_if(|(_, d)| *d == 'x').is_some() {
-                        while chars.next_if(|(_, d)| d.is_ascii_hexdigit()).is_some() {}
-                    }
-                }
-                if !self.grouped {
-                    break;
-                }
-            }
-            i += if skip_next { 2 } else { 1 };
-        }
-        match next(i) {
-            Some(code) if code_operand => Source::Inline { word: i, code },
-            Some(_) => Source::Script { word: i },
-            None if code_operand => Source::Other,
-            None => Source::Stdin { from: i },
-        }
-    }
-}
-
-const SHELL: Interpreter = Interpreter {
-    language: Language::Shell,
-    switches: Switches {
-        grouped: true,
-        code: "c",
-        code_is_operand: true,
-        code_ends_options: true,
-        value: "oO",
-        long_value: &["--rcfile", "--init-file"],
-        stdin: "s",
-        ..NO_SWITCHES
-    },
-};
-const PYTHON: Interpreter = Interpreter {
-    language: Language::Python,
-    switches: Switches {
-        grouped: true,
-        code: "c",
-        code_ends_options: true,
-        value: "WX",
-        long_value: &["--check-hash-based-pycs"],
-        other: "m",
-        ..NO_SWITCHES
-    },
-};
-const NODE: Interpreter = Interpreter {
-    language: Language::Node,
-    switches: Switches {
-        code: "ep",
-        long_code: &["--eval", "--print", "-pe"],
-        value: "rC",
-        long_value: &[
-            "--require",
-            "--import",
-            "--loader",
-            "--experimental-loader",
-            "--env-file",
-            "--conditions",
-            "--input-type",
-        ],
-        ..NO_SWITCHES
-    },
-};
-
-/// The interpreter a program is, by name (`python3.12`, `node`, `bash`…).
+/// The interpreter a program is, by name (`python3.12`, `node`, `bash`…); `None` for
+/// programs whose code palisade does not read (AppleScript, Tcl) and for the rest.
 pub fn interpreter(program: &str) -> Option<Interpreter> {
-    interpreter_named(program).or_else(|| {
-        let f = family(program);
-        (f != program).then(|| interpreter_named(f)).flatten()
-    })
-}
-
-fn interpreter_named(p: &str) -> Option<Interpreter> {
-    Some(match p {
-        "sh" | "bash" | "zsh" | "dash" | "ksh" | "mksh" | "ash" | "yash" | "busybox" | "fish"
-        | "csh" | "tcsh" => SHELL,
-        _ if p.starts_with("python") || p.starts_with("pypy") => PYTHON,
-        // IPython runs Python with the same `-c CODE`.
-        "ipython" | "ipython3" => PYTHON,
-        "node" | "nodejs" | "bun" | "tsx" | "ts-node" => NODE,
-        "deno" => NODE,
-        "ruby" | "jruby" | "truffleruby" | "irb" => Interpreter {
-            language: Language::Ruby,
-            switches: Switches {
-                grouped: true,
-                code: "e",
-                value: "CEIr",
-                attached: "FiKTWx",
-                digits: "0",
-                long_value: &["--encoding"],
-                ..NO_SWITCHES
-            },
-        },
-        "perl" => Interpreter {
-            language: Language::Perl,
-            switches: Switches {
-                grouped: true,
-                code: "eE",
-                value: "IMm",
-                attached: "CdDFixV",
-                digits: "l0",
-                ..NO_SWITCHES
-            },
-        },
-        "lua" | "luajit" => Interpreter {
-            language: Language::Lua,
-            switches: Switches {
-                code: "e",
-                value: "l",
-                ..NO_SWITCHES
-            },
-        },
-        "Rscript" | "R" => Interpreter {
-            language: Language::R,
-            switches: Switches {
-                code: "e",
-                script: "f",
-                ..NO_SWITCHES
-            },
-        },
-        "julia" => Interpreter {
-            language: Language::Julia,
-            switches: Switches {
-                grouped: true,
-                code: "eE",
-                long_code: &["--eval", "--print"],
-                value: "HLJCtp",
-                attached: "Og",
-                long_value: &[
-                    "--threads",
-                    "--procs",
-                    "--sysimage",
-                    "--load",
-                    "--machine-file",
-                ],
-                other: "m",
-                ..NO_SWITCHES
-            },
-        },
-        "php" => Interpreter {
-            language: Language::Php,
-            switches: Switches {
-                code: "rBRE",
-                value: "cdzStF",
-                script: "f",
-                ..NO_SWITCHES
-            },
-        },
+    let switches = crate::shell::switches::switches(program)?;
+    let language = match switches.language {
+        "shell" => Language::Shell,
+        "python" => Language::Python,
+        "node" => Language::Node,
+        "ruby" => Language::Ruby,
+        "perl" => Language::Perl,
+        "php" => Language::Php,
+        "lua" => Language::Lua,
+        "r" => Language::R,
+        "julia" => Language::Julia,
         _ => return None,
-    })
+    };
+    Some(Interpreter { language, switches })
 }
 
-/// The option grammar of a program that takes code on its command line: the interpreters',
-/// and AppleScript's (whose code palisade does not scan but must not take for files).
-fn switches_of(program: &str) -> Option<Switches> {
-    match family(program) {
-        "osascript" => Some(Switches {
-            code: "e",
-            value: "ls",
-            ..NO_SWITCHES
-        }),
-        _ => interpreter(program).map(|i| i.switches),
-    }
+/// The words of `cmd`'s arguments.
+fn arg_texts(cmd: &Command) -> Vec<&str> {
+    cmd.args.iter().map(|w| w.text.as_str()).collect()
 }
 
-/// Where `cmd` takes its program from, when it is an interpreter.
-pub fn program_source(cmd: &Command) -> Option<Source<'_>> {
-    let switches = switches_of(&cmd.program)?;
-    if family(&cmd.program) != "deno" {
-        return Some(switches.source(&cmd.args));
-    }
-    // `deno eval [options] CODE`: a subcommand, then the code where a script would be.
-    Some(match cmd.args.split_first() {
-        Some((sub, rest)) if sub.text == "eval" => match switches.source(rest) {
-            Source::Script { word } => Source::Inline {
-                word: word + 1,
-                code: rest[word].text.as_str(),
-            },
-            _ => Source::Other,
-        },
-        _ => Source::Other,
-    })
+/// Where `cmd` takes its program from, when it is an interpreter (AppleScript's and Tcl's
+/// too: their code is no file).
+pub fn program_source(cmd: &Command) -> Option<Source> {
+    Some(crate::shell::switches::switches(&cmd.program)?.source(&arg_texts(cmd)))
 }
 
 /// The language an interpreter runs, by its program name (`python3.12`, `node`, `perl`…);
@@ -477,37 +186,48 @@ pub fn inline_code_parts(cmd: &Command) -> Vec<(usize, &str)> {
         return Vec::new();
     };
     let mut parts = vec![first];
-    let Some(switches) = switches_of(&cmd.program).filter(|s| !s.code_ends_options) else {
+    let Some(switches) =
+        crate::shell::switches::switches(&cmd.program).filter(|s| !s.code_ends_options)
+    else {
         return parts;
     };
+    let args = arg_texts(cmd);
     let mut from = first.0 + 1;
     while parts.len() < MAX_CODE_PARTS
-        && let Some(rest) = cmd.args.get(from..)
-        && let Source::Inline { word, code } = switches.source(rest)
+        && let Some(rest) = args.get(from..)
+        && let Source::Code { index, offset } = switches.source(rest)
     {
-        parts.push((from + word, code));
-        from += word + 1;
+        parts.push((from + index, code_in(cmd, from + index, offset)));
+        from += index + 1;
     }
     parts
+}
+
+/// Argument `index` of `cmd` from byte `offset` on.
+fn code_in(cmd: &Command, index: usize, offset: usize) -> &str {
+    cmd.args
+        .get(index)
+        .and_then(|w| w.text.get(offset..))
+        .unwrap_or_default()
 }
 
 /// The inline code of `cmd` and the index of the argument holding it (`-cCODE` holds it after
 /// the option). A shell's `-c` is not here: the shell analysis already unwraps it into commands.
 pub fn inline_code_at(cmd: &Command) -> Option<(usize, &str)> {
-    let switches = switches_of(&cmd.program).filter(|s| !s.code_is_operand)?;
+    let switches = crate::shell::switches::switches(&cmd.program)
+        .filter(|s| !s.code_is_operand && s.language != "tcl")?;
     match program_source(cmd)? {
-        Source::Inline { word, code } => Some((word, code)),
-        Source::Script { .. } => {
+        Source::Code { index, offset } => Some((index, code_in(cmd, index, offset))),
+        Source::File(_) => {
             // An option the grammar does not know may have taken its value for the script: a
             // code option further on still names code (`python3 manage.py shell -c CODE`).
-            let is_code = |t: &str| {
-                switches.long_code.contains(&t)
-                    || (t.len() == 2 && t.starts_with('-') && switches.code.contains(&t[1..]))
-            };
-            let at = cmd.args.iter().position(|a| is_code(&a.text))?;
+            let at = cmd
+                .args
+                .iter()
+                .position(|a| switches.is_code_option(&a.text))?;
             Some((at + 1, cmd.args.get(at + 1)?.text.as_str()))
         }
-        Source::Stdin { .. } | Source::Other => None,
+        Source::Stdin { .. } | Source::Module | Source::MissingCode => None,
     }
 }
 
@@ -3870,32 +3590,6 @@ mod tests {
         assert_eq!(code("perl -ie 's/a/b/' f"), None);
         assert_eq!(code("node app.js"), None);
         assert_eq!(code("python3 manage.py shell -c 'C'"), own("C", &[]));
-    }
-
-    #[test]
-    fn a_shell_command_line_names_its_script_code_or_standard_input() {
-        // Words as given: the shell analysis would unwrap `bash -c` into its commands.
-        let source = |line: &str| {
-            let mut words = line.split(' ').map(Word::literal);
-            let program = words.next().unwrap_or_else(|| Word::literal(""));
-            let args: Vec<Word> = words.collect();
-            match interpreter(&program.text).map(|i| i.switches.source(&args)) {
-                Some(Source::Script { word }) => format!("script {}", args[word].text),
-                Some(Source::Inline { code, .. }) => format!("code {code}"),
-                Some(Source::Stdin { from }) => format!("stdin {from}"),
-                Some(Source::Other) => "other".into(),
-                None => "none".into(),
-            }
-        };
-        assert_eq!(source("bash -xc ls a"), "code ls");
-        assert_eq!(source("bash -x run.sh"), "script run.sh");
-        assert_eq!(source("bash -o pipefail run.sh"), "script run.sh");
-        assert_eq!(source("bash -s a b"), "stdin 1");
-        assert_eq!(source("bash"), "stdin 0");
-        assert_eq!(source("php -f x.php"), "script x.php");
-        assert_eq!(source("python3 -- x.py"), "script x.py");
-        assert_eq!(source("python3 -u - a"), "stdin 2");
-        assert_eq!(source("python3 -c"), "other");
     }
 
     #[test]

@@ -145,6 +145,7 @@ pub mod option_commands;
 mod parse;
 mod powershell;
 mod printed;
+pub mod switches;
 #[cfg(test)]
 mod tests;
 mod unwrap;

@@ -54,52 +54,26 @@ impl Wrap {
     }
 }
 
-/// Where an interpreter takes its code from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Source {
-    /// From an argument (`-c CODE`, `-e CODE`); `offset` skips an option glued to it (`-e'…'`).
-    Code { index: usize, offset: usize },
-    /// A code option with no code after it (`sh -c` fed by `xargs`).
-    MissingCode,
-    /// From a script file operand.
-    File(usize),
-    /// A library module (`python -m x`): not code from the line.
-    Module,
-    /// From stdin (no operand, `-`, `-s`).
-    Stdin,
-}
+use super::switches::Source;
 
-/// Interpreter families whose command-line conventions differ.
+/// Interpreters whose code the unwrapper treats differently: a shell's is unwrapped into
+/// commands, PowerShell's rewritten, AppleScript's `do shell script` run; the rest reported.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Shell,
-    Python,
-    Perl,
-    Ruby,
-    Node,
-    Php,
-    Lua,
-    Tcl,
     Pwsh,
     Osascript,
+    Code,
 }
 
 fn interpreter_kind(name: &str) -> Option<Kind> {
-    // `python3.12`, `perl5.36`, `lua5.4`: the family is the name without its version.
-    let family = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.' || c == '-');
-    Some(match family {
-        "sh" | "bash" | "zsh" | "dash" | "ksh" | "mksh" | "ash" | "yash" | "fish" | "csh"
-        | "tcsh" | "busybox sh" => Kind::Shell,
-        "python" | "pypy" => Kind::Python,
-        "perl" => Kind::Perl,
-        "ruby" => Kind::Ruby,
-        "node" | "nodejs" | "bun" => Kind::Node,
-        "php" => Kind::Php,
-        "lua" | "luajit" => Kind::Lua,
-        "tclsh" | "wish" => Kind::Tcl,
-        "pwsh" | "powershell" => Kind::Pwsh,
-        "osascript" => Kind::Osascript,
-        _ => return None,
+    if matches!(super::switches::family(name), "pwsh" | "powershell") {
+        return Some(Kind::Pwsh);
+    }
+    Some(match super::switches::switches(name)?.language {
+        "shell" => Kind::Shell,
+        "applescript" => Kind::Osascript,
+        _ => Kind::Code,
     })
 }
 
@@ -280,7 +254,7 @@ impl Analyser {
                     && has_arg(inv, inv.args.len(), &["-s", "-i", "--shell", "--login"])
                 {
                     // A root shell with no command reads its commands from stdin.
-                    self.report_source(&name, Source::Stdin, inv, ctx);
+                    self.report_source(&name, Source::Stdin { from: 0 }, inv, ctx);
                 }
                 flow
             }
@@ -289,7 +263,7 @@ impl Analyser {
                 if has_arg(inv, i, &["-C"]) {
                     Flow::EmitPrivileged
                 } else if has_arg(inv, i, &["-s"]) || !promote(inv, i) {
-                    self.report_source(&name, Source::Stdin, inv, ctx);
+                    self.report_source(&name, Source::Stdin { from: 0 }, inv, ctx);
                     Flow::EmitPrivileged
                 } else {
                     Flow::Inner(Wrap::privileged("doas"))
@@ -690,7 +664,7 @@ impl Analyser {
         }
         let Some(script) = script else {
             // `su` with no command starts a shell, which reads stdin.
-            self.report_source(name, Source::Stdin, inv, ctx);
+            self.report_source(name, Source::Stdin { from: 0 }, inv, ctx);
             return Flow::EmitPrivileged;
         };
         let label = format!("{name} -c");
@@ -799,7 +773,7 @@ impl Analyser {
         let source = if i < inv.args.len() {
             Source::File(i)
         } else {
-            Source::Stdin
+            Source::Stdin { from: i }
         };
         self.report_source(name, source, inv, ctx);
         Flow::Emit
@@ -808,7 +782,7 @@ impl Analyser {
     /// Findings for where an interpreter's code comes from (pipe, substitution).
     fn report_source(&mut self, name: &str, source: Source, inv: &Invocation, ctx: &Ctx) {
         let reads_stdin = match source {
-            Source::Stdin => true,
+            Source::Stdin { .. } => true,
             Source::File(i) => {
                 let w = &inv.args[i];
                 if let Some(inner) = &w.substitutions
@@ -850,7 +824,7 @@ impl Analyser {
     }
 
     fn run_interpreter(&mut self, kind: Kind, name: &str, inv: &mut Invocation, ctx: &Ctx) -> Flow {
-        let source = interpreter_source(kind, &inv.args);
+        let source = interpreter_source(kind, name, &inv.args);
         if kind != Kind::Shell {
             match source {
                 Source::Code { index, .. } => {
@@ -932,7 +906,9 @@ impl Analyser {
                 }
                 Flow::Done(Some(self.emit(inv, ctx)))
             }
-            Source::Stdin if inv.stdin_text.is_some() && inv.stdin_substitution.is_none() => {
+            Source::Stdin { .. }
+                if inv.stdin_text.is_some() && inv.stdin_substitution.is_none() =>
+            {
                 // `bash <<EOF … EOF`, `sh <<< "…"`: the here-document is the script.
                 let script = inv.stdin_text.clone().unwrap_or_default();
                 let label = format!("{name} <<");
@@ -943,7 +919,7 @@ impl Analyser {
             source => {
                 self.report_source(name, source, &inv, ctx);
                 let piped = match (source, inv.stdin_from) {
-                    (Source::Stdin, Some(up)) if !reads_file_on_stdin(&inv) => {
+                    (Source::Stdin { .. }, Some(up)) if !reads_file_on_stdin(&inv) => {
                         self.piped_script(up)
                     }
                     _ => None,
@@ -1528,190 +1504,16 @@ fn code_option(kind: Kind, args: &[Expanded], index: usize) -> String {
     }
 }
 
-/// Where an interpreter invoked with `args` takes its code from.
-fn interpreter_source(kind: Kind, args: &[Expanded]) -> Source {
-    match kind {
-        Kind::Shell => shell_source(args),
-        Kind::Pwsh => pwsh_source(args),
-        Kind::Python => generic_source(args, "c", &[], "WX", &["--check-hash-based-pycs"], "m", ""),
-        Kind::Perl => generic_source(args, "eE", &[], "", &[], "", ""),
-        Kind::Ruby => generic_source(args, "e", &[], "rICE", &[], "", ""),
-        Kind::Node => generic_source(
-            args,
-            "ep",
-            &["--eval", "--print"],
-            "rC",
-            &[
-                "--require",
-                "--import",
-                "--loader",
-                "--experimental-loader",
-                "--conditions",
-            ],
-            "",
-            "",
-        ),
-        Kind::Php => generic_source(args, "r", &[], "cdz", &[], "", "f"),
-        Kind::Lua => generic_source(args, "e", &[], "l", &[], "", ""),
-        Kind::Osascript => generic_source(args, "e", &[], "ls", &[], "", ""),
-        Kind::Tcl => generic_source(args, "", &[], "", &[], "", ""),
+/// Where an interpreter invoked with `args` takes its code from, by its own option grammar
+/// (`shell::switches`; PowerShell's below).
+fn interpreter_source(kind: Kind, name: &str, args: &[Expanded]) -> Source {
+    if kind == Kind::Pwsh {
+        return pwsh_source(args);
     }
-}
-
-/// Shells: `-c` is a flag and the code is the first operand; `-s` or no operand reads stdin.
-fn shell_source(args: &[Expanded]) -> Source {
-    let (mut code, mut stdin) = (false, false);
-    let mut i = 0;
-    while let Some(a) = args.get(i) {
-        let t = a.text();
-        if t == "--" || t == "-" {
-            i += 1;
-            break;
-        }
-        if let Some(long) = t.strip_prefix("--") {
-            if let Some(v) = long.strip_prefix("command=") {
-                let _ = v;
-                return Source::Code {
-                    index: i,
-                    offset: "--command=".len(),
-                };
-            }
-            i += if matches!(long, "rcfile" | "init-file") {
-                2
-            } else {
-                1
-            };
-            continue;
-        }
-        if t.len() > 1 && (t.starts_with('-') || t.starts_with('+')) {
-            let cluster = &t[1..];
-            let mut skip = 1;
-            for (ci, ch) in cluster.char_indices() {
-                match ch {
-                    'c' => code = true,
-                    's' => stdin = true,
-                    'o' | 'O' => {
-                        if ci + 1 == cluster.len() {
-                            skip = 2;
-                        }
-                        break;
-                    }
-                    _ => {}
-                }
-            }
-            i += skip;
-            continue;
-        }
-        break;
-    }
-    if code {
-        return if i < args.len() {
-            Source::Code {
-                index: i,
-                offset: 0,
-            }
-        } else {
-            Source::MissingCode
-        };
-    }
-    if stdin || i >= args.len() {
-        Source::Stdin
-    } else {
-        Source::File(i)
-    }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn generic_source(
-    args: &[Expanded],
-    code_short: &str,
-    code_long: &[&str],
-    value_short: &str,
-    value_long: &[&str],
-    module_short: &str,
-    file_short: &str,
-) -> Source {
-    let mut i = 0;
-    while let Some(a) = args.get(i) {
-        let t = a.text();
-        if t == "-" {
-            return Source::Stdin;
-        }
-        if t == "--" {
-            i += 1;
-            break;
-        }
-        if t.starts_with("--") {
-            let (name, has_value) = match t.split_once('=') {
-                Some((n, _)) => (n, true),
-                None => (t, false),
-            };
-            if code_long.contains(&name) {
-                return match (has_value, args.get(i + 1)) {
-                    (true, _) => Source::Code {
-                        index: i,
-                        offset: name.len() + 1,
-                    },
-                    (false, Some(_)) => Source::Code {
-                        index: i + 1,
-                        offset: 0,
-                    },
-                    (false, None) => Source::MissingCode,
-                };
-            }
-            i += if !has_value && value_long.contains(&name) {
-                2
-            } else {
-                1
-            };
-            continue;
-        }
-        if t.len() > 1 && t.starts_with('-') {
-            let cluster = &t[1..];
-            let mut skip = 1;
-            for (ci, ch) in cluster.char_indices() {
-                let rest_empty = ci + ch.len_utf8() == cluster.len();
-                if code_short.contains(ch) {
-                    return if !rest_empty {
-                        Source::Code {
-                            index: i,
-                            offset: 1 + ci + ch.len_utf8(),
-                        }
-                    } else if i + 1 < args.len() {
-                        Source::Code {
-                            index: i + 1,
-                            offset: 0,
-                        }
-                    } else {
-                        Source::MissingCode
-                    };
-                }
-                if module_short.contains(ch) {
-                    return Source::Module;
-                }
-                if file_short.contains(ch) {
-                    return if rest_empty && i + 1 < args.len() {
-                        Source::File(i + 1)
-                    } else {
-                        Source::Module
-                    };
-                }
-                if value_short.contains(ch) {
-                    if rest_empty {
-                        skip = 2;
-                    }
-                    break;
-                }
-            }
-            i += skip;
-            continue;
-        }
-        break;
-    }
-    if i < args.len() {
-        Source::File(i)
-    } else {
-        Source::Stdin
+    let texts: Vec<&str> = args.iter().map(|a| a.text()).collect();
+    match super::switches::switches(name) {
+        Some(switches) => switches.source(&texts),
+        None => Source::Module,
     }
 }
 
@@ -1774,7 +1576,7 @@ fn pwsh_source(args: &[Expanded]) -> Source {
         let next_is_stdin = args.get(i + 1).is_some_and(|n| n.text() == "-");
         if "command".starts_with(name) || name == "commandwithargs" || name == "cwa" {
             return match (next_is_stdin, args.get(i + 1)) {
-                (true, _) => Source::Stdin,
+                (true, _) => Source::Stdin { from: i + 2 },
                 (false, Some(_)) => Source::Code {
                     index: i + 1,
                     offset: 0,
@@ -1795,7 +1597,7 @@ fn pwsh_source(args: &[Expanded]) -> Source {
         }
         if "file".starts_with(name) {
             return if next_is_stdin {
-                Source::Stdin
+                Source::Stdin { from: i + 2 }
             } else if i + 1 < args.len() {
                 Source::File(i + 1)
             } else {
@@ -1828,6 +1630,6 @@ fn pwsh_source(args: &[Expanded]) -> Source {
     if i < args.len() {
         Source::File(i)
     } else {
-        Source::Stdin
+        Source::Stdin { from: i }
     }
 }
