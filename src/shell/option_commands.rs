@@ -17,6 +17,9 @@ enum RunsAs {
     EditorCommand,
     /// Tcl for expect: `spawn CMD`, `exec CMD`.
     Spawn,
+    /// Emacs Lisp: `(shell-command "CMD")`, `(call-process "PROG" nil nil nil ARGS…)`,
+    /// `(delete-directory "DIR" t)`, `(delete-file "F")`.
+    Elisp,
 }
 
 /// Options whose value is a command the program runs with a shell, by program: the unwrapper
@@ -65,6 +68,11 @@ const OPTION_COMMANDS: &[(&[&str], &[&str], RunsAs)] = &[
         RunsAs::EditorCommand,
     ),
     (&["expect"], &["-c"], RunsAs::Spawn),
+    (
+        &["emacs", "emacsclient", "emacs-nox"],
+        &["--eval", "-eval", "--execute"],
+        RunsAs::Elisp,
+    ),
 ];
 
 /// The commands a GNU sed script runs: `e CMD` (and `1e CMD`, `$e CMD`), and a `s///e`
@@ -261,6 +269,23 @@ fn editor_command(value: &str, depth: usize) -> Vec<String> {
     {
         return line_if_any(cmd);
     }
+    // An editor's or debugger's own interpreters (`:lua CODE`, `:py3 CODE`, gdb's `python
+    // CODE`): the code as the interpreter's command line, which the analysis reads as such.
+    for (command, run) in [
+        ("lua ", "lua -e"),
+        ("luado ", "lua -e"),
+        ("py3 ", "python3 -c"),
+        ("python3 ", "python3 -c"),
+        ("pyx ", "python3 -c"),
+        ("py ", "python3 -c"),
+        ("python ", "python3 -c"),
+        ("perl ", "perl -e"),
+        ("ruby ", "ruby -e"),
+    ] {
+        if let Some(code) = c.strip_prefix(command) {
+            return line_if_any(&format!("{run} {}", quoted(code)));
+        }
+    }
     if let Some(at) = c.find("system(") {
         let inner = &c[at + "system(".len()..];
         if let Some(q) = inner.chars().next().filter(|q| *q == '"' || *q == '\'')
@@ -277,6 +302,129 @@ fn editor_command(value: &str, depth: usize) -> Vec<String> {
         .take(8)
         .flat_map(|part| editor_command(part, depth + 1))
         .collect()
+}
+
+/// `s` as one shell word, in single quotes.
+fn quoted(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+/// A path as one shell word; a leading `~` stays outside the quotes, where the shell and
+/// Emacs both expand it.
+fn quoted_path(s: &str) -> String {
+    match s.strip_prefix('~') {
+        Some(rest) if rest.is_empty() || rest.starts_with('/') => format!("~{}", quoted(rest)),
+        _ => quoted(s),
+    }
+}
+
+/// The commands Emacs Lisp runs or the files it deletes, as command lines, for the calls whose
+/// arguments are string literals.
+fn elisp_commands(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let calls: Vec<(&str, usize)> = ELISP_CALLS
+        .iter()
+        .flat_map(|c| {
+            let open = format!("({c} ");
+            code.match_indices(&open)
+                .map(|(at, _)| (*c, at))
+                .collect::<Vec<_>>()
+        })
+        .take(16)
+        .collect();
+    for (call, at) in calls {
+        let args = elisp_args(&code[at + call.len() + 2..]);
+        let strings: Vec<String> = args.iter().flatten().cloned().collect();
+        let line = match call {
+            "shell-command" | "async-shell-command" | "shell-command-to-string" => {
+                args.first().cloned().flatten()
+            }
+            // (call-process PROGRAM INFILE DESTINATION DISPLAY ARGS…)
+            "call-process" | "process-file" => args.first().cloned().flatten().map(|p| {
+                let rest = args.iter().skip(4).flatten().map(|a| quoted_path(a));
+                std::iter::once(quoted(&p))
+                    .chain(rest)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }),
+            // (start-process NAME BUFFER PROGRAM ARGS…)
+            "start-process" => args.get(2).cloned().flatten().map(|p| {
+                let rest = args.iter().skip(3).flatten().map(|a| quoted_path(a));
+                std::iter::once(quoted(&p))
+                    .chain(rest)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }),
+            "process-lines" => (!strings.is_empty()).then(|| {
+                strings
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| if i == 0 { quoted(a) } else { quoted_path(a) })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }),
+            "delete-directory" => args.first().cloned().flatten().map(|d| {
+                let recursive = args.get(1).is_some_and(|a| a.is_none());
+                let flags = if recursive { "-rf" } else { "-d" };
+                format!("rm {flags} -- {}", quoted_path(&d))
+            }),
+            "delete-file" => args
+                .first()
+                .cloned()
+                .flatten()
+                .map(|f| format!("rm -f -- {}", quoted_path(&f))),
+            _ => None,
+        };
+        out.extend(line.as_deref().map(line_if_any).unwrap_or_default());
+    }
+    out
+}
+
+/// Emacs Lisp calls whose arguments name a command or a file to delete.
+const ELISP_CALLS: &[&str] = &[
+    "shell-command",
+    "async-shell-command",
+    "shell-command-to-string",
+    "call-process",
+    "process-file",
+    "start-process",
+    "process-lines",
+    "delete-directory",
+    "delete-file",
+];
+
+/// The arguments of an Emacs Lisp call up to its `)`: each string literal's text, `None` for
+/// anything else (a symbol such as `t`, `nil`, or an expression, which ends the reading).
+fn elisp_args(s: &str) -> Vec<Option<String>> {
+    let mut out = Vec::new();
+    let mut chars = s.chars().peekable();
+    while out.len() < 32 {
+        while chars.next_if(|c| c.is_whitespace()).is_some() {}
+        match chars.peek() {
+            None | Some(')') => break,
+            Some('"') => {
+                chars.next();
+                let mut text = String::new();
+                loop {
+                    match chars.next() {
+                        Some('\\') => text.extend(chars.next()),
+                        Some('"') | None => break,
+                        Some(c) => text.push(c),
+                    }
+                }
+                out.push(Some(text));
+            }
+            Some('(') => {
+                out.push(None);
+                break;
+            }
+            Some(_) => {
+                while chars.next_if(|c| !c.is_whitespace() && *c != ')').is_some() {}
+                out.push(None);
+            }
+        }
+    }
+    out
 }
 
 /// A command line, unless it is empty.
@@ -315,6 +463,7 @@ fn command_of(value: &str, how: RunsAs) -> Vec<String> {
             }
         }
         RunsAs::EditorCommand => editor_command(value, 0),
+        RunsAs::Elisp => elisp_commands(value),
         RunsAs::Spawn => value
             .split([';', '\n'])
             .filter_map(|c| {
@@ -330,6 +479,68 @@ fn command_of(value: &str, how: RunsAs) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn editors_run_their_interpreters_and_emacs_lisp() {
+        let oc = |p: &str, args: &[&str]| {
+            option_commands(p, args)
+                .into_iter()
+                .map(|(_, c)| c)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            oc("nvim", &["--headless", "-c", "lua os.exit(0)"]),
+            ["lua -e 'os.exit(0)'"]
+        );
+        assert_eq!(
+            oc("vim", &["-c", ":py3 print('x')"]),
+            ["python3 -c 'print('\\''x'\\'')'"]
+        );
+        assert_eq!(
+            oc("gdb", &["-ex", "python import os"]),
+            ["python3 -c 'import os'"]
+        );
+        assert_eq!(
+            oc(
+                "emacs",
+                &["--batch", "--eval", "(shell-command \"make test\")"]
+            ),
+            ["make test"]
+        );
+        assert_eq!(
+            oc(
+                "emacs",
+                &["--eval=(call-process \"rm\" nil nil nil \"-rf\" \"~/x\")"]
+            ),
+            ["'rm' '-rf' ~'/x'"]
+        );
+        assert_eq!(
+            oc(
+                "emacs",
+                &[
+                    "-eval",
+                    "(progn (delete-directory \"~\" t) (delete-file \"a b\"))"
+                ]
+            ),
+            ["rm -rf -- ~''", "rm -f -- 'a b'"]
+        );
+        assert_eq!(
+            oc("emacs", &["--eval", "(delete-directory \"build\")"]),
+            ["rm -d -- 'build'"]
+        );
+        assert_eq!(
+            oc(
+                "emacs",
+                &[
+                    "--eval",
+                    "(shell-command cmd)",
+                    "--eval",
+                    "(message \"hi\")"
+                ]
+            ),
+            Vec::<String>::new()
+        );
+    }
 
     #[test]
     fn options_whose_value_is_a_command() {
