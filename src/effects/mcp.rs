@@ -238,7 +238,17 @@ fn quote(word: &str) -> String {
 /// A runner's command line as the runner would run it: with its separate `args` appended
 /// (`{"command": "bash", "args": ["-c", "…"]}`) and in its working directory (`cwd`).
 fn runner_line(command: &str, input: &Value) -> String {
-    let mut line = command.to_string();
+    // A runner told the language (`run {language: lua, script}`) runs code in it.
+    let interpreter = language_of(input).and_then(|l| {
+        CODE_LANGUAGES
+            .iter()
+            .find(|(names, _)| names_language(names, &l))
+            .and_then(|(_, runner)| *runner)
+    });
+    let mut line = match interpreter {
+        Some((program, flag)) => format!("{program} {flag} {}", quote(command)),
+        None => command.to_string(),
+    };
     for key in ["args", "arguments", "argv"] {
         if let Some(Value::Array(items)) = input.get(key) {
             for a in items.iter().filter_map(Value::as_str) {
@@ -592,17 +602,31 @@ const CODE_LANGUAGES: &[(&[&str], Runner)] = &[
     (&["ruby", "rb"], Some(("ruby", "-e"))),
     (&["perl"], Some(("perl", "-e"))),
     (&["php"], Some(("php", "-r"))),
+    (&["lua", "luajit"], Some(("lua", "-e"))),
+    (&["r", "rscript", "rlang"], Some(("Rscript", "-e"))),
+    (&["julia", "jl"], Some(("julia", "-e"))),
     (&["bash", "sh", "shell", "zsh"], None),
 ];
+
+/// The language a tool's input names for its code (`language`, `lang`, `kernel`, `runtime`).
+fn language_of(input: &Value) -> Option<String> {
+    ["language", "lang", "kernel", "runtime"]
+        .iter()
+        .find_map(|k| input.get(*k).and_then(Value::as_str))
+        .map(str::to_ascii_lowercase)
+}
+
+/// True when the language name `l` is one of `set`: `python3.12` is Python, `rust` is not R.
+fn names_language(set: &[&str], l: &str) -> bool {
+    set.iter()
+        .any(|w| l == *w || (w.len() > 2 && l.starts_with(w)))
+}
 
 /// The interpreter (and its inline-code option) a code-running tool runs its code with, from
 /// a `language` argument or the words of its name; `Some(None)` for shell code, `None` when
 /// the tool does not say it runs code.
 fn code_runner(tool: &str, input: &Value) -> Option<Runner> {
-    let language = ["language", "lang", "kernel", "runtime"]
-        .iter()
-        .find_map(|k| input.get(*k).and_then(Value::as_str))
-        .map(str::to_ascii_lowercase);
+    let language = language_of(input);
     // The tool's own words say whether it runs code; its server's name may name the
     // language too (`mcp__node__eval`).
     let rest = tool.strip_prefix("mcp__").unwrap_or(tool);
@@ -613,7 +637,7 @@ fn code_runner(tool: &str, input: &Value) -> Option<Runner> {
         .chain(words.iter().copied())
         .collect();
     let named = |set: &[&str]| match language.as_deref() {
-        Some(l) => set.iter().any(|w| l.starts_with(w)),
+        Some(l) => names_language(set, l),
         None => all.iter().any(|w| set.contains(w)),
     };
     let runs = words.iter().any(|w| {
@@ -992,6 +1016,11 @@ mod tests {
             "cd /home/dev && bash -c 'rm -rf ~'"
         );
         assert_eq!(quote("it's"), "'it'\\''s'");
+        // Told its language, a runner's script is code in it.
+        let input = serde_json::json!({"script": "os.exit()", "language": "Lua"});
+        assert_eq!(runner_line("os.exit()", &input), "lua -e 'os.exit()'");
+        let input = serde_json::json!({"script": "ls", "language": "bash"});
+        assert_eq!(runner_line("ls", &input), "ls");
     }
 
     #[test]
