@@ -462,36 +462,37 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
             .map(|l| l.to_string())
             .unwrap_or_default()
     };
-    let vars = literal_vars(&text, p);
+    let var_sets = literal_var_sets(language, &text, p);
     let mut out = Vec::new();
     let mut secret_reads: Vec<(usize, String, String)> = Vec::new();
     let mut operations = 0usize;
 
-    for (op, regex) in &p.calls {
-        for m in regex.find_iter(&text) {
-            if lines.in_comment(m.start()) {
-                continue;
-            }
-            operations += 1;
-            if operations > MAX_OPERATIONS {
-                break;
-            }
-            // The opening parenthesis is on the line of the call (the match may start with
-            // the character before the name, a newline included).
-            // Or, for a call without parentheses (Perl's `unlink "x"`, `open F, …`), at its name.
-            let at = m.start()
-                + match op {
-                    Op::Open => m.as_str().find("open"),
-                    _ => m.as_str().rfind('('),
+    for vars in &var_sets {
+        for (op, regex) in &p.calls {
+            for m in regex.find_iter(&text) {
+                if lines.in_comment(m.start()) {
+                    continue;
                 }
-                .or_else(|| m.as_str().find(|c: char| c.is_ascii_alphabetic()))
-                .unwrap_or(0);
-            let line = lines.line_of(at);
-            let line_text = line_text(at);
-            let args = call_arguments(&text, &m, &vars, p.concat);
-            let first = args.first().cloned().unwrap_or(Arg::Unknown);
-            let rest = args.get(1).cloned();
-            match op {
+                operations += 1;
+                if operations > MAX_OPERATIONS {
+                    break;
+                }
+                // The opening parenthesis is on the line of the call (the match may start with
+                // the character before the name, a newline included).
+                // Or, for a call without parentheses (Perl's `unlink "x"`, `open F, …`), at its name.
+                let at = m.start()
+                    + match op {
+                        Op::Open => m.as_str().find("open"),
+                        _ => m.as_str().rfind('('),
+                    }
+                    .or_else(|| m.as_str().find(|c: char| c.is_ascii_alphabetic()))
+                    .unwrap_or(0);
+                let line = lines.line_of(at);
+                let line_text = line_text(at);
+                let args = call_arguments(&text, &m, vars, p.concat);
+                let first = args.first().cloned().unwrap_or(Arg::Unknown);
+                let rest = args.get(1).cloned();
+                match op {
                 Op::Shell => match shell_line(language, &args) {
                     Some(cmd) => judge(engine, &cmd, line, &line_text, &mut out),
                     // `subprocess.run(cmd)` without `shell=True` runs no shell: a computed
@@ -518,7 +519,7 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
                         _ => {}
                     }
                     if language == Language::Rust {
-                        argv.extend(rust_args(&text[m.end()..], &vars));
+                        argv.extend(rust_args(&text[m.end()..], vars));
                     }
                     judge(engine, &join_argv(&argv), line, &line_text, &mut out);
                 }
@@ -546,7 +547,7 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
                 }
                 Op::Read => {
                     let Arg::Text(path) = &first else { continue };
-                    if let Some(cmd) = write_call(language, &text, &m, *op, &args, &vars, p.concat)
+                    if let Some(cmd) = write_call(language, &text, &m, *op, &args, vars, p.concat)
                     {
                         judge(engine, &cmd.line, line, &line_text, &mut out);
                     } else {
@@ -561,7 +562,7 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
                     }
                 }
                 Op::Write => {
-                    let Some(cmd) = write_call(language, &text, &m, *op, &args, &vars, p.concat)
+                    let Some(cmd) = write_call(language, &text, &m, *op, &args, vars, p.concat)
                     else {
                         continue;
                     };
@@ -583,20 +584,20 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
                     judge(engine, &cmd, line, &line_text, &mut out);
                 }
                 Op::Mode => {
-                    let Some(cmd) = mode_command(language, &text, &m, &vars, p.concat) else {
+                    let Some(cmd) = mode_command(language, &text, &m, vars, p.concat) else {
                         continue;
                     };
                     judge(engine, &cmd, line, &line_text, &mut out);
                 }
             }
+            }
+        }
+        if language == Language::Python {
+            for (at, cmd, ..) in path_methods(&lines, vars) {
+                judge(engine, &cmd, lines.line_of(at), &line_text(at), &mut out);
+            }
         }
     }
-    if language == Language::Python {
-        for (at, cmd, ..) in path_methods(&lines, &vars) {
-            judge(engine, &cmd, lines.line_of(at), &line_text(at), &mut out);
-        }
-    }
-
     if let Some(bt) = &p.backticks {
         for c in bt.captures_iter(&text) {
             let Some(m) = c.iter().skip(1).flatten().next() else {
@@ -638,6 +639,15 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
             lt,
         ));
     }
+    // Calls that do not use a loop's name were judged once per value of it.
+    let mut seen = Vec::new();
+    out.retain(|f| {
+        let new = !seen.contains(f);
+        if new {
+            seen.push(f.clone());
+        }
+        new
+    });
     out.sort_by_key(|f| f.line);
     out
 }
@@ -656,8 +666,15 @@ pub(super) fn commands_run(language: Language, text: &str) -> Vec<String> {
     };
     let text = substitute_home(text, p);
     let lines = Lines::new(&text);
-    let vars = literal_vars(&text, p);
-    commands_in(language, p, &lines, &vars)
+    let mut out: Vec<String> = Vec::new();
+    for vars in literal_var_sets(language, &text, p) {
+        for c in commands_in(language, p, &lines, &vars) {
+            if !out.contains(&c) {
+                out.push(c);
+            }
+        }
+    }
+    out
 }
 
 /// `commands_run` on a text already prepared (home expressions substituted, names bound).
@@ -743,39 +760,41 @@ pub(super) fn written_paths(language: Language, text: &str) -> Vec<String> {
     };
     let text = substitute_home(text, p);
     let lines = Lines::new(&text);
-    let vars = literal_vars(&text, p);
+    let var_sets = literal_var_sets(language, &text, p);
     let mut out = Vec::new();
-    for (op, regex) in &p.calls {
-        if !matches!(op, Op::Read | Op::Write | Op::Copy | Op::Move | Op::Link) {
-            continue;
-        }
-        for m in regex.find_iter(&text).take(MAX_OPERATIONS) {
-            if lines.in_comment(m.start()) {
+    for vars in &var_sets {
+        for (op, regex) in &p.calls {
+            if !matches!(op, Op::Read | Op::Write | Op::Copy | Op::Move | Op::Link) {
                 continue;
             }
-            let args = call_arguments(&text, &m, &vars, p.concat);
-            if matches!(op, Op::Copy | Op::Move | Op::Link) {
-                if let Some(Arg::Text(dst)) = args.get(1)
-                    && !out.contains(dst)
-                {
-                    out.push(dst.clone());
+            for m in regex.find_iter(&text).take(MAX_OPERATIONS) {
+                if lines.in_comment(m.start()) {
+                    continue;
                 }
-                continue;
-            }
-            let writes = *op == Op::Write || opens_for_writing(language, args.get(1));
-            if let (true, Some(Arg::Text(path))) = (writes, args.first())
-                && !out.contains(path)
-            {
-                out.push(path.clone());
+                let args = call_arguments(&text, &m, vars, p.concat);
+                if matches!(op, Op::Copy | Op::Move | Op::Link) {
+                    if let Some(Arg::Text(dst)) = args.get(1)
+                        && !out.contains(dst)
+                    {
+                        out.push(dst.clone());
+                    }
+                    continue;
+                }
+                let writes = *op == Op::Write || opens_for_writing(language, args.get(1));
+                if let (true, Some(Arg::Text(path))) = (writes, args.first())
+                    && !out.contains(path)
+                {
+                    out.push(path.clone());
+                }
             }
         }
-    }
-    if language == Language::Python {
-        for (_, _, written, _) in path_methods(&lines, &vars) {
-            if let Some(dst) = written
-                && !out.contains(&dst)
-            {
-                out.push(dst);
+        if language == Language::Python {
+            for (_, _, written, _) in path_methods(&lines, vars) {
+                if let Some(dst) = written
+                    && !out.contains(&dst)
+                {
+                    out.push(dst);
+                }
             }
         }
     }
@@ -792,87 +811,99 @@ pub fn changes(language: Language, text: &str) -> Vec<CodeChange> {
     };
     let text = substitute_home(text, p);
     let lines = Lines::new(&text);
-    let vars = literal_vars(&text, p);
+    let var_sets = literal_var_sets(language, &text, p);
     let mut out: Vec<CodeChange> = Vec::new();
-    for (op, regex) in &p.calls {
-        for m in regex.find_iter(&text).take(MAX_OPERATIONS) {
-            if lines.in_comment(m.start()) {
-                continue;
-            }
-            let args = call_arguments(&text, &m, &vars, p.concat);
-            let first = args.first().unwrap_or(&Arg::Unknown);
-            let texts = |args: &[Arg]| -> Vec<String> {
-                args.iter()
-                    .filter_map(|a| match a {
-                        Arg::Text(t) => Some(t.clone()),
-                        _ => None,
-                    })
-                    .collect()
-            };
-            let cmd = match (op, first) {
-                (Op::RemoveTree | Op::Remove, Arg::Text(path))
-                    if path_call(&text, &m, *op) == PathCall::Removes =>
-                {
-                    Some((
-                        remove_command(path, *op == Op::RemoveTree),
-                        vec![path.clone()],
-                    ))
+    for vars in &var_sets {
+        for (op, regex) in &p.calls {
+            for m in regex.find_iter(&text).take(MAX_OPERATIONS) {
+                if lines.in_comment(m.start()) {
+                    continue;
                 }
-                (Op::Read | Op::Write, _) => {
-                    let write = write_call(language, &text, &m, *op, &args, &vars, p.concat);
-                    if let Some(w) = write
-                        && !out.contains(&w)
+                let args = call_arguments(&text, &m, vars, p.concat);
+                let first = args.first().unwrap_or(&Arg::Unknown);
+                let texts = |args: &[Arg]| -> Vec<String> {
+                    args.iter()
+                        .filter_map(|a| match a {
+                            Arg::Text(t) => Some(t.clone()),
+                            _ => None,
+                        })
+                        .collect()
+                };
+                let cmd = match (op, first) {
+                    (Op::RemoveTree | Op::Remove, Arg::Text(path))
+                        if path_call(&text, &m, *op) == PathCall::Removes =>
                     {
-                        out.push(w);
+                        Some((
+                            remove_command(path, *op == Op::RemoveTree),
+                            vec![path.clone()],
+                        ))
                     }
-                    None
+                    (Op::Read | Op::Write, _) => {
+                        let write = write_call(language, &text, &m, *op, &args, vars, p.concat);
+                        if let Some(w) = write
+                            && !out.contains(&w)
+                        {
+                            out.push(w);
+                        }
+                        None
+                    }
+                    (Op::Copy | Op::Move | Op::Link, _) => {
+                        transfer_command(*op, first, args.get(1))
+                            .map(|c| (c, texts(args.get(..2).unwrap_or_default())))
+                    }
+                    (Op::Mode, _) => {
+                        mode_command(language, &text, &m, vars, p.concat).map(|c| (c, Vec::new()))
+                    }
+                    // A read is no change; a piped command is among the commands it runs.
+                    (Op::Open, _) => perl_open(&leading_texts(&args))
+                        .filter(|c| c.starts_with(WRITE_COMMAND))
+                        .map(|c| (c, Vec::new())),
+                    _ => None,
+                };
+                if let Some((line, paths)) = cmd {
+                    let change = CodeChange {
+                        line,
+                        content: false,
+                        paths,
+                    };
+                    if !out.contains(&change) {
+                        out.push(change);
+                    }
                 }
-                (Op::Copy | Op::Move | Op::Link, _) => transfer_command(*op, first, args.get(1))
-                    .map(|c| (c, texts(args.get(..2).unwrap_or_default()))),
-                (Op::Mode, _) => {
-                    mode_command(language, &text, &m, &vars, p.concat).map(|c| (c, Vec::new()))
-                }
-                // A read is no change; a piped command is among the commands it runs.
-                (Op::Open, _) => perl_open(&leading_texts(&args))
-                    .filter(|c| c.starts_with(WRITE_COMMAND))
-                    .map(|c| (c, Vec::new())),
-                _ => None,
-            };
-            if let Some((line, paths)) = cmd {
+            }
+        }
+        if language == Language::Python {
+            for (_, line, written, content) in path_methods(&lines, vars) {
                 let change = CodeChange {
                     line,
-                    content: false,
-                    paths,
+                    content,
+                    paths: written.iter().cloned().collect(),
                 };
-                if !out.contains(&change) {
+                if (written.is_some() || !change.line.starts_with("cat ")) && !out.contains(&change)
+                {
                     out.push(change);
                 }
             }
         }
+        // The command lines it runs, whole: what they write is what they print.
+        out.extend(
+            commands_in(language, p, &lines, vars)
+                .into_iter()
+                .map(|line| CodeChange {
+                    line,
+                    content: true,
+                    paths: Vec::new(),
+                }),
+        );
     }
-    if language == Language::Python {
-        for (_, line, written, content) in path_methods(&lines, &vars) {
-            let change = CodeChange {
-                line,
-                content,
-                paths: written.iter().cloned().collect(),
-            };
-            if (written.is_some() || !change.line.starts_with("cat ")) && !out.contains(&change) {
-                out.push(change);
-            }
+    // Changes that do not use a loop's name were found once per value of it.
+    let mut unique: Vec<CodeChange> = Vec::new();
+    for c in out {
+        if !unique.contains(&c) {
+            unique.push(c);
         }
     }
-    // The command lines it runs, whole: what they write is what they print.
-    out.extend(
-        commands_in(language, p, &lines, &vars)
-            .into_iter()
-            .map(|line| CodeChange {
-                line,
-                content: true,
-                paths: Vec::new(),
-            }),
-    );
-    out
+    unique
 }
 
 /// One change a program makes, as the shell command with the same change.
@@ -1808,6 +1839,195 @@ fn literal_vars(text: &str, p: &Patterns) -> HashMap<String, String> {
     vars
 }
 
+/// Most sets of names one program is read with: each value of a loop over a literal list is
+/// one set (`for p in ['a', 'b']`), and several loops multiply.
+const MAX_VAR_SETS: usize = 16;
+
+/// The names a program binds to literals, once for each value its loops over literal lists
+/// give their variable (`for p in ['~']: shutil.rmtree(p)`, `['a'].each { |f| … }`, `for my
+/// $f ('a') { … }`): what `sys.argv[1:]`, `ARGV` or `@ARGV` became once the command line's
+/// words stood in for them (`with_inputs`).
+fn literal_var_sets(language: Language, text: &str, p: &Patterns) -> Vec<HashMap<String, String>> {
+    let base = literal_vars(text, p);
+    let mut sets = vec![base.clone()];
+    for (name, values) in loop_bindings(language, text, &base, p.concat) {
+        let mut next = Vec::new();
+        for set in &sets {
+            for v in &values {
+                if next.len() < MAX_VAR_SETS {
+                    let mut s = set.clone();
+                    s.insert(name.clone(), v.clone());
+                    next.push(s);
+                }
+            }
+        }
+        sets = next;
+    }
+    sets
+}
+
+/// Loops over a literal list: the name each pass binds, and the values it takes.
+fn loop_bindings(
+    language: Language,
+    text: &str,
+    vars: &HashMap<String, String>,
+    concat: &str,
+) -> Vec<(String, Vec<String>)> {
+    let ident = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
+            .collect()
+    };
+    let list_at = |s: &str| match expression(s, vars, concat).0 {
+        Arg::List(items) => Some(items),
+        _ => None,
+    };
+    // The list literal a method call follows (`['a', 'b'].each`), ending at `end`.
+    let list_before = |end: usize| {
+        let open = text[..end].rfind('[')?;
+        let start = if text[..open].ends_with("%w") {
+            open - 2
+        } else {
+            open
+        };
+        (text[..end].ends_with(']'))
+            .then(|| list_at(&text[start..end]))
+            .flatten()
+    };
+    let mut out = Vec::new();
+    let mut found = |name: String, values: Option<Vec<String>>| {
+        if let Some(values) = values.filter(|v| !v.is_empty())
+            && !name.is_empty()
+            && out.len() < 8
+        {
+            out.push((name.trim_start_matches('$').to_string(), values));
+        }
+    };
+    let words = |s: &str| s.trim_start().to_string();
+    match language {
+        // `for NAME in LIST` (Python, Julia), `for (NAME in LIST)` (R).
+        Language::Python | Language::Julia | Language::R => {
+            for (at, _) in text.match_indices("for").take(64) {
+                if text[..at]
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| c.is_alphanumeric() || c == '_')
+                {
+                    continue;
+                }
+                let rest = words(text[at + 3..].trim_start_matches([' ', '(']));
+                let name = ident(&rest);
+                let after = rest[name.len()..].trim_start();
+                if let Some(list) = after
+                    .strip_prefix("in ")
+                    .or_else(|| after.strip_prefix("in	"))
+                {
+                    found(name, list_at(list.trim_start()));
+                }
+            }
+        }
+        // `for (const NAME of LIST)`, `LIST.forEach((NAME) => …)`, `LIST.forEach(function (NAME)`.
+        Language::Node => {
+            for (at, _) in text.match_indices("for").take(64) {
+                let rest = words(text[at + 3..].trim_start_matches([' ', '(']));
+                let rest = ["const ", "let ", "var "]
+                    .iter()
+                    .find_map(|k| rest.strip_prefix(k))
+                    .map(str::trim_start)
+                    .unwrap_or("");
+                let name = ident(rest);
+                if let Some(list) = rest[name.len()..].trim_start().strip_prefix("of ") {
+                    found(name, list_at(list.trim_start()));
+                }
+            }
+            for (at, _) in text.match_indices(".forEach(").take(64) {
+                let rest = text[at + ".forEach(".len()..].trim_start();
+                let rest = rest.strip_prefix("function").unwrap_or(rest);
+                let rest = rest.trim_start().trim_start_matches(['(', ' ']);
+                found(ident(rest), list_before(at));
+            }
+        }
+        // `LIST.each do |NAME|`, `LIST.each { |NAME| … }`.
+        Language::Ruby => {
+            for (at, _) in text.match_indices(".each").take(64) {
+                let rest = text[at + ".each".len()..].trim_start();
+                let rest = rest
+                    .strip_prefix("do")
+                    .or_else(|| rest.strip_prefix('{'))
+                    .map(str::trim_start)
+                    .and_then(|r| r.strip_prefix('|'))
+                    .map(str::trim_start);
+                if let Some(rest) = rest {
+                    found(ident(rest), list_before(at));
+                }
+            }
+        }
+        // `for my $NAME (LIST)`, `foreach (LIST)` (binding `$_`).
+        Language::Perl => {
+            for (at, _) in text.match_indices("for").take(64) {
+                let rest = text[at + 3..]
+                    .strip_prefix("each")
+                    .unwrap_or(&text[at + 3..]);
+                let rest = rest.trim_start();
+                let rest = ["my ", "our "]
+                    .iter()
+                    .find_map(|k| rest.strip_prefix(k))
+                    .unwrap_or(rest)
+                    .trim_start();
+                let name = if rest.starts_with('$') {
+                    ident(rest)
+                } else {
+                    "_".into()
+                };
+                let Some(list) = rest[if name == "_" { 0 } else { name.len() }..]
+                    .trim_start()
+                    .strip_prefix('(')
+                else {
+                    continue;
+                };
+                let items: Option<Vec<String>> = arguments(list, vars, concat)
+                    .into_iter()
+                    .map(|a| match a {
+                        Arg::Text(t) => Some(t),
+                        _ => None,
+                    })
+                    .collect();
+                found(name, items);
+            }
+        }
+        // `foreach (LIST as $NAME)`, `foreach (LIST as $k => $NAME)`.
+        Language::Php => {
+            for (at, _) in text.match_indices("foreach").take(64) {
+                let rest = text[at + "foreach".len()..].trim_start();
+                let Some(rest) = rest.strip_prefix('(') else {
+                    continue;
+                };
+                let (list, used) = expression(rest.trim_start(), vars, concat);
+                let after = rest.trim_start()[used..].trim_start();
+                let Some(after) = after.strip_prefix("as") else {
+                    continue;
+                };
+                let after = after.trim_start();
+                let name = match after.split_once("=>") {
+                    Some((_, v)) if !after[..after.find("=>").unwrap_or(0)].contains(')') => {
+                        ident(v.trim_start())
+                    }
+                    _ => ident(after),
+                };
+                found(
+                    name,
+                    match list {
+                        Arg::List(items) => Some(items),
+                        _ => None,
+                    },
+                );
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
 /// The arguments of a call whose `(` was just consumed, as far as they are simple (at most
 /// 32; parsing stops at the first one that is not).
 /// `open(p, 'a')`, `File.open(p, "w")`, `fopen($p, 'w')`: an open whose mode writes.
@@ -2343,6 +2563,72 @@ mod tests {
         assert_eq!(
             with_inputs(Language::Julia, "rm(ARGS[1]); ENV[\"F\"]", &args),
             "rm('~/x'); 'y'"
+        );
+    }
+
+    #[test]
+    fn loops_over_literal_lists_bind_each_value() {
+        let bound = |language, text: &str| {
+            let p = patterns(language).unwrap();
+            loop_bindings(language, text, &HashMap::new(), p.concat)
+        };
+        let one = |n: &str, v: &[&str]| {
+            vec![(
+                n.to_string(),
+                v.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+            )]
+        };
+        assert_eq!(
+            bound(Language::Python, "for p in ['a', 'b']:\n  rm(p)"),
+            one("p", &["a", "b"])
+        );
+        assert_eq!(
+            bound(Language::Python, "[f(x) for x in ['a']]"),
+            one("x", &["a"])
+        );
+        assert_eq!(
+            bound(Language::Node, "for (const f of ['a']) {}"),
+            one("f", &["a"])
+        );
+        assert_eq!(
+            bound(Language::Node, "['a'].forEach((f) => g(f))"),
+            one("f", &["a"])
+        );
+        assert_eq!(
+            bound(Language::Ruby, "%w[a b].each do |f|"),
+            one("f", &["a", "b"])
+        );
+        assert_eq!(
+            bound(Language::Ruby, "['a'].each { |f| }"),
+            one("f", &["a"])
+        );
+        assert_eq!(
+            bound(Language::Perl, "for my $f ('a', 'b') { }"),
+            one("f", &["a", "b"])
+        );
+        assert_eq!(
+            bound(Language::Perl, "foreach ('a') { unlink $_ }"),
+            one("_", &["a"])
+        );
+        assert_eq!(
+            bound(Language::Php, "foreach (['a'] as $k => $f) {}"),
+            one("f", &["a"])
+        );
+        assert_eq!(bound(Language::R, "for (f in c('a')) {}"), one("f", &["a"]));
+        assert_eq!(
+            bound(Language::Julia, "for p in [\"a\"]; end"),
+            one("p", &["a"])
+        );
+        // A list known only at run time binds nothing; neither does a name like `format`.
+        assert_eq!(bound(Language::Python, "for p in paths: rm(p)"), vec![]);
+        assert_eq!(bound(Language::Python, "format(x)"), vec![]);
+        // Each value is judged: the second of a loop's values is not lost.
+        assert_eq!(
+            judged(
+                Language::Python,
+                "import os\nfor c in ['ls', 'id']:\n    os.system(c)"
+            ),
+            ["ls", "id"]
         );
     }
 
