@@ -427,6 +427,24 @@ fn elisp_args(s: &str) -> Vec<Option<String>> {
     out
 }
 
+/// The programs Tcl code starts (`spawn CMD`, `exec CMD` as a statement, `[exec CMD]` inside
+/// one), for expect's `-c` and a Tcl shell's script.
+pub fn tcl_commands(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for statement in code.split([';', '\n']) {
+        let c = statement.trim();
+        if let Some(cmd) = c.strip_prefix("spawn ").or_else(|| c.strip_prefix("exec ")) {
+            out.extend(line_if_any(cmd));
+        }
+        for (at, _) in c.match_indices("[exec ") {
+            let cmd = &c[at + "[exec ".len()..];
+            out.extend(line_if_any(&cmd[..cmd.find(']').unwrap_or(cmd.len())]));
+        }
+    }
+    out.truncate(8);
+    out
+}
+
 /// A command line, unless it is empty.
 fn line_if_any(s: &str) -> Vec<String> {
     let s = s.trim();
@@ -464,15 +482,7 @@ fn command_of(value: &str, how: RunsAs) -> Vec<String> {
         }
         RunsAs::EditorCommand => editor_command(value, 0),
         RunsAs::Elisp => elisp_commands(value),
-        RunsAs::Spawn => value
-            .split([';', '\n'])
-            .filter_map(|c| {
-                let c = c.trim();
-                c.strip_prefix("spawn ").or_else(|| c.strip_prefix("exec "))
-            })
-            .flat_map(line_if_any)
-            .take(8)
-            .collect(),
+        RunsAs::Spawn => tcl_commands(value),
     }
 }
 
@@ -523,6 +533,10 @@ mod tests {
                 ]
             ),
             ["rm -rf -- ~''", "rm -f -- 'a b'"]
+        );
+        assert_eq!(
+            tcl_commands("set x [exec ls -la]; puts $x\nexec make test"),
+            ["ls -la", "make test"]
         );
         assert_eq!(
             oc("emacs", &["--eval", "(delete-directory \"build\")"]),

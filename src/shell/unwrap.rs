@@ -877,6 +877,19 @@ impl Analyser {
                         text: "(code from xargs input)".to_string(),
                     });
                 }
+                Source::Stdin { .. }
+                    if super::switches::switches(name).is_some_and(|s| s.language == "tcl") =>
+                {
+                    // `tclsh <<< 'exec rm -rf …'`: Tcl's `exec` runs a program, read as
+                    // expect's are (`option_commands::tcl_commands`).
+                    if let Some(text) = inv.stdin_text.clone().filter(|t| t.substitutions.is_none())
+                    {
+                        for command in super::option_commands::tcl_commands(text.text()) {
+                            self.run_text(name, "tclsh exec", &text, command, ctx, inv);
+                        }
+                    }
+                    self.report_source(name, source, inv, ctx);
+                }
                 _ => self.report_source(name, source, inv, ctx),
             }
             return Flow::Emit;
