@@ -239,12 +239,9 @@ fn quote(word: &str) -> String {
 /// (`{"command": "bash", "args": ["-c", "…"]}`) and in its working directory (`cwd`).
 fn runner_line(command: &str, input: &Value) -> String {
     // A runner told the language (`run {language: lua, script}`) runs code in it.
-    let interpreter = language_of(input).and_then(|l| {
-        CODE_LANGUAGES
-            .iter()
-            .find(|(names, _)| names_language(names, &l))
-            .and_then(|(_, runner)| *runner)
-    });
+    let interpreter = language_of(input)
+        .and_then(|l| runner_of_language(&l))
+        .flatten();
     let mut line = match interpreter {
         Some((program, flag)) => format!("{program} {flag} {}", quote(command)),
         None => command.to_string(),
@@ -622,6 +619,14 @@ fn names_language(set: &[&str], l: &str) -> bool {
         .any(|w| l == *w || (w.len() > 2 && l.starts_with(w)))
 }
 
+/// The runner of the language named `l`, when palisade knows it.
+fn runner_of_language(l: &str) -> Option<Runner> {
+    CODE_LANGUAGES
+        .iter()
+        .find(|(names, _)| names_language(names, l))
+        .map(|(_, runner)| *runner)
+}
+
 /// The interpreter (and its inline-code option) a code-running tool runs its code with, from
 /// a `language` argument or the words of its name; `Some(None)` for shell code, `None` when
 /// the tool does not say it runs code.
@@ -636,10 +641,6 @@ fn code_runner(tool: &str, input: &Value) -> Option<Runner> {
         .split(['_', '-'])
         .chain(words.iter().copied())
         .collect();
-    let named = |set: &[&str]| match language.as_deref() {
-        Some(l) => names_language(set, l),
-        None => all.iter().any(|w| set.contains(w)),
-    };
     let runs = words.iter().any(|w| {
         matches!(
             *w,
@@ -654,8 +655,15 @@ fn code_runner(tool: &str, input: &Value) -> Option<Runner> {
     if !runs && !for_language {
         return None;
     }
-    match CODE_LANGUAGES.iter().find(|(names, _)| named(names)) {
-        Some((_, runner)) => Some(*runner),
+    let found = match language.as_deref() {
+        Some(l) => runner_of_language(l),
+        None => CODE_LANGUAGES
+            .iter()
+            .find(|(names, _)| all.iter().any(|w| names.contains(w)))
+            .map(|(_, runner)| *runner),
+    };
+    match found {
+        Some(runner) => Some(runner),
         // Runs code in a language it does not name: Python is the common case.
         None if runs && language.is_none() => Some(Some(("python3", "-c"))),
         None => None,

@@ -640,14 +640,16 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
         ));
     }
     // Calls that do not use a loop's name were judged once per value of it.
-    let mut seen = Vec::new();
-    out.retain(|f| {
-        let new = !seen.contains(f);
-        if new {
-            seen.push(f.clone());
-        }
-        new
-    });
+    if var_sets.len() > 1 {
+        let mut seen = Vec::new();
+        out.retain(|f| {
+            let new = !seen.contains(f);
+            if new {
+                seen.push(f.clone());
+            }
+            new
+        });
+    }
     out.sort_by_key(|f| f.line);
     out
 }
@@ -897,13 +899,16 @@ pub fn changes(language: Language, text: &str) -> Vec<CodeChange> {
         );
     }
     // Changes that do not use a loop's name were found once per value of it.
-    let mut unique: Vec<CodeChange> = Vec::new();
-    for c in out {
-        if !unique.contains(&c) {
-            unique.push(c);
+    if var_sets.len() > 1 {
+        let mut unique: Vec<CodeChange> = Vec::new();
+        for c in out {
+            if !unique.contains(&c) {
+                unique.push(c);
+            }
         }
+        return unique;
     }
-    unique
+    out
 }
 
 /// One change a program makes, as the shell command with the same change.
@@ -1849,8 +1854,9 @@ const MAX_VAR_SETS: usize = 16;
 /// words stood in for them (`with_inputs`).
 fn literal_var_sets(language: Language, text: &str, p: &Patterns) -> Vec<HashMap<String, String>> {
     let base = literal_vars(text, p);
-    let mut sets = vec![base.clone()];
-    for (name, values) in loop_bindings(language, text, &base, p.concat) {
+    let bindings = loop_bindings(language, text, &base, p.concat);
+    let mut sets = vec![base];
+    for (name, values) in bindings {
         let mut next = Vec::new();
         for set in &sets {
             for v in &values {

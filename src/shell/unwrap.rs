@@ -63,6 +63,8 @@ enum Kind {
     Shell,
     Pwsh,
     Osascript,
+    /// Tcl: the programs its `exec` starts are read.
+    Tcl,
     Code,
 }
 
@@ -73,6 +75,7 @@ fn interpreter_kind(name: &str) -> Option<Kind> {
     Some(match super::switches::switches(name)?.language {
         "shell" => Kind::Shell,
         "applescript" => Kind::Osascript,
+        "tcl" => Kind::Tcl,
         _ => Kind::Code,
     })
 }
@@ -877,9 +880,7 @@ impl Analyser {
                         text: "(code from xargs input)".to_string(),
                     });
                 }
-                Source::Stdin { .. }
-                    if super::switches::switches(name).is_some_and(|s| s.language == "tcl") =>
-                {
+                Source::Stdin { .. } if kind == Kind::Tcl => {
                     // `tclsh <<< 'exec rm -rf …'`: Tcl's `exec` runs a program, read as
                     // expect's are (`option_commands::tcl_commands`).
                     if let Some(text) = inv.stdin_text.clone().filter(|t| t.substitutions.is_none())
