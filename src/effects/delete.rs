@@ -67,12 +67,23 @@ pub(super) fn effects(analysis: &ShellAnalysis, i: usize, scope: &Scope, out: &m
     let Some(c) = analysis.commands.get(i) else {
         return;
     };
+    if source_removals(c, scope, out) {
+        return;
+    }
     let p = c.program.as_str();
     let ops = crate::vocab::operands(c);
     let targets: &[&Word] = match p {
         _ if REMOVERS.contains(&p) => &ops,
         // `gio trash PATH…`, `gio remove PATH…`.
         "gio" if matches!(c.subcommand(), Some("trash" | "remove")) => &ops[1..],
+        // `git rm PATH…` removes from the work tree too, unless only from the index.
+        "git"
+            if crate::vocab::subcommand(c) == Some("rm")
+                && !c.has_flag(None, &["cached"])
+                && !c.has_flag(Some('n'), &["dry-run"]) =>
+        {
+            &ops[1..]
+        }
         "find" => {
             if c.args.iter().any(|a| a.text == "-delete") {
                 let select = Select::of(c);
@@ -85,10 +96,11 @@ pub(super) fn effects(analysis: &ShellAnalysis, i: usize, scope: &Scope, out: &m
         _ => return,
     };
     let recursive = c.has_flag(Some('r'), &["recursive"]) || c.has_flag(Some('R'), &[]);
+    let how = if p == "git" { "git rm" } else { p };
     let delete = |target, names| Effect::Delete {
         target,
         recursive,
-        how: p.to_string(),
+        how: how.to_string(),
         names,
     };
     if c.args_from_stdin {
@@ -143,6 +155,107 @@ pub(super) fn effects(analysis: &ShellAnalysis, i: usize, scope: &Scope, out: &m
             Vec::new(),
         ));
     }
+}
+
+/// Archivers and copiers told to remove what they took in (`tar --remove-files`, `zip -m`,
+/// `7z a -sdel`, `rsync --remove-source-files`): each source is deleted once copied, so
+/// `tar --remove-files -czf /tmp/h.tgz ~` empties the home directory as `rm -rf ~` does.
+/// True when `c` is one (its deletes appended to `out`).
+fn source_removals(c: &Command, scope: &Scope, out: &mut Vec<Effect>) -> bool {
+    let p = c.program.as_str();
+    let named = |w: &Word| (w.text.clone(), word_path(w, c, scope));
+    let (how, recursive, sources): (&str, bool, Vec<_>) = match p {
+        "tar" | "gtar" | "bsdtar" if c.has_flag(None, &["remove-files"]) => {
+            let t = crate::vocab::tar_line(c);
+            if !t.writes_archive() {
+                return false;
+            }
+            let sources = t
+                .members
+                .iter()
+                .map(|(dir, w)| match (dir, crate::fileops::static_text(w)) {
+                    // A member is relative to the `-C` directory before it.
+                    (Some(dir), Some(text)) if !text.starts_with(['/', '~']) => {
+                        let joined = format!("{dir}/{text}");
+                        let span = if w.glob { Span::Pattern } else { Span::Exact };
+                        let path = crate::fileops::resolve_for(scope, c, &joined);
+                        (w.text.clone(), Some((path, span)))
+                    }
+                    _ => named(w),
+                })
+                .collect();
+            // tar recurses into the directories it is given unless told not to.
+            (
+                "tar --remove-files",
+                !c.has_flag(None, &["no-recursion"]),
+                sources,
+            )
+        }
+        "zip" if c.has_flag(Some('m'), &["move"]) => {
+            // `zip [-options] ARCHIVE FILE…`; `-x`/`-i` lists of patterns end the files.
+            let end = c
+                .args
+                .iter()
+                .position(|a| matches!(a.text.as_str(), "-x" | "-i" | "--exclude" | "--include"))
+                .unwrap_or(c.args.len());
+            let ops: Vec<&Word> = crate::vocab::operands(c)
+                .into_iter()
+                .filter(|w| c.args[..end].iter().any(|a| std::ptr::eq(a, *w)))
+                .collect();
+            let sources = ops.iter().skip(1).map(|w| named(w)).collect();
+            let recursive = c.has_flag(Some('r'), &["recurse-paths"]) || c.has_flag(Some('R'), &[]);
+            ("zip -m", recursive, sources)
+        }
+        "7z" | "7za" | "7zz" | "7zr"
+            if c.args.iter().any(|a| a.text.eq_ignore_ascii_case("-sdel")) =>
+        {
+            // `7z a ARCHIVE FILE…`: the command, the archive, then what goes in.
+            let ops = crate::vocab::operands(c);
+            if !ops
+                .first()
+                .is_some_and(|w| matches!(w.text.as_str(), "a" | "u"))
+            {
+                return false;
+            }
+            (
+                "7z -sdel",
+                true,
+                ops.iter().skip(2).map(|w| named(w)).collect(),
+            )
+        }
+        "rsync" if c.has_flag(None, &["remove-source-files", "remove-sent-files"]) => {
+            let ops = crate::vocab::operands(c);
+            let Some((_, srcs)) = ops.split_last() else {
+                return false;
+            };
+            let sources = srcs
+                .iter()
+                .filter(|w| !w.text.contains("://") && !crate::vocab::is_remote_spec(&w.text))
+                .map(|w| named(w))
+                .collect();
+            let recursive =
+                c.has_flag(Some('r'), &["recursive", "archive"]) || c.has_flag(Some('a'), &[]);
+            ("rsync --remove-source-files", recursive, sources)
+        }
+        _ => return false,
+    };
+    for (written, resolved) in sources {
+        let (path, span) = match resolved {
+            Some((path, span)) => (Some(path), span),
+            None => (None, Span::Exact),
+        };
+        out.push(Effect::Delete {
+            target: DeleteTarget::Named {
+                written,
+                path,
+                span,
+            },
+            recursive,
+            how: how.to_string(),
+            names: Vec::new(),
+        });
+    }
+    true
 }
 
 /// A delete, by `how` run as `c`, of what `find` selects under `start`.

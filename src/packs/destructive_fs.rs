@@ -286,6 +286,9 @@ pub static RULES: &[Rule] = &[
             Example::bash("sudo rm -rf --no-preserve-root /"),
             Example::bash("bash -c 'rm -rf ~'"),
             Example::bash("find / -exec rm -rf {} \\;"),
+            Example::bash("tar --remove-files -czf /tmp/h.tgz ~"),
+            Example::bash("rsync -a --remove-source-files ~/ /tmp/x"),
+            Example::bash("git -C /home/dev rm -rf ."),
             Example::tool(
                 "mcp__filesystem__delete_directory",
                 r#"{"path":"/home/dev","recursive":true}"#,
@@ -300,6 +303,8 @@ pub static RULES: &[Rule] = &[
             Example::bash("rm -rf /tmp/build-123"),
             Example::bash("rm ~/notes.txt"),
             Example::bash("rm -rf ./dist"),
+            Example::bash("tar --remove-files -czf logs.tgz logs/"),
+            Example::bash("git rm -r --cached ."),
         ],
     },
     Rule {
@@ -317,6 +322,8 @@ pub static RULES: &[Rule] = &[
             Example::bash("rm -rf \"$BUILD_DIR\""),
             Example::bash("ls | xargs rm -rf"),
             Example::bash("trash -r ~/Documents"),
+            Example::bash("git rm -rf ."),
+            Example::bash("zip -rm /tmp/docs.zip ~/Documents"),
             Example::tool(
                 "mcp__filesystem__delete_directory",
                 r#"{"path":"/home/dev/other","recursive":true}"#,
