@@ -52,6 +52,42 @@ pub struct SecretClass {
     pub what: &'static str,
 }
 
+/// Credential files and directories at fixed places under home, for the directories above
+/// them (`secret_class` says what each one is).
+const CREDENTIAL_LOCATIONS: &[&str] = &[
+    ".ssh/id_rsa",
+    ".aws/credentials",
+    ".gnupg/private-keys-v1.d",
+    ".config/gcloud/credentials.db",
+    ".azure/accessTokens.json",
+    ".config/git/credentials",
+    ".password-store",
+    ".local/share/keyrings",
+    ".docker/config.json",
+    ".kube/config",
+    ".config/gh/hosts.yml",
+    ".gem/credentials",
+    ".cargo/credentials.toml",
+    ".config/hub",
+    ".terraform.d/credentials.tfrc.json",
+    ".config/sops/age/keys.txt",
+    ".m2/settings.xml",
+    ".gradle/gradle.properties",
+    ".composer/auth.json",
+    ".config/composer/auth.json",
+    ".config/rclone/rclone.conf",
+    ".config/doctl/config.yaml",
+    ".config/hcloud/cli.toml",
+    ".fly/config.yml",
+    ".oci/config",
+    ".config/configstore/firebase-tools.json",
+    ".mozilla/firefox",
+    ".config/google-chrome",
+    ".config/chromium",
+    "Library/Keychains",
+    "Library/Application Support/Google/Chrome",
+];
+
 const PRIVATE_KEY_NAMES: &[&str] = &[
     "id_rsa",
     "id_dsa",
@@ -126,8 +162,17 @@ pub fn secret_class(path: &Path, scope: &Scope) -> Option<SecretClass> {
         if rel.starts_with(".azure/") {
             return deny("Azure credentials");
         }
-        if rel == ".netrc" || rel == ".git-credentials" || rel == ".config/git/credentials" {
+        if matches!(
+            rel,
+            ".netrc" | ".git-credentials" | ".config/git/credentials" | ".pgpass" | ".mylogin.cnf"
+        ) {
             return deny("stored login credentials");
+        }
+        if rel == ".vault-token" {
+            return deny("a Vault token (it opens every secret the vault holds)");
+        }
+        if rel == ".config/sops/age/keys.txt" || rel.starts_with(".config/age/") {
+            return deny("a private age key");
         }
         if rel.starts_with(".gnupg/private-keys") || rel == ".gnupg/secring.gpg" {
             return deny("a private GPG key");
@@ -200,10 +245,39 @@ pub fn secret_class(path: &Path, scope: &Scope) -> Option<SecretClass> {
             | ".cargo/credentials"
             | ".cargo/credentials.toml"
             | ".config/hub"
-            | ".terraform.d/credentials.tfrc.json" => {
+            | ".terraform.d/credentials.tfrc.json"
+            | ".my.cnf"
+            | ".boto"
+            | ".s3cfg"
+            | ".databrickscfg"
+            | ".dockercfg"
+            | ".yarnrc.yml"
+            | ".m2/settings.xml"
+            | ".gradle/gradle.properties"
+            | ".composer/auth.json"
+            | ".config/composer/auth.json"
+            | ".config/rclone/rclone.conf"
+            | ".config/doctl/config.yaml"
+            | ".config/hcloud/cli.toml"
+            | ".fly/config.yml"
+            | ".oci/config"
+            | ".config/configstore/firebase-tools.json" => {
                 return ask("a file holding access tokens");
             }
             _ => {}
+        }
+        // A directory above credentials (`grep -r token ~/.config`, `tar cz ~/.kube`): what
+        // reads it whole reads them. The home directory itself is `key-material-search`'s.
+        if !rel.is_empty()
+            && let Some(held) = CREDENTIAL_LOCATIONS
+                .iter()
+                .find(|c| Path::new(c).starts_with(rel) && **c != rel)
+        {
+            return ask(if held.starts_with("Library/Keychains") {
+                "a directory holding the macOS keychain"
+            } else {
+                "a directory holding credentials or access tokens"
+            });
         }
     }
     let p = path.to_string_lossy();
