@@ -2429,6 +2429,22 @@ const RSYNC_VALUES: &[&str] = &[
     "read-batch",
 ];
 
+/// A package spec that names a URL or a repository instead of a registry package
+/// (`git+https://…`, `github:u/r`, `https://x/p.tgz`, `git@host:u/r`); with `npm`, also npm's
+/// GitHub shorthand `user/repo` (a scope is `@scope/name`, a path starts with `.` or `/`).
+pub fn remote_package_spec(t: &str, npm: bool) -> bool {
+    t.contains("://")
+        || t.contains("git+")
+        || t.starts_with("github:")
+        || t.starts_with("gitlab:")
+        || t.starts_with("bitbucket:")
+        || t.starts_with("git@")
+        || (npm
+            && !t.starts_with(['@', '.', '/', '-', '~'])
+            && t.matches('/').count() == 1
+            && !t.ends_with(".tgz"))
+}
+
 /// The operands of a command: its words that are neither options nor the values of its
 /// value-taking options (`mv -t DIR a b` → `[a, b]`, `shred -n 3 f` → `[f]`), every word
 /// after `--` included.

@@ -119,6 +119,9 @@ pub enum ShellFinding {
         interpreter: String,
         inner: Vec<String>,
     },
+    /// A package runner fetches the package it runs (or one it adds) from a URL or a
+    /// repository: `npx github:u/r`, `uvx --from git+https://…`, `pnpm dlx https://…/p.tgz`.
+    PackageFromUrl { runner: String, spec: String },
 }
 
 /// Everything the analysis learned about one command line.

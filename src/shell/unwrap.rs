@@ -193,6 +193,19 @@ fn strip_runner(
     Flow::Inner(Wrap::new(label))
 }
 
+/// uvx's options that take a value.
+const UVX_VALUES: &[&str] = &[
+    "--from",
+    "--with",
+    "--with-editable",
+    "--with-requirements",
+    "--python",
+    "--index",
+    "--index-url",
+    "--extra-index-url",
+    "--default-index",
+];
+
 /// A wrapper whose inner command follows its options and `skip_operands` operands.
 fn strip_simple(
     inv: &mut Invocation,
@@ -245,6 +258,41 @@ impl Analyser {
                 }
             }
         }
+    }
+
+    /// A package runner (`npx`, `pnpm dlx`, `uvx`, `uv run`, `pipx run`): the command it runs,
+    /// as `strip_runner` finds it, after reporting a package it fetches from a URL or a
+    /// repository (the package run, or one its options add: `--package`, `--from`, `--with`,
+    /// `--spec`), which no registry or lockfile vouches for.
+    fn package_runner(
+        &mut self,
+        inv: &mut Invocation,
+        label: &str,
+        lead: usize,
+        value_short: &str,
+        value_long: &[&str],
+        npm: bool,
+    ) -> Flow {
+        let program = skip_options(&inv.args, lead, value_short, value_long);
+        let end = (program + 1).min(inv.args.len());
+        let spec = inv.args.get(lead..end).and_then(|words| {
+            words.iter().find_map(|w| {
+                let t = w.text();
+                // `--from=git+https://…`: the value of a glued option.
+                let value = t
+                    .split_once('=')
+                    .filter(|_| t.starts_with("--"))
+                    .map_or(t, |(_, v)| v);
+                crate::vocab::remote_package_spec(value, npm).then(|| value.to_string())
+            })
+        });
+        if let Some(spec) = spec {
+            self.finding(ShellFinding::PackageFromUrl {
+                runner: label.to_string(),
+                spec,
+            });
+        }
+        strip_runner(inv, label, lead, value_short, value_long, 0)
     }
 
     fn step(&mut self, inv: &mut Invocation, ctx: &Ctx) -> Flow {
@@ -310,24 +358,39 @@ impl Analyser {
                 Flow::Emit
             }
             // Package and environment runners: the command they run is what matters.
-            "npx" | "pnpx" | "bunx" => strip_runner(inv, &name, 0, "p", &["--package"], 0),
+            "npx" | "pnpx" | "bunx" => {
+                self.package_runner(inv, &name, 0, "p", &["--package"], true)
+            }
             "npm" if arg_at(inv, 0, &["exec", "x"]) => {
-                strip_runner(inv, "npm exec", 1, "p", &["--package"], 0)
+                self.package_runner(inv, "npm exec", 1, "p", &["--package"], true)
             }
             "pnpm" | "yarn" if arg_at(inv, 0, &["dlx", "exec"]) => {
-                strip_runner(inv, &name, 1, "p", &["--package"], 0)
+                self.package_runner(inv, &name, 1, "p", &["--package"], true)
             }
+            // uv's and pipx's tool runners install the package (`--from`, `--spec`) and run it.
+            "uvx" => self.package_runner(inv, "uvx", 0, "p", UVX_VALUES, false),
+            "uv" if arg_at(inv, 0, &["tool"]) && arg_at(inv, 1, &["run"]) => {
+                self.package_runner(inv, "uv tool run", 2, "p", UVX_VALUES, false)
+            }
+            "pipx" if arg_at(inv, 0, &["run"]) => self.package_runner(
+                inv,
+                "pipx run",
+                1,
+                "",
+                &["--spec", "--python", "--pip-args", "--index-url"],
+                false,
+            ),
             "bundle" if arg_at(inv, 0, &["exec"]) => {
                 strip_runner(inv, "bundle exec", 1, "", &[], 0)
             }
             "poetry" | "pipenv" | "pdm" | "hatch" | "uv" | "rye" if arg_at(inv, 0, &["run"]) => {
-                strip_runner(
+                self.package_runner(
                     inv,
                     &name,
                     1,
                     "",
                     &["--with", "--python", "--env", "--from"],
-                    0,
+                    false,
                 )
             }
             "conda" | "mamba" | "micromamba" if arg_at(inv, 0, &["run"]) => {
