@@ -361,6 +361,43 @@ pub fn writes(analysis: &ShellAnalysis, scope: &Scope) -> Vec<FileWrite> {
     out
 }
 
+/// `npm pkg set scripts.postinstall=CMD` and `npm set-script NAME CMD` write package.json: a
+/// script the next `npm install` or `npm run` runs. Recorded as an append of the `"name":
+/// "value"` pairs set, which the package.json reader takes as scripts of a fragment.
+fn package_settings(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<FileWrite>) {
+    let texts = crate::vocab::positionals(cmd);
+    let pairs: Vec<(String, String)> = match texts.as_slice() {
+        ["pkg", "set", settings @ ..] => settings
+            .iter()
+            .filter_map(|s| s.split_once('='))
+            .map(|(key, value)| {
+                let name = key.strip_prefix("scripts.").unwrap_or(key);
+                (name.to_string(), value.to_string())
+            })
+            .collect(),
+        ["set-script", name, value, ..] => vec![(name.to_string(), value.to_string())],
+        _ => return,
+    };
+    if pairs.is_empty() {
+        return;
+    }
+    let dir = cmd
+        .option_value(Some('C'), &["prefix"])
+        .map(|d| resolve_for(scope, cmd, &d))
+        .unwrap_or_else(|| cwd_of(scope, cmd));
+    let known = cmd.args.iter().all(|w| !w.dynamic);
+    let mut w = FileWrite::new(dir.join("package.json"), i, format!("npm {}", texts[0]));
+    w.append = true;
+    w.content = known.then(|| {
+        let quoted = |s: &str| serde_json::Value::String(s.to_string()).to_string();
+        pairs
+            .iter()
+            .map(|(k, v)| format!("\n{}: {}", quoted(k), quoted(v)))
+            .collect()
+    });
+    out.push(w);
+}
+
 fn redirect_writes(
     analysis: &ShellAnalysis,
     scope: &Scope,
@@ -458,6 +495,7 @@ fn command_writes(
                 .unwrap_or_else(|| ".".into());
             out.push(FileWrite::new(res(&dir), i, "unzip"));
         }
+        "npm" => package_settings(scope, i, cmd, out),
         "curl" => curl_writes(scope, i, cmd, out),
         "wget" => wget_writes(scope, i, cmd, out),
         // `gh release download -O file` / `-D dir`: release assets, code from the network.
