@@ -282,6 +282,14 @@ fn services(c: &Command, _: &Scope) -> Option<String> {
     }
 }
 
+/// A command `systemd-run` starts from a timer or a path or socket trigger.
+fn scheduled_unit(c: &Command, _: &Scope) -> Option<String> {
+    c.wrappers
+        .iter()
+        .any(|w| w == crate::shell::SCHEDULED_UNIT)
+        .then(|| format!("`systemd-run` schedules `{}` to run later", c.program))
+}
+
 fn hooks_path(c: &Command, _: &Scope) -> Option<String> {
     (c.subcommand() == Some("config")
         && c.args
@@ -543,6 +551,23 @@ pub static RULES: &[Rule] = &[
         allowed: &[
             Example::bash("systemctl status nginx"),
             Example::bash("launchctl list"),
+        ],
+    },
+    Rule {
+        id: "scheduled-unit",
+        pack: PACK,
+        effect: Ask,
+        reason: "Installing a service or scheduled job makes code run after this session",
+        programs: &[],
+        check: Check::Command(scheduled_unit),
+        refused: &[
+            Example::bash("systemd-run --user --on-calendar=hourly /tmp/x.sh"),
+            Example::bash("systemd-run --user --on-active 30m ./sync.sh"),
+            Example::bash("sudo systemd-run --path-property=PathChanged=/etc/x /opt/x"),
+        ],
+        allowed: &[
+            Example::bash("systemd-run --user --scope make -j8"),
+            Example::bash("systemd-run --user -p MemoryMax=2G cargo build"),
         ],
     },
     Rule {

@@ -155,6 +155,7 @@ mod unwrap;
 mod words;
 
 pub use printed::printed_text;
+pub use unwrap::SCHEDULED_UNIT;
 
 /// Set by `keep_syntax_trees`: the process ends after one call, so syntax trees are not freed.
 static KEEP_TREES: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);

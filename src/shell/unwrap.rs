@@ -193,6 +193,10 @@ fn strip_runner(
     Flow::Inner(Wrap::new(label))
 }
 
+/// The wrapper label of a command `systemd-run` schedules (a timer, a path or socket trigger):
+/// it runs after this session, as an `at` job does.
+pub const SCHEDULED_UNIT: &str = "systemd-run timer";
+
 /// uvx's options that take a value.
 const UVX_VALUES: &[&str] = &[
     "--from",
@@ -473,9 +477,19 @@ impl Analyser {
                 if has_arg(inv, 0, &["--help", "-h", "--version"]) {
                     Flow::Emit
                 } else {
+                    // A timer or a path or socket trigger runs the command later, again.
+                    let later = inv.args.iter().any(|a| {
+                        let t = a.text();
+                        let name = t.split('=').next().unwrap_or(t);
+                        name.starts_with("--on-")
+                            || matches!(
+                                name,
+                                "--timer-property" | "--path-property" | "--socket-property"
+                            )
+                    });
                     strip_simple(
                         inv,
-                        "systemd-run",
+                        if later { SCHEDULED_UNIT } else { "systemd-run" },
                         "upEMH",
                         &[
                             "--unit",
