@@ -287,6 +287,48 @@ fn http_delete_store(c: &Command, _: &Scope) -> Option<String> {
     (wide || store).then(|| format!("an HTTP DELETE of `{}`", url.text))
 }
 
+/// Migration and schema tools' tasks that drop every table or the database (each word
+/// present on the line): `php artisan migrate:fresh`, `alembic downgrade base`, `knex
+/// migrate:rollback --all`, `flyway clean`…
+const WIPING_TASKS: &[(&str, &[&str])] = &[
+    ("artisan", &["migrate:fresh"]),
+    ("artisan", &["migrate:reset"]),
+    ("artisan", &["migrate:refresh"]),
+    ("artisan", &["db:wipe"]),
+    ("alembic", &["downgrade", "base"]),
+    ("flask", &["db", "downgrade", "base"]),
+    ("knex", &["migrate:rollback", "--all"]),
+    ("sequelize", &["db:drop"]),
+    ("sequelize", &["db:migrate:undo:all"]),
+    ("sequelize-cli", &["db:drop"]),
+    ("sequelize-cli", &["db:migrate:undo:all"]),
+    ("typeorm", &["schema:drop"]),
+    ("typeorm-ts-node-commonjs", &["schema:drop"]),
+    ("typeorm-ts-node-esm", &["schema:drop"]),
+    ("mix", &["ecto.drop"]),
+    ("mix", &["ecto.reset"]),
+    ("diesel", &["database", "reset"]),
+    ("sqlx", &["database", "drop"]),
+    ("sqlx", &["database", "reset"]),
+    ("dbmate", &["drop"]),
+    ("goose", &["reset"]),
+    ("flyway", &["clean"]),
+    ("liquibase", &["dropAll"]),
+    ("liquibase", &["drop-all"]),
+    ("migrate", &["drop"]),
+    ("supabase", &["db", "reset"]),
+];
+
+/// The wiping task of `program` (a `WIPING_TASKS` entry) that `c` runs, if any.
+fn wiping_task(c: &Command, program: &str) -> Option<String> {
+    let words: Vec<&str> = c.args.iter().map(|w| w.text.as_str()).collect();
+    WIPING_TASKS
+        .iter()
+        .filter(|(p, _)| *p == program)
+        .find(|(_, task)| task.iter().all(|t| words.contains(t)))
+        .map(|(_, task)| format!("`{program} {}` drops the database's tables", task.join(" ")))
+}
+
 fn drop_tools(c: &Command, _: &Scope) -> Option<String> {
     let mut ops: Vec<&str> = c.operands().iter().map(|w| w.text.as_str()).collect();
     let mut program = c.program.as_str();
@@ -314,6 +356,8 @@ fn drop_tools(c: &Command, _: &Scope) -> Option<String> {
                     && c.has_flag(None, &["force-reset", "accept-data-loss"]));
             reset.then(|| "prisma resets the database".into())
         }
+        "php" if ops.first() == Some(&"artisan") => wiping_task(c, "artisan"),
+        _ if WIPING_TASKS.iter().any(|(p, _)| *p == program) => wiping_task(c, program),
         "python" | "python3" | "django-admin" => {
             let manage = c.program == "django-admin"
                 || ops.first().is_some_and(|o| o.ends_with("manage.py"));
@@ -405,6 +449,25 @@ pub static RULES: &[Rule] = &[
             "django-admin",
             "yarn",
             "pnpm",
+            "php",
+            "artisan",
+            "alembic",
+            "flask",
+            "knex",
+            "sequelize",
+            "sequelize-cli",
+            "typeorm",
+            "typeorm-ts-node-commonjs",
+            "typeorm-ts-node-esm",
+            "mix",
+            "diesel",
+            "sqlx",
+            "dbmate",
+            "goose",
+            "flyway",
+            "liquibase",
+            "migrate",
+            "supabase",
         ],
         check: Check::Command(drop_tools),
         refused: &[
@@ -414,8 +477,20 @@ pub static RULES: &[Rule] = &[
             Example::bash("python manage.py flush --no-input"),
             Example::bash("yarn prisma migrate reset"),
             Example::bash("bundle exec rails db:drop"),
+            Example::bash("php artisan migrate:fresh --seed"),
+            Example::bash("alembic downgrade base"),
+            Example::bash("npx knex migrate:rollback --all"),
+            Example::bash("mix ecto.reset"),
+            Example::bash("flyway -url=jdbc:x clean"),
+            Example::bash("npx sequelize-cli db:migrate:undo:all"),
         ],
         allowed: &[
+            Example::bash("php artisan migrate"),
+            Example::bash("alembic downgrade -1"),
+            Example::bash("npx knex migrate:rollback"),
+            Example::bash("mix ecto.migrate"),
+            Example::bash("flyway migrate"),
+            Example::bash("supabase db push"),
             Example::bash("rails db:migrate"),
             Example::bash("python manage.py migrate"),
             Example::bash("npx prisma migrate dev"),
