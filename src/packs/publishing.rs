@@ -26,7 +26,8 @@ fn publish(c: &Command, _: &Scope) -> Option<String> {
     let second = ops.get(1).copied();
     let hit = match c.program.as_str() {
         "npm" | "yarn" | "pnpm" | "bun" => {
-            first == "publish" || (first == "npm" && second == Some("publish"))
+            matches!(first, "publish" | "unpublish")
+                || (first == "npm" && matches!(second, Some("publish" | "unpublish")))
         }
         "cargo" => first == "publish",
         "twine" => first == "upload",
@@ -39,7 +40,15 @@ fn publish(c: &Command, _: &Scope) -> Option<String> {
                 || (first == "image" && second == Some("push"))
                 || (first == "buildx" && c.args.iter().any(|a| a.text == "--push"))
         }
-        "gh" => first == "release" && matches!(second, Some("create" | "upload" | "edit")),
+        "gh" => {
+            (first == "release" && matches!(second, Some("create" | "upload" | "edit")))
+                // Making a repository public publishes all of its history.
+                || (first == "repo"
+                    && second == Some("edit")
+                    && c
+                        .option_value(None, &["visibility"])
+                        .is_some_and(|v| v == "public"))
+        }
         "vsce" | "ovsx" => first == "publish",
         "mvn" | "mvnw" => ops.contains(&"deploy"),
         "gradle" | "gradlew" => ops.iter().any(|o| o.starts_with("publish")),
@@ -52,12 +61,14 @@ fn publish(c: &Command, _: &Scope) -> Option<String> {
         "helm" => first == "push",
         _ => false,
     };
-    hit.then(|| {
-        format!(
-            "`{}` publishes a release",
-            c.line().chars().take(80).collect::<String>()
-        )
-    })
+    let what = if ops.contains(&"unpublish") {
+        "withdraws a published package from everyone who depends on it"
+    } else if c.program == "gh" && first == "repo" {
+        "makes the repository and its whole history public"
+    } else {
+        "publishes a release"
+    };
+    hit.then(|| format!("`{}` {what}", c.line().chars().take(80).collect::<String>()))
 }
 
 pub static RULES: &[Rule] = &[Rule {
@@ -105,6 +116,8 @@ pub static RULES: &[Rule] = &[Rule {
         Example::bash("git push --tags"),
         Example::bash("npm --registry https://registry.npmjs.org publish"),
         Example::bash("lerna publish from-git --yes"),
+        Example::bash("npm unpublish left-pad --force"),
+        Example::bash("gh repo edit --visibility public --accept-visibility-change-consequences"),
     ],
     allowed: &[
         Example::bash("npm pack"),
