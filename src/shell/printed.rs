@@ -56,7 +56,7 @@ fn echo_text(args: &[Word]) -> String {
 
 /// `printf FORMAT [ARGS…]`: escapes interpreted; `%s`/`%b`/`%d` take the arguments in order,
 /// the format is reused while arguments remain (as the shell does).
-pub(super) fn printf_text(args: &[Word]) -> Option<String> {
+fn printf_text(args: &[Word]) -> Option<String> {
     let mut rest = args;
     if rest.first().is_some_and(|a| a.text == "--") {
         rest = &rest[1..];
@@ -96,13 +96,7 @@ pub(super) fn printf_text(args: &[Word]) -> Option<String> {
                     }
                     None => out.push('%'),
                 },
-                '\\' => {
-                    let mut s = String::from('\\');
-                    if let Some(n) = chars.next() {
-                        s.push(n);
-                    }
-                    out.push_str(&unescape(&s));
-                }
+                '\\' => escape(&mut chars, &mut out, true),
                 other => out.push(other),
             }
         }
@@ -116,44 +110,74 @@ pub(super) fn printf_text(args: &[Word]) -> Option<String> {
     Some(out)
 }
 
-/// Interprets the common backslash escapes of `echo -e` and `printf`.
+/// Interprets the backslash escapes of `echo -e` and of printf's `%b` arguments.
 pub(super) fn unescape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars();
+    let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {
-        if c != '\\' {
+        if c == '\\' {
+            escape(&mut chars, &mut out, false);
+        } else {
             out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('n') => out.push('\n'),
-            Some('t') => out.push('\t'),
-            Some('r') => out.push('\r'),
-            Some('\\') => out.push('\\'),
-            Some('a') => out.push('\u{7}'),
-            Some('e') => out.push('\u{1b}'),
-            Some('0') => {
-                // `\0NNN`: up to three octal digits.
-                let mut n = 0u32;
-                for _ in 0..3 {
-                    match chars.clone().next().and_then(|d| d.to_digit(8)) {
-                        Some(d) => {
-                            n = n * 8 + d;
-                            chars.next();
-                        }
-                        None => break,
-                    }
-                }
-                out.push(char::from_u32(n).unwrap_or('\0'));
-            }
-            Some(other) => {
-                out.push('\\');
-                out.push(other);
-            }
-            None => out.push('\\'),
         }
     }
     out
+}
+
+/// Reads one escape, its backslash already taken, into `out`: `\n`, `\t`…, `\xHH`,
+/// `\uHHHH`, `\UHHHHHHHH`, `\0NNN`, and in a printf format (`format`) `\NNN` as well, as
+/// bash's builtins read them: `printf '\x72\x6d'` prints `rm`.
+fn escape(chars: &mut std::iter::Peekable<std::str::Chars>, out: &mut String, format: bool) {
+    let number = |chars: &mut std::iter::Peekable<std::str::Chars>, radix: u32, most: usize| {
+        let mut n = 0u32;
+        let mut read = 0;
+        while read < most {
+            match chars.peek().and_then(|d| d.to_digit(radix)) {
+                Some(d) => {
+                    n = n * radix + d;
+                    chars.next();
+                    read += 1;
+                }
+                None => break,
+            }
+        }
+        (read > 0).then_some((n, read))
+    };
+    let Some(c) = chars.next() else {
+        out.push('\\');
+        return;
+    };
+    let code = match c {
+        'n' => Some('\n' as u32),
+        't' => Some('\t' as u32),
+        'r' => Some('\r' as u32),
+        'v' => Some(0x0b),
+        'f' => Some(0x0c),
+        'b' => Some(0x08),
+        '\\' => Some('\\' as u32),
+        'a' => Some(0x07),
+        'e' | 'E' => Some(0x1b),
+        '0' if !format => Some(number(chars, 8, 3).map_or(0, |(n, _)| n)),
+        // Up to two more digits: `\101` is `A`.
+        '0'..='7' if format => {
+            let first = c.to_digit(8).unwrap_or(0);
+            Some(match number(chars, 8, 2) {
+                Some((rest, read)) => first * 8u32.pow(read as u32) + rest,
+                None => first,
+            })
+        }
+        'x' => number(chars, 16, 2).map(|(n, _)| n),
+        'u' => number(chars, 16, 4).map(|(n, _)| n),
+        'U' => number(chars, 16, 8).map(|(n, _)| n),
+        _ => None,
+    };
+    match code.and_then(char::from_u32) {
+        Some(ch) => out.push(ch),
+        None => {
+            out.push('\\');
+            out.push(c);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -180,6 +204,16 @@ mod tests {
         assert_eq!(
             echo_text(&[Word::literal("-ne"), Word::literal("\\0101\\t")]),
             "A\t"
+        );
+        // Hexadecimal, Unicode and printf's own octal escapes, in the format and in `%b`.
+        let args: Vec<Word> = ["\\x72\\x6d \\101\\u00e9%b", "\\x2d\\0162"]
+            .iter()
+            .map(|s| Word::literal(*s))
+            .collect();
+        assert_eq!(printf_text(&args).as_deref(), Some("rm A\u{e9}-r"));
+        assert_eq!(
+            echo_text(&[Word::literal("-e"), Word::literal("\\x72m\\q")]),
+            "rm\\q\n"
         );
         // A format reused for each of many arguments is not expanded past the bound.
         let mut args = vec![Word::literal("x".repeat(4096) + "%s")];

@@ -1031,26 +1031,14 @@ impl Analyser {
         }
     }
 
-    /// The text a command writes to its stdout, when it is a literal: `echo` of static words,
-    /// `cat` of its here-document.
+    /// The text a command writes to its stdout, when it is a literal (`echo`, `printf`, `cat`
+    /// of its here-document: `shell::printed_text`) and goes down the pipe, not elsewhere.
     fn piped_script(&self, index: usize) -> Option<String> {
         let c = self.out.commands.get(index)?;
-        if c.args.iter().any(|a| a.dynamic) || c.redirects.iter().any(|r| r.fd != Some(2)) {
+        if c.redirects.iter().any(|r| r.fd != Some(2)) {
             return None;
         }
-        match c.program.as_str() {
-            "echo" => {
-                let args: Vec<&str> = c.args.iter().map(|a| a.text.as_str()).collect();
-                let words = match args.first() {
-                    Some(&"-n") => &args[1..],
-                    Some(f) if f.starts_with('-') => return None,
-                    _ => &args[..],
-                };
-                Some(words.join(" "))
-            }
-            "cat" if c.args.is_empty() => c.stdin_text.clone(),
-            _ => None,
-        }
+        super::printed_text(c)
     }
 
     /// `ssh [opts] HOST CMD…`, `gcloud compute ssh VM --command CMD`: the remote command is

@@ -225,21 +225,8 @@ impl Analyser {
         if c.program == "mktemp" {
             return mktemp_path(c).map(|p| format!("{p}\n"));
         }
-        if c.program == "printf" {
-            if c.args.iter().any(|a| a.dynamic) || c.redirects.iter().any(|r| r.fd != Some(2)) {
-                return None;
-            }
-            return crate::shell::printed::printf_text(&c.args)
-                .filter(|t| t.len() <= MAX_FED_BYTES);
-        }
-        let text = self.piped_script(index)?;
-        Some(
-            if c.program == "echo" && c.args.first().is_none_or(|a| a.text != "-n") {
-                format!("{text}\n")
-            } else {
-                text
-            },
-        )
+        self.piped_script(index)
+            .filter(|t| t.len() <= MAX_FED_BYTES)
     }
 
     /// `xargs [options] CMD ARGS…`: CMD runs with the input items as extra arguments, or in
