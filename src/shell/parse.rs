@@ -73,6 +73,8 @@ pub(super) struct Analyser {
     walk_depth: usize,
     /// IFS was assigned in the line: unquoted values no longer split predictably.
     pub ifs_changed: bool,
+    /// Aliases defined earlier in the line (`alias x='rm -rf'`), by name.
+    pub aliases: HashMap<String, String>,
 }
 
 /// Entry point behind `shell::analyse`.

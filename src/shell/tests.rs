@@ -1323,3 +1323,14 @@ fn a_line_brush_parser_panics_on_is_analysed() {
         "{a:?}"
     );
 }
+
+#[test]
+fn an_alias_runs_its_value_with_the_words_after_it() {
+    assert_rm_rf_root("shopt -s expand_aliases\nalias x='rm -rf'\nx /");
+    // An alias is not expanded again inside its own value, and loops end.
+    // (The value is read once where it is defined, too.)
+    let an = a("alias ls='ls -F'\nls src");
+    assert_eq!(programs(&an), ["ls", "alias", "ls"]);
+    let an = a("alias p=q q=p\np x");
+    assert!(an.findings.is_empty(), "{:?}", an.findings);
+}

@@ -300,6 +300,18 @@ impl Analyser {
     }
 
     fn step(&mut self, inv: &mut Invocation, ctx: &Ctx) -> Flow {
+        // An alias defined earlier runs its value with the words after it (with
+        // `expand_aliases`, as Claude Code's shell has it). While its value is read, the
+        // alias is not expanded again, as in bash (`alias ls='ls -F'`).
+        let word = inv.program.text().to_string();
+        if let Some(value) = self.aliases.remove(&word) {
+            let code = format!("{value} {}", join_words(&inv.args).text());
+            let label = format!("alias {word}");
+            let sctx = self.script_ctx(ctx, &label, inv);
+            let last = self.run_script("alias", &label, &Expanded::literal(code), sctx);
+            self.aliases.insert(word, value);
+            return Flow::Done(last);
+        }
         let name = basename(inv.program.text()).to_string();
         self.run_option_commands(&name, inv, ctx);
         match name.as_str() {
@@ -347,7 +359,10 @@ impl Analyser {
             "alias" => {
                 // `alias ll='rm -rf /'`: the value runs wherever the alias is used.
                 for a in inv.args.clone() {
-                    if let Some((_, value)) = a.text().split_once('=') {
+                    if let Some((alias, value)) = a.text().split_once('=') {
+                        if !a.word.dynamic {
+                            self.aliases.insert(alias.to_string(), value.to_string());
+                        }
                         let code = Expanded {
                             word: Word {
                                 text: value.to_string(),
