@@ -120,6 +120,33 @@ fn inline_code_verdict(policy: &Policy, call: &Call, scope: &Scope) -> Option<Ve
     }
     let mut worst: Option<Verdict> = None;
     for (i, cmd) in analysis.commands.iter().enumerate() {
+        // A makefile read from standard input: its recipes are judged as a written
+        // Makefile's are when `make` runs it.
+        if let Some(text) = crate::vocab::makefile_from_stdin(analysis, cmd) {
+            INLINE_DEPTH.with(|d| d.set(depth + 1));
+            let content = scan::analyse(Language::Make, &text, &StaticEngine { policy, scope });
+            INLINE_DEPTH.with(|d| d.set(depth));
+            if let Some(f) = content.worst(&[]) {
+                let v = Verdict::decided(
+                    f.effect,
+                    format!("inline/{}", f.rule),
+                    f.rule
+                        .split('/')
+                        .next()
+                        .unwrap_or("inline-code")
+                        .to_string(),
+                    format!(
+                        "a recipe of the makefile `{}` reads from its standard input: {}",
+                        cmd.program, f.reason
+                    ),
+                    Source::Static,
+                );
+                if worst.as_ref().is_none_or(|w| v.effect > w.effect) {
+                    worst = Some(v);
+                }
+            }
+            continue;
+        }
         let Some(program_code) = crate::vocab::program_code(analysis, i) else {
             continue;
         };

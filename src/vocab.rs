@@ -309,19 +309,42 @@ pub fn program_code_of<'a>(
         return None;
     };
     let rest: Vec<&Word> = cmd.args.get(from..).unwrap_or_default().iter().collect();
-    let code = match &cmd.stdin_text {
-        Some(text) => text.clone(),
-        None => {
-            let up = analysis.commands.get(cmd.stdin_from?)?;
-            crate::shell::printed_text(up)?
-        }
-    };
+    let code = stdin_text(analysis, cmd)?;
     Some(ProgramCode {
         code: std::borrow::Cow::Owned(code),
         args: rest,
         env: &cmd.env,
         stdin: true,
     })
+}
+
+/// What command `cmd` reads on its standard input when the line says it: a here-document or
+/// here-string, or what a literal `echo`/`printf`/`cat <<EOF` pipes into it.
+pub fn stdin_text(analysis: &crate::shell::ShellAnalysis, cmd: &Command) -> Option<String> {
+    match &cmd.stdin_text {
+        Some(text) => Some(text.clone()),
+        None => {
+            let up = analysis.commands.get(cmd.stdin_from?)?;
+            crate::shell::printed_text(up)
+        }
+    }
+}
+
+/// The makefile `make -f -` (or `-f /dev/stdin`) reads from its standard input, when the line
+/// gives it: its recipes run as surely as an inline script's code.
+pub fn makefile_from_stdin(
+    analysis: &crate::shell::ShellAnalysis,
+    cmd: &Command,
+) -> Option<String> {
+    if !matches!(cmd.program.as_str(), "make" | "gmake" | "bmake") {
+        return None;
+    }
+    let file = cmd.option_value(Some('f'), &["file", "makefile"])?;
+    matches!(
+        file.as_str(),
+        "-" | "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0"
+    )
+    .then(|| stdin_text(analysis, cmd))?
 }
 
 // ---------------------------------------------------------------------------------------------
