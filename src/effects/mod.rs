@@ -1153,6 +1153,18 @@ fn command_effects(
             });
         }
     }
+    // `curl file:///home/u/.ssh/id_rsa` prints a local file: a read of it.
+    if vocab::DOWNLOADERS.contains(&p) {
+        for w in c.args.iter().filter(|w| !w.dynamic) {
+            if let Some(rest) = w.text.strip_prefix("file://") {
+                let path = rest.strip_prefix("localhost").unwrap_or(rest);
+                out.push(Effect::Read {
+                    path: res(path),
+                    by: reader(true),
+                });
+            }
+        }
+    }
     // Every other file the command reads (a reader's operands, `@file` forms, paths in inline
     // code), once: `cat a` and `< a` are read above already. An option word (`-n`) or a
     // count (`head -n 5`) names no file; an option's value (`--file=f`, `-f f`) still does.
@@ -2231,6 +2243,12 @@ mod tests {
         one("less notes.md", p("notes.md"), "less");
         one("base64 key.bin", p("key.bin"), "base64");
         one("xxd data.bin", p("data.bin"), "xxd");
+        one("rev names.txt", p("names.txt"), "rev");
+        one(
+            "curl -s file:///tmp/notes.txt",
+            "/tmp/notes.txt".into(),
+            "curl",
+        );
         one("sed -n 1,5p conf.ini", p("conf.ini"), "sed");
         one("awk '{print $1}' data.csv", p("data.csv"), "awk");
         one(
