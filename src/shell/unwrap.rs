@@ -230,8 +230,14 @@ impl Analyser {
     /// Unwraps an invocation down to the command it really runs and records it.
     pub(super) fn run(&mut self, mut inv: Invocation, ctx: &Ctx) -> Option<usize> {
         let mut local: Option<Ctx> = None;
+        // Variables read so far (`env A=x sudo B=y cmd` adds them level by level).
+        let mut env_read = 0;
         loop {
             let cur = local.as_ref().unwrap_or(ctx);
+            if inv.env.len() > env_read {
+                self.env_commands(&inv, env_read, cur);
+                env_read = inv.env.len();
+            }
             if cur.depth > MAX_NESTING {
                 self.too_complex(format!("more than {MAX_NESTING} nested wrappers"));
                 return None;
@@ -261,6 +267,30 @@ impl Analyser {
                     local = Some(c);
                 }
             }
+        }
+    }
+
+    /// Variables of `inv` from `from` on whose value the program runs or loads
+    /// (`vocab::variable_command`): `PAGER='…' man ls`, `GIT_SSH_COMMAND='…' git fetch`,
+    /// `LESSOPEN='|… %s' less f`, `NODE_OPTIONS='--require x.js' node app.js`. Each is analysed
+    /// as the command line it amounts to.
+    fn env_commands(&mut self, inv: &Invocation, from: usize, ctx: &Ctx) {
+        for (k, v) in &inv.env[from..] {
+            let Some(line) = crate::vocab::variable_command(k, &v.text) else {
+                continue;
+            };
+            let label = format!("{k}=");
+            let mut sctx = ctx.clone();
+            sctx.depth += 1;
+            sctx.wrappers.push(label.clone());
+            let script = Expanded {
+                word: Word {
+                    text: line,
+                    ..v.clone()
+                },
+                substitutions: None,
+            };
+            self.run_script("env", &label, &script, sctx);
         }
     }
 
@@ -1289,31 +1319,6 @@ impl Analyser {
         // `git config alias.x '!cmd'` stores shell code that a later `git x` runs.
         if inv.args.first().is_some_and(|a| a.text() == "config") {
             scripts.extend(git_config_command_script(&inv.args[1..]));
-        }
-        // `GIT_SSH_COMMAND='…' git fetch`: variables whose value git runs as a command.
-        for (k, v) in &inv.env {
-            if matches!(
-                k.as_str(),
-                "GIT_SSH_COMMAND"
-                    | "GIT_SSH"
-                    | "GIT_PAGER"
-                    | "GIT_EDITOR"
-                    | "GIT_SEQUENCE_EDITOR"
-                    | "GIT_EXTERNAL_DIFF"
-                    | "GIT_ASKPASS"
-                    | "GIT_PROXY_COMMAND"
-                    | "PAGER"
-                    | "EDITOR"
-                    | "VISUAL"
-            ) {
-                scripts.push((
-                    format!("git {k}"),
-                    Expanded {
-                        word: v.clone(),
-                        substitutions: None,
-                    },
-                ));
-            }
         }
         let index = self.emit(inv, &gctx);
         for (label, script) in scripts {
