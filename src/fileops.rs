@@ -1515,11 +1515,29 @@ fn git_convention_files(
     sections.extend(hooks.iter().map(|h| format!("hook:{h}")));
     let repo = git_repo(scope, cmd);
     let home = &scope.paths.home;
-    for path in [
+    let mut configs = vec![
         repo.join(".git/config"),
         home.join(".gitconfig"),
         home.join(".config/git/config"),
-    ] {
+    ];
+    // Config files the line names: `GIT_CONFIG_GLOBAL=f git …`, `git -c include.path=f …`.
+    for (k, v) in cmd.env.iter().filter(|(_, v)| !v.dynamic) {
+        match k.as_str() {
+            "GIT_CONFIG_GLOBAL" | "GIT_CONFIG_SYSTEM" | "GIT_CONFIG" => {
+                configs.push(resolve_for(scope, cmd, &v.text));
+            }
+            "GIT_CONFIG_PARAMETERS" => {
+                if let Some((key, value)) = v.text.split_once("'='") {
+                    let key = key.trim_matches('\'').to_ascii_lowercase();
+                    if key.starts_with("include") && key.ends_with(".path") {
+                        configs.push(resolve_for(scope, cmd, value.trim_matches('\'')));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    for path in configs {
         let mut e = exec(path, &how, i, Some(Language::GitConfig));
         e.sections = sections.clone();
         out.push(e);
