@@ -77,6 +77,7 @@ pub(super) static GATES: &[(&str, Option<&[&str]>)] = &[
     ("(?:\\bshutil\\.(?:copy|copy2|copyfile|copytree)|\\bos\\.link)\\s*\\(\\s*", Some(&["shutil.", "os.link"])),
     ("(?:\\bshutil\\.move|\\bos\\.(?:rename|replace|renames))\\s*\\(\\s*", Some(&["shutil.move", "rename", "replace", "renames"])),
     ("(?:\\bshutil\\.rmtree)\\s*\\(\\s*", Some(&["shutil.rmtree"])),
+    ("(?:\\burlretrieve|\\bwget\\.download)\\s*\\(\\s*", Some(&["urlretrieve", "wget.download"])),
     ("(?:^|/|~)\\.(?:ssh/(?:id_[^/]*|[^/]*\\.pem|[^/]*_key)|aws/credentials|aws/config|netrc|pgpass|git-credentials|docker/config\\.json|kube/config|npmrc|pypirc|gnupg/|config/gcloud/|azure/)|(?:^|/)\\.env(?:\\.[\\w.-]+)?$|/etc/shadow|id_rsa|id_ed25519|id_ecdsa", Some(&["ssh/", "aws/credentials", "aws/config", "netrc", "pgpass", "git-credentials", "docker/config.json", "kube/config", "npmrc", "pypirc", "gnupg/", "config/gcloud/", "azure/", ".env", "/etc/shadow", "id_rsa", "id_ed25519", "id_ecdsa"])),
     ("(?:^|[^\\w>$:])(?:chmod|chown)(?:\\s*\\(|[ \\t]+)", Some(&["chmod", "chown"])),
     ("(?:^|[^\\w>$:])open\\s*\\(?\\s*(?:(?:my|our|local)\\s+)?(?:\\$\\w+|\\*?[A-Za-z_]\\w*)\\s*,\\s*", Some(&["open"])),

@@ -40,6 +40,9 @@ enum Op {
     Move,
     /// Makes the second argument a symbolic link to the first (`os.symlink`).
     Link,
+    /// Downloads the URL of the first argument into the file of the second
+    /// (`urllib.request.urlretrieve`, Perl's `getstore`).
+    Download,
     /// Perl's `open`, after its handle: a mode and a path, a mode and a command, or both in
     /// one string (`">$path"`, `"curl x |"`).
     Open,
@@ -129,6 +132,7 @@ static PYTHON: LazyLock<Patterns> = LazyLock::new(|| Patterns {
         ),
         (Op::Move, r"\bshutil\.move|\bos\.(?:rename|replace|renames)"),
         (Op::Link, r"\bos\.symlink"),
+        (Op::Download, r"\burlretrieve|\bwget\.download"),
         (
             Op::Mode,
             r"\bos\.(?:chmod|lchmod|chown|lchown|chflags|lchflags)|\bshutil\.chown",
@@ -577,7 +581,7 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
                     }
                     judge(engine, &cmd, line, &line_text, &mut out);
                 }
-                Op::Copy | Op::Move | Op::Link => {
+                Op::Copy | Op::Move | Op::Link | Op::Download => {
                     let Some(cmd) = transfer_command(*op, &first, rest.as_ref()) else {
                         continue;
                     };
@@ -766,7 +770,10 @@ pub(super) fn written_paths(language: Language, text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for vars in &var_sets {
         for (op, regex) in &p.calls {
-            if !matches!(op, Op::Read | Op::Write | Op::Copy | Op::Move | Op::Link) {
+            if !matches!(
+                op,
+                Op::Read | Op::Write | Op::Copy | Op::Move | Op::Link | Op::Download
+            ) {
                 continue;
             }
             for m in regex.find_iter(&text).take(MAX_OPERATIONS) {
@@ -774,7 +781,7 @@ pub(super) fn written_paths(language: Language, text: &str) -> Vec<String> {
                     continue;
                 }
                 let args = call_arguments(&text, &m, vars, p.concat);
-                if matches!(op, Op::Copy | Op::Move | Op::Link) {
+                if matches!(op, Op::Copy | Op::Move | Op::Link | Op::Download) {
                     if let Some(Arg::Text(dst)) = args.get(1)
                         && !out.contains(dst)
                     {
@@ -849,7 +856,7 @@ pub fn changes(language: Language, text: &str) -> Vec<CodeChange> {
                         }
                         None
                     }
-                    (Op::Copy | Op::Move | Op::Link, _) => {
+                    (Op::Copy | Op::Move | Op::Link | Op::Download, _) => {
                         transfer_command(*op, first, args.get(1))
                             .map(|c| (c, texts(args.get(..2).unwrap_or_default())))
                     }
@@ -1068,6 +1075,8 @@ fn transfer_command(op: Op, first: &Arg, second: Option<&Arg>) -> Option<String>
         Op::Copy => "cp -r",
         Op::Move => "mv",
         Op::Link => "ln -s",
+        // What lands in the file comes from the network, as `curl -o` fetches it.
+        Op::Download => return Some(format!("curl -so {} {}", quote(b), quote(a))),
         _ => return None,
     };
     Some(format!("{verb} {} {}", quote(a), quote(b)))
