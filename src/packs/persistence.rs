@@ -277,7 +277,15 @@ fn services(c: &Command, _: &Scope) -> Option<String> {
             Some(format!("`launchctl {sub}` installs an agent that persists"))
         }
         "update-rc.d" | "chkconfig" | "rc-update" => Some("it installs a boot-time service".into()),
-        "at" | "batch" => Some("it schedules a command for later".into()),
+        // `at -l` lists, `-r`/`-d` remove and `-c` prints jobs: none schedules one.
+        "at" | "batch"
+            if !c
+                .args
+                .iter()
+                .any(|a| matches!(a.text.as_str(), "-l" | "-r" | "-d" | "-c")) =>
+        {
+            Some("it schedules a command for later".into())
+        }
         _ => None,
     }
 }
@@ -551,6 +559,7 @@ pub static RULES: &[Rule] = &[
         allowed: &[
             Example::bash("systemctl status nginx"),
             Example::bash("launchctl list"),
+            Example::bash("at -l"),
         ],
     },
     Rule {

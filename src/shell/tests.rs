@@ -1334,3 +1334,15 @@ fn an_alias_runs_its_value_with_the_words_after_it() {
     let an = a("alias p=q q=p\np x");
     assert!(an.findings.is_empty(), "{:?}", an.findings);
 }
+
+#[test]
+fn at_jobs_and_daemon_starters_run_what_they_are_given() {
+    assert_rm_rf_root("at now <<< 'rm -rf /'");
+    assert_rm_rf_root("echo 'rm -rf /' | batch");
+    assert_rm_rf_root("daemonize -c /srv /bin/rm -rf /");
+    assert_rm_rf_root("start-stop-daemon --start --exec /bin/rm -- -rf /");
+    assert_rm_rf_root("entr -c rm -rf / <<< x");
+    // The scheduler itself stays a command of its own, for the persistence rule.
+    let an = a("at now <<< 'ls'");
+    assert!(an.commands.iter().any(|c| c.program == "at"));
+}

@@ -568,6 +568,42 @@ impl Analyser {
                 strip_simple(inv, "screen", "ScehpTt", &[], 0)
             }
             "tmux" => self.run_tmux(inv, ctx),
+            // `at TIME`, `batch`: the job is the shell script on standard input (or `-f FILE`).
+            "at" | "batch" if !has_arg(inv, inv.args.len(), &["-l", "-r", "-d", "-c", "-f"]) => {
+                self.scheduled_script(&name, inv, ctx)
+            }
+            "daemonize" => strip_simple(inv, "daemonize", "ceEoplu", &[], 0),
+            "entr" => strip_simple(inv, "entr", "", &[], 0),
+            // `start-stop-daemon --start --exec PROG -- ARGS`: PROG runs with ARGS.
+            "start-stop-daemon" => {
+                let exec = inv
+                    .args
+                    .iter()
+                    .enumerate()
+                    .find_map(|(i, a)| match a.text() {
+                        "--exec" | "-x" | "--startas" | "-a" => Some((i + 1, None)),
+                        t => ["--exec=", "--startas="]
+                            .iter()
+                            .find_map(|p| t.strip_prefix(p))
+                            .map(|v| (i, Some(v.to_string()))),
+                    });
+                match exec.filter(|(i, _)| *i < inv.args.len()) {
+                    Some((i, glued)) => {
+                        let mut program = inv.args[i].clone();
+                        if let Some(v) = glued {
+                            program.word.text = v;
+                        }
+                        let rest = match inv.args.iter().position(|a| a.text() == "--") {
+                            Some(d) => inv.args.split_off(d + 1),
+                            None => Vec::new(),
+                        };
+                        inv.program = program;
+                        inv.args = rest;
+                        Flow::Inner(Wrap::new("start-stop-daemon"))
+                    }
+                    None => Flow::Emit,
+                }
+            }
             "firejail" | "fakeroot" | "chronic" | "dbus-run-session" | "catchsegv" => {
                 strip_simple(inv, &name, "", &[], 0)
             }
@@ -1074,6 +1110,27 @@ impl Analyser {
                 Flow::Done(Some(index))
             }
         }
+    }
+
+    /// `at`/`batch`: recorded as the command it is, and the job it reads on standard input (a
+    /// here-document, a here-string, a literal pipe) analysed as the shell script it is.
+    fn scheduled_script(&mut self, name: &str, inv: &mut Invocation, ctx: &Ctx) -> Flow {
+        let inv = std::mem::take(inv);
+        let script = match (&inv.stdin_text, inv.stdin_from) {
+            (Some(text), _) => Some(text.clone()),
+            (None, Some(up)) if !reads_file_on_stdin(&inv) => {
+                self.piped_script(up).map(Expanded::literal)
+            }
+            _ => None,
+        };
+        let label = format!("{name} job");
+        let mut sctx = self.script_ctx(ctx, &label, &inv);
+        sctx.stdin_from = None;
+        let index = self.emit(inv, ctx);
+        if let Some(script) = script {
+            self.run_script(name, &label, &script, sctx);
+        }
+        Flow::Done(Some(index))
     }
 
     /// The text a command writes to its stdout, when it is a literal (`echo`, `printf`, `cat`
