@@ -352,6 +352,39 @@ fn stage(tokens: &[String], piped: bool, depth: usize) -> String {
                 "include",
                 "exclude",
             ]));
+            // No path: it removes what the pipeline hands it (`gci ~ | Remove-Item`).
+            if cmd.iter().skip(1).all(|a| a.starts_with('-')) {
+                cmd.insert(0, "xargs".into());
+            }
+            joined(cmd)
+        }
+        // What it lists, as `find` lists it: a `Remove-Item` it feeds deletes those entries.
+        "get-childitem" | "gci" | "dir" | "ls" => {
+            let mut paths: Vec<String> = param_value(tokens, &["path", "literalpath"])
+                .map(w)
+                .into_iter()
+                .collect();
+            paths.extend(args(&[
+                "path",
+                "literalpath",
+                "filter",
+                "include",
+                "exclude",
+                "depth",
+                "attributes",
+            ]));
+            if paths.is_empty() {
+                paths.push(".".into());
+            }
+            let mut cmd = vec!["find".to_string()];
+            cmd.extend(paths);
+            cmd.push("-mindepth 1".into());
+            if !tokens.iter().any(|t| is_param(t, "recurse")) {
+                cmd.push("-maxdepth 1".into());
+            }
+            if let Some(f) = param_value(tokens, &["filter", "include"]) {
+                cmd.push(format!("-name {}", w(f)));
+            }
             joined(cmd)
         }
         "get-content" | "gc" | "cat" | "type" => {

@@ -1346,3 +1346,20 @@ fn at_jobs_and_daemon_starters_run_what_they_are_given() {
     let an = a("at now <<< 'ls'");
     assert!(an.commands.iter().any(|c| c.program == "at"));
 }
+
+#[test]
+fn a_powershell_listing_piped_into_remove_item_is_a_find_piped_into_rm() {
+    assert_eq!(
+        super::powershell::rewrite("Get-ChildItem ~ -Recurse | Remove-Item -Force"),
+        "find ~ -mindepth 1 | xargs rm -f"
+    );
+    assert_eq!(
+        super::powershell::rewrite("gci -Filter *.log"),
+        "find . -mindepth 1 -maxdepth 1 -name *.log"
+    );
+    // A path given: it removes that path, not what it is handed.
+    assert_eq!(
+        super::powershell::rewrite("Remove-Item -Recurse dist"),
+        "rm -r dist"
+    );
+}
