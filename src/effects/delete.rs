@@ -75,14 +75,16 @@ pub(super) fn effects(analysis: &ShellAnalysis, i: usize, scope: &Scope, out: &m
     let targets: &[&Word] = match p {
         _ if REMOVERS.contains(&p) => &ops,
         // `gio trash PATH…`, `gio remove PATH…`.
-        "gio" if matches!(c.subcommand(), Some("trash" | "remove")) => &ops[1..],
+        "gio" if matches!(c.subcommand(), Some("trash" | "remove")) => {
+            ops.get(1..).unwrap_or_default()
+        }
         // `git rm PATH…` removes from the work tree too, unless only from the index.
         "git"
             if crate::vocab::subcommand(c) == Some("rm")
                 && !c.has_flag(None, &["cached"])
                 && !c.has_flag(Some('n'), &["dry-run"]) =>
         {
-            &ops[1..]
+            ops.get(1..).unwrap_or_default()
         }
         "find" => {
             if c.args.iter().any(|a| a.text == "-delete") {
