@@ -98,6 +98,7 @@ impl Language {
     }
 }
 
+pub use crate::shell::indirect::{remote_package_spec, variable_command};
 pub use crate::shell::switches::{Source, Switches, family};
 
 /// The last component of a path (`/usr/bin/rm` → `rm`).
@@ -2480,22 +2481,6 @@ const RSYNC_VALUES: &[&str] = &[
     "read-batch",
 ];
 
-/// A package spec that names a URL or a repository instead of a registry package
-/// (`git+https://…`, `github:u/r`, `https://x/p.tgz`, `git@host:u/r`); with `npm`, also npm's
-/// GitHub shorthand `user/repo` (a scope is `@scope/name`, a path starts with `.` or `/`).
-pub fn remote_package_spec(t: &str, npm: bool) -> bool {
-    t.contains("://")
-        || t.contains("git+")
-        || t.starts_with("github:")
-        || t.starts_with("gitlab:")
-        || t.starts_with("bitbucket:")
-        || t.starts_with("git@")
-        || (npm
-            && !t.starts_with(['@', '.', '/', '-', '~'])
-            && t.matches('/').count() == 1
-            && !t.ends_with(".tgz"))
-}
-
 /// The operands of a command: its words that are neither options nor the values of its
 /// value-taking options (`mv -t DIR a b` → `[a, b]`, `shred -n 3 f` → `[f]`), every word
 /// after `--` included.
@@ -2784,79 +2769,6 @@ pub fn value_words(c: &Command) -> Vec<usize> {
         i += 1;
     }
     out
-}
-
-/// Variables whose value is a command line the program runs (git's, pagers, editors,
-/// password prompts, remote shells).
-const COMMAND_VARIABLES: &[&str] = &[
-    "GIT_SSH_COMMAND",
-    "GIT_SSH",
-    "GIT_PAGER",
-    "GIT_EDITOR",
-    "GIT_SEQUENCE_EDITOR",
-    "GIT_EXTERNAL_DIFF",
-    "GIT_ASKPASS",
-    "GIT_PROXY_COMMAND",
-    "PAGER",
-    "MANPAGER",
-    "SYSTEMD_PAGER",
-    "PSQL_PAGER",
-    "EDITOR",
-    "VISUAL",
-    "SUDO_EDITOR",
-    "KUBE_EDITOR",
-    "FCEDIT",
-    "SSH_ASKPASS",
-    "SUDO_ASKPASS",
-    "BROWSER",
-    "RSYNC_RSH",
-    "CVS_RSH",
-    "npm_config_script_shell",
-    "NPM_CONFIG_SCRIPT_SHELL",
-];
-
-/// The command line a variable set for a command amounts to, when its value is one the
-/// program runs (`COMMAND_VARIABLES`; `LESSOPEN`'s after its `|`) or loads as code:
-/// `LD_PRELOAD=x.so` runs x.so's code, `NODE_OPTIONS='--require x.js'` runs `node x.js`.
-pub fn variable_command(name: &str, value: &str) -> Option<String> {
-    let value = value.trim();
-    if value.is_empty() {
-        return None;
-    }
-    if COMMAND_VARIABLES.contains(&name) {
-        return Some(value.to_string());
-    }
-    match name {
-        // `|cmd %s` pipes, `||cmd %s` too, `-` prefixes ask less to use it on pipes.
-        "LESSOPEN" | "LESSCLOSE" => Some(value.trim_start_matches(['|', '-']).to_string()),
-        "LD_PRELOAD" | "DYLD_INSERT_LIBRARIES" => {
-            let libs: Vec<&str> = value
-                .split([':', ' '])
-                .filter(|l| l.contains('/'))
-                .collect();
-            (!libs.is_empty()).then(|| libs.join("; "))
-        }
-        "NODE_OPTIONS" => {
-            let words: Vec<&str> = value.split_whitespace().collect();
-            let files: Vec<String> = words
-                .iter()
-                .enumerate()
-                .filter_map(|(i, w)| match *w {
-                    "--require" | "-r" | "--import" | "--loader" | "--experimental-loader" => {
-                        words.get(i + 1).map(|f| f.to_string())
-                    }
-                    _ => ["--require=", "--import=", "--loader="]
-                        .iter()
-                        .find_map(|p| w.strip_prefix(p))
-                        .map(str::to_string),
-                })
-                .filter(|f| f.starts_with(['.', '/', '~']))
-                .map(|f| format!("node {f}"))
-                .collect();
-            (!files.is_empty()).then(|| files.join("; "))
-        }
-        _ => None,
-    }
 }
 
 /// Variables that choose what a command runs or loads: `PATH=/tmp:$PATH ls`, `LD_PRELOAD`,
@@ -4043,31 +3955,5 @@ mod tests {
         assert!(option_matches("-delete", "-delete", ""));
         assert!(!option_matches("-deletex", "-delete", ""));
         assert!(!option_matches("--o", "-o", ""));
-    }
-
-    #[test]
-    fn variables_that_run_or_load_code_are_command_lines() {
-        assert_eq!(
-            variable_command("PAGER", "rm -rf ~").as_deref(),
-            Some("rm -rf ~")
-        );
-        assert_eq!(
-            variable_command("LESSOPEN", "||lesspipe %s").as_deref(),
-            Some("lesspipe %s")
-        );
-        assert_eq!(
-            variable_command("NODE_OPTIONS", "--max-old-space-size=4096 --require ./p.js"),
-            Some("node ./p.js".into())
-        );
-        assert_eq!(
-            variable_command("NODE_OPTIONS", "--require dotenv/config"),
-            None
-        );
-        assert_eq!(
-            variable_command("LD_PRELOAD", "/tmp/a.so:/tmp/b.so").as_deref(),
-            Some("/tmp/a.so; /tmp/b.so")
-        );
-        assert_eq!(variable_command("HOME", "/tmp"), None);
-        assert_eq!(variable_command("EDITOR", " "), None);
     }
 }

@@ -144,6 +144,7 @@ pub struct Function {
 mod awk;
 mod bounds;
 mod flags;
+pub mod indirect;
 pub mod option_commands;
 mod parse;
 mod powershell;

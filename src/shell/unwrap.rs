@@ -276,7 +276,7 @@ impl Analyser {
     /// as the command line it amounts to.
     fn env_commands(&mut self, inv: &Invocation, from: usize, ctx: &Ctx) {
         for (k, v) in &inv.env[from..] {
-            let Some(line) = crate::vocab::variable_command(k, &v.text) else {
+            let Some(line) = super::indirect::variable_command(k, &v.text) else {
                 continue;
             };
             let label = format!("{k}=");
@@ -317,7 +317,7 @@ impl Analyser {
                     .split_once('=')
                     .filter(|_| t.starts_with("--"))
                     .map_or(t, |(_, v)| v);
-                crate::vocab::remote_package_spec(value, npm).then(|| value.to_string())
+                super::indirect::remote_package_spec(value, npm).then(|| value.to_string())
             })
         });
         if let Some(spec) = spec {

@@ -1,0 +1,132 @@
+//! Code a command line runs besides its own program, in the vocabulary of programs
+//! (re-exported by `crate::vocab`) and kept here so the unwrapper reads it without an import
+//! cycle: variables whose value a program runs or loads, and package specs a runner fetches.
+
+/// Variables whose value is a command line the program runs (git's, pagers, editors,
+/// password prompts, remote shells).
+const COMMAND_VARIABLES: &[&str] = &[
+    "GIT_SSH_COMMAND",
+    "GIT_SSH",
+    "GIT_PAGER",
+    "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_ASKPASS",
+    "GIT_PROXY_COMMAND",
+    "PAGER",
+    "MANPAGER",
+    "SYSTEMD_PAGER",
+    "PSQL_PAGER",
+    "EDITOR",
+    "VISUAL",
+    "SUDO_EDITOR",
+    "KUBE_EDITOR",
+    "FCEDIT",
+    "SSH_ASKPASS",
+    "SUDO_ASKPASS",
+    "BROWSER",
+    "RSYNC_RSH",
+    "CVS_RSH",
+    "npm_config_script_shell",
+    "NPM_CONFIG_SCRIPT_SHELL",
+];
+
+/// The command line a variable set for a command amounts to, when its value is one the
+/// program runs (`COMMAND_VARIABLES`; `LESSOPEN`'s after its `|`) or loads as code:
+/// `LD_PRELOAD=x.so` runs x.so's code, `NODE_OPTIONS='--require x.js'` runs `node x.js`.
+pub fn variable_command(name: &str, value: &str) -> Option<String> {
+    let value = value.trim();
+    if value.is_empty() {
+        return None;
+    }
+    if COMMAND_VARIABLES.contains(&name) {
+        return Some(value.to_string());
+    }
+    match name {
+        // `|cmd %s` pipes, `||cmd %s` too, `-` prefixes ask less to use it on pipes.
+        "LESSOPEN" | "LESSCLOSE" => Some(value.trim_start_matches(['|', '-']).to_string()),
+        "LD_PRELOAD" | "DYLD_INSERT_LIBRARIES" => {
+            let libs: Vec<&str> = value
+                .split([':', ' '])
+                .filter(|l| l.contains('/'))
+                .collect();
+            (!libs.is_empty()).then(|| libs.join("; "))
+        }
+        "NODE_OPTIONS" => {
+            let words: Vec<&str> = value.split_whitespace().collect();
+            let files: Vec<String> = words
+                .iter()
+                .enumerate()
+                .filter_map(|(i, w)| match *w {
+                    "--require" | "-r" | "--import" | "--loader" | "--experimental-loader" => {
+                        words.get(i + 1).map(|f| f.to_string())
+                    }
+                    _ => ["--require=", "--import=", "--loader="]
+                        .iter()
+                        .find_map(|p| w.strip_prefix(p))
+                        .map(str::to_string),
+                })
+                .filter(|f| f.starts_with(['.', '/', '~']))
+                .map(|f| format!("node {f}"))
+                .collect();
+            (!files.is_empty()).then(|| files.join("; "))
+        }
+        _ => None,
+    }
+}
+
+/// A package spec that names a URL or a repository instead of a registry package
+/// (`git+https://…`, `github:u/r`, `https://x/p.tgz`, `git@host:u/r`); with `npm`, also npm's
+/// GitHub shorthand `user/repo` (a scope is `@scope/name`, a path starts with `.` or `/`).
+pub fn remote_package_spec(t: &str, npm: bool) -> bool {
+    t.contains("://")
+        || t.contains("git+")
+        || t.starts_with("github:")
+        || t.starts_with("gitlab:")
+        || t.starts_with("bitbucket:")
+        || t.starts_with("git@")
+        || (npm
+            && !t.starts_with(['@', '.', '/', '-', '~'])
+            && t.matches('/').count() == 1
+            && !t.ends_with(".tgz"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variables_that_run_or_load_code_are_command_lines() {
+        assert_eq!(
+            variable_command("PAGER", "rm -rf ~").as_deref(),
+            Some("rm -rf ~")
+        );
+        assert_eq!(
+            variable_command("LESSOPEN", "||lesspipe %s").as_deref(),
+            Some("lesspipe %s")
+        );
+        assert_eq!(
+            variable_command("NODE_OPTIONS", "--max-old-space-size=4096 --require ./p.js"),
+            Some("node ./p.js".into())
+        );
+        assert_eq!(
+            variable_command("NODE_OPTIONS", "--require dotenv/config"),
+            None
+        );
+        assert_eq!(
+            variable_command("LD_PRELOAD", "/tmp/a.so:/tmp/b.so").as_deref(),
+            Some("/tmp/a.so; /tmp/b.so")
+        );
+        assert_eq!(variable_command("HOME", "/tmp"), None);
+        assert_eq!(variable_command("EDITOR", " "), None);
+    }
+
+    #[test]
+    fn package_specs_from_urls_and_repositories() {
+        assert!(remote_package_spec("git+https://github.com/u/r", false));
+        assert!(remote_package_spec("github:u/r", false));
+        assert!(remote_package_spec("u/r", true) && !remote_package_spec("u/r", false));
+        assert!(!remote_package_spec("@scope/pkg", true));
+        assert!(!remote_package_spec("./local", true) && !remote_package_spec("prettier", true));
+    }
+}
