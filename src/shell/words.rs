@@ -433,6 +433,9 @@ const MAX_BRACE_WORDS: usize = 256;
 
 /// Brace expansion of a raw word: the raw alternatives (still quoted), `Some(vec![raw])` when
 /// there is nothing to expand, `None` when there would be too many.
+/// Deepest nesting of `{` a word may have for its brace expansion to be parsed.
+const MAX_BRACE_DEPTH: usize = 8;
+
 fn brace_expand(raw: &str) -> Option<Vec<String>> {
     // brush-parser unwraps the numbers of `{1..N}` as i64: refuse what would overflow.
     let longest_digits = raw
@@ -441,6 +444,24 @@ fn brace_expand(raw: &str) -> Option<Vec<String>> {
         .max()
         .unwrap_or(0);
     if longest_digits > 17 {
+        return None;
+    }
+    // brush-parser's brace grammar backtracks over every open `{` still unclosed, in time
+    // exponential in their depth (a fuzz-found 86-byte word took over 15 s): refuse a word
+    // whose braces nest deeper than any brace expansion written by hand.
+    let mut depth = 0usize;
+    let mut deepest = 0usize;
+    for c in raw.chars() {
+        match c {
+            '{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    if deepest > MAX_BRACE_DEPTH {
         return None;
     }
     match guarded(|| word::parse_brace_expansions(raw, &WORD_OPTIONS)) {
@@ -632,6 +653,23 @@ mod tests {
         assert_eq!(decode_ansi_c(r"\q"), r"\q");
         assert_eq!(decode_ansi_c(r"\x"), r"\x");
         assert_eq!(decode_ansi_c("\\"), "\\");
+    }
+
+    #[test]
+    fn braces_nested_past_the_bound_are_refused_before_the_parse() {
+        // The fuzz-found word (`fuzz/seeds/shell_analyser/deep-unclosed-braces-timeout`).
+        let deep = format!("fo{}${{HOME{}name c,b }}", "{".repeat(25), "{".repeat(31));
+        assert_eq!(brace_expand(&deep), None);
+        assert_eq!(
+            brace_expand("a{b,c}").unwrap(),
+            ["ab".to_string(), "ac".to_string()]
+        );
+        let nested = format!(
+            "{}x,y{}",
+            "{".repeat(MAX_BRACE_DEPTH),
+            "}".repeat(MAX_BRACE_DEPTH)
+        );
+        assert!(brace_expand(&nested).is_some());
     }
 
     #[test]
