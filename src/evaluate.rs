@@ -122,52 +122,42 @@ fn inline_code_verdict(policy: &Policy, call: &Call, scope: &Scope) -> Option<Ve
     for (i, cmd) in analysis.commands.iter().enumerate() {
         // A makefile read from standard input: its recipes are judged as a written
         // Makefile's are when `make` runs it.
-        if let Some(text) = crate::vocab::makefile_from_stdin(analysis, cmd) {
-            INLINE_DEPTH.with(|d| d.set(depth + 1));
-            let content = scan::analyse(Language::Make, &text, &StaticEngine { policy, scope });
-            INLINE_DEPTH.with(|d| d.set(depth));
-            if let Some(f) = content.worst(&[]) {
-                let v = Verdict::decided(
-                    f.effect,
-                    format!("inline/{}", f.rule),
-                    f.rule
-                        .split('/')
-                        .next()
-                        .unwrap_or("inline-code")
-                        .to_string(),
-                    format!(
-                        "a recipe of the makefile `{}` reads from its standard input: {}",
-                        cmd.program, f.reason
-                    ),
-                    Source::Static,
-                );
-                if worst.as_ref().is_none_or(|w| v.effect > w.effect) {
-                    worst = Some(v);
-                }
-            }
-            continue;
-        }
-        let Some(program_code) = crate::vocab::program_code(analysis, i) else {
-            continue;
+        let makefile = crate::vocab::makefile_from_stdin(analysis, cmd);
+        let program_code = match makefile {
+            Some(_) => None,
+            None => crate::vocab::program_code(analysis, i),
         };
-        let program = cmd
-            .program
-            .trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
-        let language = scan::language_of_program(program);
-        if !matches!(
-            language,
-            Language::Python
-                | Language::Node
-                | Language::Perl
-                | Language::Ruby
-                | Language::Php
-                | Language::Lua
-                | Language::R
-                | Language::Julia
-        ) {
-            continue;
-        }
-        let code = scan::with_inputs(language, &program_code.code, &program_code.inputs());
+        let (language, code, what) = if let Some(text) = makefile {
+            let what = format!(
+                "a recipe of the makefile `{}` reads from its standard input:",
+                cmd.program
+            );
+            (Language::Make, std::borrow::Cow::Owned(text), what)
+        } else {
+            let Some(program_code) = &program_code else {
+                continue;
+            };
+            let program = cmd
+                .program
+                .trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+            let language = scan::language_of_program(program);
+            if !matches!(
+                language,
+                Language::Python
+                    | Language::Node
+                    | Language::Perl
+                    | Language::Ruby
+                    | Language::Php
+                    | Language::Lua
+                    | Language::R
+                    | Language::Julia
+            ) {
+                continue;
+            }
+            let code = scan::with_inputs(language, &program_code.code, &program_code.inputs());
+            let what = format!("the inline {} code of `{}`", language.as_str(), cmd.program);
+            (language, code, what)
+        };
         INLINE_DEPTH.with(|d| d.set(depth + 1));
         let content = scan::analyse(language, &code, &StaticEngine { policy, scope });
         INLINE_DEPTH.with(|d| d.set(depth));
@@ -182,12 +172,7 @@ fn inline_code_verdict(policy: &Policy, call: &Call, scope: &Scope) -> Option<Ve
                 f.effect,
                 format!("inline/{}", f.rule),
                 category,
-                format!(
-                    "the inline {} code of `{}` {}",
-                    language.as_str(),
-                    cmd.program,
-                    f.reason
-                ),
+                format!("{what} {}", f.reason),
                 Source::Static,
             );
             if worst.as_ref().is_none_or(|w| v.effect > w.effect) {

@@ -341,11 +341,7 @@ pub fn makefile_from_stdin(
         return None;
     }
     let file = cmd.option_value(Some('f'), &["file", "makefile"])?;
-    matches!(
-        file.as_str(),
-        "-" | "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0"
-    )
-    .then(|| stdin_text(analysis, cmd))?
+    (file == "-" || names_stdin(&file)).then(|| stdin_text(analysis, cmd))?
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -333,8 +333,9 @@ impl Analyser {
         // An alias defined earlier runs its value with the words after it (with
         // `expand_aliases`, as Claude Code's shell has it). While its value is read, the
         // alias is not expanded again, as in bash (`alias ls='ls -F'`).
-        let word = inv.program.text().to_string();
-        if let Some(value) = self.aliases.remove(&word) {
+        if !self.aliases.is_empty()
+            && let Some((word, value)) = self.aliases.remove_entry(inv.program.text())
+        {
             let code = format!("{value} {}", join_words(&inv.args).text());
             let label = format!("alias {word}");
             let sctx = self.script_ctx(ctx, &label, inv);
