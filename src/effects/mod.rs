@@ -297,6 +297,19 @@ fn effects_within(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Effect>
     through_line_links(analysis, scope, &mut out[base..], &by);
 }
 
+/// Writes whose content is a stand-in for what a program computes (`printf x >> p` for
+/// `open(p, "w")`): their content is unknown, and they replace the file rather than add to it.
+pub fn forget_content(effects: &mut [Effect]) {
+    for e in effects {
+        if let Effect::Write { content, shell, .. } = e {
+            *content = None;
+            if let Some(w) = shell {
+                w.append = false;
+            }
+        }
+    }
+}
+
 /// What inline interpreter code (`python3 -c`, `node -e`, `perl -e`…) changes on disk, as
 /// effects of the command that runs it: the shell commands with the same changes as its calls
 /// on literal paths and the command lines it runs (`scan::changes`), analysed as the shell
@@ -334,15 +347,7 @@ fn code_changes(
         let from = found.len();
         effects_within(&inner, scope, &mut found, depth + 1);
         if !change.content {
-            // The command's content is a stand-in for what the code computes.
-            for e in &mut found[from..] {
-                if let Effect::Write { content, shell, .. } = e {
-                    *content = None;
-                    if let Some(w) = shell {
-                        w.append = false;
-                    }
-                }
-            }
+            forget_content(&mut found[from..]);
         }
     }
     let program = &c.program;

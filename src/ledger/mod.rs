@@ -694,29 +694,24 @@ fn derived_writes(
                 out.push(e);
             }
         }
-        match lang {
-            Language::Shell | Language::Make | Language::PackageJson => {}
-            other => {
-                for raw in scan::written_paths(other, &text) {
-                    let path = scope.resolve(&raw);
-                    out.push(LedgerEntry {
-                        path: path.to_string_lossy().into_owned(),
-                        sha256: None,
-                        size: None,
-                        tool: call.tool.clone(),
-                        tool_use_id: ctx.tool_use_id.clone(),
-                        summary: summary(call),
-                        how: format!("written by {by}"),
-                        from_network: false,
-                        executable: false,
-                        excerpt: None,
-                        excerpt_complete: false,
-                        analysis: None,
-                        receipt: ctx.receipt.clone(),
-                        written_at: ctx.now_ms,
-                        confirmed: false,
-                    });
-                }
+        if matches!(
+            lang,
+            Language::Shell | Language::Make | Language::PackageJson
+        ) {
+            continue;
+        }
+        // A program's calls on literal paths, as the shell commands with the same changes
+        // (the lines it runs were read above).
+        for change in scan::changes(lang, &text).iter().filter(|c| !c.runs) {
+            let mut standin = shell_call(&change.line, scope);
+            if !change.content {
+                effects::forget_content(&mut standin.effects);
+            }
+            for mut e in planned_writes(ledger, &standin, scope, engine, ctx) {
+                e.how = format!("written by {by}");
+                e.tool = call.tool.clone();
+                e.summary = summary(call);
+                out.push(e);
             }
         }
     }

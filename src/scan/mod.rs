@@ -312,15 +312,6 @@ pub fn changes(language: Language, text: &str) -> Vec<CodeChange> {
     script::changes(language, text)
 }
 
-/// Files a script of `language` writes by a literal path, resolved by the caller. Shell
-/// scripts are not covered here: their writes come from the shell analysis (`fileops`).
-pub fn written_paths(language: Language, text: &str) -> Vec<String> {
-    if !script::reads(language) {
-        return Vec::new();
-    }
-    script::written_paths(language, text)
-}
-
 /// A finding from the engine's verdict on one command, when it asks or denies.
 fn from_verdict(
     v: &Verdict,
@@ -613,7 +604,7 @@ mod robustness {
                 Language::CargoConfig,
             ] {
                 let _ = analyse(lang, &text, &FakeEngine);
-                let _ = written_paths(lang, &text);
+                let _ = changes(lang, &text);
                 let _ = command_lines(lang, &text, &[], &[]);
             }
         }

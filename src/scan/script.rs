@@ -231,6 +231,16 @@ static RUBY: LazyLock<Patterns> = LazyLock::new(|| Patterns {
         ),
         (Op::Read, r"\bFile\.(?:read|open|readlines)|\bIO\.read"),
         (Op::Write, r"\bFile\.write"),
+        // A hard link shares the file's content, as a copy does.
+        (
+            Op::Copy,
+            r"\bFileUtils\.(?:cp|cp_r|copy|copy_file|copy_entry|install|ln|link)|\bFile\.link",
+        ),
+        (Op::Move, r"\bFileUtils\.(?:mv|move)|\bFile\.rename"),
+        (
+            Op::Link,
+            r"\bFileUtils\.(?:ln_s|ln_sf|symlink)|\bFile\.symlink",
+        ),
         (
             Op::Mode,
             r"\bFile\.(?:chmod|lchmod|chown|lchown)|\bFileUtils\.(?:chmod|chmod_R|chown|chown_R)",
@@ -254,6 +264,10 @@ static PERL: LazyLock<Patterns> = LazyLock::new(|| {
         (Op::Shell, r"(?:^|[^\w>$])(?:system|exec)"),
         (Op::RemoveTree, r"\b(?:File::Path::)?(?:rmtree|remove_tree)"),
         (Op::Remove, r"(?:^|[^\w>$])unlink"),
+        // File::Copy's `copy`/`move`, and the builtins; a hard link shares the content.
+        (Op::Copy, r"(?:^|[^\w>$:])(?:File::Copy::)?copy|(?:^|[^\w>$:])link"),
+        (Op::Move, r"(?:^|[^\w>$:])(?:File::Copy::)?move|(?:^|[^\w>$:])rename"),
+        (Op::Link, r"(?:^|[^\w>$:])symlink"),
     ])
     .into_iter()
     // `open(my $fh, '>', $path)`, `open F, ">>$path"`: parentheses optional, the handle first.
@@ -291,6 +305,9 @@ static PHP: LazyLock<Patterns> = LazyLock::new(|| Patterns {
             r"(?:^|[^\w>$:])(?:file_get_contents|fopen|file|readfile)",
         ),
         (Op::Write, r"(?:^|[^\w>$:])file_put_contents"),
+        (Op::Copy, r"(?:^|[^\w>$:])(?:copy|link)"),
+        (Op::Move, r"(?:^|[^\w>$:])rename"),
+        (Op::Link, r"(?:^|[^\w>$:])symlink"),
         (
             Op::Mode,
             r"(?:^|[^\w>$:])(?:chmod|chown|chgrp|lchown|lchgrp)",
@@ -407,6 +424,9 @@ static RUST: LazyLock<Patterns> = LazyLock::new(|| Patterns {
         (Op::Remove, r"\b(?:std::)?fs::remove_file"),
         (Op::Read, r"\b(?:std::)?fs::(?:read_to_string|read)"),
         (Op::Write, r"\b(?:std::)?fs::write"),
+        (Op::Copy, r"\b(?:std::)?fs::(?:copy|hard_link)"),
+        (Op::Move, r"\b(?:std::)?fs::rename"),
+        (Op::Link, r"\b(?:std::)?(?:os::unix::)?fs::symlink"),
     ]),
     eval: re(r"\bNEVER_MATCHES_\b"),
     hidden: re(r"\bNEVER_MATCHES_\b"),
@@ -758,58 +778,6 @@ fn shell_line(language: Language, args: &[Arg]) -> Option<String> {
     }
 }
 
-/// The files a program writes by a literal path (`open("run.sh", "w")`,
-/// `fs.writeFileSync("x.sh", …)`), so the ledger knows a program it ran wrote them.
-pub(super) fn written_paths(language: Language, text: &str) -> Vec<String> {
-    let Some(p) = patterns(language) else {
-        return Vec::new();
-    };
-    let text = substitute_home(text, p);
-    let lines = Lines::new(&text);
-    let var_sets = literal_var_sets(language, &text, p);
-    let mut out = Vec::new();
-    for vars in &var_sets {
-        for (op, regex) in &p.calls {
-            if !matches!(
-                op,
-                Op::Read | Op::Write | Op::Copy | Op::Move | Op::Link | Op::Download
-            ) {
-                continue;
-            }
-            for m in regex.find_iter(&text).take(MAX_OPERATIONS) {
-                if lines.in_comment(m.start()) {
-                    continue;
-                }
-                let args = call_arguments(&text, &m, vars, p.concat);
-                if matches!(op, Op::Copy | Op::Move | Op::Link | Op::Download) {
-                    if let Some(Arg::Text(dst)) = args.get(1)
-                        && !out.contains(dst)
-                    {
-                        out.push(dst.clone());
-                    }
-                    continue;
-                }
-                let writes = *op == Op::Write || opens_for_writing(language, args.get(1));
-                if let (true, Some(Arg::Text(path))) = (writes, args.first())
-                    && !out.contains(path)
-                {
-                    out.push(path.clone());
-                }
-            }
-        }
-        if language == Language::Python {
-            for (_, _, written, _) in path_methods(&lines, vars) {
-                if let Some(dst) = written
-                    && !out.contains(&dst)
-                {
-                    out.push(dst);
-                }
-            }
-        }
-    }
-    out
-}
-
 /// The shell commands with the same changes to files as the program's calls on literal
 /// paths (`os.remove(p)` is `rm -f p`, `open(p, "w")` is `printf x >> p`, `shutil.move(a,
 /// b)` is `mv a b`), the same commands `scan` judges, then the command lines it runs
@@ -874,6 +842,7 @@ pub fn changes(language: Language, text: &str) -> Vec<CodeChange> {
                         line,
                         content: false,
                         paths,
+                        runs: false,
                     };
                     if !out.contains(&change) {
                         out.push(change);
@@ -887,6 +856,7 @@ pub fn changes(language: Language, text: &str) -> Vec<CodeChange> {
                     line,
                     content,
                     paths: written.iter().cloned().collect(),
+                    runs: false,
                 };
                 if (written.is_some() || !change.line.starts_with("cat ")) && !out.contains(&change)
                 {
@@ -902,6 +872,7 @@ pub fn changes(language: Language, text: &str) -> Vec<CodeChange> {
                     line,
                     content: true,
                     paths: Vec::new(),
+                    runs: true,
                 }),
         );
     }
@@ -928,6 +899,9 @@ pub struct CodeChange {
     /// The paths the call names as literals in the program (after its names and joins are
     /// resolved): judged through the command, so they need no other look.
     pub paths: Vec<String>,
+    /// The program runs this command line itself; otherwise the line stands for one of its
+    /// calls.
+    pub runs: bool,
 }
 
 /// The shell command with the effect of a write call (`open(p, "w")`, `fs.writeFileSync(p,
@@ -980,6 +954,7 @@ fn write_call(
         content: content.is_some(),
         line: write_command(path, content.as_deref(), append),
         paths: vec![path.clone()],
+        runs: false,
     })
 }
 
@@ -2505,6 +2480,21 @@ mod tests {
     }
 
     /// The shell commands a scan judges, in order.
+    /// The files a program's calls write: what each change that stands for a call and
+    /// removes nothing names last (a write's file, a copy's or move's destination).
+    fn written_paths(language: Language, text: &str) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for c in changes(language, text) {
+            if c.runs || c.line.starts_with("rm ") {
+                continue;
+            }
+            if let Some(p) = c.paths.last().filter(|p| !out.contains(p)) {
+                out.push(p.clone());
+            }
+        }
+        out
+    }
+
     fn judged(language: Language, text: &str) -> Vec<String> {
         struct Recorder(std::cell::RefCell<Vec<String>>);
         impl ShellEngine for Recorder {
@@ -2883,6 +2873,36 @@ mod tests {
         );
         assert_eq!(w(Language::Php, "$f = fopen('run.sh', 'w');"), ["run.sh"]);
         assert!(w(Language::Ruby, "File.open('notes.txt', 'r') { |f| f.read }").is_empty());
+    }
+
+    #[test]
+    fn copies_moves_and_links_write_their_destination_in_every_language() {
+        for (l, code) in [
+            (Language::Ruby, "FileUtils.cp('a', 'run.sh')"),
+            (
+                Language::Ruby,
+                "FileUtils.mv 'a', 'x'\nFile.rename('a', 'run.sh')",
+            ),
+            (Language::Ruby, "File.symlink('/tmp/a', 'run.sh')"),
+            (Language::Php, "copy('a', 'run.sh');"),
+            (Language::Php, "rename($old, 'x'); rename('a', 'run.sh');"),
+            (Language::Perl, "use File::Copy;\ncopy('a', 'run.sh');"),
+            (Language::Perl, "rename 'a', 'run.sh';"),
+            (Language::Perl, "symlink('/tmp/a', 'run.sh');"),
+            (Language::Rust, "std::fs::copy(\"a\", \"run.sh\").unwrap();"),
+            (
+                Language::Rust,
+                "std::os::unix::fs::symlink(\"/tmp/a\", \"run.sh\")?;",
+            ),
+        ] {
+            assert!(
+                written_paths(l, code).contains(&"run.sh".to_string()),
+                "{code}"
+            );
+        }
+        // A method of that name on an object, or a variable, is no call on a path.
+        assert!(written_paths(Language::Php, "$img->copy('a', 'b');").is_empty());
+        assert!(written_paths(Language::Perl, "my $copy = 'a'; print \"move 'b'\";").is_empty());
     }
 
     #[test]
