@@ -143,6 +143,7 @@ pub struct Function {
 
 mod awk;
 mod bounds;
+mod escapes;
 mod flags;
 pub mod indirect;
 pub mod option_commands;

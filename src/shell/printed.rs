@@ -1,6 +1,7 @@
 //! What `echo`, `printf` and `cat <<EOF` print when their words are literal: the text a
 //! pipeline feeds the next command, a redirect writes, or an interpreter reads as its program.
 
+use super::escapes::{Dialect, escape, unescape};
 use super::{Command, Word};
 
 /// Output longer than this is not computed: a reused `printf` format can multiply its input.
@@ -47,7 +48,11 @@ fn echo_text(args: &[Word]) -> String {
         .map(|w| w.text.as_str())
         .collect::<Vec<_>>()
         .join(" ");
-    let mut out = if escapes { unescape(&joined) } else { joined };
+    let mut out = if escapes {
+        unescape(&joined, Dialect::Echo)
+    } else {
+        joined
+    };
     if newline {
         out.push('\n');
     }
@@ -89,14 +94,14 @@ fn printf_text(args: &[Word]) -> Option<String> {
                             used = true;
                         }
                         if conv == 'b' {
-                            out.push_str(&unescape(&arg));
+                            out.push_str(&unescape(&arg, Dialect::Echo));
                         } else {
                             out.push_str(&arg);
                         }
                     }
                     None => out.push('%'),
                 },
-                '\\' => escape(&mut chars, &mut out, true),
+                '\\' => escape(&mut chars, &mut out, Dialect::Format),
                 other => out.push(other),
             }
         }
@@ -108,76 +113,6 @@ fn printf_text(args: &[Word]) -> Option<String> {
         }
     }
     Some(out)
-}
-
-/// Interprets the backslash escapes of `echo -e` and of printf's `%b` arguments.
-pub(super) fn unescape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut chars = s.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\\' {
-            escape(&mut chars, &mut out, false);
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// Reads one escape, its backslash already taken, into `out`: `\n`, `\t`…, `\xHH`,
-/// `\uHHHH`, `\UHHHHHHHH`, `\0NNN`, and in a printf format (`format`) `\NNN` as well, as
-/// bash's builtins read them: `printf '\x72\x6d'` prints `rm`.
-fn escape(chars: &mut std::iter::Peekable<std::str::Chars>, out: &mut String, format: bool) {
-    let number = |chars: &mut std::iter::Peekable<std::str::Chars>, radix: u32, most: usize| {
-        let mut n = 0u32;
-        let mut read = 0;
-        while read < most {
-            match chars.peek().and_then(|d| d.to_digit(radix)) {
-                Some(d) => {
-                    n = n * radix + d;
-                    chars.next();
-                    read += 1;
-                }
-                None => break,
-            }
-        }
-        (read > 0).then_some((n, read))
-    };
-    let Some(c) = chars.next() else {
-        out.push('\\');
-        return;
-    };
-    let code = match c {
-        'n' => Some('\n' as u32),
-        't' => Some('\t' as u32),
-        'r' => Some('\r' as u32),
-        'v' => Some(0x0b),
-        'f' => Some(0x0c),
-        'b' => Some(0x08),
-        '\\' => Some('\\' as u32),
-        'a' => Some(0x07),
-        'e' | 'E' => Some(0x1b),
-        '0' if !format => Some(number(chars, 8, 3).map_or(0, |(n, _)| n)),
-        // Up to two more digits: `\101` is `A`.
-        '0'..='7' if format => {
-            let first = c.to_digit(8).unwrap_or(0);
-            Some(match number(chars, 8, 2) {
-                Some((rest, read)) => first * 8u32.pow(read as u32) + rest,
-                None => first,
-            })
-        }
-        'x' => number(chars, 16, 2).map(|(n, _)| n),
-        'u' => number(chars, 16, 4).map(|(n, _)| n),
-        'U' => number(chars, 16, 8).map(|(n, _)| n),
-        _ => None,
-    };
-    match code.and_then(char::from_u32) {
-        Some(ch) => out.push(ch),
-        None => {
-            out.push('\\');
-            out.push(c);
-        }
-    }
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! the command substitutions a word runs (which are analysed as commands of their own).
 
 use super::Word;
+use super::escapes::{Dialect, unescape};
 use super::parse::{Analyser, Ctx};
 use brush_parser::ParserOptions;
 use brush_parser::word::{
@@ -226,7 +227,7 @@ impl Analyser {
                     b.text.push_str(s);
                 }
                 WordPiece::SingleQuotedText(s) => b.text.push_str(s),
-                WordPiece::AnsiCQuotedText(s) => b.text.push_str(&decode_ansi_c(s)),
+                WordPiece::AnsiCQuotedText(s) => b.text.push_str(&unescape(s, Dialect::AnsiC)),
                 WordPiece::DoubleQuotedSequence(inner)
                 | WordPiece::GettextDoubleQuotedSequence(inner) => {
                     self.expand_pieces(raw, inner, true, b, ctx);
@@ -550,75 +551,6 @@ pub(super) fn has_glob(s: &str) -> bool {
     s.contains(['*', '?', '['])
 }
 
-/// Decodes the inside of `$'…'`.
-pub(super) fn decode_ansi_c(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let chars: Vec<char> = s.chars().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        i += 1;
-        if c != '\\' || i >= chars.len() {
-            out.push(c);
-            continue;
-        }
-        let e = chars[i];
-        i += 1;
-        match e {
-            'a' => out.push('\x07'),
-            'b' => out.push('\x08'),
-            'e' | 'E' => out.push('\x1b'),
-            'f' => out.push('\x0c'),
-            'n' => out.push('\n'),
-            'r' => out.push('\r'),
-            't' => out.push('\t'),
-            'v' => out.push('\x0b'),
-            '\\' | '\'' | '"' | '?' => out.push(e),
-            'x' | 'u' | 'U' => {
-                let max = match e {
-                    'x' => 2,
-                    'u' => 4,
-                    _ => 8,
-                };
-                let start = i;
-                while i < chars.len() && i - start < max && chars[i].is_ascii_hexdigit() {
-                    i += 1;
-                }
-                let digits: String = chars[start..i].iter().collect();
-                match u32::from_str_radix(&digits, 16)
-                    .ok()
-                    .and_then(char::from_u32)
-                {
-                    Some(ch) if !digits.is_empty() => out.push(ch),
-                    _ => {
-                        out.push('\\');
-                        out.push(e);
-                    }
-                }
-            }
-            '0'..='7' => {
-                let start = i - 1;
-                while i < chars.len() && i - start < 3 && ('0'..='7').contains(&chars[i]) {
-                    i += 1;
-                }
-                let digits: String = chars[start..i].iter().collect();
-                let v = u32::from_str_radix(&digits, 8).unwrap_or(0) & 0xff;
-                out.push(char::from_u32(v).unwrap_or('\u{fffd}'));
-            }
-            'c' if i < chars.len() => {
-                let ch = chars[i];
-                i += 1;
-                out.push(char::from_u32(u32::from(ch) & 0x1f).unwrap_or('\u{fffd}'));
-            }
-            other => {
-                out.push('\\');
-                out.push(other);
-            }
-        }
-    }
-    out
-}
-
 /// The last path component of a program word: `/usr/bin/env` → `env`. A Windows program's
 /// `.exe` is dropped (`powershell.exe`, `curl.exe`): under WSL a Linux shell runs them by that
 /// name, and they do what the program of the same name does.
@@ -642,18 +574,6 @@ pub(super) fn basename(path: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ansi_c_escapes() {
-        assert_eq!(decode_ansi_c(r"\x72m"), "rm");
-        assert_eq!(decode_ansi_c(r"\162\155"), "rm");
-        assert_eq!(decode_ansi_c(r"\u0072m"), "rm");
-        assert_eq!(decode_ansi_c(r"a\tb\n"), "a\tb\n");
-        assert_eq!(decode_ansi_c(r"it\'s"), "it's");
-        assert_eq!(decode_ansi_c(r"\q"), r"\q");
-        assert_eq!(decode_ansi_c(r"\x"), r"\x");
-        assert_eq!(decode_ansi_c("\\"), "\\");
-    }
 
     #[test]
     fn braces_nested_past_the_bound_are_refused_before_the_parse() {

@@ -3,6 +3,7 @@
 //! `printf 'a\0'`), and with an unknown argument (and `args_from_stdin`) otherwise, so the rules
 //! judge `rm -rf /` whether it is typed or fanned out.
 
+use super::super::escapes::{Dialect, unescape};
 use super::super::parse::{Analyser, Ctx, Invocation};
 use super::super::words::Expanded;
 use super::super::{ShellFinding, Word};
@@ -266,7 +267,8 @@ impl Analyser {
                     .or_else(|| t.strip_prefix("-d").filter(|s| !s.is_empty()))
                     .map(str::to_string)
                     .or(next);
-                split = match d.as_deref().map(crate::shell::printed::unescape) {
+                // xargs reads C's escapes (`\n`, `\t`, `\0`, octal, `\xHH`), as a format does.
+                split = match d.as_deref().map(|d| unescape(d, Dialect::Format)) {
                     Some(d) if d.chars().count() == 1 => {
                         Split::Delim(d.chars().next().unwrap_or('\n'))
                     }
