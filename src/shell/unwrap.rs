@@ -1083,7 +1083,7 @@ impl Analyser {
                 if inv.stdin_text.is_some() && inv.stdin_substitution.is_none() =>
             {
                 // `bash <<EOF … EOF`, `sh <<< "…"`: the here-document is the script.
-                let script = inv.stdin_text.clone().unwrap_or_default();
+                let script = self.stdin_script(&inv).unwrap_or_default();
                 let label = format!("{name} <<");
                 let mut sctx = self.script_ctx(ctx, &label, &inv);
                 sctx.stdin_from = None;
@@ -1091,10 +1091,8 @@ impl Analyser {
             }
             source => {
                 self.report_source(name, source, &inv, ctx);
-                let piped = match (source, inv.stdin_from) {
-                    (Source::Stdin { .. }, Some(up)) if !reads_file_on_stdin(&inv) => {
-                        self.piped_script(up)
-                    }
+                let piped = match source {
+                    Source::Stdin { .. } => self.stdin_script(&inv),
                     _ => None,
                 };
                 let index = self.emit(inv, ctx);
@@ -1106,7 +1104,7 @@ impl Analyser {
                     sctx.wrappers.push(label.clone());
                     sctx.stdin_from = None;
                     sctx.positional.clear();
-                    self.run_script(name, &label, &Expanded::literal(script), sctx);
+                    self.run_script(name, &label, &script, sctx);
                 }
                 Flow::Done(Some(index))
             }
@@ -1117,13 +1115,7 @@ impl Analyser {
     /// here-document, a here-string, a literal pipe) analysed as the shell script it is.
     fn scheduled_script(&mut self, name: &str, inv: &mut Invocation, ctx: &Ctx) -> Flow {
         let inv = std::mem::take(inv);
-        let script = match (&inv.stdin_text, inv.stdin_from) {
-            (Some(text), _) => Some(text.clone()),
-            (None, Some(up)) if !reads_file_on_stdin(&inv) => {
-                self.piped_script(up).map(Expanded::literal)
-            }
-            _ => None,
-        };
+        let script = self.stdin_script(&inv);
         let label = format!("{name} job");
         let mut sctx = self.script_ctx(ctx, &label, &inv);
         sctx.stdin_from = None;
@@ -1132,6 +1124,19 @@ impl Analyser {
             self.run_script(name, &label, &script, sctx);
         }
         Flow::Done(Some(index))
+    }
+
+    /// The script a command reads on standard input when the line gives it: a here-document
+    /// or here-string without substitutions, or what a literal command pipes in (not when
+    /// the command reads a file given as an argument instead).
+    fn stdin_script(&self, inv: &Invocation) -> Option<Expanded> {
+        match (&inv.stdin_text, inv.stdin_from) {
+            (Some(text), _) if inv.stdin_substitution.is_none() => Some(text.clone()),
+            (None, Some(up)) if !reads_file_on_stdin(inv) => {
+                self.piped_script(up).map(Expanded::literal)
+            }
+            _ => None,
+        }
     }
 
     /// The text a command writes to its stdout, when it is a literal (`echo`, `printf`, `cat`
