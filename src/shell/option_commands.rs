@@ -440,9 +440,49 @@ pub fn tcl_commands(code: &str) -> Vec<String> {
             let cmd = &c[at + "[exec ".len()..];
             out.extend(line_if_any(&cmd[..cmd.find(']').unwrap_or(cmd.len())]));
         }
+        out.extend(tcl_file_command(c));
     }
     out.truncate(8);
     out
+}
+
+/// Tcl's `file delete|rename|copy|link` statement as the shell command with the same change
+/// (`file delete -force ~` is `rm -rf ~`); `$env(NAME)` is the shell's `$NAME`.
+fn tcl_file_command(statement: &str) -> Option<String> {
+    let mut rest = statement.strip_prefix("file ")?.to_string();
+    while let Some(at) = rest.find("$env(") {
+        let Some(end) = rest[at..].find(')') else {
+            break;
+        };
+        rest.replace_range(at + end..=at + end, "}");
+        rest.replace_range(at..at + "$env(".len(), "${");
+    }
+    let mut words = rest.split_whitespace();
+    let verb = words.next()?;
+    let mut force = false;
+    let mut link = "-s";
+    let operands: Vec<&str> = words
+        .skip_while(|w| {
+            match *w {
+                "-force" => force = true,
+                "-hard" => link = "",
+                "-symbolic" | "--" => {}
+                _ => return false,
+            }
+            true
+        })
+        .collect();
+    let joined = operands.join(" ");
+    let line = match (verb, operands.as_slice()) {
+        ("delete", [_, ..]) if force => format!("rm -rf {joined}"),
+        ("delete", [_, ..]) => format!("rm -f {joined}"),
+        ("rename", [_, _, ..]) => format!("mv {joined}"),
+        ("copy", [_, _, ..]) => format!("cp -r {joined}"),
+        // `file link NAME TARGET`: the shell names the target first.
+        ("link", [name, target]) => format!("ln {link} {target} {name}"),
+        _ => return None,
+    };
+    Some(line)
 }
 
 /// A command line, unless it is empty.
@@ -489,6 +529,24 @@ fn command_of(value: &str, how: RunsAs) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tcl_file_statements_are_their_shell_commands() {
+        assert_eq!(tcl_commands("file delete -force ~"), ["rm -rf ~"]);
+        assert_eq!(
+            tcl_commands("puts hi; file delete -force -- $env(HOME)/x"),
+            ["rm -rf ${HOME}/x"]
+        );
+        assert_eq!(tcl_commands("file delete a.tmp"), ["rm -f a.tmp"]);
+        assert_eq!(tcl_commands("file rename a ~/.bashrc"), ["mv a ~/.bashrc"]);
+        assert_eq!(
+            tcl_commands("file copy -force k ~/.ssh/authorized_keys"),
+            ["cp -r k ~/.ssh/authorized_keys"]
+        );
+        assert_eq!(tcl_commands("file link -symbolic l /etc"), ["ln -s /etc l"]);
+        // Questions about a file change nothing.
+        assert!(tcl_commands("file exists ~/.ssh; file join a b").is_empty());
+    }
 
     #[test]
     fn editors_run_their_interpreters_and_emacs_lisp() {
