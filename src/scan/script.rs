@@ -72,6 +72,14 @@ struct Patterns {
     assign: Pattern,
     /// String concatenation operator.
     concat: &'static str,
+    /// The code with the names it imports under other names written as the patterns know
+    /// them, when it renames any.
+    imports: fn(&str) -> Option<String>,
+}
+
+/// For a language whose imports the patterns do not need to follow.
+fn no_imports(_: &str) -> Option<String> {
+    None
 }
 
 fn re(s: &str) -> Pattern {
@@ -119,6 +127,11 @@ static PYTHON: LazyLock<Patterns> = LazyLock::new(|| Patterns {
             Op::Shell,
             r"\bos\.(?:system|popen)|\bsubprocess\.(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|\bcommands\.getoutput|\bpty\.spawn",
         ),
+        // The exec family replaces the process with the program; `posix_spawn` starts it.
+        (
+            Op::Spawn,
+            r"\bos\.(?:execv|execve|execvp|execvpe|execl|execle|execlp|execlpe|posix_spawnp?)",
+        ),
         (Op::RemoveTree, r"\bshutil\.rmtree"),
         (
             Op::Remove,
@@ -152,6 +165,7 @@ static PYTHON: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     backticks: None,
     assign: re(r#"(?m)(?:^|;)[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*"#),
     concat: "+",
+    imports: python_imports,
 });
 
 static NODE: LazyLock<Patterns> = LazyLock::new(|| Patterns {
@@ -213,6 +227,7 @@ static NODE: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     backticks: None,
     assign: re(r#"(?m)(?:^|[;{])[ \t]*(?:const|let|var)[ \t]+([A-Za-z_$][\w$]*)[ \t]*=[ \t]*"#),
     concat: "+",
+    imports: no_imports,
 });
 
 static RUBY: LazyLock<Patterns> = LazyLock::new(|| Patterns {
@@ -256,6 +271,7 @@ static RUBY: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     backticks: Some(re(r"`([^`\n]*)`|%x\(([^)\n]*)\)|%x\{([^}\n]*)\}")),
     assign: re(r#"(?m)(?:^|;)[ \t]*([a-z_]\w*|[A-Z]\w*)[ \t]*=[ \t]*"#),
     concat: "+",
+    imports: no_imports,
 });
 
 static PERL: LazyLock<Patterns> = LazyLock::new(|| {
@@ -290,6 +306,7 @@ static PERL: LazyLock<Patterns> = LazyLock::new(|| {
     backticks: Some(re(r"`([^`\n]*)`|qx\(([^)\n]*)\)|qx\{([^}\n]*)\}")),
     assign: re(r#"(?m)(?:^|;)[ \t]*(?:my|our|local)?[ \t]*\$([A-Za-z_]\w*)[ \t]*=[ \t]*"#),
     concat: ".",
+    imports: no_imports,
 }
 });
 
@@ -327,6 +344,7 @@ static PHP: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     backticks: Some(re(r"`([^`\n]*)`")),
     assign: re(r#"(?m)(?:^|;)[ \t]*\$([A-Za-z_]\w*)[ \t]*=[ \t]*"#),
     concat: ".",
+    imports: no_imports,
 });
 
 static LUA: LazyLock<Patterns> = LazyLock::new(|| Patterns {
@@ -351,6 +369,7 @@ static LUA: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     backticks: None,
     assign: re(r#"(?m)(?:^|;)[ \t]*(?:local[ \t]+)?([A-Za-z_]\w*)[ \t]*=[ \t]*"#),
     concat: "..",
+    imports: no_imports,
 });
 
 static R: LazyLock<Patterns> = LazyLock::new(|| Patterns {
@@ -388,6 +407,7 @@ static R: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     assign: re(r#"(?m)(?:^|;)[ \t]*([A-Za-z_][\w.]*)[ \t]*(?:<-|=)[ \t]*"#),
     // R joins strings with `paste0`, not an operator.
     concat: "\u{0}",
+    imports: no_imports,
 });
 
 static JULIA: LazyLock<Patterns> = LazyLock::new(|| Patterns {
@@ -415,6 +435,7 @@ static JULIA: LazyLock<Patterns> = LazyLock::new(|| Patterns {
         r#"(?m)(?:^|;)[ \t]*(?:local[ \t]+|const[ \t]+|global[ \t]+)?([A-Za-z_]\w*)[ \t]*=[ \t]*"#,
     ),
     concat: "*",
+    imports: no_imports,
 });
 
 static RUST: LazyLock<Patterns> = LazyLock::new(|| Patterns {
@@ -438,6 +459,7 @@ static RUST: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     backticks: None,
     assign: re(r#"(?m)^[ \t]*let[ \t]+(?:mut[ \t]+)?([a-z_]\w*)(?:[ \t]*:[^=]+)?[ \t]*=[ \t]*"#),
     concat: "+",
+    imports: no_imports,
 });
 
 fn patterns(language: Language) -> Option<&'static Patterns> {
@@ -533,15 +555,9 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
                     )),
                 },
                 Op::Spawn => {
-                    let mut argv = match &first {
-                        Arg::Text(prog) => vec![prog.clone()],
-                        _ => continue,
+                    let Some(mut argv) = spawn_argv(&args) else {
+                        continue;
                     };
-                    match &rest {
-                        Some(Arg::List(more)) => argv.extend(more.iter().cloned()),
-                        Some(Arg::Text(one)) => argv.push(one.clone()),
-                        _ => {}
-                    }
                     if language == Language::Rust {
                         argv.extend(rust_args(&text[m.end()..], vars));
                     }
@@ -726,13 +742,8 @@ fn commands_in(
                     Some(cmd) => cmd,
                     None => continue,
                 },
-                (Op::Spawn, Some(Arg::Text(prog)), rest) => {
-                    let mut argv = vec![prog.clone()];
-                    match rest {
-                        Some(Arg::List(more)) => argv.extend(more.iter().cloned()),
-                        Some(Arg::Text(one)) => argv.push(one.clone()),
-                        _ => {}
-                    }
+                (Op::Spawn, Some(Arg::Text(_)), _) => {
+                    let mut argv = spawn_argv(&args).unwrap_or_default();
                     if language == Language::Rust {
                         argv.extend(rust_args(&text[m.end()..], vars));
                     }
@@ -753,6 +764,24 @@ fn commands_in(
         }
     }
     out
+}
+
+/// The argv a spawning call starts: the program, then its arguments as strings or lists
+/// (`spawn("rm", ["-rf", d])`, `os.execlp("rm", "rm", "-rf", d)`); options objects and
+/// callbacks are no arguments.
+fn spawn_argv(args: &[Arg]) -> Option<Vec<String>> {
+    let Some(Arg::Text(prog)) = args.first() else {
+        return None;
+    };
+    let mut argv = vec![prog.clone()];
+    for a in &args[1..] {
+        match a {
+            Arg::List(more) => argv.extend(more.iter().cloned()),
+            Arg::Text(one) => argv.push(one.clone()),
+            Arg::Unknown => {}
+        }
+    }
+    Some(argv)
 }
 
 /// The command line a shell call runs, where its arguments say: one string is a command line
@@ -1656,6 +1685,178 @@ fn in_string(text: &str, at: usize) -> bool {
 }
 
 fn substitute_home<'t>(text: &'t str, p: &Patterns) -> Cow<'t, str> {
+    match (p.imports)(text) {
+        Some(canonical) => Cow::Owned(substitute_home_in(&canonical, p).into_owned()),
+        None => substitute_home_in(text, p),
+    }
+}
+
+/// Python's imported names as the module paths the patterns know: `import os as o` makes
+/// `o.system(` read `os.system(`, `from subprocess import run as r` makes `r(` read
+/// `subprocess.run(`, and `__import__("os")` is `os`. None when the code renames nothing.
+fn python_imports(text: &str) -> Option<String> {
+    static IMPORT: LazyLock<Pattern> = LazyLock::new(|| {
+        re(r"(?m)(?:^|;)[ \t]*(?:from[ \t]+([\w.]+)[ \t]+)?import[ \t]+(\([^)]*\)|[^\n#;]+)")
+    });
+    static DYNAMIC: LazyLock<Pattern> = LazyLock::new(|| {
+        re(r#"\b(?:__import__|importlib\.import_module)\(\s*["']([\w.]+)["']\s*\)"#)
+    });
+    // What `from M import *` brings that the patterns know by module.
+    const STARRED: &[(&str, &[&str])] = &[
+        (
+            "os",
+            &[
+                "system",
+                "popen",
+                "remove",
+                "unlink",
+                "rmdir",
+                "rename",
+                "replace",
+                "symlink",
+                "link",
+                "chmod",
+                "chown",
+                "execv",
+                "execve",
+                "execvp",
+                "execvpe",
+                "execl",
+                "execle",
+                "execlp",
+                "execlpe",
+                "posix_spawn",
+                "posix_spawnp",
+            ],
+        ),
+        (
+            "subprocess",
+            &[
+                "run",
+                "call",
+                "check_call",
+                "check_output",
+                "Popen",
+                "getoutput",
+                "getstatusoutput",
+            ],
+        ),
+        (
+            "shutil",
+            &[
+                "rmtree", "copy", "copy2", "copyfile", "copytree", "move", "chown",
+            ],
+        ),
+    ];
+    if !text.contains("import") {
+        return None;
+    }
+    let text: Cow<str> = DYNAMIC.replace_all(text, "$1");
+    // name → what it stands for, and whether it is a module (used before a dot) or a function.
+    let mut names: Vec<(String, String, bool)> = Vec::new();
+    for c in IMPORT.captures_iter(&text) {
+        let list = c[2].trim_matches(|ch: char| ch == '(' || ch == ')' || ch.is_whitespace());
+        match c.get(1) {
+            None => {
+                for item in list.split(',') {
+                    if let Some((module, alias)) = item.split_once(" as ") {
+                        names.push((alias.trim().into(), module.trim().into(), true));
+                    }
+                }
+            }
+            Some(module) => {
+                let module = module.as_str();
+                for item in list.split(',').map(str::trim) {
+                    if item == "*" {
+                        let known = STARRED.iter().find(|(m, _)| *m == module);
+                        for f in known.map(|(_, f)| *f).unwrap_or_default() {
+                            names.push(((*f).into(), format!("{module}.{f}"), false));
+                        }
+                        continue;
+                    }
+                    let (name, alias) = item.split_once(" as ").unwrap_or((item, item));
+                    let (name, alias) = (name.trim(), alias.trim());
+                    if name.is_empty() || alias.is_empty() {
+                        continue;
+                    }
+                    // A submodule (`from os import path`) is used before a dot, a function
+                    // is called; either way the name stands for `module.name`.
+                    names.push((alias.into(), format!("{module}.{name}"), true));
+                    names.push((alias.into(), format!("{module}.{name}"), false));
+                }
+            }
+        }
+    }
+    // pathlib's names are read bare (`Path(…)`, `Path.home()`).
+    names.retain(|(alias, full, _)| {
+        alias != full
+            && !alias.contains(char::is_whitespace)
+            && full.strip_prefix("pathlib.") != Some(alias)
+    });
+    if names.is_empty() {
+        return match text {
+            Cow::Owned(t) => Some(t),
+            Cow::Borrowed(_) => None,
+        };
+    }
+    Some(rename_names(&text, &names))
+}
+
+/// `text` with each identifier in `names` outside strings and comments, not after a dot,
+/// replaced by what it stands for: a module name before a dot, a function name before `(`.
+fn rename_names(text: &str, names: &[(String, String, bool)]) -> String {
+    let mut out = String::with_capacity(text.len() + 64);
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        match b {
+            b'\'' | b'"' => {
+                // A string, copied whole.
+                let mut j = i + 1;
+                while j < bytes.len() && bytes[j] != b && bytes[j] != b'\n' {
+                    j += if bytes[j] == b'\\' { 2 } else { 1 };
+                }
+                let end = (j + 1).min(bytes.len());
+                out.push_str(&text[i..end]);
+                i = end;
+            }
+            b'#' => {
+                let end = text[i..].find('\n').map_or(bytes.len(), |n| i + n);
+                out.push_str(&text[i..end]);
+                i = end;
+            }
+            b if b.is_ascii_alphabetic() || b == b'_' => {
+                let end = text[i..]
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .map_or(bytes.len(), |n| i + n);
+                let word = &text[i..end];
+                let after = text[end..].trim_start_matches([' ', '\t']);
+                let after_dot = i > 0 && bytes[i - 1] == b'.';
+                let module = after.starts_with(['.', '[']);
+                let called = after.starts_with('(');
+                let stands = (!after_dot && (module || called))
+                    .then(|| {
+                        names
+                            .iter()
+                            .find(|(n, _, m)| n == word && *m == module)
+                            .map(|(_, full, _)| full.as_str())
+                    })
+                    .flatten();
+                out.push_str(stands.unwrap_or(word));
+                i = end;
+            }
+            _ => {
+                let ch = text[i..].chars().next().unwrap_or(' ');
+                out.push(ch);
+                i += ch.len_utf8();
+            }
+        }
+    }
+    out
+}
+
+fn substitute_home_in<'t>(text: &'t str, p: &Patterns) -> Cow<'t, str> {
     // Inside interpolations first (`${os.homedir()}`, `#{Dir.home}`), then bare expressions.
     // Each step copies the text only when it changes it: a long file usually has nothing to
     // substitute, and every copy of a 1 MB text was a quarter-thousand page faults.
@@ -2873,6 +3074,32 @@ mod tests {
         );
         assert_eq!(w(Language::Php, "$f = fopen('run.sh', 'w');"), ["run.sh"]);
         assert!(w(Language::Ruby, "File.open('notes.txt', 'r') { |f| f.read }").is_empty());
+    }
+
+    #[test]
+    fn python_names_imported_under_other_names_are_read_as_their_modules() {
+        let p = |t: &str| python_imports(t).unwrap_or_else(|| t.to_string());
+        assert_eq!(
+            p("import os as o; o.system('x')"),
+            "import os as o; os.system('x')"
+        );
+        assert_eq!(
+            p("from subprocess import (run as r,\n  call)\nr(a); call(b)"),
+            "from subprocess import (run as r,\n  call)\nsubprocess.run(a); subprocess.call(b)"
+        );
+        assert_eq!(p("__import__('os').remove(p)"), "os.remove(p)");
+        assert_eq!(
+            p("from os import *\nsystem(c)"),
+            "from os import *\nos.system(c)"
+        );
+        // Strings, comments, attributes and other names keep their text.
+        let same = "import os as o\nprint('o.x', self.o.y) # o.z\nfoo(o)";
+        assert_eq!(p(same), same);
+        assert_eq!(python_imports("import os\nos.system(c)"), None);
+        assert!(
+            judged(Language::Python, "import shutil as s\ns.rmtree('/etc')\n")
+                .contains(&"rm -rf /etc".to_string())
+        );
     }
 
     #[test]
