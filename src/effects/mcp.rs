@@ -139,17 +139,55 @@ pub fn model(tool: &str, input: &Value, user: &[ToolModel], scope: &Scope) -> Mo
         // none (`tools` only) is a statement that the tool has no local effect.
         Some(m) => match inner {
             Some(inner) if m.mentions_any(inner) => apply(m, tool, inner, scope),
-            _ => {
-                let input = inner.unwrap_or(input);
-                apply(&infer(tool, input), tool, input, scope)
-            }
+            _ => inferred(tool, inner.unwrap_or(input), scope),
         },
-        None => {
-            let input = inner.unwrap_or(input);
-            apply(&infer(tool, input), tool, input, scope)
-        }
+        None => inferred(tool, inner.unwrap_or(input), scope),
     }
 }
+
+/// Argument names inside a batch's item that say what the item does (`{"op": "write", …}`).
+const ITEM_VERBS: &[&str] = &["op", "operation", "action", "type", "kind", "verb"];
+
+/// A call read from its argument names; and a batch (`{"files": [{"path", "content"}]}`,
+/// `{"operations": [{"op": "delete", "path"}]}`) as each of its items, a call of its own:
+/// of the verb the item names, else a write when it gives content, else the tool's verb.
+fn inferred(tool: &str, input: &Value, scope: &Scope) -> Modelled {
+    let mut whole = apply(&infer(tool, input), tool, input, scope);
+    let Value::Object(map) = input else {
+        return whole;
+    };
+    let prefix = tool.rsplit_once("__").map_or("", |(p, _)| p);
+    let items = map
+        .values()
+        .filter_map(Value::as_array)
+        .flatten()
+        .filter(|v| v.is_object())
+        .take(MAX_BATCH_ITEMS);
+    for item in items {
+        let names = |set: &[&str]| set.iter().any(|n| item.get(*n).is_some());
+        if !names(PATH_ARGS) {
+            continue;
+        }
+        let verb = ITEM_VERBS
+            .iter()
+            .find_map(|k| item.get(*k).and_then(Value::as_str));
+        let item_tool = match verb {
+            Some(v) => format!("{prefix}__{v}"),
+            None if names(CONTENT_ARGS) => format!("{prefix}__write"),
+            None => tool.to_string(),
+        };
+        let part = apply(&infer(&item_tool, item), &item_tool, item, scope);
+        for e in part.effects {
+            if !whole.effects.contains(&e) {
+                whole.effects.push(e);
+            }
+        }
+    }
+    whole
+}
+
+/// How many items of a batch are read as calls: a bound on the work one call can ask for.
+const MAX_BATCH_ITEMS: usize = 64;
 
 impl ToolModel {
     /// True when the model names no argument and no command: the tool has no local effect.
@@ -254,6 +292,11 @@ fn runner_line(command: &str, input: &Value) -> String {
             }
         }
     }
+    with_directory(line, input)
+}
+
+/// A command line run in the directory the runner is given (`cwd`), if any.
+fn with_directory(line: String, input: &Value) -> String {
     for key in [
         "cwd",
         "workdir",
@@ -346,8 +389,7 @@ fn apply(m: &ToolModel, tool: &str, input: &Value, scope: &Scope) -> Modelled {
     // What amounts to a command line: a runner's command, a SQL statement, an argv template.
     let mut lines: Vec<String> = Vec::new();
     let mut analysis = ShellAnalysis::default();
-    for command in strings(input, &m.command) {
-        let command = runner_line(&command, input);
+    for command in command_lines(input, &m.command) {
         let a = shell::analyse(&command);
         append(&mut analysis, a);
         lines.push(command);
@@ -555,7 +597,8 @@ pub(crate) fn glob_match(glob: &str, text: &str) -> bool {
     true
 }
 
-/// Argument names that hold a command line.
+/// Argument names that hold a command line, or a program's words as an array
+/// (`{"command": ["rm", "-rf", "/"]}`), or the program its separate `args` go to.
 const COMMAND_ARGS: &[&str] = &[
     "command",
     "cmd",
@@ -565,7 +608,55 @@ const COMMAND_ARGS: &[&str] = &[
     "commandLine",
     "command_line",
     "shell_command",
+    "program",
+    "executable",
+    "binary",
 ];
+/// Argument names that hold several command lines, or objects holding them
+/// (`{"steps": [{"run": "…"}]}`).
+const COMMAND_LISTS: &[&str] = &["commands", "cmds", "scripts", "steps"];
+/// Argument names that hold a program's words: the command when nothing else names one.
+const ARGV_ARGS: &[&str] = &["argv", "args", "arguments"];
+
+/// The command lines a runner's arguments amount to: a command line as written, an array
+/// of words as the program it starts (each word quoted, so nothing in it is expanded), a
+/// list of lines each on its own; with the runner's separate `args` and directory.
+fn command_lines(input: &Value, names: &[String]) -> Vec<String> {
+    let words = |items: &[Value]| -> Option<String> {
+        let words: Option<Vec<String>> = items
+            .iter()
+            .map(|v| match v {
+                Value::String(s) => Some(quote(s)),
+                Value::Number(n) => Some(n.to_string()),
+                _ => None,
+            })
+            .collect();
+        words.filter(|w| !w.is_empty()).map(|w| w.join(" "))
+    };
+    let mut out = Vec::new();
+    for name in names {
+        match input.get(name) {
+            // The program's words, with no separate `args` to add.
+            Some(Value::Array(items)) if ARGV_ARGS.contains(&name.as_str()) => {
+                out.extend(words(items).map(|line| with_directory(line, input)));
+            }
+            Some(Value::Array(items)) if !COMMAND_LISTS.contains(&name.as_str()) => {
+                match words(items) {
+                    Some(line) => out.push(runner_line(&line, input)),
+                    None => out.extend(strings(input, std::slice::from_ref(name))),
+                }
+            }
+            Some(Value::String(line)) => out.push(runner_line(line, input)),
+            Some(_) => out.extend(
+                strings(input, std::slice::from_ref(name))
+                    .iter()
+                    .map(|line| with_directory(line.clone(), input)),
+            ),
+            None => {}
+        }
+    }
+    out
+}
 /// Argument names that hold program code to run.
 const CODE_ARGS: &[&str] = &[
     "code",
@@ -755,6 +846,15 @@ fn infer(tool: &str, input: &Value) -> ToolModel {
         command: has(COMMAND_ARGS),
         ..ToolModel::default()
     };
+    m.command.extend(has(COMMAND_LISTS));
+    if m.command.is_empty() {
+        // `{"argv": ["rm", "-rf", "/"]}`: the words are the command.
+        m.command = has(ARGV_ARGS)
+            .into_iter()
+            .filter(|n| input.get(n.as_str()).is_some_and(Value::is_array))
+            .take(1)
+            .collect();
+    }
     // A search tool's `query` is words, not SQL (`search "drop table syntax"`).
     let searches = says(&["search", "web", "google", "bing", "docs", "find"]);
     for n in has(&["sql", "statement", "query"]) {
@@ -1029,6 +1129,39 @@ mod tests {
         assert_eq!(runner_line("os.exit()", &input), "lua -e 'os.exit()'");
         let input = serde_json::json!({"script": "ls", "language": "bash"});
         assert_eq!(runner_line("ls", &input), "ls");
+    }
+
+    #[test]
+    fn commands_given_as_words_or_lists() {
+        let lines = |input: Value| {
+            let m = infer("mcp__x__run", &input);
+            command_lines(&input, &m.command)
+        };
+        assert_eq!(
+            lines(serde_json::json!({"argv": ["bash", "-c", "rm -rf ~"]})),
+            ["bash -c 'rm -rf ~'"]
+        );
+        assert_eq!(
+            lines(serde_json::json!({"command": ["rm", "-rf", "a b"], "cwd": "/w"})),
+            ["cd /w && rm -rf 'a b'"]
+        );
+        assert_eq!(
+            lines(serde_json::json!({"program": "rm", "arguments": ["-rf", "/"]})),
+            ["rm -rf /"]
+        );
+        assert_eq!(
+            lines(serde_json::json!({"commands": ["ls", "rm -rf /"]})),
+            ["ls", "rm -rf /"]
+        );
+        assert_eq!(
+            lines(serde_json::json!({"steps": [{"run": "make"}]})),
+            ["make"]
+        );
+        // Words a tool is given are no command when it names one already.
+        assert_eq!(
+            lines(serde_json::json!({"cmd": "ls", "args": ["-la"]})),
+            ["ls -la"]
+        );
     }
 
     #[test]

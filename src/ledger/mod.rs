@@ -291,7 +291,18 @@ pub fn relevance(call: &Call) -> (bool, bool) {
                 )
             }),
         ),
-        _ => (false, false),
+        // A tool that writes several files (an MCP batch) writes what its effects say.
+        _ => (call.effects.iter().any(|e| tool_write(e).is_some()), false),
+    }
+}
+
+/// A write a tool's effects name outside a shell (an MCP batch's file).
+fn tool_write(e: &effects::Effect) -> Option<&Path> {
+    match e {
+        effects::Effect::Write {
+            path, shell: None, ..
+        } => Some(path),
+        _ => None,
     }
 }
 
@@ -313,7 +324,12 @@ pub fn keys(call: &Call) -> Vec<String> {
                 out.push(key);
             }
         }
-        _ => {}
+        _ => out.extend(
+            call.effects
+                .iter()
+                .filter_map(tool_write)
+                .map(|p| p.to_string_lossy().into_owned()),
+        ),
     }
     out.sort();
     out.dedup();
@@ -1015,7 +1031,24 @@ fn planned_writes(
                 }
             }
         }
-        _ => {}
+        // A tool that writes several files (an MCP batch): each write its effects name.
+        _ => {
+            for e in &call.effects {
+                if let effects::Effect::Write {
+                    path,
+                    content,
+                    how,
+                    shell: None,
+                } = e
+                {
+                    let seed = base(path, how);
+                    out.push(match content {
+                        Some(text) => entry_from_text(path, text, &seed, engine),
+                        None => seed,
+                    });
+                }
+            }
+        }
     }
     out
 }
