@@ -17,12 +17,26 @@ fn infra(c: &Command, _: &Scope) -> Option<String> {
         || c.args
             .iter()
             .any(|a| a.text == "-auto-approve" || a.text == "-auto-approve=true");
+    let recursive = c.has_flag(Some('r'), &["recursive"]);
     let hit = match c.program.as_str() {
         "terraform" | "tofu" | "terragrunt" => {
-            first == "destroy"
+            // `terragrunt run-all destroy`, `terragrunt run --all -- destroy`: the words after
+            // `run-all`/`run` are the terraform command run in every module.
+            let tf = match (c.program.as_str(), first) {
+                ("terragrunt", "run-all" | "run") => &ops[1..],
+                _ => &ops[..],
+            };
+            let first = tf.first().copied().unwrap_or("");
+            let second = tf.get(1).copied().unwrap_or("");
+            matches!(first, "destroy" | "destroy-all")
                 || (first == "apply" && (yes || c.args.iter().any(|a| a.text == "-destroy")))
                 || (first == "state" && second == "rm")
+                || (first == "workspace" && second == "delete")
         }
+        // CDK, SAM and Serverless stacks: the whole deployed stack goes.
+        "cdk" => first == "destroy",
+        "sam" => first == "delete",
+        "serverless" | "sls" => first == "remove",
         "pulumi" => {
             first == "destroy" || (first == "up" && yes) || (first == "stack" && second == "rm")
         }
@@ -43,12 +57,14 @@ fn infra(c: &Command, _: &Scope) -> Option<String> {
         "aws" => {
             ops.iter().any(|o| {
                 o.starts_with("delete-")
+                    || o.starts_with("batch-delete-")
                     || o.starts_with("terminate-")
                     || o.starts_with("deregister-")
                     || o.starts_with("purge-")
                     || matches!(
                         *o,
-                        "rb" | "create-access-key"
+                        "rb" | "schedule-key-deletion"
+                            | "create-access-key"
                             | "create-login-profile"
                             | "update-assume-role-policy"
                             | "put-user-policy"
@@ -56,13 +72,21 @@ fn infra(c: &Command, _: &Scope) -> Option<String> {
                     )
                     || (o.starts_with("attach-") && o.ends_with("-policy"))
             }) || (first == "s3" && second == "rm" && c.has_flag(None, &["recursive"]))
+                // A sync with `--delete` removes what the (maybe empty) source lacks.
+                || (first == "s3" && second == "sync" && c.has_flag(None, &["delete"]))
+        }
+        "gcloud" if first == "storage" => {
+            (second == "rm" && recursive)
+                || (second == "rsync"
+                    && c.has_flag(None, &["delete-unmatched-destination-objects"]))
+                || has("delete")
         }
         "gcloud" | "az" | "doctl" | "linode-cli" | "hcloud" | "ibmcloud" | "scw" => ops
             .iter()
             .any(|o| matches!(*o, "delete" | "destroy" | "purge")),
         "eksctl" => first == "delete",
         "docker" | "podman" => {
-            (first == "system" && second == "prune")
+            (first == "system" && matches!(second, "prune" | "reset"))
                 || (first == "volume" && matches!(second, "rm" | "prune"))
                 || (first == "image" && second == "prune" && c.has_flag(Some('a'), &["all"]))
         }
@@ -70,12 +94,44 @@ fn infra(c: &Command, _: &Scope) -> Option<String> {
         "heroku" => ops
             .iter()
             .any(|o| matches!(*o, "apps:destroy" | "pg:reset" | "destroy")),
-        "vercel" | "netlify" => matches!(first, "remove" | "rm" | "delete"),
+        "vercel" | "netlify" => {
+            matches!(first, "remove" | "rm" | "delete")
+                || first.ends_with(":delete")
+                || (matches!(first, "project" | "projects") && matches!(second, "rm" | "remove"))
+        }
+        // `firebase projects:delete`, `firestore:delete`, `functions:delete`, `database:remove`.
+        "firebase" => ops
+            .iter()
+            .any(|o| o.ends_with(":delete") || *o == "database:remove"),
+        "supabase" => {
+            matches!(second, "delete" | "remove")
+                || (first == "storage" && second == "rm" && recursive)
+        }
+        // `wrangler delete`, `wrangler d1 delete`, `wrangler r2 bucket delete`.
+        "wrangler" => ops.iter().take(3).any(|o| *o == "delete"),
         // A hosted repository or release deleted goes for everyone who uses it.
         "gh" | "glab" => {
             matches!(first, "repo" | "release") && matches!(second, "delete" | "del" | "rm")
+                // `gh api -X DELETE repos/o/r`, `--method=DELETE`, `-XDELETE`.
+                || (first == "api"
+                    && c
+                        .option_value(Some('X'), &["method"])
+                        .is_some_and(|m| m.eq_ignore_ascii_case("DELETE")))
         }
         "gsutil" => (has("rm") && c.has_flag(Some('r'), &[])) || has("rb"),
+        // Object-store CLIs: a recursive remove, a bucket removed, or a sync that deletes at
+        // the destination what the (maybe empty) source lacks.
+        "rclone" => matches!(first, "purge" | "delete" | "sync"),
+        "s3cmd" => {
+            (matches!(first, "del" | "rm") && recursive)
+                || first == "rb"
+                || (first == "sync" && c.has_flag(None, &["delete-removed"]))
+        }
+        "mc" => {
+            (first == "rm" && recursive)
+                || first == "rb"
+                || (first == "mirror" && c.has_flag(None, &["remove"]))
+        }
         _ => false,
     };
     hit.then(|| {
@@ -119,6 +175,16 @@ pub static RULES: &[Rule] = &[Rule {
         "vercel",
         "netlify",
         "gsutil",
+        "cdk",
+        "sam",
+        "serverless",
+        "sls",
+        "firebase",
+        "supabase",
+        "wrangler",
+        "rclone",
+        "s3cmd",
+        "mc",
     ],
     check: Check::Command(infra),
     refused: &[
@@ -134,6 +200,16 @@ pub static RULES: &[Rule] = &[Rule {
         Example::bash("gcloud projects delete my-proj"),
         Example::bash("docker system prune -a --volumes"),
         Example::bash("az group delete -n rg"),
+        Example::bash("pulumi -C infra destroy -y"),
+        Example::bash("terragrunt run-all destroy"),
+        Example::bash("terraform workspace delete prod"),
+        Example::bash("cdk destroy --force"),
+        Example::bash("gcloud storage rm -r gs://b"),
+        Example::bash("aws s3 sync /tmp/empty s3://b --delete"),
+        Example::bash("rclone purge remote:bucket"),
+        Example::bash("mc rb --force local/b"),
+        Example::bash("gh api -X DELETE repos/o/r"),
+        Example::bash("podman system reset -f"),
     ],
     allowed: &[
         Example::bash("kubectl scale deploy api --replicas=3"),
@@ -145,5 +221,13 @@ pub static RULES: &[Rule] = &[Rule {
         Example::bash("docker build -t app ."),
         Example::bash("helm list"),
         Example::bash("gcloud config list"),
+        Example::bash("pulumi -C infra preview"),
+        Example::bash("terragrunt run-all plan"),
+        Example::bash("gcloud storage cp a gs://b/"),
+        Example::bash("aws s3 sync ./dist s3://b"),
+        Example::bash("rclone copy ./x remote:b"),
+        Example::bash("mc ls local/b"),
+        Example::bash("gh api -X GET repos/o/r"),
+        Example::bash("cdk diff"),
     ],
 }];

@@ -317,6 +317,9 @@ const WIPING_TASKS: &[(&str, &[&str])] = &[
     ("liquibase", &["drop-all"]),
     ("migrate", &["drop"]),
     ("supabase", &["db", "reset"]),
+    ("dotnet", &["ef", "database", "drop"]),
+    ("dotnet-ef", &["database", "drop"]),
+    ("influx", &["bucket", "delete"]),
 ];
 
 /// The wiping task of `program` (a `WIPING_TASKS` entry) that `c` runs, if any.
@@ -468,6 +471,9 @@ pub static RULES: &[Rule] = &[
             "liquibase",
             "migrate",
             "supabase",
+            "dotnet",
+            "dotnet-ef",
+            "influx",
         ],
         check: Check::Command(drop_tools),
         refused: &[
@@ -483,6 +489,8 @@ pub static RULES: &[Rule] = &[
             Example::bash("mix ecto.reset"),
             Example::bash("flyway -url=jdbc:x clean"),
             Example::bash("npx sequelize-cli db:migrate:undo:all"),
+            Example::bash("dotnet ef database drop -f"),
+            Example::bash("influx bucket delete -n prod"),
         ],
         allowed: &[
             Example::bash("php artisan migrate"),
@@ -494,6 +502,8 @@ pub static RULES: &[Rule] = &[
             Example::bash("rails db:migrate"),
             Example::bash("python manage.py migrate"),
             Example::bash("npx prisma migrate dev"),
+            Example::bash("dotnet ef database update"),
+            Example::bash("influx bucket list"),
         ],
     },
 ];
