@@ -332,6 +332,9 @@ pub struct ShellRun {
     pub defines: Vec<(String, String)>,
     /// The path is a directory whose files of the runner's kind run.
     pub directory: bool,
+    /// The file runs only if it is there: one a program loads by name or finds on its search
+    /// path. It matters when the session wrote it; otherwise it is no run of a file.
+    pub looked_up: bool,
 }
 
 /// How much of a directory a delete's path covers.

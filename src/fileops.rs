@@ -69,6 +69,8 @@ pub struct Execution {
     /// each such file written under it (`.github/workflows/*.yml` on `git push`, test
     /// modules and `conftest.py` at any depth for pytest).
     pub directory: bool,
+    /// The file runs only if it is there (`call::ShellRun::looked_up`).
+    pub looked_up: bool,
 }
 
 /// The text of a path word when it is known statically: the word itself, a `$HOME/…` word
@@ -944,6 +946,194 @@ fn exec(
         sections: Vec::new(),
         defines: Vec::new(),
         directory: false,
+        looked_up: false,
+    }
+}
+
+/// Files a program loads by name from its directory, as code: build and test tools' config
+/// files and task files (`jest` loads `jest.config.js`, `rake` the `Rakefile`).
+const CONVENTION_FILES: &[(&[&str], &[&str], Language)] = &[
+    (
+        &["jest"],
+        &[
+            "jest.config.js",
+            "jest.config.ts",
+            "jest.config.mjs",
+            "jest.config.cjs",
+            "jest.setup.js",
+        ],
+        Language::Node,
+    ),
+    (
+        &["vitest", "vite"],
+        &[
+            "vitest.config.js",
+            "vitest.config.ts",
+            "vitest.config.mjs",
+            "vite.config.js",
+            "vite.config.ts",
+            "vite.config.mjs",
+        ],
+        Language::Node,
+    ),
+    (
+        &["webpack", "webpack-cli", "webpack-dev-server"],
+        &[
+            "webpack.config.js",
+            "webpack.config.ts",
+            "webpack.config.mjs",
+            "webpack.config.cjs",
+        ],
+        Language::Node,
+    ),
+    (
+        &["eslint"],
+        &[
+            "eslint.config.js",
+            "eslint.config.mjs",
+            "eslint.config.cjs",
+            "eslint.config.ts",
+            ".eslintrc.js",
+            ".eslintrc.cjs",
+        ],
+        Language::Node,
+    ),
+    (
+        &["rollup"],
+        &["rollup.config.js", "rollup.config.mjs", "rollup.config.ts"],
+        Language::Node,
+    ),
+    (
+        &["next"],
+        &["next.config.js", "next.config.mjs", "next.config.ts"],
+        Language::Node,
+    ),
+    (
+        &["nuxt", "nuxi"],
+        &["nuxt.config.js", "nuxt.config.ts"],
+        Language::Node,
+    ),
+    (
+        &["astro"],
+        &["astro.config.mjs", "astro.config.js", "astro.config.ts"],
+        Language::Node,
+    ),
+    (
+        &["babel"],
+        &["babel.config.js", "babel.config.cjs", ".babelrc.js"],
+        Language::Node,
+    ),
+    (
+        &["postcss"],
+        &[
+            "postcss.config.js",
+            "postcss.config.cjs",
+            "postcss.config.mjs",
+        ],
+        Language::Node,
+    ),
+    (
+        &["tailwindcss"],
+        &[
+            "tailwind.config.js",
+            "tailwind.config.cjs",
+            "tailwind.config.ts",
+        ],
+        Language::Node,
+    ),
+    (
+        &["playwright"],
+        &["playwright.config.ts", "playwright.config.js"],
+        Language::Node,
+    ),
+    (
+        &["cypress"],
+        &["cypress.config.ts", "cypress.config.js"],
+        Language::Node,
+    ),
+    (&["mocha"], &[".mocharc.js", ".mocharc.cjs"], Language::Node),
+    (
+        &["prettier"],
+        &[
+            "prettier.config.js",
+            ".prettierrc.js",
+            ".prettierrc.cjs",
+            "prettier.config.mjs",
+        ],
+        Language::Node,
+    ),
+    (
+        &["gulp"],
+        &["gulpfile.js", "gulpfile.mjs", "gulpfile.ts"],
+        Language::Node,
+    ),
+    (
+        &["grunt"],
+        &["Gruntfile.js", "gruntfile.js"],
+        Language::Node,
+    ),
+    (
+        &["rake"],
+        &["Rakefile", "rakefile", "Rakefile.rb"],
+        Language::Ruby,
+    ),
+    (&["invoke", "inv"], &["tasks.py"], Language::Python),
+    (&["fab"], &["fabfile.py"], Language::Python),
+    (&["nox"], &["noxfile.py"], Language::Python),
+    (&["tox"], &["tox.ini"], Language::PytestConfig),
+];
+
+/// What a program runs besides its operands: the files it loads by name from its
+/// directory (`CONVENTION_FILES`), and the file its name finds first on the search path
+/// when that is a directory the line puts first (`PATH=./bin:$PATH git`) or the package's
+/// own bin directory (`npx jest` runs `node_modules/.bin/jest`). Only files the session
+/// wrote are judged. The user's own bin directories are not looked in: a write there is
+/// asked already, and every command would then read the session's ledger.
+fn conventional_runs(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<Execution>) {
+    let program = cmd.program.as_str();
+    if program.is_empty() || cmd.program_path.contains('/') {
+        return;
+    }
+    let dir = cwd_of(scope, cmd);
+    for (programs, files, language) in CONVENTION_FILES {
+        if programs.contains(&program) {
+            for f in *files {
+                let mut e = exec(dir.join(f), program, i, Some(*language));
+                e.looked_up = true;
+                out.push(e);
+            }
+        }
+    }
+    let mut path_dirs: Vec<PathBuf> = Vec::new();
+    if let Some((_, path)) = cmd.env.iter().rev().find(|(k, _)| k == "PATH") {
+        path_dirs.extend(
+            path.text
+                .split(':')
+                .take_while(|d| !d.contains('$'))
+                .filter(|d| !d.is_empty())
+                .map(|d| resolve_for(scope, cmd, d)),
+        );
+    }
+    let runners = [
+        "npx", "pnpx", "bunx", "npm exec", "pnpm", "yarn", "npm run", "npm test",
+    ];
+    if cmd
+        .wrappers
+        .iter()
+        .any(|w| runners.iter().any(|r| w.starts_with(r)))
+    {
+        path_dirs.push(dir.join("node_modules/.bin"));
+        path_dirs.push(scope.project_root.join("node_modules/.bin"));
+    }
+    for d in path_dirs {
+        let mut e = exec(
+            d.join(program),
+            format!("{program} (found on the search path)"),
+            i,
+            None,
+        );
+        e.looked_up = true;
+        out.push(e);
     }
 }
 
@@ -981,6 +1171,7 @@ fn command_executions(
             None,
         ));
     }
+    conventional_runs(scope, i, cmd, out);
     match program {
         "source" | "." => {
             if let Some(f) = cmd.args.first() {
@@ -2516,5 +2707,29 @@ mod tests {
         );
         let e = executions(&shell_call(vec![cmd("git push origin main")]), &scope());
         assert_eq!(e[0].path, p("/home/dev/project/.git/hooks/pre-push"));
+    }
+    #[test]
+    fn programs_run_the_files_they_load_by_name_or_find_on_the_path() {
+        let runs = |line: &str| -> Vec<(String, bool)> {
+            executions_in(&crate::shell::analyse(line), &scope())
+                .into_iter()
+                .map(|e| (e.path.to_string_lossy().into_owned(), e.looked_up))
+                .collect()
+        };
+        let has = |line: &str, path: &str| runs(line).contains(&(path.to_string(), true));
+        assert!(has("npx jest", "/home/dev/project/jest.config.js"));
+        assert!(has("npx jest", "/home/dev/project/node_modules/.bin/jest"));
+        assert!(has("rake test", "/home/dev/project/Rakefile"));
+        assert!(has(
+            "PATH=./bin:$PATH git status",
+            "/home/dev/project/bin/git"
+        ));
+        // No lookup past an unknown part of the path, and none for a program named by path.
+        assert!(!has(
+            "PATH=$X:./bin git status",
+            "/home/dev/project/bin/git"
+        ));
+        assert!(runs("ls -la").is_empty());
+        assert!(runs("./jest").iter().all(|(_, looked_up)| !looked_up));
     }
 }

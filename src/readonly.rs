@@ -45,6 +45,8 @@ pub fn change(call: &Call) -> Option<String> {
                 language,
                 ..
             } if language.is_some_and(|l| l.is_settings()) => continue,
+            // A file that runs only if it is there: the program that looks for it is judged.
+            Fx::Execute { run: Some(r), .. } if r.looked_up => continue,
             Fx::Execute { path: Some(p), .. } => format!("runs the file {}", p.display()),
             // Programs are judged with their arguments below, command by command.
             Fx::Execute { path: None, .. } if analysis.is_some() => continue,

@@ -89,8 +89,9 @@ impl Effect {
             // A settings file a program reads (git config…) is that program's run, not a file's.
             "execute-file" => matches!(
                 self,
-                Effect::Execute { path: Some(_), language, .. }
+                Effect::Execute { path: Some(_), language, run, .. }
                     if !language.is_some_and(|l| l.is_settings())
+                        && !run.as_ref().is_some_and(|r| r.looked_up)
             ),
             "query" => matches!(self, Effect::Query { .. }),
             // A send to this machine (an upload CLI aimed at a local endpoint) is no network send.
@@ -261,6 +262,7 @@ fn effects_within(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Effect>
                 sections: e.sections,
                 defines: e.defines,
                 directory: e.directory,
+                looked_up: e.looked_up,
             }),
         });
     }
@@ -743,6 +745,7 @@ pub fn file_runs(effects: &[Effect]) -> Vec<crate::fileops::Execution> {
                 sections: r.sections.clone(),
                 defines: r.defines.clone(),
                 directory: r.directory,
+                looked_up: r.looked_up,
             }),
             _ => None,
         })

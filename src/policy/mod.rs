@@ -424,6 +424,8 @@ fn touched_paths(call: &Call, scope: &Scope) -> Option<Vec<std::path::PathBuf>> 
             Fx::Execute {
                 language: Some(l), ..
             } if l.is_settings() => continue,
+            // Runs only if it is there: no path the call names.
+            Fx::Execute { run: Some(r), .. } if r.looked_up => continue,
             _ => out.extend(e.paths().into_iter().cloned()),
         }
     }
