@@ -194,6 +194,7 @@ fn hard_link(scope: &Scope, real: &Path, change: Change) -> Option<Reach> {
             .identity(path)
             .is_some_and(|m| m.is_file && m.id == file.id)
     };
+    let mut unknown = false;
     for p in &scope.protected {
         if p.suffix {
             let concrete = scope.project_root.join(&p.path);
@@ -209,17 +210,31 @@ fn hard_link(scope: &Scope, real: &Path, change: Change) -> Option<Reach> {
         if same(&base) {
             return Some(alias(real, &base, &p.what, change));
         }
-        if (p.subtree || pattern_ext(p).is_some())
-            && let Some(found) = find_inode(scope, &base, file.id)
-        {
-            return Some(alias(real, &found, &p.what, change));
+        if p.subtree || pattern_ext(p).is_some() {
+            match find_inode(scope, &base, file.id) {
+                Search::Found(found) => return Some(alias(real, &found, &p.what, change)),
+                Search::Absent => {}
+                Search::Unknown => unknown = true,
+            }
         }
     }
-    Some(Reach::Ask(format!(
-        "{} has {} hard links; a change to it changes every one of them, and palisade cannot tell where they are",
-        real.display(),
-        file.links
-    )))
+    // Every protected file was looked at and none is this one: its other names are the
+    // user's own (pnpm's store, `cp -al` trees, build outputs).
+    unknown.then(|| {
+        Reach::Ask(format!(
+            "{} has {} hard links; a change to it changes every one of them, and palisade cannot tell where they are",
+            real.display(),
+            file.links
+        ))
+    })
+}
+
+/// What a bounded search for an inode found.
+enum Search {
+    Found(PathBuf),
+    Absent,
+    /// The search stopped at its bound before looking everywhere.
+    Unknown,
 }
 
 fn alias(real: &Path, of: &Path, what: &str, change: Change) -> Reach {
@@ -233,23 +248,28 @@ fn alias(real: &Path, of: &Path, what: &str, change: Change) -> Reach {
 
 /// A file with inode `id` below `dir` in the scope's file view (bounded walk, symlinks not
 /// followed).
-fn find_inode(scope: &Scope, dir: &Path, id: (u64, u64)) -> Option<PathBuf> {
+fn find_inode(scope: &Scope, dir: &Path, id: (u64, u64)) -> Search {
     let mut stack = vec![dir.to_path_buf()];
     let mut seen = 0;
     while let Some(d) = stack.pop() {
-        for (path, m) in scope.files.entries(&d, MAX_EXPANSION + 1)? {
+        // A directory that cannot be listed (there is none) holds no link.
+        for (path, m) in scope
+            .files
+            .entries(&d, MAX_EXPANSION + 1)
+            .unwrap_or_default()
+        {
             seen += 1;
             if seen > MAX_EXPANSION {
-                return None;
+                return Search::Unknown;
             }
             if m.is_dir {
                 stack.push(path);
             } else if m.id == id {
-                return Some(path);
+                return Search::Found(path);
             }
         }
     }
-    None
+    Search::Absent
 }
 
 /// A path built at run time (`"$(echo ~/.claude/settings.json)"`, `"$D/x"`): asked when the
