@@ -168,6 +168,9 @@ pub fn secret_class(path: &Path, scope: &Scope) -> Option<SecretClass> {
         ) {
             return deny("stored login credentials");
         }
+        if rel == ".claude/.credentials.json" {
+            return deny("Claude Code's own login token");
+        }
         if rel == ".vault-token" {
             return deny("a Vault token (it opens every secret the vault holds)");
         }
@@ -281,6 +284,13 @@ pub fn secret_class(path: &Path, scope: &Scope) -> Option<SecretClass> {
         }
     }
     let p = path.to_string_lossy();
+    // A process's environment: its tokens and keys (`/proc/self/environ`, `/proc/1/environ`).
+    if p.strip_prefix("/proc/")
+        .and_then(|r| r.strip_suffix("/environ"))
+        .is_some_and(|pid| !pid.is_empty() && !pid.contains('/'))
+    {
+        return ask("a process's environment, which holds its tokens and keys");
+    }
     if p == "/etc/shadow"
         || p == "/etc/gshadow"
         || p.starts_with("/etc/ssh/ssh_host_") && !p.ends_with(".pub")
@@ -312,10 +322,20 @@ fn public_certificate(path: &Path, scope: &Scope) -> bool {
     })
 }
 
+/// A `.env.*` name that is no environment file: a template, or source, a schema or a
+/// document about one (`.env.example`, `.env.ts`, `.env.d.ts`, `.env.schema.json`, `.env.md`).
 fn is_env_template(name: &str) -> bool {
+    const SOURCE: &[&str] = &[
+        "ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs", "py", "rb", "go", "rs", "java",
+        "kt", "swift", "php", "md", "mdx", "rst", "html", "css", "scss", "vue", "svelte",
+    ];
     ["example", "sample", "template", "dist", "defaults"]
         .iter()
         .any(|t| name.ends_with(t))
+        || name.contains(".schema")
+        || name
+            .rsplit_once('.')
+            .is_some_and(|(_, ext)| SOURCE.contains(&ext))
 }
 
 /// The critical directory a resolved path is, if any: `/`, the home directory, an ancestor of
