@@ -1151,7 +1151,7 @@ fn command_executions(
     let res = |raw: &str| resolve_for(scope, cmd, raw);
     let program = cmd.program.as_str();
     // `busybox sh x.sh`: the applet is the program.
-    if program == "busybox"
+    if matches!(program, "busybox" | "toybox")
         && let Some((applet, rest)) = cmd.args.split_first()
     {
         let shifted = Command {

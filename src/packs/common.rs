@@ -326,8 +326,8 @@ fn public_certificate(path: &Path, scope: &Scope) -> bool {
 /// document about one (`.env.example`, `.env.ts`, `.env.d.ts`, `.env.schema.json`, `.env.md`).
 fn is_env_template(name: &str) -> bool {
     const SOURCE: &[&str] = &[
-        "ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs", "py", "rb", "go", "rs", "java",
-        "kt", "swift", "php", "md", "mdx", "rst", "html", "css", "scss", "vue", "svelte",
+        "ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs", "py", "rb", "go", "rs", "java", "kt",
+        "swift", "php", "md", "mdx", "rst", "html", "css", "scss", "vue", "svelte",
     ];
     ["example", "sample", "template", "dist", "defaults"]
         .iter()

@@ -211,6 +211,9 @@ const UVX_VALUES: &[&str] = &[
 ];
 
 /// A wrapper whose inner command follows its options and `skip_operands` operands.
+/// Paths that name the standard input of the process that opens them.
+const STDIN_PATHS: &[&str] = &["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"];
+
 fn strip_simple(
     inv: &mut Invocation,
     label: &str,
@@ -571,8 +574,34 @@ impl Analyser {
             "tmux" => self.run_tmux(inv, ctx),
             // `at TIME`, `batch`: the job is the shell script on standard input (or `-f FILE`).
             "at" | "batch" if !has_arg(inv, inv.args.len(), &["-l", "-r", "-d", "-c", "-f"]) => {
-                self.scheduled_script(&name, inv, ctx)
+                self.stdin_job(&name, &format!("{name} job"), inv, ctx)
             }
+            "toybox" => strip_simple(inv, "toybox", "", &[], 0),
+            // Namespaces: the command runs in new or another process's namespaces.
+            "unshare" => strip_simple(
+                inv,
+                "unshare",
+                "SGwR",
+                &[
+                    "--setuid",
+                    "--setgid",
+                    "--wd",
+                    "--root",
+                    "--propagation",
+                    "--map-user",
+                    "--map-group",
+                    "--map-users",
+                    "--map-groups",
+                ],
+                0,
+            ),
+            "nsenter" => strip_simple(
+                inv,
+                "nsenter",
+                "tSG",
+                &["--target", "--setuid", "--setgid"],
+                0,
+            ),
             "daemonize" => strip_simple(inv, "daemonize", "ceEoplu", &[], 0),
             "entr" => strip_simple(inv, "entr", "", &[], 0),
             // `start-stop-daemon --start --exec PROG -- ARGS`: PROG runs with ARGS.
@@ -938,6 +967,14 @@ impl Analyser {
             Source::Stdin { from: i }
         };
         self.report_source(name, source, inv, ctx);
+        // `. /dev/stdin <<< CODE`: the current shell runs what it reads there.
+        if inv
+            .args
+            .get(i)
+            .is_some_and(|a| STDIN_PATHS.contains(&a.text()))
+        {
+            return self.stdin_job(name, &format!("{name} /dev/stdin"), inv, ctx);
+        }
         Flow::Emit
     }
 
@@ -955,10 +992,7 @@ impl Analyser {
                         inner: inner.clone(),
                     });
                 }
-                matches!(
-                    w.text(),
-                    "-" | "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0"
-                )
+                w.text() == "-" || STDIN_PATHS.contains(&w.text())
             }
             _ => false,
         };
@@ -1111,17 +1145,17 @@ impl Analyser {
         }
     }
 
-    /// `at`/`batch`: recorded as the command it is, and the job it reads on standard input (a
-    /// here-document, a here-string, a literal pipe) analysed as the shell script it is.
-    fn scheduled_script(&mut self, name: &str, inv: &mut Invocation, ctx: &Ctx) -> Flow {
+    /// `at`/`batch`, `. /dev/stdin`: recorded as the command it is, and the script it reads on
+    /// standard input (a here-document, a here-string, a literal pipe) analysed as the shell
+    /// script it is.
+    fn stdin_job(&mut self, name: &str, label: &str, inv: &mut Invocation, ctx: &Ctx) -> Flow {
         let inv = std::mem::take(inv);
         let script = self.stdin_script(&inv);
-        let label = format!("{name} job");
-        let mut sctx = self.script_ctx(ctx, &label, &inv);
+        let mut sctx = self.script_ctx(ctx, label, &inv);
         sctx.stdin_from = None;
         let index = self.emit(inv, ctx);
         if let Some(script) = script {
-            self.run_script(name, &label, &script, sctx);
+            self.run_script(name, label, &script, sctx);
         }
         Flow::Done(Some(index))
     }
@@ -1674,7 +1708,11 @@ fn interpreter_source(kind: Kind, name: &str, args: &[Expanded]) -> Source {
     }
     let texts: Vec<&str> = args.iter().map(|a| a.text()).collect();
     match super::switches::switches(name) {
-        Some(switches) => switches.source(&texts),
+        // A script file that names standard input (`. /dev/stdin`, `bash /dev/fd/0`) is it.
+        Some(switches) => match switches.source(&texts) {
+            Source::File(i) if STDIN_PATHS.contains(&texts[i]) => Source::Stdin { from: i + 1 },
+            source => source,
+        },
         None => Source::Module,
     }
 }
