@@ -23,10 +23,14 @@ pub const APPLY_DIR: &str = "git apply --directory";
 /// `how` of an MCP tool's `into` directory: an archive extracted or a tree synced there.
 pub const TOOL_INTO: &str = "an MCP tool's extraction or sync";
 
+/// `how` of a mount: another file system, or another directory (`--bind`), shows in place of
+/// the mount point's own files.
+pub const MOUNT: &str = "mount";
+
 /// The `how` of writes whose path is a directory files land in, which ones not known:
-/// extraction (`tar -x`, `unzip`, an MCP tool's), a patch's directory, a work tree.
+/// extraction (`tar -x`, `unzip`, an MCP tool's), a patch's directory, a work tree, a mount.
 pub const INTO_DIRECTORY: &[&str] = &[
-    "tar -x", "unzip", PATCH_DIR, APPLY_DIR, WORK_TREE, TOOL_INTO,
+    "tar -x", "unzip", PATCH_DIR, APPLY_DIR, WORK_TREE, TOOL_INTO, MOUNT,
 ];
 
 /// git subcommands that change files of the work tree.
@@ -55,6 +59,24 @@ pub(super) fn effects(c: &Command, scope: &Scope, out: &mut Vec<Effect>) {
         "patch" => {
             if let Some(dir) = c.option_value(Some('d'), &["directory"]) {
                 out.push(write(resolve_for(scope, c, &dir), PATCH_DIR));
+            }
+        }
+        // `mount [-t T] [-o O] [SOURCE] TARGET`, `mount --bind A B`: TARGET is covered.
+        "mount" => {
+            let ops = vocab::operands_skipping(
+                c,
+                "tovLUTNX",
+                &[
+                    "--types",
+                    "--options",
+                    "--label",
+                    "--uuid",
+                    "--fstab",
+                    "--namespace",
+                ],
+            );
+            if let Some(target) = ops.last() {
+                out.push(write(path_of(target, c, scope), MOUNT));
             }
         }
         _ => {}
