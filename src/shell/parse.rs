@@ -693,7 +693,13 @@ impl Analyser {
             return self.out.commands.len() - 1;
         }
         let program_word = inv.program.word;
-        if program_word.dynamic {
+        // A glob picks the program when it runs (`/???/r? -rf ~`, `/bin/r[m]`); `[` alone is
+        // the test command.
+        let globbed = program_word.glob && {
+            let t = &program_word.text;
+            t.contains(['*', '?']) || t.find('[').is_some_and(|at| t[at..].contains(']'))
+        };
+        if program_word.dynamic || globbed {
             self.finding(ShellFinding::DynamicProgram {
                 text: program_word.text.clone(),
             });

@@ -487,6 +487,17 @@ fn pipes_to_interpreters() {
         &an,
         |f| matches!(f, ShellFinding::InterpreterFromPipe { upstream, .. } if upstream == &["base64", "echo"])
     ));
+    // A program picked by a glob is known only when it runs; `[` is the test command.
+    for line in ["/???/r? -rf ~", "/bin/r[m] x", "./*.sh"] {
+        assert!(
+            has_finding(&a(line), |f| matches!(
+                f,
+                ShellFinding::DynamicProgram { .. }
+            )),
+            "{line}"
+        );
+    }
+    assert!(a("[ -f x ] && ls *.txt").findings.is_empty());
     let an = a("curl x | tee f | sh -s -- --flag");
     assert!(has_finding(
         &an,
