@@ -296,12 +296,16 @@ pub fn relevance(call: &Call) -> (bool, bool) {
     }
 }
 
-/// A write a tool's effects name outside a shell (an MCP batch's file).
-fn tool_write(e: &effects::Effect) -> Option<&Path> {
+/// A write a tool's effects name outside a shell (an MCP batch's file): its path, its
+/// content when known, and how.
+fn tool_write(e: &effects::Effect) -> Option<(&Path, Option<&str>, &str)> {
     match e {
         effects::Effect::Write {
-            path, shell: None, ..
-        } => Some(path),
+            path,
+            content,
+            how,
+            shell: None,
+        } => Some((path, content.as_deref(), how)),
         _ => None,
     }
 }
@@ -328,7 +332,7 @@ pub fn keys(call: &Call) -> Vec<String> {
             call.effects
                 .iter()
                 .filter_map(tool_write)
-                .map(|p| p.to_string_lossy().into_owned()),
+                .map(|(p, _, _)| p.to_string_lossy().into_owned()),
         ),
     }
     out.sort();
@@ -1033,20 +1037,12 @@ fn planned_writes(
         }
         // A tool that writes several files (an MCP batch): each write its effects name.
         _ => {
-            for e in &call.effects {
-                if let effects::Effect::Write {
-                    path,
-                    content,
-                    how,
-                    shell: None,
-                } = e
-                {
-                    let seed = base(path, how);
-                    out.push(match content {
-                        Some(text) => entry_from_text(path, text, &seed, engine),
-                        None => seed,
-                    });
-                }
+            for (path, content, how) in call.effects.iter().filter_map(tool_write) {
+                let seed = base(path, how);
+                out.push(match content {
+                    Some(text) => entry_from_text(path, text, &seed, engine),
+                    None => seed,
+                });
             }
         }
     }
