@@ -200,11 +200,17 @@ fn add_admin(c: &Command, _: &Scope) -> Option<String> {
             .iter()
             .any(|g| a.text.split(',').any(|x| x == *g))
     });
-    (matches!(
+    let program = matches!(
         c.program.as_str(),
         "usermod" | "gpasswd" | "adduser" | "useradd" | "dseditgroup"
-    ) && admin)
-        .then(|| "it adds a user to an administrator group".into())
+    );
+    // `useradd -o -u 0 x`: a second name for root.
+    let root_id = matches!(c.program.as_str(), "useradd" | "usermod")
+        && c.option_value(Some('u'), &["uid"]).as_deref() == Some("0");
+    if program && root_id {
+        return Some("it gives an account root's user id".into());
+    }
+    (program && admin).then(|| "it adds a user to an administrator group".into())
 }
 
 fn account_change(c: &Command, _: &Scope) -> Option<String> {
@@ -519,8 +525,15 @@ pub static RULES: &[Rule] = &[
         reason: "Adding a user to an administrator group is refused",
         programs: &["usermod", "gpasswd", "adduser", "useradd", "dseditgroup"],
         check: Check::Command(add_admin),
-        refused: &[Example::bash("sudo usermod -aG sudo mallory")],
-        allowed: &[Example::bash("usermod --help")],
+        refused: &[
+            Example::bash("sudo usermod -aG sudo mallory"),
+            Example::bash("sudo useradd -o -u 0 mallory"),
+            Example::bash("sudo usermod --uid=0 -o mallory"),
+        ],
+        allowed: &[
+            Example::bash("usermod --help"),
+            Example::bash("sudo useradd -u 1001 -m ci"),
+        ],
     },
     Rule {
         id: "crontab",
