@@ -1098,9 +1098,7 @@ fn conventional_runs(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<Execu
     for (programs, files, language) in CONVENTION_FILES {
         if programs.contains(&program) {
             for f in *files {
-                let mut e = exec(dir.join(f), program, i, Some(*language));
-                e.looked_up = true;
-                out.push(e);
+                out.push(looked_up(dir.join(f), program, i, Some(*language)));
             }
         }
     }
@@ -1123,17 +1121,26 @@ fn conventional_runs(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<Execu
         .any(|w| runners.iter().any(|r| w.starts_with(r)))
     {
         path_dirs.push(dir.join("node_modules/.bin"));
-        path_dirs.push(scope.project_root.join("node_modules/.bin"));
+        if scope.project_root != dir {
+            path_dirs.push(scope.project_root.join("node_modules/.bin"));
+        }
     }
     for d in path_dirs {
-        let mut e = exec(
-            d.join(program),
-            format!("{program} (found on the search path)"),
-            i,
-            None,
-        );
-        e.looked_up = true;
-        out.push(e);
+        let how = format!("{program} (found on the search path)");
+        out.push(looked_up(d.join(program), how, i, None));
+    }
+}
+
+/// A run of `path` that happens only if the file is there (`Execution::looked_up`).
+fn looked_up(
+    path: PathBuf,
+    how: impl Into<String>,
+    command: usize,
+    language: Option<Language>,
+) -> Execution {
+    Execution {
+        looked_up: true,
+        ..exec(path, how, command, language)
     }
 }
 
