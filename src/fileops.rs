@@ -249,10 +249,14 @@ fn tar_reads(cmd: &Command, scope: &Scope) -> Vec<PathBuf> {
         for (dir, w) in &t.members {
             let path = match dir {
                 Some(d) if !w.text.starts_with(['/', '~', '$']) => res(d).join(&w.text),
-                _ => match word_path(w, cmd, scope) {
-                    Some((p, _)) => p,
-                    None => continue,
-                },
+                _ => {
+                    out.extend(
+                        word_read_paths(w, cmd, scope)
+                            .iter()
+                            .map(|p| crate::paths::fold(p)),
+                    );
+                    continue;
+                }
             };
             out.push(crate::paths::fold(&path));
         }
@@ -267,8 +271,26 @@ fn tar_reads(cmd: &Command, scope: &Scope) -> Vec<PathBuf> {
 /// Paths a word names for reading, including `@file` forms (`curl -d @f`, `-F x=@f`).
 pub fn word_read_paths(word: &Word, cmd: &Command, scope: &Scope) -> Vec<PathBuf> {
     let mut out = Vec::new();
-    if let Some((p, _)) = word_path(word, cmd, scope) {
+    // A glob reads what it matches, not the directory it ranges over (`cat ~/.ssh/*.pub` reads
+    // no private key): the pattern is kept for the rules that match it against known files
+    // (`cp ~/.*/credentials x`).
+    if word.glob {
+        if let Some(text) = static_text(word) {
+            out.push(resolve_for(scope, cmd, &text));
+        }
+    } else if let Some((p, _)) = word_path(word, cmd, scope) {
         out.push(p);
+    }
+    // `${KEY:-id_rsa}`: the default is what the line reads unless the variable is set.
+    if word.dynamic
+        && let Some(text) = with_defaults(&word.text)
+    {
+        let w = Word {
+            dynamic: text.contains('$'),
+            glob: word.glob || text.contains(['*', '?', '[']),
+            text,
+        };
+        out.extend(word_read_paths(&w, cmd, scope));
     }
     if let Some(idx) = word.text.rfind('@') {
         let after = word.text[idx + 1..].split(';').next().unwrap_or("");
@@ -302,6 +324,38 @@ pub fn word_read_paths(word: &Word, cmd: &Command, scope: &Scope) -> Vec<PathBuf
         }
     }
     out
+}
+
+/// A word's text with each `${NAME:-default}` (`-`, `:=`, `=`) replaced by its default, when
+/// there is one and the defaults are literal; `None` otherwise.
+fn with_defaults(text: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut rest = text;
+    let mut replaced = false;
+    while let Some(at) = rest.find("${") {
+        out.push_str(&rest[..at]);
+        let body = &rest[at + 2..];
+        let close = body.find('}')?;
+        let inner = &body[..close];
+        let name_end = inner
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(inner.len());
+        let op = &inner[name_end..];
+        let default = [":-", ":=", "-", "="]
+            .iter()
+            .find_map(|o| op.strip_prefix(o))
+            .filter(|d| name_end > 0 && !d.contains(['$', '`', '{']));
+        match default {
+            Some(d) => {
+                out.push_str(d);
+                replaced = true;
+            }
+            None => out.push_str(&rest[at..at + 3 + close]),
+        }
+        rest = &body[close + 1..];
+    }
+    out.push_str(rest);
+    replaced.then_some(out)
 }
 
 /// Path-like string literals in inline interpreter code: `'/home/dev/.ssh/id_rsa'`, `"~/.aws/x"`.
@@ -2118,6 +2172,33 @@ mod tests {
             protected: Default::default(),
             files: Default::default(),
         }
+    }
+
+    /// A default is what a word reads when its variable is unset; a default that is itself
+    /// built at run time, or a parameter with none, leaves the word unknown.
+    #[test]
+    fn defaults_stand_for_unset_variables() {
+        assert_eq!(
+            with_defaults("~/.ssh/${K:-id_rsa}").as_deref(),
+            Some("~/.ssh/id_rsa")
+        );
+        assert_eq!(
+            with_defaults("${D=/etc}/${F-shadow}").as_deref(),
+            Some("/etc/shadow")
+        );
+        assert_eq!(
+            with_defaults("$HOME/${F:=.netrc}").as_deref(),
+            Some("$HOME/.netrc")
+        );
+        assert_eq!(
+            with_defaults("${A}/${B:-x}").as_deref(),
+            Some("${A}/x"),
+            "a parameter without a default stays as written"
+        );
+        assert_eq!(with_defaults("~/.ssh/${K:-$(pick)}"), None);
+        assert_eq!(with_defaults("~/.ssh/$K"), None);
+        assert_eq!(with_defaults("${#K}"), None);
+        assert_eq!(with_defaults("${K:-unclosed"), None);
     }
 
     fn cmd(line: &str) -> Command {

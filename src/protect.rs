@@ -384,7 +384,7 @@ fn glob(scope: &Scope, text: &str, change: Change) -> Option<Reach> {
 
 /// True when the shell pattern `pattern` matches `path` component by component; as in the
 /// shell, a wildcard does not match a leading dot.
-fn glob_matches(pattern: &str, path: &Path) -> bool {
+pub(crate) fn glob_matches(pattern: &str, path: &Path) -> bool {
     let pats: Vec<&str> = pattern.split('/').filter(|p| !p.is_empty()).collect();
     let names: Vec<String> = path
         .components()

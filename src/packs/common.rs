@@ -100,11 +100,90 @@ const PRIVATE_KEY_NAMES: &[&str] = &[
 /// Classifies a resolved path as a secret: private keys and credential stores are `Deny`,
 /// `.env` files and tool tokens are `Ask`.
 pub fn secret_class(path: &Path, scope: &Scope) -> Option<SecretClass> {
+    let named = named_secret(path, &file_name(path), scope);
+    let p = path.to_string_lossy();
+    if !p.contains(['*', '?', '[']) {
+        return named;
+    }
+    match (named, pattern_secret(&p, scope)) {
+        (Some(a), Some(b)) if b.effect > a.effect => Some(b),
+        (a, b) => a.or(b),
+    }
+}
+
+/// Secrets at fixed places that a pattern is matched against (`cat ~/.s*h/id_*`, `cp
+/// ~/.*/credentials`, `cat /etc/sha*`): the credential locations under home, each private key
+/// name in `.ssh`, the single files `named_secret` names there, and those outside home.
+const HOME_SECRET_FILES: &[&str] = &[
+    ".netrc",
+    ".git-credentials",
+    ".pgpass",
+    ".mylogin.cnf",
+    ".claude/.credentials.json",
+    ".vault-token",
+    ".npmrc",
+    ".pypirc",
+    ".my.cnf",
+    ".boto",
+    ".s3cfg",
+    ".databrickscfg",
+    ".dockercfg",
+    ".cargo/credentials",
+    ".aws/sso/cache/token.json",
+    ".config/age/keys.txt",
+    ".gnupg/secring.gpg",
+    ".bash_history",
+    ".zsh_history",
+];
+const SYSTEM_SECRET_FILES: &[&str] = &[
+    "/etc/shadow",
+    "/etc/gshadow",
+    "/etc/ssh/ssh_host_rsa_key",
+    "/etc/ssh/ssh_host_ecdsa_key",
+    "/etc/ssh/ssh_host_ed25519_key",
+    "/proc/self/environ",
+    "/proc/1/environ",
+];
+
+/// The strictest secret a shell pattern can name, matched as the shell would (a wildcard does
+/// not match a leading dot) against every secret at a fixed place and the directories above it.
+fn pattern_secret(pattern: &str, scope: &Scope) -> Option<SecretClass> {
     let home = scope.home();
-    let name = path
-        .file_name()
+    // `~/*` matches `Library` wherever it is a plain directory; it holds the keychain only
+    // in a macOS home.
+    let macos = home.starts_with("/Users");
+    let under_home = CREDENTIAL_LOCATIONS
+        .iter()
+        .chain(HOME_SECRET_FILES)
+        .filter(|rel| macos || !rel.starts_with("Library/"))
+        .map(|rel| home.join(rel))
+        .chain(PRIVATE_KEY_NAMES.iter().map(|k| home.join(".ssh").join(k)));
+    let mut best: Option<SecretClass> = None;
+    for secret in under_home.chain(SYSTEM_SECRET_FILES.iter().map(PathBuf::from)) {
+        for place in secret
+            .ancestors()
+            .take_while(|a| *a != home && a.as_os_str().len() > 1)
+        {
+            if crate::protect::glob_matches(pattern, place)
+                && let Some(class) = named_secret(place, &file_name(place), scope)
+                && best.as_ref().is_none_or(|b| class.effect > b.effect)
+            {
+                best = Some(class);
+            }
+        }
+    }
+    best
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
         .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_default();
+        .unwrap_or_default()
+}
+
+/// `secret_class` of a path read as named (a pattern's characters taken literally).
+fn named_secret(path: &Path, name: &str, scope: &Scope) -> Option<SecretClass> {
+    let home = scope.home();
     let deny = |what| {
         Some(SecretClass {
             effect: Effect::Deny,
@@ -117,7 +196,7 @@ pub fn secret_class(path: &Path, scope: &Scope) -> Option<SecretClass> {
             what,
         })
     };
-    if PRIVATE_KEY_NAMES.contains(&name.as_str()) {
+    if PRIVATE_KEY_NAMES.contains(&name) {
         return deny("a private SSH key");
     }
     if let Ok(rel) = path.strip_prefix(home) {
@@ -233,8 +312,7 @@ pub fn secret_class(path: &Path, scope: &Scope) -> Option<SecretClass> {
                 "Cookies.binarycookies",
                 "Local State",
             ]
-            .iter()
-            .any(|n| name == *n)
+            .contains(&name)
         {
             return deny("a browser's saved logins or cookies");
         }
@@ -298,7 +376,7 @@ pub fn secret_class(path: &Path, scope: &Scope) -> Option<SecretClass> {
         return deny("system password hashes or host keys");
     }
     if name == ".env"
-        || (name.starts_with(".env.") && !is_env_template(&name))
+        || (name.starts_with(".env.") && !is_env_template(name))
         || name.ends_with(".env") && name.len() > 4
     {
         return ask("an environment file that usually holds secrets");
