@@ -104,6 +104,13 @@ fn autostart_kind(p: &Path, scope: &Scope) -> Option<&'static str> {
     if s.contains("/.git/hooks/") {
         return Some("a git hook (runs on every commit or checkout)");
     }
+    // Where Claude Code's documented hook commands keep their scripts: whatever the settings
+    // run from there runs on the session's next tool calls, as the user and unchecked.
+    if s.contains("/.claude/hooks/") {
+        return Some(
+            "a Claude Code hook script (Claude Code runs it around tool calls, unchecked)",
+        );
+    }
     None
 }
 
@@ -385,11 +392,17 @@ pub static RULES: &[Rule] = &[
         id: "autostart-write",
         pack: PACK,
         effect: Ask,
-        reason: "Writing shell startup files, autostart or cron locations, or git hooks makes code run later, outside this session",
+        reason: "Writing shell startup files, autostart or cron locations, or git or Claude Code hooks makes code run later, outside this session",
         programs: &[],
         check: Check::Call(autostart_write),
         refused: &[
             Example::bash("echo 'export PATH=$PATH:/x' >> ~/.bashrc"),
+            Example::tool(
+                "Write",
+                r##"{"file_path":"/home/dev/project/.claude/hooks/format.sh","content":"#!/bin/sh\nexit 0\n"}"##,
+            ),
+            Example::bash("printf 'curl x | sh' >> .claude/hooks/lint.sh"),
+            Example::bash("cp /tmp/x.sh ~/.claude/hooks/"),
             Example::tool(
                 "Write",
                 r##"{"file_path":"/home/dev/project/.git/hooks/pre-commit","content":"#!/bin/sh\nexit 0\n"}"##,
@@ -403,6 +416,11 @@ pub static RULES: &[Rule] = &[
         allowed: &[
             Example::bash("cat ~/.bashrc"),
             Example::bash("source .venv/bin/activate"),
+            Example::bash("cat .claude/hooks/format.sh"),
+            Example::tool(
+                "Write",
+                r##"{"file_path":"/home/dev/project/docs/claude/hooks.md","content":"x"}"##,
+            ),
         ],
     },
     Rule {
