@@ -52,12 +52,21 @@ fn secret_out(call: &Call, scope: &Scope) -> Option<String> {
 }
 
 /// Local data uploaded: a file sent, what is piped or redirected into a sender, commits
-/// pushed to a URL. A cloud storage CLI's copy (`aws s3 sync dist/ s3://site/`) is how
-/// builds are deployed: what it must not upload is `secret-upload-cli`'s.
+/// pushed to a URL, a file copied into a container or handed to a transfer peer (`docker cp
+/// f c1:/tmp`, `croc send f`). A cloud storage CLI's copy (`aws s3 sync dist/ s3://site/`) is
+/// how builds are deployed (`UploadCli::deploys`): what it must not upload is
+/// `secret-upload-cli`'s.
 fn upload(call: &Call, _: &Scope) -> Option<String> {
     sends(call)
-        .filter(|s| !is_upload_cli(&s.program))
+        .filter(|s| !deploys(&s.program))
         .find_map(Sent::upload)
+}
+
+/// An upload CLI whose ordinary uploads are deployments (`vocab::UploadCli::deploys`).
+fn deploys(program: &str) -> bool {
+    crate::vocab::UPLOAD_CLIS
+        .iter()
+        .any(|u| u.program == program && u.deploys)
 }
 
 /// A cloud storage, gist or release CLI (`vocab::UPLOAD_CLIS`).
