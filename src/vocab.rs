@@ -1577,6 +1577,86 @@ fn config_parameters(text: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Credential helpers that keep git's passwords where they belong: git's own (`store`,
+/// `cache`), the operating system's keychains, and the hosting CLIs' (`!gh auth
+/// git-credential`), each as git runs it: `NAME` is `git credential-NAME`, `!CMD` runs CMD.
+pub const KNOWN_CREDENTIAL_HELPERS: &[&str] = &[
+    "store",
+    "cache",
+    "osxkeychain",
+    "manager",
+    "manager-core",
+    "libsecret",
+    "wincred",
+    "gnome-keyring",
+    "netrc",
+];
+
+/// The commands known helpers run through `!`, as the program's name and the words after it.
+const KNOWN_CREDENTIAL_COMMANDS: &[(&str, &[&str])] = &[
+    ("gh", &["auth", "git-credential"]),
+    ("glab", &["auth", "git-credential"]),
+    ("aws", &["codecommit", "credential-helper"]),
+    ("git-credential-manager", &[]),
+    ("git-credential-manager-core", &[]),
+];
+
+/// True when a `credential.helper` value names a known helper (`KNOWN_CREDENTIAL_HELPERS`,
+/// `KNOWN_CREDENTIAL_COMMANDS`), by name, by path (`/usr/lib/git-core/git-credential-store`,
+/// `!/usr/bin/gh auth git-credential`) or with options (`cache --timeout=3600`); the empty
+/// value, which clears the list, too.
+pub fn is_known_credential_helper(value: &str) -> bool {
+    let value = value.trim();
+    if value.is_empty() {
+        return true;
+    }
+    let (bang, rest) = match value.strip_prefix('!') {
+        Some(r) => (true, r.trim_start()),
+        None => (false, value),
+    };
+    let mut words = rest.split_whitespace();
+    let Some(first) = words.next() else {
+        return false;
+    };
+    let name = first.rsplit('/').next().unwrap_or(first);
+    let helper = name.strip_prefix("git-credential-");
+    if !bang || first.contains('/') {
+        // `NAME` runs `git credential-NAME`; a path runs that program.
+        let own = if bang || first.contains('/') {
+            helper
+        } else {
+            Some(helper.unwrap_or(name))
+        };
+        if own.is_some_and(|h| KNOWN_CREDENTIAL_HELPERS.contains(&h)) {
+            return true;
+        }
+    }
+    let after: Vec<&str> = words.collect();
+    bang && KNOWN_CREDENTIAL_COMMANDS
+        .iter()
+        .any(|(p, args)| *p == name && after.starts_with(args))
+}
+
+/// The credential helpers a git command sets: `git config [--global] credential[.URL].helper
+/// VALUE` and one-shot `git -c credential.helper=VALUE` settings.
+pub fn credential_helpers_set(c: &Command) -> Vec<String> {
+    let is_helper = |key: &str| {
+        let key = key.to_ascii_lowercase();
+        key.starts_with("credential.") && key.ends_with(".helper")
+    };
+    let mut out: Vec<String> = git_one_shot_config(c)
+        .into_iter()
+        .filter(|(k, _)| is_helper(k))
+        .map(|(_, v)| v)
+        .collect();
+    if let Some((key, value)) = git_config_pair(c)
+        && is_helper(key)
+    {
+        out.push(value.to_string());
+    }
+    out
+}
+
 /// The URL a git command's one-shot settings send a push to the remote `name` to instead of
 /// the one configured: `remote.NAME.url` or `pushurl` (`git -c remote.origin.url=URL push`),
 /// or a `url.BASE.insteadOf`/`pushInsteadOf` rewrite, whose base is where any remote it
@@ -4235,6 +4315,57 @@ mod tests {
             Some("./d.sql")
         );
         assert_eq!(download("docker cp ./a web:/b"), None);
+    }
+
+    /// Credential helpers: git's own, the keychains and the host CLIs are known, by name, by
+    /// path or with options; any other command is not.
+    #[test]
+    fn credential_helpers_are_known_by_name_path_or_command() {
+        for known in [
+            "store",
+            "store --file ~/.git-creds",
+            "cache --timeout=3600",
+            "osxkeychain",
+            "manager",
+            "manager-core",
+            "/usr/lib/git-core/git-credential-libsecret",
+            "!gh auth git-credential",
+            "!/usr/bin/gh auth git-credential",
+            "!glab auth git-credential",
+            "!aws codecommit credential-helper $@",
+            "",
+        ] {
+            assert!(is_known_credential_helper(known), "{known}");
+        }
+        for unknown in [
+            "!f(){ cat >> /tmp/creds; }; f",
+            "!tee -a /tmp/c",
+            "/tmp/store",
+            "!store",
+            "evil",
+            "!gh api -X POST /gists",
+            "!sh -c 'gh auth git-credential'",
+        ] {
+            assert!(!is_known_credential_helper(unknown), "{unknown}");
+        }
+        let set = |line: &str| {
+            let a = crate::shell::analyse(line);
+            a.commands
+                .iter()
+                .flat_map(credential_helpers_set)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            set("git config --global credential.helper store"),
+            ["store"]
+        );
+        assert_eq!(
+            set("git config --global --add Credential.https://h.example.Helper '!x'"),
+            ["!x"]
+        );
+        assert_eq!(set("git -c credential.helper='!x' push"), ["!x"]);
+        assert!(set("git config --get credential.helper").is_empty());
+        assert!(set("git config --global user.name dev").is_empty());
     }
 
     /// Every upload operation of every upload CLI sends its local operands: all of them, or
