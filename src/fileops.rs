@@ -218,6 +218,17 @@ pub fn read_paths(cmd: &Command, scope: &Scope) -> Vec<PathBuf> {
             }
             out.extend(word_read_paths(w, cmd, scope));
         }
+    } else if let Some(upload) = crate::vocab::cli_upload(cmd) {
+        // What an upload CLI sends it reads (`docker cp f c1:/tmp`, `croc send f`, `gh gist
+        // create f`), as `scp` reads its sources.
+        for (w, f) in upload.files {
+            let named = Word {
+                text: f.to_string(),
+                dynamic: w.dynamic,
+                glob: w.glob,
+            };
+            out.extend(word_path(&named, cmd, scope).map(|(p, _)| p));
+        }
     }
     for p in inline_code_paths(cmd) {
         out.push(resolve_for(scope, cmd, &p));
