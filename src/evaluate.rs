@@ -157,6 +157,7 @@ fn inline_code_verdict(policy: &Policy, call: &Call, scope: &Scope) -> Option<Ve
                     | Language::Lua
                     | Language::R
                     | Language::Julia
+                    | Language::Elixir
             ) {
                 continue;
             }

@@ -22,6 +22,7 @@ pub enum Language {
     Lua,
     R,
     Julia,
+    Elixir,
     Rust,
     Make,
     PackageJson,
@@ -63,6 +64,7 @@ impl Language {
             Language::Lua => "Lua",
             Language::R => "R",
             Language::Julia => "Julia",
+            Language::Elixir => "Elixir",
             Language::Rust => "Rust",
             Language::Make => "Makefile",
             Language::PackageJson => "package.json",
@@ -131,6 +133,7 @@ pub fn interpreter(program: &str) -> Option<Interpreter> {
         "lua" => Language::Lua,
         "r" => Language::R,
         "julia" => Language::Julia,
+        "elixir" => Language::Elixir,
         _ => return None,
     };
     Some(Interpreter { language, switches })
@@ -3747,6 +3750,8 @@ mod tests {
         assert_eq!(language_of_program("frobnicate"), Language::Shell);
         assert!(interpreter("bash").is_some());
         assert_eq!(language_of_program("lua5.4"), Language::Lua);
+        assert_eq!(language_of_program("elixir"), Language::Elixir);
+        assert_eq!(language_of_program("iex"), Language::Elixir);
         assert_eq!(
             inline_code(&cmd("lua5.4 -e 'os.exit()'")).as_deref(),
             Some("os.exit()")
