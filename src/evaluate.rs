@@ -120,18 +120,24 @@ fn inline_code_verdict(policy: &Policy, call: &Call, scope: &Scope) -> Option<Ve
     }
     let mut worst: Option<Verdict> = None;
     for (i, cmd) in analysis.commands.iter().enumerate() {
-        // A makefile read from standard input: its recipes are judged as a written
+        // A makefile read from standard input or given by `--eval`: its recipes are judged as a written
         // Makefile's are when `make` runs it.
-        let makefile = crate::vocab::makefile_from_stdin(analysis, cmd);
+        let makefile = crate::vocab::makefile_given(analysis, cmd);
         let program_code = match makefile {
             Some(_) => None,
             None => crate::vocab::program_code(analysis, i),
         };
-        let (language, code, what) = if let Some(text) = makefile {
-            let what = format!(
-                "a recipe of the makefile `{}` reads from its standard input:",
-                cmd.program
-            );
+        let (language, code, what) = if let Some((text, from)) = makefile {
+            let what = match from {
+                crate::vocab::MakefileFrom::Stdin => format!(
+                    "a recipe of the makefile `{}` reads from its standard input:",
+                    cmd.program
+                ),
+                crate::vocab::MakefileFrom::Eval => format!(
+                    "a recipe of the makefile text `{}` is given to evaluate (--eval):",
+                    cmd.program
+                ),
+            };
             (Language::Make, std::borrow::Cow::Owned(text), what)
         } else {
             let Some(program_code) = &program_code else {
@@ -151,6 +157,7 @@ fn inline_code_verdict(policy: &Policy, call: &Call, scope: &Scope) -> Option<Ve
                     | Language::Lua
                     | Language::R
                     | Language::Julia
+                    | Language::Elixir
             ) {
                 continue;
             }

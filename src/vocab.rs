@@ -22,6 +22,7 @@ pub enum Language {
     Lua,
     R,
     Julia,
+    Elixir,
     Rust,
     Make,
     PackageJson,
@@ -63,6 +64,7 @@ impl Language {
             Language::Lua => "Lua",
             Language::R => "R",
             Language::Julia => "Julia",
+            Language::Elixir => "Elixir",
             Language::Rust => "Rust",
             Language::Make => "Makefile",
             Language::PackageJson => "package.json",
@@ -131,6 +133,7 @@ pub fn interpreter(program: &str) -> Option<Interpreter> {
         "lua" => Language::Lua,
         "r" => Language::R,
         "julia" => Language::Julia,
+        "elixir" => Language::Elixir,
         _ => return None,
     };
     Some(Interpreter { language, switches })
@@ -331,17 +334,43 @@ pub fn stdin_text(analysis: &crate::shell::ShellAnalysis, cmd: &Command) -> Opti
     }
 }
 
-/// The makefile `make -f -` (or `-f /dev/stdin`) reads from its standard input, when the line
-/// gives it: its recipes run as surely as an inline script's code.
-pub fn makefile_from_stdin(
+/// Where the makefile text a line gives `make` comes from (`makefile_given`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MakefileFrom {
+    /// `make -f -` (or `-f /dev/stdin`) reads it from its standard input.
+    Stdin,
+    /// `make --eval TEXT` (`-E TEXT`, `--eval=TEXT`) evaluates it as makefile text.
+    Eval,
+}
+
+/// The makefile text the line gives `make`: what `make -f -` (or `-f /dev/stdin`) reads from
+/// its standard input, and the text of every `--eval`/`-E`. Its recipes and `$(shell …)`
+/// calls run as surely as an inline script's code.
+pub fn makefile_given(
     analysis: &crate::shell::ShellAnalysis,
     cmd: &Command,
-) -> Option<String> {
+) -> Option<(String, MakefileFrom)> {
     if !matches!(cmd.program.as_str(), "make" | "gmake" | "bmake") {
         return None;
     }
+    let mut evals: Vec<&str> = Vec::new();
+    let mut args = cmd.args.iter().map(|w| w.text.as_str());
+    while let Some(a) = args.next() {
+        match a {
+            "--" => break,
+            "--eval" => evals.extend(args.next()),
+            // bmake's `-E VAR` names a variable the environment overrides.
+            "-E" if cmd.program != "bmake" => evals.extend(args.next()),
+            _ => evals.extend(a.strip_prefix("--eval=")),
+        }
+    }
+    if !evals.is_empty() {
+        return Some((evals.join("\n"), MakefileFrom::Eval));
+    }
     let file = cmd.option_value(Some('f'), &["file", "makefile"])?;
-    (file == "-" || names_stdin(&file)).then(|| stdin_text(analysis, cmd))?
+    (file == "-" || names_stdin(&file))
+        .then(|| stdin_text(analysis, cmd))?
+        .map(|text| (text, MakefileFrom::Stdin))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -3783,6 +3812,31 @@ mod tests {
     /// tar's three spellings give one reading: the operation, the archive, and each member
     /// with the `-C` directory before it.
     #[test]
+    fn makefile_text_comes_from_eval_options_and_standard_input() {
+        let given = |line: &str| {
+            let an = crate::shell::analyse(line);
+            let make = an.commands.iter().find(|c| c.program.ends_with("make"))?;
+            makefile_given(&an, make)
+        };
+        assert_eq!(
+            given("make --eval 'all:;rm -rf ~'"),
+            Some(("all:;rm -rf ~".to_string(), MakefileFrom::Eval))
+        );
+        assert_eq!(
+            given("sudo /usr/bin/make -E 'a:;id' --eval='b:;ls' b"),
+            Some(("a:;id\nb:;ls".to_string(), MakefileFrom::Eval))
+        );
+        assert_eq!(
+            given("make -f - <<< 'all:;id'"),
+            Some(("all:;id".to_string(), MakefileFrom::Stdin))
+        );
+        // bmake's `-E VAR` is a variable's name, not makefile text.
+        assert_eq!(given("bmake -E CC all"), None);
+        assert_eq!(given("make -j4 test"), None);
+        assert_eq!(given("make -C build install"), None);
+    }
+
+    #[test]
     fn tar_lines_in_every_form() {
         let line = |args: &[&str]| {
             let c = crate::shell::Command {
@@ -4009,6 +4063,8 @@ mod tests {
         assert_eq!(language_of_program("frobnicate"), Language::Shell);
         assert!(interpreter("bash").is_some());
         assert_eq!(language_of_program("lua5.4"), Language::Lua);
+        assert_eq!(language_of_program("elixir"), Language::Elixir);
+        assert_eq!(language_of_program("iex"), Language::Elixir);
         assert_eq!(
             inline_code(&cmd("lua5.4 -e 'os.exit()'")).as_deref(),
             Some("os.exit()")

@@ -55,6 +55,7 @@ pub fn detect(path: &Path, text: &str) -> Language {
         "lua" => Language::Lua,
         "R" | "r" => Language::R,
         "jl" => Language::Julia,
+        "ex" | "exs" => Language::Elixir,
         "rs" => Language::Rust,
         "mk" | "mak" => Language::Make,
         "" => Language::Shell,
@@ -207,6 +208,7 @@ pub fn analyse_run(
         | Language::Lua
         | Language::R
         | Language::Julia
+        | Language::Elixir
         | Language::Rust => script::scan(language, text, engine),
         Language::HookConfig
         | Language::CiWorkflow
@@ -590,6 +592,7 @@ mod robustness {
                 Language::Lua,
                 Language::R,
                 Language::Julia,
+                Language::Elixir,
                 Language::Rust,
                 Language::Make,
                 Language::PackageJson,

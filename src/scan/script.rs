@@ -438,6 +438,32 @@ static JULIA: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     imports: no_imports,
 });
 
+static ELIXIR: LazyLock<Patterns> = LazyLock::new(|| Patterns {
+    calls: calls(&[
+        (Op::Shell, r":os\.cmd|\bSystem\.shell"),
+        (Op::Spawn, r"\bSystem\.cmd|\bPort\.open"),
+        (Op::RemoveTree, r"\bFile\.rm_rf!?"),
+        (Op::Remove, r"\bFile\.(?:rm|rmdir)!?"),
+        (Op::Read, r"\bFile\.(?:read|stream|open)!?"),
+        (Op::Write, r"\bFile\.write!?"),
+        (Op::Copy, r"\bFile\.cp(?:_r)?!?"),
+        (Op::Move, r"\bFile\.rename!?"),
+        (Op::Link, r"\bFile\.ln(?:_s)?!?"),
+        (Op::Mode, r"\bFile\.(?:chmod|chown|chgrp)!?"),
+    ]),
+    eval: re(r"\bCode\.(?:eval_string|eval_quoted|compile_string|eval_file|require_file)\s*\("),
+    hidden: re(r"\bBase\.decode(?:64|16)|:httpc\.request|\bHTTPoison\.|\bReq\.(?:get|request)"),
+    network: re(r":httpc\.|\bHTTPoison\.|\bReq\.|:gen_tcp\.|:ssl\.connect|\bFinch\.|\bTesla\."),
+    home: re(
+        r#"\bSystem\.user_home!?(?:\(\))?|\bSystem\.get_env\(\s*"HOME"\s*\)|\bPath\.expand\(\s*"~"\s*\)"#,
+    ),
+    home_interp: OnceLock::new(),
+    backticks: None,
+    assign: re(r#"(?m)(?:^|;)[ \t]*([a-z_]\w*)[ \t]*=[ \t]*"#),
+    concat: "<>",
+    imports: no_imports,
+});
+
 static RUST: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     calls: calls(&[
         (Op::Spawn, r"\bCommand::new"),
@@ -472,6 +498,7 @@ fn patterns(language: Language) -> Option<&'static Patterns> {
         Language::Lua => &LUA,
         Language::R => &R,
         Language::Julia => &JULIA,
+        Language::Elixir => &ELIXIR,
         Language::Rust => &RUST,
         _ => return None,
     })
@@ -2661,7 +2688,7 @@ mod tests {
     use super::*;
 
     /// The languages with a script scanner (their call patterns).
-    const SCRIPT_LANGUAGES: [Language; 9] = [
+    const SCRIPT_LANGUAGES: [Language; 10] = [
         Language::Python,
         Language::Node,
         Language::Ruby,
@@ -2670,6 +2697,7 @@ mod tests {
         Language::Lua,
         Language::R,
         Language::Julia,
+        Language::Elixir,
         Language::Rust,
     ];
 
@@ -2836,6 +2864,42 @@ mod tests {
             ),
             ["ls", "id"]
         );
+    }
+
+    #[test]
+    fn elixir_commands_and_changes_are_read() {
+        assert_eq!(
+            judged(
+                Language::Elixir,
+                "System.cmd(\"make\", [\"test\"])\n:os.cmd('ls -la')\nSystem.shell(\"id\")"
+            ),
+            ["ls -la", "id", "make test"]
+        );
+        assert_eq!(
+            judged(Language::Elixir, "File.rm_rf!(System.user_home())"),
+            ["rm -rf ~"]
+        );
+        assert_eq!(
+            judged(Language::Elixir, "File.rm!(\"/home/dev/.bashrc\")"),
+            ["rm -f /home/dev/.bashrc"]
+        );
+        assert_eq!(
+            written_paths(
+                Language::Elixir,
+                "File.write!(\"run.sh\", \"x\")\nFile.read!(\"README.md\")"
+            ),
+            ["run.sh"]
+        );
+        assert_eq!(
+            worst(Language::Elixir, "File.rm_rf(System.get_env(\"HOME\"))").map(|w| w.0),
+            Some(Effect::Deny)
+        );
+        assert_eq!(
+            worst(Language::Elixir, "Code.eval_string(Base.decode64!(x))").map(|w| w.1),
+            Some("scan/hidden-code".into())
+        );
+        assert_eq!(worst(Language::Elixir, "IO.puts 1+1"), None);
+        assert_eq!(worst(Language::Elixir, "File.rm_rf!(\"_build\")"), None);
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! Programs whose options (or script) name a command they run with a shell: `tar
-//! --checkpoint-action=exec=…`, `ssh -o ProxyCommand=…`, `vim -c '!…'`, GNU sed's `e`. Part of
+//! --checkpoint-action=exec=…`, `ssh -o ProxyCommand=…`, `vim -c '!…'`, GNU sed's `e`; programs
+//! whose standard input is a script of such commands (`ed <<< '!…'`, `m4 <<< 'esyscmd(…)'`);
+//! and clients that run a command on other hosts (`ssh HOST CMD`, `ansible -a`, `pdsh`). Part of
 //! the vocabulary of programs (re-exported by `crate::vocab`), kept here so the unwrapper can
 //! read it without `shell` and `vocab` importing each other.
 
@@ -20,6 +22,13 @@ enum RunsAs {
     /// Emacs Lisp: `(shell-command "CMD")`, `(call-process "PROG" nil nil nil ARGS…)`,
     /// `(delete-directory "DIR" t)`, `(delete-file "F")`.
     Elisp,
+    /// An lldb command: `platform shell CMD` (and its alias `shell CMD`), `script CODE`
+    /// (Python), `script` lines and the editor forms above.
+    Lldb,
+    /// ed's commands that run a shell: `!CMD`, `r !CMD`, `w !CMD`, `e !CMD`.
+    Ed,
+    /// m4 text: `syscmd(CMD)`, `esyscmd(CMD)` run CMD with a shell.
+    M4,
 }
 
 /// Options whose value is a command the program runs with a shell, by program: the unwrapper
@@ -69,11 +78,310 @@ const OPTION_COMMANDS: &[(&[&str], &[&str], RunsAs)] = &[
     ),
     (&["expect"], &["-c"], RunsAs::Spawn),
     (
+        &["lldb"],
+        &[
+            "-o",
+            "--one-line",
+            "-O",
+            "--one-line-before-file",
+            "-k",
+            "--one-line-on-crash",
+        ],
+        RunsAs::Lldb,
+    ),
+    // man runs its pager with a shell: `man -P 'CMD' PAGE`, `--pager=CMD`.
+    (&["man"], &["-P", "--pager"], RunsAs::Line),
+    // A definition's text is expanded where the macro is used: `m4 -DX='esyscmd(CMD)'`.
+    (&["m4", "gm4"], &["-D", "--define"], RunsAs::M4),
+    (
         &["emacs", "emacsclient", "emacs-nox"],
         &["--eval", "-eval", "--execute"],
         RunsAs::Elisp,
     ),
 ];
+
+/// Where a client that runs a command on other hosts finds it on its command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RemoteAt {
+    /// The words after the first operand, the host: `ssh [opts] HOST CMD…`.
+    AfterHost,
+    /// Every operand: `pdsh -w HOSTS CMD…`, `pssh -h FILE CMD…`, `clush -w HOSTS CMD…`.
+    Operands,
+    /// An option's value: `gcloud compute ssh VM --command CMD`.
+    Option(&'static str),
+    /// ansible's module arguments (`-a ARGS`), when the module (`-m`, `command` when none is
+    /// named) runs them as a command line.
+    AnsibleModule,
+    /// The word after a function that runs a shell: `salt TARGET cmd.run CMD`.
+    AfterFunction,
+}
+
+/// Clients that run a shell command on other hosts (or, for `salt-call`, this one): the
+/// programs, their short options taking a value, and where the command is.
+const REMOTE_COMMANDS: &[(&[&str], &str, RemoteAt)] = &[
+    (
+        &["ssh", "autossh"],
+        "bcDEeFIiJLlmOopQRSWw",
+        RemoteAt::AfterHost,
+    ),
+    (&["gcloud"], "", RemoteAt::Option("--command")),
+    (&["pdsh"], "wxgXltufRMF", RemoteAt::Operands),
+    (
+        &["pssh", "parallel-ssh", "prsh"],
+        "hHlpoetOxX",
+        RemoteAt::Operands,
+    ),
+    (&["clush"], "wgxXlftuoRE", RemoteAt::Operands),
+    (&["ansible"], "", RemoteAt::AnsibleModule),
+    (
+        &["salt", "salt-ssh", "salt-call"],
+        "",
+        RemoteAt::AfterFunction,
+    ),
+];
+
+/// True for a client of `REMOTE_COMMANDS`, which runs a command on other hosts.
+pub fn is_remote_client(program: &str) -> bool {
+    REMOTE_COMMANDS
+        .iter()
+        .any(|(programs, _, _)| programs.contains(&program))
+}
+
+/// ansible modules whose arguments are a command line.
+const ANSIBLE_COMMAND_MODULES: &[&str] = &["command", "shell", "raw"];
+
+/// Salt functions whose first argument is a command line.
+const SALT_COMMAND_FUNCTIONS: &[&str] = &[
+    "cmd.run",
+    "cmd.shell",
+    "cmd.run_all",
+    "cmd.run_stdout",
+    "cmd.run_stderr",
+    "cmd.run_bg",
+    "cmd.exec_code",
+    "cmd.script",
+];
+
+/// Where the command a remote client runs is in `args`: `(index, offset)`, the command being
+/// the words from `args[index]` on, its text from byte `offset` (an `--opt=CMD` word), for a
+/// client of `REMOTE_COMMANDS`; `Some(None)` for such a client given no command; `None` for
+/// another program.
+pub fn remote_command(program: &str, args: &[&str]) -> Option<Option<RemoteCommand>> {
+    let (_, value_short, at) = REMOTE_COMMANDS
+        .iter()
+        .find(|(programs, _, _)| programs.contains(&program))?;
+    let first_operand = |from: usize| {
+        let mut i = from;
+        while let Some(a) = args.get(i) {
+            if *a == "--" {
+                return i + 1;
+            }
+            if a.starts_with("--") {
+                i += 1;
+                continue;
+            }
+            if a.len() < 2 || !a.starts_with('-') {
+                return i;
+            }
+            let cluster = &a[1..];
+            let takes = cluster
+                .char_indices()
+                .find(|(_, c)| value_short.contains(*c))
+                .is_some_and(|(ci, c)| ci + c.len_utf8() == cluster.len());
+            i += if takes { 2 } else { 1 };
+        }
+        args.len()
+    };
+    let words = |i: usize| {
+        (i < args.len()).then_some(RemoteCommand {
+            index: i,
+            offset: 0,
+            whole: false,
+        })
+    };
+    Some(match at {
+        RemoteAt::AfterHost => words(first_operand(0) + 1),
+        RemoteAt::Operands => words(first_operand(0)),
+        RemoteAt::Option(option) => args.iter().enumerate().find_map(|(i, a)| {
+            if a == option {
+                (i + 1 < args.len()).then_some(RemoteCommand {
+                    index: i + 1,
+                    offset: 0,
+                    whole: true,
+                })
+            } else {
+                a.strip_prefix(option)
+                    .and_then(|v| v.strip_prefix('='))
+                    .map(|_| RemoteCommand {
+                        index: i,
+                        offset: option.len() + 1,
+                        whole: true,
+                    })
+            }
+        }),
+        RemoteAt::AnsibleModule => {
+            let value = |short: &str, long: &str| {
+                args.iter().enumerate().find_map(|(i, a)| {
+                    if *a == short || *a == long {
+                        (i + 1 < args.len()).then_some((i + 1, 0))
+                    } else {
+                        a.strip_prefix(long)
+                            .and_then(|v| v.strip_prefix('='))
+                            .map(|_| (i, long.len() + 1))
+                    }
+                })
+            };
+            let module =
+                value("-m", "--module-name").map_or("command", |(i, offset)| &args[i][offset..]);
+            let module = module.rsplit('.').next().unwrap_or(module);
+            if !ANSIBLE_COMMAND_MODULES.contains(&module) {
+                return Some(None);
+            }
+            value("-a", "--args").map(|(index, offset)| RemoteCommand {
+                index,
+                offset,
+                whole: true,
+            })
+        }
+        RemoteAt::AfterFunction => args
+            .iter()
+            .position(|a| SALT_COMMAND_FUNCTIONS.contains(a))
+            .and_then(|i| {
+                (i + 1 < args.len()).then_some(RemoteCommand {
+                    index: i + 1,
+                    offset: 0,
+                    whole: true,
+                })
+            }),
+    })
+}
+
+/// Where a remote client's command is among its arguments (`remote_command`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RemoteCommand {
+    /// The word it starts in.
+    pub index: usize,
+    /// Where it starts in that word (after `--command=`).
+    pub offset: usize,
+    /// It is that one word, not every word from it on.
+    pub whole: bool,
+}
+
+/// Programs whose standard input is a script of commands, some of which run a shell: the
+/// unwrapper reads the script the line gives them (a here-document, a here-string, a literal
+/// pipe) and judges each command as one the program runs (`shell::unwrap`).
+const STDIN_COMMANDS: &[(&[&str], RunsAs)] = &[
+    (&["ed"], RunsAs::Ed),
+    (&["ex"], RunsAs::EditorCommand),
+    (&["m4", "gm4"], RunsAs::M4),
+    (&["lldb"], RunsAs::Lldb),
+];
+
+/// True for a program of `STDIN_COMMANDS`, whose standard input is a script of its commands.
+pub fn reads_commands_on_stdin(program: &str) -> bool {
+    STDIN_COMMANDS
+        .iter()
+        .any(|(programs, _)| programs.contains(&program))
+}
+
+/// The commands `program` runs from the script it reads on standard input (`ed <<< '!CMD'`,
+/// `m4 <<< 'esyscmd(CMD)'`), line by line as the program reads it.
+pub fn stdin_commands(program: &str, script: &str) -> Vec<String> {
+    let Some((_, how)) = STDIN_COMMANDS
+        .iter()
+        .find(|(programs, _)| programs.contains(&program))
+    else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = match how {
+        // m4 text is not line-based: a call may span lines.
+        RunsAs::M4 => m4_commands(script),
+        how => script
+            .lines()
+            .flat_map(|line| command_of(line, *how))
+            .collect(),
+    };
+    out.truncate(16);
+    out
+}
+
+/// The commands an ed command line runs: `!CMD`, and `r`, `w`, `e`, `E`, `W` given `!CMD`,
+/// after an optional address (`1,$w !CMD`).
+fn ed_command(line: &str) -> Vec<String> {
+    let c = line
+        .trim_start()
+        .trim_start_matches(|ch: char| ch.is_ascii_digit() || ",;.$+-'/ ".contains(ch));
+    if let Some(cmd) = c.strip_prefix('!') {
+        return line_if_any(cmd);
+    }
+    let mut chars = c.chars();
+    if let Some('r' | 'w' | 'W' | 'e' | 'E') = chars.next()
+        && let Some(cmd) = chars.as_str().trim_start().strip_prefix('!')
+    {
+        return line_if_any(cmd);
+    }
+    Vec::new()
+}
+
+/// The commands m4 text runs: the argument of each `syscmd(…)` and `esyscmd(…)`, up to its
+/// balancing parenthesis, with m4's quotes (`` `…' ``) taken off.
+fn m4_commands(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (at, _) in text.match_indices("syscmd(").take(16) {
+        // `esyscmd(` and `syscmd(` both end in `syscmd(`; a longer name (`mysyscmd(`) is
+        // another macro.
+        let before = text[..at].strip_suffix('e').unwrap_or(&text[..at]);
+        if before
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+        {
+            continue;
+        }
+        let rest = &text[at + "syscmd(".len()..];
+        let mut depth = 1;
+        let mut end = rest.len();
+        for (i, c) in rest.char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = i;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let arg = rest[..end].trim();
+        let arg = arg
+            .strip_prefix('`')
+            .and_then(|a| a.strip_suffix('\''))
+            .unwrap_or(arg);
+        out.extend(line_if_any(arg));
+    }
+    out
+}
+
+/// The commands an lldb command runs: `platform shell CMD`, `script CODE` (Python, as
+/// `python3 -c CODE`), else what an editor's or debugger's command runs (`shell CMD`).
+fn lldb_command(value: &str) -> Vec<String> {
+    let c = value.trim();
+    if let Some(cmd) = c.strip_prefix("platform shell ") {
+        // `platform shell [-h HOST] [-t SECS] -- CMD`; without options the rest is CMD.
+        let cmd = cmd.trim_start();
+        let cmd = match cmd.strip_prefix('-') {
+            Some(_) => cmd.split_once(" -- ").map_or("", |(_, c)| c),
+            None => cmd,
+        };
+        return line_if_any(cmd);
+    }
+    if let Some(code) = c.strip_prefix("script ") {
+        return line_if_any(&format!("python3 -c {}", quoted(code.trim())));
+    }
+    editor_command(c, 0)
+}
 
 /// The commands a GNU sed script runs: `e CMD` (and `1e CMD`, `$e CMD`), and a `s///e`
 /// substitution, whose result runs as a command (its replacement, as far as it is known).
@@ -523,6 +831,9 @@ fn command_of(value: &str, how: RunsAs) -> Vec<String> {
         RunsAs::EditorCommand => editor_command(value, 0),
         RunsAs::Elisp => elisp_commands(value),
         RunsAs::Spawn => tcl_commands(value),
+        RunsAs::Lldb => lldb_command(value),
+        RunsAs::Ed => ed_command(value),
+        RunsAs::M4 => m4_commands(value),
     }
 }
 
@@ -681,5 +992,89 @@ mod tests {
         ] {
             let _ = sed_commands(&[script]);
         }
+    }
+
+    #[test]
+    fn debuggers_pagers_and_m4_definitions_run_commands() {
+        let oc = |p: &str, args: &[&str]| {
+            option_commands(p, args)
+                .into_iter()
+                .map(|(_, c)| c)
+                .collect::<Vec<_>>()
+        };
+        let none = Vec::<String>::new();
+        assert_eq!(oc("lldb", &["-o", "platform shell rm -rf ~"]), ["rm -rf ~"]);
+        assert_eq!(
+            oc("lldb", &["--one-line=platform shell -t 5 -- id"]),
+            ["id"]
+        );
+        assert_eq!(oc("lldb", &["-O", "shell id"]), ["id"]);
+        assert_eq!(
+            oc("lldb", &["-k", "script import os"]),
+            ["python3 -c 'import os'"]
+        );
+        assert_eq!(oc("lldb", &["./a.out", "-o", "run", "-o", "bt"]), none);
+        assert_eq!(oc("man", &["-P", "rm -rf ~", "ls"]), ["rm -rf ~"]);
+        assert_eq!(oc("man", &["--pager=less -R", "ls"]), ["less -R"]);
+        assert_eq!(oc("man", &["-Pcat", "ls"]), ["cat"]);
+        assert_eq!(oc("man", &["-k", "printf"]), none);
+        assert_eq!(oc("m4", &["-DX=esyscmd(id)", "in.m4"]), ["id"]);
+        assert_eq!(
+            oc("m4", &["--define", "X=syscmd(`rm -rf ~')"]),
+            ["rm -rf ~"]
+        );
+        assert_eq!(oc("m4", &["-DVERSION=1", "in.m4"]), none);
+    }
+
+    #[test]
+    fn scripts_on_standard_input_run_their_shell_commands() {
+        let none = Vec::<String>::new();
+        assert_eq!(stdin_commands("ed", "!rm -rf ~\nq"), ["rm -rf ~"]);
+        assert_eq!(stdin_commands("ed", "1,$w !sh\nq"), ["sh"]);
+        assert_eq!(stdin_commands("ed", "r !id\nw\nq"), ["id"]);
+        assert_eq!(stdin_commands("ed", "1p\n,s/a/b/g\nw\nq"), none);
+        assert_eq!(stdin_commands("ed", "w out.txt\nq"), none);
+        assert_eq!(stdin_commands("ex", "silent !id\nwq"), ["id"]);
+        assert_eq!(stdin_commands("ex", "%s/a/b/g|wq"), none);
+        assert_eq!(stdin_commands("m4", "esyscmd(rm -rf ~)"), ["rm -rf ~"]);
+        assert_eq!(
+            stdin_commands("m4", "define(X, 1)\nsyscmd(`echo (a) b')dnl"),
+            ["echo (a) b"]
+        );
+        assert_eq!(stdin_commands("m4", "mysyscmd(id) define(X,1)X"), none);
+        assert_eq!(stdin_commands("lldb", "platform shell id"), ["id"]);
+        // A program that reads data, not commands, on its standard input.
+        assert_eq!(stdin_commands("cat", "!rm -rf ~"), none);
+    }
+
+    #[test]
+    fn remote_clients_name_the_command_they_run() {
+        let at = |p: &str, line: &str| {
+            let words: Vec<&str> = line.split(' ').collect();
+            remote_command(p, &words).map(|c| c.map(|c| (c.index, c.offset, c.whole)))
+        };
+        assert_eq!(at("ssh", "-p 22 host rm -rf ~"), Some(Some((3, 0, false))));
+        assert_eq!(at("ssh", "host"), Some(None));
+        assert_eq!(at("pdsh", "-w h1,h2 -l root id"), Some(Some((4, 0, false))));
+        assert_eq!(at("pssh", "-h hosts -i id"), Some(Some((3, 0, false))));
+        assert_eq!(at("clush", "-bw h id"), Some(Some((2, 0, false))));
+        assert_eq!(
+            at("ansible", "all -m shell -a id"),
+            Some(Some((4, 0, true)))
+        );
+        assert_eq!(at("ansible", "all -a id"), Some(Some((2, 0, true))));
+        assert_eq!(
+            at("ansible", "all --module-name=ansible.builtin.raw --args=id"),
+            Some(Some((2, 7, true)))
+        );
+        assert_eq!(at("ansible", "all -m ping"), Some(None));
+        assert_eq!(at("ansible", "all -m copy -a src=a"), Some(None));
+        assert_eq!(at("salt", "* cmd.run id"), Some(Some((2, 0, true))));
+        assert_eq!(at("salt", "* test.ping"), Some(None));
+        assert_eq!(
+            at("gcloud", "compute ssh vm --command=id"),
+            Some(Some((3, 10, true)))
+        );
+        assert_eq!(at("ls", "-la"), None);
     }
 }

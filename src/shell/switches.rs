@@ -29,7 +29,8 @@ pub struct Switches {
     pub attached: &'static str,
     /// Short options followed by digits only (`perl -l0`, `ruby -0777`).
     pub digits: &'static str,
-    /// Long options followed by a value word unless written `--opt=value`.
+    /// Long options followed by a value word unless written `--opt=value` (whole words,
+    /// Erlang-style `-pa` too).
     pub long_value: &'static [&'static str],
     /// Short options whose value is the script file (`php -f x.php`).
     pub script: &'static str,
@@ -161,6 +162,29 @@ fn named(p: &str) -> Option<Switches> {
             value: "l",
             ..NONE
         },
+        // `elixir -e CODE`, `iex -e CODE`; `-S mix` runs a script found on the path.
+        "elixir" | "iex" => Switches {
+            language: "elixir",
+            code: "e",
+            long_code: &["--eval"],
+            value: "r",
+            long_value: &[
+                "-pa",
+                "-pz",
+                "-pr",
+                "--app",
+                "--cookie",
+                "--sname",
+                "--name",
+                "--erl",
+                "--boot",
+                "--vm-args",
+                "--logger-otp-reports",
+                "--logger-sasl-reports",
+            ],
+            module: "S",
+            ..NONE
+        },
         "Rscript" | "R" => Switches {
             language: "r",
             code: "e",
@@ -273,7 +297,8 @@ impl Switches {
                     false => next_code(i),
                 };
             }
-            if t.starts_with("--") {
+            // A whole word with a value: `--require X`, and Erlang-style `-pa DIR`.
+            if t.starts_with("--") || self.long_value.contains(&name) {
                 i += if !attached && self.long_value.contains(&name) {
                     2
                 } else {
@@ -394,6 +419,10 @@ mod tests {
         assert_eq!(source("julia --threads 4 -e C"), "code C");
         assert_eq!(source("Rscript -e C"), "code C");
         assert_eq!(source("lua5.4 -e C"), "code C");
+        assert_eq!(source("elixir -e C"), "code C");
+        assert_eq!(source("elixir --sname n -pa ebin --eval C"), "code C");
+        assert_eq!(source("iex -S mix"), "module");
+        assert_eq!(source("elixir -r lib.exs run.exs"), "file run.exs");
         assert_eq!(source("tclsh x.tcl"), "file x.tcl");
         assert_eq!(source("deno eval --quiet C"), "code C");
         assert_eq!(source("deno run main.ts"), "module");

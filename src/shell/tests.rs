@@ -1189,8 +1189,28 @@ fn remote_commands_and_command_variables_are_analysed() {
         "GIT_SSH_COMMAND='rm -rf /' git fetch",
         "osascript -e 'do shell script \"rm -rf /\"'",
         "osascript -e 'tell app \"Finder\" to do shell script \"rm -rf /\" with administrator privileges'",
+        "ansible all -m shell -a 'rm -rf /'",
+        "ansible web -a 'rm -rf /'",
+        "/usr/bin/ansible all --module-name=ansible.builtin.command --args='rm -rf /'",
+        "sudo salt '*' cmd.run 'rm -rf /'",
+        "timeout 5 salt-ssh -L h1 cmd.shell 'rm -rf /'",
+        "pdsh -w h1,h2 rm -rf /",
+        "env pssh -h hosts -l root 'rm -rf /'",
+        "parallel-ssh -i -h hosts rm -rf /",
+        "clush -bw 'node[1-4]' 'rm -rf /'",
     ] {
         assert_rm_rf_root(line);
+    }
+    for line in [
+        "ansible all -m ping",
+        "ansible all -m shell -a 'uptime'",
+        "salt '*' test.ping",
+        "pdsh -w h uptime",
+    ] {
+        assert!(
+            !a(line).commands.iter().any(|c| c.program == "rm"),
+            "{line}"
+        );
     }
     // The client itself stays a command (tunnel and upload rules look at it).
     let an = a("ssh -R 80:localhost:3000 host 'uptime'");
@@ -1373,4 +1393,36 @@ fn a_powershell_listing_piped_into_remove_item_is_a_find_piped_into_rm() {
         super::powershell::rewrite("Remove-Item -Recurse dist"),
         "rm -r dist"
     );
+}
+
+#[test]
+fn programs_run_the_shell_commands_of_their_options_and_input_scripts() {
+    for line in [
+        "man -P 'rm -rf /' ls",
+        "/usr/bin/man --pager='rm -rf /' ls",
+        "lldb -o 'platform shell rm -rf /'",
+        "sudo lldb --one-line 'script import os' -o 'shell rm -rf /'",
+        "ed -s f <<< '!rm -rf /'",
+        "timeout 5 ed -s f <<'EOF'\n1,$w !rm -rf /\nq\nEOF",
+        "echo '!rm -rf /' | ed -s f",
+        "ex -s f <<< 'silent !rm -rf /'",
+        "m4 <<< 'esyscmd(rm -rf /)'",
+        "printf 'syscmd(rm -rf /)' | env m4",
+        "m4 -D 'X=esyscmd(rm -rf /)' in.m4",
+        "lldb <<< 'platform shell rm -rf /'",
+    ] {
+        assert_rm_rf_root(line);
+    }
+    for line in [
+        "man -P cat ls",
+        "ed -s notes.txt <<< $'1p\\nq'",
+        "m4 -DVERSION=1 in.m4",
+        "echo 'define(X,1)X' | m4",
+        "lldb ./a.out -o run -o bt",
+    ] {
+        assert!(
+            !a(line).commands.iter().any(|c| c.program == "rm"),
+            "{line}"
+        );
+    }
 }

@@ -475,8 +475,10 @@ impl Analyser {
                 ],
                 1,
             ),
-            "ssh" | "autossh" => self.run_remote(&name, inv, ctx),
             "gcloud" if has_arg(inv, 3, &["ssh"]) => self.run_remote(&name, inv, ctx),
+            n if n != "gcloud" && super::option_commands::is_remote_client(n) => {
+                self.run_remote(&name, inv, ctx)
+            }
             "kubectl" | "oc" if arg_at(inv, 0, &["exec"]) => {
                 match inv.args.iter().position(|a| a.text() == "--") {
                     Some(dd) if promote(inv, dd + 1) => Flow::Inner(Wrap::new("kubectl exec")),
@@ -720,9 +722,17 @@ impl Analyser {
                     .map(|c| ("e".to_string(), c)),
             );
         }
-        let Some(mut like) = inv.args.first().cloned() else {
-            return;
-        };
+        // A script of the program's own commands on its standard input (`ed <<< '!CMD'`).
+        if super::option_commands::reads_commands_on_stdin(name)
+            && let Some(script) = self.stdin_script(inv)
+        {
+            found.extend(
+                super::option_commands::stdin_commands(name, script.text())
+                    .into_iter()
+                    .map(|c| ("stdin".to_string(), c)),
+            );
+        }
+        let mut like = inv.args.first().unwrap_or(&inv.program).clone();
         like.word.dynamic = false;
         like.substitutions = None;
         for (option, line) in found {
@@ -1183,26 +1193,23 @@ impl Analyser {
         super::printed_text(c)
     }
 
-    /// `ssh [opts] HOST CMD…`, `gcloud compute ssh VM --command CMD`: the remote command is
-    /// shell code run on the other host; it is analysed as such (a destructive command there
-    /// is still destructive), and the client is recorded as a command of its own.
+    /// `ssh [opts] HOST CMD…`, `gcloud compute ssh VM --command CMD`, `pdsh -w HOSTS CMD`,
+    /// `ansible HOSTS -m shell -a CMD`, `salt TARGET cmd.run CMD` (`vocab::remote_command`):
+    /// the remote command is shell code run on the other hosts; it is analysed as such (a
+    /// destructive command there is still destructive), and the client is recorded as a
+    /// command of its own.
     fn run_remote(&mut self, name: &str, inv: &mut Invocation, ctx: &Ctx) -> Flow {
-        let script = if name == "gcloud" {
-            inv.args.iter().enumerate().find_map(|(i, a)| {
-                if a.text() == "--command" {
-                    inv.args.get(i + 1).cloned()
-                } else {
-                    a.text().strip_prefix("--command=").map(|v| {
-                        let mut w = a.clone();
-                        w.word.text = v.to_string();
-                        w
-                    })
-                }
-            })
-        } else {
-            let i = skip_options(&inv.args, 0, "bcDEeFIiJLlmOopQRSWw", &[]);
-            (i + 1 < inv.args.len()).then(|| join_words(&inv.args[i + 1..]))
-        };
+        let texts: Vec<&str> = inv.args.iter().map(|a| a.text()).collect();
+        let at = super::option_commands::remote_command(name, &texts).flatten();
+        let script = at.map(|at| {
+            if at.whole {
+                let mut w = inv.args[at.index].clone();
+                w.word.text = w.word.text.get(at.offset..).unwrap_or("").to_string();
+                w
+            } else {
+                join_words(&inv.args[at.index..])
+            }
+        });
         let inv = std::mem::take(inv);
         let label = format!("{name} remote command");
         let sctx = self.script_ctx(ctx, &label, &inv);
