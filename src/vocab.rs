@@ -529,9 +529,9 @@ pub struct UploadCli {
     /// instance): `None` when it is only known from the CLI's own configuration (`mc`'s
     /// aliases).
     pub host: Option<&'static str>,
-    /// An ordinary upload is how builds are deployed (a bucket, a gist, a release): only keys,
-    /// credentials and the home directory are refused. `false` for a copy to another machine
-    /// or to a person (a container, a pod, a VM, a file-transfer peer), asked like `scp`.
+    /// An ordinary upload is how builds are deployed (a bucket, a gist, a release, a copy into
+    /// a container, a pod or a VM the user runs): only keys, credentials and the home directory
+    /// are refused. `false` for a copy to a person (a file-transfer peer), asked like `scp`.
     pub deploys: bool,
     /// Whether an operand names the other side rather than a local file (`s3://b/k`,
     /// `remote:path`, `c1:/tmp`, kubectl's `ns/pod:/tmp`).
@@ -657,13 +657,15 @@ pub const UPLOAD_CLIS: &[UploadCli] = &[
         remote: is_cloud_remote_text,
         host: Some("core.windows.net"),
     },
-    // Copies into a container, a pod, a VM or a guest: `SRC… NAME:DEST`.
+    // Copies into a container, a pod, a VM or a guest: `SRC… NAME:DEST`. A project file copied
+    // in is how a build is tried there (`docker cp dist/app.js web:/srv/`); a secret is still a
+    // secret read.
     UploadCli {
         program: "docker",
         operations: &["cp"],
         sends: Sends::Copy,
         host: None,
-        deploys: false,
+        deploys: true,
         remote: is_cloud_remote_text,
     },
     UploadCli {
@@ -671,7 +673,7 @@ pub const UPLOAD_CLIS: &[UploadCli] = &[
         operations: &["cp"],
         sends: Sends::Copy,
         host: None,
-        deploys: false,
+        deploys: true,
         remote: is_cloud_remote_text,
     },
     UploadCli {
@@ -679,7 +681,7 @@ pub const UPLOAD_CLIS: &[UploadCli] = &[
         operations: &["cp"],
         sends: Sends::Copy,
         host: None,
-        deploys: false,
+        deploys: true,
         remote: is_cloud_remote_text,
     },
     UploadCli {
@@ -687,7 +689,7 @@ pub const UPLOAD_CLIS: &[UploadCli] = &[
         operations: &["cp"],
         sends: Sends::Copy,
         host: None,
-        deploys: false,
+        deploys: true,
         remote: is_pod_remote,
     },
     UploadCli {
@@ -695,7 +697,7 @@ pub const UPLOAD_CLIS: &[UploadCli] = &[
         operations: &["cp"],
         sends: Sends::Copy,
         host: None,
-        deploys: false,
+        deploys: true,
         remote: is_pod_remote,
     },
     UploadCli {
@@ -703,7 +705,7 @@ pub const UPLOAD_CLIS: &[UploadCli] = &[
         operations: &["transfer", "copy-files"],
         sends: Sends::Copy,
         host: None,
-        deploys: false,
+        deploys: true,
         remote: is_cloud_remote_text,
     },
     // `lxc file push SRC… INSTANCE/PATH`: the target has no colon.
@@ -712,7 +714,7 @@ pub const UPLOAD_CLIS: &[UploadCli] = &[
         operations: &["file push"],
         sends: Sends::ButLast,
         host: None,
-        deploys: false,
+        deploys: true,
         remote: is_cloud_remote_text,
     },
     UploadCli {
@@ -720,7 +722,7 @@ pub const UPLOAD_CLIS: &[UploadCli] = &[
         operations: &["file push"],
         sends: Sends::ButLast,
         host: None,
-        deploys: false,
+        deploys: true,
         remote: is_cloud_remote_text,
     },
     UploadCli {
@@ -728,7 +730,7 @@ pub const UPLOAD_CLIS: &[UploadCli] = &[
         operations: &["upload"],
         sends: Sends::First,
         host: None,
-        deploys: false,
+        deploys: true,
         remote: is_cloud_remote_text,
     },
     // File transfer to a person, through a relay.

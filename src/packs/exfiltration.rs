@@ -52,9 +52,9 @@ fn secret_out(call: &Call, scope: &Scope) -> Option<String> {
 }
 
 /// Local data uploaded: a file sent, what is piped or redirected into a sender, commits
-/// pushed to a URL, a file copied into a container or handed to a transfer peer (`docker cp
-/// f c1:/tmp`, `croc send f`). A cloud storage CLI's copy (`aws s3 sync dist/ s3://site/`) is
-/// how builds are deployed (`UploadCli::deploys`): what it must not upload is
+/// pushed to a URL, a file handed to a transfer peer (`croc send f`). A cloud storage CLI's
+/// copy (`aws s3 sync dist/ s3://site/`) or a copy into a container (`docker cp f c1:/tmp`)
+/// is how builds are deployed (`UploadCli::deploys`): what it must not upload is
 /// `secret-upload-cli`'s.
 fn upload(call: &Call, _: &Scope) -> Option<String> {
     sends(call)
