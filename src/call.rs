@@ -290,9 +290,15 @@ impl std::fmt::Debug for Protected {
 }
 
 impl Scope {
-    /// True when `path` lies inside one of the write roots.
+    /// True when `path` lies inside one of the write roots. A home directory inside a root
+    /// (`HOME=/tmp/u` in a container or CI job) is not part of it: its dotfiles and keys are
+    /// the user's, writable only through a root at or below home (the project).
     pub fn within_roots(&self, path: &Path) -> bool {
-        self.roots.iter().any(|r| path.starts_with(r))
+        let home = self.home();
+        let in_home = path.starts_with(home);
+        self.roots
+            .iter()
+            .any(|r| path.starts_with(r) && (!in_home || r.starts_with(home)))
     }
 
     /// Resolves a path as written in a tool input or a command argument.

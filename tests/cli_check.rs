@@ -138,3 +138,28 @@ fn the_hook_reads_files_and_check_does_not() {
     let (code, out) = check(&sb, &["--cwd", &cwd, "--command", install]);
     assert_ne!(code, 1, "{out}");
 }
+
+/// A home inside a temp directory (`HOME=/tmp/…` in containers and CI jobs, and in this
+/// sandbox) stays the user's: its dotfiles are outside the project although `/tmp` is a write
+/// root; the project below it and the rest of `/tmp` stay writable.
+#[test]
+fn a_home_under_a_temp_root_is_not_temp() {
+    let sb = Sandbox::new();
+    assert!(
+        sb.home().starts_with(std::env::temp_dir()),
+        "the sandbox's home is under /tmp"
+    );
+    let (code, out) = check(&sb, &["--command", "rm -rf ~/.ssh"]);
+    assert_eq!(code, 3, "{out}");
+    assert!(out.contains("outside the project"), "{out}");
+    let (code, out) = check(&sb, &["--command", "echo x > ~/notes.txt"]);
+    assert_eq!(code, 3, "{out}");
+    let (code, out) = check(&sb, &["--command", "rm -rf dist && echo x > build.log"]);
+    assert_eq!(code, 4, "{out}");
+    let elsewhere = format!(
+        "rm -rf {}/palisade-scratch-x",
+        std::env::temp_dir().display()
+    );
+    let (code, out) = check(&sb, &["--command", &elsewhere]);
+    assert_eq!(code, 4, "{out}");
+}

@@ -14,7 +14,6 @@
 
 use crate::effects::Effect;
 use crate::normalize::{Call, CallKind, Scope};
-use crate::paths::is_within;
 use crate::shell::ShellAnalysis;
 use std::path::Path;
 
@@ -60,7 +59,7 @@ pub fn read_only(call: &Call, scope: &Scope) -> bool {
 }
 
 fn readable(path: &Path, scope: &Scope) -> bool {
-    let inside = scope.roots.iter().any(|r| is_within(path, r));
+    let inside = scope.within_roots(path);
     inside && scope.protected(path).is_none() && !secret_looking(path)
 }
 
