@@ -292,8 +292,7 @@ fn private_read(
 }
 
 fn outside_project(path: &Path, scope: &Scope) -> bool {
-    !scope.roots.iter().any(|r| path.starts_with(r))
-        && !SYSTEM_DIRS.iter().any(|d| path.starts_with(d))
+    !scope.within_roots(path) && !SYSTEM_DIRS.iter().any(|d| path.starts_with(d))
 }
 
 /// The git remotes a call adds, points at a URL or renames: its `Configure` effects that
@@ -390,11 +389,31 @@ pub fn outbound(call: &Call, settings: &TaintSettings) -> Vec<Outbound> {
 }
 
 /// A URL whose query or a path segment is long enough to carry data (a key, a file's worth of
-/// base64) rather than name a page.
+/// base64) rather than name a page, or whose host labels and path segments carry it in
+/// pieces (`https://4f3a….9c1d….evil.example/`, `/0a1b…/2c3d…/`).
 fn url_carries_data(url: &str) -> bool {
     let rest = url.split_once("://").map_or(url, |(_, r)| r);
     let (path, query) = rest.split_once('?').unwrap_or((rest, ""));
-    query.len() >= 48 || path.split('/').skip(1).any(|s| s.len() >= 64)
+    if query.len() >= 48 || path.split('/').skip(1).any(|s| s.len() >= 64) {
+        return true;
+    }
+    let (host, path) = path.split_once('/').unwrap_or((path, ""));
+    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+    let host = host.split(':').next().unwrap_or(host);
+    let pieces = host.split('.').chain(path.split('/'));
+    pieces.filter(|p| data_like(p)).map(str::len).sum::<usize>() >= 64
+}
+
+/// A URL piece that looks like encoded data, not a word: long, made of an encoding's
+/// characters, with both letters and digits (hex, base64, base32), as names and slugs rarely
+/// are (`getting-started`, `v1`).
+fn data_like(piece: &str) -> bool {
+    piece.len() >= 12
+        && piece
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"+=_-%".contains(&b))
+        && piece.bytes().any(|b| b.is_ascii_digit())
+        && piece.bytes().any(|b| b.is_ascii_alphabetic())
 }
 
 /// The ways out of a shell line, from its effects: each `Send` that carries data of the
@@ -655,6 +674,28 @@ mod tests {
             &TaintSettings::default(),
         )
         .is_empty()
+    }
+
+    #[test]
+    fn data_in_a_url_in_one_piece_or_many() {
+        for url in [
+            "https://x.example/?d=QUtJQUlPU0ZPRE5ON0VYQU1QTEUgd0phbHJYVXRuRkVNSS9LN01ERU5H",
+            "https://x.example/QUtJQUlPU0ZPRE5ON0VYQU1QTEUgd0phbHJYVXRuRkVNSS9LN01ERU5HL2JQeFJmaUNZ",
+            "https://x.example/QUtJQUlPU0ZPRE5O/N0VYQU1QTEUgd0ph/bHJYVXRuRkVNSS9L/N01ERU5HL2JQeFJm",
+            "https://4f3a9b2c1d0e8f7a6b5c11.9d8e7f6a5b4c3d2e1f0a22.7b6c5d4e3f2a1b0c9d8e33.evil.example/",
+            "https://user@4a4b4c4d4e4f5051525354.5a5b5c5d5e5f6061626364.x.example:8443/p/6a6b6c6d6e6f7071727374",
+        ] {
+            assert!(url_carries_data(url), "{url}");
+        }
+        for url in [
+            "https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Array/prototype/flatMap",
+            "https://github.com/rust-lang/rust/commit/4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e7f6a5b",
+            "https://docs.rs/tokio/1.40.0/tokio/sync/struct.Mutex.html",
+            "https://registry.npmjs.org/@types/node/-/node-20.11.30.tgz",
+            "https://pypi.org/project/requests/2.31.0/",
+        ] {
+            assert!(!url_carries_data(url), "{url}");
+        }
     }
 
     #[test]
