@@ -346,21 +346,7 @@ fn shell_functions(text: &str) -> Vec<String> {
     let mut rest = text;
     while let Some(pos) = rest.find("$(shell ") {
         let body = &rest[pos + "$(shell ".len()..];
-        let mut depth = 1usize;
-        let mut end = body.len();
-        for (i, c) in body.char_indices() {
-            match c {
-                '(' => depth += 1,
-                ')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        end = i;
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
+        let end = crate::shell::option_commands::call_end(body);
         out.push(body[..end].to_string());
         rest = &body[end..];
     }

@@ -339,21 +339,7 @@ fn m4_commands(text: &str) -> Vec<String> {
             continue;
         }
         let rest = &text[at + "syscmd(".len()..];
-        let mut depth = 1;
-        let mut end = rest.len();
-        for (i, c) in rest.char_indices() {
-            match c {
-                '(' => depth += 1,
-                ')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        end = i;
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
+        let end = call_end(rest);
         let arg = rest[..end].trim();
         let arg = arg
             .strip_prefix('`')
@@ -835,6 +821,26 @@ fn command_of(value: &str, how: RunsAs) -> Vec<String> {
         RunsAs::Ed => ed_command(value),
         RunsAs::M4 => m4_commands(value),
     }
+}
+
+/// Where a call's arguments end in `body` (the text after its opening parenthesis): the
+/// parenthesis that balances it, or the end of the text when none does (`$(shell …)`,
+/// m4's `syscmd(…)`).
+pub fn call_end(body: &str) -> usize {
+    let mut depth = 1usize;
+    for (i, c) in body.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i;
+                }
+            }
+            _ => {}
+        }
+    }
+    body.len()
 }
 
 #[cfg(test)]
