@@ -146,7 +146,13 @@ pub(crate) fn credential_cli(c: &Command, _: &Scope) -> Option<String> {
         "op" => matches!(at(0), "read") || (at(0) == "item" && at(1) == "get"),
         "bw" => at(0) == "get",
         "pass" | "gopass" => matches!(at(0), "show" | "") && !ops.is_empty(),
-        "vault" => matches!(at(0), "read") || (at(0) == "kv" && at(1) == "get"),
+        "vault" => {
+            matches!(at(0), "read")
+                || (at(0) == "kv" && at(1) == "get")
+                || (at(0) == "print" && at(1) == "token")
+        }
+        "fly" | "flyctl" => at(0) == "auth" && at(1) == "token",
+        "cf" => at(0) == "oauth-token",
         p => p.starts_with("docker-credential-") && at(0) == "get",
     } || secret_manager(c, &ops);
     hit.then(|| {
@@ -290,6 +296,9 @@ pub static RULES: &[Rule] = &[
             Example::bash("aws configure get aws_secret_access_key"),
             Example::bash("kubectl config view --raw"),
             Example::bash("az account get-access-token"),
+            Example::bash("vault print token"),
+            Example::bash("fly auth token"),
+            Example::bash("cf oauth-token"),
             Example::bash("kubectl get secret db -o yaml"),
             Example::bash("kubectl -n prod get secrets -o json"),
             Example::bash("aws secretsmanager get-secret-value --secret-id prod/db"),
@@ -300,6 +309,8 @@ pub static RULES: &[Rule] = &[
         ],
         allowed: &[
             Example::bash("gh auth status"),
+            Example::bash("vault status"),
+            Example::bash("fly auth whoami"),
             Example::bash("kubectl config view"),
             Example::bash("aws configure get region"),
             Example::bash("gcloud config list"),
