@@ -2710,6 +2710,46 @@ const VALUED_OPTIONS: &[(&str, &str, &[&str])] = &[
         ],
     ),
     ("rsync", "efT", RSYNC_VALUES),
+    (
+        "useradd",
+        "bcdefgGkKpsuZ",
+        &[
+            "base-dir",
+            "comment",
+            "home-dir",
+            "expiredate",
+            "inactive",
+            "gid",
+            "groups",
+            "skel",
+            "key",
+            "password",
+            "shell",
+            "uid",
+            "selinux-user",
+            "root",
+            "prefix",
+        ],
+    ),
+    (
+        "usermod",
+        "cdefgGlpsuZRP",
+        &[
+            "comment",
+            "home",
+            "expiredate",
+            "inactive",
+            "gid",
+            "groups",
+            "login",
+            "password",
+            "shell",
+            "uid",
+            "selinux-user",
+            "root",
+            "prefix",
+        ],
+    ),
     // ssh's options for the transfer (`-i KEY` authenticates; the key is not sent).
     ("scp", "cDFiJlPSoX", &[]),
     ("sftp", "BbcDFiJlPRSos", &[]),
@@ -3067,6 +3107,59 @@ pub fn writes_devices(c: &Command) -> bool {
         }),
         _ => false,
     }
+}
+
+/// The value of option `-short`/`--long` read with the program's option grammar
+/// (`VALUED_OPTIONS`): in a cluster, letters before it must take no value, and it takes the
+/// rest of the word or the next one (`useradd -ou0 x`, `-o -u0`, `-mou 0`). For a program
+/// the table does not know, `Command::option_value`.
+pub fn option_value(c: &Command, short: char, long: &[&str]) -> Option<String> {
+    let Some((_, values, long_values)) = VALUED_OPTIONS.iter().find(|(p, _, _)| *p == c.program)
+    else {
+        return c.option_value(Some(short), long);
+    };
+    let mut words = c.args.iter().peekable();
+    while let Some(w) = words.next() {
+        let t = w.text.as_str();
+        if t == "--" {
+            break;
+        }
+        if let Some(option) = t.strip_prefix("--") {
+            let (name, glued) = match option.split_once('=') {
+                Some((n, v)) => (n, Some(v.to_string())),
+                None => (option, None),
+            };
+            if long.contains(&name) {
+                return glued.or_else(|| words.peek().map(|n| n.text.clone()));
+            }
+            if glued.is_none() && long_values.contains(&name) {
+                words.next();
+            }
+            continue;
+        }
+        let Some(cluster) = t.strip_prefix('-').filter(|x| !x.is_empty()) else {
+            continue;
+        };
+        for (at, ch) in cluster.char_indices() {
+            if ch == short || values.contains(ch) {
+                let rest = &cluster[at + ch.len_utf8()..];
+                let value = if rest.is_empty() {
+                    words.peek().map(|n| n.text.clone())
+                } else {
+                    Some(rest.to_string())
+                };
+                if ch == short {
+                    return value;
+                }
+                // Another option's value: the rest of the word, or the next word, is it.
+                if rest.is_empty() {
+                    words.next();
+                }
+                break;
+            }
+        }
+    }
+    None
 }
 
 /// The positions in `c.args` of the words that are values of the program's value-taking
@@ -3966,6 +4059,33 @@ mod tests {
             .position(|c| c.program == first)
             .unwrap_or(0);
         commands.into_iter().nth(i).expect("a command")
+    }
+
+    #[test]
+    fn option_values_read_with_the_programs_grammar() {
+        for (line, want) in [
+            ("useradd -ou0 bob", Some("0")),
+            ("useradd -mou 0 bob", Some("0")),
+            ("useradd -o -u0 bob", Some("0")),
+            ("useradd --uid=0 -o bob", Some("0")),
+            ("useradd --uid 0 -o bob", Some("0")),
+            // The letter inside another option's value is not the option.
+            ("useradd -c -u0 -u 1001 bob", Some("1001")),
+            ("useradd -gu -m bob", None),
+            ("useradd --comment -u0 bob", None),
+            ("useradd -m bob", None),
+        ] {
+            assert_eq!(
+                option_value(&cmd(line), 'u', &["uid"]).as_deref(),
+                want,
+                "{line}"
+            );
+        }
+        // A program the table does not know: the generic reading.
+        assert_eq!(
+            option_value(&cmd("tool -u 5"), 'u', &["uid"]).as_deref(),
+            Some("5")
+        );
     }
 
     #[test]

@@ -213,7 +213,8 @@ fn add_admin(c: &Command, _: &Scope) -> Option<String> {
     );
     // `useradd -o -u 0 x`: a second name for root.
     let root_id = matches!(c.program.as_str(), "useradd" | "usermod")
-        && c.option_value(Some('u'), &["uid"]).as_deref() == Some("0");
+        && crate::vocab::option_value(c, 'u', &["uid"])
+            .is_some_and(|v| v.trim_start_matches('0').is_empty() && !v.is_empty());
     if program && root_id {
         return Some("it gives an account root's user id".into());
     }
@@ -546,11 +547,16 @@ pub static RULES: &[Rule] = &[
         refused: &[
             Example::bash("sudo usermod -aG sudo mallory"),
             Example::bash("sudo useradd -o -u 0 mallory"),
+            Example::bash("sudo useradd -ou0 mallory"),
+            Example::bash("useradd -mou 0 -s /bin/bash m"),
+            Example::bash("usermod --uid=00 -o svc"),
             Example::bash("sudo usermod --uid=0 -o mallory"),
         ],
         allowed: &[
             Example::bash("usermod --help"),
             Example::bash("sudo useradd -u 1001 -m ci"),
+            Example::bash("sudo useradd -mu1000 dev"),
+            Example::bash("useradd -g 0 -u 1002 builder"),
         ],
     },
     Rule {

@@ -163,6 +163,109 @@ pub(crate) fn credential_cli(c: &Command, _: &Scope) -> Option<String> {
     })
 }
 
+/// A credential CLI whose output reaches the conversation. Not when a login reads it on its
+/// input (`aws ecr get-login-password | docker login --password-stdin …`), nor when it is
+/// substituted into an export, a variable of a command (`GH_TOKEN=$(gh auth token) gh api
+/// user`) or a network client's request (`curl -H "Authorization: Bearer $(gcloud auth
+/// print-access-token)" …`, judged by `exfiltration/secret-to-network`), unless that client
+/// prints its request (`curl -v`).
+fn credential_shown(a: &ShellAnalysis, scope: &Scope) -> Option<String> {
+    a.commands.iter().enumerate().find_map(|(i, c)| {
+        let what = credential_cli(c, scope)?;
+        shown(a, i, 0).then_some(what)
+    })
+}
+
+/// Programs whose output is their arguments: a credential substituted into them is printed.
+const ECHOES: &[&str] = &["echo", "printf", "print", "cat", "tee", "say", "logger"];
+
+/// Whether command `i`'s output can reach the conversation (bounded by `depth`: a chain of
+/// substitutions and pipes of unknown length is taken to print).
+fn shown(a: &ShellAnalysis, i: usize, depth: usize) -> bool {
+    let Some(c) = a.commands.get(i) else {
+        return true;
+    };
+    if depth > 8 {
+        return true;
+    }
+    if c.in_substitution {
+        // The command the substitution belongs to comes after it; a bare assignment
+        // (`T=$(gh auth token)`) leaves none that carries it, and the variable may be
+        // printed later: shown.
+        let Some(k) = (i + 1..a.commands.len()).find(|&k| !a.commands[k].in_substitution) else {
+            return true;
+        };
+        let parent = &a.commands[k];
+        let carries = |w: &crate::shell::Word| {
+            (w.text.contains("$(") || w.text.contains('`')) && w.text.contains(&c.program)
+        };
+        if parent.env.iter().any(|(_, w)| carries(w)) {
+            return false;
+        }
+        if !parent.args.iter().any(carries) && parent.stdin_text.is_none() {
+            return true;
+        }
+        return match parent.program.as_str() {
+            "export" | "declare" | "typeset" | "local" | "readonly" => false,
+            p if ECHOES.contains(&p) => shown(a, k, depth + 1),
+            p if is_network_client(p) => prints_request(parent),
+            _ => true,
+        };
+    }
+    if let Some(k) = a.commands.iter().position(|n| n.stdin_from == Some(i)) {
+        let next = &a.commands[k];
+        // `--password-stdin`, `--token-stdin`, `gh auth login --with-token`: a login that
+        // takes the secret on its input and prints none of it.
+        let login = next.args.iter().any(|w| {
+            w.text.starts_with("--") && (w.text.contains("stdin") || w.text == "--with-token")
+        });
+        if login || (is_network_client(&next.program) && !prints_request(next)) {
+            return false;
+        }
+        // A filter (`base64`, `jq`) prints what it makes of it; `cat`/`tee` pass it on.
+        return !ECHOES.contains(&next.program.as_str()) || shown(a, k, depth + 1);
+    }
+    true
+}
+
+/// Clients that send what they are given to a host (judged by the exfiltration pack) rather
+/// than print it.
+fn is_network_client(p: &str) -> bool {
+    matches!(
+        p,
+        "curl"
+            | "wget"
+            | "http"
+            | "https"
+            | "xh"
+            | "httpie"
+            | "git"
+            | "gh"
+            | "glab"
+            | "docker"
+            | "podman"
+            | "helm"
+            | "npm"
+            | "pnpm"
+            | "yarn"
+            | "twine"
+            | "cargo"
+            | "terraform"
+            | "nc"
+            | "ncat"
+            | "socat"
+    )
+}
+
+/// A client that prints the request it sends, headers included (`curl -v`, `wget -d`,
+/// `http -v`).
+fn prints_request(c: &Command) -> bool {
+    c.has_flag(
+        Some('v'),
+        &["verbose", "trace", "trace-ascii", "print", "debug"],
+    ) || (c.program == "wget" && c.has_flag(Some('d'), &["debug"]))
+}
+
 /// `env`, `printenv`, `export -p`, `declare -x`, `set`, `cat /proc/*/environ`: every variable,
 /// secrets included, is printed, unless a filter for a plainly non-secret name follows.
 fn environment_dump(a: &ShellAnalysis, _: &Scope) -> Option<String> {
@@ -289,7 +392,7 @@ pub static RULES: &[Rule] = &[
         effect: Ask,
         reason: "This command prints a live credential into the conversation; confirm it",
         programs: &[],
-        check: Check::Command(credential_cli),
+        check: Check::Line(credential_shown),
         refused: &[
             Example::bash("gh auth token"),
             Example::bash("gcloud auth print-access-token"),
@@ -306,9 +409,27 @@ pub static RULES: &[Rule] = &[
             Example::bash("gcloud secrets versions access latest --secret=db"),
             Example::bash("az keyvault secret show --vault-name v --name db"),
             Example::bash("doppler secrets download --no-file"),
+            Example::bash("echo $(gh auth token)"),
+            Example::bash("gh auth token | base64"),
+            Example::bash("T=$(gh auth token); echo $T"),
+            Example::bash(
+                "curl -v -H \"Authorization: token $(gh auth token)\" https://api.github.com",
+            ),
         ],
         allowed: &[
             Example::bash("gh auth status"),
+            Example::bash("export GH_TOKEN=$(gh auth token)"),
+            Example::bash("GH_TOKEN=$(gh auth token) gh api user"),
+            Example::bash(
+                "aws ecr get-login-password | docker login -u AWS --password-stdin 1.dkr.ecr.us-east-1.amazonaws.com",
+            ),
+            Example::bash(
+                "echo \"$(gh auth token)\" | docker login ghcr.io -u me --password-stdin",
+            ),
+            Example::bash("gh auth token | helm registry login ghcr.io -u me --password-stdin"),
+            Example::bash(
+                "curl -H \"Authorization: Bearer $(gcloud auth print-access-token)\" https://storage.googleapis.com/b/o",
+            ),
             Example::bash("vault status"),
             Example::bash("fly auth whoami"),
             Example::bash("kubectl config view"),
