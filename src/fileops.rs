@@ -292,6 +292,15 @@ pub fn word_read_paths(word: &Word, cmd: &Command, scope: &Scope) -> Vec<PathBuf
     } else if let Some((p, _)) = word_path(word, cmd, scope) {
         out.push(p);
     }
+    // `cat ~/.ssh/$K`, `cat "$HOME/.aws/$F"`: a name not known until the line runs, in a
+    // directory that is known, reads one of that directory's files: judged as the glob with
+    // the unknown parts as `*`, which the rules match against the files they know.
+    if word.dynamic
+        && static_text(word).is_none()
+        && let Some(text) = unknown_as_glob(&word.text)
+    {
+        out.push(resolve_for(scope, cmd, &text));
+    }
     // `${KEY:-id_rsa}`: the default is what the line reads unless the variable is set.
     if word.dynamic
         && let Some(text) = with_defaults(&word.text)
@@ -335,6 +344,76 @@ pub fn word_read_paths(word: &Word, cmd: &Command, scope: &Scope) -> Vec<PathBuf
         }
     }
     out
+}
+
+/// A dynamic word's text with every expansion after its literal directory replaced by `*`
+/// (`~/.ssh/id_$K` → `~/.ssh/id_*`; `$HOME` at the start is `~`): `None` when no directory
+/// below the root precedes the first unknown part (`$DIR/x`, `/$X`), or a backquote is not
+/// closed.
+fn unknown_as_glob(text: &str) -> Option<String> {
+    let (head, rest) = match crate::paths::strip_home_var(text) {
+        Some(r) => ("~", r),
+        None => ("", text),
+    };
+    let mut out = String::from(head);
+    let mut chars = rest.chars().peekable();
+    let mut unknown = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '$' => {
+                unknown = true;
+                match chars.peek().copied() {
+                    Some('{') => {
+                        let mut depth = 0usize;
+                        for n in chars.by_ref() {
+                            match n {
+                                '{' => depth += 1,
+                                '}' if depth <= 1 => break,
+                                '}' => depth -= 1,
+                                _ => {}
+                            }
+                        }
+                    }
+                    Some('(') => {
+                        let mut depth = 0usize;
+                        for n in chars.by_ref() {
+                            match n {
+                                '(' => depth += 1,
+                                ')' if depth <= 1 => break,
+                                ')' => depth -= 1,
+                                _ => {}
+                            }
+                        }
+                    }
+                    _ => {
+                        // `$NAME`, `$1`, `$@`: a name, or one special parameter.
+                        if chars.peek().is_some_and(|&n| "@*#?$!-".contains(n)) {
+                            chars.next();
+                        }
+                        while chars
+                            .peek()
+                            .is_some_and(|&n| n.is_ascii_alphanumeric() || n == '_')
+                        {
+                            chars.next();
+                        }
+                    }
+                }
+                if !out.ends_with('*') {
+                    out.push('*');
+                }
+            }
+            '`' => {
+                unknown = true;
+                chars.by_ref().find(|&n| n == '`')?;
+                if !out.ends_with('*') {
+                    out.push('*');
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    let literal_dir = out[..out.find('*')?].rfind('/').is_some_and(|i| i > 0);
+    (unknown && literal_dir).then_some(out)
 }
 
 /// A word's text with each `${NAME:-default}` (`-`, `:=`, `=`) replaced by its default, when
@@ -2168,6 +2247,26 @@ fn package_scripts(cmd: &Command) -> Option<Vec<String>> {
 mod tests {
     use super::*;
     use crate::call::{Call, CallKind};
+
+    #[test]
+    fn unknown_parts_of_a_name_in_a_known_directory_are_globs() {
+        for (text, want) in [
+            ("~/.ssh/$K", Some("~/.ssh/*")),
+            ("$HOME/.aws/$F", Some("~/.aws/*")),
+            ("${HOME}/.ssh/id_${T:-x}", Some("~/.ssh/id_*")),
+            ("~/.kube/$(ls ~/.kube | head -1)", Some("~/.kube/*")),
+            ("~/.ssh/`ls ~/.ssh`.pub", Some("~/.ssh/*.pub")),
+            ("~/.ssh/$A$B", Some("~/.ssh/*")),
+            ("/etc/$@", Some("/etc/*")),
+            // No directory known before the unknown part.
+            ("$DIR/id_rsa", None),
+            ("/$X", None),
+            ("$K", None),
+            ("~/.ssh/`x", None),
+        ] {
+            assert_eq!(unknown_as_glob(text).as_deref(), want, "{text}");
+        }
+    }
     use crate::paths::PathResolver;
     use crate::shell::Redirect;
 

@@ -404,7 +404,7 @@ impl Analyser {
                     && values.len() <= MAX_LOOP_VALUES
                     && values
                         .iter()
-                        .all(|v| !v.word.glob && (v.is_static() || v.text().starts_with("$HOME")));
+                        .all(|v| v.is_static() || v.text().starts_with("$HOME"));
                 if known {
                     let mut last = None;
                     for v in &values {

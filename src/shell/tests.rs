@@ -706,8 +706,10 @@ fn ordinary_commands_are_clean() {
     let an = a("ls -la | grep foo | wc -l");
     assert_eq!(an.commands[1].stdin_from, Some(0));
     assert_eq!(an.commands[2].stdin_from, Some(1));
+    // A loop over a glob runs its body once per match: the variable is the glob.
     let an = a("for f in *.rs; do rustfmt $f; done");
-    assert!(an.commands[0].args[0].dynamic);
+    assert_eq!(an.commands[0].args[0].text, "*.rs");
+    assert!(an.commands[0].args[0].glob);
 }
 
 #[test]
