@@ -26,7 +26,7 @@ pub const MAX_TARGETS: usize = 64;
 pub const MAX_BYTES: usize = 1 << 20;
 
 /// The file names a diff's headers give, as written (before any `-p` strip).
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
+#[derive(Debug, Default, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Targets {
     /// Every name in order of first appearance, without duplicates.
     pub names: Vec<String>,
@@ -318,13 +318,32 @@ pub(super) fn effects(analysis: &ShellAnalysis, i: usize, scope: &Scope, out: &m
     let Some(c) = analysis.commands.get(i) else {
         return;
     };
-    let Some(p) = patching(c, scope) else {
+    let Some(p) = patching(c, scope, Input::Stdin) else {
         return;
     };
     let Some(text) = vocab::stdin_text(analysis, c) else {
         return;
     };
     writes_of(&targets(&text), &p, i, out);
+}
+
+/// The writes of command `i` (a `git apply`, `patch -i F`, `patch < F`…) applying a patch
+/// file whose targets are known (a file the session wrote: the ledger recorded them).
+pub fn file_effects(c: &Command, i: usize, scope: &Scope, t: &Targets) -> Vec<Effect> {
+    let mut out = Vec::new();
+    if let Some(p) = patching(c, scope, Input::File) {
+        writes_of(t, &p, i, &mut out);
+    }
+    out
+}
+
+/// Where the diff a patching command applies comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Input {
+    /// Its standard input: the line's text.
+    Stdin,
+    /// A file it names or is redirected from.
+    File,
 }
 
 /// The write effects of a diff's targets for one patching command (`command`: its index).
@@ -369,10 +388,10 @@ fn writes_of(t: &Targets, p: &Patching, command: usize, out: &mut Vec<Effect>) {
     }
 }
 
-/// Whether `c` applies a diff from its standard input, and how its names become paths.
-fn patching(c: &Command, scope: &Scope) -> Option<Patching> {
+/// Whether `c` applies a diff from `input`, and how its names become paths.
+fn patching(c: &Command, scope: &Scope, input: Input) -> Option<Patching> {
     match c.program.as_str() {
-        "git" => git_patching(c, scope),
+        "git" => git_patching(c, scope, input),
         "patch" => {
             // `patch [options] [originalfile [patchfile]]`: a patch file, `-i FILE` or `<`
             // input is not the line's text.
@@ -395,14 +414,16 @@ fn patching(c: &Command, scope: &Scope) -> Option<Patching> {
                     "get",
                 ],
             );
-            let input = c.option_value(Some('i'), &["input"]);
-            let from_file = input.as_deref().is_some_and(|f| f != "-")
+            let named = c.option_value(Some('i'), &["input"]);
+            let from_file = named.as_deref().is_some_and(|f| f != "-")
                 || ops.len() > 1 && ops[1].text != "-"
                 || c.redirects
                     .iter()
                     .any(|r| r.kind == crate::shell::RedirectKind::Read);
             // `--dry-run` and `--version` change nothing.
-            if from_file || c.has_flag(Some('v'), &["version", "help", "dry-run"]) {
+            if from_file != (input == Input::File)
+                || c.has_flag(Some('v'), &["version", "help", "dry-run"])
+            {
                 return None;
             }
             let dir = c
@@ -418,8 +439,8 @@ fn patching(c: &Command, scope: &Scope) -> Option<Patching> {
     }
 }
 
-/// `git apply` and `git am` reading their diff or mailbox from standard input.
-fn git_patching(c: &Command, scope: &Scope) -> Option<Patching> {
+/// `git apply` and `git am` reading their diff or mailbox from `input`.
+fn git_patching(c: &Command, scope: &Scope, input: Input) -> Option<Patching> {
     let sub = vocab::subcommand(c)?;
     if !matches!(sub, "apply" | "am") {
         return None;
@@ -487,7 +508,7 @@ fn git_patching(c: &Command, scope: &Scope) -> Option<Patching> {
             strip = Some(v.to_string());
         }
     }
-    if files.iter().any(|f| *f != "-") {
+    if files.iter().any(|f| *f != "-") != (input == Input::File) {
         return None;
     }
     // Relative to the work tree's top: the one named, else the repository the command runs
