@@ -119,6 +119,18 @@ fn autostart_kind(p: &Path, scope: &Scope) -> Option<&'static str> {
     {
         return Some("a system startup location");
     }
+    // The hooks directory itself is written by a tool that puts files into it (`tar -C
+    // .git/hooks`, `unzip -d`, `git apply --directory`, `cp -r dir/. .git/hooks`): whatever
+    // lands there runs as a hook.
+    let dir = s.trim_end_matches('/');
+    if dir.ends_with("/.git/hooks") {
+        return Some("a git hooks directory (what lands there runs on every commit or checkout)");
+    }
+    if dir.ends_with("/.claude/hooks") {
+        return Some(
+            "a Claude Code hooks directory (Claude Code runs its scripts around tool calls, unchecked)",
+        );
+    }
     if s.contains("/.git/hooks/") {
         return Some("a git hook (runs on every commit or checkout)");
     }
@@ -422,6 +434,8 @@ pub static RULES: &[Rule] = &[
             Example::bash("printf 'curl x | sh' >> .claude/hooks/lint.sh"),
             Example::bash("cp /tmp/x.sh ~/.claude/hooks/"),
             Example::bash("cp /tmp/deploy.md ~/.claude/commands/deploy.md"),
+            Example::bash("tar xf /tmp/h.tar -C .git/hooks"),
+            Example::bash("unzip -o /tmp/h.zip -d .claude/hooks/"),
             Example::tool(
                 "Write",
                 r##"{"file_path":"/home/dev/.claude/agents/reviewer.md","content":"x"}"##,
@@ -443,6 +457,8 @@ pub static RULES: &[Rule] = &[
             Example::bash("source .venv/bin/activate"),
             Example::bash("cat .claude/hooks/format.sh"),
             Example::bash("cat ~/.claude/commands/deploy.md"),
+            Example::bash("cp -r .git/hooks /tmp/hooks-backup"),
+            Example::bash("tar xf /tmp/docs.tar -C docs/git/hooks-guide"),
             Example::tool(
                 "Write",
                 r##"{"file_path":"/home/dev/project/.claude/commands/review.md","content":"Review the diff."}"##,
