@@ -1805,6 +1805,10 @@ mod tests {
             );
         }
         assert_eq!(
+            writes("git apply -C 3 <<< '+++ b/x'"),
+            vec![w("/home/dev/project/x", "git apply")]
+        );
+        assert_eq!(
             writes("git apply --stat --apply <<< '+++ b/x'"),
             vec![w("/home/dev/project/x", "git apply")]
         );

@@ -504,6 +504,9 @@ fn git_patching(c: &Command, scope: &Scope, input: Input) -> Option<Patching> {
             }
         } else if t == "-p" {
             strip = it.next().map(|w| w.text.clone());
+        } else if t == "-C" {
+            // `-C 3`: the context lines to match, not a patch file.
+            it.next();
         } else if let Some(v) = t.strip_prefix("-p") {
             strip = Some(v.to_string());
         }
