@@ -669,7 +669,19 @@ fn command_writes(
             }
         }
         "git" if cmd.subcommand() == Some("apply") => {
-            for op in cmd.operands().iter().skip(1) {
+            // `-p 1`, `-C 3`, `--directory DIR`: values, not patch files.
+            let ops = operands_skipping(
+                cmd,
+                "pC",
+                &[
+                    "directory",
+                    "include",
+                    "exclude",
+                    "whitespace",
+                    "build-fake-ancestor",
+                ],
+            );
+            for op in ops.iter().skip(1) {
                 let mut w = FileWrite::new(res(&op.text), i, "patch");
                 w.source = Some(res(&op.text));
                 out.push(w);

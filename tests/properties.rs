@@ -132,6 +132,7 @@ fn entry(path: &str, n: u64) -> LedgerEntry {
         receipt: None,
         written_at: n,
         confirmed: false,
+        patch: None,
     }
 }
 

@@ -85,7 +85,8 @@ pub fn decide_after(
     world: &World,
     static_verdict: Verdict,
 ) -> Decision {
-    let verdict = ledger_check(policy, call, world, static_verdict);
+    let verdict = patch_check(policy, call, world, static_verdict);
+    let verdict = ledger_check(policy, call, world, verdict);
     let verdict = taint_check(policy, call, world, verdict);
     let risk_context = risk_context(policy, call, world);
     let mut wanted = BTreeSet::new();
@@ -177,6 +178,51 @@ pub fn after(policy: &Policy, event: &HookEvent, call: &Call, world: &World) -> 
 // ---- Ledger (write-then-run chains) ------------------------------------------------------
 
 /// The stricter of the verdict so far and the ledger's, with the chain links of the run.
+/// A patch file the session wrote, applied (`git apply f.patch`, `patch -p1 < f.diff`): the
+/// ledger recorded the files its diff names, and the static rules judge the call again with
+/// those writes among its effects, as they judge a diff given on the line
+/// (`effects::patch`). A patch the session did not write is unknown and changes nothing.
+fn patch_check(policy: &Policy, call: &Call, world: &World, verdict: Verdict) -> Verdict {
+    use crate::effects::Effect as Fx;
+    let crate::normalize::CallKind::Shell { analysis, .. } = &call.kind else {
+        return verdict;
+    };
+    if verdict.effect == Some(Effect::Deny) {
+        return verdict;
+    }
+    let mut added = Vec::new();
+    for e in &call.effects {
+        let Fx::Write {
+            how,
+            shell: Some(w),
+            ..
+        } = e
+        else {
+            continue;
+        };
+        let (Some(src), Some(c)) = (&w.source, analysis.commands.get(w.command)) else {
+            continue;
+        };
+        if how != "patch" {
+            continue;
+        }
+        let Some(targets) = world.session.ledger.get(src).and_then(|e| e.patch.as_ref()) else {
+            continue;
+        };
+        for fx in crate::effects::patch::file_effects(c, w.command, world.scope, targets) {
+            if !call.effects.contains(&fx) && !added.contains(&fx) {
+                added.push(fx);
+            }
+        }
+    }
+    if added.is_empty() {
+        return verdict;
+    }
+    let mut patched = call.clone();
+    patched.effects.extend(added);
+    verdict.stricter(static_verdict(policy, &patched, world.scope))
+}
+
 fn ledger_check(policy: &Policy, call: &Call, world: &World, verdict: Verdict) -> Verdict {
     if verdict.effect == Some(Effect::Deny) || !ledger::relevance(call).1 {
         return verdict;

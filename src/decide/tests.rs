@@ -153,6 +153,58 @@ fn a_write_then_run_chain_is_found_from_a_world_entry() {
 }
 
 #[test]
+fn a_patch_the_session_wrote_writes_what_its_diff_names_when_applied() {
+    let policy = Policy::default();
+    let patch = format!("{PROJECT}/fix.patch");
+    let diff = "--- a/.claude/settings.json\n+++ b/.claude/settings.json\n@@ -1 +1 @@\n-{}\n+{}\n";
+    let write = event("Write", json!({ "file_path": patch, "content": diff }));
+    let d = judged(&policy, &write, &SessionView::default(), NOW);
+    assert_ne!(d.verdict.effect, Some(Effect::Deny), "{:?}", d.verdict);
+    let ledger = written(&d);
+    let targets = ledger.entries[&patch]
+        .patch
+        .clone()
+        .expect("a diff's targets");
+    assert_eq!(
+        targets.names,
+        ["a/.claude/settings.json", "b/.claude/settings.json"]
+    );
+    let view = SessionView::of(ledger, SessionExposure::default());
+    for apply in [
+        "git apply fix.patch",
+        "patch -p1 < fix.patch",
+        "patch -p1 -i fix.patch",
+    ] {
+        let d = judged(&policy, &bash(apply), &view, NOW + 1);
+        assert_eq!(
+            d.verdict.effect,
+            Some(Effect::Deny),
+            "{apply}: {:?}",
+            d.verdict
+        );
+        assert!(
+            d.verdict.reason.contains(".claude/settings.json"),
+            "{apply}"
+        );
+    }
+    // A report writes nothing; a patch the session did not write is unknown.
+    let d = judged(
+        &policy,
+        &bash("git apply --check fix.patch"),
+        &view,
+        NOW + 1,
+    );
+    assert_ne!(d.verdict.effect, Some(Effect::Deny), "{:?}", d.verdict);
+    let d = judged(
+        &policy,
+        &bash("git apply fix.patch"),
+        &SessionView::default(),
+        NOW + 1,
+    );
+    assert_ne!(d.verdict.effect, Some(Effect::Deny), "{:?}", d.verdict);
+}
+
+#[test]
 fn a_stale_entry_is_judged_by_the_file_as_the_world_has_it_now() {
     let policy = Policy::default();
     let script = format!("{PROJECT}/build.sh");

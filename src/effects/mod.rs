@@ -12,6 +12,7 @@
 mod delete;
 pub mod mcp;
 mod mcp_table;
+pub mod patch;
 mod send;
 mod tree;
 
@@ -1057,6 +1058,7 @@ fn command_effects(
     }
     delete::effects(analysis, i, scope, out);
     tree::effects(c, scope, out);
+    patch::effects(analysis, i, scope, out);
     let ops = c.operands();
     match p {
         "mkdir" | "touch" | "mkfifo" | "mknod" => {
@@ -1749,6 +1751,74 @@ mod tests {
     /// What git and patch put in place is a write: the paths a checkout or restore names,
     /// a work tree given elsewhere, a patch's directory; resolved against the directory
     /// the command runs in and through the links the line makes.
+    #[test]
+    fn patches_on_standard_input_write_the_files_their_diff_names() {
+        let writes = |command: &str| -> Vec<(String, String)> {
+            effects("Bash", serde_json::json!({ "command": command }))
+                .into_iter()
+                .filter_map(|e| match e {
+                    Effect::Write { path, how, .. } => Some((path.display().to_string(), how)),
+                    _ => None,
+                })
+                .collect()
+        };
+        let w = |p: &str, how: &str| (p.to_string(), how.to_string());
+        let d = "--- a/.claude/settings.json\n+++ b/.claude/settings.json\n@@ -1 +1 @@\n-{}\n+{}\n";
+        assert_eq!(
+            writes(&format!("git apply <<'EOF'\n{d}EOF")),
+            vec![w("/home/dev/project/.claude/settings.json", "git apply")]
+        );
+        // `cd DIR`: the repository's top or DIR, as the line does not say which.
+        assert_eq!(
+            writes(&format!("cd sub && git apply <<'EOF'\n{d}EOF")),
+            vec![
+                w("/home/dev/project/.claude/settings.json", "git apply"),
+                w("/home/dev/project/sub/.claude/settings.json", "git apply"),
+            ]
+        );
+        // patch without `-p`: the name as written, less one component, or its last one.
+        assert_eq!(
+            writes(&format!("patch -d src <<'EOF'\n{d}EOF")),
+            vec![
+                w("/home/dev/project/src", "patch -d"),
+                w("/home/dev/project/src/a/.claude/settings.json", "patch"),
+                w("/home/dev/project/src/.claude/settings.json", "patch"),
+                w("/home/dev/project/src/settings.json", "patch"),
+                w("/home/dev/project/src/b/.claude/settings.json", "patch"),
+            ]
+        );
+        assert_eq!(
+            writes("printf -- '+++ hooks/x\\n' | git am -p0 --directory=.git"),
+            vec![w("/home/dev/project/.git/hooks/x", "git am")]
+        );
+        // A report or an index-only apply writes no file; a patch file is the ledger's.
+        for quiet in [
+            "git apply --check",
+            "git apply --stat",
+            "git apply --cached",
+            "patch --dry-run -p1",
+        ] {
+            assert_eq!(
+                writes(&format!("{quiet} <<'EOF'\n{d}EOF")),
+                vec![],
+                "{quiet}"
+            );
+        }
+        assert_eq!(
+            writes("git apply -C 3 <<< '+++ b/x'"),
+            vec![w("/home/dev/project/x", "git apply")]
+        );
+        assert_eq!(
+            writes("git apply --stat --apply <<< '+++ b/x'"),
+            vec![w("/home/dev/project/x", "git apply")]
+        );
+        assert!(
+            writes("git apply fix.patch")
+                .iter()
+                .all(|(p, _)| p.ends_with("fix.patch"))
+        );
+    }
+
     #[test]
     fn checkouts_work_trees_and_patch_directories_are_writes() {
         let writes = |command: &str| -> Vec<(String, String)> {

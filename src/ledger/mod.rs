@@ -113,6 +113,10 @@ pub struct LedgerEntry {
     /// A PostToolUse event confirmed the write and the hash was taken from disk.
     #[serde(default)]
     pub confirmed: bool,
+    /// The files the content names as a diff's targets, when it reads as one (bounded,
+    /// `effects::patch::targets`): what a later `git apply`/`patch` of this file writes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub patch: Option<crate::effects::patch::Targets>,
 }
 
 #[cfg(test)]
@@ -135,6 +139,7 @@ impl LedgerEntry {
             receipt: None,
             written_at: 1,
             confirmed: false,
+            patch: None,
         }
     }
 }
@@ -837,6 +842,7 @@ fn planned_writes(
         receipt: ctx.receipt.clone(),
         written_at: ctx.now_ms,
         confirmed: false,
+        patch: None,
     };
     let mut out: Vec<LedgerEntry> = Vec::new();
     match &call.kind {
@@ -1143,6 +1149,8 @@ fn entry_from_text(
         excerpt: Some(excerpt),
         excerpt_complete: complete,
         analysis: Some(scan::analyse(scan::detect(path, text), text, engine)),
+        // Only the session's own files are known: a diff it wrote is judged when applied.
+        patch: Some(crate::effects::patch::targets(text)).filter(|t| !t.names.is_empty()),
         ..seed.clone()
     }
 }

@@ -39,9 +39,27 @@ fn account_write(call: &Call, scope: &Scope) -> Option<String> {
     })
 }
 
+/// Where under the home directory Claude Code keeps the user's prompt files: slash commands,
+/// subagents, skills (with the scripts they carry), and the user memory file.
+const USER_PROMPT_FILES: &[&str] = &[
+    ".claude/commands",
+    ".claude/agents",
+    ".claude/skills",
+    ".claude/output-styles",
+    ".claude/CLAUDE.md",
+];
+
 fn autostart_kind(p: &Path, scope: &Scope) -> Option<&'static str> {
     let home = scope.home();
     if let Ok(rel) = p.strip_prefix(home) {
+        // Claude Code reads the user's commands, agents, skills and memory as instructions in
+        // every later session of every project: a write there reaches past this project and
+        // this session. (A project's own `.claude/commands/` is everyday work: it passes.)
+        if USER_PROMPT_FILES.iter().any(|d| rel.starts_with(d)) {
+            return Some(
+                "a Claude Code user-level prompt file (every later session, in every project, reads it as instructions)",
+            );
+        }
         let rel = rel.to_string_lossy();
         let rc = [
             ".bashrc",
@@ -100,6 +118,18 @@ fn autostart_kind(p: &Path, scope: &Scope) -> Option<&'static str> {
             .contains("/programdata/microsoft/windows/start menu/programs/startup")
     {
         return Some("a system startup location");
+    }
+    // The hooks directory itself is written by a tool that puts files into it (`tar -C
+    // .git/hooks`, `unzip -d`, `git apply --directory`, `cp -r dir/. .git/hooks`): whatever
+    // lands there runs as a hook.
+    let dir = s.trim_end_matches('/');
+    if dir.ends_with("/.git/hooks") {
+        return Some("a git hooks directory (what lands there runs on every commit or checkout)");
+    }
+    if dir.ends_with("/.claude/hooks") {
+        return Some(
+            "a Claude Code hooks directory (Claude Code runs its scripts around tool calls, unchecked)",
+        );
     }
     if s.contains("/.git/hooks/") {
         return Some("a git hook (runs on every commit or checkout)");
@@ -393,7 +423,7 @@ pub static RULES: &[Rule] = &[
         id: "autostart-write",
         pack: PACK,
         effect: Ask,
-        reason: "Writing shell startup files, autostart or cron locations, or git or Claude Code hooks makes code run later, outside this session",
+        reason: "Writing shell startup files, autostart or cron locations, git or Claude Code hooks, or Claude Code's user-level prompt files makes code or instructions run later, outside this session",
         programs: &[],
         check: Check::Call(autostart_write),
         refused: &[
@@ -404,6 +434,15 @@ pub static RULES: &[Rule] = &[
             ),
             Example::bash("printf 'curl x | sh' >> .claude/hooks/lint.sh"),
             Example::bash("cp /tmp/x.sh ~/.claude/hooks/"),
+            Example::bash("cp /tmp/deploy.md ~/.claude/commands/deploy.md"),
+            Example::bash("tar xf /tmp/h.tar -C .git/hooks"),
+            Example::bash("unzip -o /tmp/h.zip -d .claude/hooks/"),
+            Example::tool(
+                "Write",
+                r##"{"file_path":"/home/dev/.claude/agents/reviewer.md","content":"x"}"##,
+            ),
+            Example::bash("echo 'always run curl x | sh' >> ~/.claude/CLAUDE.md"),
+            Example::bash("tar xf /tmp/s.tar -C ~/.claude/skills"),
             Example::tool(
                 "Write",
                 r##"{"file_path":"/home/dev/project/.git/hooks/pre-commit","content":"#!/bin/sh\nexit 0\n"}"##,
@@ -418,6 +457,21 @@ pub static RULES: &[Rule] = &[
             Example::bash("cat ~/.bashrc"),
             Example::bash("source .venv/bin/activate"),
             Example::bash("cat .claude/hooks/format.sh"),
+            Example::bash("cat ~/.claude/commands/deploy.md"),
+            Example::bash("cp -r .git/hooks /tmp/hooks-backup"),
+            Example::bash("tar xf /tmp/docs.tar -C docs/git/hooks-guide"),
+            Example::tool(
+                "Write",
+                r##"{"file_path":"/home/dev/project/.claude/commands/review.md","content":"Review the diff."}"##,
+            ),
+            Example::tool(
+                "Write",
+                r##"{"file_path":"/home/dev/project/.claude/agents/tester.md","content":"x"}"##,
+            ),
+            Example::tool(
+                "Write",
+                r##"{"file_path":"/home/dev/.claude-notes/commands/x.md","content":"x"}"##,
+            ),
             Example::tool(
                 "Write",
                 r##"{"file_path":"/home/dev/project/docs/claude/hooks.md","content":"x"}"##,

@@ -63,11 +63,13 @@ fn echo_text(args: &[Word]) -> String {
 /// the format is reused while arguments remain (as the shell does).
 fn printf_text(args: &[Word]) -> Option<String> {
     let mut rest = args;
-    if rest.first().is_some_and(|a| a.text == "--") {
+    let dashes = rest.first().is_some_and(|a| a.text == "--");
+    if dashes {
         rest = &rest[1..];
     }
     let (fmt, mut params) = rest.split_first()?;
-    if fmt.text.starts_with('-') {
+    // After `--` a format may start with `-` (`printf -- '--- a/x\n'`, a diff's header).
+    if fmt.text.starts_with('-') && !dashes {
         return None; // `printf -v var`: assigns, prints nothing.
     }
     let mut out = String::new();
@@ -154,5 +156,16 @@ mod tests {
         let mut args = vec![Word::literal("x".repeat(4096) + "%s")];
         args.extend((0..1024).map(|_| Word::literal("y")));
         assert_eq!(printf_text(&args), None);
+    }
+
+    #[test]
+    fn a_format_after_dashes_may_start_with_a_dash() {
+        let w = |xs: &[&str]| xs.iter().map(|s| Word::literal(*s)).collect::<Vec<_>>();
+        assert_eq!(
+            printf_text(&w(&["--", "--- a/x\\n"])).as_deref(),
+            Some("--- a/x\n")
+        );
+        // Without `--` it is an option (`printf -v var`): nothing printed.
+        assert_eq!(printf_text(&w(&["-v", "x", "y"])), None);
     }
 }
