@@ -1239,6 +1239,25 @@ fn command_executions(
         };
         return command_executions(analysis, scope, i, &shifted, out, depth + 1);
     }
+    // `sh gradlew build`, `bash ./mvnw test`: a build tool's wrapper script run by a shell
+    // is that build tool, and runs the same build files.
+    if matches!(program, "sh" | "bash" | "dash" | "zsh" | "ksh")
+        && let Some((script, rest)) = cmd.args.split_first()
+        && matches!(basename(&script.text), "gradlew" | "mvnw")
+    {
+        let path = if script.text.contains('/') {
+            script.text.clone()
+        } else {
+            format!("./{}", script.text)
+        };
+        let shifted = Command {
+            program: basename(&script.text).to_string(),
+            program_path: path,
+            args: rest.to_vec(),
+            ..cmd.clone()
+        };
+        return command_executions(analysis, scope, i, &shifted, out, depth + 1);
+    }
     // A program named by a path runs that file: `./x.sh`, `/abs/x`, `scripts/x`.
     if cmd.program_path.contains('/') && !cmd.program_path.contains('$') {
         out.push(exec(
@@ -1811,7 +1830,8 @@ fn gradle_files(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<Execution>
 }
 
 /// Maven reads the POM of `-f`/`--file` (a file or a directory) or of the working directory,
-/// and its parent's in the project root. `--version` and `--help` build nothing.
+/// its parent's in the project root, and the POMs of the modules it builds: every `pom.xml`
+/// the session wrote under that directory. `--version` and `--help` build nothing.
 fn maven_files(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<Execution>) {
     let res = |raw: &str| resolve_for(scope, cmd, raw);
     if cmd.args.len() == 1
@@ -1823,19 +1843,24 @@ fn maven_files(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<Execution>)
         return;
     }
     let how = cmd.program.as_str();
-    let mut poms = Vec::new();
-    match cmd.option_value(Some('f'), &["file"]) {
-        Some(f) if f.ends_with(".xml") => poms.push(res(&f)),
-        Some(d) => poms.push(res(&d).join("pom.xml")),
-        None => poms.push(cwd_of(scope, cmd).join("pom.xml")),
+    let dir = match cmd.option_value(Some('f'), &["file"]) {
+        Some(f) if f.ends_with(".xml") => {
+            let pom = res(&f);
+            out.push(exec(pom.clone(), how, i, Some(Language::Maven)));
+            pom.parent().map(Path::to_path_buf).unwrap_or(pom)
+        }
+        Some(d) => res(&d),
+        None => cwd_of(scope, cmd),
+    };
+    if dir != scope.project_root && dir.starts_with(&scope.project_root) {
+        out.push(exec(
+            scope.project_root.join("pom.xml"),
+            how,
+            i,
+            Some(Language::Maven),
+        ));
     }
-    let root = scope.project_root.join("pom.xml");
-    if !poms.contains(&root) {
-        poms.push(root);
-    }
-    for p in poms {
-        out.push(exec(p, how, i, Some(Language::Maven)));
-    }
+    out.push(directory_run(dir, how, i, Language::Maven));
 }
 
 /// `go test`, `go run` and `go generate` compile and run the Go files of the packages they
@@ -3143,8 +3168,16 @@ mod tests {
         assert!(file("gradle -I ci.gradle build", &format!("{p}/ci.gradle")));
         assert!(dir("gradle build", "/home/dev/.gradle/init.d"));
         assert!(runs("gradle --version").is_empty());
-        assert!(file("mvn -q package", &format!("{p}/pom.xml")));
-        assert!(file("mvn -f api verify", &format!("{p}/api/pom.xml")));
+        assert!(dir("mvn -q package", p));
+        assert!(dir("mvn -f api verify", &format!("{p}/api")));
+        assert!(file("mvn -f api verify", &format!("{p}/pom.xml")));
+        assert!(file(
+            "mvn -f ci/pom-ci.xml verify",
+            &format!("{p}/ci/pom-ci.xml")
+        ));
+        assert!(dir("sh gradlew build", p));
+        assert!(file("sh gradlew build", &format!("{p}/gradlew")));
+        assert!(dir("bash ./mvnw -B test", p));
         assert!(dir("go test ./...", p));
         assert!(dir(
             "go test -run TestX -count=1 ./pkg/...",

@@ -475,6 +475,8 @@ fn expand_directories(ledger: &Ledger, execs: Vec<fileops::Execution>) -> Vec<fi
                 Some(Language::Gradle) => {
                     name.ends_with(".gradle") || name.ends_with(".gradle.kts")
                 }
+                // The POMs of the modules a build includes.
+                Some(Language::Maven) => name == "pom.xml",
                 // A package and the packages below it; `testdata` is never compiled.
                 Some(Language::Go) => {
                     name.ends_with(".go")
