@@ -1704,9 +1704,10 @@ fn directory_run(dir: PathBuf, how: &str, command: usize, language: Language) ->
     e
 }
 
-/// `task` runs the first Taskfile of its directory (`-d DIR`), or the one `-t`/`--taskfile`
-/// names (a file, or a directory to look in); found none, it looks in the directories
-/// above, so the project root's counts from a sub-directory. `-g` uses the home directory.
+/// `task` runs the Taskfile of its directory (`-d DIR`) and those it includes, or the one
+/// `-t`/`--taskfile` names (a file, or a directory to look in); found none, it looks in the
+/// directories above, so the project root's counts from a sub-directory. `-g` uses the home
+/// directory's.
 fn task_files(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<Execution>) {
     let res = |raw: &str| resolve_for(scope, cmd, raw);
     let mut dirs: Vec<PathBuf> = Vec::new();
@@ -1715,7 +1716,12 @@ fn task_files(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<Execution>) 
         out.push(exec(p.clone(), "task", i, Some(Language::Taskfile)));
         dirs.push(p);
     } else if cmd.has_flag(Some('g'), &["global"]) {
-        dirs.push(scope.paths.home.clone());
+        // The home directory's own Taskfile only: a run of everything under home would read
+        // most of the session's ledger.
+        for name in crate::scan::TASKFILES {
+            let p = scope.paths.home.join(name);
+            out.push(exec(p, "task", i, Some(Language::Taskfile)));
+        }
     } else {
         let dir = cmd
             .option_value(Some('d'), &["dir"])
@@ -1726,10 +1732,10 @@ fn task_files(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<Execution>) 
             dirs.push(scope.project_root.clone());
         }
     }
+    // A Taskfile includes others (`includes:`), most often the Taskfiles of sub-directories:
+    // every Taskfile the session wrote under the directory counts.
     for d in dirs {
-        for name in crate::scan::TASKFILES {
-            out.push(exec(d.join(name), "task", i, Some(Language::Taskfile)));
-        }
+        out.push(directory_run(d, "task", i, Language::Taskfile));
     }
 }
 
@@ -3149,11 +3155,13 @@ mod tests {
         let file = |line: &str, path: &str| runs(line).contains(&(path.to_string(), false));
         let dir = |line: &str, path: &str| runs(line).contains(&(path.to_string(), true));
         let p = "/home/dev/project";
-        assert!(file("task build", &format!("{p}/Taskfile.yml")));
-        assert!(file("cd sub && task", &format!("{p}/sub/Taskfile.yml")));
-        assert!(file("cd sub && task", &format!("{p}/Taskfile.yml")));
-        assert!(file("task -d web lint", &format!("{p}/web/taskfile.yaml")));
+        assert!(dir("task build", p));
+        assert!(dir("cd sub && task", &format!("{p}/sub")));
+        assert!(dir("cd sub && task", p));
+        assert!(dir("task -d /srv/web lint", "/srv/web"));
         assert!(file("task -t ci/Tasks.yml", &format!("{p}/ci/Tasks.yml")));
+        assert!(file("task -g up", "/home/dev/Taskfile.yml"));
+        assert!(!dir("task -g up", "/home/dev"));
         assert!(dir("cmake -S src -B build", &format!("{p}/src")));
         assert!(dir("cd build && cmake ..", p));
         assert!(dir("/usr/bin/cmake --build build", p));

@@ -477,6 +477,8 @@ fn expand_directories(ledger: &Ledger, execs: Vec<fileops::Execution>) -> Vec<fi
                 }
                 // The POMs of the modules a build includes.
                 Some(Language::Maven) => name == "pom.xml",
+                // The Taskfiles a Taskfile includes.
+                Some(Language::Taskfile) => crate::scan::TASKFILES.contains(&name),
                 // A package and the packages below it; `testdata` is never compiled.
                 Some(Language::Go) => {
                     name.ends_with(".go")
