@@ -1247,16 +1247,21 @@ const CONVENTION_FILES: &[(&[&str], &[&str], Language)] = &[
 /// asked already, and every command would then read the session's ledger.
 fn conventional_runs(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<Execution>) {
     let program = cmd.program.as_str();
-    if program.is_empty() || cmd.program_path.contains('/') {
+    if program.is_empty() {
         return;
     }
     let dir = cwd_of(scope, cmd);
+    // A program named by its path (`/usr/local/bin/jest`, `./node_modules/.bin/jest`) loads
+    // the same files as one found on the search path.
     for (programs, files, language) in CONVENTION_FILES {
         if programs.contains(&program) {
             for f in *files {
                 out.push(looked_up(dir.join(f), program, i, Some(*language)));
             }
         }
+    }
+    if cmd.program_path.contains('/') {
+        return;
     }
     let mut path_dirs: Vec<PathBuf> = Vec::new();
     if let Some((_, path)) = cmd.env.iter().rev().find(|(k, _)| k == "PATH") {
@@ -1320,6 +1325,25 @@ fn command_executions(
         let shifted = Command {
             program: basename(&applet.text).to_string(),
             program_path: applet.text.clone(),
+            args: rest.to_vec(),
+            ..cmd.clone()
+        };
+        return command_executions(analysis, scope, i, &shifted, out, depth + 1);
+    }
+    // `sh gradlew build`, `bash ./mvnw test`: a build tool's wrapper script run by a shell
+    // is that build tool, and runs the same build files.
+    if matches!(program, "sh" | "bash" | "dash" | "zsh" | "ksh")
+        && let Some((script, rest)) = cmd.args.split_first()
+        && matches!(basename(&script.text), "gradlew" | "mvnw")
+    {
+        let path = if script.text.contains('/') {
+            script.text.clone()
+        } else {
+            format!("./{}", script.text)
+        };
+        let shifted = Command {
+            program: basename(&script.text).to_string(),
+            program_path: path,
             args: rest.to_vec(),
             ..cmd.clone()
         };
@@ -1651,6 +1675,26 @@ fn command_executions(
             ));
             return;
         }
+        "task" | "go-task" => {
+            task_files(scope, i, cmd, out);
+            return;
+        }
+        "cmake" | "cmake3" | "ccmake" => {
+            cmake_files(scope, i, cmd, out);
+            return;
+        }
+        "gradle" | "gradlew" => {
+            gradle_files(scope, i, cmd, out);
+            return;
+        }
+        "mvn" | "mvnw" | "mvnd" => {
+            maven_files(scope, i, cmd, out);
+            return;
+        }
+        "go" => {
+            go_files(scope, i, cmd, out);
+            return;
+        }
         "cargo" => {
             if matches!(
                 cmd.subcommand(),
@@ -1740,6 +1784,298 @@ fn command_executions(
                 }
             }
         }
+    }
+}
+
+/// A run of every file of the runner's kind the session wrote under `dir`, at any depth
+/// (`Execution::directory`; the ledger picks the files by `language`).
+fn directory_run(dir: PathBuf, how: &str, command: usize, language: Language) -> Execution {
+    let mut e = exec(dir, how, command, Some(language));
+    e.directory = true;
+    e
+}
+
+/// `task` runs the Taskfile of its directory (`-d DIR`) and those it includes, or the one
+/// `-t`/`--taskfile` names (a file, or a directory to look in); found none, it looks in the
+/// directories above, so the project root's counts from a sub-directory. `-g` uses the home
+/// directory's.
+fn task_files(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<Execution>) {
+    let res = |raw: &str| resolve_for(scope, cmd, raw);
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    if let Some(f) = cmd.option_value(Some('t'), &["taskfile"]) {
+        let p = res(&f);
+        out.push(exec(p.clone(), "task", i, Some(Language::Taskfile)));
+        dirs.push(p);
+    } else if cmd.has_flag(Some('g'), &["global"]) {
+        // The home directory's own Taskfile only: a run of everything under home would read
+        // most of the session's ledger.
+        for name in crate::scan::TASKFILES {
+            let p = scope.paths.home.join(name);
+            out.push(exec(p, "task", i, Some(Language::Taskfile)));
+        }
+    } else {
+        let dir = cmd
+            .option_value(Some('d'), &["dir"])
+            .map(|d| res(&d))
+            .unwrap_or_else(|| cwd_of(scope, cmd));
+        dirs.push(dir.clone());
+        if dir != scope.project_root && dir.starts_with(&scope.project_root) {
+            dirs.push(scope.project_root.clone());
+        }
+    }
+    // A Taskfile includes others (`includes:`), most often the Taskfiles of sub-directories:
+    // every Taskfile the session wrote under the directory counts.
+    for d in dirs {
+        out.push(directory_run(d, "task", i, Language::Taskfile));
+    }
+}
+
+/// `cmake` configures the source directory (`-S DIR`, an operand, or the working directory
+/// with `-B`): its `CMakeLists.txt` and the scripts it includes, at any depth. `-P FILE` runs
+/// a script, `-C FILE` preloads one; `--build DIR` reconfigures when the lists changed, so
+/// the working directory's and the project's count. `-E` is command mode: no script runs.
+fn cmake_files(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<Execution>) {
+    let res = |raw: &str| resolve_for(scope, cmd, raw);
+    if cmd.args.first().is_some_and(|a| a.text == "-E") {
+        return;
+    }
+    for (short, how) in [('P', "cmake -P"), ('C', "cmake -C")] {
+        if let Some(f) = cmd.option_value(Some(short), &[]) {
+            out.push(exec(res(&f), how, i, Some(Language::CMake)));
+        }
+    }
+    if cmd.option_value(Some('P'), &[]).is_some() {
+        return;
+    }
+    let mut sources: Vec<PathBuf> = Vec::new();
+    if let Some(s) = cmd.option_value(Some('S'), &[]) {
+        sources.push(res(&s));
+    } else if cmd
+        .option_value(None, &["build", "install", "open"])
+        .is_some()
+    {
+        sources.push(cwd_of(scope, cmd));
+        sources.push(scope.project_root.clone());
+    } else {
+        let operands = crate::vocab::operands_skipping(
+            cmd,
+            "BCDGPTAUS",
+            &[
+                "build",
+                "install",
+                "open",
+                "preset",
+                "toolchain",
+                "graphviz",
+                "log-level",
+            ],
+        );
+        match operands.first() {
+            Some(src) => sources.push(res(&src.text)),
+            None => sources.push(cwd_of(scope, cmd)),
+        }
+    }
+    sources.dedup();
+    for s in sources {
+        out.push(directory_run(s, "cmake", i, Language::CMake));
+    }
+}
+
+/// Gradle evaluates every build and settings script of the build (`-p`/`--project-dir`, or
+/// the working directory; the settings script may be in the project root above), the ones
+/// `-b`, `-c` and `-I` name, and the user's init scripts (`~/.gradle/init.gradle`,
+/// `~/.gradle/init.d/`). `--version` and `--help` configure nothing.
+fn gradle_files(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<Execution>) {
+    let res = |raw: &str| resolve_for(scope, cmd, raw);
+    if cmd.args.len() == 1
+        && matches!(
+            cmd.args[0].text.as_str(),
+            "--version" | "-v" | "--help" | "-h" | "-?" | "--stop" | "--status"
+        )
+    {
+        return;
+    }
+    let how = cmd.program.as_str();
+    let dir = cmd
+        .option_value(Some('p'), &["project-dir"])
+        .map(|d| res(&d))
+        .unwrap_or_else(|| cwd_of(scope, cmd));
+    for (short, long) in [
+        ('b', "build-file"),
+        ('c', "settings-file"),
+        ('I', "init-script"),
+    ] {
+        if let Some(f) = cmd.option_value(Some(short), &[long]) {
+            out.push(exec(res(&f), how, i, Some(Language::Gradle)));
+        }
+    }
+    if dir != scope.project_root && dir.starts_with(&scope.project_root) {
+        out.push(directory_run(
+            scope.project_root.clone(),
+            how,
+            i,
+            Language::Gradle,
+        ));
+    } else {
+        out.push(directory_run(dir, how, i, Language::Gradle));
+    }
+    let user = scope.paths.home.join(".gradle");
+    for name in ["init.gradle", "init.gradle.kts"] {
+        out.push(exec(user.join(name), how, i, Some(Language::Gradle)));
+    }
+    out.push(directory_run(user.join("init.d"), how, i, Language::Gradle));
+}
+
+/// Maven reads the POM of `-f`/`--file` (a file or a directory) or of the working directory,
+/// its parent's in the project root, and the POMs of the modules it builds: every `pom.xml`
+/// the session wrote under that directory. `--version` and `--help` build nothing.
+fn maven_files(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<Execution>) {
+    let res = |raw: &str| resolve_for(scope, cmd, raw);
+    if cmd.args.len() == 1
+        && matches!(
+            cmd.args[0].text.as_str(),
+            "--version" | "-v" | "--help" | "-h"
+        )
+    {
+        return;
+    }
+    let how = cmd.program.as_str();
+    let dir = match cmd.option_value(Some('f'), &["file"]) {
+        Some(f) if f.ends_with(".xml") => {
+            let pom = res(&f);
+            out.push(exec(pom.clone(), how, i, Some(Language::Maven)));
+            pom.parent().map(Path::to_path_buf).unwrap_or(pom)
+        }
+        Some(d) => res(&d),
+        None => cwd_of(scope, cmd),
+    };
+    if dir != scope.project_root && dir.starts_with(&scope.project_root) {
+        out.push(exec(
+            scope.project_root.join("pom.xml"),
+            how,
+            i,
+            Some(Language::Maven),
+        ));
+    }
+    out.push(directory_run(dir, how, i, Language::Maven));
+}
+
+/// `go test`, `go run` and `go generate` compile and run the Go files of the packages they
+/// are given (a directory, `./...` below one, or `.go` files for `go run`), after `-C DIR`;
+/// a package imports its sub-packages, so every Go file the session wrote under a package's
+/// directory counts. A package named by import path is taken to be the project's.
+fn go_files(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<Execution>) {
+    // Flags of the build and test commands that take a value (`-run X`, `-tags=a,b`).
+    const VALUED: &[&str] = &[
+        "C",
+        "o",
+        "p",
+        "run",
+        "skip",
+        "bench",
+        "benchtime",
+        "count",
+        "cpu",
+        "parallel",
+        "timeout",
+        "tags",
+        "ldflags",
+        "gcflags",
+        "asmflags",
+        "coverprofile",
+        "covermode",
+        "coverpkg",
+        "cpuprofile",
+        "memprofile",
+        "memprofilerate",
+        "blockprofile",
+        "blockprofilerate",
+        "mutexprofile",
+        "mutexprofilefraction",
+        "outputdir",
+        "trace",
+        "exec",
+        "mod",
+        "modfile",
+        "pkgdir",
+        "toolexec",
+        "shuffle",
+        "fuzz",
+        "fuzztime",
+        "fuzzminimizetime",
+        "list",
+        "vet",
+        "overlay",
+        "pgo",
+        "buildmode",
+        "compiler",
+        "installsuffix",
+        "buildvcs",
+        "covermode",
+        "json",
+    ];
+    let words: Vec<&str> = cmd.args.iter().map(|w| w.text.as_str()).collect();
+    let mut at = 0;
+    let mut base = cwd_of(scope, cmd);
+    let mut sub = None;
+    let mut operands: Vec<&str> = Vec::new();
+    while at < words.len() {
+        let w = words[at];
+        at += 1;
+        if let Some(flag) = w.strip_prefix('-') {
+            let flag = flag.trim_start_matches('-');
+            let (name, glued) = match flag.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (flag, None),
+            };
+            // `json` takes no value; listed for `-json=true` only.
+            let value = match glued {
+                Some(v) => Some(v),
+                None if VALUED.contains(&name) && name != "json" => {
+                    at += 1;
+                    words.get(at - 1).copied()
+                }
+                None => None,
+            };
+            if name == "C"
+                && let Some(d) = value
+            {
+                base = resolve_for(scope, cmd, d);
+            }
+            continue;
+        }
+        if sub.is_none() {
+            sub = Some(w);
+            continue;
+        }
+        operands.push(w);
+        // `go run PKG ARGS…`: what follows the package is the program's.
+        if sub == Some("run") && !w.ends_with(".go") {
+            break;
+        }
+    }
+    let Some(sub) = sub.filter(|s| matches!(*s, "test" | "run" | "generate")) else {
+        return;
+    };
+    let how = format!("go {sub}");
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    for op in &operands {
+        let pkg = op.trim_end_matches("/...").trim_end_matches("...");
+        if op.ends_with(".go") {
+            out.push(exec(base.join(op), how.clone(), i, Some(Language::Go)));
+        } else if pkg.is_empty() || pkg.starts_with('.') || pkg.starts_with('/') {
+            let p = if pkg.is_empty() { "." } else { pkg };
+            dirs.push(scope.resolve(&base.join(p).to_string_lossy()));
+        } else if pkg.split('/').next().is_some_and(|h| h.contains('.')) {
+            dirs.push(scope.project_root.clone());
+        }
+    }
+    if operands.is_empty() {
+        dirs.push(base);
+    }
+    dirs.dedup();
+    for d in dirs {
+        out.push(directory_run(d, &how, i, Language::Go));
     }
 }
 
@@ -2919,6 +3255,64 @@ mod tests {
         assert_eq!(e[0].path, p("/home/dev/project/.git/hooks/pre-push"));
     }
     #[test]
+    fn build_tools_run_their_build_files() {
+        // (path, directory) of each run of the line.
+        let runs = |line: &str| -> Vec<(String, bool)> {
+            executions_in(&crate::shell::analyse(line), &scope())
+                .into_iter()
+                .map(|e| (e.path.to_string_lossy().into_owned(), e.directory))
+                .collect()
+        };
+        let file = |line: &str, path: &str| runs(line).contains(&(path.to_string(), false));
+        let dir = |line: &str, path: &str| runs(line).contains(&(path.to_string(), true));
+        let p = "/home/dev/project";
+        assert!(dir("task build", p));
+        assert!(dir("cd sub && task", &format!("{p}/sub")));
+        assert!(dir("cd sub && task", p));
+        assert!(dir("task -d /srv/web lint", "/srv/web"));
+        assert!(file("task -t ci/Tasks.yml", &format!("{p}/ci/Tasks.yml")));
+        assert!(file("task -g up", "/home/dev/Taskfile.yml"));
+        assert!(!dir("task -g up", "/home/dev"));
+        assert!(dir("cmake -S src -B build", &format!("{p}/src")));
+        assert!(dir("cd build && cmake ..", p));
+        assert!(dir("/usr/bin/cmake --build build", p));
+        assert!(file(
+            "cmake -P tools/gen.cmake",
+            &format!("{p}/tools/gen.cmake")
+        ));
+        assert!(runs("cmake -E rm -rf build").is_empty());
+        assert!(dir("./gradlew test", p));
+        assert!(dir("gradle -p lib build", p));
+        assert!(dir("gradle --project-dir /tmp/lib build", "/tmp/lib"));
+        assert!(file("gradle -I ci.gradle build", &format!("{p}/ci.gradle")));
+        assert!(dir("gradle build", "/home/dev/.gradle/init.d"));
+        assert!(runs("gradle --version").is_empty());
+        assert!(dir("mvn -q package", p));
+        assert!(dir("mvn -f api verify", &format!("{p}/api")));
+        assert!(file("mvn -f api verify", &format!("{p}/pom.xml")));
+        assert!(file(
+            "mvn -f ci/pom-ci.xml verify",
+            &format!("{p}/ci/pom-ci.xml")
+        ));
+        assert!(dir("sh gradlew build", p));
+        assert!(file("sh gradlew build", &format!("{p}/gradlew")));
+        assert!(dir("bash ./mvnw -B test", p));
+        assert!(dir("go test ./...", p));
+        assert!(dir(
+            "go test -run TestX -count=1 ./pkg/...",
+            &format!("{p}/pkg")
+        ));
+        assert!(dir("go -C tools generate ./...", &format!("{p}/tools")));
+        assert!(file("go run main.go -v", &format!("{p}/main.go")));
+        assert!(dir(
+            "timeout 60 go run ./cmd/app serve",
+            &format!("{p}/cmd/app")
+        ));
+        assert!(runs("go build ./...").is_empty());
+        assert!(runs("go test net/http").is_empty());
+    }
+
+    #[test]
     fn programs_run_the_files_they_load_by_name_or_find_on_the_path() {
         let runs = |line: &str| -> Vec<(String, bool)> {
             executions_in(&crate::shell::analyse(line), &scope())
@@ -2934,12 +3328,17 @@ mod tests {
             "PATH=./bin:$PATH git status",
             "/home/dev/project/bin/git"
         ));
-        // No lookup past an unknown part of the path, and none for a program named by path.
+        // No lookup past an unknown part of the path, and none on the search path for a
+        // program named by path; its own files it loads all the same.
         assert!(!has(
             "PATH=$X:./bin git status",
             "/home/dev/project/bin/git"
         ));
         assert!(runs("ls -la").is_empty());
-        assert!(runs("./jest").iter().all(|(_, looked_up)| !looked_up));
+        assert!(runs("./jest").contains(&("/home/dev/project/jest".to_string(), false)));
+        assert!(has(
+            "/usr/local/bin/jest --ci",
+            "/home/dev/project/jest.config.js"
+        ));
     }
 }

@@ -47,6 +47,17 @@ pub enum Language {
     /// MCP server configs (`.mcp.json`, `~/.claude.json`, `.cursor/mcp.json`,
     /// `.vscode/mcp.json`): the commands an agent starts as servers.
     McpConfig,
+    /// Taskfiles (`Taskfile.yml`): the shell commands of their tasks, run by `task`.
+    Taskfile,
+    /// CMake scripts (`CMakeLists.txt`, `*.cmake`): the commands of `execute_process`,
+    /// custom commands and the `file()` deletes and downloads, run by `cmake`.
+    CMake,
+    /// Maven's `pom.xml`: the programs `exec-maven-plugin` and `maven-antrun-plugin` start.
+    Maven,
+    /// Gradle build scripts (`build.gradle` in Groovy, `build.gradle.kts` in Kotlin).
+    Gradle,
+    /// Go source files, compiled and run by `go test`, `go run` and `go generate`.
+    Go,
     /// Data or a language without a scanner: no findings.
     Other,
 }
@@ -77,6 +88,11 @@ impl Language {
             Language::Notebook => "notebook",
             Language::McpConfig => "MCP server config",
             Language::CargoConfig => "cargo config",
+            Language::Taskfile => "Taskfile",
+            Language::CMake => "CMake script",
+            Language::Maven => "Maven POM",
+            Language::Gradle => "Gradle build script",
+            Language::Go => "Go",
             Language::Other => "data",
         }
     }

@@ -475,6 +475,22 @@ fn expand_directories(ledger: &Ledger, execs: Vec<fileops::Execution>) -> Vec<fi
                         || (name.starts_with("test_") && name.ends_with(".py"))
                         || name.ends_with("_test.py")
                 }
+                // Every list and module CMake may include, every Gradle script of the build.
+                Some(Language::CMake) => name == "CMakeLists.txt" || name.ends_with(".cmake"),
+                Some(Language::Gradle) => {
+                    name.ends_with(".gradle") || name.ends_with(".gradle.kts")
+                }
+                // The POMs of the modules a build includes.
+                Some(Language::Maven) => name == "pom.xml",
+                // The Taskfiles a Taskfile includes.
+                Some(Language::Taskfile) => crate::scan::TASKFILES.contains(&name),
+                // A package and the packages below it; `testdata` is never compiled.
+                Some(Language::Go) => {
+                    name.ends_with(".go")
+                        && !p
+                            .strip_prefix(&e.path)
+                            .is_ok_and(|r| r.components().any(|c| c.as_os_str() == "testdata"))
+                }
                 _ => false,
             };
             if taken {

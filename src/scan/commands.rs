@@ -515,7 +515,10 @@ pub fn command_lines(
         | Language::Sql
         | Language::Notebook
         | Language::CargoConfig
-        | Language::McpConfig => super::config::command_lines(language, text, sections),
+        | Language::McpConfig
+        | Language::Taskfile
+        | Language::CMake
+        | Language::Maven => super::config::command_lines(language, text, sections),
         other => super::commands_run(other, text),
     }
 }

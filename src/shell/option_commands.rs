@@ -54,6 +54,12 @@ const OPTION_COMMANDS: &[(&[&str], &[&str], RunsAs)] = &[
         RunsAs::ExecEquals,
     ),
     (&["zip"], &["-TT", "--unzip-command"], RunsAs::Line),
+    // `go test -exec PROG` runs the test binary through PROG; `-toolexec` every compiler tool.
+    (
+        &["go"],
+        &["-exec", "--exec", "-toolexec", "--toolexec"],
+        RunsAs::Line,
+    ),
     (&["rsync"], &["-e", "--rsh"], RunsAs::Line),
     (
         &["ssh", "scp", "sftp", "autossh"],
@@ -510,7 +516,8 @@ pub fn option_commands(program: &str, args: &[&str]) -> Vec<(String, String)> {
                     .map(|v| (v, 0))
             } else if a == *option {
                 args.get(i + 1).map(|v| (*v, 1))
-            } else if option.starts_with("--") {
+            } else if option.starts_with("--") || option.len() > 2 {
+                // `--rsh=ssh`, and Go's single-dash long flags: `-exec=prog`.
                 a.strip_prefix(option)
                     .and_then(|v| v.strip_prefix('='))
                     .map(|v| (v, 0))
@@ -956,6 +963,9 @@ mod tests {
         assert_eq!(oc("vim", "+10 f"), Vec::<String>::new());
         assert_eq!(oc("vim", "-c set -c wq"), Vec::<String>::new());
         assert_eq!(oc("gdb", "-batch -ex !id"), ["id"]);
+        assert_eq!(oc("go", "test -exec id ./..."), ["id"]);
+        assert_eq!(oc("go", "test -toolexec=id ./..."), ["id"]);
+        assert_eq!(oc("go", "test -run TestExec ./..."), Vec::<String>::new());
         assert_eq!(oc("gdb", "-ex run -ex bt"), Vec::<String>::new());
         assert_eq!(oc("expect", "-c spawn"), Vec::<String>::new());
         assert_eq!(oc("cp", "-e x y"), Vec::<String>::new());
