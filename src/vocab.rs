@@ -4067,6 +4067,7 @@ mod tests {
         assert_eq!(language_of_program("lua5.4"), Language::Lua);
         assert_eq!(language_of_program("elixir"), Language::Elixir);
         assert_eq!(language_of_program("iex"), Language::Elixir);
+        assert_eq!(language_of_program("mix"), Language::Elixir);
         assert_eq!(
             inline_code(&cmd("lua5.4 -e 'os.exit()'")).as_deref(),
             Some("os.exit()")

@@ -2310,6 +2310,8 @@ fn expression(s: &str, vars: &HashMap<String, String>, concat: &str) -> (Arg, us
         if parts == 0
             && (trimmed.starts_with('[')
                 || trimmed.starts_with("%w[")
+                || trimmed.starts_with("~w(")
+                || trimmed.starts_with("~w[")
                 || trimmed.starts_with("qw(")
                 || trimmed.starts_with("&[")
                 || trimmed.starts_with("vec![")
@@ -2326,7 +2328,10 @@ fn expression(s: &str, vars: &HashMap<String, String>, concat: &str) -> (Arg, us
             };
             let body = &trimmed[open + 1..open + close];
             let consumed = pos + open + close + 1;
-            if trimmed.starts_with("%w[") || trimmed.starts_with("qw(") {
+            if ["%w[", "~w(", "~w[", "qw("]
+                .iter()
+                .any(|w| trimmed.starts_with(w))
+            {
                 return (
                     Arg::List(body.split_whitespace().map(str::to_string).collect()),
                     consumed,
@@ -2483,8 +2488,56 @@ fn split_top(body: &str) -> Vec<&str> {
     out
 }
 
+/// An Elixir string or charlist sigil after its `~` (`c"rm -rf x"`, `s(ls)`, `C'…'`): the value
+/// and bytes used. Lower-case sigils interpolate (`#{…}`, then unknown) and take escapes;
+/// upper-case ones are raw. Heredoc sigils (`~s"""`) are left unknown.
+fn elixir_sigil(s: &str) -> Option<(String, usize)> {
+    let mut chars = s.chars();
+    let letter = chars
+        .next()
+        .filter(|c| matches!(c, 'c' | 's' | 'C' | 'S'))?;
+    let open = chars.next()?;
+    let close = match open {
+        '(' => ')',
+        '[' => ']',
+        '{' => '}',
+        '<' => '>',
+        '"' | '\'' | '|' | '/' => open,
+        _ => return None,
+    };
+    let body = &s[1 + open.len_utf8()..];
+    if body.starts_with(open) && open == close && body[open.len_utf8()..].starts_with(open) {
+        return None;
+    }
+    let raw = letter.is_ascii_uppercase();
+    let mut value = String::new();
+    let mut chars = body.char_indices();
+    while let Some((i, c)) = chars.next() {
+        if c == close {
+            if !raw && value.contains("#{") {
+                return None;
+            }
+            return Some((value, 1 + open.len_utf8() + i + close.len_utf8()));
+        }
+        if c == '\\' && !raw {
+            match chars.next() {
+                Some((_, 'n')) => value.push('\n'),
+                Some((_, 't')) => value.push('\t'),
+                Some((_, other)) => value.push(other),
+                None => return None,
+            }
+        } else {
+            value.push(c);
+        }
+    }
+    None
+}
+
 /// A string literal at the start of `s` without interpolation: the value and bytes used.
 fn literal(s: &str) -> Option<(String, usize)> {
+    if let Some(sigil) = s.strip_prefix('~') {
+        return elixir_sigil(sigil).map(|(v, used)| (v, used + 1));
+    }
     let prefix_len = s
         .chars()
         .take_while(|c| matches!(c, 'r' | 'b' | 'u' | 'R' | 'B' | 'U' | 'f' | 'F'))
@@ -2897,6 +2950,18 @@ mod tests {
         assert_eq!(
             worst(Language::Elixir, "Code.eval_string(Base.decode64!(x))").map(|w| w.1),
             Some("scan/hidden-code".into())
+        );
+        // Sigils: charlists and strings, word lists; an interpolating one is unknown.
+        assert_eq!(
+            judged(
+                Language::Elixir,
+                ":os.cmd(~c\"rm -rf ~\")\nSystem.shell(~S(id))\nSystem.cmd(\"ls\", ~w(-l /tmp))"
+            ),
+            ["rm -rf ~", "id", "ls -l /tmp"]
+        );
+        assert_eq!(
+            worst(Language::Elixir, ":os.cmd(~c\"rm -rf #{d}\")").map(|w| w.1),
+            Some("scan/dynamic-shell".into())
         );
         assert_eq!(worst(Language::Elixir, "IO.puts 1+1"), None);
         assert_eq!(worst(Language::Elixir, "File.rm_rf!(\"_build\")"), None);

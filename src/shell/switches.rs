@@ -41,6 +41,9 @@ pub struct Switches {
     /// A subcommand whose first operand is code (`deno eval CODE`); other subcommands name
     /// no script here (`deno run` is the runners' business).
     pub eval_subcommand: Option<&'static str>,
+    /// A subcommand that runs code as the options say (`mix run -e CODE`); a first word naming
+    /// another subcommand runs nothing named here (`mix test`), an option starts the options.
+    pub run_subcommand: Option<&'static str>,
 }
 
 const NONE: Switches = Switches {
@@ -59,6 +62,7 @@ const NONE: Switches = Switches {
     stdin: "",
     module: "",
     eval_subcommand: None,
+    run_subcommand: None,
 };
 
 const SHELL: Switches = Switches {
@@ -185,6 +189,17 @@ fn named(p: &str) -> Option<Switches> {
             module: "S",
             ..NONE
         },
+        // `mix run -e CODE` evaluates Elixir after the project's code is loaded; `-r` requires a
+        // file, `-p` is a flag.
+        "mix" => Switches {
+            language: "elixir",
+            code: "e",
+            long_code: &["--eval"],
+            value: "r",
+            long_value: &["--require", "--config"],
+            run_subcommand: Some("run"),
+            ..NONE
+        },
         "Rscript" | "R" => Switches {
             language: "r",
             code: "e",
@@ -257,6 +272,25 @@ impl Switches {
                     index: index + 1,
                     offset,
                 },
+                _ => Source::Module,
+            };
+        }
+        if let Some(sub) = self.run_subcommand {
+            let plain = Switches {
+                run_subcommand: None,
+                ..*self
+            };
+            return match args.first() {
+                Some(first) if *first == sub => match plain.source(&args[1..]) {
+                    Source::Code { index, offset } => Source::Code {
+                        index: index + 1,
+                        offset,
+                    },
+                    Source::File(i) => Source::File(i + 1),
+                    Source::Stdin { from } => Source::Stdin { from: from + 1 },
+                    other => other,
+                },
+                Some(first) if first.starts_with('-') => plain.source(args),
                 _ => Source::Module,
             };
         }
@@ -423,6 +457,11 @@ mod tests {
         assert_eq!(source("elixir --sname n -pa ebin --eval C"), "code C");
         assert_eq!(source("iex -S mix"), "module");
         assert_eq!(source("elixir -r lib.exs run.exs"), "file run.exs");
+        assert_eq!(source("mix run -e C"), "code C");
+        assert_eq!(source("mix run --no-halt -r x.exs --eval C"), "code C");
+        assert_eq!(source("mix run priv/seeds.exs"), "file priv/seeds.exs");
+        assert_eq!(source("mix test"), "module");
+        assert_eq!(source("mix run"), "stdin 1");
         assert_eq!(source("tclsh x.tcl"), "file x.tcl");
         assert_eq!(source("deno eval --quiet C"), "code C");
         assert_eq!(source("deno run main.ts"), "module");
