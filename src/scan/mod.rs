@@ -56,6 +56,10 @@ pub fn detect(path: &Path, text: &str) -> Language {
         "R" | "r" => Language::R,
         "jl" => Language::Julia,
         "ex" | "exs" => Language::Elixir,
+        "groovy" | "gvy" | "gradle" => Language::Groovy,
+        "java" | "jsh" => Language::Java,
+        "scala" | "sc" => Language::Scala,
+        "kt" | "kts" => Language::Kotlin,
         "rs" => Language::Rust,
         "mk" | "mak" => Language::Make,
         "" => Language::Shell,
@@ -209,6 +213,10 @@ pub fn analyse_run(
         | Language::R
         | Language::Julia
         | Language::Elixir
+        | Language::Groovy
+        | Language::Java
+        | Language::Scala
+        | Language::Kotlin
         | Language::Rust => script::scan(language, text, engine),
         Language::HookConfig
         | Language::CiWorkflow
@@ -503,6 +511,12 @@ mod robustness {
     const TOKENS: &[&str] = &[
         "os.system(",
         "subprocess.run([",
+        ".execute()",
+        "new File(",
+        ".deleteDir()",
+        ".!",
+        "~c\"",
+        "é",
         "'",
         "\"",
         "`",
@@ -593,6 +607,10 @@ mod robustness {
                 Language::R,
                 Language::Julia,
                 Language::Elixir,
+                Language::Groovy,
+                Language::Java,
+                Language::Scala,
+                Language::Kotlin,
                 Language::Rust,
                 Language::Make,
                 Language::PackageJson,
