@@ -1813,9 +1813,14 @@ fn jvm_receiver(text: &str, end: usize) -> Option<(Receiver, usize, &str)> {
     match last {
         '"' | '\'' => {
             let body = &head[..head.len() - 1];
+            // Literals are short: the search back is bounded, as `balanced` is forward.
+            let mut floor = body.len().saturating_sub(4000);
+            while !body.is_char_boundary(floor) {
+                floor -= 1;
+            }
             let mut at = body.len();
             loop {
-                let i = body[..at].rfind(last)?;
+                let i = floor + body[floor..at].rfind(last)?;
                 if !body[..i].ends_with('\\') {
                     return Some((Receiver::Text, i, &head[i..]));
                 }
@@ -1824,7 +1829,11 @@ fn jvm_receiver(text: &str, end: usize) -> Option<(Receiver, usize, &str)> {
         }
         ']' => {
             let open = open_of(']')?;
-            Some((Receiver::List, open, &head[open..]))
+            // An index (`tasks[i].execute()`) is no list literal.
+            let indexed = head[..open]
+                .trim_end_matches([' ', '\t'])
+                .ends_with(|c: char| c.is_alphanumeric() || matches!(c, '_' | ')' | ']'));
+            (!indexed).then_some((Receiver::List, open, &head[open..]))
         }
         ')' => {
             let open = open_of(')')?;
@@ -3311,7 +3320,7 @@ mod tests {
         assert_eq!(
             judged(
                 Language::Java,
-                "var sb = new StringBuilder(\"abc\"); sb.delete(0, 1); executor.execute(task);"
+                "var sb = new StringBuilder(\"abc\"); sb.delete(0, 1); executor.execute(task); handlers[i].execute();"
             ),
             Vec::<String>::new()
         );
