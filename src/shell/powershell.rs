@@ -60,6 +60,15 @@ const ALIASES: &[&str] = &[
     "iex", "iwr", "irm", "saps", "gci", "sls", "ni", "gi", "gp", "ri",
 ];
 
+/// `iex` given options Invoke-Expression does not have (`iex -e CODE`, `iex -S mix`,
+/// `iex --sname n`): Elixir's shell, not PowerShell's alias.
+fn elixir_iex(stage: &[String]) -> bool {
+    stage.get(1).is_some_and(|w| {
+        let w = w.to_ascii_lowercase();
+        w.starts_with('-') && !"-command".starts_with(w.as_str())
+    })
+}
+
 /// True when the line reads as PowerShell: `$env:` variables, `Verb-Noun` cmdlets in command
 /// position, or .NET type accelerators (`[IO.File]::`).
 pub fn looks_like_powershell(line: &str) -> bool {
@@ -74,7 +83,9 @@ pub fn looks_like_powershell(line: &str) -> bool {
             stage.first().is_some_and(|t| {
                 let t = t.trim_start_matches(['(', '&', ' ', '$']);
                 let t = t.split([' ', ')', '|']).next().unwrap_or(t);
-                cmdlet_verb(t).is_some() || ALIASES.contains(&t.to_ascii_lowercase().as_str())
+                let alias = t.to_ascii_lowercase();
+                cmdlet_verb(t).is_some()
+                    || ALIASES.contains(&alias.as_str()) && !(alias == "iex" && elixir_iex(stage))
             })
         })
     })

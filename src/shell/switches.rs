@@ -41,6 +41,12 @@ pub struct Switches {
     /// A subcommand whose first operand is code (`deno eval CODE`); other subcommands name
     /// no script here (`deno run` is the runners' business).
     pub eval_subcommand: Option<&'static str>,
+    /// A subcommand that runs code as the options say (`mix run -e CODE`); a first word naming
+    /// another subcommand runs nothing named here (`mix test`), an option starts the options.
+    pub run_subcommand: Option<&'static str>,
+    /// Whole words whose value is the script file run (`kotlinc -script x.kts`); with any,
+    /// the other operands are compiled, not run (`kotlinc Main.kt -d app.jar`).
+    pub script_words: &'static [&'static str],
 }
 
 const NONE: Switches = Switches {
@@ -59,6 +65,8 @@ const NONE: Switches = Switches {
     stdin: "",
     module: "",
     eval_subcommand: None,
+    run_subcommand: None,
+    script_words: &[],
 };
 
 const SHELL: Switches = Switches {
@@ -185,6 +193,110 @@ fn named(p: &str) -> Option<Switches> {
             module: "S",
             ..NONE
         },
+        // `mix run -e CODE` evaluates Elixir after the project's code is loaded; `-r` requires a
+        // file, `-p` is a flag.
+        "mix" => Switches {
+            language: "elixir",
+            code: "e",
+            long_code: &["--eval"],
+            value: "r",
+            long_value: &["--require", "--config"],
+            run_subcommand: Some("run"),
+            ..NONE
+        },
+        // Groovy's `-e CODE`, groovysh's `-e`/`--evaluate`; `-cp`, `-D name=value`, `-c
+        // charset`, `-b class` take values; with no script, the code comes on standard input.
+        "groovy" | "groovysh" => Switches {
+            language: "groovy",
+            code: "e",
+            long_code: &["--evaluate"],
+            value: "cDbl",
+            long_value: &[
+                "-cp",
+                "-classpath",
+                "--classpath",
+                "--configscript",
+                "--basescript",
+                "--encoding",
+                "--define",
+            ],
+            ..NONE
+        },
+        // jshell runs its script operands (`-` is standard input, as is no operand); `-R`,
+        // `-J` and `-C` carry a flag glued on.
+        "jshell" => Switches {
+            language: "java",
+            attached: "RJC",
+            long_value: &[
+                "--class-path",
+                "--module-path",
+                "--add-modules",
+                "--add-exports",
+                "--startup",
+                "--feedback",
+                "--execution",
+            ],
+            ..NONE
+        },
+        // The Scala runner and scala-cli: `-e CODE` (`--execute-script`, `--execute-scala`…);
+        // `scala-cli run -e CODE`, other subcommands (`compile`, `test`, `fmt`) run no code
+        // named here.
+        "scala" | "scala-cli" | "scala3" => Switches {
+            language: "scala",
+            code: "e",
+            long_code: &[
+                "--execute-script",
+                "--script-snippet",
+                "--execute-scala",
+                "--scala-snippet",
+            ],
+            value: "iSO",
+            attached: "JD",
+            long_value: &[
+                "-cp",
+                "-classpath",
+                "--classpath",
+                "--scala-version",
+                "--scala",
+                "--server",
+                "--dependency",
+                "--dep",
+                "--jvm",
+                "--main-class",
+                "--java-opt",
+                "--scalac-option",
+                "--repository",
+                "-howtorun",
+            ],
+            run_subcommand: Some("run"),
+            ..NONE
+        },
+        // `kotlinc -e CODE` / `-expression CODE` and `-script x.kts` run code; other operands are
+        // compiled (`kotlinc Main.kt -include-runtime -d app.jar`). Options are whole words.
+        "kotlinc" | "kotlinc-jvm" | "kotlin" => Switches {
+            language: "kotlin",
+            long_code: &["-e", "-expression"],
+            long_value: &[
+                "-d",
+                "-cp",
+                "-classpath",
+                "-jvm-target",
+                "-language-version",
+                "-api-version",
+                "-kotlin-home",
+                "-module-name",
+                "-jdk-home",
+                "-opt-in",
+                "-P",
+                "-howtorun",
+            ],
+            script_words: if p.starts_with("kotlinc") {
+                &["-script"]
+            } else {
+                &[]
+            },
+            ..NONE
+        },
         "Rscript" | "R" => Switches {
             language: "r",
             code: "e",
@@ -260,6 +372,25 @@ impl Switches {
                 _ => Source::Module,
             };
         }
+        if let Some(sub) = self.run_subcommand {
+            let plain = Switches {
+                run_subcommand: None,
+                ..*self
+            };
+            return match args.first() {
+                Some(first) if *first == sub => match plain.source(&args[1..]) {
+                    Source::Code { index, offset } => Source::Code {
+                        index: index + 1,
+                        offset,
+                    },
+                    Source::File(i) => Source::File(i + 1),
+                    Source::Stdin { from } => Source::Stdin { from: from + 1 },
+                    other => other,
+                },
+                Some(first) if first.starts_with('-') => plain.source(args),
+                _ => Source::Module,
+            };
+        }
         let mut i = 0;
         let (mut code_operand, mut stdin) = (false, false);
         let at = |i: usize| args.get(i).copied();
@@ -288,6 +419,12 @@ impl Switches {
                 Some((n, _)) if t.starts_with("--") => (n, true),
                 _ => (t, false),
             };
+            if self.script_words.contains(&name) {
+                return match at(i + 1) {
+                    Some(_) => Source::File(i + 1),
+                    None => Source::Module,
+                };
+            }
             if self.long_code.contains(&name) {
                 return match attached {
                     true => Source::Code {
@@ -355,6 +492,7 @@ impl Switches {
                 offset: 0,
             },
             None if code_operand => Source::MissingCode,
+            Some(_) if !self.script_words.is_empty() => Source::Module,
             Some(_) if !stdin => Source::File(i),
             _ => Source::Stdin { from: i },
         }
@@ -423,6 +561,27 @@ mod tests {
         assert_eq!(source("elixir --sname n -pa ebin --eval C"), "code C");
         assert_eq!(source("iex -S mix"), "module");
         assert_eq!(source("elixir -r lib.exs run.exs"), "file run.exs");
+        assert_eq!(source("mix run -e C"), "code C");
+        assert_eq!(source("mix run --no-halt -r x.exs --eval C"), "code C");
+        assert_eq!(source("mix run priv/seeds.exs"), "file priv/seeds.exs");
+        assert_eq!(source("mix test"), "module");
+        assert_eq!(source("mix run"), "stdin 1");
+        assert_eq!(source("groovy -cp lib -e C"), "code C");
+        assert_eq!(source("groovy build.groovy"), "file build.groovy");
+        assert_eq!(source("groovysh --evaluate C"), "code C");
+        assert_eq!(source("jshell -R-Xmx1g -"), "stdin 2");
+        assert_eq!(source("jshell --class-path lib s.jsh"), "file s.jsh");
+        assert_eq!(source("scala -cp x -e C"), "code C");
+        assert_eq!(source("scala-cli run --scala-snippet C"), "code C");
+        assert_eq!(source("scala-cli compile ."), "module");
+        assert_eq!(source("kotlinc -e C"), "code C");
+        assert_eq!(source("kotlinc -cp lib -expression C"), "code C");
+        assert_eq!(source("kotlinc -script x.kts"), "file x.kts");
+        assert_eq!(
+            source("kotlinc Main.kt -include-runtime -d app.jar"),
+            "module"
+        );
+        assert_eq!(source("kotlin x.main.kts"), "file x.main.kts");
         assert_eq!(source("tclsh x.tcl"), "file x.tcl");
         assert_eq!(source("deno eval --quiet C"), "code C");
         assert_eq!(source("deno run main.ts"), "module");

@@ -1252,6 +1252,12 @@ fn powershell_is_read_as_powershell() {
     assert_eq!(args(find(&an, "rm")), ["-r", "-f", "/"]);
     // A Bash line that merely looks like PowerShell keeps its Bash reading.
     assert_rm_rf_root("Get-Date; rm -rf /");
+    // Elixir's `iex` with its own options is no Invoke-Expression.
+    for line in ["iex -e 'IO.puts(1)'", "iex -S mix", "iex --sname n"] {
+        let an = a(line);
+        assert!(an.findings.is_empty(), "{line}: {an:?}");
+        assert!(an.commands.iter().any(|c| c.program == "iex"), "{line}");
+    }
 }
 
 #[test]

@@ -723,7 +723,7 @@ impl Analyser {
             );
         }
         // A script of the program's own commands on its standard input (`ed <<< '!CMD'`).
-        if super::option_commands::reads_commands_on_stdin(name)
+        if super::option_commands::reads_commands_on_stdin(name, &texts)
             && let Some(script) = self.stdin_script(inv)
         {
             found.extend(
