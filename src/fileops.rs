@@ -695,22 +695,8 @@ fn command_writes(
                 .map(|r| r.target.text.clone());
             let ops = operands_skipping(
                 cmd,
-                "ipdDoBrVYzFg",
-                &[
-                    "input",
-                    "directory",
-                    "output",
-                    "reject-file",
-                    "prefix",
-                    "suffix",
-                    "strip",
-                    "fuzz",
-                    "define",
-                    "basename-prefix",
-                    "version-control",
-                    "quoting-style",
-                    "get",
-                ],
+                crate::vocab::PATCH_VALUES.0,
+                crate::vocab::PATCH_VALUES.1,
             );
             // `patch -d DIR` changes to DIR before anything else: its file operands and `-i`
             // are relative to DIR (a `<` redirect is the shell's, relative to the line's).

@@ -2713,6 +2713,27 @@ pub fn reader_of(program: &str) -> Option<&'static Reader> {
     READERS.iter().find(|r| r.program == program)
 }
 
+/// GNU patch's options that take a value (short letters, long names): its operands are the
+/// file to patch and the patch file, after them.
+pub const PATCH_VALUES: (&str, &[&str]) = (
+    "ipdDoBrVYzFg",
+    &[
+        "input",
+        "directory",
+        "output",
+        "reject-file",
+        "prefix",
+        "suffix",
+        "strip",
+        "fuzz",
+        "define",
+        "basename-prefix",
+        "version-control",
+        "quoting-style",
+        "get",
+    ],
+);
+
 /// Programs outside the reader table and the shapes whose options take a separate value
 /// (short letters, long names): their values are not operands.
 const VALUED_OPTIONS: &[(&str, &str, &[&str])] = &[

@@ -395,25 +395,7 @@ fn patching(c: &Command, scope: &Scope, input: Input) -> Option<Patching> {
         "patch" => {
             // `patch [options] [originalfile [patchfile]]`: a patch file, `-i FILE` or `<`
             // input is not the line's text.
-            let ops = vocab::operands_skipping(
-                c,
-                "ipdDoBrVYzFg",
-                &[
-                    "input",
-                    "directory",
-                    "output",
-                    "reject-file",
-                    "prefix",
-                    "suffix",
-                    "strip",
-                    "fuzz",
-                    "define",
-                    "basename-prefix",
-                    "version-control",
-                    "quoting-style",
-                    "get",
-                ],
-            );
+            let ops = vocab::operands_skipping(c, vocab::PATCH_VALUES.0, vocab::PATCH_VALUES.1);
             let named = c.option_value(Some('i'), &["input"]);
             let from_file = named.as_deref().is_some_and(|f| f != "-")
                 || ops.len() > 1 && ops[1].text != "-"
