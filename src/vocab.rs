@@ -441,6 +441,30 @@ pub fn is_uploader(program: &str) -> bool {
     NETWORK_SENDERS.contains(&program)
 }
 
+/// Senders that carry whatever they are given to any host: a credential piped into one
+/// leaves for wherever the line says.
+pub const RAW_SENDERS: &[&str] = &[
+    "curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "http", "https", "xh", "httpie",
+    "mail", "sendmail", "mutt",
+];
+
+/// Clients that send a credential they are given to their own service (a registry, a forge,
+/// a cloud API), not to a host the line chooses.
+pub const SERVICE_CLIENTS: &[&str] = &[
+    "git",
+    "gh",
+    "glab",
+    "docker",
+    "podman",
+    "helm",
+    "npm",
+    "pnpm",
+    "yarn",
+    "twine",
+    "cargo",
+    "terraform",
+];
+
 /// Programs that send what they read on standard input whenever something feeds it (a pipe,
 /// `<`, a here-document): sockets, remote shells, mail, httpie's request body.
 pub const STDIN_SENDERS: &[&str] = &[

@@ -964,19 +964,27 @@ fn planned_writes(
                     }
                     "patch" => match &w.source {
                         Some(patch) => {
-                            let text = known(patch, &out)
-                                .filter(|e| e.excerpt_complete)
-                                .and_then(|e| e.excerpt)
-                                .or_else(|| read_text(scope, patch));
-                            for target in text.as_deref().map(patch_targets).unwrap_or_default() {
-                                out.push(base(
-                                    &fileops::resolve_for(
-                                        scope,
+                            let prior = known(patch, &out);
+                            let targets =
+                                prior.as_ref().and_then(|e| e.patch.clone()).or_else(|| {
+                                    prior
+                                        .filter(|e| e.excerpt_complete)
+                                        .and_then(|e| e.excerpt)
+                                        .or_else(|| read_text(scope, patch))
+                                        .map(|t| effects::patch::targets(&t))
+                                });
+                            for target in targets
+                                .map(|t| {
+                                    patched_paths(
                                         &analysis.commands[w.command],
-                                        &target,
-                                    ),
-                                    "patch",
-                                ));
+                                        w.command,
+                                        scope,
+                                        &t,
+                                    )
+                                })
+                                .unwrap_or_default()
+                            {
+                                out.push(base(&target, "patch"));
                             }
                         }
                         None => out.push(seed),
@@ -1113,22 +1121,23 @@ fn apply_edit(text: &str, old: &str, new: &str, all: bool) -> String {
     }
 }
 
-/// Files a unified diff changes (`+++ b/path`).
-fn patch_targets(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for line in text.lines() {
-        if let Some(rest) = line.strip_prefix("+++ ") {
-            let path = rest.split('\t').next().unwrap_or(rest).trim();
-            if path == "/dev/null" {
-                continue;
-            }
-            let path = path.strip_prefix("b/").unwrap_or(path).to_string();
-            if !out.contains(&path) {
-                out.push(path);
-            }
-        }
-    }
-    out
+/// The files command `c` (index `i`) writes applying a diff with these targets: as the verdict
+/// reads them (`effects::patch::file_effects`, with the command's `-p`, `--directory` and
+/// work tree), so what the ledger records is what was judged.
+fn patched_paths(
+    c: &crate::shell::Command,
+    i: usize,
+    scope: &Scope,
+    t: &effects::patch::Targets,
+) -> Vec<PathBuf> {
+    effects::patch::file_effects(c, i, scope, t)
+        .into_iter()
+        .filter_map(|fx| match fx {
+            // The directory a diff too long to read lands under is not one written file.
+            effects::Effect::Write { path, how, .. } if how != effects::PATCH_DIR => Some(path),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The text of a file now: from disk when it exists, else the complete excerpt the ledger holds.

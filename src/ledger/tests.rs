@@ -532,10 +532,43 @@ fn excerpts_are_bounded() {
     let (x, complete) = excerpt_of("short");
     assert!(complete);
     assert_eq!(x, "short");
-    assert_eq!(
-        patch_targets("--- a/x.sh\n+++ b/x.sh\n@@\n+++ b/y.py\n--- /dev/null\n+++ /dev/null\n"),
-        vec!["x.sh", "y.py"]
-    );
+}
+
+#[test]
+fn an_applied_patch_records_the_files_its_command_writes() {
+    // The paths follow the command's own reading of the diff: `-p0` keeps `tools/`, and
+    // `--directory` moves git's; a name inside a hunk is content, not a target.
+    let diff = "--- tools/run.sh\n+++ tools/run.sh\n@@ -1 +1,2 @@\n cargo build\n++++ b/x.py\n";
+    for (line, want) in [
+        ("patch -p0 -i fix.patch", "/home/dev/project/tools/run.sh"),
+        (
+            "git apply -p0 --directory=sub fix.patch",
+            "/home/dev/project/sub/tools/run.sh",
+        ),
+    ] {
+        let mut l = Ledger::default();
+        record_with(
+            &mut l,
+            &write("/home/dev/project/fix.patch", diff),
+            &scope(),
+            &FakeEngine,
+            &ctx(1),
+        );
+        record_with(
+            &mut l,
+            &bash(vec![cmd(line)]),
+            &scope(),
+            &FakeEngine,
+            &ctx(2),
+        );
+        let patched: Vec<&str> = l
+            .entries
+            .values()
+            .filter(|e| e.how == "patch")
+            .map(|e| e.path.as_str())
+            .collect();
+        assert_eq!(patched, vec![want], "{line}");
+    }
 }
 
 #[test]

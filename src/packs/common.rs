@@ -570,3 +570,10 @@ pub fn is_pseudo_device(p: &Path) -> bool {
         "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/tty" | "/dev/zero"
     ) || s.starts_with("/dev/fd/")
 }
+
+/// Whether a word, kept as written, substitutes the output of `program` (`"t=$(gh auth
+/// token)"`): words keep an unresolved substitution's text, so this is how a command that
+/// carries another's output is found.
+pub fn substitutes_output_of(text: &str, program: &str) -> bool {
+    (text.contains("$(") || text.contains('`')) && text.contains(program)
+}

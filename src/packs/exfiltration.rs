@@ -1,6 +1,6 @@
 //! exfiltration: secrets or local data sent to another host.
 
-use super::common::{is_local_host, secret_class};
+use super::common::{self, is_local_host, secret_class};
 use super::{Check, Example, Rule};
 use crate::effects::{Effect as Fx, Feed, Part, Payload, Remote, RemoteChange, Sent};
 use crate::normalize::{Call, CallKind, Scope};
@@ -57,7 +57,7 @@ fn secret_out(call: &Call, scope: &Scope) -> Option<String> {
                 let CallKind::Shell { analysis, .. } = &call.kind else {
                     return None;
                 };
-                if !RAW_SENDERS.contains(&p.as_str()) {
+                if !crate::vocab::RAW_SENDERS.contains(&p.as_str()) {
                     return None;
                 }
                 let piped = sent
@@ -101,7 +101,7 @@ fn substituted_credential(sent: &Sent, cred: &crate::shell::Command) -> Option<S
     let p = &sent.program;
     // Words keep an unresolved substitution as written, so the word that carries this one
     // names its program.
-    let carries = |t: &str| (t.contains("$(") || t.contains('`')) && t.contains(&cred.program);
+    let carries = |t: &str| common::substitutes_output_of(t, &cred.program);
     let parts: Vec<Part> = sent
         .items
         .iter()
@@ -161,13 +161,6 @@ fn credential_domains(c: &crate::shell::Command) -> Option<&'static [&'static st
         _ => return None,
     })
 }
-
-/// Senders that carry whatever they are given to any host: a credential piped into one
-/// leaves for wherever the line says.
-const RAW_SENDERS: &[&str] = &[
-    "curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "http", "https", "xh", "httpie",
-    "mail", "sendmail", "mutt",
-];
 
 /// Local data uploaded: a file sent, what is piped or redirected into a sender, commits
 /// pushed to a URL, a file handed to a transfer peer (`croc send f`). A cloud storage CLI's
@@ -413,8 +406,8 @@ fn secret_in_url(call: &Call, _: &Scope) -> Option<String> {
         .into_iter()
         .chain(from_effects)
         .find_map(|(url, host)| {
-            let leaked = crate::redact::redact_text(url) != *url
-                || super::common::secret_var_in(url).is_some();
+            let leaked =
+                crate::redact::redact_text(url) != *url || common::secret_var_in(url).is_some();
             leaked.then(|| {
                 format!(
                     "the URL sent to {} carries a credential",

@@ -196,9 +196,7 @@ fn shown(a: &ShellAnalysis, i: usize, depth: usize) -> bool {
             return true;
         };
         let parent = &a.commands[k];
-        let carries = |w: &crate::shell::Word| {
-            (w.text.contains("$(") || w.text.contains('`')) && w.text.contains(&c.program)
-        };
+        let carries = |w: &crate::shell::Word| common::substitutes_output_of(&w.text, &c.program);
         if parent.env.iter().any(|(_, w)| carries(w)) {
             return false;
         }
@@ -231,30 +229,7 @@ fn shown(a: &ShellAnalysis, i: usize, depth: usize) -> bool {
 /// Clients that send what they are given to a host (judged by the exfiltration pack) rather
 /// than print it.
 fn is_network_client(p: &str) -> bool {
-    matches!(
-        p,
-        "curl"
-            | "wget"
-            | "http"
-            | "https"
-            | "xh"
-            | "httpie"
-            | "git"
-            | "gh"
-            | "glab"
-            | "docker"
-            | "podman"
-            | "helm"
-            | "npm"
-            | "pnpm"
-            | "yarn"
-            | "twine"
-            | "cargo"
-            | "terraform"
-            | "nc"
-            | "ncat"
-            | "socat"
-    )
+    crate::vocab::RAW_SENDERS.contains(&p) || crate::vocab::SERVICE_CLIENTS.contains(&p)
 }
 
 /// A client that prints the request it sends, headers included (`curl -v`, `wget -d`,
