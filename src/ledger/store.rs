@@ -940,6 +940,14 @@ pub(super) fn fetch(
             }
             continue;
         }
+        if key.contains('\0') {
+            // A run's key this version cannot read: fetching nothing for it would judge the
+            // run without its files.
+            return Err(error(
+                path,
+                format!("was asked for rows by an unreadable key {key:?}"),
+            ));
+        }
         fetch_row(&mut stmt, path, view, key)?;
     }
     Ok(())
@@ -1420,6 +1428,9 @@ mod tests {
             (owned(&["/p/Taskfile.yml"]), 1)
         );
         assert_eq!(run_over(&store, "/nowhere", Language::Go), (vec![], 0));
+        // A key of a run this version cannot read is an error, never a run without files.
+        let e = store.read("s", &["/p/\0qx".into()], |_| ()).unwrap_err();
+        assert!(e.to_string().contains("unreadable key"), "{e}");
         // And through the indexes, not a scan of the rows under the directory.
         let conn = store.open("s", false).unwrap().unwrap();
         let plan = |sql: &str| -> String {
