@@ -260,9 +260,14 @@ def run_growth(calls):
         if k == 2:
             return ev(session, "Edit", {"file_path": os.path.join(PROJECT, f"gen/mod_{i - 2}.py"), "old_string": "print", "new_string": "log"})
         if k == 3:
-            return ev(session, "Bash", {"command": "git status && cargo test"})
+            # Every other run is a directory run over the project, whose files the session
+            # wrote: go test ./... takes the .go files under it, pytest the test modules.
+            runs = ["git status && cargo test", "go test ./...", "git status && cargo test", "python3 -m pytest -q gen/"]
+            return ev(session, "Bash", {"command": runs[(i // 5) % 4]})
         return ev(session, "Read", {"file_path": os.path.join(PROJECT, "src/main.rs")})
     first, last, cat_first, cat_last = [], [], [], []
+    # The directory runs alone: a tenth of the calls, too few to move the median of all.
+    dir_first, dir_last = [], []
     for i in range(calls):
         data = json.dumps(event(i)).encode()
         ns, code, out = spawn(PALISADE, data)
@@ -272,14 +277,20 @@ def run_growth(calls):
             cns, _, _ = spawn(CAT, data)
             (first if i < 100 else last).append(ns)
             (cat_first if i < 100 else cat_last).append(cns)
+        if i % 10 == 8 and (i < calls // 10 or i >= calls - calls // 10):
+            (dir_first if i < calls // 10 else dir_last).append(ns)
     f, l = statistics.median(first), statistics.median(last)
     cf, cl = statistics.median(cat_first), statistics.median(cat_last)
-    print(f"Session growth: one session of {calls} calls (writes, edits, runs of the written files, reads).\n")
+    print(f"Session growth: one session of {calls} calls (writes, edits, runs of the written files, directory runs over them, reads).\n")
     print("| calls | palisade median | cat median | ratio to cat |")
     print("|---|---:|---:|---:|")
     print(f"| 1-100 | {ms(f):.2f} ms | {ms(cf):.2f} ms | {f / cf:.2f}x |")
     print(f"| {calls - 99}-{calls} | {ms(l):.2f} ms | {ms(cl):.2f} ms | {l / cl:.2f}x |")
     print(f"\nLast 100 / first 100: **{l / f:.2f}x** (relative to cat in the same windows: {(l / cl) / (f / cf):.2f}x).")
+    if dir_first and dir_last:
+        df, dl = statistics.median(dir_first), statistics.median(dir_last)
+        print(f"\nDirectory runs alone (`go test ./...`, `pytest gen/`; {len(dir_first)} in the first tenth of the calls, {len(dir_last)} in the last): "
+              f"median {ms(df):.2f} ms then {ms(dl):.2f} ms, **{dl / df:.2f}x**.")
 
 
 def run_sizes(rounds, reference=None):

@@ -308,10 +308,13 @@ mod tests {
                 );
             })
             .unwrap();
-        // Made as version 1 made it: no limit tables.
+        // Made as version 1 made it: no limit tables (and no extension column, from 3).
         let c = Connection::open(store.file_for("s")).unwrap();
-        c.execute_batch("DROP TABLE limit_totals; DROP TABLE limit_uses; PRAGMA user_version = 1;")
-            .unwrap();
+        c.execute_batch(
+            "DROP TABLE limit_totals; DROP TABLE limit_uses; DROP INDEX entries_by_ext;
+             ALTER TABLE entries DROP COLUMN ext; PRAGMA user_version = 1;",
+        )
+        .unwrap();
         drop(c);
         assert!(store.take_limits("s", &[session(1)], 1).unwrap().counted);
         assert!(!store.take_limits("s", &[session(1)], 1).unwrap().counted);
@@ -320,7 +323,7 @@ mod tests {
         let v: i64 = c
             .pragma_query_value(None, "user_version", |r| r.get(0))
             .unwrap();
-        assert_eq!(v, 2);
+        assert_eq!(v, 3);
     }
 
     #[test]

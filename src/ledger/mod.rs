@@ -23,12 +23,14 @@
 //! rows it asks for, through a partial `Ledger` view); replay keeps one in memory per case.
 
 mod calls;
+mod dirrun;
 pub mod limits;
 mod session;
 mod store;
 mod taint;
 
 pub use calls::{PreSeen, observe_post, observe_pre};
+use dirrun::DirRun;
 pub use session::{ExposureQuery, SessionChanges, SessionStore, SessionView};
 pub use store::{LedgerError, LedgerStore, read_file};
 
@@ -186,19 +188,21 @@ impl Ledger {
         found
     }
 
-    /// The entries of files under a directory (resolved). A partial view notes the
-    /// directory, with a trailing `/`, as asked for: the store then fetches every row under it.
-    pub fn under(&self, dir: &Path) -> Vec<&LedgerEntry> {
-        let mut key = dir.to_string_lossy().into_owned();
-        if !key.ends_with('/') {
-            key.push('/');
+    /// The entries of the files a run of a directory (resolved) takes. A partial view notes
+    /// the run (`DirRun::key`) as asked for: the store then fetches the rows of those files,
+    /// and no other row under the directory.
+    pub fn files_under(&self, dir: &Path, run: &DirRun) -> Vec<&LedgerEntry> {
+        let mut prefix = dir.to_string_lossy().into_owned();
+        if !prefix.ends_with('/') {
+            prefix.push('/');
         }
         if let Some(m) = &self.misses {
-            m.borrow_mut().insert(key.clone());
+            m.borrow_mut().insert(run.key(&prefix));
         }
         self.entries
-            .range(key.clone()..)
-            .take_while(|(k, _)| k.starts_with(&key))
+            .range(prefix.clone()..)
+            .take_while(|(k, _)| k.starts_with(&prefix))
+            .filter(|(k, _)| run.takes(&prefix, k))
             .map(|(_, e)| e)
             .collect()
     }
@@ -452,9 +456,9 @@ pub fn check_with(
     LedgerVerdict { verdict, links }
 }
 
-/// Runs of a directory become runs of each ledgered file under it that the runner takes: a
-/// CI system reads the directory's YAML files (`.github/workflows/*.yml`), pytest collects
-/// `conftest.py` and test modules (`test_*.py`, `*_test.py`) at any depth.
+/// Runs of a directory become runs of each ledgered file under it that the runner takes
+/// (`DirRun::of`: a CI system reads the directory's YAML files, pytest collects `conftest.py`
+/// and test modules at any depth, `go test ./...` the `.go` files outside `testdata`).
 fn expand_directories(ledger: &Ledger, execs: Vec<fileops::Execution>) -> Vec<fileops::Execution> {
     let mut out = Vec::with_capacity(execs.len());
     for e in execs {
@@ -462,44 +466,15 @@ fn expand_directories(ledger: &Ledger, execs: Vec<fileops::Execution>) -> Vec<fi
             out.push(e);
             continue;
         }
-        for entry in ledger.under(&e.path) {
-            let p = PathBuf::from(&entry.path);
-            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            let taken = match e.language {
-                Some(Language::CiWorkflow) => {
-                    p.parent() == Some(e.path.as_path())
-                        && (name.ends_with(".yml") || name.ends_with(".yaml"))
-                }
-                Some(Language::Python) => {
-                    name == "conftest.py"
-                        || (name.starts_with("test_") && name.ends_with(".py"))
-                        || name.ends_with("_test.py")
-                }
-                // Every list and module CMake may include, every Gradle script of the build.
-                Some(Language::CMake) => name == "CMakeLists.txt" || name.ends_with(".cmake"),
-                Some(Language::Gradle) => {
-                    name.ends_with(".gradle") || name.ends_with(".gradle.kts")
-                }
-                // The POMs of the modules a build includes.
-                Some(Language::Maven) => name == "pom.xml",
-                // The Taskfiles a Taskfile includes.
-                Some(Language::Taskfile) => crate::scan::TASKFILES.contains(&name),
-                // A package and the packages below it; `testdata` is never compiled.
-                Some(Language::Go) => {
-                    name.ends_with(".go")
-                        && !p
-                            .strip_prefix(&e.path)
-                            .is_ok_and(|r| r.components().any(|c| c.as_os_str() == "testdata"))
-                }
-                _ => false,
-            };
-            if taken {
-                out.push(fileops::Execution {
-                    path: p,
-                    directory: false,
-                    ..e.clone()
-                });
-            }
+        let Some(run) = DirRun::of(e.language) else {
+            continue;
+        };
+        for entry in ledger.files_under(&e.path, &run) {
+            out.push(fileops::Execution {
+                path: PathBuf::from(&entry.path),
+                directory: false,
+                ..e.clone()
+            });
         }
     }
     out

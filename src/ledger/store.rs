@@ -2,8 +2,9 @@
 //! session (`<state dir>/ledger/<hash>.db`), named by a hash of the session id (session ids are
 //! untrusted and never reach a path), one row per written path.
 //!
-//! Why SQLite: a call reads and writes only the rows it needs (the primary key is the path, an
-//! index covers the file name and the calls still waiting for their audit receipt), so a call
+//! Why SQLite: a call reads and writes only the rows it needs (the primary key is the path,
+//! indexes cover the file name, its extension and the calls still waiting for their audit
+//! receipt; a directory run reads the rows of the files it takes, `super::dirrun`), so a call
 //! costs the same on the 10,000th call of a session as on the first; and cross-process
 //! concurrency is built in (WAL, one writer at a time, readers never blocked).
 //!
@@ -20,6 +21,7 @@
 //! one leaves no half-made store. A JSON ledger of an earlier version is migrated into the new
 //! store on first use and then removed (a corrupt one is an error, kept for inspection).
 
+use super::dirrun::{DirRun, extension};
 use super::{EXCERPT_BUDGET, Ledger, LedgerEntry, MAX_ENTRIES};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
 use sha2::{Digest, Sha256};
@@ -45,8 +47,9 @@ const WAL_AUTOCHECKPOINT: i32 = 64;
 /// A WAL larger than this is checkpointed and truncated by the next call that opens the store.
 const MAX_WAL_BYTES: u64 = 1024 * 1024;
 /// The shape of the store this version writes (SQLite `user_version`). 2 added the limit
-/// counters (`super::limits`); a store of version 1 is migrated when it is opened.
-const SCHEMA_VERSION: i64 = 2;
+/// counters (`super::limits`), 3 the extension column and its index (`migrate_to_3`); a
+/// store of an earlier version is migrated when it is opened.
+const SCHEMA_VERSION: i64 = 3;
 /// Most passes of one step over a partial view (each pass fetches the rows the last one
 /// missed; chains are followed 4 deep, so a handful suffice).
 pub(super) const MAX_PASSES: usize = 8;
@@ -68,9 +71,11 @@ CREATE TABLE entries(
     pending_receipt INTEGER NOT NULL,
     written_at INTEGER NOT NULL,
     excerpt_bytes INTEGER NOT NULL,
-    body TEXT NOT NULL
+    body TEXT NOT NULL,
+    ext TEXT NOT NULL DEFAULT ''
 ) WITHOUT ROWID;
 CREATE INDEX entries_by_name ON entries(name);
+CREATE INDEX entries_by_ext ON entries(ext, path);
 CREATE INDEX entries_pending ON entries(tool_use_id) WHERE pending_receipt = 1;
 CREATE INDEX entries_by_age ON entries(written_at, path);
 CREATE TABLE totals(
@@ -461,7 +466,7 @@ impl LedgerStore {
         match fs::symlink_metadata(&path) {
             Ok(m) => {
                 check_owned_file(&path, &m)?;
-                return connect(&path).map(|c| Some(self.journal(c)));
+                return connect(&path, self.has_entries()).map(|c| Some(self.journal(c)));
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => return Err(error(&path, format!("could not be read ({e})"))),
@@ -503,7 +508,12 @@ impl LedgerStore {
         let m = fs::symlink_metadata(&path)
             .map_err(|e| error(&path, format!("could not be read ({e})")))?;
         check_owned_file(&path, &m)?;
-        connect(&path).map(|c| Some(self.journal(c)))
+        connect(&path, self.has_entries()).map(|c| Some(self.journal(c)))
+    }
+
+    /// Whether this store holds ledger entries (a sibling's tables are its own).
+    fn has_entries(&self) -> bool {
+        self.schema.contains(&SCHEMA)
     }
 
     /// A connection of a store `without_wal`: its rollback journal is truncated, not deleted,
@@ -562,7 +572,7 @@ pub fn read_file(path: &Path) -> Result<Ledger, LedgerError> {
     let m =
         fs::symlink_metadata(path).map_err(|e| error(path, format!("could not be read ({e})")))?;
     check_owned_file(path, &m)?;
-    read_all(&connect(path)?, path)
+    read_all(&connect(path, true)?, path)
 }
 
 /// Every row of an open store, parsed.
@@ -638,7 +648,9 @@ fn check_owned_file(path: &Path, m: &fs::Metadata) -> Result<(), LedgerError> {
     Ok(())
 }
 
-fn connect(path: &Path) -> Result<Connection, LedgerError> {
+/// Opens a store, migrating one of an earlier version; `entries`: it is a ledger (holds the
+/// entries table), not a sibling store.
+fn connect(path: &Path, entries: bool) -> Result<Connection, LedgerError> {
     let conn = Connection::open_with_flags(
         path,
         OpenFlags::SQLITE_OPEN_READ_WRITE
@@ -653,6 +665,9 @@ fn connect(path: &Path) -> Result<Connection, LedgerError> {
         .map_err(|e| sql_error(path, e))?;
     if version == 1 {
         version = migrate_to_2(&conn).map_err(|e| sql_error(path, e))?;
+    }
+    if version == 2 {
+        version = migrate_to_3(&conn, entries).map_err(|e| sql_error(path, e))?;
     }
     if version != SCHEMA_VERSION {
         return Err(error(
@@ -683,6 +698,45 @@ fn migrate_to_2(conn: &Connection) -> rusqlite::Result<i64> {
         if v == 1 {
             conn.execute_batch(super::limits::SCHEMA)?;
             conn.pragma_update(None, "user_version", 2)?;
+        }
+        conn.pragma_query_value(None, "user_version", |r| r.get(0))
+    })();
+    match done {
+        Ok(v) => conn.execute_batch("COMMIT").map(|_| v),
+        Err(e) => {
+            let _ = conn.execute_batch("ROLLBACK");
+            Err(e)
+        }
+    }
+}
+
+/// Version 2 → 3: the extension column (`dirrun::extension` of each row's name) and its index,
+/// through which a run of a directory finds the files it takes. One transaction under the
+/// write lock, as `migrate_to_2`: a store is either version 2 or wholly version 3, never a
+/// half-filled column read as missing rows. A sibling store (no entries) changes version only.
+fn migrate_to_3(conn: &Connection, entries: bool) -> rusqlite::Result<i64> {
+    conn.execute_batch("BEGIN IMMEDIATE")?;
+    let done = (|| {
+        let v: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+        if v == 2 {
+            if entries {
+                conn.execute_batch(
+                    "ALTER TABLE entries ADD COLUMN ext TEXT NOT NULL DEFAULT '';
+                     CREATE INDEX entries_by_ext ON entries(ext, path);",
+                )?;
+                let rows: Vec<(String, String)> = conn
+                    .prepare("SELECT path, name FROM entries")?
+                    .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+                    .collect::<Result<_, _>>()?;
+                let mut set = conn.prepare("UPDATE entries SET ext = ?1 WHERE path = ?2")?;
+                for (p, name) in &rows {
+                    let x = extension(name);
+                    if !x.is_empty() {
+                        set.execute([x, p])?;
+                    }
+                }
+            }
+            conn.pragma_update(None, "user_version", 3)?;
         }
         conn.pragma_query_value(None, "user_version", |r| r.get(0))
     })();
@@ -878,49 +932,108 @@ pub(super) fn fetch(
         if !fetched.insert(key.clone()) {
             continue;
         }
-        if key.ends_with('/') {
-            // Every row under a directory (`Ledger::under`): paths from `key` up to, not
-            // including, the next string after the prefix (`/` + 1 is `0`).
-            let mut end = key[..key.len() - 1].to_string();
-            end.push('0');
-            let mut under = conn
-                .prepare_cached("SELECT path, body FROM entries WHERE path > ?1 AND path < ?2")
-                .map_err(|e| sql_error(path, e))?;
-            let rows = under
-                .query_map([&key, &end], |r| {
-                    Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
-                })
-                .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
-                .map_err(|e| sql_error(path, e))?;
-            for (p, b) in rows {
-                let e = parse_body(path, &b)?;
-                if e.path != p {
-                    return Err(error(
-                        path,
-                        format!("is corrupt (row {p} holds the entry of {})", e.path),
-                    ));
+        if let Some((prefix, run)) = DirRun::parse(&key) {
+            for p in files_under(conn, path, prefix, &run)? {
+                if fetched.insert(p.clone()) {
+                    fetch_row(&mut stmt, path, view, p)?;
                 }
-                fetched.insert(p.clone());
-                view.entries.insert(p, e);
             }
             continue;
         }
-        let body: Option<String> = stmt
-            .query_row([&key], |r| r.get(0))
-            .optional()
-            .map_err(|e| sql_error(path, e))?;
-        if let Some(b) = body {
-            let e = parse_body(path, &b)?;
-            if e.path != key {
-                return Err(error(
-                    path,
-                    format!("is corrupt (row {key} holds the entry of {})", e.path),
-                ));
-            }
-            view.entries.insert(key, e);
+        if key.contains('\0') {
+            // A run's key this version cannot read: fetching nothing for it would judge the
+            // run without its files.
+            return Err(error(
+                path,
+                format!("was asked for rows by an unreadable key {key:?}"),
+            ));
         }
+        fetch_row(&mut stmt, path, view, key)?;
     }
     Ok(())
+}
+
+/// Puts the row of `key`, when there is one, into `view`.
+fn fetch_row(
+    stmt: &mut rusqlite::CachedStatement<'_>,
+    path: &Path,
+    view: &mut Ledger,
+    key: String,
+) -> Result<(), LedgerError> {
+    let body: Option<String> = stmt
+        .query_row([&key], |r| r.get(0))
+        .optional()
+        .map_err(|e| sql_error(path, e))?;
+    if let Some(b) = body {
+        let e = parse_body(path, &b)?;
+        if e.path != key {
+            return Err(error(
+                path,
+                format!("is corrupt (row {key} holds the entry of {})", e.path),
+            ));
+        }
+        view.entries.insert(key, e);
+    }
+    Ok(())
+}
+
+/// The paths of the rows a run of the directory `prefix` takes, found through the indexes
+/// (`name, path` and `ext, path`: only index entries of the names and extensions the run
+/// takes, under the directory, are read) and checked by the run itself. No body is read here.
+fn files_under(
+    conn: &Connection,
+    path: &Path,
+    prefix: &str,
+    run: &DirRun,
+) -> Result<BTreeSet<String>, LedgerError> {
+    // Paths from `prefix` up to, not including, the next string after it (`/` + 1 is `0`).
+    let mut end = prefix[..prefix.len() - 1].to_string();
+    end.push('0');
+    let mut found = BTreeSet::new();
+    let mut select = |sql: &str, arg: Option<&str>| -> Result<(), LedgerError> {
+        let rows = (|| {
+            let mut stmt = conn.prepare_cached(sql)?;
+            let get = |r: &rusqlite::Row<'_>| r.get::<_, String>(0);
+            match arg {
+                Some(a) => stmt
+                    .query_map([a, prefix, &end], get)?
+                    .collect::<Result<Vec<String>, _>>(),
+                None => stmt
+                    .query_map([prefix, &end], get)?
+                    .collect::<Result<Vec<String>, _>>(),
+            }
+        })()
+        .map_err(|e: rusqlite::Error| sql_error(path, e))?;
+        found.extend(rows.into_iter().filter(|p| run.takes(prefix, p)));
+        Ok(())
+    };
+    for n in &run.names {
+        select(
+            "SELECT path FROM entries WHERE name = ?1 AND path > ?2 AND path < ?3",
+            Some(n),
+        )?;
+    }
+    let ends = run
+        .suffixes
+        .iter()
+        .chain(run.affixes.iter().map(|(_, s)| s));
+    let exts: BTreeSet<&str> = ends.clone().map(|s| extension(s)).collect();
+    if ends.clone().any(|s| !s.contains('.')) {
+        // An ending without an extension to seek by: every row under the directory (each
+        // `DirRun::of` ending has one; this keeps a run of any other shape whole).
+        select(
+            "SELECT path FROM entries WHERE path > ?1 AND path < ?2",
+            None,
+        )?;
+    } else {
+        for x in exts {
+            select(
+                "SELECT path FROM entries WHERE ext = ?1 AND path > ?2 AND path < ?3",
+                Some(x),
+            )?;
+        }
+    }
+    Ok(found)
 }
 
 pub(super) fn upsert(conn: &Connection, path: &Path, e: &LedgerEntry) -> Result<(), LedgerError> {
@@ -930,14 +1043,15 @@ pub(super) fn upsert(conn: &Connection, path: &Path, e: &LedgerEntry) -> Result<
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
+    let ext = extension(&name);
     let pending = e.tool_use_id.is_some() && e.receipt.is_none();
     let excerpt = e.excerpt.as_ref().map_or(0, String::len) as i64;
     conn.prepare_cached(
-        "INSERT INTO entries(path, name, tool_use_id, pending_receipt, written_at, excerpt_bytes, body)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+        "INSERT INTO entries(path, name, tool_use_id, pending_receipt, written_at, excerpt_bytes, body, ext)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
          ON CONFLICT(path) DO UPDATE SET name = excluded.name, tool_use_id = excluded.tool_use_id,
            pending_receipt = excluded.pending_receipt, written_at = excluded.written_at,
-           excerpt_bytes = excluded.excerpt_bytes, body = excluded.body",
+           excerpt_bytes = excluded.excerpt_bytes, body = excluded.body, ext = excluded.ext",
     )
     .and_then(|mut s| {
         s.execute(params![
@@ -947,7 +1061,8 @@ pub(super) fn upsert(conn: &Connection, path: &Path, e: &LedgerEntry) -> Result<
             pending,
             e.written_at as i64,
             excerpt,
-            body
+            body,
+            ext
         ])
     })
     .map_err(|x| sql_error(path, x))?;
@@ -1198,26 +1313,344 @@ mod tests {
         assert_eq!(all.entries["/p/2"].summary, "");
         assert_eq!(store.by_name("s", "1").unwrap().len(), 1);
         assert!(store.by_name("s", "x").unwrap().is_empty());
-        // A directory asked for (`Ledger::under`) brings every row under it, and only those.
+        // A run of a directory asked for (`Ledger::files_under`) brings the rows it takes
+        // under it, and only those: a workflow directory's own YAML files.
         store
             .update("s", |l| {
-                for p in ["/q/w/a.yml", "/q/w/sub/b.yml", "/q/w0", "/q/wa/c.yml"] {
+                for p in [
+                    "/q/w/a.yml",
+                    "/q/w/sub/b.yml",
+                    "/q/w0",
+                    "/q/wa/c.yml",
+                    "/q/w/x.txt",
+                ] {
                     l.entries.insert(p.into(), entry(p, "t"));
                 }
             })
             .unwrap();
+        let ci = DirRun::of(Some(crate::scan::Language::CiWorkflow)).unwrap();
         let under = store
             .read("s", &[], |l| {
-                let mut v: Vec<String> = l
-                    .under(Path::new("/q/w"))
+                let v: Vec<String> = l
+                    .files_under(Path::new("/q/w"), &ci)
                     .iter()
                     .map(|e| e.path.clone())
                     .collect();
-                v.sort();
-                v
+                (v, l.entries.len())
             })
             .unwrap();
-        assert_eq!(under, vec!["/q/w/a.yml", "/q/w/sub/b.yml"]);
+        assert_eq!(under, (vec!["/q/w/a.yml".to_string()], 1));
+    }
+
+    /// The rows a step over a fresh view ends with (each one a body read and parsed: a row
+    /// enters a view only through `fetch_row`) and what `files_under` answered.
+    fn run_over(store: &LedgerStore, dir: &str, language: Language) -> (Vec<String>, usize) {
+        let run = DirRun::of(Some(language)).unwrap();
+        store
+            .read("s", &[], |l| {
+                let v: Vec<String> = l
+                    .files_under(Path::new(dir), &run)
+                    .iter()
+                    .map(|e| e.path.clone())
+                    .collect();
+                (v, l.entries.len())
+            })
+            .unwrap()
+    }
+
+    use crate::scan::Language;
+
+    #[test]
+    fn a_directory_run_reads_only_the_files_it_takes() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path());
+        let taken = [
+            "/p/main.go",
+            "/p/pkg/util.go",
+            "/p/pom.xml",
+            "/p/sub/pom.xml",
+            "/p/tests/conftest.py",
+            "/p/tests/test_app.py",
+            "/p/tests/app_test.py",
+            "/p/build.gradle.kts",
+            "/p/Taskfile.yml",
+        ];
+        let left = [
+            "/p/pkg/testdata/fixture.go",
+            "/p/main.gox",
+            "/p/xpom.xml",
+            "/p/tests/helper.py",
+            "/p/settings.kts",
+            "/other/x.go",
+            "/p0/y.go",
+        ];
+        store
+            .update("s", |l| {
+                // A long session: many files under the directory that no run takes.
+                for i in 0..2000 {
+                    let p = format!("/p/gen/mod_{i}.py");
+                    l.entries.insert(p.clone(), entry(&p, "t"));
+                }
+                for p in taken.iter().chain(&left) {
+                    l.entries.insert(p.to_string(), entry(p, "t"));
+                }
+            })
+            .unwrap();
+        let owned = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            run_over(&store, "/p", Language::Go),
+            (owned(&["/p/main.go", "/p/pkg/util.go"]), 2)
+        );
+        assert_eq!(
+            run_over(&store, "/p/", Language::Maven),
+            (owned(&["/p/pom.xml", "/p/sub/pom.xml"]), 2)
+        );
+        assert_eq!(
+            run_over(&store, "/p/tests", Language::Python),
+            (
+                owned(&[
+                    "/p/tests/app_test.py",
+                    "/p/tests/conftest.py",
+                    "/p/tests/test_app.py"
+                ]),
+                3
+            )
+        );
+        // pytest over the whole project: the 2000 modules' index entries are read (they are
+        // `.py`), none of their bodies.
+        assert_eq!(run_over(&store, "/p", Language::Python).1, 3);
+        assert_eq!(
+            run_over(&store, "/p", Language::Gradle),
+            (owned(&["/p/build.gradle.kts"]), 1)
+        );
+        assert_eq!(
+            run_over(&store, "/p", Language::Taskfile),
+            (owned(&["/p/Taskfile.yml"]), 1)
+        );
+        assert_eq!(run_over(&store, "/nowhere", Language::Go), (vec![], 0));
+        // A key of a run this version cannot read is an error, never a run without files.
+        let e = store.read("s", &["/p/\0qx".into()], |_| ()).unwrap_err();
+        assert!(e.to_string().contains("unreadable key"), "{e}");
+        // And through the indexes, not a scan of the rows under the directory.
+        let conn = store.open("s", false).unwrap().unwrap();
+        let plan = |sql: &str| -> String {
+            let mut stmt = conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
+            let rows = stmt
+                .query_map(["a", "b", "c"], |r| r.get::<_, String>(3))
+                .unwrap();
+            rows.map(|r| r.unwrap()).collect::<Vec<_>>().join("; ")
+        };
+        let by_ext = plan("SELECT path FROM entries WHERE ext = ?1 AND path > ?2 AND path < ?3");
+        assert!(
+            by_ext.contains("COVERING INDEX entries_by_ext (ext=? AND path>? AND path<?)"),
+            "{by_ext}"
+        );
+        let by_name = plan("SELECT path FROM entries WHERE name = ?1 AND path > ?2 AND path < ?3");
+        assert!(
+            by_name.contains("COVERING INDEX entries_by_name (name=? AND path>? AND path<?)"),
+            "{by_name}"
+        );
+    }
+
+    /// The entries table and its indexes as version 2 made them.
+    const V2_ENTRIES: &str = "
+        CREATE TABLE entries(
+            path TEXT PRIMARY KEY NOT NULL,
+            name TEXT NOT NULL,
+            tool_use_id TEXT,
+            pending_receipt INTEGER NOT NULL,
+            written_at INTEGER NOT NULL,
+            excerpt_bytes INTEGER NOT NULL,
+            body TEXT NOT NULL
+        ) WITHOUT ROWID;
+        CREATE INDEX entries_by_name ON entries(name);
+        CREATE INDEX entries_pending ON entries(tool_use_id) WHERE pending_receipt = 1;
+        CREATE INDEX entries_by_age ON entries(written_at, path);
+        CREATE TABLE totals(
+            id INTEGER PRIMARY KEY CHECK (id = 0),
+            entries INTEGER NOT NULL,
+            excerpt_bytes INTEGER NOT NULL
+        );
+        INSERT INTO totals VALUES (0, 0, 0);
+        CREATE TRIGGER entries_added AFTER INSERT ON entries BEGIN
+            UPDATE totals SET entries = entries + 1, excerpt_bytes = excerpt_bytes + new.excerpt_bytes;
+        END;
+        CREATE TRIGGER entries_removed AFTER DELETE ON entries BEGIN
+            UPDATE totals SET entries = entries - 1, excerpt_bytes = excerpt_bytes - old.excerpt_bytes;
+        END;
+        CREATE TRIGGER entries_changed AFTER UPDATE ON entries BEGIN
+            UPDATE totals SET excerpt_bytes = excerpt_bytes - old.excerpt_bytes + new.excerpt_bytes;
+        END;
+    ";
+
+    /// Makes the session's store as an earlier version did: `version` 2 (entries and limit
+    /// counters) or 1 (entries only), holding `paths`, written as that version wrote rows.
+    fn old_store(store: &LedgerStore, version: i64, paths: &[&str]) {
+        let file = store.file_for("s");
+        fs::create_dir_all(file.parent().unwrap()).unwrap();
+        let c = Connection::open(&file).unwrap();
+        c.execute_batch(V2_ENTRIES).unwrap();
+        if version == 2 {
+            c.execute_batch(super::super::limits::SCHEMA).unwrap();
+        }
+        for p in paths {
+            let e = entry(p, "t");
+            let name = Path::new(p).file_name().unwrap().to_str().unwrap();
+            c.execute(
+                "INSERT INTO entries(path, name, tool_use_id, pending_receipt, written_at, excerpt_bytes, body)
+                 VALUES (?1, ?2, 't', 1, 1, 0, ?3)",
+                params![p, name, serde_json::to_string(&e).unwrap()],
+            )
+            .unwrap();
+        }
+        c.pragma_update(None, "user_version", version).unwrap();
+        c.execute_batch("PRAGMA journal_mode = WAL").unwrap();
+    }
+
+    fn columns_and_indexes(file: &Path) -> (Vec<String>, Vec<String>) {
+        let c = Connection::open(file).unwrap();
+        let cols = c
+            .prepare("SELECT name || ' ' || type || ' ' || \"notnull\" || ' ' || ifnull(dflt_value, '') FROM pragma_table_info('entries')")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(|r| r.unwrap())
+            .collect();
+        let idx = c
+            .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'entries' AND sql IS NOT NULL ORDER BY name")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(|r| r.unwrap())
+            .collect();
+        (cols, idx)
+    }
+
+    #[test]
+    fn a_version_2_or_1_store_is_migrated_keeping_every_row() {
+        let paths = [
+            "/p/a.go",
+            "/p/x/b.go",
+            "/p/pom.xml",
+            "/p/Makefile",
+            "/p/.envrc",
+            "/p/m.py",
+        ];
+        let fresh = tempfile::tempdir().unwrap();
+        let made = LedgerStore::new(fresh.path());
+        made.update("s", |l| {
+            l.entries.insert("/a".into(), entry("/a", "t"));
+        })
+        .unwrap();
+        for version in [2, 1] {
+            let dir = tempfile::tempdir().unwrap();
+            let store = LedgerStore::new(dir.path());
+            old_store(&store, version, &paths);
+            let file = store.file_for("s");
+            // The first read migrates, and the run finds its files through the new column.
+            assert_eq!(
+                run_over(&store, "/p", Language::Go),
+                (vec!["/p/a.go".to_string(), "/p/x/b.go".to_string()], 2)
+            );
+            let c = Connection::open(&file).unwrap();
+            let v: i64 = c
+                .pragma_query_value(None, "user_version", |r| r.get(0))
+                .unwrap();
+            assert_eq!(v, SCHEMA_VERSION);
+            let exts: Vec<(String, String)> = c
+                .prepare("SELECT path, ext FROM entries ORDER BY path")
+                .unwrap()
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+                .unwrap()
+                .map(|r| r.unwrap())
+                .collect();
+            let want: Vec<(String, String)> = [
+                ("/p/.envrc", "envrc"),
+                ("/p/Makefile", ""),
+                ("/p/a.go", "go"),
+                ("/p/m.py", "py"),
+                ("/p/pom.xml", "xml"),
+                ("/p/x/b.go", "go"),
+            ]
+            .iter()
+            .map(|(p, x)| (p.to_string(), x.to_string()))
+            .collect();
+            assert_eq!(exts, want, "version {version}");
+            drop(c);
+            // Every row kept, the running totals with them, and the shape of a new store.
+            let all = store.load("s").unwrap();
+            assert_eq!(all.entries.len(), paths.len());
+            assert_eq!(all.entries["/p/pom.xml"], entry("/p/pom.xml", "t"));
+            assert_eq!(
+                columns_and_indexes(&file),
+                columns_and_indexes(&made.file_for("s"))
+            );
+            // Written rows fill the column; the store keeps working as a new one does.
+            store
+                .update("s", |l| {
+                    l.entries.insert("/p/c.go".into(), entry("/p/c.go", "t"));
+                })
+                .unwrap();
+            assert_eq!(run_over(&store, "/p", Language::Go).1, 3);
+            assert!(store.take_limits("s", &[], 1).is_ok());
+        }
+        // A store of a version this one does not know stays an error.
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path());
+        old_store(&store, 2, &paths);
+        let c = Connection::open(store.file_for("s")).unwrap();
+        c.pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+            .unwrap();
+        drop(c);
+        let e = store.read("s", &[], |_| ()).unwrap_err();
+        assert!(e.to_string().contains("schema version 4"), "{e}");
+    }
+
+    #[test]
+    fn a_migration_that_fails_leaves_the_store_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path());
+        old_store(&store, 2, &["/p/a.go", "/p/b.go"]);
+        let file = store.file_for("s");
+        // A row whose name is not text: the migration stops on it, and all of it is undone.
+        let c = Connection::open(&file).unwrap();
+        c.execute(
+            "INSERT INTO entries(path, name, tool_use_id, pending_receipt, written_at, excerpt_bytes, body)
+             VALUES ('/p/z', x'00ff', NULL, 0, 1, 0, '{}')",
+            [],
+        )
+        .unwrap();
+        drop(c);
+        assert!(store.read("s", &[], |_| ()).is_err());
+        assert!(store.update("s", |_| ()).is_err());
+        let (cols, idx) = columns_and_indexes(&file);
+        assert!(!cols.iter().any(|c| c.starts_with("ext ")), "{cols:?}");
+        assert!(!idx.contains(&"entries_by_ext".to_string()), "{idx:?}");
+        let c = Connection::open(&file).unwrap();
+        let v: i64 = c
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .unwrap();
+        assert_eq!(v, 2);
+        let n: i64 = c
+            .query_row("SELECT count(*) FROM entries", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(n, 3);
+    }
+
+    #[test]
+    fn a_sibling_store_of_version_2_changes_version_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let calls = LedgerStore::new(dir.path()).decided_calls();
+        assert_eq!(calls.record_decision("s", Some("t1"), "a", 1).unwrap(), "a");
+        let c = Connection::open(calls.file_for("s")).unwrap();
+        c.pragma_update(None, "user_version", 2).unwrap();
+        drop(c);
+        assert_eq!(calls.record_decision("s", Some("t2"), "b", 2).unwrap(), "a");
+        let c = Connection::open(calls.file_for("s")).unwrap();
+        let v: i64 = c
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .unwrap();
+        assert_eq!(v, SCHEMA_VERSION);
     }
 
     #[test]
