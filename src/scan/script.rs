@@ -602,19 +602,25 @@ fn gradle_dsl(text: &str) -> Option<String> {
     // parentheses.
     static BARE: LazyLock<Pattern> = LazyLock::new(|| {
         re(
-            r"(?:^|[^.\w])((?:project\.)?delete|(?:set)?commandLine|Runtime\.(?:getRuntime\(\)|runtime)\.exec|(?:new[ \t]+)?ProcessBuilder|(?:Files|FileUtils|PathUtils)\.[a-z]\w*|evaluate|Eval\.(?:me|x|xy|xyz))([ \t]+|[ \t]*=[ \t]*)",
+            r"(?:^|[^.\w])((?:project\.)?delete|Runtime\.(?:getRuntime\(\)|runtime)\.exec|(?:new[ \t]+)?ProcessBuilder|(?:Files|FileUtils|PathUtils)\.[a-z]\w*|evaluate|Eval\.(?:me|x|xy|xyz))([ \t]*=[ \t]*|[ \t]+)|\b((?:set)?commandLine)([ \t]*=[ \t]*|[ \t]+)",
         )
     });
     static DELETE: LazyLock<Pattern> = LazyLock::new(|| re(r"(^|[^.\w])(?:project\.)?delete\s*\("));
     static COMMAND_LINE: LazyLock<Pattern> = LazyLock::new(|| re(r"\b(?:set)?commandLine\s*\("));
     static WRAPPER: LazyLock<Pattern> =
         LazyLock::new(|| re(r"(?:\b[A-Za-z_]\w*[ \t]*\.[ \t]*)*\b(?:fileTree|files?)[ \t]*\("));
-    let text = EXECUTABLE.replace_all(text, "commandLine $1,$2");
+    // The separator's newlines are kept (lines keep their numbers), a `;` is not: the
+    // arguments go on.
+    let text = EXECUTABLE.replace_all(text, |c: &regex::Captures| {
+        let newlines: String = c[2].chars().filter(|&ch| ch == '\n').collect();
+        format!("commandLine {}, {newlines}", &c[1])
+    });
     let text = then(text, |t| {
         let mut out = String::new();
         let mut at = 0;
         for c in BARE.captures_iter(t).take(MAX_OPERATIONS) {
-            let (Some(name), Some(sep)) = (c.get(1), c.get(2)) else {
+            // `commandLine` is the task's own, on `it.` or `project.` too.
+            let (Some(name), Some(sep)) = (c.get(1).or(c.get(3)), c.get(2).or(c.get(4))) else {
                 continue;
             };
             let next = t[sep.end()..].chars().next();
@@ -3509,6 +3515,14 @@ mod tests {
             ]
         );
         // Kotlin: `commandLine(…)`, `ProcessBuilder(listOf(…))`, `Runtime.exec(arrayOf(…))`.
+        // A property set and a call on the task (`it.commandLine …`), without parentheses.
+        assert_eq!(
+            judged(
+                Language::Gradle,
+                "exec { commandLine = ['sh', '-c', 'a'] }\ntasks.register('x', Exec) { it.commandLine 'b', 'c' }\nRuntime.getRuntime().exec 'd'\nexec { executable 'sh'; args '-c', 'e' }\nexec { executable(\"sh\"); args(\"-c\", \"f\") }\n"
+            ),
+            ["d", "sh -c a", "b c", "sh -c e", "sh -c f"]
+        );
         assert_eq!(
             judged(
                 Language::Gradle,
