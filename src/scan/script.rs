@@ -468,49 +468,63 @@ static ELIXIR: LazyLock<Patterns> = LazyLock::new(|| Patterns {
 /// `java.nio.file.Files`, commons-io's `FileUtils`), so one table reads them; what each adds
 /// on a receiver (`"cmd".execute()`, `"cmd".!`, `new File(p).deleteDir()`,
 /// `File(p).deleteRecursively()`) is first written as those calls (`jvm_receivers`).
-static JVM: LazyLock<Patterns> = LazyLock::new(|| Patterns {
-    calls: calls(&[
-        (Op::Shell, r"\bRuntime\.(?:getRuntime\(\)|runtime)\.exec"),
-        (Op::Spawn, r"\bProcessBuilder"),
-        (
-            Op::RemoveTree,
-            r"\bFileUtils\.(?:deleteDirectory|forceDelete|deleteQuietly)|\bPathUtils\.deleteDirectory",
+static JVM: LazyLock<Patterns> = LazyLock::new(|| jvm_table(jvm_receivers));
+
+/// Gradle build scripts, in Groovy (`build.gradle`) and Kotlin (`build.gradle.kts`): the JVM
+/// table, with Gradle's own DSL forms written as JVM calls before the receivers are
+/// (`gradle_forms`).
+static GRADLE: LazyLock<Patterns> = LazyLock::new(|| jvm_table(gradle_forms));
+
+/// The one table the JVM languages and Gradle scripts are read by, `imports` the rewriting of
+/// what each writes differently.
+fn jvm_table(imports: fn(&str) -> Option<String>) -> Patterns {
+    Patterns {
+        calls: calls(&[
+            (Op::Shell, r"\bRuntime\.(?:getRuntime\(\)|runtime)\.exec"),
+            (Op::Spawn, r"\bProcessBuilder"),
+            (
+                Op::RemoveTree,
+                r"\bFileUtils\.(?:deleteDirectory|forceDelete|deleteQuietly)|\bPathUtils\.deleteDirectory",
+            ),
+            (Op::Remove, r"\bFiles\.(?:delete|deleteIfExists)"),
+            (
+                Op::Read,
+                r"\bFiles\.(?:readString|readAllBytes|readAllLines|lines|newBufferedReader|newInputStream)|\bnew\s+(?:FileReader|FileInputStream)|\bFileUtils\.readFileToString|\bSource\.fromFile",
+            ),
+            (
+                Op::Write,
+                r"\bFiles\.(?:writeString|write|appendString|newBufferedWriter|newOutputStream)|\bnew\s+(?:FileWriter|FileOutputStream|PrintWriter)|\bFileUtils\.writeStringToFile",
+            ),
+            (
+                Op::Copy,
+                r"\bFiles\.copy|\bFileUtils\.(?:copyFile|copyDirectory)",
+            ),
+            (Op::Move, r"\bFiles\.move|\bFileUtils\.moveFile"),
+        ]),
+        // A shell or engine named alone (`new GroovyShell(b)`, `ScriptEngineManager`) after the
+        // call forms, so a call's own arguments are what is looked at where there is one.
+        eval: re(
+            r"\bevaluate\s*\(|\bEval\.(?:me|x|xy|xyz)\s*\(|\bGroovyShell\b[^\n]*\.(?:evaluate|parse|run)\s*\(|\bScriptEngine\w*\b[^\n]*\.eval\s*\(|\bJShell\.create\(\)[^\n]*\.eval\s*\(|\bGroovyShell\b|\bScriptEngineManager\b",
         ),
-        (Op::Remove, r"\bFiles\.(?:delete|deleteIfExists)"),
-        (
-            Op::Read,
-            r"\bFiles\.(?:readString|readAllBytes|readAllLines|lines|newBufferedReader|newInputStream)|\bnew\s+(?:FileReader|FileInputStream)|\bFileUtils\.readFileToString|\bSource\.fromFile",
+        hidden: re(
+            r"Base64\.(?:getDecoder|getMimeDecoder|getUrlDecoder|decode)|\.decodeBase64\(\)|\bURL\s*\(|\.toURL\(\)|\bURI\.create\s*\(|\bHttpClient\b|\.openStream\(\)|\bSource\.fromURL",
         ),
-        (
-            Op::Write,
-            r"\bFiles\.(?:writeString|write|appendString|newBufferedWriter|newOutputStream)|\bnew\s+(?:FileWriter|FileOutputStream|PrintWriter)|\bFileUtils\.writeStringToFile",
+        network: re(
+            r"\bURL\s*\(|\.toURL\(\)|\bURI\.create\s*\(|\bHttp(?:Client|Request|URLConnection)\b|\bOkHttpClient\b|\bSocket\s*\(|\bopenConnection\s*\(|\bSource\.fromURL",
         ),
-        (
-            Op::Copy,
-            r"\bFiles\.copy|\bFileUtils\.(?:copyFile|copyDirectory)",
+        home: re(
+            r#"\bSystem\.getProperty\(\s*["']user\.home["']\s*\)|\bSystem\.properties\[\s*["']user\.home["']\s*\]|\bSystem\.getenv\(\s*["']HOME["']\s*\)|\bSystem\.getenv\(\)\s*\[\s*["']HOME["']\s*\]|\bSystem\.env\.HOME\b|\bsys\.props\(\s*"user\.home"\s*\)|\bsys\.env\(\s*"HOME"\s*\)|\bos\.home\b"#,
         ),
-        (Op::Move, r"\bFiles\.move|\bFileUtils\.moveFile"),
-    ]),
-    eval: re(
-        r"\bevaluate\s*\(|\bEval\.(?:me|x|xy|xyz)\s*\(|\bGroovyShell\b[^\n]*\.(?:evaluate|parse|run)\s*\(|\bScriptEngine\w*\b[^\n]*\.eval\s*\(|\bJShell\.create\(\)[^\n]*\.eval\s*\(",
-    ),
-    hidden: re(
-        r"Base64\.(?:getDecoder|getMimeDecoder|getUrlDecoder|decode)|\.decodeBase64\(\)|\bnew\s+URL\s*\(|\.toURL\(\)|\bURI\.create\s*\(|\bHttpClient\b|\.openStream\(\)|\bSource\.fromURL",
-    ),
-    network: re(
-        r"\bnew\s+URL\s*\(|\.toURL\(\)|\bURI\.create\s*\(|\bHttp(?:Client|Request|URLConnection)\b|\bOkHttpClient\b|\bnew\s+Socket\s*\(|\bSocket\s*\(|\bSource\.fromURL",
-    ),
-    home: re(
-        r#"\bSystem\.getProperty\(\s*["']user\.home["']\s*\)|\bSystem\.getenv\(\s*["']HOME["']\s*\)|\bSystem\.getenv\(\)\s*\[\s*["']HOME["']\s*\]|\bsys\.props\(\s*"user\.home"\s*\)|\bsys\.env\(\s*"HOME"\s*\)|\bos\.home\b"#,
-    ),
-    home_interp: OnceLock::new(),
-    backticks: None,
-    assign: re(
-        r#"(?m)(?:^|[;{])[ \t]*(?:(?:final|def|val|var|String)[ \t]+)*([A-Za-z_]\w*)(?:[ \t]*:[ \t]*String)?[ \t]*=[ \t]*"#,
-    ),
-    concat: "+",
-    imports: jvm_receivers,
-});
+        home_interp: OnceLock::new(),
+        backticks: None,
+        // `def`, `val`, `final String`, `private static File`, Kotlin's `val x: String =`.
+        assign: re(
+            r#"(?m)(?:^|[;{])[ \t]*(?:(?:final|def|val|var|static|private|const|String|File)[ \t]+)*([A-Za-z_]\w*)(?:[ \t]*:[ \t]*\w+\??)?[ \t]*=[ \t]*"#,
+        ),
+        concat: "+",
+        imports,
+    }
+}
 
 static RUST: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     calls: calls(&[
@@ -534,54 +548,6 @@ static RUST: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     assign: re(r#"(?m)^[ \t]*let[ \t]+(?:mut[ \t]+)?([a-z_]\w*)(?:[ \t]*:[^=]+)?[ \t]*=[ \t]*"#),
     concat: "+",
     imports: no_imports,
-});
-
-/// Gradle build scripts, in Groovy (`build.gradle`) and Kotlin (`build.gradle.kts`); the
-/// forms the patterns do not read as calls are rewritten first (`gradle_forms`).
-static GRADLE: LazyLock<Patterns> = LazyLock::new(|| {
-    Patterns {
-    // Groovy calls a method on its arguments without parentheses too: `commandLine 'sh', …`,
-    // `delete fileTree(…)`; a property can be assigned a list (`commandLine = [...]`).
-    calls: [
-        (Op::Shell, r"\b__execute|\bRuntime\.getRuntime\(\)\.exec"),
-        (
-            Op::Spawn,
-            r"\bcommandLine|(?:\bnew[ \t]+)?\bProcessBuilder",
-        ),
-        (
-            Op::RemoveTree,
-            r"(?:^|[^.\w])delete|\bproject\.delete|\b__rmtree|\bFileUtils\.(?:deleteDirectory|forceDelete)",
-        ),
-        (Op::Remove, r"\b__rm|\bFiles\.(?:delete|deleteIfExists)"),
-        (
-            Op::Read,
-            r"\b__read|\bFiles\.(?:readString|readAllBytes|readAllLines)",
-        ),
-    ]
-    .iter()
-    .map(|(op, p)| {
-        (
-            *op,
-            re(&format!(r#"(?:{p})(?:\s*\(\s*|[ \t]+["'\[]|[ \t]*=[ \t]*)"#)),
-        )
-    })
-    .collect(),
-    eval: re(r"\bEval\.(?:me|x|xy|xyz)\s*\(|\bGroovyShell\b|\bScriptEngineManager\b"),
-    hidden: re(r"\bBase64\.getDecoder\(\)|\.decodeBase64\(\)|\.toURL\(\)\.(?:text|getText)"),
-    network: re(
-        r"\bURL\(|\.toURL\(\)|\bHttpClient\b|\bHttpURLConnection\b|\bSocket\(|\bopenConnection\(|\bOkHttpClient\b",
-    ),
-    home: re(
-        r#"System\.getProperty\(\s*["']user\.home["']\s*\)|System\.getenv\(\s*["']HOME["']\s*\)|System\.getenv\(\)\[\s*["']HOME["']\s*\]|System\.env\.HOME\b|System\.properties\[\s*["']user\.home["']\s*\]"#,
-    ),
-    home_interp: OnceLock::new(),
-    backticks: None,
-    assign: re(
-        r#"(?m)(?:^|;)[ \t]*(?:(?:def|val|var|final|static|private|const|String|File)[ \t]+)*([A-Za-z_]\w*)(?:[ \t]*:[ \t]*\w+\??)?[ \t]*=[ \t]*"#,
-    ),
-    concat: "+",
-    imports: gradle_forms,
-}
 });
 
 /// Go source files: `exec.Command`, the `os` package's deletes, reads and renames, and the
@@ -613,72 +579,127 @@ static GO: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     imports: go_forms,
 });
 
-/// Groovy and Kotlin forms written as the calls the patterns read, line numbers kept:
-/// home expressions first (so a file wrapper around one is a literal), then arrays and lists
-/// as `[…]` (`new String[]{…}`, `listOf(…)`), file wrappers around a literal as the literal
-/// (`fileTree('~')`, `new File("~")`, `Paths.get("~")`), a string or list run
-/// (`"cmd".execute()`) as `__execute(…)`, a file deleted or read by a method on it
-/// (`.deleteDir()`, `.deleteRecursively()`, `.delete()`, `.text`) as `__rmtree`, `__rm`,
-/// `__read`, and an `exec { executable 'sh'; args '-c', … }` as its `commandLine`.
+/// A Gradle script as the JVM table reads it: Gradle's own DSL forms first (`gradle_dsl`),
+/// then the receivers every JVM language has (`jvm_receivers`).
 fn gradle_forms(text: &str) -> Option<String> {
-    static ARRAY: LazyLock<Pattern> = LazyLock::new(|| {
-        re(
-            r"\bnew[ \t]+String[ \t]*\[[ \t]*\][ \t]*\{([^{}\n]*)\}|\b(?:arrayOf|listOf|mutableListOf|Arrays\.asList|List\.of)\(([^()\n]*)\)",
-        )
-    });
-    static WRAPPER: LazyLock<Pattern> = LazyLock::new(|| {
-        re(
-            r#"(?:\bnew[ \t]+(?:java\.io\.)?File|\bfileTree|\bfiles?|\bproject\.(?:files?|fileTree)|\bFile|\bPaths\.get|\bPath\.of)\(\s*("[^"\n]*"|'[^'\n]*')\s*\)"#,
-        )
-    });
-    static EXECUTE: LazyLock<Pattern> =
-        LazyLock::new(|| re(r#"("[^"\n]*"|'[^'\n]*'|\[[^\[\]\n]*\])\s*\.execute\(\s*(\))?"#));
-    static METHOD: LazyLock<Pattern> = LazyLock::new(|| {
-        re(
-            r#"("[^"\n]*"|'[^'\n]*')\s*\.(deleteDir\(\)|deleteRecursively\(\)|delete\(\)|text\b|getText\(\)|readText\(\)|readBytes\(\)|bytes\b)"#,
-        )
-    });
+    let dsl = gradle_dsl(text);
+    jvm_receivers(dsl.as_deref().unwrap_or(text)).or(dsl)
+}
+
+/// Gradle's DSL forms written as the JVM calls they make, line numbers kept: an `exec {
+/// executable 'sh'; args '-c', … }` as its `commandLine`; a method called the Groovy way,
+/// without parentheses (`commandLine 'sh', …`, `delete 'x'`), or set as a property
+/// (`commandLine = […]`) as a call; then `commandLine(…)` as `ProcessBuilder(…)`, the
+/// project's `delete(…)` as `FileUtils.deleteDirectory(…)`, and a file wrapper of one argument
+/// (`file(p)`, `fileTree(p)`, `project.files(p)`) as the `new File(p)` it stands for.
+fn gradle_dsl(text: &str) -> Option<String> {
     static EXECUTABLE: LazyLock<Pattern> = LazyLock::new(|| {
         re(
             r#"\bexecutable[ \t]*(?:=[ \t]*)?\(?[ \t]*("[^"\n]*"|'[^'\n]*')[ \t]*\)?([ \t]*(?:\r?\n|;)\s*)args[ \t]*(?:=[ \t]*)?\(?"#,
         )
     });
-    let text = substitute_home_in(text, &GRADLE);
-    let text = then(text, |t| {
-        ARRAY.replace_all(t, |c: &regex::Captures| {
-            format!("[{}]", c.get(1).or(c.get(2)).map_or("", |m| m.as_str()))
-        })
+    // The calls the JVM table reads and Gradle's own, where Groovy lets them go without
+    // parentheses.
+    static BARE: LazyLock<Pattern> = LazyLock::new(|| {
+        re(
+            r"(?:^|[^.\w])((?:project\.)?delete|Runtime\.(?:getRuntime\(\)|runtime)\.exec|(?:new[ \t]+)?ProcessBuilder|(?:Files|FileUtils|PathUtils)\.[a-z]\w*|evaluate|Eval\.(?:me|x|xy|xyz))([ \t]*=[ \t]*|[ \t]+)|\b((?:set)?commandLine)([ \t]*=[ \t]*|[ \t]+)",
+        )
     });
-    let mut text = text;
-    // Wrappers nest (`file(new File("~"))`): a few rounds.
-    for _ in 0..3 {
-        let next = match WRAPPER.replace_all(&text, "$1") {
-            Cow::Owned(next) if next != *text => next,
-            _ => break,
-        };
-        text = Cow::Owned(next);
-    }
-    let text = then(text, |t| {
-        EXECUTE.replace_all(t, |c: &regex::Captures| {
-            let tail = if c.get(2).is_some() { ")" } else { ", " };
-            format!("__execute({}{tail}", &c[1])
-        })
+    static DELETE: LazyLock<Pattern> = LazyLock::new(|| re(r"(^|[^.\w])(?:project\.)?delete\s*\("));
+    static COMMAND_LINE: LazyLock<Pattern> = LazyLock::new(|| re(r"\b(?:set)?commandLine\s*\("));
+    static WRAPPER: LazyLock<Pattern> =
+        LazyLock::new(|| re(r"(?:\b[A-Za-z_]\w*[ \t]*\.[ \t]*)*\b(?:fileTree|files?)[ \t]*\("));
+    // The separator's newlines are kept (lines keep their numbers), a `;` is not: the
+    // arguments go on.
+    let text = EXECUTABLE.replace_all(text, |c: &regex::Captures| {
+        let newlines: String = c[2].chars().filter(|&ch| ch == '\n').collect();
+        format!("commandLine {}, {newlines}", &c[1])
     });
     let text = then(text, |t| {
-        METHOD.replace_all(t, |c: &regex::Captures| {
-            let call = match &c[2] {
-                "deleteDir()" | "deleteRecursively()" => "__rmtree",
-                "delete()" => "__rm",
-                _ => "__read",
+        let mut out = String::new();
+        let mut at = 0;
+        for c in BARE.captures_iter(t).take(MAX_OPERATIONS) {
+            // `commandLine` is the task's own, on `it.` or `project.` too.
+            let (Some(name), Some(sep)) = (c.get(1).or(c.get(3)), c.get(2).or(c.get(4))) else {
+                continue;
             };
-            format!("{call}({})", &c[1])
+            let next = t[sep.end()..].chars().next();
+            let assigned = sep.as_str().contains('=');
+            let takes = if assigned {
+                next.is_some_and(|n| n != '=' && n != '\n')
+            } else {
+                // A literal, a list, or an expression (`delete fileTree(p)`, `delete dir`).
+                next.is_some_and(|n| matches!(n, '"' | '\'' | '[' | '_') || n.is_alphabetic())
+            };
+            if !takes || name.start() < at || in_string(t, name.start()) {
+                continue;
+            }
+            let close = sep.end() + statement_end(&t[sep.end()..]);
+            out.push_str(&t[at..name.start()]);
+            out.push_str(name.as_str());
+            out.push('(');
+            out.push_str(&t[sep.end()..close]);
+            out.push(')');
+            at = close;
+        }
+        if at == 0 {
+            return Cow::Borrowed(t);
+        }
+        out.push_str(&t[at..]);
+        Cow::Owned(out)
+    });
+    let text = then(text, |t| {
+        DELETE.replace_all(t, "${1}FileUtils.deleteDirectory(")
+    });
+    let text = then(text, |t| COMMAND_LINE.replace_all(t, "ProcessBuilder("));
+    let text = then(text, |t| {
+        WRAPPER.replace_all(t, |c: &regex::Captures| {
+            let all = &c[0];
+            let inner = balanced(&t[c.get(0).map_or(0, |m| m.end())..]);
+            // `files(a, b)` is two files, `fileTree(dir: d, include: …)` a map: no one path.
+            if top_level(inner).len() == 1 && !inner.contains(':') {
+                "new File(".to_string()
+            } else {
+                all.to_string()
+            }
         })
     });
-    let text = then(text, |t| EXECUTABLE.replace_all(t, "commandLine $1,$2"));
     match text {
         Cow::Owned(o) => Some(o),
         Cow::Borrowed(_) => None,
     }
+}
+
+/// Where the arguments of a Groovy call without parentheses end (a byte index into `s`): at
+/// the end of the line unless it ends in a comma, at a `;`, or at a bracket that closes what
+/// opened before them (`exec { commandLine 'sh', 'x' }`); strings and brackets are skipped.
+fn statement_end(s: &str) -> usize {
+    let (mut depth, mut quote, mut escaped) = (0usize, None::<char>, false);
+    let mut last = ' ';
+    for (i, c) in s.char_indices().take(4000) {
+        if escaped {
+            escaped = false;
+            continue;
+        }
+        match (quote, c) {
+            (Some(_), '\\') => escaped = true,
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') if depth == 0 => return i,
+            (None, ')' | ']' | '}') => depth -= 1,
+            (None, ';') if depth == 0 => return i,
+            (None, '\n') if depth == 0 && last != ',' => {
+                return if s[..i].ends_with('\r') { i - 1 } else { i };
+            }
+            _ => {}
+        }
+        if !c.is_whitespace() {
+            last = c;
+        }
+    }
+    s.char_indices().nth(4000).map_or(s.len(), |(i, _)| i)
 }
 
 /// Go forms written as the calls the patterns read, line numbers kept: a `//go:generate`
@@ -2032,6 +2053,21 @@ fn jvm_receiver(text: &str, end: usize) -> Option<(Receiver, usize, &str)> {
         }
         c if c.is_alphanumeric() || c == '_' => {
             let start = trailing(head, |c| c.is_alphanumeric() || c == '_');
+            // A class named with its package (`java.nio.file.Files`) is the class.
+            let package = trailing(&head[..start], |c| {
+                c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '.'
+            });
+            let start = match &head[package..start] {
+                p if p.starts_with(|c: char| c.is_ascii_lowercase())
+                    && p.ends_with('.')
+                    && !p.contains("..")
+                    && head[start..].starts_with(|c: char| c.is_ascii_uppercase())
+                    && !head[..package].ends_with(['.', ')']) =>
+                {
+                    package
+                }
+                _ => start,
+            };
             // A field or a call's result (`a.b.delete()`, `x().delete()`) is no name.
             (!head[..start].ends_with(['.', ')'])).then_some((
                 Receiver::Name,
@@ -2052,9 +2088,8 @@ fn trailing(s: &str, keep: impl Fn(char) -> bool) -> usize {
         .map_or(s.len(), |(i, _)| i)
 }
 
-/// A JVM path constructor's arguments as one expression the scanner reads: `(home, ".ssh")`
-/// is `home + '/' + ".ssh"` (a char, which pathlib's `/` rewriting leaves alone), as `new File(parent, child)` and `Paths.get(a, b)` join them.
-fn jvm_path(inner: &str) -> String {
+/// A call's arguments split at their top-level commas, each trimmed.
+fn top_level(inner: &str) -> Vec<&str> {
     let mut parts = Vec::new();
     let (mut depth, mut quote, mut start) = (0i32, None::<char>, 0);
     for (i, c) in inner.char_indices() {
@@ -2072,85 +2107,43 @@ fn jvm_path(inner: &str) -> String {
         }
     }
     parts.push(inner[start..].trim());
-    parts.join(" + '/' + ")
+    parts
 }
 
-/// JVM code with the calls Groovy, Scala and Kotlin make on a receiver written as the calls
-/// the `JVM` table reads: `"cmd".execute()` and `"cmd".!` as `Runtime.getRuntime().exec("cmd")`,
-/// `new File(p).deleteDir()` as `FileUtils.deleteDirectory(p)`, `.delete()` as
-/// `Files.delete(p)`, `.text`/`.readText()` as `Files.readString(p)`, `.write(c)` as
-/// `Files.writeString(p, c)`; a path constructor given as an argument (`Files.delete(Paths.get(a,
-/// b))`) is its joined path. Newlines are kept, so lines keep their numbers. None when the code
-/// makes no such call.
-fn jvm_receivers(text: &str) -> Option<String> {
-    static METHOD: LazyLock<Pattern> = LazyLock::new(|| re(r"\.[ \t]*(?:([A-Za-z]\w*)|(!!?))"));
+/// A JVM path constructor's arguments as one expression the scanner reads: `(home, ".ssh")`
+/// is `home + '/' + ".ssh"` (a char, which pathlib's `/` rewriting leaves alone), as `new
+/// File(parent, child)` and `Paths.get(a, b)` join them; a constructor among them
+/// (`new File(new File(h), "x")`) is its own path, a few levels deep.
+fn jvm_path(inner: &str) -> String {
+    jvm_path_at(inner, 0)
+}
+
+fn jvm_path_at(inner: &str, depth: usize) -> String {
+    let nested = (depth < 3)
+        .then(|| path_constructors(inner, depth + 1))
+        .flatten();
+    top_level(nested.as_deref().unwrap_or(inner)).join(" + '/' + ")
+}
+
+/// JVM path constructors (`new File(a, b)`, `Paths.get(a)`, `Path.of(a)`) in `text`, outside
+/// the ranges in `taken`, as the edits that write each as the path it names.
+fn path_edits(
+    text: &str,
+    taken: &[(usize, usize, String)],
+    depth: usize,
+) -> Vec<(usize, usize, String)> {
     static PATH: LazyLock<Pattern> = LazyLock::new(|| {
         re(
-            r"(?:\bnew[ \t]+)?(?:\bjava\.io\.)?\bFile[ \t]*\(|\bPaths\.get[ \t]*\(|\bPath\.of[ \t]*\(",
+            r"(?:\bnew[ \t]+)?(?:\bjava\.io\.)?\bFile[ \t]*\(|(?:\bjava\.nio\.file\.)?\b(?:Paths\.get|Path\.of)[ \t]*\(",
         )
     });
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
-    for c in METHOD.captures_iter(text).take(MAX_OPERATIONS) {
-        let (Some(all), method) = (c.get(0), c.get(1).or(c.get(2))) else {
-            continue;
-        };
-        let Some(method) = method else { continue };
-        let Some((kind, start, inner)) = jvm_receiver(text, all.start()) else {
-            continue;
-        };
-        if edits.last().is_some_and(|e| e.1 > start) {
-            continue;
-        }
-        // The method's own parentheses: dropped after a call that takes nothing we read,
-        // kept open for a write's content.
-        let rest = &text[all.end()..];
-        let parens = rest.trim_start().starts_with('(');
-        let after_parens = || {
-            let open = all.end() + (rest.len() - rest.trim_start().len()) + 1;
-            open + balanced(&text[open..]).len() + 1
-        };
-        let (call, end) = match (kind, method.as_str()) {
-            (Receiver::Text | Receiver::List, "execute" | "!" | "!!" | "lazyLines")
-            | (Receiver::Process, "!" | "!!" | "run" | "lazyLines") => {
-                let argv = match kind {
-                    Receiver::List if !inner.starts_with('[') => format!("[{inner}]"),
-                    _ => inner.to_string(),
-                };
-                let end = if parens { after_parens() } else { all.end() };
-                (format!("Runtime.getRuntime().exec({argv})"), end)
-            }
-            // On a name only the methods no other common type has, and reads: a name bound to
-            // anything but a literal path stays unknown to the scanner.
-            (Receiver::Name, "deleteDir" | "deleteRecursively" | "text" | "readText")
-            | (Receiver::File, _) => {
-                let path = jvm_path(inner);
-                let call = match method.as_str() {
-                    "deleteDir" | "deleteRecursively" => "FileUtils.deleteDirectory",
-                    "delete" => "Files.delete",
-                    "text" | "getText" | "readText" | "readLines" | "readBytes" | "bytes"
-                    | "newReader" | "eachLine" => "Files.readString",
-                    "write" | "setText" | "writeText" | "writeBytes" => "Files.writeString",
-                    "append" | "appendText" | "appendBytes" => "Files.appendString",
-                    _ => continue,
-                };
-                let takes_content = matches!(call, "Files.writeString" | "Files.appendString");
-                match (takes_content, parens) {
-                    (true, true) => {
-                        let open = all.end() + (rest.len() - rest.trim_start().len()) + 1;
-                        (format!("{call}({path}, "), open)
-                    }
-                    (true, false) => continue,
-                    (false, true) => (format!("{call}({path})"), after_parens()),
-                    (false, false) => (format!("{call}({path})"), all.end()),
-                }
-            }
-            _ => continue,
-        };
-        edits.push((start, end.min(text.len()), call));
-    }
-    // Path constructors left as arguments are the path they name.
     for m in PATH.find_iter(text).take(MAX_OPERATIONS) {
-        if edits.iter().any(|e| e.0 <= m.start() && m.start() < e.1) {
+        if taken
+            .iter()
+            .chain(&edits)
+            .any(|e| e.0 <= m.start() && m.start() < e.1)
+        {
             continue;
         }
         let inner = balanced(&text[m.end()..]);
@@ -2158,11 +2151,21 @@ fn jvm_receivers(text: &str) -> Option<String> {
         if end > text.len() || inner.contains('\n') {
             continue;
         }
-        edits.push((m.start(), end, jvm_path(inner)));
+        edits.push((m.start(), end, jvm_path_at(inner, depth)));
     }
-    if edits.is_empty() {
-        return None;
-    }
+    edits
+}
+
+/// `text` with its path constructors written as the paths they name (`path_edits`); None
+/// when it has none.
+fn path_constructors(text: &str, depth: usize) -> Option<String> {
+    let edits = path_edits(text, &[], depth);
+    (!edits.is_empty()).then(|| apply_edits(text, edits))
+}
+
+/// `text` with each (start, end, replacement) made, in order, overlapping ones left out; the
+/// newlines inside a replaced range are kept, so lines keep their numbers.
+fn apply_edits(text: &str, mut edits: Vec<(usize, usize, String)>) -> String {
     edits.sort_by_key(|e| e.0);
     let mut out = String::with_capacity(text.len());
     let mut at = 0;
@@ -2172,12 +2175,232 @@ fn jvm_receivers(text: &str) -> Option<String> {
         }
         out.push_str(&text[at..start]);
         out.push_str(&call);
-        // Newlines inside the replaced text are kept, so lines keep their numbers.
         out.extend(text[start..end].chars().filter(|&c| c == '\n'));
         at = end;
     }
     out.push_str(&text[at..]);
-    Some(out)
+    out
+}
+
+/// Where a method chain that deletes the files of a walk ends (a byte index into `text`): the
+/// links after `from` (`.sorted(…)`, `.map(Path::toFile)`, Kotlin's trailing `{ … }`), one of
+/// them deleting what it is given (`.forEach(File::delete)`, `.forEach { it.delete() }`); the
+/// walk's own closure (Groovy's `eachFileRecurse { it.delete() }`) counts. None when nothing
+/// in the chain deletes, or a `filter` keeps some files out.
+fn deleting_chain(text: &str, from: usize) -> Option<usize> {
+    static DELETES: LazyLock<Pattern> = LazyLock::new(|| {
+        re(
+            r"::[ \t]*delete(?:IfExists)?\b|\.[ \t]*delete(?:IfExists|Dir|Recursively)?\s*\(|\bFiles\.delete",
+        )
+    });
+    let (mut at, mut deletes) = (from, false);
+    for link in 0..16 {
+        let rest = &text[at..];
+        let skipped = rest.len() - rest.trim_start().len();
+        let after = &rest[skipped..];
+        let name_at = match after.strip_prefix('.') {
+            Some(r) => at + skipped + 1 + (r.len() - r.trim_start().len()),
+            // The walk's own argument list and closure, before any link.
+            None if link == 0 => at,
+            None => break,
+        };
+        let name_len = text[name_at..]
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(text.len() - name_at);
+        if text[name_at..name_at + name_len].starts_with("filter") {
+            return None;
+        }
+        let mut end = name_at + name_len;
+        for (open, close) in [('(', ')'), ('{', '}')] {
+            let rest = &text[end..];
+            let gap = rest.len() - rest.trim_start_matches([' ', '\t']).len();
+            if !rest[gap..].starts_with(open) {
+                continue;
+            }
+            let body_at = end + gap + 1;
+            let body_len = closing(&text[body_at..], open, close)?;
+            deletes |= DELETES.is_match(&text[body_at..body_at + body_len]);
+            end = body_at + body_len + 1;
+        }
+        if end == at {
+            break;
+        }
+        at = end;
+    }
+    deletes.then_some(at)
+}
+
+/// The length of the text before the `close` that ends an already opened `open`, strings
+/// skipped; None past a few thousand characters.
+fn closing(s: &str, open: char, close: char) -> Option<usize> {
+    let (mut depth, mut quote, mut escaped) = (1usize, None::<char>, false);
+    for (i, c) in s.char_indices().take(4000) {
+        if escaped {
+            escaped = false;
+            continue;
+        }
+        match (quote, c) {
+            (Some(_), '\\') => escaped = true,
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, c) if c == open => depth += 1,
+            (None, c) if c == close => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// JVM code with the calls Groovy, Scala and Kotlin make on a receiver written as the calls
+/// the `JVM` table reads: `"cmd".execute()`, `"cmd".!` and Scala's postfix `"cmd" !` as
+/// `Runtime.getRuntime().exec("cmd")`, `new File(p).deleteDir()` as
+/// `FileUtils.deleteDirectory(p)`, `.delete()` as `Files.delete(p)`, `.text`/`.readText()` as
+/// `Files.readString(p)`, `.write(c)` and `.text = c` as `Files.writeString(p, c)`, Groovy's
+/// `file << c` as `Files.appendString(p, c)`, and a walk whose files are deleted
+/// (`Files.walk(p)….forEach(Files::delete)`, `File(p).walkBottomUp().forEach { it.delete() }`)
+/// as `FileUtils.deleteDirectory(p)`; a path constructor given as an argument
+/// (`Files.delete(Paths.get(a, b))`) is its joined path. Newlines are kept, so lines keep
+/// their numbers. None when the code makes no such call.
+fn jvm_receivers(text: &str) -> Option<String> {
+    // `.method`, `.!`, a postfix `!` that ends its expression, and `<<`.
+    static METHOD: LazyLock<Pattern> = LazyLock::new(|| {
+        re(r"(?m)\.[ \t]*(?:([A-Za-z]\w*)|(!!?))|[ \t]+(!!?)[ \t]*(?:$|[;)}])|[ \t]*(<<)[ \t]*")
+    });
+    // Names bound to a file: `def f = new File(p)`, `val f = File(p)`, `File f = file(p)`.
+    static FILE_NAME: LazyLock<Pattern> = LazyLock::new(|| {
+        re(
+            r"\b([A-Za-z_]\w*)[ \t]*(?::[ \t]*File[ \t]*)?=[ \t]*(?:new[ \t]+)?(?:java\.io\.)?File[ \t]*\(",
+        )
+    });
+    let mut file_names: Option<Vec<&str>> = None;
+    let mut edits: Vec<(usize, usize, String)> = Vec::new();
+    for c in METHOD.captures_iter(text).take(MAX_OPERATIONS) {
+        let Some(all) = c.get(0) else { continue };
+        let Some(method) = (1..=4).find_map(|i| c.get(i)) else {
+            continue;
+        };
+        let Some((kind, start, inner)) = jvm_receiver(text, all.start()) else {
+            continue;
+        };
+        if edits.last().is_some_and(|e| e.1 > start) {
+            continue;
+        }
+        // After the method (a postfix `!` ends before what closes its expression; `<<` takes
+        // what follows as its content).
+        let mend = if method.as_str() == "<<" {
+            all.end()
+        } else {
+            method.end()
+        };
+        // The method's own parentheses: dropped after a call that takes nothing we read,
+        // kept open for a write's content.
+        let rest = &text[mend..];
+        let parens = rest.trim_start().starts_with('(');
+        let after_parens = || {
+            let open = mend + (rest.len() - rest.trim_start().len()) + 1;
+            open + balanced(&text[open..]).len() + 1
+        };
+        // `f.text = c`, `f.bytes = c`: a property set is a write.
+        let set = rest
+            .trim_start_matches([' ', '\t'])
+            .strip_prefix('=')
+            .filter(|r| !r.starts_with('='))
+            .map(|r| text.len() - r.len());
+        let mut is_file_name = |name: &str| {
+            file_names
+                .get_or_insert_with(|| {
+                    FILE_NAME
+                        .captures_iter(text)
+                        .filter_map(|c| c.get(1).map(|m| m.as_str()))
+                        .collect()
+                })
+                .contains(&name)
+        };
+        let (call, end) = match (kind, method.as_str()) {
+            (Receiver::Text | Receiver::List, "execute" | "!" | "!!" | "lazyLines")
+            | (Receiver::Process, "!" | "!!" | "run" | "lazyLines") => {
+                let argv = match kind {
+                    Receiver::List if !inner.starts_with('[') => format!("[{inner}]"),
+                    _ => inner.to_string(),
+                };
+                let end = if parens { after_parens() } else { mend };
+                (format!("Runtime.getRuntime().exec({argv})"), end)
+            }
+            // `Files.walk(p)` and a file's walks, when what they walk is deleted.
+            (Receiver::Name, "walk") if inner.rsplit('.').next() == Some("Files") && parens => {
+                let end = after_parens();
+                let open = mend + (rest.len() - rest.trim_start().len()) + 1;
+                let first = top_level(&text[open..end - 1])[0];
+                let Some(chain_end) = deleting_chain(text, end) else {
+                    continue;
+                };
+                let path = jvm_path(first);
+                (format!("FileUtils.deleteDirectory({path})"), chain_end)
+            }
+            (
+                Receiver::File | Receiver::Name,
+                "walk" | "walkBottomUp" | "walkTopDown" | "eachFileRecurse" | "traverse",
+            ) if kind == Receiver::File || is_file_name(inner) => {
+                let Some(chain_end) = deleting_chain(text, mend) else {
+                    continue;
+                };
+                let path = jvm_path(inner);
+                (format!("FileUtils.deleteDirectory({path})"), chain_end)
+            }
+            // On a name only the methods no other common type has, and reads, unless the name
+            // is bound to a file (`def f = new File(p)`: a list or a string has `delete` and
+            // `<<` too); a name bound to anything but a literal path stays unknown to the
+            // scanner.
+            (Receiver::File | Receiver::Name, m)
+                if kind == Receiver::File
+                    || matches!(m, "deleteDir" | "deleteRecursively" | "text" | "readText")
+                    || is_file_name(inner) =>
+            {
+                let path = jvm_path(inner);
+                let call = match method.as_str() {
+                    "deleteDir" | "deleteRecursively" => "FileUtils.deleteDirectory",
+                    "delete" => "Files.delete",
+                    "text" | "bytes" if set.is_some() => "Files.writeString",
+                    "text" | "getText" | "readText" | "readLines" | "readBytes" | "bytes"
+                    | "newReader" | "eachLine" => "Files.readString",
+                    "write" | "setText" | "writeText" | "writeBytes" | "setBytes" => {
+                        "Files.writeString"
+                    }
+                    "append" | "appendText" | "appendBytes" | "<<" => "Files.appendString",
+                    _ => continue,
+                };
+                let takes_content = matches!(call, "Files.writeString" | "Files.appendString");
+                match (takes_content, parens, set) {
+                    (true, _, Some(value)) => (format!("{call}({path}, "), value),
+                    (true, _, None) if method.as_str() == "<<" => {
+                        (format!("{call}({path}, "), mend)
+                    }
+                    (true, true, None) => {
+                        let open = mend + (rest.len() - rest.trim_start().len()) + 1;
+                        (format!("{call}({path}, "), open)
+                    }
+                    (true, false, None) => continue,
+                    (false, true, _) => (format!("{call}({path})"), after_parens()),
+                    (false, false, _) => (format!("{call}({path})"), mend),
+                }
+            }
+            _ => continue,
+        };
+        edits.push((start, end.min(text.len()), call));
+    }
+    // Path constructors left as arguments are the path they name.
+    let paths = path_edits(text, &edits, 0);
+    edits.extend(paths);
+    if edits.is_empty() {
+        return None;
+    }
+    Some(apply_edits(text, edits))
 }
 
 /// Python's imported names as the module paths the patterns know: `import os as o` makes
@@ -3292,6 +3515,14 @@ mod tests {
             ]
         );
         // Kotlin: `commandLine(…)`, `ProcessBuilder(listOf(…))`, `Runtime.exec(arrayOf(…))`.
+        // A property set and a call on the task (`it.commandLine …`), without parentheses.
+        assert_eq!(
+            judged(
+                Language::Gradle,
+                "exec { commandLine = ['sh', '-c', 'a'] }\ntasks.register('x', Exec) { it.commandLine 'b', 'c' }\nRuntime.getRuntime().exec 'd'\nexec { executable 'sh'; args '-c', 'e' }\nexec { executable(\"sh\"); args(\"-c\", \"f\") }\n"
+            ),
+            ["d", "sh -c a", "b c", "sh -c e", "sh -c f"]
+        );
         assert_eq!(
             judged(
                 Language::Gradle,
@@ -3318,6 +3549,8 @@ mod tests {
             "clean { delete rootProject.buildDir }",
             "tasks.register<Delete>(\"c\") { delete(layout.buildDirectory) }",
             "task c(type: Delete) { delete 'build/generated', file('out') }",
+            "task c(type: Delete) { delete files('a', 'b'), fileTree(dir: 'libs', include: '*.jar') }",
+            "println \"delete 'x' and commandLine 'rm -rf ~'\"",
         ] {
             assert_eq!(worst(Language::Gradle, code), None, "{code}");
         }
@@ -3539,6 +3772,14 @@ mod tests {
             judged(Language::Groovy, "def d = new File('/etc')\nd.deleteDir()"),
             ["rm -rf /etc"]
         );
+        // A name bound to a file has a file's methods; one bound to a string does not.
+        assert_eq!(
+            judged(
+                Language::Kotlin,
+                "val f = File(\"/etc/hosts\")\nf.delete()\nval s = \"/etc/passwd\"\ns.delete()"
+            ),
+            ["rm -f /etc/hosts"]
+        );
         assert_eq!(
             judged(
                 Language::Java,
@@ -3572,6 +3813,43 @@ mod tests {
             )
             .map(|w| w.1),
             Some("scan/hidden-code".into())
+        );
+        // Scala's postfix `!`, Groovy's `<<` and `.text =` on a file, and a walk whose files
+        // are deleted, which is the tree's delete.
+        assert_eq!(
+            judged(
+                Language::Scala,
+                "\"rm -rf /tmp/x\" !\nval out = Seq(\"ls\", \"-l\") !!\nval same = a != b"
+            ),
+            ["rm -rf /tmp/x", "ls -l"]
+        );
+        assert_eq!(
+            written_paths(
+                Language::Groovy,
+                "new File('a.sh') << 'x'\ndef f = new File('b.sh')\nf << 'y'\nfile('c.sh').text = 'z'\ndef l = []\nl << 'd.sh'"
+            ),
+            ["a.sh", "b.sh"]
+        );
+        assert_eq!(
+            judged(
+                Language::Java,
+                "Files.walk(Paths.get(\"/etc\"))\n    .sorted(Comparator.reverseOrder())\n    .map(Path::toFile)\n    .forEach(File::delete);"
+            ),
+            ["rm -rf /etc"]
+        );
+        assert_eq!(
+            judged(
+                Language::Groovy,
+                "java.nio.file.Files.walk(java.nio.file.Paths.get('/etc')).forEach { Files.delete(it) }"
+            ),
+            ["rm -rf /etc"]
+        );
+        assert_eq!(
+            judged(
+                Language::Kotlin,
+                "File(\"/etc\").walkBottomUp().forEach { it.delete() }\nFile(\"/usr\").walkTopDown().forEach { println(it) }\nFile(\"/var\").walk().filter { it.isFile }.forEach { it.delete() }"
+            ),
+            ["rm -rf /etc"]
         );
         // Ordinary code: nothing run, changed or read.
         assert_eq!(worst(Language::Groovy, "println 1+1"), None);
@@ -4082,7 +4360,7 @@ mod tests {
     const GATE_CORPUS: &[(Language, &str)] = &[
         (
             Language::Gradle,
-            "def h = System.getProperty('user.home')\n\"rm -rf ${System.getenv('HOME')}\".execute()\n['sh', '-c', 'x'].execute(null, dir)\ndelete fileTree(new File('~'))\nfile('x').deleteDir()\nexec {\n  executable 'sh'\n  args '-c', 'x'\n}\nRuntime.getRuntime().exec(new String[]{\"a\"})\nProcessBuilder(listOf(\"a\")).start()\nnew URL('https://x').text\nEval.me(Base64.getDecoder())\n",
+            "def h = System.getProperty('user.home')\n\"rm -rf ${System.getenv('HOME')}\".execute()\n['sh', '-c', 'x'].execute(null, dir)\ndelete fileTree(new File('~'))\nfile('x').deleteDir()\nexec {\n  executable 'sh'\n  args '-c', 'x'\n}\nRuntime.getRuntime().exec(new String[]{\"a\"})\nProcessBuilder(listOf(\"a\")).start()\nnew URL('https://x').text\nEval.me(Base64.getDecoder())\nproject.delete(file('x'))\ntask c(type: Exec) { commandLine('sh', 'x') }\n",
         ),
         (
             Language::Go,
@@ -4110,7 +4388,7 @@ mod tests {
         ),
         (
             Language::Groovy,
-            "def h = System.getProperty('user.home')\n\"rm -rf ${h}\".execute()\nnew File(h, '.ssh').deleteDir()\nFiles.delete(Paths.get(h, 'x'))\nprintln new File('/root/.ssh/id_rsa').text\nnew URL('https://x').text\nevaluate(new String(Base64.getDecoder().decode('eA==')))\n",
+            "def h = System.getProperty('user.home')\n\"rm -rf ${h}\".execute()\nnew File(h, '.ssh').deleteDir()\nFiles.delete(Paths.get(h, 'x'))\nprintln new File('/root/.ssh/id_rsa').text\nnew URL('https://x').text\nevaluate(new String(Base64.getDecoder().decode('eA==')))\n\"ls\" !\ndef f = new File(h, 'x'); f << 'y'\nFiles.walk(Paths.get(h)).sorted().forEach(Files::delete)\n",
         ),
         (
             Language::Rust,
