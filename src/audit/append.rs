@@ -53,7 +53,9 @@ impl std::fmt::Display for AuditError {
 
 impl std::error::Error for AuditError {}
 
-/// Chunk size for reading a file backwards.
+/// First and largest chunk for reading a file backwards. An entry is about half a KiB, so the
+/// first read almost always holds the last line: an append reads 4 KiB, not 64, of a long log.
+const TAIL_FIRST_CHUNK: u64 = 4 * 1024;
 const TAIL_CHUNK: u64 = 64 * 1024;
 
 /// The fields of the last entry that the next one needs.
@@ -254,10 +256,12 @@ pub(crate) fn read_lines_backwards(
     // Bytes of the line being assembled, reversed.
     let mut current: Vec<u8> = Vec::new();
     let mut pos = end;
-    let mut buf = vec![0u8; TAIL_CHUNK as usize];
+    let mut size = TAIL_FIRST_CHUNK;
+    let mut buf = Vec::new();
     while pos > 0 && lines.len() < n {
-        let start = pos.saturating_sub(TAIL_CHUNK);
-        let chunk = &mut buf[..(pos - start) as usize];
+        let start = pos.saturating_sub(size);
+        buf.resize((pos - start) as usize, 0);
+        let chunk = &mut buf[..];
         file.seek(SeekFrom::Start(start))?;
         file.read_exact(chunk)?;
         for &b in chunk.iter().rev() {
@@ -272,6 +276,7 @@ pub(crate) fn read_lines_backwards(
             }
         }
         pos = start;
+        size = (size * 2).min(TAIL_CHUNK);
     }
     if pos == 0 && lines.len() < n && !current.is_empty() {
         current.reverse();
@@ -309,5 +314,41 @@ pub fn tail_lines(path: &Path, n: usize) -> std::io::Result<Tail> {
         let mut lines = read_lines_backwards(&mut file, len, n + 1)?;
         let torn = lines.pop();
         Ok(Tail { lines, torn })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Lines of every length around the chunk sizes come back whole, oldest first.
+    #[test]
+    fn lines_are_read_backwards_across_chunks() {
+        let dir = tempfile::tempdir().unwrap();
+        for long in [1, 4095, 4096, 4097, 9000, 64 * 1024 + 3, 200_000] {
+            let lines: Vec<Vec<u8>> = vec![
+                b"first".to_vec(),
+                vec![b'x'; long],
+                b"".to_vec(),
+                vec![b'y'; long / 2 + 1],
+                b"last".to_vec(),
+            ];
+            let path = dir.path().join(format!("log{long}"));
+            let mut text = lines.join(&b'\n');
+            text.push(b'\n');
+            std::fs::write(&path, &text).unwrap();
+            let mut file = File::open(&path).unwrap();
+            let len = text.len() as u64;
+            for n in 1..=lines.len() {
+                let got = read_lines_backwards(&mut file, len - 1, n).unwrap();
+                assert_eq!(got, lines[lines.len() - n..], "length {long}, {n} lines");
+            }
+            let all = read_lines_backwards(&mut file, len - 1, 99).unwrap();
+            assert_eq!(all, lines, "length {long}, all lines");
+            match last_line(&mut file, len).unwrap() {
+                LastLine::Complete(l) => assert_eq!(l, b"last"),
+                LastLine::Unterminated => panic!("the file ends in a newline"),
+            }
+        }
     }
 }
