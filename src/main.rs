@@ -223,13 +223,13 @@ fn run_hook() -> ExitCode {
     // SIGTERM, SIGINT or SIGHUP while deciding (Claude Code cancelling, a terminal closing, a
     // kill) and the deadline both end in the deny answer and exit 2, never in death by signal,
     // which Claude Code would read as a non-blocking error and run the tool. The work runs on
-    // this thread at once (no waiting for a worker to be scheduled); one watcher thread waits
-    // for the first of a signal and the deadline, and whichever answers first is the answer.
-    // A fatal signal (a fault, an abort, a stack overflow) ends in a recorded deny too.
+    // this thread; the first of a signal and the deadline (a timer's SIGALRM) hands the call to
+    // a fresh image that records the refusal, as a fatal signal (a fault, an abort, a stack
+    // overflow) does.
     crash::arm();
-    if let Err(e) = watch(hook::deadline()) {
+    if let Err(e) = crash::arm_stops(hook::deadline()) {
         emit_once(&HookAnswer::failure(&format!(
-            "could not start the hook's signal and deadline watcher: {e}"
+            "could not arm the hook's signal handlers and deadline: {e}"
         )));
         return ExitCode::from(2);
     }
@@ -266,65 +266,6 @@ fn run_hook() -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-/// The signals that end a call in a deny instead of killing the process.
-const REFUSING_SIGNALS: [libc::c_int; 3] = [libc::SIGTERM, libc::SIGINT, libc::SIGHUP];
-
-/// Blocks `REFUSING_SIGNALS` in this thread (and so in every thread started after it, the
-/// risk layer's included: a pending signal waits for the watcher, it cannot kill the process)
-/// and starts the one thread that refuses the call on the first of them or at `deadline`.
-/// One thread where there were two (a signal iterator's and a sleeping watchdog's): each
-/// thread a hook starts costs it a stack, a guard page and its system calls.
-fn watch(deadline: std::time::Duration) -> std::io::Result<()> {
-    // SAFETY: `set` is initialised by sigemptyset before use; the calls only read and write it.
-    let set = unsafe {
-        let mut set: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&mut set);
-        for sig in REFUSING_SIGNALS {
-            libc::sigaddset(&mut set, sig);
-        }
-        set
-    };
-    // SAFETY: a valid signal set; the old mask is not asked for.
-    let blocked = unsafe { libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) };
-    if blocked != 0 {
-        return Err(std::io::Error::from_raw_os_error(blocked));
-    }
-    let end = std::time::Instant::now() + deadline;
-    std::thread::Builder::new()
-        .spawn(move || {
-            loop {
-                let left = end.saturating_duration_since(std::time::Instant::now());
-                let timeout = libc::timespec {
-                    tv_sec: left.as_secs().min(libc::time_t::MAX as u64) as libc::time_t,
-                    tv_nsec: left.subsec_nanos() as libc::c_long,
-                };
-                // SAFETY: a valid set and timeout; no siginfo is asked for.
-                let sig = unsafe { libc::sigtimedwait(&set, std::ptr::null_mut(), &timeout) };
-                if sig > 0 {
-                    refuse(
-                        "error/signal",
-                        &format!(
-                            "palisade received signal {sig} before it decided, so the call is refused"
-                        ),
-                    );
-                }
-                // EAGAIN: the deadline; EINTR (another signal's handler ran): wait again for
-                // what is left. Any other error cannot be waited out: the deadline's answer.
-                let interrupted = std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR);
-                if !interrupted || left.is_zero() {
-                    refuse(
-                        "error/deadline",
-                        &format!(
-                            "palisade did not decide within its {} ms deadline, so the call is refused",
-                            deadline.as_millis()
-                        ),
-                    );
-                }
-            }
-        })
-        .map(|_| ())
 }
 
 /// The raw event, once read: refusals decided outside the pipeline record it.
@@ -389,17 +330,22 @@ fn write_answer(answer: &HookAnswer) -> std::io::Result<()> {
     written
 }
 
-/// Fatal signals in the hook. A process killed by a signal exits with neither 0 nor 2, which
-/// Claude Code takes for a non-blocking error: the tool would run. So a fault, an abort (a
-/// double panic, an allocation failure) or a stack overflow hands the event to a fresh image
-/// of this binary (`execve`, which a signal handler may call), which records the refusal and
-/// answers deny with exit 2, as a panic does. When that cannot be done, the handler still
-/// answers deny and exits 2, unrecorded.
+/// Signals in the hook. A process killed by a signal exits with neither 0 nor 2, which Claude
+/// Code takes for a non-blocking error: the tool would run. So a fault, an abort (a double
+/// panic, an allocation failure), a stack overflow, a stop request (SIGTERM, SIGINT, SIGHUP)
+/// and the deadline (SIGALRM from a timer) hand the event to a fresh image of this binary
+/// (`execve`, which a signal handler may call), which records the refusal and answers deny
+/// with exit 2, as a panic does. When that cannot be done, the handler still answers deny and
+/// exits 2, unrecorded.
+///
+/// Handlers and a timer, not a watcher thread: a second thread made every call pay for its
+/// creation and, at exit, for the kernel waking it to end it, which on a busy machine waited
+/// for a CPU (docs/PERFORMANCE.md, "One thread per call, then none").
 mod crash {
     use super::{ANSWERED, INPUT};
     use std::sync::OnceLock;
 
-    /// The hidden first argument of the fresh image that records a crashed call.
+    /// The hidden first argument of the fresh image that records a refused call.
     pub const RECORD_ARG: &str = "__record-crash";
 
     /// The signals that mean the process cannot go on, with their names for the refusal.
@@ -413,9 +359,15 @@ mod crash {
         (libc::SIGSYS, "SIGSYS"),
     ];
 
-    /// The deny answer and its reason, made before anything can crash: a signal handler
-    /// cannot format or allocate.
-    static FALLBACK: OnceLock<(String, String)> = OnceLock::new();
+    /// Requests to stop, which end a call in a deny instead of killing the process.
+    const STOPS: [libc::c_int; 3] = [libc::SIGTERM, libc::SIGINT, libc::SIGHUP];
+
+    /// The deadline's signal, sent by the timer `arm_stops` sets.
+    const DEADLINE: libc::c_int = libc::SIGALRM;
+
+    /// The deny answers and their reasons (a crash's, a stop's), made before anything can go
+    /// wrong: a signal handler cannot format or allocate.
+    static FALLBACK: OnceLock<[(String, String); 2]> = OnceLock::new();
 
     /// Installs the handler for every fatal signal.
     pub fn arm() {
@@ -423,23 +375,81 @@ mod crash {
     }
 
     fn arm_with(handler: extern "C" fn(libc::c_int)) {
-        let answer = palisade::hook::HookAnswer::for_verdict(&palisade::verdict::Verdict::failure(
-            "error/crash",
-            "the hook crashed before it decided, so the call is refused",
-        ));
-        FALLBACK.get_or_init(|| (answer.stdout, format!("{}\n", answer.stderr)));
+        FALLBACK.get_or_init(|| {
+            [
+                (
+                    "error/crash",
+                    "the hook crashed before it decided, so the call is refused",
+                ),
+                (
+                    "error/signal",
+                    "palisade was stopped or ran out of time before it decided, so the call is refused",
+                ),
+            ]
+            .map(|(rule, reason)| {
+                let answer = palisade::hook::HookAnswer::for_verdict(
+                    &palisade::verdict::Verdict::failure(rule, reason),
+                );
+                (answer.stdout, format!("{}\n", answer.stderr))
+            })
+        });
         for (sig, _) in FATAL {
-            // SAFETY: a zeroed sigaction with a handler of the right signature; SA_ONSTACK runs
-            // it on the alternate stack std sets up for each thread, so a stack overflow can be
-            // handled; SA_RESETHAND makes a fault inside the handler fatal, not a loop.
-            unsafe {
-                let mut action: libc::sigaction = std::mem::zeroed();
-                action.sa_sigaction = handler as usize;
-                action.sa_flags = libc::SA_ONSTACK | libc::SA_RESETHAND;
-                libc::sigemptyset(&mut action.sa_mask);
-                libc::sigaction(sig, &action, std::ptr::null_mut());
+            // SA_RESETHAND makes a fault inside the handler fatal, not a loop.
+            install(sig, handler, libc::SA_RESETHAND);
+        }
+    }
+
+    /// Installs `handler` for `sig`. SA_ONSTACK runs it on the alternate stack std sets up for
+    /// each thread, so a stack overflow can be handled. While it runs, the stops and the
+    /// deadline are blocked, and `execve` keeps them blocked in the fresh image: a second
+    /// SIGTERM, or the timer, cannot kill the process that is recording the refusal.
+    fn install(sig: libc::c_int, handler: extern "C" fn(libc::c_int), flags: libc::c_int) {
+        // SAFETY: a zeroed sigaction with a handler of the right signature and an initialised
+        // mask.
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = handler as usize;
+            action.sa_flags = libc::SA_ONSTACK | flags;
+            held(&mut action.sa_mask);
+            libc::sigaction(sig, &action, std::ptr::null_mut());
+        }
+    }
+
+    /// `set` := the stops and the deadline's signal.
+    fn held(set: &mut libc::sigset_t) {
+        // SAFETY: `set` is a valid sigset_t that sigemptyset initialises.
+        unsafe {
+            libc::sigemptyset(set);
+            for sig in STOPS.into_iter().chain([DEADLINE]) {
+                libc::sigaddset(set, sig);
             }
         }
+    }
+
+    /// Installs the handler for the stops and the deadline, and starts the deadline's timer.
+    pub fn arm_stops(deadline: std::time::Duration) -> std::io::Result<()> {
+        for sig in STOPS.into_iter().chain([DEADLINE]) {
+            // SA_RESTART: when the handler returns (the call was already answered), the work
+            // it interrupted goes on as if nothing happened.
+            install(sig, on_stop, libc::SA_RESTART);
+        }
+        // A zero timer would be no timer: the shortest deadline is one microsecond.
+        let left = deadline.max(std::time::Duration::from_micros(1));
+        let timer = libc::itimerval {
+            it_interval: libc::timeval {
+                tv_sec: 0,
+                tv_usec: 0,
+            },
+            it_value: libc::timeval {
+                tv_sec: left.as_secs().min(libc::time_t::MAX as u64) as libc::time_t,
+                tv_usec: left.subsec_micros() as libc::suseconds_t,
+            },
+        };
+        // SAFETY: a valid timer value; the old one is not asked for.
+        if unsafe { libc::setitimer(libc::ITIMER_REAL, &timer, std::ptr::null_mut()) } != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        Ok(())
     }
 
     /// Writes all of `bytes` to `fd`, as far as it goes: only async-signal-safe calls.
@@ -474,37 +484,60 @@ mod crash {
     /// execve, _exit.
     extern "C" fn on_fatal(sig: libc::c_int) {
         if !ANSWERED.swap(true, std::sync::atomic::Ordering::SeqCst) {
-            // SAFETY: raw system calls on descriptors this function owns; the argument and
-            // environment arrays are NUL-terminated and live for the process.
-            unsafe {
-                let fd = libc::memfd_create(c"palisade-crash".as_ptr(), 0);
-                let mut buf = [0u8; 12];
-                if fd >= 0
-                    && write_fd(fd, digits(sig, &mut buf))
-                    && INPUT.get().is_none_or(|input| write_fd(fd, input))
-                    && libc::lseek(fd, 0, libc::SEEK_SET) == 0
-                    && libc::dup2(fd, 0) == 0
-                {
-                    let argv = [
-                        c"palisade".as_ptr(),
-                        c"__record-crash".as_ptr(),
-                        std::ptr::null(),
-                    ];
-                    unsafe extern "C" {
-                        static environ: *const *const libc::c_char;
-                    }
-                    libc::execve(c"/proc/self/exe".as_ptr(), argv.as_ptr(), environ);
-                }
-            }
+            hand_over(sig);
         }
         // Another path answered already, or the fresh image could not start: deny, unrecorded.
         deny_only(sig)
     }
 
+    /// A stop or the deadline. When another path has answered (the work, a panic, a crash),
+    /// that answer stands and this returns: the process is already ending with it.
+    extern "C" fn on_stop(sig: libc::c_int) {
+        if !ANSWERED.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            hand_over(sig);
+            deny_only(sig)
+        }
+    }
+
+    /// Replaces this process with a fresh image that records the refusal: its standard input
+    /// holds the signal's number on a line, then the event. Returns only if that failed.
+    fn hand_over(sig: libc::c_int) {
+        // SAFETY: raw system calls on descriptors this function owns; the argument and
+        // environment arrays are NUL-terminated and live for the process.
+        unsafe {
+            let fd = libc::memfd_create(c"palisade-crash".as_ptr(), 0);
+            let mut buf = [0u8; 12];
+            if fd >= 0
+                && write_fd(fd, digits(sig, &mut buf))
+                && INPUT.get().is_none_or(|input| write_fd(fd, input))
+                && libc::lseek(fd, 0, libc::SEEK_SET) == 0
+                && libc::dup2(fd, 0) == 0
+            {
+                let argv = [
+                    c"palisade".as_ptr(),
+                    c"__record-crash".as_ptr(),
+                    std::ptr::null(),
+                ];
+                unsafe extern "C" {
+                    static environ: *const *const libc::c_char;
+                }
+                libc::execve(c"/proc/self/exe".as_ptr(), argv.as_ptr(), environ);
+            }
+        }
+    }
+
     /// The fresh image's work: standard input holds the signal's number on a line, then the
     /// event. Records the refusal (waiting at most as long as any refusal waits for its record)
-    /// and answers deny, exit 2; a second crash here only denies.
+    /// and answers deny, exit 2; a crash here only denies.
     pub fn record() -> ! {
+        // The handler that started this image kept the stops and the deadline blocked; so
+        // does this image, whatever started it: nothing may kill it before it answers.
+        // SAFETY: a valid set; the old mask is not asked for.
+        unsafe {
+            let mut set: libc::sigset_t = std::mem::zeroed();
+            held(&mut set);
+            libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+        }
         arm_with(deny_only);
         // This image answers for the hook too: a panic here (any thread) is the deny prepared
         // at start-up, never an exit 101.
@@ -525,22 +558,40 @@ mod crash {
         if !event.is_empty() {
             INPUT.get_or_init(|| event);
         }
-        let name = FATAL
-            .iter()
-            .find(|(s, _)| sig.parse() == Ok(*s))
-            .map(|(_, n)| format!(" ({n})"))
-            .unwrap_or_default();
-        super::refuse(
-            "error/crash",
-            &format!(
-                "the hook crashed on signal {sig}{name} before it decided, so the call is refused"
+        let (rule, reason) = match sig.parse::<libc::c_int>() {
+            Ok(DEADLINE) => (
+                "error/deadline",
+                format!(
+                    "palisade did not decide within its {} ms deadline, so the call is refused",
+                    palisade::hook::deadline().as_millis()
+                ),
             ),
-        )
+            Ok(n) if STOPS.contains(&n) => (
+                "error/signal",
+                format!("palisade received signal {n} before it decided, so the call is refused"),
+            ),
+            _ => {
+                let name = FATAL
+                    .iter()
+                    .find(|(s, _)| sig.parse() == Ok(*s))
+                    .map(|(_, n)| format!(" ({n})"))
+                    .unwrap_or_default();
+                (
+                    "error/crash",
+                    format!(
+                        "the hook crashed on signal {sig}{name} before it decided, so the call is refused"
+                    ),
+                )
+            }
+        };
+        super::refuse(rule, &reason)
     }
 
     /// Writes the deny prepared at start-up and ends the process with exit 2, unrecorded.
-    extern "C" fn deny_only(_sig: libc::c_int) {
-        if let Some((stdout, stderr)) = FALLBACK.get() {
+    extern "C" fn deny_only(sig: libc::c_int) {
+        let stopped = STOPS.contains(&sig) || sig == DEADLINE;
+        if let Some([crashed, stop]) = FALLBACK.get() {
+            let (stdout, stderr) = if stopped { stop } else { crashed };
             write_fd(1, stdout.as_bytes());
             write_fd(2, stderr.as_bytes());
         }

@@ -135,3 +135,71 @@ fn a_deadline_refusal_is_recorded() {
         "the refused call is named: {log}"
     );
 }
+
+/// The process that records a stop cannot itself be stopped: a second SIGTERM, sent while it
+/// waits on an audit log another process holds, still ends in deny with exit 2 (the same
+/// process id: the handler replaces the image, it does not fork).
+#[test]
+fn a_second_sigterm_while_the_refusal_is_recorded_is_held() {
+    let (url, deciding) = stalled_backend();
+    let sb = risk_sandbox(&url);
+    std::fs::create_dir_all(sb.data_dir()).unwrap();
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(sb.data_dir().join("audit.jsonl"))
+        .unwrap();
+    let mut cmd = sb.command();
+    cmd.arg("hook")
+        .env("PALISADE_TEST_KEY", "k")
+        .env("PALISADE_DEADLINE_MS", "9000")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let event = sb.event("Bash", json!({"command": "npm run build"}));
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(event.to_string().as_bytes())
+        .unwrap();
+    deciding
+        .recv_timeout(Duration::from_secs(8))
+        .expect("the hook asks the backend");
+    // The refusal's record will wait for this lock (at most its bounded wait).
+    log.lock().unwrap();
+    let kill = |sig: &str| {
+        let status = std::process::Command::new("kill")
+            .args([sig, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    };
+    kill("-TERM");
+    std::thread::sleep(Duration::from_millis(150));
+    kill("-TERM");
+    kill("-ALRM");
+    let out = child.wait_with_output().unwrap();
+    log.unlock().unwrap();
+    let a = common::Answer {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code().unwrap_or(-1),
+    };
+    assert_eq!(a.code, 2, "{a:?}");
+    assert_eq!(a.decision(), "deny", "{a:?}");
+    assert!(a.reason().contains("signal 15"), "{}", a.reason());
+}
+
+/// A deadline of zero is the shortest one, not none: the call is refused at once.
+#[test]
+fn a_zero_deadline_refuses() {
+    let sb = Sandbox::new();
+    let event = sb.event("Bash", json!({"command": "ls"})).to_string();
+    let a = sb.hook_with(event.as_bytes(), |c| {
+        c.env("PALISADE_DEADLINE_MS", "0");
+    });
+    assert_eq!(a.decision(), "deny", "{a:?}");
+    assert!(a.reason().contains("deadline"), "{}", a.reason());
+}
