@@ -2038,6 +2038,20 @@ pub fn is_remote_spec(text: &str) -> bool {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Accounts
+
+/// Programs that change system accounts, groups or passwords.
+pub const ACCOUNT_TOOLS: &[&str] = &[
+    "passwd", "chpasswd", "chsh", "chfn", "vipw", "visudo", "userdel", "groupdel", "newusers",
+    "useradd", "adduser", "usermod", "groupadd", "groupmod", "gpasswd",
+];
+
+/// The account tools that put a user in a group or give an account an id (`usermod -aG`,
+/// `gpasswd -a`, `adduser x sudo`, `dseditgroup -a`, `useradd -u`): what can make an
+/// administrator.
+pub const GROUP_GRANTERS: &[&str] = &["usermod", "gpasswd", "adduser", "useradd", "dseditgroup"];
+
+// ---------------------------------------------------------------------------------------------
 // Files
 
 /// Programs that rewrite their file operands in place when given `-i`/`--in-place`.
