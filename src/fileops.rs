@@ -672,14 +672,8 @@ fn command_writes(
             // `-p 1`, `-C 3`, `--directory DIR`: values, not patch files.
             let ops = operands_skipping(
                 cmd,
-                "pC",
-                &[
-                    "directory",
-                    "include",
-                    "exclude",
-                    "whitespace",
-                    "build-fake-ancestor",
-                ],
+                crate::vocab::GIT_APPLY_VALUES.0,
+                crate::vocab::GIT_APPLY_VALUES.1,
             );
             for op in ops.iter().skip(1) {
                 let mut w = FileWrite::new(res(&op.text), i, "patch");

@@ -347,7 +347,11 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
             receipt: None,
             now_ms: env.now_ms,
         };
-        let redo = |l: &mut ledger::Ledger| ledger::record(l, &call, &scope, p.policy, &ctx) > 0;
+        // Re-planned over rows another process changed: the patches' rows may be new too.
+        let redo = |l: &mut ledger::Ledger| {
+            let patches = ledger::applied_patches(l, &call, &scope);
+            ledger::record(l, &call, &scope, p.policy, &ctx, &patches) > 0
+        };
         let nothing = ledger::SessionChanges::default();
         let changes = if write {
             &decision.record.changes

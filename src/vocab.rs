@@ -2038,6 +2038,20 @@ pub fn is_remote_spec(text: &str) -> bool {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Accounts
+
+/// Programs that change system accounts, groups or passwords.
+pub const ACCOUNT_TOOLS: &[&str] = &[
+    "passwd", "chpasswd", "chsh", "chfn", "vipw", "visudo", "userdel", "groupdel", "newusers",
+    "useradd", "adduser", "usermod", "groupadd", "groupmod", "gpasswd",
+];
+
+/// The account tools that put a user in a group or give an account an id (`usermod -aG`,
+/// `gpasswd -a`, `adduser x sudo`, `dseditgroup -a`, `useradd -u`): what can make an
+/// administrator.
+pub const GROUP_GRANTERS: &[&str] = &["usermod", "gpasswd", "adduser", "useradd", "dseditgroup"];
+
+// ---------------------------------------------------------------------------------------------
 // Files
 
 /// Programs that rewrite their file operands in place when given `-i`/`--in-place`.
@@ -2758,6 +2772,23 @@ pub const PATCH_VALUES: (&str, &[&str]) = (
     ],
 );
 
+/// `git apply`'s and `git am`'s own options that take a value (short letters, long names):
+/// their operands are the patch or mailbox files (`-C 3` is the context to match, not one).
+pub const GIT_APPLY_VALUES: (&str, &[&str]) = (
+    "pC",
+    &[
+        "directory",
+        "include",
+        "exclude",
+        "whitespace",
+        "build-fake-ancestor",
+        "patch-format",
+        "resolvemsg",
+        "empty",
+        "quoted-cr",
+    ],
+);
+
 /// Programs outside the reader table and the shapes whose options take a separate value
 /// (short letters, long names): their values are not operands.
 const VALUED_OPTIONS: &[(&str, &str, &[&str])] = &[
@@ -3191,7 +3222,24 @@ pub fn option_value(c: &Command, short: char, long: &[&str]) -> Option<String> {
     else {
         return c.option_value(Some(short), long);
     };
-    let mut words = c.args.iter().peekable();
+    option_values_in(&c.args, Some(short), long, (values, long_values))
+        .into_iter()
+        .next()
+}
+
+/// Every value, in order, of option `-short`/`--long` among `words` (a command's arguments or
+/// a subcommand's own), read with the grammar `valued` (the short letters and long names
+/// that take a value, as `operands_in` skips them): in a cluster, letters before it must take
+/// no value, and it takes the rest of the word or the next one; `--long=v` or `--long v`.
+/// Options after `--` are operands.
+pub fn option_values_in(
+    words: &[Word],
+    short: Option<char>,
+    long: &[&str],
+    (values, long_values): (&str, &[&str]),
+) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut words = words.iter().peekable();
     while let Some(w) = words.next() {
         let t = w.text.as_str();
         if t == "--" {
@@ -3202,11 +3250,16 @@ pub fn option_value(c: &Command, short: char, long: &[&str]) -> Option<String> {
                 Some((n, v)) => (n, Some(v.to_string())),
                 None => (option, None),
             };
-            if long.contains(&name) {
-                return glued.or_else(|| words.peek().map(|n| n.text.clone()));
-            }
-            if glued.is_none() && long_values.contains(&name) {
-                words.next();
+            let wanted = long.contains(&name);
+            let value = match glued {
+                Some(v) => Some(v),
+                None if wanted || long_values.contains(&name) => {
+                    words.next().map(|n| n.text.clone())
+                }
+                None => None,
+            };
+            if wanted {
+                out.extend(value);
             }
             continue;
         }
@@ -3214,25 +3267,21 @@ pub fn option_value(c: &Command, short: char, long: &[&str]) -> Option<String> {
             continue;
         };
         for (at, ch) in cluster.char_indices() {
-            if ch == short || values.contains(ch) {
+            if Some(ch) == short || values.contains(ch) {
                 let rest = &cluster[at + ch.len_utf8()..];
                 let value = if rest.is_empty() {
-                    words.peek().map(|n| n.text.clone())
+                    words.next().map(|n| n.text.clone())
                 } else {
                     Some(rest.to_string())
                 };
-                if ch == short {
-                    return value;
-                }
-                // Another option's value: the rest of the word, or the next word, is it.
-                if rest.is_empty() {
-                    words.next();
+                if Some(ch) == short {
+                    out.extend(value);
                 }
                 break;
             }
         }
     }
-    None
+    out
 }
 
 /// The positions in `c.args` of the words that are values of the program's value-taking
@@ -3948,8 +3997,18 @@ pub fn operands_skipping<'a>(
     short_with_value: &str,
     long_with_value: &[&str],
 ) -> Vec<&'a Word> {
+    operands_in(&cmd.args, short_with_value, long_with_value)
+}
+
+/// `operands_skipping` over any run of words: a subcommand's own (`git apply`'s after
+/// `apply`), whose options are not the program's.
+pub fn operands_in<'a>(
+    words: &'a [Word],
+    short_with_value: &str,
+    long_with_value: &[&str],
+) -> Vec<&'a Word> {
     let mut out = Vec::new();
-    let mut iter = cmd.args.iter();
+    let mut iter = words.iter();
     let mut after = false;
     while let Some(a) = iter.next() {
         let t = a.text.as_str();
@@ -4158,6 +4217,62 @@ mod tests {
         assert_eq!(
             option_value(&cmd("tool -u 5"), 'u', &["uid"]).as_deref(),
             Some("5")
+        );
+    }
+
+    /// The slice forms read a subcommand's own words with its own grammar: `git apply`'s
+    /// `-p 0`, `-C 3` and `--directory sub` are values, its files the rest.
+    #[test]
+    fn a_subcommands_own_words_are_read_with_its_grammar() {
+        let own = |line: &str| {
+            let c = cmd(line);
+            let at = c.args.iter().position(|a| a.text == "apply").unwrap();
+            c.args[at + 1..].to_vec()
+        };
+        let files = |line: &str| {
+            let words = own(line);
+            operands_in(&words, GIT_APPLY_VALUES.0, GIT_APPLY_VALUES.1)
+                .iter()
+                .map(|w| w.text.clone())
+                .collect::<Vec<_>>()
+        };
+        let values = |line: &str, short: Option<char>, long: &[&str]| {
+            option_values_in(&own(line), short, long, GIT_APPLY_VALUES)
+        };
+        assert_eq!(
+            files("git apply -p 0 -C 3 --directory sub --exclude=x a.patch"),
+            ["a.patch"]
+        );
+        assert_eq!(
+            files("git apply -vC 3 -p1 - -- -odd.patch"),
+            ["-", "-odd.patch"]
+        );
+        assert_eq!(
+            files("git apply --whitespace fix --check"),
+            Vec::<String>::new()
+        );
+        // Every value in order (git takes the last), glued, separate or in a cluster.
+        assert_eq!(
+            values("git apply -p0 -p 1 -vp2 x.patch", Some('p'), &[]),
+            ["0", "1", "2"]
+        );
+        assert_eq!(
+            values(
+                "git apply --directory=a --directory b x",
+                None,
+                &["directory"]
+            ),
+            ["a", "b"]
+        );
+        // A letter inside another option's value, and options after `--`, are not it.
+        assert!(values("git apply -C -p3 x", Some('p'), &[]).is_empty());
+        assert!(values("git apply -- -p3", Some('p'), &[]).is_empty());
+        assert!(values("git apply --exclude -p3 x", Some('p'), &[]).is_empty());
+        // The whole-command forms are the slice forms over the command's arguments.
+        let c = cmd("patch -p1 -i fix.diff orig.c");
+        assert_eq!(
+            operands_skipping(&c, PATCH_VALUES.0, PATCH_VALUES.1),
+            operands_in(&c.args, PATCH_VALUES.0, PATCH_VALUES.1)
         );
     }
 

@@ -85,8 +85,15 @@ pub fn decide_after(
     world: &World,
     static_verdict: Verdict,
 ) -> Decision {
-    let verdict = patch_check(policy, call, world, static_verdict);
-    let verdict = ledger_check(policy, call, world, verdict);
+    // The session's patch files the call applies, with what they write: computed once, for
+    // the verdict, the chains it runs and the ledger rows (a call denied already is done).
+    let patches = if static_verdict.effect == Some(Effect::Deny) {
+        Vec::new()
+    } else {
+        ledger::applied_patches(&world.session.ledger, call, world.scope)
+    };
+    let verdict = patch_check(policy, call, world.scope, &patches, static_verdict);
+    let verdict = ledger_check(policy, call, world, &patches, verdict);
     let verdict = taint_check(policy, call, world, verdict);
     let risk_context = risk_context(policy, call, world);
     let mut wanted = BTreeSet::new();
@@ -98,7 +105,15 @@ pub fn decide_after(
         failure: None,
     };
     if verdict.effect != Some(Effect::Deny) {
-        plan_ledger(policy, event, call, world, &mut record, &mut wanted);
+        plan_ledger(
+            policy,
+            event,
+            call,
+            world,
+            &patches,
+            &mut record,
+            &mut wanted,
+        );
         plan_exposures(policy, call, world, &mut record);
     }
     let audit = NewEntry::from_verdict(event, &verdict, &policy.audit.redact, 0);
@@ -177,42 +192,25 @@ pub fn after(policy: &Policy, event: &HookEvent, call: &Call, world: &World) -> 
 
 // ---- Ledger (write-then-run chains) ------------------------------------------------------
 
-/// The stricter of the verdict so far and the ledger's, with the chain links of the run.
 /// A patch file the session wrote, applied (`git apply f.patch`, `patch -p1 < f.diff`): the
 /// ledger recorded the files its diff names, and the static rules judge the call again with
-/// those writes among its effects, as they judge a diff given on the line
-/// (`effects::patch`). A patch the session did not write is unknown and changes nothing.
-fn patch_check(policy: &Policy, call: &Call, world: &World, verdict: Verdict) -> Verdict {
-    use crate::effects::Effect as Fx;
-    let crate::normalize::CallKind::Shell { analysis, .. } = &call.kind else {
-        return verdict;
-    };
+/// those writes (`ledger::applied_patches`) among its effects, as they judge a diff given on
+/// the line (`effects::patch`). A patch the session did not write is unknown and changes
+/// nothing.
+fn patch_check(
+    policy: &Policy,
+    call: &Call,
+    scope: &Scope,
+    patches: &[ledger::AppliedPatch],
+    verdict: Verdict,
+) -> Verdict {
     if verdict.effect == Some(Effect::Deny) {
         return verdict;
     }
     let mut added = Vec::new();
-    for e in &call.effects {
-        let Fx::Write {
-            how,
-            shell: Some(w),
-            ..
-        } = e
-        else {
-            continue;
-        };
-        let (Some(src), Some(c)) = (&w.source, analysis.commands.get(w.command)) else {
-            continue;
-        };
-        if how != "patch" {
-            continue;
-        }
-        let Some(targets) = world.session.ledger.get(src).and_then(|e| e.patch.as_ref()) else {
-            continue;
-        };
-        for fx in crate::effects::patch::file_effects(c, w.command, world.scope, targets) {
-            if !call.effects.contains(&fx) && !added.contains(&fx) {
-                added.push(fx);
-            }
+    for fx in patches.iter().flat_map(|p| &p.writes) {
+        if !call.effects.contains(fx) && !added.contains(fx) {
+            added.push(fx.clone());
         }
     }
     if added.is_empty() {
@@ -220,17 +218,24 @@ fn patch_check(policy: &Policy, call: &Call, world: &World, verdict: Verdict) ->
     }
     let mut patched = call.clone();
     patched.effects.extend(added);
-    verdict.stricter(static_verdict(policy, &patched, world.scope))
+    verdict.stricter(static_verdict(policy, &patched, scope))
 }
 
-fn ledger_check(policy: &Policy, call: &Call, world: &World, verdict: Verdict) -> Verdict {
+/// The stricter of the verdict so far and the ledger's, with the chain links of the run.
+fn ledger_check(
+    policy: &Policy,
+    call: &Call,
+    world: &World,
+    patches: &[ledger::AppliedPatch],
+    verdict: Verdict,
+) -> Verdict {
     if verdict.effect == Some(Effect::Deny) || !ledger::relevance(call).1 {
         return verdict;
     }
     if let Some(e) = world.unreadable {
         return ledger_failure(policy, e);
     }
-    let lv = ledger::check(&world.session.ledger, call, world.scope, policy);
+    let lv = ledger::check(&world.session.ledger, call, world.scope, policy, patches);
     let mut v = verdict.stricter(lv.verdict);
     v.chain = lv.links;
     v
@@ -243,6 +248,7 @@ fn plan_ledger(
     event: &HookEvent,
     call: &Call,
     world: &World,
+    patches: &[ledger::AppliedPatch],
     record: &mut Recording,
     wanted: &mut BTreeSet<String>,
 ) {
@@ -260,7 +266,7 @@ fn plan_ledger(
         now_ms: world.now_ms,
     };
     let mut work = world.session.ledger.clone();
-    let n = ledger::record(&mut work, call, world.scope, policy, &ctx);
+    let n = ledger::record(&mut work, call, world.scope, policy, &ctx, patches);
     wanted.extend(work.take_misses());
     if n > 0 {
         record.changes.ledger = Some(work);

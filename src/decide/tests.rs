@@ -204,6 +204,60 @@ fn a_patch_the_session_wrote_writes_what_its_diff_names_when_applied() {
     assert_ne!(d.verdict.effect, Some(Effect::Deny), "{:?}", d.verdict);
 }
 
+/// The files an applied patch writes are read once per call (`ledger::applied_patches`): the
+/// ledger rows the decision plans are the files the verdict judged; the directory the rest
+/// of a diff too long to read lands under is judged but recorded as no file.
+#[test]
+fn an_applied_patch_is_read_once_for_the_verdict_and_the_ledger() {
+    let policy = Policy::default();
+    let patch = format!("{PROJECT}/big.patch");
+    let ledger_with = |diff: &str, complete: bool| {
+        let write = event("Write", json!({ "file_path": patch, "content": diff }));
+        let mut ledger = written(&judged(&policy, &write, &SessionView::default(), NOW));
+        // Incomplete: as if the diff went on past what is read.
+        let row = ledger.entries.get_mut(&patch).expect("the patch's row");
+        row.patch.as_mut().expect("its targets").complete = complete;
+        SessionView::of(ledger, SessionExposure::default())
+    };
+    let view = ledger_with(
+        "--- a/src/x.rs\n+++ b/src/x.rs\n@@ -1 +1 @@\n-a\n+b\n",
+        false,
+    );
+    let apply = bash("git apply --directory=sub big.patch");
+    let call: Call = normalize(&apply, &scope());
+    let applied = crate::ledger::applied_patches(&view.ledger, &call, &scope());
+    let [one] = applied.as_slice() else {
+        panic!("one applied patch: {applied:?}");
+    };
+    let sub = PathBuf::from(format!("{PROJECT}/sub"));
+    assert!(
+        one.writes.iter().any(|w| matches!(w,
+            crate::effects::Effect::Write { path, how, .. }
+                if *path == sub && how == crate::effects::PATCH_DIR)),
+        "{:?}",
+        one.writes
+    );
+    assert_eq!(one.files(), [sub.join("src/x.rs")]);
+    let d = judged(&policy, &apply, &view, NOW + 1);
+    assert_ne!(d.verdict.effect, Some(Effect::Deny), "{:?}", d.verdict);
+    let recorded: Vec<PathBuf> = written(&d)
+        .entries
+        .values()
+        .filter(|e| e.how == "patch")
+        .map(|e| PathBuf::from(&e.path))
+        .collect();
+    assert_eq!(recorded, one.files());
+    // A name the strip leaves nothing of: no file, but the directory the rest of the diff
+    // lands under (here where `-C` leads) is judged.
+    let diff = "--- x\n+++ x\n@@ -1 +1 @@\n-a\n+b\n";
+    let apply = bash("git -C .claude apply ../big.patch");
+    let d = judged(&policy, &apply, &ledger_with(diff, true), NOW + 1);
+    assert_eq!(d.verdict.effect, None, "{:?}", d.verdict);
+    let d = judged(&policy, &apply, &ledger_with(diff, false), NOW + 1);
+    assert!(d.verdict.effect >= Some(Effect::Ask), "{:?}", d.verdict);
+    assert!(d.verdict.reason.contains(".claude"), "{:?}", d.verdict);
+}
+
 #[test]
 fn a_stale_entry_is_judged_by_the_file_as_the_world_has_it_now() {
     let policy = Policy::default();

@@ -454,46 +454,16 @@ fn git_patching(c: &Command, scope: &Scope, input: Input) -> Option<Patching> {
     ]) {
         return None;
     }
-    // Its own operands: patch or mailbox files, `-` for standard input.
-    let mut files = Vec::new();
-    let mut strip = None;
-    let mut directory = None;
-    let mut it = own.iter();
-    let mut after = false;
-    while let Some(a) = it.next() {
-        let t = a.text.as_str();
-        if after || t == "-" || !t.starts_with('-') {
-            files.push(t);
-        } else if t == "--" {
-            after = true;
-        } else if let Some(v) = t.strip_prefix("--directory=") {
-            directory = Some(v.to_string());
-        } else if matches!(
-            t,
-            "--directory"
-                | "--include"
-                | "--exclude"
-                | "--whitespace"
-                | "--build-fake-ancestor"
-                | "--patch-format"
-                | "--resolvemsg"
-                | "--empty"
-                | "--quoted-cr"
-        ) {
-            let v = it.next().map(|w| w.text.clone());
-            if t == "--directory" {
-                directory = v;
-            }
-        } else if t == "-p" {
-            strip = it.next().map(|w| w.text.clone());
-        } else if t == "-C" {
-            // `-C 3`: the context lines to match, not a patch file.
-            it.next();
-        } else if let Some(v) = t.strip_prefix("-p") {
-            strip = Some(v.to_string());
-        }
-    }
-    if files.iter().any(|f| *f != "-") != (input == Input::File) {
+    // Its own operands: patch or mailbox files, `-` for standard input. Its options are read
+    // in its own words only: `git -C dir apply` moves the repository, `apply -C 3` does not.
+    let files = vocab::operands_in(own, vocab::GIT_APPLY_VALUES.0, vocab::GIT_APPLY_VALUES.1);
+    // Given twice, the last one counts, as git reads it.
+    let last = |short, long: &[&str]| {
+        vocab::option_values_in(own, short, long, vocab::GIT_APPLY_VALUES).pop()
+    };
+    let strip = last(Some('p'), &[]);
+    let directory = last(None, &["directory"]);
+    if files.iter().any(|f| f.text != "-") != (input == Input::File) {
         return None;
     }
     // Relative to the work tree's top: the one named, else the repository the command runs
@@ -616,6 +586,90 @@ mod tests {
         );
         let spaces = format!("diff --git {}", "a ".repeat(10_000));
         assert!(targets(&spaces).names.len() <= MAX_TARGETS);
+    }
+
+    /// A patch file applied by git: the files land where each form of the line puts them,
+    /// its options read in `apply`'s own words (`-p`, `--directory`, `-C 3`) and the
+    /// repository where `-C`/`--git-dir` and `cd` leave it.
+    #[test]
+    fn git_applies_a_patch_file_where_its_options_say() {
+        let scope = Scope {
+            paths: crate::paths::PathResolver {
+                cwd: "/home/dev/project".into(),
+                home: "/home/dev".into(),
+                follow_symlinks: false,
+            },
+            project_root: "/home/dev/project".into(),
+            roots: vec!["/home/dev/project".into()],
+            protected: Default::default(),
+            files: Default::default(),
+        };
+        let t = targets("--- a/tools/run.sh\n+++ b/tools/run.sh\n@@ -1 +1 @@\n-a\n+b\n");
+        let written = |line: &str| -> Vec<String> {
+            let an = crate::shell::analyse(line);
+            let i = an.commands.iter().position(|c| c.program == "git").unwrap();
+            file_effects(&an.commands[i], i, &scope, &t)
+                .into_iter()
+                .filter_map(|e| match e {
+                    Effect::Write { path, .. } => Some(path.display().to_string()),
+                    _ => None,
+                })
+                .collect()
+        };
+        let p = |rel: &str| format!("/home/dev/project/{rel}");
+        for (line, want) in [
+            ("git apply x.patch", vec![p("tools/run.sh")]),
+            (
+                "git apply -p0 x.patch",
+                vec![p("a/tools/run.sh"), p("b/tools/run.sh")],
+            ),
+            (
+                "git apply -p 0 x.patch",
+                vec![p("a/tools/run.sh"), p("b/tools/run.sh")],
+            ),
+            // Given twice, the last count is git's.
+            ("git apply -p0 -p1 x.patch", vec![p("tools/run.sh")]),
+            ("git apply -C 3 x.patch", vec![p("tools/run.sh")]),
+            (
+                "git apply --directory=sub x.patch",
+                vec![p("sub/tools/run.sh")],
+            ),
+            (
+                "git apply --directory sub x.patch",
+                vec![p("sub/tools/run.sh")],
+            ),
+            (
+                "git apply --exclude '*.md' --whitespace fix -p0 x.patch",
+                vec![p("a/tools/run.sh"), p("b/tools/run.sh")],
+            ),
+            ("git am x.mbox", vec![p("tools/run.sh")]),
+            (
+                "git am -p 0 --directory=d x.mbox",
+                vec![p("d/a/tools/run.sh"), p("d/b/tools/run.sh")],
+            ),
+            (
+                "git -C sub apply x.patch",
+                vec![p("tools/run.sh"), p("sub/tools/run.sh")],
+            ),
+            (
+                "git --git-dir=.git -C sub apply x.patch",
+                vec![p("tools/run.sh"), p("sub/tools/run.sh")],
+            ),
+            (
+                "cd sub && git apply -p0 x.patch",
+                vec![
+                    p("a/tools/run.sh"),
+                    p("sub/a/tools/run.sh"),
+                    p("b/tools/run.sh"),
+                    p("sub/b/tools/run.sh"),
+                ],
+            ),
+            // No patch file: the diff on standard input is not this file's.
+            ("git apply -p1 -", vec![]),
+            ("git apply --check x.patch", vec![]),
+        ] {
+            assert_eq!(written(line), want, "{line}");
+        }
     }
 
     #[test]

@@ -363,24 +363,34 @@ pub fn entries_run_by<'a>(ledger: &'a Ledger, call: &Call) -> Vec<&'a LedgerEntr
     out
 }
 
-/// Judges a call by the ledgered files it executes, with the static engine of `policy`.
-pub fn check(ledger: &Ledger, call: &Call, scope: &Scope, policy: &Policy) -> LedgerVerdict {
+/// Judges a call by the ledgered files it executes, with the static engine of `policy`
+/// (`patches`: the call's `applied_patches` over this ledger, computed once per call).
+pub fn check(
+    ledger: &Ledger,
+    call: &Call,
+    scope: &Scope,
+    policy: &Policy,
+    patches: &[AppliedPatch],
+) -> LedgerVerdict {
     let engine = StaticEngine { policy, scope };
-    let mut v = check_with(ledger, call, scope, &engine);
+    let mut v = check_planned(ledger, call, scope, &engine, patches);
     v.verdict = crate::evaluate::headless(policy, v.verdict);
     v
 }
 
-/// Records what an allowed (or asked) call writes, analysed with the static engine of `policy`.
+/// Records what an allowed (or asked) call writes, analysed with the static engine of
+/// `policy` (`patches`: the call's `applied_patches` over this ledger, as the verdict judged
+/// them, so the files recorded are the ones judged).
 pub fn record(
     ledger: &mut Ledger,
     call: &Call,
     scope: &Scope,
     policy: &Policy,
     ctx: &WriteContext,
+    patches: &[AppliedPatch],
 ) -> usize {
     let engine = StaticEngine { policy, scope };
-    record_with(ledger, call, scope, &engine, ctx)
+    record_planned(ledger, call, scope, &engine, ctx, patches)
 }
 
 /// PostToolUse: the call ran; refreshes the entries of the files it wrote from disk.
@@ -402,6 +412,22 @@ pub fn check_with(
     scope: &Scope,
     engine: &dyn ShellEngine,
 ) -> LedgerVerdict {
+    check_planned(
+        ledger,
+        call,
+        scope,
+        engine,
+        &applied_patches(ledger, call, scope),
+    )
+}
+
+fn check_planned(
+    ledger: &Ledger,
+    call: &Call,
+    scope: &Scope,
+    engine: &dyn ShellEngine,
+    patches: &[AppliedPatch],
+) -> LedgerVerdict {
     let execs = expand_directories(ledger, effects::file_runs(&call.effects));
     if execs.is_empty() {
         return LedgerVerdict {
@@ -415,7 +441,7 @@ pub fn check_with(
         receipt: None,
         now_ms: 0,
     };
-    let planned = planned_writes(ledger, call, scope, engine, &quiet);
+    let planned = planned_writes(ledger, call, scope, engine, &quiet, patches);
     let mut with_planned = None;
     if !planned.is_empty() {
         let mut l = ledger.clone();
@@ -703,7 +729,9 @@ fn derived_writes(
         let lang = run_language(&exec, entry, Some(&text));
         let sections = run_sections(&exec, lang, Some(&text));
         for line in scan::command_lines(lang, &text, &sections, &exec.defines) {
-            for mut e in planned_writes(ledger, &shell_call(&line, scope), scope, engine, ctx) {
+            let run = shell_call(&line, scope);
+            let patches = applied_patches(ledger, &run, scope);
+            for mut e in planned_writes(ledger, &run, scope, engine, ctx, &patches) {
                 e.how = format!("{} in {by}", e.how);
                 e.tool = call.tool.clone();
                 e.summary = summary(call);
@@ -723,7 +751,8 @@ fn derived_writes(
             if !change.content {
                 effects::forget_content(&mut standin.effects);
             }
-            for mut e in planned_writes(ledger, &standin, scope, engine, ctx) {
+            let patches = applied_patches(ledger, &standin, scope);
+            for mut e in planned_writes(ledger, &standin, scope, engine, ctx, &patches) {
                 e.how = format!("written by {by}");
                 e.tool = call.tool.clone();
                 e.summary = summary(call);
@@ -771,8 +800,20 @@ pub fn record_with(
     engine: &dyn ShellEngine,
     ctx: &WriteContext,
 ) -> usize {
+    let patches = applied_patches(ledger, call, scope);
+    record_planned(ledger, call, scope, engine, ctx, &patches)
+}
+
+fn record_planned(
+    ledger: &mut Ledger,
+    call: &Call,
+    scope: &Scope,
+    engine: &dyn ShellEngine,
+    ctx: &WriteContext,
+    patches: &[AppliedPatch],
+) -> usize {
     let mut n = 0;
-    for e in planned_writes(ledger, call, scope, engine, ctx) {
+    for e in planned_writes(ledger, call, scope, engine, ctx, patches) {
         ledger.put(e);
         n += 1;
     }
@@ -791,7 +832,8 @@ pub fn confirm_with(
     engine: &dyn ShellEngine,
     ctx: &WriteContext,
 ) {
-    let planned = planned_writes(ledger, call, scope, engine, ctx);
+    let patches = applied_patches(ledger, call, scope);
+    let planned = planned_writes(ledger, call, scope, engine, ctx, &patches);
     for mut e in planned {
         let path = PathBuf::from(&e.path);
         if let Some(text) = read_text(scope, &path) {
@@ -809,13 +851,15 @@ pub fn confirm_with(
     }
 }
 
-/// The entries a call would record, without changing the ledger.
+/// The entries a call would record, without changing the ledger (`patches`: the call's
+/// `applied_patches` over this ledger).
 fn planned_writes(
     ledger: &Ledger,
     call: &Call,
     scope: &Scope,
     engine: &dyn ShellEngine,
     ctx: &WriteContext,
+    patches: &[AppliedPatch],
 ) -> Vec<LedgerEntry> {
     let base = |path: &Path, how: &str| LedgerEntry {
         path: path.to_string_lossy().into_owned(),
@@ -939,26 +983,38 @@ fn planned_writes(
                     }
                     "patch" => match &w.source {
                         Some(patch) => {
-                            let prior = known(patch, &out);
-                            let targets =
-                                prior.as_ref().and_then(|e| e.patch.clone()).or_else(|| {
+                            // The session's patch file: what the verdict judged. One this
+                            // line wrote before applying it, or one the session did not
+                            // write (read where it is), is read here.
+                            let key = patch.to_string_lossy();
+                            let judged = patches
+                                .iter()
+                                .find(|a| a.command == w.command && a.source == *patch)
+                                .filter(|_| !out.iter().any(|e| e.path == key));
+                            let files = match judged {
+                                Some(a) => a.files(),
+                                None => {
+                                    let prior = known(patch, &out);
                                     prior
-                                        .filter(|e| e.excerpt_complete)
-                                        .and_then(|e| e.excerpt)
-                                        .or_else(|| read_text(scope, patch))
-                                        .map(|t| effects::patch::targets(&t))
-                                });
-                            for target in targets
-                                .map(|t| {
-                                    patched_paths(
-                                        &analysis.commands[w.command],
-                                        w.command,
-                                        scope,
-                                        &t,
-                                    )
-                                })
-                                .unwrap_or_default()
-                            {
+                                        .as_ref()
+                                        .and_then(|e| e.patch.clone())
+                                        .or_else(|| {
+                                            prior
+                                                .filter(|e| e.excerpt_complete)
+                                                .and_then(|e| e.excerpt)
+                                                .or_else(|| read_text(scope, patch))
+                                                .map(|t| effects::patch::targets(&t))
+                                        })
+                                        .map(|t| {
+                                            let c = &analysis.commands[w.command];
+                                            patch_files(&effects::patch::file_effects(
+                                                c, w.command, scope, &t,
+                                            ))
+                                        })
+                                        .unwrap_or_default()
+                                }
+                            };
+                            for target in files {
                                 out.push(base(&target, "patch"));
                             }
                         }
@@ -1096,20 +1152,71 @@ fn apply_edit(text: &str, old: &str, new: &str, all: bool) -> String {
     }
 }
 
-/// The files command `c` (index `i`) writes applying a diff with these targets: as the verdict
-/// reads them (`effects::patch::file_effects`, with the command's `-p`, `--directory` and
-/// work tree), so what the ledger records is what was judged.
-fn patched_paths(
-    c: &crate::shell::Command,
-    i: usize,
-    scope: &Scope,
-    t: &effects::patch::Targets,
-) -> Vec<PathBuf> {
-    effects::patch::file_effects(c, i, scope, t)
-        .into_iter()
+/// A patch file a shell call applies whose diff the session's ledger knows (a file the
+/// session wrote, `LedgerEntry::patch`), with the writes of the command that applies it.
+/// Computed once per call (`applied_patches`): the verdict judges these writes and the ledger
+/// records their files, so what is recorded is what was judged.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AppliedPatch {
+    /// The applying command's index in the line.
+    pub command: usize,
+    /// The patch file, resolved.
+    pub source: PathBuf,
+    /// What the command writes applying it, as `effects::patch::file_effects` reads the
+    /// line (its `-p`, `--directory` and work tree); for a diff too long to read, also the
+    /// directory the rest lands under (`effects::PATCH_DIR`).
+    pub writes: Vec<effects::Effect>,
+}
+
+impl AppliedPatch {
+    /// The files it writes: not the directory of an over-long diff's rest, which is no file.
+    pub fn files(&self) -> Vec<PathBuf> {
+        patch_files(&self.writes)
+    }
+}
+
+/// The patch files `call` applies that `ledger` knows the diff of, each with its command's
+/// writes. Pure: the ledger's rows and the scope's path resolution, no file read.
+pub fn applied_patches(ledger: &Ledger, call: &Call, scope: &Scope) -> Vec<AppliedPatch> {
+    let CallKind::Shell { analysis, .. } = &call.kind else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for e in &call.effects {
+        let effects::Effect::Write {
+            how,
+            shell: Some(w),
+            ..
+        } = e
+        else {
+            continue;
+        };
+        let (Some(src), Some(c)) = (&w.source, analysis.commands.get(w.command)) else {
+            continue;
+        };
+        if how != "patch" {
+            continue;
+        }
+        let Some(targets) = ledger.get(src).and_then(|e| e.patch.as_ref()) else {
+            continue;
+        };
+        out.push(AppliedPatch {
+            command: w.command,
+            source: src.clone(),
+            writes: effects::patch::file_effects(c, w.command, scope, targets),
+        });
+    }
+    out
+}
+
+/// The files among a patching command's writes.
+fn patch_files(writes: &[effects::Effect]) -> Vec<PathBuf> {
+    writes
+        .iter()
         .filter_map(|fx| match fx {
-            // The directory a diff too long to read lands under is not one written file.
-            effects::Effect::Write { path, how, .. } if how != effects::PATCH_DIR => Some(path),
+            effects::Effect::Write { path, how, .. } if how != effects::PATCH_DIR => {
+                Some(path.clone())
+            }
             _ => None,
         })
         .collect()

@@ -7,6 +7,7 @@ use crate::fileops::resolve_for;
 use crate::normalize::{Call, Scope};
 use crate::shell::Command;
 use crate::verdict::Effect::{Ask, Deny};
+use crate::vocab::{ACCOUNT_TOOLS, GROUP_GRANTERS};
 use std::path::Path;
 
 const PACK: &str = "persistence-privilege";
@@ -237,10 +238,7 @@ fn add_admin(c: &Command, _: &Scope) -> Option<String> {
             .iter()
             .any(|g| a.text.split(',').any(|x| x == *g))
     });
-    let program = matches!(
-        c.program.as_str(),
-        "usermod" | "gpasswd" | "adduser" | "useradd" | "dseditgroup"
-    );
+    let program = GROUP_GRANTERS.contains(&c.program.as_str());
     // `useradd -o -u 0 x`: a second name for root.
     let root_id = matches!(c.program.as_str(), "useradd" | "usermod")
         && crate::vocab::option_value(c, 'u', &["uid"])
@@ -253,14 +251,12 @@ fn add_admin(c: &Command, _: &Scope) -> Option<String> {
 
 fn account_change(c: &Command, _: &Scope) -> Option<String> {
     let p = c.program.as_str();
-    let hit = match p {
-        "passwd" | "chpasswd" | "chsh" | "chfn" | "vipw" | "visudo" | "userdel" | "groupdel"
-        | "newusers" => true,
-        "useradd" | "adduser" | "usermod" | "groupadd" | "groupmod" | "gpasswd" => {
-            !c.has_flag(Some('h'), &["help"])
-        }
-        _ => false,
-    };
+    // For these `-h` is help, not a change (`usermod -h`).
+    let help = matches!(
+        p,
+        "useradd" | "adduser" | "usermod" | "groupadd" | "groupmod" | "gpasswd"
+    ) && c.has_flag(Some('h'), &["help"]);
+    let hit = ACCOUNT_TOOLS.contains(&p) && !help;
     hit.then(|| format!("`{p}` changes system accounts or passwords"))
 }
 
@@ -370,10 +366,7 @@ pub static RULES: &[Rule] = &[
         pack: PACK,
         effect: Ask,
         reason: "Changing system accounts, groups or passwords needs confirmation",
-        programs: &[
-            "passwd", "chpasswd", "chsh", "chfn", "vipw", "visudo", "userdel", "groupdel",
-            "newusers", "useradd", "adduser", "usermod", "groupadd", "groupmod", "gpasswd",
-        ],
+        programs: ACCOUNT_TOOLS,
         check: Check::Command(account_change),
         refused: &[
             Example::bash("passwd root"),
@@ -596,7 +589,7 @@ pub static RULES: &[Rule] = &[
         pack: PACK,
         effect: Deny,
         reason: "Adding a user to an administrator group is refused",
-        programs: &["usermod", "gpasswd", "adduser", "useradd", "dseditgroup"],
+        programs: GROUP_GRANTERS,
         check: Check::Command(add_admin),
         refused: &[
             Example::bash("sudo usermod -aG sudo mallory"),
