@@ -2268,6 +2268,87 @@ pub fn reads_operands(program: &str) -> bool {
     OPERAND_READERS.contains(&program)
 }
 
+/// Programs that take a file — a private key included — and use it without showing its
+/// content: keys handed to ssh and its tools, files whose mode, owner, times or place change,
+/// editors that open a window of their own, version control.
+pub const OPAQUE_FILE_USERS: &[&str] = &[
+    "ssh",
+    "ssh-add",
+    "ssh-keygen",
+    "ssh-copy-id",
+    "ssh-keyscan",
+    "ssh-agent",
+    "sftp",
+    "scp",
+    "sshfs",
+    "autossh",
+    "mosh",
+    "chmod",
+    "chown",
+    "chgrp",
+    "chattr",
+    "lsattr",
+    "setfacl",
+    "getfacl",
+    "touch",
+    "rm",
+    "rmdir",
+    "shred",
+    "srm",
+    "trash",
+    "trash-put",
+    "mkdir",
+    "ls",
+    "stat",
+    "test",
+    "[",
+    "cd",
+    "echo",
+    "printf",
+    "code",
+    "code-insiders",
+    "cursor",
+    "codium",
+    "subl",
+    "zed",
+    "gedit",
+    "kate",
+    "mousepad",
+    "open",
+    "xdg-open",
+    "gpg",
+    "gpg2",
+    "git",
+];
+
+/// True when the vocabulary knows `program` at all: it reads its operands, only inspects,
+/// runs code, sends, unpacks, serves, or uses files without showing them. What it does not
+/// know, given a secret, may print it (`packs::secrets`).
+pub fn knows_program(program: &str) -> bool {
+    reads_operands(program)
+        || OPAQUE_FILE_USERS.contains(&program)
+        || reader_of(program).is_some()
+        || READ_SUBCOMMANDS.iter().any(|(p, _, _)| *p == program)
+        || VALUED_OPTIONS.iter().any(|(p, _, _)| *p == program)
+        || SHAPES.iter().any(|(p, _)| *p == program)
+        || UPLOAD_CLIS.iter().any(|u| u.program == program)
+        || FILE_SERVERS.iter().any(|f| f.program == program)
+        || [
+            ARCHIVERS,
+            DOWNLOADERS,
+            NETWORK_SENDERS,
+            RAW_SENDERS,
+            SERVICE_CLIENTS,
+            STDIN_SENDERS,
+            DECODERS,
+            RESOLVERS,
+            IN_PLACE_EDITORS,
+        ]
+        .iter()
+        .any(|list| list.contains(&program))
+        || crate::shell::switches::switches(program).is_some()
+}
+
 /// A program that inspects — reads files or system state and prints — and what makes it do
 /// more. One table for every stage that asks "does this command change anything?": read-only
 /// mode lets these through, and privileges on them (`sudo ls /root`) are not an escalation.
