@@ -2319,6 +2319,15 @@ pub const OPAQUE_FILE_USERS: &[&str] = &[
     "gpg",
     "gpg2",
     "git",
+    "git-crypt",
+    // Provisioners handed a key to log in with (`--private-key KEY`).
+    "ansible",
+    "ansible-playbook",
+    "ansible-pull",
+    // Runners whose code the analysis reads itself (the Makefile a `make` runs, with the
+    // variables it is given: `fileops::executions`).
+    "make",
+    "gmake",
 ];
 
 /// True when the vocabulary knows `program` at all: it reads its operands, only inspects,
