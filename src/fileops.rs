@@ -230,6 +230,13 @@ pub fn read_paths(cmd: &Command, scope: &Scope) -> Vec<PathBuf> {
             out.extend(word_path(&named, cmd, scope).map(|(p, _)| p));
         }
     }
+    // The script an interpreter runs is read by it, and what does not parse comes back in its
+    // errors (`bash: line 2: MIIEow…: command not found`): `bash ~/.ssh/id_rsa` prints the key.
+    if let Some(w) = script_operand(cmd)
+        && !crate::vocab::reads_operands(&cmd.program)
+    {
+        out.extend(word_read_paths(w, cmd, scope));
+    }
     for p in inline_code_paths(cmd) {
         out.push(resolve_for(scope, cmd, &p));
     }
@@ -241,6 +248,17 @@ pub fn read_paths(cmd: &Command, scope: &Scope) -> Vec<PathBuf> {
         }
     }
     out
+}
+
+/// The script file operand an interpreter runs (`bash f`, `php f`, `source f`), if any.
+fn script_operand(cmd: &Command) -> Option<&Word> {
+    if matches!(cmd.program.as_str(), "source" | ".") {
+        return cmd.args.first();
+    }
+    match crate::vocab::program_source(cmd)? {
+        crate::shell::switches::Source::File(i) => cmd.args.get(i),
+        _ => None,
+    }
 }
 
 /// What a `tar` line reads: the members it archives (each relative to the `-C` before it) and

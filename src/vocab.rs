@@ -2208,11 +2208,168 @@ pub const OPERAND_READERS: &[&str] = &[
     "xsv",
     "qsv",
     "csvlook",
+    // Text tools of POSIX, coreutils and groff that print or reshape what they read: `m4`
+    // copies text through unchanged, `csplit`/`shuf`/`ptx`/`tsort` print or split it, the
+    // formatters and printers render it.
+    "m4",
+    "csplit",
+    "shuf",
+    "tsort",
+    "ptx",
+    "pg",
+    "recode",
+    "groff",
+    "nroff",
+    "troff",
+    "enscript",
+    "a2ps",
+    "lp",
+    "lpr",
+    "wdiff",
+    "vimdiff",
+    "xsel",
+    "wl-copy",
+    "xmllint",
+    "gron",
+    // Digests: `md5sum` and `sha256sum` are above; a digest of a low-entropy secret (a
+    // password file) gives it away to a dictionary, and all of them are read the same way.
+    "sum",
+    "cksum",
+    "sha1sum",
+    "sha224sum",
+    "sha384sum",
+    "sha512sum",
+    "b2sum",
+    // Compressors and their readers, as `gzip`, `zcat` and `xz` above.
+    "gunzip",
+    "bunzip2",
+    "unxz",
+    "unzstd",
+    "pigz",
+    "unpigz",
+    "pbzip2",
+    "lzip",
+    "lzop",
+    "lz4",
+    "unlz4",
+    "brotli",
+    "lzcat",
+    "lzless",
+    "lzmore",
+    "bzmore",
+    "xzmore",
+    "zgrep",
+    "zegrep",
+    "zfgrep",
+    "bzgrep",
+    "xzgrep",
+    "lzgrep",
+    "zstdgrep",
+    "zdiff",
+    "zcmp",
+    "bzdiff",
+    "xzdiff",
+    "7za",
+    "pax",
+    // The other awks and seds.
+    "mawk",
+    "nawk",
+    "gsed",
 ];
 
 /// True when the program reads the content of its file operands.
 pub fn reads_operands(program: &str) -> bool {
     OPERAND_READERS.contains(&program)
+}
+
+/// Programs that take a file — a private key included — and use it without showing its
+/// content: keys handed to ssh and its tools, files whose mode, owner, times or place change,
+/// editors that open a window of their own, version control.
+pub const OPAQUE_FILE_USERS: &[&str] = &[
+    "ssh",
+    "ssh-add",
+    "ssh-keygen",
+    "ssh-copy-id",
+    "ssh-keyscan",
+    "ssh-agent",
+    "sftp",
+    "scp",
+    "sshfs",
+    "autossh",
+    "mosh",
+    "chmod",
+    "chown",
+    "chgrp",
+    "chattr",
+    "lsattr",
+    "setfacl",
+    "getfacl",
+    "touch",
+    "rm",
+    "rmdir",
+    "shred",
+    "srm",
+    "trash",
+    "trash-put",
+    "mkdir",
+    "ls",
+    "stat",
+    "test",
+    "[",
+    "cd",
+    "echo",
+    "printf",
+    "code",
+    "code-insiders",
+    "cursor",
+    "codium",
+    "subl",
+    "zed",
+    "gedit",
+    "kate",
+    "mousepad",
+    "open",
+    "xdg-open",
+    "gpg",
+    "gpg2",
+    "git",
+    "git-crypt",
+    // Provisioners handed a key to log in with (`--private-key KEY`).
+    "ansible",
+    "ansible-playbook",
+    "ansible-pull",
+    // Runners whose code the analysis reads itself (the Makefile a `make` runs, with the
+    // variables it is given: `fileops::executions`).
+    "make",
+    "gmake",
+];
+
+/// True when the vocabulary knows `program` at all: it reads its operands, only inspects,
+/// runs code, sends, unpacks, serves, or uses files without showing them. What it does not
+/// know, given a secret, may print it (`packs::secrets`).
+pub fn knows_program(program: &str) -> bool {
+    reads_operands(program)
+        || OPAQUE_FILE_USERS.contains(&program)
+        || reader_of(program).is_some()
+        || READ_SUBCOMMANDS.iter().any(|(p, _, _)| *p == program)
+        || VALUED_OPTIONS.iter().any(|(p, _, _)| *p == program)
+        || SHAPES.iter().any(|(p, _)| *p == program)
+        || UPLOAD_CLIS.iter().any(|u| u.program == program)
+        || FILE_SERVERS.iter().any(|f| f.program == program)
+        || [
+            ARCHIVERS,
+            DOWNLOADERS,
+            NETWORK_SENDERS,
+            RAW_SENDERS,
+            SERVICE_CLIENTS,
+            STDIN_SENDERS,
+            DECODERS,
+            RESOLVERS,
+            IN_PLACE_EDITORS,
+        ]
+        .iter()
+        .any(|list| list.contains(&program))
+        || crate::shell::switches::switches(program).is_some()
 }
 
 /// A program that inspects — reads files or system state and prints — and what makes it do

@@ -1198,6 +1198,21 @@ fn command_effects(
             }
         }
     }
+    // `find DIR | xargs cat`: a reader given its operands on its input, by find, reads what
+    // find lists under its starts, as a delete fed so removes it (`delete::effects`).
+    if c.args_from_stdin && vocab::reads_operands(p) {
+        let feeder = c
+            .stdin_from
+            .and_then(|up| analysis.commands.get(up))
+            .filter(|up| up.program == "find");
+        if let Some(up) = feeder {
+            reads.extend(
+                delete::find_starts(up)
+                    .iter()
+                    .filter_map(|s| crate::fileops::word_path(s, up, scope).map(|(p, _)| p)),
+            );
+        }
+    }
     for path in reads {
         let option = path
             .file_name()

@@ -103,7 +103,7 @@ pub fn secret_class(path: &Path, scope: &Scope) -> Option<SecretClass> {
     let named = named_secret(path, &file_name(path), scope);
     let p = path.to_string_lossy();
     if !p.contains(['*', '?', '[']) {
-        return named;
+        return named.or_else(|| linked_secret(path, scope));
     }
     match (named, pattern_secret(&p, scope)) {
         (Some(a), Some(b)) if b.effect > a.effect => Some(b),
@@ -173,6 +173,37 @@ fn pattern_secret(pattern: &str, scope: &Scope) -> Option<SecretClass> {
         }
     }
     best
+}
+
+/// A regular file with other hard links is the secret whose (device, inode) it shares
+/// (`ln ~/.ssh/id_rsa notes.txt; cat notes.txt`). One `stat` of the read file; the secrets
+/// at fixed places (and every file in `~/.ssh`) are looked up only when it has other links.
+/// Only the disk view has inodes: in a lexical world (`check`, `replay`) no file is linked.
+fn linked_secret(path: &Path, scope: &Scope) -> Option<SecretClass> {
+    let files = &scope.files;
+    let file = files.identity(path)?;
+    if !file.is_file || file.links < 2 {
+        return None;
+    }
+    let home = scope.home();
+    let ssh = home.join(".ssh");
+    let in_ssh: Vec<PathBuf> = std::fs::read_dir(&ssh)
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    CREDENTIAL_LOCATIONS
+        .iter()
+        .chain(HOME_SECRET_FILES)
+        .map(|rel| home.join(rel))
+        .chain(PRIVATE_KEY_NAMES.iter().map(|k| ssh.join(k)))
+        .chain(in_ssh)
+        .chain(SYSTEM_SECRET_FILES.iter().map(PathBuf::from))
+        .filter(|secret| secret != path)
+        .find(|secret| {
+            files
+                .identity(secret)
+                .is_some_and(|m| m.is_file && m.id == file.id)
+        })
+        .and_then(|secret| named_secret(&secret, &file_name(&secret), scope))
 }
 
 fn file_name(path: &Path) -> String {

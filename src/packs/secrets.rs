@@ -317,6 +317,28 @@ fn key_material_search(c: &Command, scope: &Scope) -> Option<String> {
     })
 }
 
+/// A program the vocabulary does not know, given a secret file: it may print it. Each word
+/// that is no option is taken as a file it may read (its options' values are not known), as
+/// `cat` would read it: a public key or `known_hosts` passes as with `cat`.
+fn unknown_reader(c: &Command, scope: &Scope) -> Option<String> {
+    if crate::vocab::knows_program(&c.program) {
+        return None;
+    }
+    c.args
+        .iter()
+        .filter(|w| !w.text.starts_with('-'))
+        .flat_map(|w| crate::fileops::word_read_paths(w, c, scope))
+        .find_map(|p| {
+            let class = secret_class(&p, scope)?;
+            Some(format!(
+                "`{}` is not a program palisade knows, and it is given {} ({})",
+                c.program,
+                p.display(),
+                class.what
+            ))
+        })
+}
+
 pub static RULES: &[Rule] = &[
     Rule {
         id: "key-material-search",
@@ -511,6 +533,27 @@ pub static RULES: &[Rule] = &[
             "Read",
             r#"{"file_path":"/home/dev/project/.env.example"}"#,
         )],
+    },
+    Rule {
+        id: "unknown-program-secret",
+        pack: PACK,
+        effect: Ask,
+        reason: "A program palisade does not know is given a secret file and may print it; confirm it",
+        programs: &[],
+        check: Check::Command(unknown_reader),
+        refused: &[
+            Example::bash("someprog ~/.ssh/id_rsa"),
+            Example::bash("./tools/dump.sh ~/.aws/credentials"),
+            Example::bash("keyinfo --verbose ~/.ssh/id_ed25519"),
+        ],
+        allowed: &[
+            Example::bash("someprog ~/.ssh/id_rsa.pub"),
+            Example::bash("someprog ~/.ssh/known_hosts"),
+            Example::bash("someprog src/main.rs"),
+            Example::bash("ssh-add ~/.ssh/id_rsa"),
+            Example::bash("chmod 600 ~/.ssh/id_rsa"),
+            Example::bash("code ~/.ssh/id_rsa"),
+        ],
     },
     Rule {
         id: "secret-variable",

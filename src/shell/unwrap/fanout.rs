@@ -18,6 +18,8 @@ const MAX_FED_BYTES: usize = 64 * 1024;
 /// Stands for an input item that is not known statically: an unset variable, so the word it
 /// lands in is dynamic.
 const UNKNOWN_ITEM: &str = "\"$__palisade_input_item\"";
+/// The same within a word already split and unquoted (xargs' replace string).
+const UNKNOWN_WORD: &str = "$__palisade_input_item";
 
 /// `parallel` options that take a value as the next word.
 const PARALLEL_SHORT: &str = "jSaIdEnNLPsC";
@@ -314,9 +316,15 @@ impl Analyser {
                 .filter(|items| !items.is_empty() && items.len() <= MAX_ITEMS)
         };
         let Some(items) = fed else {
+            // The replace string stands for a word read from the input, not known until it
+            // runs: it is written as a variable not set, as `parallel`'s items are, so a path
+            // around it is read as the glob with `*` in its place as `cat ~/.ssh/$K`
+            // is (`xargs -I{} cat ~/.ssh/{}` reads `~/.ssh/*`), and a delete of it is a
+            // target not known in advance.
             if let Some(r) = &replace {
                 for a in inv.args.iter_mut().chain(std::iter::once(&mut inv.program)) {
                     if a.text().contains(r.as_str()) {
+                        a.word.text = a.word.text.replace(r.as_str(), UNKNOWN_WORD);
                         a.word.dynamic = true;
                     }
                 }
