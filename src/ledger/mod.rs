@@ -24,6 +24,7 @@
 
 mod calls;
 mod dirrun;
+pub mod keyset;
 pub mod limits;
 mod session;
 mod store;

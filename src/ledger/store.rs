@@ -47,9 +47,10 @@ const WAL_AUTOCHECKPOINT: i32 = 64;
 /// A WAL larger than this is checkpointed and truncated by the next call that opens the store.
 const MAX_WAL_BYTES: u64 = 1024 * 1024;
 /// The shape of the store this version writes (SQLite `user_version`). 2 added the limit
-/// counters (`super::limits`), 3 the extension column and its index (`migrate_to_3`); a
-/// store of an earlier version is migrated when it is opened.
-const SCHEMA_VERSION: i64 = 3;
+/// counters (`super::limits`), 3 the extension column and its index (`migrate_to_3`), 4 the
+/// key filter beside the store (`super::keyset`, `migrate_to_4`); a store of an earlier
+/// version is migrated when it is opened.
+const SCHEMA_VERSION: i64 = 4;
 /// Most passes of one step over a partial view (each pass fetches the rows the last one
 /// missed; chains are followed 4 deep, so a handful suffice).
 pub(super) const MAX_PASSES: usize = 8;
@@ -557,7 +558,7 @@ impl LedgerStore {
             let stale = age(&path).is_some_and(|a| a > STALE_AFTER)
                 && age(&wal).is_none_or(|a| a > STALE_AFTER);
             if stale && fs::remove_file(&path).is_ok() {
-                for side in ["-wal", "-shm", "-journal"] {
+                for side in ["-wal", "-shm", "-journal", "-keys"] {
                     let _ = fs::remove_file(format!("{}{side}", path.display()));
                 }
                 let _ = fs::remove_file(path.with_extension("lock"));
@@ -669,6 +670,9 @@ fn connect(path: &Path, entries: bool) -> Result<Connection, LedgerError> {
     if version == 2 {
         version = migrate_to_3(&conn, entries).map_err(|e| sql_error(path, e))?;
     }
+    if version == 3 {
+        version = migrate_to_4(&conn).map_err(|e| sql_error(path, e))?;
+    }
     if version != SCHEMA_VERSION {
         return Err(error(
             path,
@@ -698,6 +702,27 @@ fn migrate_to_2(conn: &Connection) -> rusqlite::Result<i64> {
         if v == 1 {
             conn.execute_batch(super::limits::SCHEMA)?;
             conn.pragma_update(None, "user_version", 2)?;
+        }
+        conn.pragma_query_value(None, "user_version", |r| r.get(0))
+    })();
+    match done {
+        Ok(v) => conn.execute_batch("COMMIT").map(|_| v),
+        Err(e) => {
+            let _ = conn.execute_batch("ROLLBACK");
+            Err(e)
+        }
+    }
+}
+
+/// Version 3 → 4: the version only. Version 4 stores keep the key filter (`super::keyset`)
+/// beside them, which the first row written builds from every row; the version bump is what
+/// keeps a binary that does not know the filter from adding rows it would not hold.
+fn migrate_to_4(conn: &Connection) -> rusqlite::Result<i64> {
+    conn.execute_batch("BEGIN IMMEDIATE")?;
+    let done = (|| {
+        let v: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+        if v == 3 {
+            conn.pragma_update(None, "user_version", 4)?;
         }
         conn.pragma_query_value(None, "user_version", |r| r.get(0))
     })();
@@ -861,7 +886,7 @@ fn create_store(
     })();
     if made.is_err() {
         let _ = fs::remove_file(&tmp);
-        for side in ["-wal", "-shm", "-journal"] {
+        for side in ["-wal", "-shm", "-journal", "-keys"] {
             let _ = fs::remove_file(format!("{}{side}", tmp.display()));
         }
     }
@@ -1044,6 +1069,7 @@ pub(super) fn upsert(conn: &Connection, path: &Path, e: &LedgerEntry) -> Result<
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let ext = extension(&name);
+    note_key(conn, path, &e.path)?;
     let pending = e.tool_use_id.is_some() && e.receipt.is_none();
     let excerpt = e.excerpt.as_ref().map_or(0, String::len) as i64;
     conn.prepare_cached(
@@ -1067,6 +1093,35 @@ pub(super) fn upsert(conn: &Connection, path: &Path, e: &LedgerEntry) -> Result<
     })
     .map_err(|x| sql_error(path, x))?;
     Ok(())
+}
+
+/// Notes `key` in the store's key filter before its row is written (`super::keyset`). A
+/// filter that could not be written whole is removed, so readers open the store; a filter
+/// that can be neither written nor removed fails the write (and the call with it).
+fn note_key(conn: &Connection, path: &Path, key: &str) -> Result<(), LedgerError> {
+    // A store in memory (`check`, `replay`, tests) has no file beside it.
+    if conn.path().is_none_or(str::is_empty) {
+        return Ok(());
+    }
+    let existing = || {
+        conn.prepare_cached("SELECT path FROM entries")
+            .and_then(|mut s| {
+                s.query_map([], |r| r.get::<_, String>(0))?
+                    .collect::<Result<Vec<String>, _>>()
+            })
+            .map_err(std::io::Error::other)
+    };
+    let Err(e) = super::keyset::note(path, key, existing) else {
+        return Ok(());
+    };
+    match fs::remove_file(super::keyset::file_of(path)) {
+        Ok(()) => Ok(()),
+        Err(r) if r.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(r) => Err(error(
+            path,
+            format!("has a key filter that could not be written ({e}) nor removed ({r})"),
+        )),
+    }
 }
 
 /// Writes what `work` changed relative to `base`: changed and new rows, and rows removed.
@@ -1507,6 +1562,65 @@ mod tests {
         c.execute_batch("PRAGMA journal_mode = WAL").unwrap();
     }
 
+    /// The key filter of a store from before it: absent until the first row written builds
+    /// it from every row the store holds, so no earlier row reads as absent; then a path with
+    /// no row is read without opening the store, and one with a row opens it and is found.
+    #[test]
+    fn an_older_store_gets_a_key_filter_holding_its_rows() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path());
+        let paths = ["/p/run.sh", "/p/Makefile"];
+        old_store(&store, 2, &paths);
+        let file = store.file_for("s");
+        let old = vec!["/p/run.sh".to_string()];
+        let never = vec!["/p/never.txt".to_string()];
+        assert!(
+            !super::super::keyset::all_absent(&file, &never),
+            "no filter yet"
+        );
+        store
+            .update("s", |l| {
+                l.entries
+                    .insert("/p/new.py".into(), entry("/p/new.py", "t"));
+            })
+            .unwrap();
+        assert!(!super::super::keyset::all_absent(&file, &old));
+        assert!(!super::super::keyset::all_absent(
+            &file,
+            &["/p/Makefile".into()]
+        ));
+        assert!(!super::super::keyset::all_absent(
+            &file,
+            &["/p/new.py".into()]
+        ));
+        assert!(super::super::keyset::all_absent(&file, &never));
+        let opens = || OPENS.with(|n| n.get());
+        let before = opens();
+        let mut session = store.session("s");
+        let (rows, _) = session
+            .load(&never, None, |v| (v.ledger.entries.len(), BTreeSet::new()))
+            .unwrap();
+        assert_eq!((rows, opens()), (0, before), "an absent path opens nothing");
+        let (found, _) = session
+            .load(&old, None, |v| {
+                (
+                    v.ledger.get(Path::new("/p/run.sh")).is_some(),
+                    BTreeSet::new(),
+                )
+            })
+            .unwrap();
+        assert!(found);
+        assert_eq!(opens(), before + 1);
+        // A damaged filter is not trusted: the store is opened.
+        super::super::keyset::write_raw(&file, b"PALKEY01");
+        let before = opens();
+        let mut session = store.session("s");
+        session
+            .load(&never, None, |_| ((), BTreeSet::new()))
+            .unwrap();
+        assert_eq!(opens(), before + 1);
+    }
+
     fn columns_and_indexes(file: &Path) -> (Vec<String>, Vec<String>) {
         let c = Connection::open(file).unwrap();
         let cols = c
@@ -1603,7 +1717,8 @@ mod tests {
             .unwrap();
         drop(c);
         let e = store.read("s", &[], |_| ()).unwrap_err();
-        assert!(e.to_string().contains("schema version 4"), "{e}");
+        let unknown = format!("schema version {}", SCHEMA_VERSION + 1);
+        assert!(e.to_string().contains(&unknown), "{e}");
     }
 
     #[test]
