@@ -6,7 +6,10 @@ Usage: scripts/spawn_ab.py EVENT.json ROUNDS LABEL=[DATA_DIR]:COMMAND...
   LABEL=DIR:cmd args   runs `cmd args` with PALISADE_DATA_DIR=DIR (empty DIR: unchanged)
 Example (docs/PERFORMANCE.md, "Measured again, interleaved"):
   scripts/spawn_ab.py event.json 400 cat=:cat wal=/tmp/a:"palisade hook" ck=/tmp/b:"palisade hook"
-Prints the median and quartiles of each configuration's wall time."""
+Prints the median and quartiles of each configuration's wall time, and the median CPU time
+(user + system, from wait4) of the process: the CPU time moves less with the machine's load,
+the wall time shows what the caller waits for (a process that sleeps, or waits to be
+scheduled, costs wall time only)."""
 import os
 import statistics
 import subprocess
@@ -28,17 +31,27 @@ def main():
             env["PALISADE_DATA_DIR"] = data_dir
         configs.append((label, cmd.split(), env))
     times = {label: [] for label, _, _ in configs}
+    cpu = {label: [] for label, _, _ in configs}
     for _ in range(rounds):
         for label, argv, env in configs:
             t0 = time.perf_counter()
-            subprocess.run(argv, input=data, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL, env=env)
+            p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL, env=env)
+            try:
+                p.stdin.write(data)
+                p.stdin.close()
+            except BrokenPipeError:
+                pass
+            _, _, usage = os.wait4(p.pid, 0)
+            p.returncode = 0
             times[label].append(time.perf_counter() - t0)
+            cpu[label].append(usage.ru_utime + usage.ru_stime)
     for label, _, _ in configs:
         t = sorted(times[label])
         q = len(t) // 4
         print(f"{label:12} median {1e3 * statistics.median(t):.3f} ms  "
-              f"p25 {1e3 * t[q]:.3f}  p75 {1e3 * t[3 * q]:.3f}")
+              f"p25 {1e3 * t[q]:.3f}  p75 {1e3 * t[3 * q]:.3f}  "
+              f"cpu {1e3 * statistics.median(cpu[label]):.3f} ms")
 
 
 if __name__ == "__main__":
