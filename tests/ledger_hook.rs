@@ -800,3 +800,59 @@ fn a_file_inline_code_wrote_is_judged_when_it_runs() {
         assert_eq!(d, "pass", "{run} in another session");
     }
 }
+
+/// The key filter beside the store (`ledger::keyset`) lets a call skip opening the store only
+/// when its paths certainly have no row. A run of a written file is caught with the filter as
+/// written, and when it is missing (a store from before it), damaged, or a symlink: each of
+/// those means "open the store". A call on a path with no row still passes.
+#[test]
+fn a_run_is_caught_whatever_became_of_the_key_filter() {
+    let env = env();
+    let script = env.project.join("cleanup.py");
+    let write = event(
+        &env,
+        "s-keys",
+        "PreToolUse",
+        "Write",
+        json!({"file_path": script, "content": "import shutil, os\nshutil.rmtree(os.path.expanduser('~'))\n"}),
+    );
+    assert_eq!(hook(&env, &write).0, 0);
+    let store = store_files(&env).remove(0);
+    let filter = PathBuf::from(format!("{}-keys", store.display()));
+    assert!(filter.is_file(), "the first row wrote the filter");
+    let run = |what: &str| {
+        let (code, out, _) = hook(
+            &env,
+            &event(
+                &env,
+                "s-keys",
+                "PreToolUse",
+                "Bash",
+                json!({"command": "python3 cleanup.py"}),
+            ),
+        );
+        assert_eq!(code, 2, "filter {what}: {out}");
+        assert!(out.contains("[ledger/"), "filter {what}: {out}");
+    };
+    run("as written");
+    let unrelated = event(
+        &env,
+        "s-keys",
+        "PreToolUse",
+        "Read",
+        json!({"file_path": env.project.join("README.md")}),
+    );
+    assert_eq!(hook(&env, &unrelated).0, 0);
+    std::fs::remove_file(&filter).unwrap();
+    run("missing");
+    std::fs::write(&filter, b"PALKEY01 not a filter").unwrap();
+    run("damaged");
+    // A whole filter with no bits, reached through a symlink: not followed.
+    let empty = env.data.join("empty-filter");
+    let mut bytes = b"PALKEY01".to_vec();
+    bytes.resize(8 + (1 << 17) / 8, 0);
+    std::fs::write(&empty, &bytes).unwrap();
+    std::fs::remove_file(&filter).unwrap();
+    std::os::unix::fs::symlink(&empty, &filter).unwrap();
+    run("a symlink to an empty filter");
+}
