@@ -2590,7 +2590,7 @@ fn package_scripts(cmd: &Command) -> Option<Vec<String>> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::call::{Call, CallKind};
 

@@ -36,14 +36,13 @@ fn risk_sandbox(url: &str) -> Sandbox {
     sb
 }
 
-/// Spawns the hook on an undecided call, waits until it is deciding (its request reached the
-/// backend), sends `signal`.
-fn signalled(
+/// Spawns the hook on an undecided call and waits until it is deciding (its request reached
+/// the backend).
+fn deciding_hook(
     sb: &Sandbox,
     deciding: &std::sync::mpsc::Receiver<()>,
-    signal: &str,
     deadline_ms: &str,
-) -> (common::Answer, Duration) {
+) -> std::process::Child {
     let mut cmd = sb.command();
     cmd.arg("hook")
         .env("PALISADE_TEST_KEY", "k")
@@ -64,6 +63,17 @@ fn signalled(
     deciding
         .recv_timeout(Duration::from_secs(8))
         .expect("the hook asks the backend");
+    child
+}
+
+/// Spawns the hook on an undecided call, waits until it is deciding, sends `signal`.
+fn signalled(
+    sb: &Sandbox,
+    deciding: &std::sync::mpsc::Receiver<()>,
+    signal: &str,
+    deadline_ms: &str,
+) -> (common::Answer, Duration) {
+    let child = deciding_hook(sb, deciding, deadline_ms);
     let start = Instant::now();
     let status = std::process::Command::new("kill")
         .args([&format!("-{signal}"), &child.id().to_string()])
@@ -149,24 +159,7 @@ fn a_second_sigterm_while_the_refusal_is_recorded_is_held() {
         .append(true)
         .open(sb.data_dir().join("audit.jsonl"))
         .unwrap();
-    let mut cmd = sb.command();
-    cmd.arg("hook")
-        .env("PALISADE_TEST_KEY", "k")
-        .env("PALISADE_DEADLINE_MS", "9000")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = cmd.spawn().unwrap();
-    let event = sb.event("Bash", json!({"command": "npm run build"}));
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(event.to_string().as_bytes())
-        .unwrap();
-    deciding
-        .recv_timeout(Duration::from_secs(8))
-        .expect("the hook asks the backend");
+    let child = deciding_hook(&sb, &deciding, "9000");
     // The refusal's record will wait for this lock (at most its bounded wait).
     log.lock().unwrap();
     let kill = |sig: &str| {

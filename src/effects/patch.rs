@@ -593,17 +593,7 @@ mod tests {
     /// repository where `-C`/`--git-dir` and `cd` leave it.
     #[test]
     fn git_applies_a_patch_file_where_its_options_say() {
-        let scope = Scope {
-            paths: crate::paths::PathResolver {
-                cwd: "/home/dev/project".into(),
-                home: "/home/dev".into(),
-                follow_symlinks: false,
-            },
-            project_root: "/home/dev/project".into(),
-            roots: vec!["/home/dev/project".into()],
-            protected: Default::default(),
-            files: Default::default(),
-        };
+        let scope = crate::fileops::tests::scope();
         let t = targets("--- a/tools/run.sh\n+++ b/tools/run.sh\n@@ -1 +1 @@\n-a\n+b\n");
         let written = |line: &str| -> Vec<String> {
             let an = crate::shell::analyse(line);

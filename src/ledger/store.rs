@@ -693,15 +693,21 @@ fn connect(path: &Path, entries: bool) -> Result<Connection, LedgerError> {
     Ok(conn)
 }
 
-/// Version 1 → 2: adds the limit counters. Under the write lock, the version read again, so
-/// of two processes migrating at once the second finds the work done. Returns the version.
-fn migrate_to_2(conn: &Connection) -> rusqlite::Result<i64> {
+/// Runs `work` and sets the version to `to` when the store is at version `to - 1`: one
+/// `BEGIN IMMEDIATE` transaction, the version read again under the write lock, so of two
+/// processes migrating at once the second finds the work done, and a store is wholly one
+/// version or the next, never half-migrated. Returns the version after it.
+fn migrate(
+    conn: &Connection,
+    to: i64,
+    work: impl FnOnce(&Connection) -> rusqlite::Result<()>,
+) -> rusqlite::Result<i64> {
     conn.execute_batch("BEGIN IMMEDIATE")?;
     let done = (|| {
         let v: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
-        if v == 1 {
-            conn.execute_batch(super::limits::SCHEMA)?;
-            conn.pragma_update(None, "user_version", 2)?;
+        if v == to - 1 {
+            work(conn)?;
+            conn.pragma_update(None, "user_version", to)?;
         }
         conn.pragma_query_value(None, "user_version", |r| r.get(0))
     })();
@@ -712,66 +718,46 @@ fn migrate_to_2(conn: &Connection) -> rusqlite::Result<i64> {
             Err(e)
         }
     }
+}
+
+/// Version 1 → 2: adds the limit counters.
+fn migrate_to_2(conn: &Connection) -> rusqlite::Result<i64> {
+    migrate(conn, 2, |c| c.execute_batch(super::limits::SCHEMA))
+}
+
+/// Version 2 → 3: the extension column (`dirrun::extension` of each row's name) and its index,
+/// through which a run of a directory finds the files it takes: a store is either version 2
+/// or wholly version 3, never a half-filled column read as missing rows. A sibling store (no
+/// entries) changes version only.
+fn migrate_to_3(conn: &Connection, entries: bool) -> rusqlite::Result<i64> {
+    migrate(conn, 3, |c| {
+        if !entries {
+            return Ok(());
+        }
+        c.execute_batch(
+            "ALTER TABLE entries ADD COLUMN ext TEXT NOT NULL DEFAULT '';
+             CREATE INDEX entries_by_ext ON entries(ext, path);",
+        )?;
+        let rows: Vec<(String, String)> = c
+            .prepare("SELECT path, name FROM entries")?
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        let mut set = c.prepare("UPDATE entries SET ext = ?1 WHERE path = ?2")?;
+        for (p, name) in &rows {
+            let x = extension(name);
+            if !x.is_empty() {
+                set.execute([x, p])?;
+            }
+        }
+        Ok(())
+    })
 }
 
 /// Version 3 → 4: the version only. Version 4 stores keep the key filter (`super::keyset`)
 /// beside them, which the first row written builds from every row; the version bump is what
 /// keeps a binary that does not know the filter from adding rows it would not hold.
 fn migrate_to_4(conn: &Connection) -> rusqlite::Result<i64> {
-    conn.execute_batch("BEGIN IMMEDIATE")?;
-    let done = (|| {
-        let v: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
-        if v == 3 {
-            conn.pragma_update(None, "user_version", 4)?;
-        }
-        conn.pragma_query_value(None, "user_version", |r| r.get(0))
-    })();
-    match done {
-        Ok(v) => conn.execute_batch("COMMIT").map(|_| v),
-        Err(e) => {
-            let _ = conn.execute_batch("ROLLBACK");
-            Err(e)
-        }
-    }
-}
-
-/// Version 2 → 3: the extension column (`dirrun::extension` of each row's name) and its index,
-/// through which a run of a directory finds the files it takes. One transaction under the
-/// write lock, as `migrate_to_2`: a store is either version 2 or wholly version 3, never a
-/// half-filled column read as missing rows. A sibling store (no entries) changes version only.
-fn migrate_to_3(conn: &Connection, entries: bool) -> rusqlite::Result<i64> {
-    conn.execute_batch("BEGIN IMMEDIATE")?;
-    let done = (|| {
-        let v: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
-        if v == 2 {
-            if entries {
-                conn.execute_batch(
-                    "ALTER TABLE entries ADD COLUMN ext TEXT NOT NULL DEFAULT '';
-                     CREATE INDEX entries_by_ext ON entries(ext, path);",
-                )?;
-                let rows: Vec<(String, String)> = conn
-                    .prepare("SELECT path, name FROM entries")?
-                    .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-                    .collect::<Result<_, _>>()?;
-                let mut set = conn.prepare("UPDATE entries SET ext = ?1 WHERE path = ?2")?;
-                for (p, name) in &rows {
-                    let x = extension(name);
-                    if !x.is_empty() {
-                        set.execute([x, p])?;
-                    }
-                }
-            }
-            conn.pragma_update(None, "user_version", 3)?;
-        }
-        conn.pragma_query_value(None, "user_version", |r| r.get(0))
-    })();
-    match done {
-        Ok(v) => conn.execute_batch("COMMIT").map(|_| v),
-        Err(e) => {
-            let _ = conn.execute_batch("ROLLBACK");
-            Err(e)
-        }
-    }
+    migrate(conn, 4, |_| Ok(()))
 }
 
 /// Per-connection settings: no fsync per commit, no checkpoint when the process exits, and
