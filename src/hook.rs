@@ -293,6 +293,7 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
     let needs = world::needs(
         p.policy,
         &call,
+        &scope,
         &static_verdict,
         env.now_ms,
         risk_may_run(p),

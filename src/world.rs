@@ -9,7 +9,7 @@
 use crate::ledger::{self, ExposureQuery, LedgerError, SessionView};
 use crate::normalize::{Call, Scope};
 use crate::policy::Policy;
-use crate::taint::{self, TaintMode};
+use crate::taint::{self, ExposureKind, TaintMode};
 use crate::verdict::{Effect, Verdict};
 use std::path::PathBuf;
 
@@ -98,6 +98,7 @@ pub struct Needs {
 pub fn needs(
     policy: &Policy,
     call: &Call,
+    scope: &Scope,
     static_verdict: &Verdict,
     now_ms: u64,
     risk_may_run: bool,
@@ -137,6 +138,10 @@ pub fn needs(
                 r
             },
             since_ms: taint_since(policy, now_ms),
+            untrusted: risk_may_run
+                || taint::exposures(call, scope, &policy.taint, &|_| false)
+                    .iter()
+                    .any(|e| e.kind == ExposureKind::Private),
         });
     if !(writes || runs || !reads.is_empty() || exposure.is_some()) {
         return None;

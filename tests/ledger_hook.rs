@@ -849,7 +849,7 @@ fn a_run_is_caught_whatever_became_of_the_key_filter() {
     run("damaged");
     // A whole filter with no bits, reached through a symlink: not followed.
     let empty = env.data.join("empty-filter");
-    let mut bytes = b"PALKEY01".to_vec();
+    let mut bytes = b"PALKEY02".to_vec();
     bytes.resize(8 + (1 << 17) / 8, 0);
     std::fs::write(&empty, &bytes).unwrap();
     std::fs::remove_file(&filter).unwrap();

@@ -378,3 +378,61 @@ fn what_the_sending_call_itself_reads_counts() {
     assert_eq!(a.decision(), "ask", "{a:?}");
     assert!(a.reason().contains("[taint/trifecta]"), "{}", a.reason());
 }
+
+/// The key filter beside the session's store now answers for exposure rows too (a send in a
+/// session with no private data does not open the store). Whatever becomes of it (as written,
+/// lost, in the earlier format that held no exposure keys, a symlink to an empty filter), the
+/// trifecta is still asked, and the same send in a session without private data still passes.
+#[test]
+fn a_send_is_judged_whatever_became_of_the_key_filter() {
+    let sb = Sandbox::new();
+    let post = |s: &str, n: u32| {
+        call(
+            &sb,
+            s,
+            n,
+            "mcp__slack__post_message",
+            json!({"channel": "C1", "text": "done"}),
+        )
+    };
+    fetch(&sb, "clean", 1, "https://blog.example/post");
+    assert_eq!(post("clean", 2).decision(), "pass");
+    fetch(&sb, "k", 1, "https://evil.example/page");
+    read_env(&sb, "k", 2);
+    let ledger = sb.data_dir().join("ledger");
+    let filters: Vec<_> = std::fs::read_dir(&ledger)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".db-keys"))
+        .collect();
+    assert_eq!(filters.len(), 2, "one filter per session: {filters:?}");
+    let mut n = 3;
+    let mut check = |what: &str| {
+        n += 1;
+        let a = post("k", n);
+        assert_eq!(a.decision(), "ask", "filter {what}: {a:?}");
+        assert!(a.reason().contains("[taint/trifecta]"), "filter {what}");
+        assert_eq!(post("clean", n).decision(), "pass", "filter {what}");
+    };
+    check("as written");
+    let empty = sb.data_dir().join("empty-filter");
+    for f in &filters {
+        std::fs::remove_file(f).unwrap();
+    }
+    check("missing");
+    // The earlier format, whole, with no bits set.
+    let mut earlier = b"PALKEY01".to_vec();
+    earlier.resize(8 + (1 << 17) / 8, 0);
+    for f in &filters {
+        std::fs::write(f, &earlier).unwrap();
+    }
+    check("in the earlier format");
+    let mut none = b"PALKEY02".to_vec();
+    none.resize(8 + (1 << 17) / 8, 0);
+    std::fs::write(&empty, &none).unwrap();
+    for f in &filters {
+        std::fs::remove_file(f).unwrap();
+        std::os::unix::fs::symlink(&empty, f).unwrap();
+    }
+    check("a symlink to an empty filter");
+}

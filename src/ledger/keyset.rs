@@ -1,4 +1,5 @@
-//! The paths a session's store holds rows for, as a Bloom filter in a file beside it
+//! The keys a session's store holds rows for (the paths of its ledger rows, and the kind and
+//! key of its exposure rows, `taint::filter_key`), as a Bloom filter in a file beside it
 //! (`<store>.db-keys`), so a call whose rows are certainly absent does not open the store.
 //!
 //! Why: opening the store is the largest part of a call that reads files (SQLite's open, its
@@ -16,8 +17,10 @@
 //! - a missing or unreadable file, a wrong size or an unknown format answers "maybe present",
 //!   and the store is opened as before; the first row written rebuilds the file from every row
 //!   of the store (a store from before this file, or whose file was lost);
-//! - the store's schema version 4 came with this file: a binary that does not keep the file
-//!   refuses a version-4 store rather than add rows the file would not know.
+//! - the store's schema version 4 came with this file, and version 5 with the exposure keys
+//!   in it: a binary that does not keep the file as this one does refuses the store rather
+//!   than add rows the file would not know. The format's name (`MAGIC`) changed with them, so
+//!   a file written before holds no answer.
 //!
 //! The hash is defined here (FNV-1a, then a 64-bit finaliser), not taken from `std`, whose
 //! hasher may change between Rust releases while files written by another build stay.
@@ -28,7 +31,7 @@ use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 /// The file's first bytes: its format (the hash and the sizes below).
-const MAGIC: &[u8; 8] = b"PALKEY01";
+const MAGIC: &[u8; 8] = b"PALKEY02";
 /// Bits in the filter: 16 KiB, a few percent of false "maybe" after 10,000 paths.
 const BITS: usize = 1 << 17;
 /// Probes per path.
@@ -192,7 +195,15 @@ mod tests {
         let db = dir.path().join("s.db");
         let k = vec!["/p/a".to_string()];
         assert!(!all_absent(&db, &k), "no file: maybe");
-        for bad in [&b""[..], &b"PALKEY01"[..], &[0u8; FILE_LEN][..]] {
+        // The earlier format (no exposure keys in it), whole, is not read either.
+        let mut earlier = b"PALKEY01".to_vec();
+        earlier.resize(FILE_LEN, 0);
+        for bad in [
+            &b""[..],
+            &b"PALKEY01"[..],
+            &[0u8; FILE_LEN][..],
+            &earlier[..],
+        ] {
             write_raw(&db, bad);
             assert!(!all_absent(&db, &k), "a damaged file is not read");
         }

@@ -323,7 +323,7 @@ mod tests {
         let v: i64 = c
             .pragma_query_value(None, "user_version", |r| r.get(0))
             .unwrap();
-        assert_eq!(v, 4);
+        assert_eq!(v, super::super::store::SCHEMA_VERSION);
     }
 
     #[test]

@@ -13,7 +13,9 @@ use super::store::{
     MAX_PASSES, enforce_bounds, error, fetch, run_change, select_bodies, sql_error,
     too_many_passes, upsert, write_back,
 };
-use super::taint::{err as exposure_error, insert_exposures, read_exposure, set_exposure_seq};
+use super::taint::{
+    err as exposure_error, insert_exposures, query_keys, read_exposure, set_exposure_seq,
+};
 use super::{Ledger, LedgerError, LedgerStore, Receipt};
 use crate::taint::{Exposure, SessionExposure};
 use rusqlite::{Connection, TransactionBehavior};
@@ -65,6 +67,9 @@ pub struct ExposureQuery {
     pub remotes: Vec<String>,
     /// Rows older than this (ms since the epoch) are not seen (the taint TTL).
     pub since_ms: u64,
+    /// The latest untrusted row matters even when the session holds no private data: the
+    /// risk layer's context reads it, and so does a call that itself reads private data.
+    pub untrusted: bool,
 }
 
 /// What a call records, written in one transaction.
@@ -132,11 +137,13 @@ impl SessionStore<'_> {
         // key filter, `super::keyset`): the view is what the store would have given, the rows
         // asked for noted as fetched and absent. Anything more the step wants (a chain, a
         // run's files) opens the store as before.
+        // The exposure rows the judgement reads are in the same filter (`taint::query_keys`):
+        // when none is, the exposure is empty, as the store would have read it.
         if self.conn.is_none()
-            && exposure.is_none()
             && !self.store.is_memory()
             && keys.iter().all(|k| !k.contains('\0'))
             && super::keyset::all_absent(&path, keys)
+            && exposure.is_none_or(|q| super::keyset::all_absent(&path, &query_keys(q)))
         {
             let view = SessionView {
                 ledger: Ledger::partial(),
@@ -241,8 +248,7 @@ impl SessionStore<'_> {
             }
             enforce_bounds(&tx, &path)?;
         }
-        let ids = insert_exposures(&tx, &changes.exposures, changes.now_ms)
-            .map_err(|e| exposure_error(&path, e))?;
+        let ids = insert_exposures(&tx, &path, &changes.exposures, changes.now_ms)?;
         tx.commit().map_err(|e| sql_error(&path, e))?;
         if fresh {
             self.store.prune_stale(&path);
@@ -329,6 +335,76 @@ mod tests {
 
     fn entry(path: &str, summary: &str) -> LedgerEntry {
         LedgerEntry::written(path, Some("t1"), summary)
+    }
+
+    fn exposure(kind: ExposureKind, key: &str) -> Exposure {
+        Exposure {
+            kind,
+            key: key.into(),
+            origin: format!("{} {key}", kind.as_str()),
+        }
+    }
+
+    /// A send's exposure read opens the store only when the key filter holds a row the send
+    /// could meet: a private row (a trifecta needs one), the derived row of a path it sends,
+    /// the changed remote it pushes to, or (where the query says so) an untrusted row. Any
+    /// other send reads an empty exposure without opening it, as the store would give.
+    #[test]
+    fn a_send_opens_the_store_only_for_exposure_rows_it_could_meet() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path());
+        let query = |paths: &[&str], remotes: &[&str], untrusted: bool| ExposureQuery {
+            paths: paths.iter().map(|p| p.to_string()).collect(),
+            remotes: remotes.iter().map(|r| r.to_string()).collect(),
+            since_ms: 0,
+            untrusted,
+        };
+        // (opened the store, the exposure it read)
+        let read = |q: &ExposureQuery| {
+            let before = crate::ledger::store_opens();
+            let (seen, _) = store
+                .session("s")
+                .load(&[], Some(q), |v| (v.exposure.clone(), BTreeSet::new()))
+                .unwrap();
+            (crate::ledger::store_opens() > before, seen)
+        };
+        let record = |rows: &[Exposure]| store.record_exposures("s", rows, 7).unwrap();
+        record(&[exposure(ExposureKind::Untrusted, "")]);
+        let send = query(&["/p/out.txt"], &[], false);
+        assert_eq!(read(&send), (false, SessionExposure::default()));
+        let (opened, seen) = read(&query(&["/p/out.txt"], &[], true));
+        assert!(
+            opened && seen.untrusted.is_some(),
+            "the risk layer reads it"
+        );
+        record(&[exposure(ExposureKind::Derived, "/p/d.txt")]);
+        assert!(!read(&send).0);
+        let (opened, seen) = read(&query(&["/p/d.txt"], &[], false));
+        assert!(opened && seen.derived.len() == 1, "a derived file sent");
+        record(&[exposure(ExposureKind::Remote, "mirror")]);
+        assert!(!read(&query(&[], &["origin"], false)).0);
+        let (opened, seen) = read(&query(&[], &["origin", "mirror"], false));
+        assert!(opened && seen.remotes.len() == 1, "a changed remote");
+        record(&[exposure(ExposureKind::Private, "")]);
+        let (opened, seen) = read(&send);
+        assert!(opened && seen.private.is_some() && seen.untrusted.is_some());
+        // A filter rebuilt from the store (lost, then the next write) holds the exposure rows.
+        let file = store.file_for("s");
+        super::super::keyset::forget(&file);
+        assert!(read(&send).0, "no filter: the store is opened");
+        store
+            .update("s", |l| l.entries.insert("/p/a".into(), entry("/p/a", "t")))
+            .map(|_| ())
+            .unwrap();
+        let (opened, seen) = read(&send);
+        assert!(
+            opened && seen.private.is_some(),
+            "the rebuilt filter holds it"
+        );
+        assert!(!super::super::keyset::all_absent(
+            &file,
+            &[super::super::taint::filter_key("derived", "/p/d.txt")]
+        ));
     }
 
     fn plan(view: &SessionView, e: LedgerEntry) -> Ledger {

@@ -48,9 +48,10 @@ const WAL_AUTOCHECKPOINT: i32 = 64;
 const MAX_WAL_BYTES: u64 = 1024 * 1024;
 /// The shape of the store this version writes (SQLite `user_version`). 2 added the limit
 /// counters (`super::limits`), 3 the extension column and its index (`migrate_to_3`), 4 the
-/// key filter beside the store (`super::keyset`, `migrate_to_4`); a store of an earlier
+/// key filter beside the store (`super::keyset`, `migrate_to_4`), 5 the exposure keys in it
+/// (`migrate_to_5`); a store of an earlier
 /// version is migrated when it is opened.
-const SCHEMA_VERSION: i64 = 4;
+pub(super) const SCHEMA_VERSION: i64 = 5;
 /// Most passes of one step over a partial view (each pass fetches the rows the last one
 /// missed; chains are followed 4 deep, so a handful suffice).
 pub(super) const MAX_PASSES: usize = 8;
@@ -673,6 +674,9 @@ fn connect(path: &Path, entries: bool) -> Result<Connection, LedgerError> {
     if version == 3 {
         version = migrate_to_4(&conn).map_err(|e| sql_error(path, e))?;
     }
+    if version == 4 {
+        version = migrate_to_5(&conn).map_err(|e| sql_error(path, e))?;
+    }
     if version != SCHEMA_VERSION {
         return Err(error(
             path,
@@ -758,6 +762,14 @@ fn migrate_to_3(conn: &Connection, entries: bool) -> rusqlite::Result<i64> {
 /// keeps a binary that does not know the filter from adding rows it would not hold.
 fn migrate_to_4(conn: &Connection) -> rusqlite::Result<i64> {
     migrate(conn, 4, |_| Ok(()))
+}
+
+/// Version 4 → 5: the version only. The key filter now holds the exposure rows' keys too (a
+/// send in a session with no private data does not open the store); a version-4 binary,
+/// which writes exposure rows without noting them, must not write to a store read that way.
+/// The filter's format changed with it, so a version-4 filter is rebuilt at the next write.
+fn migrate_to_5(conn: &Connection) -> rusqlite::Result<i64> {
+    migrate(conn, 5, |_| Ok(()))
 }
 
 /// Per-connection settings: no fsync per commit, no checkpoint when the process exits, and
@@ -1084,16 +1096,21 @@ pub(super) fn upsert(conn: &Connection, path: &Path, e: &LedgerEntry) -> Result<
 /// Notes `key` in the store's key filter before its row is written (`super::keyset`). A
 /// filter that could not be written whole is removed, so readers open the store; a filter
 /// that can be neither written nor removed fails the write (and the call with it).
-fn note_key(conn: &Connection, path: &Path, key: &str) -> Result<(), LedgerError> {
+pub(super) fn note_key(conn: &Connection, path: &Path, key: &str) -> Result<(), LedgerError> {
     // A store in memory (`check`, `replay`, tests) has no file beside it.
     if conn.path().is_none_or(str::is_empty) {
         return Ok(());
     }
+    // Every key the store holds: its ledger rows' paths and its exposure rows' keys.
     let existing = || {
         conn.prepare_cached("SELECT path FROM entries")
             .and_then(|mut s| {
                 s.query_map([], |r| r.get::<_, String>(0))?
                     .collect::<Result<Vec<String>, _>>()
+            })
+            .and_then(|mut keys| {
+                keys.extend(super::taint::filter_keys(conn)?);
+                Ok(keys)
             })
             .map_err(std::io::Error::other)
     };

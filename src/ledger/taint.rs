@@ -6,6 +6,7 @@
 //! Failure rules match the ledger's: a store that exists but cannot be read is an error (the
 //! hook fails closed), never "no exposure".
 
+use super::session::ExposureQuery;
 use super::{LedgerError, LedgerStore};
 use crate::taint::{Exposure, ExposureKind, ExposureRow, SessionExposure};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
@@ -30,6 +31,9 @@ const KEEP_PER_KEY: i64 = 4;
 /// every `CAP_EVERY` inserts, so a write pays for it rarely.
 const MAX_PER_KIND: i64 = 4096;
 const CAP_EVERY: i64 = 256;
+/// Paths and remotes of one send whose rows are read: a constant bound per call.
+const MAX_PATHS: usize = 64;
+const MAX_REMOTES: usize = 16;
 
 pub(super) fn err(path: &Path, e: impl std::fmt::Display) -> LedgerError {
     LedgerError {
@@ -86,12 +90,12 @@ pub(super) fn read_exposure(
         private: latest(conn, ExposureKind::Private, "", since_ms)?,
         ..Default::default()
     };
-    for p in paths.iter().take(64) {
+    for p in paths.iter().take(MAX_PATHS) {
         if let Some(r) = latest(conn, ExposureKind::Derived, p, since_ms)? {
             out.derived.push(r);
         }
     }
-    for r in remotes.iter().take(16) {
+    for r in remotes.iter().take(MAX_REMOTES) {
         if let Some(r) = latest(conn, ExposureKind::Remote, r, since_ms)? {
             out.remotes.push(r);
         }
@@ -99,17 +103,70 @@ pub(super) fn read_exposure(
     Ok(out)
 }
 
+/// The key-filter key of the exposure rows of (`kind`, `key`) (`super::keyset`): a NUL, which
+/// no path holds, keeps it apart from the paths of ledger rows.
+pub(super) fn filter_key(kind: &str, key: &str) -> String {
+    format!("\0exposure\0{kind}\0{key}")
+}
+
+/// The filter keys of every exposure row the store holds (for a filter rebuilt from the store).
+pub(super) fn filter_keys(conn: &Connection) -> rusqlite::Result<Vec<String>> {
+    if !has_table(conn)? {
+        return Ok(Vec::new());
+    }
+    conn.prepare_cached("SELECT DISTINCT kind, key FROM exposures")?
+        .query_map([], |r| {
+            Ok(filter_key(&r.get::<_, String>(0)?, &r.get::<_, String>(1)?))
+        })?
+        .collect()
+}
+
+/// The filter keys whose rows the judgement behind `q` reads: a send reads the private rows
+/// (with the untrusted ones, a trifecta), the derived rows of the paths it sends, the changed
+/// remotes it pushes to. When none is in the filter, the exposure is empty without opening
+/// the store. The untrusted row alone matters where `q` says so (the risk layer's context,
+/// a call that itself reads private data); otherwise it counts only beside a private row,
+/// whose absence already answers.
+pub(super) fn query_keys(q: &ExposureQuery) -> Vec<String> {
+    let mut keys = vec![filter_key(ExposureKind::Private.as_str(), "")];
+    if q.untrusted {
+        keys.push(filter_key(ExposureKind::Untrusted.as_str(), ""));
+    }
+    keys.extend(
+        q.paths
+            .iter()
+            .take(MAX_PATHS)
+            .map(|p| filter_key(ExposureKind::Derived.as_str(), p)),
+    );
+    keys.extend(
+        q.remotes
+            .iter()
+            .take(MAX_REMOTES)
+            .map(|r| filter_key(ExposureKind::Remote.as_str(), r)),
+    );
+    keys
+}
+
 /// Inserts exposure rows inside the caller's write transaction (making the table on first
-/// use) and keeps the table bounded; returns the row ids.
+/// use) and keeps the table bounded; returns the row ids. Each row's key is in the key filter
+/// before the row is written (`super::keyset`).
 pub(super) fn insert_exposures(
     tx: &Connection,
+    path: &Path,
     rows: &[Exposure],
     now_ms: u64,
-) -> rusqlite::Result<Vec<i64>> {
-    let mut ids = Vec::new();
+) -> Result<Vec<i64>, LedgerError> {
     if rows.is_empty() {
-        return Ok(ids);
+        return Ok(Vec::new());
     }
+    for r in rows {
+        super::store::note_key(tx, path, &filter_key(r.kind.as_str(), &r.key))?;
+    }
+    insert_rows(tx, rows, now_ms).map_err(|e| err(path, e))
+}
+
+fn insert_rows(tx: &Connection, rows: &[Exposure], now_ms: u64) -> rusqlite::Result<Vec<i64>> {
+    let mut ids = Vec::new();
     tx.execute_batch(SCHEMA)?;
     for r in rows {
         tx.prepare_cached(
@@ -177,13 +234,15 @@ impl LedgerStore {
         let mut conn = self
             .open(session_id, true)?
             .ok_or_else(|| err(&path, "the store could not be created"))?;
-        let mut write = || -> rusqlite::Result<Vec<i64>> {
-            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            let ids = insert_exposures(&tx, rows, now_ms)?;
-            tx.commit()?;
+        let mut write = || -> Result<Vec<i64>, LedgerError> {
+            let tx = conn
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(|e| err(&path, e))?;
+            let ids = insert_exposures(&tx, &path, rows, now_ms)?;
+            tx.commit().map_err(|e| err(&path, e))?;
             Ok(ids)
         };
-        write().map_err(|e| err(&path, e))
+        write()
     }
 
     /// Gives the rows a call recorded the seq of its audit entry, so a later reason names it.
