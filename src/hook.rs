@@ -380,7 +380,7 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
         }
     }
     // Bypass detection and policy drift: this decision's id and the session's first policy.
-    let verdict = ledger::observe_pre(&store, &p.policy.digest, event, env.now_ms, verdict);
+    let verdict = ledger::observe_pre(&store, &p.policy.digest, event, verdict);
     // Record, audit half: append the entry, then link the rows just recorded to its receipt
     // (a later run of a written file links to it; a taint reason names its seq). A lost link
     // is reported, not a deny: the rows themselves are recorded.

@@ -455,20 +455,19 @@ fn the_hook_opens_a_sessions_store_once_per_call() {
     let opens = |e: &HookEvent| counting_opens(&pipeline, e);
     let script = format!("{PROJECT}/clean.sh");
     let write = |content: &str| event("Write", json!({ "file_path": script, "content": content }));
-    // Every PreToolUse also opens the session's call record once (`ledger::observe_pre`: its
-    // own file, for bypass detection and policy drift): the `1 +` below.
+    // (The call record, `ledger::observe_pre`, is files of its own, no store.)
     // The session's first write makes the store: one look (none there), one open to create it.
     let (n, _) = opens(&write("echo hi\n"));
-    assert_eq!(n, 1 + 2);
+    assert_eq!(n, 2);
     // Every later call that reads and writes the store opens it once.
     let (n, _) = opens(&write("#!/bin/sh\nrm -rf \"$HOME\"\n"));
-    assert_eq!(n, 1 + 1);
-    let (n, v) = opens(&bash("sh clean.sh"));
-    assert_eq!(n, 1 + 1);
-    assert_eq!(v.effect, Some(Effect::Deny), "{v:?}");
-    // A call that neither writes, runs, reads nor sends opens no ledger.
-    let (n, _) = opens(&bash("echo hello"));
     assert_eq!(n, 1);
+    let (n, v) = opens(&bash("sh clean.sh"));
+    assert_eq!(n, 1);
+    assert_eq!(v.effect, Some(Effect::Deny), "{v:?}");
+    // A call that neither writes, runs, reads nor sends opens no store.
+    let (n, _) = opens(&bash("echo hello"));
+    assert_eq!(n, 0);
     let Record::Memory { ledger, .. } = &record else {
         unreachable!()
     };
@@ -503,16 +502,16 @@ fn limits_count_on_the_calls_one_connection() {
             json!({ "file_path": format!("{PROJECT}/{name}"), "content": "echo hi\n" }),
         )
     };
-    // As in `the_hook_opens_a_sessions_store_once_per_call` (`1 +`: the call record): the
-    // limits add no open of their own, they count on the connection the call records on.
+    // As in `the_hook_opens_a_sessions_store_once_per_call`: the limits add no open of their
+    // own, they count on the connection the call records on.
     let (n, v) = opens(&write("a.sh"));
-    assert_eq!((n, v.effect), (1 + 2, None), "{v:?}");
+    assert_eq!((n, v.effect), (2, None), "{v:?}");
     let (n, v) = opens(&write("b.sh"));
-    assert_eq!((n, v.effect), (1 + 1, None), "{v:?}");
+    assert_eq!((n, v.effect), (1, None), "{v:?}");
     let (n, v) = opens(&bash("curl -X POST -d x=1 https://api.example.com/items"));
-    assert_eq!((n, v.effect), (1 + 1, None), "{v:?}");
+    assert_eq!((n, v.effect), (1, None), "{v:?}");
     let (n, v) = opens(&write("c.sh"));
-    assert_eq!((n, v.effect), (1 + 1, Some(Effect::Deny)), "{v:?}");
+    assert_eq!((n, v.effect), (1, Some(Effect::Deny)), "{v:?}");
     assert!(v.reason.contains("limit w: 3rd write call"), "{}", v.reason);
     let Record::Memory { ledger, .. } = &record else {
         unreachable!()

@@ -34,7 +34,7 @@ use std::time::Duration;
 /// Ledgers of sessions untouched this long are removed when a new session starts one.
 pub const STALE_AFTER: std::time::Duration = std::time::Duration::from_secs(30 * 24 * 3600);
 /// Most stale files removed at once, so starting a session stays quick.
-const MAX_PRUNED: usize = 256;
+pub(super) const MAX_PRUNED: usize = 256;
 
 /// Largest legacy JSON ledger read for migration; a bigger one is reported, not trusted.
 pub const MAX_LEDGER_BYTES: u64 = 64 * 1024 * 1024;
@@ -124,10 +124,6 @@ pub struct LedgerStore {
     dir: PathBuf,
     /// Set for a store that lives in memory only (`check`, `replay`): nothing touches disk.
     memory: Option<std::sync::Arc<Memory>>,
-    /// The tables a new store is made with (the ledger's, or a sibling's own).
-    schema: &'static [&'static str],
-    /// Journaled in a WAL (the ledger); `false`: a rollback journal (`without_wal`).
-    wal: bool,
 }
 
 /// The in-memory databases of a memory-only store: one shared-cache SQLite database per
@@ -146,8 +142,6 @@ impl LedgerStore {
         LedgerStore {
             dir: data_dir.join("ledger"),
             memory: None,
-            schema: LEDGER_SCHEMA,
-            wal: true,
         }
     }
 
@@ -161,8 +155,6 @@ impl LedgerStore {
                 id: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
                 keepers: Default::default(),
             })),
-            schema: LEDGER_SCHEMA,
-            wal: true,
         }
     }
 
@@ -205,7 +197,7 @@ impl LedgerStore {
                 return Ok(None);
             }
             let conn = Connection::open_with_flags(&uri, flags).map_err(|e| sql_error(&path, e))?;
-            self.schema
+            LEDGER_SCHEMA
                 .iter()
                 .try_for_each(|part| conn.execute_batch(part))
                 .and_then(|_| conn.pragma_update(None, "user_version", SCHEMA_VERSION))
@@ -216,26 +208,9 @@ impl LedgerStore {
         Ok(Some(conn))
     }
 
-    /// Another kind of per-session store beside this one (`<state dir>/<name>/`, or in the same
-    /// memory), with the same hardening and failure rules, apart from the ledger's files and lock.
-    /// Its files are made with `schema` (not the ledger's tables).
-    pub(super) fn sibling(&self, name: &str, schema: &'static [&'static str]) -> LedgerStore {
-        LedgerStore {
-            dir: self.dir.parent().unwrap_or(Path::new("")).join(name),
-            memory: self.memory.clone(),
-            schema,
-            wal: true,
-        }
-    }
-
-    /// This store with a rollback journal instead of a WAL, for a store whose writes may be
-    /// lost (the caller writes it unsynced). A hook process is the only connection when it
-    /// opens a store, and SQLite rebuilds a WAL's shared index on every such open (truncate,
-    /// extend, some thirty locks); a rollback journal needs no index. A store made with a WAL
-    /// by an earlier version is switched when no other process has it open.
-    pub(super) fn without_wal(mut self) -> LedgerStore {
-        self.wal = false;
-        self
+    /// Another per-session record's folder beside the ledger's (`<state dir>/<name>/`).
+    pub(super) fn sibling_dir(&self, name: &str) -> PathBuf {
+        self.dir.parent().unwrap_or(Path::new("")).join(name)
     }
 
     /// Whether this store lives in memory only.
@@ -245,8 +220,14 @@ impl LedgerStore {
 
     /// The store of a session: `<dir>/<first 16 hex digits of sha256(session_id)>.db`.
     pub fn file_for(&self, session_id: &str) -> PathBuf {
+        Self::session_file(&self.dir, session_id)
+    }
+
+    /// `<dir>/<first 16 hex digits of sha256(session_id)>.db`: a session's files in any of the
+    /// state directory's folders are named by the same hash.
+    pub(super) fn session_file(dir: &Path, session_id: &str) -> PathBuf {
         let digest = hex::encode(Sha256::digest(session_id.as_bytes()));
-        self.dir.join(format!("{}.db", &digest[..16]))
+        dir.join(format!("{}.db", &digest[..16]))
     }
 
     /// The JSON ledger an earlier version kept for the session (migrated on first use).
@@ -468,7 +449,7 @@ impl LedgerStore {
         match fs::symlink_metadata(&path) {
             Ok(m) => {
                 check_owned_file(&path, &m)?;
-                return connect(&path, self.has_entries()).map(|c| Some(self.journal(c)));
+                return connect(&path).map(Some);
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => return Err(error(&path, format!("could not be read ({e})"))),
@@ -495,7 +476,7 @@ impl LedgerStore {
             } else {
                 None
             };
-            create_store(&path, migrated.as_ref(), self.schema, self.wal)?;
+            create_store(&path, migrated.as_ref())?;
             if has_legacy {
                 // Migrated: the store holds every entry, the JSON file is no longer read.
                 let _ = fs::remove_file(&legacy);
@@ -510,22 +491,7 @@ impl LedgerStore {
         let m = fs::symlink_metadata(&path)
             .map_err(|e| error(&path, format!("could not be read ({e})")))?;
         check_owned_file(&path, &m)?;
-        connect(&path, self.has_entries()).map(|c| Some(self.journal(c)))
-    }
-
-    /// Whether this store holds ledger entries (a sibling's tables are its own).
-    fn has_entries(&self) -> bool {
-        self.schema.contains(&SCHEMA)
-    }
-
-    /// A connection of a store `without_wal`: its rollback journal is truncated, not deleted,
-    /// after a commit (one system call fewer). A WAL store of an earlier version is switched
-    /// when this is its only connection; otherwise it stays a WAL store, which works the same.
-    fn journal(&self, conn: Connection) -> Connection {
-        if !self.wal {
-            let _ = conn.pragma_update_and_check(None, "journal_mode", "TRUNCATE", |_| Ok(()));
-        }
-        conn
+        connect(&path).map(Some)
     }
 
     /// Removes ledgers (and their side files) of sessions not written for `STALE_AFTER`.
@@ -574,7 +540,7 @@ pub fn read_file(path: &Path) -> Result<Ledger, LedgerError> {
     let m =
         fs::symlink_metadata(path).map_err(|e| error(path, format!("could not be read ({e})")))?;
     check_owned_file(path, &m)?;
-    read_all(&connect(path, true)?, path)
+    read_all(&connect(path)?, path)
 }
 
 /// Every row of an open store, parsed.
@@ -650,9 +616,8 @@ fn check_owned_file(path: &Path, m: &fs::Metadata) -> Result<(), LedgerError> {
     Ok(())
 }
 
-/// Opens a store, migrating one of an earlier version; `entries`: it is a ledger (holds the
-/// entries table), not a sibling store.
-fn connect(path: &Path, entries: bool) -> Result<Connection, LedgerError> {
+/// Opens a store, migrating one of an earlier version.
+fn connect(path: &Path) -> Result<Connection, LedgerError> {
     let conn = Connection::open_with_flags(
         path,
         OpenFlags::SQLITE_OPEN_READ_WRITE
@@ -669,7 +634,7 @@ fn connect(path: &Path, entries: bool) -> Result<Connection, LedgerError> {
         version = migrate_to_2(&conn).map_err(|e| sql_error(path, e))?;
     }
     if version == 2 {
-        version = migrate_to_3(&conn, entries).map_err(|e| sql_error(path, e))?;
+        version = migrate_to_3(&conn).map_err(|e| sql_error(path, e))?;
     }
     if version == 3 {
         version = migrate_to_4(&conn).map_err(|e| sql_error(path, e))?;
@@ -731,13 +696,9 @@ fn migrate_to_2(conn: &Connection) -> rusqlite::Result<i64> {
 
 /// Version 2 → 3: the extension column (`dirrun::extension` of each row's name) and its index,
 /// through which a run of a directory finds the files it takes: a store is either version 2
-/// or wholly version 3, never a half-filled column read as missing rows. A sibling store (no
-/// entries) changes version only.
-fn migrate_to_3(conn: &Connection, entries: bool) -> rusqlite::Result<i64> {
+/// or wholly version 3, never a half-filled column read as missing rows.
+fn migrate_to_3(conn: &Connection) -> rusqlite::Result<i64> {
     migrate(conn, 3, |c| {
-        if !entries {
-            return Ok(());
-        }
         c.execute_batch(
             "ALTER TABLE entries ADD COLUMN ext TEXT NOT NULL DEFAULT '';
              CREATE INDEX entries_by_ext ON entries(ext, path);",
@@ -837,12 +798,7 @@ unsafe extern "C" fn settle_wal(
 
 /// Makes a store whole in a temp file (schema, migrated entries, WAL mode), synced once, then
 /// renames it into place: a crash leaves either no store or a complete one.
-fn create_store(
-    path: &Path,
-    migrated: Option<&Ledger>,
-    schema: &[&str],
-    wal: bool,
-) -> Result<(), LedgerError> {
+fn create_store(path: &Path, migrated: Option<&Ledger>) -> Result<(), LedgerError> {
     use std::os::unix::fs::PermissionsExt;
     let tmp = path.with_extension(format!("db.tmp.{}", std::process::id()));
     let _ = fs::remove_file(&tmp);
@@ -858,7 +814,7 @@ fn create_store(
         )
         .map_err(|e| sql_error(path, e))?;
         let tx = conn.transaction().map_err(|e| sql_error(path, e))?;
-        schema
+        LEDGER_SCHEMA
             .iter()
             .try_for_each(|part| tx.execute_batch(part))
             .map_err(|e| sql_error(path, e))?;
@@ -872,10 +828,8 @@ fn create_store(
             .map_err(|e| sql_error(path, e))?;
         tx.commit().map_err(|e| sql_error(path, e))?;
         // WAL mode is recorded in the file: every later connection uses it.
-        if wal {
-            conn.pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(()))
-                .map_err(|e| sql_error(path, e))?;
-        }
+        conn.pragma_update_and_check(None, "journal_mode", "WAL", |_| Ok(()))
+            .map_err(|e| sql_error(path, e))?;
         drop(conn);
         File::open(&tmp)
             .and_then(|f| f.sync_all())
@@ -1753,22 +1707,6 @@ mod tests {
             .query_row("SELECT count(*) FROM entries", [], |r| r.get(0))
             .unwrap();
         assert_eq!(n, 3);
-    }
-
-    #[test]
-    fn a_sibling_store_of_version_2_changes_version_only() {
-        let dir = tempfile::tempdir().unwrap();
-        let calls = LedgerStore::new(dir.path()).decided_calls();
-        assert_eq!(calls.record_decision("s", Some("t1"), "a", 1).unwrap(), "a");
-        let c = Connection::open(calls.file_for("s")).unwrap();
-        c.pragma_update(None, "user_version", 2).unwrap();
-        drop(c);
-        assert_eq!(calls.record_decision("s", Some("t2"), "b", 2).unwrap(), "a");
-        let c = Connection::open(calls.file_for("s")).unwrap();
-        let v: i64 = c
-            .pragma_query_value(None, "user_version", |r| r.get(0))
-            .unwrap();
-        assert_eq!(v, SCHEMA_VERSION);
     }
 
     #[test]
