@@ -14,7 +14,10 @@ fn parallel_hooks_record_every_decision_once() {
     // Spawn every process first (each blocks reading stdin), then release them together.
     let mut children: Vec<_> = (0..PROCESSES).map(|_| sb.spawn(&["hook"])).collect();
     for (i, child) in children.iter_mut().enumerate() {
-        feed(child, &bash_event("par", &format!("echo call-{i}")));
+        let mut e: serde_json::Value =
+            serde_json::from_str(&bash_event("par", &format!("echo call-{i}"))).unwrap();
+        e["tool_use_id"] = format!("toolu_par_{i}").into();
+        feed(child, &e.to_string());
     }
     // On a heavily loaded machine a debug-build process can hit the hook's 10 s deadline; it
     // then answers deny (fail closed) and may or may not have recorded. Every process that
@@ -50,8 +53,30 @@ fn parallel_hooks_record_every_decision_once() {
         seen.values().all(|&n| n == 1),
         "a decision was recorded twice"
     );
+    // The decided calls (bypass detection), appended by every process at once: each id a
+    // whole line, none twice, every answered call's there.
+    let calls = sb.state().join("calls");
+    let ids: Vec<String> = std::fs::read_dir(&calls)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ids"))
+        .flat_map(|p| {
+            std::fs::read_to_string(p)
+                .unwrap()
+                .lines()
+                .map(String::from)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let distinct: std::collections::BTreeSet<&String> = ids.iter().collect();
+    assert_eq!(distinct.len(), ids.len(), "an id was recorded twice");
+    assert!(ids.iter().all(|l| l.starts_with("toolu_par_")), "{ids:?}");
     for i in answered {
         assert_eq!(seen.get(&format!("echo call-{i}")), Some(&1), "call {i}");
+        assert!(
+            distinct.contains(&format!("toolu_par_{i}")),
+            "id of call {i}"
+        );
     }
     let out = sb.run(&["audit", "verify"], "");
     assert_eq!(
