@@ -9,13 +9,15 @@
 //! Why it cannot hide a row (a hidden row would be a chain not followed, so this must only
 //! ever answer "absent" for a path with no row):
 //! - a path's bits are set *before* its row is written, inside the row's write transaction
-//!   (`note`, called by `store::upsert`): a reader that finds them unset either read before
-//!   the row's commit, as it would have read the store itself, or the row is not there;
+//!   (`note`, called by `store::upsert` for a row the store does not hold yet; a row already
+//!   there had its bits set when it was first written): a reader that finds them unset either
+//!   read before the row's commit, as it would have read the store itself, or the row is not
+//!   there;
 //! - bits are only ever set, never cleared, and the file is rewritten in place: a reader that
 //!   sees a write half done sees every bit set before it;
 //! - a missing or unreadable file, one that is not a regular file (a FIFO is not waited on),
 //!   a wrong size or an unknown format answers "maybe present", and the store is opened as
-//!   before; the first row written rebuilds the file from every row of the store (a store
+//!   before; the first new row written rebuilds the file from every row of the store (a store
 //!   from before this file, or whose file was lost);
 //! - the store's schema version 4 came with this file: a binary that does not keep the file
 //!   refuses a version-4 store rather than add rows the file would not know.
@@ -69,6 +71,12 @@ fn is_set(bits: &[u8], at: usize) -> bool {
     bits[at / 8] & (1 << (at % 8)) != 0
 }
 
+#[cfg(test)]
+thread_local! {
+    /// How many times this thread read a filter file (tests count the reads of a write).
+    pub(super) static READS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// Opens the filter file, neither through a link nor waiting (a FIFO put at its path would
 /// hold the call until its deadline), and only when it is a regular file.
 fn open(file: &Path, options: &mut OpenOptions) -> std::io::Result<std::fs::File> {
@@ -85,6 +93,8 @@ fn open(file: &Path, options: &mut OpenOptions) -> std::io::Result<std::fs::File
 
 /// The filter's bits, when the file is there, regular and whole.
 fn read(file: &Path) -> Option<Vec<u8>> {
+    #[cfg(test)]
+    READS.with(|n| n.set(n.get() + 1));
     let mut f = open(file, OpenOptions::new().read(true)).ok()?;
     let mut buf = Vec::with_capacity(FILE_LEN + 1);
     Read::by_ref(&mut f)
