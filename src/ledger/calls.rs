@@ -96,8 +96,8 @@ impl LedgerStore {
     ) -> Result<String, LedgerError> {
         let path = self.file_for(session_id);
         let fresh = !self.exists(session_id);
-        let mut conn = self
-            .open(session_id, true)?
+        let (mut conn, may_wal) = self
+            .open_journaled(session_id, true)?
             .ok_or_else(|| err(&path, "the store could not be created"))?;
         let mut write = || -> rusqlite::Result<String> {
             // Evidence, not a decision: no sync (see the module doc, and `keep_wal_empty`).
@@ -129,7 +129,10 @@ impl LedgerStore {
                 }
             }
             tx.commit()?;
-            keep_wal_empty(&conn);
+            // A rollback journal (every store this version makes) has no WAL to empty.
+            if may_wal {
+                keep_wal_empty(&conn);
+            }
             Ok(first)
         };
         let first = write().map_err(|e| err(&path, e))?;
@@ -239,6 +242,31 @@ mod tests {
         store.record_decision("s", None, "a", 4).unwrap();
         assert_eq!(store.pre_seen("s", "t3").unwrap(), PreSeen::Unknown);
         assert_eq!(store.pre_seen("s", "t1").unwrap(), PreSeen::Decided);
+    }
+
+    /// A store this version makes keeps a rollback journal, so no checkpoint is asked of it;
+    /// one an earlier version made with a WAL stays a WAL store (and is checkpointed) while
+    /// another connection has it open, and is switched once none does.
+    #[test]
+    fn only_a_store_still_in_wal_mode_is_checkpointed() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path()).decided_calls();
+        store.record_decision("s", Some("t1"), "a", 1).unwrap();
+        let file = store.file_for("s");
+        let wal = std::path::PathBuf::from(format!("{}-wal", file.display()));
+        let may_wal = || store.open_journaled("s", false).unwrap().unwrap().1;
+        assert!(!may_wal());
+        assert!(!wal.exists());
+        let other = Connection::open(&file).unwrap();
+        other.execute_batch("PRAGMA journal_mode = WAL").unwrap();
+        other
+            .execute_batch("BEGIN; SELECT count(*) FROM decided_calls;")
+            .unwrap();
+        assert!(may_wal(), "a reader keeps it a WAL store");
+        store.record_decision("s", Some("t2"), "a", 2).unwrap();
+        drop(other);
+        assert_eq!(store.pre_seen("s", "t2").unwrap(), PreSeen::Decided);
+        assert!(!may_wal(), "switched once no other connection has it open");
     }
 
     #[test]

@@ -458,10 +458,20 @@ impl LedgerStore {
         session_id: &str,
         create: bool,
     ) -> Result<Option<Connection>, LedgerError> {
+        Ok(self.open_journaled(session_id, create)?.map(|(c, _)| c))
+    }
+
+    /// `open`, and whether the connection may journal in a WAL: a store `without_wal` does not
+    /// once its switch to a rollback journal took, nor does a store in memory.
+    pub(super) fn open_journaled(
+        &self,
+        session_id: &str,
+        create: bool,
+    ) -> Result<Option<(Connection, bool)>, LedgerError> {
         #[cfg(test)]
         OPENS.with(|n| n.set(n.get() + 1));
         if let Some(m) = &self.memory {
-            return self.open_memory(m, session_id, create);
+            return Ok(self.open_memory(m, session_id, create)?.map(|c| (c, false)));
         }
         let path = self.file_for(session_id);
         match fs::symlink_metadata(&path) {
@@ -520,11 +530,19 @@ impl LedgerStore {
     /// A connection of a store `without_wal`: its rollback journal is truncated, not deleted,
     /// after a commit (one system call fewer). A WAL store of an earlier version is switched
     /// when this is its only connection; otherwise it stays a WAL store, which works the same.
-    fn journal(&self, conn: Connection) -> Connection {
-        if !self.wal {
-            let _ = conn.pragma_update_and_check(None, "journal_mode", "TRUNCATE", |_| Ok(()));
+    /// With whether the connection may journal in a WAL (the mode the switch answers with).
+    fn journal(&self, conn: Connection) -> (Connection, bool) {
+        if self.wal {
+            return (conn, true);
         }
-        conn
+        let mode = conn
+            .pragma_update_and_check(None, "journal_mode", "TRUNCATE", |r| r.get::<_, String>(0));
+        // A mode not known (the pragma failed) may be a WAL.
+        let wal = match mode {
+            Ok(m) => m.eq_ignore_ascii_case("wal"),
+            Err(_) => true,
+        };
+        (conn, wal)
     }
 
     /// Removes ledgers (and their side files) of sessions not written for `STALE_AFTER`.
