@@ -82,7 +82,8 @@ const MAX_SEEN: usize = 4096;
 
 /// The identities a disk view has looked up, by path. Stages ask about the same file in one
 /// call (every `secret_class` of a read; a linked file has each secret at a fixed place
-/// compared with it), and a scope lives for one call: each path is `stat`ed once.
+/// compared with it), and a scope lives for one call (or one `scan`, which changes no file):
+/// each path is `stat`ed once.
 #[derive(Default)]
 pub struct Seen(std::cell::RefCell<std::collections::HashMap<PathBuf, Option<FileId>>>);
 
