@@ -63,15 +63,55 @@ pub struct Scope {
 /// Where the judgement reads the content of files: the disk (the hook), or a fixed set of
 /// files and no others (a world built by hand; none at all for `check` and `replay`, whose
 /// world is lexical: `FileView::lexical`).
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum FileView {
-    #[default]
-    Disk,
+    /// The disk, and what this view has already looked up on it.
+    Disk(Seen),
     /// These files, by resolved path; any other path does not exist.
     Fixed(std::sync::Arc<std::collections::BTreeMap<PathBuf, String>>),
 }
 
+impl Default for FileView {
+    fn default() -> FileView {
+        FileView::disk()
+    }
+}
+
+/// Most identities a disk view keeps; past this a path is looked up each time it is asked.
+const MAX_SEEN: usize = 4096;
+
+/// The identities a disk view has looked up, by path. Stages ask about the same file in one
+/// call (every `secret_class` of a read; a linked file has each secret at a fixed place
+/// compared with it), and a scope lives for one call (or one `scan`, which changes no file):
+/// each path is `stat`ed once.
+#[derive(Default)]
+pub struct Seen(std::cell::RefCell<std::collections::HashMap<PathBuf, Option<FileId>>>);
+
+impl Clone for Seen {
+    fn clone(&self) -> Seen {
+        Seen(std::cell::RefCell::new(self.0.borrow().clone()))
+    }
+}
+
+/// A cache, no part of what the view is: any two disk views are the same view.
+impl PartialEq for Seen {
+    fn eq(&self, _: &Seen) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for Seen {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Seen({})", self.0.borrow().len())
+    }
+}
+
 impl FileView {
+    /// The view of the disk, nothing looked up yet.
+    pub fn disk() -> FileView {
+        FileView::Disk(Seen::default())
+    }
+
     /// The view of a lexical world: no file exists, so no verdict depends on one.
     pub fn lexical() -> FileView {
         FileView::Fixed(Default::default())
@@ -88,7 +128,7 @@ impl FileView {
                 }
                 t[..end].to_string()
             }),
-            FileView::Disk => read_regular(path, max, false),
+            FileView::Disk(_) => read_regular(path, max, false),
         }
     }
 }
@@ -111,7 +151,7 @@ impl FileView {
     pub fn may_exist(&self, path: &Path) -> bool {
         match self {
             FileView::Fixed(_) => true,
-            FileView::Disk => std::fs::symlink_metadata(path).is_ok(),
+            FileView::Disk(_) => std::fs::symlink_metadata(path).is_ok(),
         }
     }
 
@@ -120,7 +160,17 @@ impl FileView {
     pub fn identity(&self, path: &Path) -> Option<FileId> {
         match self {
             FileView::Fixed(_) => None,
-            FileView::Disk => std::fs::metadata(path).ok().map(|m| file_id(&m)),
+            FileView::Disk(seen) => {
+                if let Some(id) = seen.0.borrow().get(path) {
+                    return *id;
+                }
+                let id = std::fs::metadata(path).ok().map(|m| file_id(&m));
+                let mut seen = seen.0.borrow_mut();
+                if seen.len() < MAX_SEEN {
+                    seen.insert(path.to_path_buf(), id);
+                }
+                id
+            }
         }
     }
 
@@ -129,7 +179,7 @@ impl FileView {
     pub fn text(&self, path: &Path, max: u64) -> Option<String> {
         match self {
             FileView::Fixed(files) => files.get(path).cloned(),
-            FileView::Disk => read_regular(path, max as usize, true),
+            FileView::Disk(_) => read_regular(path, max as usize, true),
         }
     }
 
@@ -139,7 +189,7 @@ impl FileView {
             FileView::Fixed(files) => files
                 .get(path)
                 .is_some_and(|t| t.bytes().take(4096).any(|b| b == 0)),
-            FileView::Disk => {
+            FileView::Disk(_) => {
                 use std::io::Read;
                 let mut head = [0u8; 4096];
                 std::fs::File::open(path)
@@ -154,7 +204,7 @@ impl FileView {
     pub fn names(&self, dir: &Path) -> Option<Vec<std::ffi::OsString>> {
         match self {
             FileView::Fixed(_) => None,
-            FileView::Disk => Some(list(dir)?.map(|e| e.file_name()).collect()),
+            FileView::Disk(_) => Some(list(dir)?.map(|e| e.file_name()).collect()),
         }
     }
 
@@ -163,7 +213,7 @@ impl FileView {
     pub fn entries(&self, dir: &Path, max: usize) -> Option<Vec<(PathBuf, FileId)>> {
         match self {
             FileView::Fixed(_) => None,
-            FileView::Disk => Some(
+            FileView::Disk(_) => Some(
                 list(dir)?
                     .take(max)
                     .filter_map(|e| Some((e.path(), file_id(&e.metadata().ok()?))))
@@ -767,6 +817,29 @@ impl Effect {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A disk view looks each path up once: a second question is answered from what it saw,
+    /// even after the file changed (a scope lives for one call); a new view looks again.
+    #[test]
+    fn a_disk_view_looks_each_identity_up_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("f");
+        let missing = dir.path().join("m");
+        std::fs::write(&file, "x").unwrap();
+        let view = FileView::disk();
+        let first = view.identity(&file).expect("the file is there");
+        assert_eq!(view.identity(&missing), None);
+        std::fs::hard_link(&file, dir.path().join("g")).unwrap();
+        std::fs::write(&missing, "y").unwrap();
+        assert_eq!(view.identity(&file), Some(first), "looked up again");
+        assert_eq!(view.identity(&missing), None, "looked up again");
+        let fresh = FileView::disk();
+        assert_eq!(fresh.identity(&file).map(|f| f.links), Some(2));
+        assert!(fresh.identity(&missing).is_some());
+        // A fixed view has no identities and lists no directory.
+        assert_eq!(FileView::lexical().identity(&file), None);
+        assert_eq!(FileView::lexical().names(dir.path()), None);
+    }
 
     /// `paths` and `paths_mut` walk the same paths in the same order for every variant that
     /// names one (they share one match), and none for those that name none.

@@ -690,7 +690,7 @@ pub fn scope_in(
         protected,
         // A world whose paths are lexical (replay, check) has no files to read either.
         files: if follow_symlinks {
-            crate::call::FileView::Disk
+            crate::call::FileView::disk()
         } else {
             crate::call::FileView::lexical()
         },

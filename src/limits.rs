@@ -301,7 +301,7 @@ mod tests {
             project_root: dir.clone(),
             roots: vec![dir.clone()],
             protected: Default::default(),
-            files: crate::call::FileView::Disk,
+            files: crate::call::FileView::disk(),
         };
         let event = HookEvent::hypothetical(
             "s",

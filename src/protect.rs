@@ -705,7 +705,7 @@ mod tests {
         );
         // On disk, what is not there cannot be deleted.
         let mut disk = s.clone();
-        disk.files = FileView::Disk;
+        disk.files = FileView::disk();
         assert!(sel_in(&disk, "/h/.claude", "/h/.claude", &name("*.json"), false).is_empty());
     }
 

@@ -107,19 +107,10 @@ pub(super) fn effects(analysis: &ShellAnalysis, i: usize, scope: &Scope, out: &m
     };
     if c.args_from_stdin {
         // `find DIR … | xargs rm`: the names come from what find lists under its starts.
-        let feeder = c
-            .stdin_from
-            .and_then(|up| analysis.commands.get(up))
-            .filter(|up| up.program == "find");
-        let listed = feeder
-            .map(|up| {
-                find_starts(up)
-                    .iter()
-                    .map(|s| (s.text.clone(), word_path(s, up, scope).map(|(p, _)| p)))
-                    .collect()
-            })
-            .unwrap_or_default();
-        let names = feeder.map(|up| Select::of(up).names).unwrap_or_default();
+        let (listed, names) = match find_fed(c, analysis, scope) {
+            Some((find, listed)) => (listed, Select::of(find).names),
+            None => Default::default(),
+        };
         out.push(delete(DeleteTarget::Stdin { listed }, names));
     }
     // Run by `find … -exec`: an operand that is one of find's starts (`{}`) removes what find
@@ -303,6 +294,31 @@ fn exec_parent(analysis: &ShellAnalysis, i: usize) -> Option<&Command> {
         .iter()
         .rev()
         .find(|f| f.program == "find" && f.wrappers[..] == c.wrappers[..k])
+}
+
+/// A `find`'s starts, each as written and its path when known (`DeleteTarget::Stdin`).
+pub type Listed = Vec<(String, Option<std::path::PathBuf>)>;
+
+/// The `find` that feeds command `c` its operands on its input (`find DIR … | xargs CMD`),
+/// with each of its starts as written and its path (`None`: not known statically): what it
+/// lists, and so what `c` is given. `None` when `c` takes no operands from a `find`.
+pub fn find_fed<'a>(
+    c: &Command,
+    analysis: &'a ShellAnalysis,
+    scope: &Scope,
+) -> Option<(&'a Command, Listed)> {
+    if !c.args_from_stdin {
+        return None;
+    }
+    let find = c
+        .stdin_from
+        .and_then(|up| analysis.commands.get(up))
+        .filter(|up| up.program == "find")?;
+    let listed = find_starts(find)
+        .iter()
+        .map(|s| (s.text.clone(), word_path(s, find, scope).map(|(p, _)| p)))
+        .collect();
+    Some((find, listed))
 }
 
 /// Where `find` starts: the operands before its expression, after its leading options

@@ -1200,18 +1200,10 @@ fn command_effects(
     }
     // `find DIR | xargs cat`: a reader given its operands on its input, by find, reads what
     // find lists under its starts, as a delete fed so removes it (`delete::effects`).
-    if c.args_from_stdin && vocab::reads_operands(p) {
-        let feeder = c
-            .stdin_from
-            .and_then(|up| analysis.commands.get(up))
-            .filter(|up| up.program == "find");
-        if let Some(up) = feeder {
-            reads.extend(
-                delete::find_starts(up)
-                    .iter()
-                    .filter_map(|s| crate::fileops::word_path(s, up, scope).map(|(p, _)| p)),
-            );
-        }
+    if vocab::reads_operands(p)
+        && let Some((_, listed)) = delete::find_fed(c, analysis, scope)
+    {
+        reads.extend(listed.into_iter().filter_map(|(_, path)| path));
     }
     for path in reads {
         let option = path
@@ -1625,6 +1617,26 @@ mod tests {
             vec![vec!["~=/home/dev".to_string(), "/etc=/etc".to_string()]]
         );
         assert_eq!(listed("cat list | xargs rm"), vec![Vec::<String>::new()]);
+    }
+
+    /// `find DIR | xargs cat`: a reader fed by `find` reads what it lists, the same starts a
+    /// delete so fed names (`delete::find_fed`); fed by anything else, nothing known.
+    #[test]
+    fn a_reader_fed_by_find_reads_what_find_lists() {
+        let reads = |c: &str| -> Vec<String> {
+            effects("Bash", json!({ "command": c }))
+                .into_iter()
+                .filter_map(|e| match e {
+                    Effect::Read { path, .. } => Some(path.display().to_string()),
+                    _ => None,
+                })
+                .collect()
+        };
+        assert_eq!(
+            reads("find ~/.ssh /etc -type f | xargs -0 cat"),
+            ["/home/dev/.ssh", "/etc"]
+        );
+        assert_eq!(reads("cat list | xargs cat"), ["/home/dev/project/list"]);
     }
 
     #[test]

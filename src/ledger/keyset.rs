@@ -10,13 +10,16 @@
 //! Why it cannot hide a row (a hidden row would be a chain not followed, so this must only
 //! ever answer "absent" for a path with no row):
 //! - a path's bits are set *before* its row is written, inside the row's write transaction
-//!   (`note`, called by `store::upsert`): a reader that finds them unset either read before
-//!   the row's commit, as it would have read the store itself, or the row is not there;
+//!   (`note`, called by `store::upsert` for a row the store does not hold yet; a row already
+//!   there had its bits set when it was first written): a reader that finds them unset either
+//!   read before the row's commit, as it would have read the store itself, or the row is not
+//!   there;
 //! - bits are only ever set, never cleared, and the file is rewritten in place: a reader that
 //!   sees a write half done sees every bit set before it;
-//! - a missing or unreadable file, a wrong size or an unknown format answers "maybe present",
-//!   and the store is opened as before; the first row written rebuilds the file from every row
-//!   of the store (a store from before this file, or whose file was lost);
+//! - a missing or unreadable file, one that is not a regular file (a FIFO is not waited on),
+//!   a wrong size or an unknown format answers "maybe present", and the store is opened as
+//!   before; the first new row written rebuilds the file from every row of the store (a store
+//!   from before this file, or whose file was lost);
 //! - the store's schema version 4 came with this file, and version 5 with the exposure keys
 //!   in it: a binary that does not keep the file as this one does refuses the store rather
 //!   than add rows the file would not know. The format's name (`MAGIC`) changed with them, so
@@ -71,13 +74,31 @@ fn is_set(bits: &[u8], at: usize) -> bool {
     bits[at / 8] & (1 << (at % 8)) != 0
 }
 
-/// The filter's bits, when the file is there and whole.
+#[cfg(test)]
+thread_local! {
+    /// How many times this thread read a filter file (tests count the reads of a write).
+    pub(super) static READS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Opens the filter file, neither through a link nor waiting (a FIFO put at its path would
+/// hold the call until its deadline), and only when it is a regular file.
+fn open(file: &Path, options: &mut OpenOptions) -> std::io::Result<std::fs::File> {
+    let f = options
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(file)?;
+    if !f.metadata()?.is_file() {
+        return Err(std::io::Error::other(
+            "the key filter is not a regular file",
+        ));
+    }
+    Ok(f)
+}
+
+/// The filter's bits, when the file is there, regular and whole.
 fn read(file: &Path) -> Option<Vec<u8>> {
-    let mut f = OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(file)
-        .ok()?;
+    #[cfg(test)]
+    READS.with(|n| n.set(n.get() + 1));
+    let mut f = open(file, OpenOptions::new().read(true)).ok()?;
     let mut buf = Vec::with_capacity(FILE_LEN + 1);
     Read::by_ref(&mut f)
         .take(FILE_LEN as u64 + 1)
@@ -126,13 +147,14 @@ pub fn note(
     if !changed {
         return Ok(());
     }
-    let f = OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(&file)?;
+    let f = open(
+        &file,
+        OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .mode(0o600),
+    )?;
     let mut whole_file = Vec::with_capacity(FILE_LEN);
     whole_file.extend_from_slice(MAGIC);
     whole_file.extend_from_slice(&bits);
@@ -228,5 +250,26 @@ mod tests {
         std::os::unix::fs::symlink(&elsewhere, file_of(&db)).unwrap();
         assert!(!all_absent(&db, &["/p/zzz".to_string()]));
         assert!(note(&db, "/p/b", || Ok(Vec::new())).is_err());
+    }
+
+    /// A FIFO at the filter's path is neither waited on nor trusted: the answer comes at once
+    /// and is "open the store", as for a damaged filter; a write fails rather than block.
+    #[test]
+    fn a_fifo_at_the_filter_is_not_waited_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("s.db");
+        let fifo =
+            std::ffi::CString::new(file_of(&db).into_os_string().into_encoded_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+        // On a thread of its own: a read that blocked would hang the test, not fail it.
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let absent = all_absent(&db, &["/p/a".to_string()]);
+            let noted = note(&db, "/p/a", || Ok(Vec::new())).is_ok();
+            tx.send((absent, noted)).unwrap();
+        });
+        let answer = rx.recv_timeout(std::time::Duration::from_secs(10));
+        assert_eq!(answer, Ok((false, false)), "maybe, and not written");
     }
 }

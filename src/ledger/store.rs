@@ -1021,7 +1021,16 @@ pub(super) fn upsert(conn: &Connection, path: &Path, e: &LedgerEntry) -> Result<
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let ext = extension(&name);
-    note_key(conn, path, &e.path)?;
+    // A row already there had its bits set when it was first written (in its transaction):
+    // an update (a receipt, a trimmed excerpt) has nothing new to note, and the filter's 16 KiB
+    // need not be read. Asked under the write lock the caller holds, so it cannot go meanwhile.
+    let exists = conn
+        .prepare_cached("SELECT 1 FROM entries WHERE path = ?1")
+        .and_then(|mut s| s.exists(params![e.path]))
+        .map_err(|x| sql_error(path, x))?;
+    if !exists {
+        note_key(conn, path, &e.path)?;
+    }
     let pending = e.tool_use_id.is_some() && e.receipt.is_none();
     let excerpt = e.excerpt.as_ref().map_or(0, String::len) as i64;
     conn.prepare_cached(
@@ -1240,6 +1249,42 @@ mod tests {
         assert!(most < WAL_AUTOCHECKPOINT as u64 + 64, "{most} frames");
         let l = store.load("s").unwrap();
         assert_eq!(l.entries.len(), 400);
+    }
+
+    /// The key filter is read only for a row the store does not hold yet: a receipt attached
+    /// to a row already written leaves it alone, and a new row still notes its path.
+    #[test]
+    fn only_a_new_row_reads_the_key_filter() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path());
+        let file = store.file_for("s");
+        let reads = || super::super::keyset::READS.with(|n| n.get());
+        store
+            .update("s", |l| {
+                l.entries.insert("/a".into(), entry("/a", "t1"));
+            })
+            .unwrap();
+        let before = reads();
+        let r = Receipt {
+            seq: 1,
+            hash: "h".into(),
+        };
+        assert_eq!(store.attach_receipt("s", "t1", &r).unwrap(), 1);
+        assert_eq!(reads(), before, "an update read the filter");
+        store
+            .update("s", |l| {
+                l.entries.insert("/b".into(), entry("/b", "t2"));
+            })
+            .unwrap();
+        assert_eq!(reads(), before + 1, "a new row did not note its path");
+        assert!(!super::super::keyset::all_absent(
+            &file,
+            &["/b".to_string()]
+        ));
+        assert!(!super::super::keyset::all_absent(
+            &file,
+            &["/a".to_string()]
+        ));
     }
 
     #[test]

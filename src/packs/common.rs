@@ -187,9 +187,12 @@ fn linked_secret(path: &Path, scope: &Scope) -> Option<SecretClass> {
     }
     let home = scope.home();
     let ssh = home.join(".ssh");
-    let in_ssh: Vec<PathBuf> = std::fs::read_dir(&ssh)
-        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
-        .unwrap_or_default();
+    let in_ssh: Vec<PathBuf> = files
+        .names(&ssh)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|n| ssh.join(n))
+        .collect();
     CREDENTIAL_LOCATIONS
         .iter()
         .chain(HOME_SECRET_FILES)

@@ -16,9 +16,8 @@ const MAX_ITEMS: usize = 64;
 const MAX_FED_BYTES: usize = 64 * 1024;
 
 /// Stands for an input item that is not known statically: an unset variable, so the word it
-/// lands in is dynamic.
-const UNKNOWN_ITEM: &str = "\"$__palisade_input_item\"";
-/// The same within a word already split and unquoted (xargs' replace string).
+/// lands in is dynamic. Written bare within a word already split and unquoted (xargs' replace
+/// string), double-quoted where it is a word of its own in composed shell text.
 const UNKNOWN_WORD: &str = "$__palisade_input_item";
 
 /// `parallel` options that take a value as the next word.
@@ -95,7 +94,8 @@ impl Item {
     /// The item as a shell word in the command `parallel` composes (it quotes what it inserts).
     fn as_word(&self) -> String {
         if !self.known {
-            UNKNOWN_ITEM.to_string()
+            // Quoted as `parallel` quotes an item: one word, never split or globbed.
+            format!("\"{UNKNOWN_WORD}\"")
         } else if self.glob || self.text.starts_with('~') && !self.text.contains(['\'', ' ']) {
             // Expanded by the outer shell before the runner sees it.
             self.text.clone()
