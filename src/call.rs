@@ -605,6 +605,19 @@ pub struct Reader {
     /// a path in inline code) rather than given as `cat`'s operand or `<` input. Taint and
     /// `count: read` limits were calibrated on the latter and count only those.
     pub operand: bool,
+    /// Set when the file is a `find` start and the command reads what that find hands it (`find
+    /// ~ -name id_rsa | xargs cat`, `find / -name '*.pem' -exec cat {} +`): the read is of
+    /// the entries under the path that pass every name test, not of the start itself.
+    pub found: Option<Found>,
+}
+
+/// What a `find` hands a reader under one of its starts: the entries that pass its name tests.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Found {
+    /// The start as written, as find prints it (for `-path` and `-regex`).
+    pub start: String,
+    /// The name tests every entry passes (never empty: a find none narrows reads the start).
+    pub names: Vec<NameTest>,
 }
 
 impl Effect {

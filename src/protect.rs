@@ -481,7 +481,7 @@ pub fn selected_by_name(
 }
 
 /// The paths below `dir` in the scope's file view (a bounded walk, links not followed).
-fn listed_below(scope: &Scope, dir: &Path) -> Vec<PathBuf> {
+pub fn listed_below(scope: &Scope, dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
@@ -500,7 +500,7 @@ fn listed_below(scope: &Scope, dir: &Path) -> Vec<PathBuf> {
 
 /// Whether `path` (shown by find as `shown`) passes one name test. A pattern the check cannot
 /// read (a regex that does not compile) passes: it could select anything.
-fn name_test_passes(t: &crate::call::NameTest, path: &Path, shown: &str) -> bool {
+pub fn name_test_passes(t: &crate::call::NameTest, path: &Path, shown: &str) -> bool {
     use crate::call::NameMatch;
     let fold_case = |s: &str| {
         if t.case_insensitive {

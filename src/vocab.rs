@@ -2344,6 +2344,41 @@ pub const OPAQUE_FILE_USERS: &[&str] = &[
     "gmake",
 ];
 
+/// Options whose value a program the vocabulary does not otherwise know uses without showing
+/// it (program, short letters, long names): the identity an encryption tool decrypts with,
+/// the key a signer signs with. Only the value is opaque: the program stays unknown, so a
+/// secret given as an operand (`age -r KEY ~/.ssh/id_rsa` encrypts, and with `-a` prints,
+/// the key file itself) is still judged (`packs::secrets`, `unknown-program-secret`).
+const OPAQUE_OPTION_VALUES: &[(&str, &str, &[&str])] = &[
+    ("age", "iR", &["identity", "recipients-file"]),
+    ("rage", "iR", &["identity", "recipients-file"]),
+    ("cosign", "", &["key"]),
+    ("minisign", "sp", &[]),
+    ("signify", "sp", &[]),
+];
+
+/// True when argument `index` of `c` is the value of an option whose value the program uses
+/// without showing it (`OPAQUE_OPTION_VALUES`: `age -d -i KEY`, `cosign sign --key KEY`).
+pub fn opaque_option_value(c: &Command, index: usize) -> bool {
+    let Some((_, short, long)) = OPAQUE_OPTION_VALUES
+        .iter()
+        .find(|(p, _, _)| *p == c.program)
+    else {
+        return false;
+    };
+    let Some(option) = index.checked_sub(1).and_then(|i| c.args.get(i)) else {
+        return false;
+    };
+    let o = option.text.as_str();
+    match o.strip_prefix("--") {
+        Some(name) => long.contains(&name),
+        // A cluster (`-di`) whose last letter takes the value.
+        None => {
+            o.len() > 1 && o.starts_with('-') && o.chars().last().is_some_and(|l| short.contains(l))
+        }
+    }
+}
+
 /// True when the vocabulary knows `program` at all: it reads its operands, only inspects,
 /// runs code, sends, unpacks, serves, or uses files without showing them. What it does not
 /// know, given a secret, may print it (`packs::secrets`).
@@ -4193,6 +4228,38 @@ pub fn operands_in<'a>(
 
 #[cfg(test)]
 mod tests {
+    /// An identity or signing key given to the option that takes it is used unseen; the same
+    /// file as an operand, or after another option, is not.
+    #[test]
+    fn opaque_option_values_are_the_keys_a_program_uses_unseen() {
+        let opaque = |line: &str| {
+            let an = crate::shell::analyse(line);
+            let c = &an.commands[0];
+            let at = c.args.iter().position(|w| w.text.contains("KEY")).unwrap();
+            opaque_option_value(c, at)
+        };
+        for line in [
+            "age -d -i KEY f.age",
+            "age --identity KEY -d f.age",
+            "rage -di KEY f.age",
+            "age -e -R KEY f",
+            "cosign sign --key KEY img",
+            "minisign -S -s KEY -m f",
+        ] {
+            assert!(opaque(line), "{line}");
+        }
+        for line in [
+            "age -r age1x KEY",
+            "age -d -o KEY f.age",
+            "someprog -i KEY",
+            "cat -i KEY",
+        ] {
+            assert!(!opaque(line), "{line}");
+        }
+        // Still a program the vocabulary does not know: its operands are judged.
+        assert!(!knows_program("age"));
+    }
+
     /// tar's three spellings give one reading: the operation, the archive, and each member
     /// with the `-C` directory before it.
     #[test]

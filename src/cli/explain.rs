@@ -332,6 +332,21 @@ fn describe(e: &crate::effects::Effect, shell: bool) -> Option<String> {
     use crate::call::{DeleteTarget, Span};
     use crate::effects::Effect as Fx;
     Some(match e {
+        Fx::Read {
+            path,
+            by: Some(crate::call::Reader {
+                found: Some(found), ..
+            }),
+        } => format!(
+            "reads what find hands over under {} ({})",
+            path.display(),
+            found
+                .names
+                .iter()
+                .map(|t| t.pattern.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         Fx::Read { path, .. } => format!("reads {}", path.display()),
         Fx::List { path } => format!("lists {}", path.display()),
         Fx::Write {

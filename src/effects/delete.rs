@@ -285,6 +285,12 @@ pub fn exec_selection(
     Some((find_starts(f), Select::of(f).names))
 }
 
+/// The name tests every entry `find` command `c` hands over passes (empty when none narrows
+/// it): what a reader it feeds (`find ~ -name id_rsa | xargs cat`) reads under each start.
+pub fn find_names(c: &Command) -> Vec<crate::call::NameTest> {
+    Select::of(c).names
+}
+
 /// The `find` whose `-exec`/`-execdir`/`-ok` runs command `i`: the nearest one before it
 /// whose wrappers are those of `i` up to the `find -exec…` that runs it.
 fn exec_parent(analysis: &ShellAnalysis, i: usize) -> Option<&Command> {

@@ -22,8 +22,8 @@ use crate::vocab;
 use serde_json::Value;
 
 pub use crate::call::{
-    DeleteTarget, Effect, Feed, NameMatch, NameTest, Part, Payload, Reader, Remote, RemoteChange,
-    Sent, SentFile, ShellRun, ShellWrite, Source, Span,
+    DeleteTarget, Effect, Feed, Found, NameMatch, NameTest, Part, Payload, Reader, Remote,
+    RemoteChange, Sent, SentFile, ShellRun, ShellWrite, Source, Span,
 };
 pub use delete::{FIND_DELETE, exec_selection, find_starts};
 pub use tree::{APPLY_DIR, INTO_DIRECTORY, PATCH_DIR, TOOL_INTO, WORK_TREE};
@@ -1039,6 +1039,7 @@ fn command_effects(
             command: i,
             program: p.to_string(),
             operand,
+            found: None,
         })
     };
     let language = vocab::interpreter(p).map(|i| i.language);
@@ -1199,12 +1200,31 @@ fn command_effects(
         }
     }
     // `find DIR | xargs cat`: a reader given its operands on its input, by find, reads what
-    // find lists under its starts, as a delete fed so removes it (`delete::effects`).
-    if vocab::reads_operands(p)
-        && let Some((_, listed)) = delete::find_fed(c, analysis, scope)
-    {
-        reads.extend(listed.into_iter().filter_map(|(_, path)| path));
+    // find lists under its starts, as a delete fed so removes it (`delete::effects`); what
+    // find's name tests pass, when they narrow it (`find ~ -name id_rsa | xargs cat`). Names
+    // from any other input are not known: they are the names of the working directory
+    // (`cd ~/.ssh && ls | xargs cat` reads `~/.ssh/*`), as the shell's `cat *` there would.
+    let mut fed: Vec<(std::path::PathBuf, Option<Found>)> = Vec::new();
+    if c.args_from_stdin && vocab::reads_operands(p) {
+        match delete::find_fed(c, analysis, scope) {
+            Some((find, listed)) => {
+                let names = delete::find_names(find);
+                for (start, path) in listed {
+                    if let Some(path) = path {
+                        let found = (!names.is_empty()).then(|| Found {
+                            start,
+                            names: names.clone(),
+                        });
+                        fed.push((path, found));
+                    }
+                }
+            }
+            None => fed.push((res("*"), None)),
+        }
     }
+    // `find … -exec cat {} +`: the reader's operand that is one of find's starts stands for
+    // what find selects under it.
+    let exec = delete::exec_selection(analysis, i).filter(|(_, names)| !names.is_empty());
     for path in reads {
         let option = path
             .file_name()
@@ -1223,6 +1243,39 @@ fn command_effects(
                 path,
                 by: reader(true),
             });
+        }
+    }
+    for (path, found) in fed {
+        let known = out[first..].iter().any(|e| match e {
+            Effect::Read {
+                path: q,
+                by: Some(r),
+            } => r.command == i && *q == path && r.found == found,
+            _ => false,
+        });
+        if !known {
+            out.push(Effect::Read {
+                path,
+                by: reader(true).map(|r| Reader { found, ..r }),
+            });
+        }
+    }
+    if let Some((starts, names)) = exec {
+        for s in starts {
+            let Some((start, _)) = crate::fileops::word_path(&s, c, scope) else {
+                continue;
+            };
+            for e in &mut out[first..] {
+                if let Effect::Read { path, by: Some(r) } = e
+                    && r.command == i
+                    && *path == start
+                {
+                    r.found = Some(Found {
+                        start: s.text.clone(),
+                        names: names.clone(),
+                    });
+                }
+            }
         }
     }
     if let Some(dir) = vocab::served_directory(c) {
@@ -1620,7 +1673,8 @@ mod tests {
     }
 
     /// `find DIR | xargs cat`: a reader fed by `find` reads what it lists, the same starts a
-    /// delete so fed names (`delete::find_fed`); fed by anything else, nothing known.
+    /// delete so fed names (`delete::find_fed`); fed by anything else, the names of its
+    /// working directory (`<cwd>/*`), as `cat *` there would read.
     #[test]
     fn a_reader_fed_by_find_reads_what_find_lists() {
         let reads = |c: &str| -> Vec<String> {
@@ -1636,7 +1690,10 @@ mod tests {
             reads("find ~/.ssh /etc -type f | xargs -0 cat"),
             ["/home/dev/.ssh", "/etc"]
         );
-        assert_eq!(reads("cat list | xargs cat"), ["/home/dev/project/list"]);
+        assert_eq!(
+            reads("cat list | xargs cat"),
+            ["/home/dev/project/list", "/home/dev/project/*"]
+        );
     }
 
     #[test]
@@ -2330,6 +2387,70 @@ mod tests {
                 _ => None,
             })
             .collect()
+    }
+
+    /// A reader fed by `find` reads each start, with the name tests that narrow what find
+    /// hands it there (by a pipe into xargs or by `-exec`); one fed names from any other
+    /// input reads the names of its working directory, a `cd` before it included.
+    #[test]
+    fn readers_fed_by_find_or_unknown_input_say_what_they_read() {
+        // (path read, the start as written and the name patterns of what find hands over).
+        type Narrowed = Option<(String, Vec<String>)>;
+        let found = |cmd: &str| -> Vec<(String, Narrowed)> {
+            effects("Bash", serde_json::json!({ "command": cmd }))
+                .into_iter()
+                .filter_map(|e| match e {
+                    Effect::Read { path, by: Some(r) } if r.program != "find" => Some((
+                        path.display().to_string(),
+                        r.found
+                            .map(|f| (f.start, f.names.into_iter().map(|t| t.pattern).collect())),
+                    )),
+                    _ => None,
+                })
+                .collect()
+        };
+        let narrowed = |path: &str, start: &str, names: &[&str]| {
+            vec![(
+                path.to_string(),
+                Some((
+                    start.to_string(),
+                    names.iter().map(|n| n.to_string()).collect(),
+                )),
+            )]
+        };
+        assert_eq!(
+            found("find ~ -name id_rsa | xargs cat"),
+            narrowed("/home/dev", "~", &["id_rsa"])
+        );
+        assert_eq!(
+            found("find / -type f -iname '*.pem' -exec cat {} +"),
+            narrowed("/", "/", &["*.pem"])
+        );
+        assert_eq!(
+            found("sudo find ~/.ssh -path '*/id_*' -print0 | xargs -0 grep x"),
+            narrowed("/home/dev/.ssh", "~/.ssh", &["*/id_*"])
+        );
+        // No name test narrows it: the start itself.
+        assert_eq!(
+            found("find ~/.ssh -type f | xargs cat"),
+            vec![("/home/dev/.ssh".to_string(), None)]
+        );
+        assert_eq!(
+            found("cd ~/.ssh && ls | xargs cat"),
+            vec![("/home/dev/.ssh/*".to_string(), None)]
+        );
+        assert_eq!(
+            found("xargs cat < list.txt"),
+            vec![
+                ("/home/dev/project/list.txt".to_string(), None),
+                ("/home/dev/project/*".to_string(), None)
+            ]
+        );
+        // A replace string alone is a name from the input too.
+        assert_eq!(
+            found("cd ~/.ssh; ls | xargs -I{} cat {}"),
+            vec![("/home/dev/.ssh/*".to_string(), None)]
+        );
     }
 
     #[test]

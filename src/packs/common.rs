@@ -4,6 +4,7 @@
 use crate::normalize::{Call, Scope};
 use crate::shell::{Command, RedirectKind, ShellAnalysis};
 use crate::verdict::Effect;
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 pub use crate::call::Span;
@@ -173,6 +174,120 @@ fn pattern_secret(pattern: &str, scope: &Scope) -> Option<SecretClass> {
         }
     }
     best
+}
+
+/// Names that are secrets wherever they stand, for what a `find` may select by name anywhere
+/// under its start: private keys, environment files, key stores.
+const SECRET_NAMES: &[&str] = &[
+    "id_rsa",
+    "id_dsa",
+    "id_ecdsa",
+    "id_ed25519",
+    "id_ecdsa_sk",
+    "id_ed25519_sk",
+    ".env",
+    ".env.local",
+    ".env.production",
+    "prod.env",
+    "server.pem",
+    "server.key",
+    "store.p12",
+    "store.pfx",
+    "store.jks",
+    "release.keystore",
+];
+
+/// The strictest secret a `find` hands a reader under `start` (resolved), among the entries
+/// that pass every name test of `found`: the secrets at fixed places below the start and the
+/// directories between, a name that is a secret wherever it stands (`SECRET_NAMES`) and an
+/// instance of each `-name` pattern (`id_*` as `id_x`) right under it, and, under a start
+/// that is itself a secret place, what the file view lists there. A start is not read
+/// whole: `find ~ -name '*.log' | xargs grep error` passes, `find ~ -name id_rsa | xargs cat`
+/// reads a key, and `find ~/.ssh -name '*.pub'` only public keys.
+pub fn found_secret(
+    start: &Path,
+    found: &crate::call::Found,
+    scope: &Scope,
+) -> Option<(SecretClass, PathBuf)> {
+    let home = scope.home();
+    let macos = home.starts_with("/Users");
+    let mut entries: Vec<PathBuf> = Vec::new();
+    let fixed = CREDENTIAL_LOCATIONS
+        .iter()
+        .chain(HOME_SECRET_FILES)
+        .filter(|rel| macos || !rel.starts_with("Library/"))
+        .map(|rel| home.join(rel))
+        .chain(PRIVATE_KEY_NAMES.iter().map(|k| home.join(".ssh").join(k)))
+        .chain(SYSTEM_SECRET_FILES.iter().map(PathBuf::from));
+    for secret in fixed.filter(|s| s.starts_with(start) && s != start) {
+        if !scope.files.may_exist(&secret) {
+            continue;
+        }
+        for a in secret.ancestors().take_while(|a| *a != start) {
+            entries.push(a.to_path_buf());
+        }
+    }
+    let instances = found
+        .names
+        .iter()
+        .filter(|t| t.on == crate::call::NameMatch::Name)
+        .map(|t| pattern_instance(&t.pattern));
+    entries.extend(
+        SECRET_NAMES
+            .iter()
+            .map(|n| n.to_string())
+            .chain(instances)
+            .map(|n| start.join(n)),
+    );
+    if named_secret(start, &file_name(start), scope).is_some() {
+        entries.extend(crate::protect::listed_below(scope, start));
+    }
+    let passes = |path: &Path| {
+        let shown = match path.strip_prefix(start) {
+            Ok(rest) => format!("{}/{}", found.start.trim_end_matches('/'), rest.display()),
+            Err(_) => return false,
+        };
+        found
+            .names
+            .iter()
+            .all(|t| crate::protect::name_test_passes(t, path, &shown))
+    };
+    let mut best: Option<(SecretClass, PathBuf)> = None;
+    for e in entries.into_iter().filter(|e| passes(e)) {
+        if let Some(class) = named_secret(&e, &file_name(&e), scope)
+            && best.as_ref().is_none_or(|(b, _)| class.effect > b.effect)
+        {
+            best = Some((class, e));
+        }
+    }
+    best
+}
+
+/// One name a find `-name` pattern matches: each wildcard as `x` (`id_*` as `id_x`), a bracket
+/// expression as its first character, `\c` as `c`.
+fn pattern_instance(pattern: &str) -> String {
+    let mut out = String::new();
+    let mut chars = pattern.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '*' | '?' => out.push('x'),
+            '\\' => out.extend(chars.next()),
+            '[' => {
+                let mut first = None;
+                for d in chars.by_ref() {
+                    if d == ']' && first.is_some() {
+                        break;
+                    }
+                    if first.is_none() && !matches!(d, '!' | '^') {
+                        first = Some(d);
+                    }
+                }
+                out.push(first.unwrap_or('x'));
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// A regular file with other hard links is the secret whose (device, inode) it shares
@@ -506,12 +621,17 @@ fn windows_critical(s: &str) -> Option<&'static str> {
 pub fn commands_reading_secrets<'a>(
     call: &'a Call,
     scope: &Scope,
-) -> Vec<Option<(SecretClass, &'a Path)>> {
-    let mut best: Vec<Option<(SecretClass, &Path)>> = Vec::new();
+) -> Vec<Option<(SecretClass, Cow<'a, Path>)>> {
+    let mut best: Vec<Option<(SecretClass, Cow<'a, Path>)>> = Vec::new();
     for e in &call.effects {
-        if let crate::call::Effect::Read { path, by: Some(r) } = e
-            && let Some(class) = secret_class(path, scope)
-        {
+        let crate::call::Effect::Read { path, by: Some(r) } = e else {
+            continue;
+        };
+        let secret = match &r.found {
+            Some(found) => found_secret(path, found, scope).map(|(c, p)| (c, Cow::Owned(p))),
+            None => secret_class(path, scope).map(|c| (c, Cow::Borrowed(path.as_path()))),
+        };
+        if let Some((class, path)) = secret {
             if best.len() <= r.command {
                 best.resize_with(r.command + 1, || None);
             }

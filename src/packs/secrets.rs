@@ -319,15 +319,18 @@ fn key_material_search(c: &Command, scope: &Scope) -> Option<String> {
 
 /// A program the vocabulary does not know, given a secret file: it may print it. Each word
 /// that is no option is taken as a file it may read (its options' values are not known), as
-/// `cat` would read it: a public key or `known_hosts` passes as with `cat`.
+/// `cat` would read it: a public key or `known_hosts` passes as with `cat`. The value of an
+/// option the program uses without showing it (`age -i KEY`, `vocab::opaque_option_value`) is
+/// no such file.
 fn unknown_reader(c: &Command, scope: &Scope) -> Option<String> {
     if crate::vocab::knows_program(&c.program) {
         return None;
     }
     c.args
         .iter()
-        .filter(|w| !w.text.starts_with('-'))
-        .flat_map(|w| crate::fileops::word_read_paths(w, c, scope))
+        .enumerate()
+        .filter(|(i, w)| !w.text.starts_with('-') && !crate::vocab::opaque_option_value(c, *i))
+        .flat_map(|(_, w)| crate::fileops::word_read_paths(w, c, scope))
         .find_map(|p| {
             let class = secret_class(&p, scope)?;
             Some(format!(
@@ -464,8 +467,16 @@ pub static RULES: &[Rule] = &[
             Example::bash("cat /etc/sha*"),
             Example::bash("cat ~/.ssh/${KEY:-id_rsa}"),
             Example::bash("cat \"${HOME}/.aws/${F-credentials}\""),
+            // What a find hands a reader, by its name tests; names from input not known, in
+            // the directory a `cd` before made the working one.
+            Example::bash("find ~ -name id_rsa | xargs cat"),
+            Example::bash("find ~ -iname 'ID_*' -exec cat {} +"),
+            Example::bash("cd ~/.ssh && ls | xargs cat"),
         ],
         allowed: &[
+            Example::bash("find ~/.ssh -name '*.pub' | xargs cat"),
+            Example::bash("find ~ -name '*.log' | xargs grep error"),
+            Example::bash("cd src && ls | xargs cat"),
             Example::bash("cat ~/.ssh/*.pub"),
             Example::bash("cp ~/.ssh/id_*.pub /tmp/"),
             Example::bash("wc -l ~/*"),
@@ -545,6 +556,7 @@ pub static RULES: &[Rule] = &[
             Example::bash("someprog ~/.ssh/id_rsa"),
             Example::bash("./tools/dump.sh ~/.aws/credentials"),
             Example::bash("keyinfo --verbose ~/.ssh/id_ed25519"),
+            Example::bash("age -r age1example -a ~/.ssh/id_rsa"),
         ],
         allowed: &[
             Example::bash("someprog ~/.ssh/id_rsa.pub"),
@@ -553,6 +565,7 @@ pub static RULES: &[Rule] = &[
             Example::bash("ssh-add ~/.ssh/id_rsa"),
             Example::bash("chmod 600 ~/.ssh/id_rsa"),
             Example::bash("code ~/.ssh/id_rsa"),
+            Example::bash("age -d -i ~/.ssh/id_ed25519 secrets.age"),
         ],
     },
     Rule {

@@ -1044,6 +1044,22 @@ fn runners_unwrap_to_what_they_run() {
         ("python3 -m twine upload dist/x", "twine", "upload"),
         ("docker exec -it -u root db psql -c x", "psql", "-c"),
         ("kubectl exec -n prod pod -- rm -rf /data", "rm", "-rf"),
+        // The environment-file loaders run their command with the file's variables.
+        (
+            "dotenv -e .env -c prod -- cat ~/.ssh/id_rsa",
+            "cat",
+            "~/.ssh/id_rsa",
+        ),
+        (
+            "dotenv -f .env run --override python app.py",
+            "python",
+            "app.py",
+        ),
+        (
+            "dotenvx run -f .env -f .env.local -- node app.js",
+            "node",
+            "app.js",
+        ),
     ] {
         let an = a(line);
         let c = find(&an, program);
@@ -1054,7 +1070,18 @@ fn runners_unwrap_to_what_they_run() {
             an.commands
         );
     }
-    // Not runners: the package manager's own subcommands stay.
+    // Not runners: the package manager's own subcommands stay, and a loader that prints.
+    for line in [
+        "dotenv -p KEY",
+        "dotenv -f .env list",
+        "dotenvx get KEY -f .env",
+    ] {
+        assert_eq!(
+            programs(&a(line))[0],
+            line.split(' ').next().unwrap(),
+            "{line}"
+        );
+    }
     assert_eq!(programs(&a("npm test")), vec!["npm"]);
     assert_eq!(programs(&a("python3 script.py")), vec!["python3"]);
 }

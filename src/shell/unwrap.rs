@@ -446,6 +446,34 @@ impl Analyser {
                     false,
                 )
             }
+            // `dotenv -e .env -- CMD`, `dotenv -f .env run CMD`, `dotenvx run -f .env -- CMD`:
+            // CMD runs with the file's variables in its environment, the file is not shown.
+            // What prints (`dotenv -p VAR`, `dotenv list`, `dotenvx get`) is not unwrapped.
+            "dotenv"
+                if !has_arg(
+                    inv,
+                    inv.args
+                        .iter()
+                        .position(|a| a.text() == "--")
+                        .unwrap_or(inv.args.len()),
+                    &["-p", "--print"],
+                ) =>
+            {
+                let i = skip_options(&inv.args, 0, "efvcpq", &["--file", "--export", "--quote"]);
+                if arg_at(inv, i, &["run"]) {
+                    strip_runner(inv, "dotenv", i + 1, "", &[], 0)
+                } else if i > 0 && inv.args[i - 1].text() == "--" && promote(inv, i) {
+                    Flow::Inner(Wrap::new("dotenv"))
+                } else {
+                    Flow::Emit
+                }
+            }
+            "dotenvx" if arg_at(inv, 0, &["run"]) => {
+                match inv.args.iter().position(|a| a.text() == "--") {
+                    Some(dd) if promote(inv, dd + 1) => Flow::Inner(Wrap::new("dotenvx run")),
+                    _ => Flow::Emit,
+                }
+            }
             "conda" | "mamba" | "micromamba" if arg_at(inv, 0, &["run"]) => {
                 strip_runner(inv, &name, 1, "np", &["--name", "--prefix", "--cwd"], 0)
             }
