@@ -23,7 +23,7 @@ DCG = os.environ.get("DCG_BIN") or None
 CSN = os.environ.get("CSN_BIN") or None
 
 
-def spawn(argv, data):
+def spawn(argv, data, env=None):
     """Runs argv with `data` on stdin; returns (elapsed ns, exit code, stdout)."""
     r_in, w_in = os.pipe()
     r_out, w_out = os.pipe()
@@ -31,7 +31,7 @@ def spawn(argv, data):
     pid = os.posix_spawn(
         argv[0],
         argv,
-        os.environ,
+        env or os.environ,
         file_actions=[
             (os.POSIX_SPAWN_DUP2, r_in, 0),
             (os.POSIX_SPAWN_DUP2, w_out, 1),
@@ -89,6 +89,13 @@ if DCG:
     PEERS.append(("dcg", [DCG]))
 if CSN:
     PEERS.append(("cc-safety-net", [CSN, "hook", "--claude-code"]))
+# An earlier build of palisade, timed on every class beside this one (BASELINE_BIN): "no slower
+# than before" measured in one run, not against a table from another day's machine. It keeps
+# its own state dir, so neither build reads the other's store or audit log.
+BASELINE = os.environ.get("BASELINE_BIN") or None
+BASELINE_ENV = None
+if BASELINE:
+    BASELINE_ENV = dict(os.environ, PALISADE_DATA_DIR=os.environ["PALISADE_DATA_DIR"] + "-baseline")
 
 
 def ev(session, tool, tool_input, n=[0]):
@@ -209,9 +216,11 @@ def run_corpus(rounds):
             who = [("cat", CAT), ("palisade", PALISADE)]
             if cls in bash_classes:
                 who += PEERS
+            if BASELINE:
+                who.append(("baseline", [BASELINE, "hook"]))
             for name, argv in who:
-                ns, code, out = spawn(argv, data)
-                if name == "palisade" and code not in (0, 2):
+                ns, code, out = spawn(argv, data, BASELINE_ENV if name == "baseline" else None)
+                if name in ("palisade", "baseline") and code not in (0, 2):
                     sys.exit(f"palisade exited {code} on {cls}: {out[:300]!r}")
                 times.setdefault((cls, name), []).append(ns)
                 if name == "palisade":
@@ -222,7 +231,7 @@ def run_corpus(rounds):
     for cls, _ in events:
         if cls not in classes:
             classes.append(cls)
-    peer_names = [n for n, _ in PEERS]
+    peer_names = [n for n, _ in PEERS] + (["baseline"] if BASELINE else [])
     print(f"Corpus: {len(events)} events in {len(classes)} classes, {rounds} rounds, every call interleaved with `cat` on the same input.\n")
     head = "| class | n | cat median | palisade median | ratio | palisade p99 | p99 / cat median |"
     sep = "|---|---:|---:|---:|---:|---:|---:|"
@@ -245,6 +254,8 @@ def run_corpus(rounds):
                 row += " - | - |"
         print(row)
     print(f"\nAll calls: palisade median {ms(statistics.median(pal_all)):.2f} ms, cat median {ms(statistics.median(cat_all)):.2f} ms.")
+    if BASELINE:
+        print(f"\nbaseline: `{BASELINE}`, with its own state dir.")
     return statistics.median(pal_all)
 
 

@@ -8,6 +8,7 @@
 #   NO_PEERS=1     skip the peers; NO_INSTALL=1 use them only if already installed.
 #   NO_BUILD=1     use the release binary as it is (the static one when built).
 #   PALISADE_BIN=FILE  the binary to time.
+#   BASELINE_BIN=FILE  an earlier build, timed beside it on every corpus class (own state dir).
 # Runs in an isolated HOME and state dir; builds the release binary first, as it is installed
 # (scripts/build.sh: statically linked on Linux with glibc). Prints Markdown.
 set -euo pipefail
