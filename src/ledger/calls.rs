@@ -245,13 +245,8 @@ fn prune_stale(dir: &Path, keep: &Path) {
         return;
     };
     let now = std::time::SystemTime::now();
-    let stale = |p: &Path| {
-        fs::symlink_metadata(p)
-            .and_then(|m| m.modified())
-            .ok()
-            .and_then(|t| now.duration_since(t).ok())
-            .is_some_and(|a| a > super::store::STALE_AFTER)
-    };
+    let stale =
+        |p: &Path| super::store::age_of(p, now).is_some_and(|a| a > super::store::STALE_AFTER);
     let mut removed = 0;
     for entry in entries.flatten() {
         if removed >= super::store::MAX_PRUNED {

@@ -504,12 +504,7 @@ impl LedgerStore {
             return;
         };
         let now = std::time::SystemTime::now();
-        let age = |p: &Path| {
-            fs::metadata(p)
-                .and_then(|m| m.modified())
-                .ok()
-                .and_then(|t| now.duration_since(t).ok())
-        };
+        let age = |p: &Path| age_of(p, now);
         let mut removed = 0;
         for entry in dir.flatten() {
             if removed >= MAX_PRUNED {
@@ -533,6 +528,15 @@ impl LedgerStore {
             }
         }
     }
+}
+
+/// How long ago `path` was last written, at `now`; `None` when that cannot be told (no file,
+/// a time in the future). A symlink is judged itself, not what it points to.
+pub(super) fn age_of(path: &Path, now: std::time::SystemTime) -> Option<std::time::Duration> {
+    fs::symlink_metadata(path)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| now.duration_since(t).ok())
 }
 
 /// Reads a whole store file (for `palisade doctor` and inspection), every row parsed.

@@ -177,14 +177,9 @@ fn pattern_secret(pattern: &str, scope: &Scope) -> Option<SecretClass> {
 }
 
 /// Names that are secrets wherever they stand, for what a `find` may select by name anywhere
-/// under its start: private keys, environment files, key stores.
+/// under its start: the private keys (`PRIVATE_KEY_NAMES`), and these environment files and
+/// key stores.
 const SECRET_NAMES: &[&str] = &[
-    "id_rsa",
-    "id_dsa",
-    "id_ecdsa",
-    "id_ed25519",
-    "id_ecdsa_sk",
-    "id_ed25519_sk",
     ".env",
     ".env.local",
     ".env.production",
@@ -233,8 +228,9 @@ pub fn found_secret(
         .filter(|t| t.on == crate::call::NameMatch::Name)
         .map(|t| pattern_instance(&t.pattern));
     entries.extend(
-        SECRET_NAMES
+        PRIVATE_KEY_NAMES
             .iter()
+            .chain(SECRET_NAMES)
             .map(|n| n.to_string())
             .chain(instances)
             .map(|n| start.join(n)),
