@@ -9,6 +9,8 @@ Subcommands (each prints a Markdown table):
   growth CALLS       one session of CALLS calls: median of calls 1-100 vs the last 100
   sizes ROUNDS       Write and here-doc inputs of 10 KB, 100 KB and 1 MB
   long ROUNDS        long lines: a 20,000-stage pipeline, 40,000 redirects
+  event CLASS [N]    prints the corpus's N-th (from 0) event of CLASS as JSON, to profile one
+                     call: `palisade hook < event.json` under callgrind or perf
 """
 import json
 import os
@@ -353,6 +355,13 @@ def run_long(rounds):
         print(f"| {label} | {len(line)} | {ms(statistics.median(ts)):.1f} ms | {ms(max(ts)):.1f} ms | {answer} |")
 
 
+def print_event(cls, n=0):
+    print(json.dumps([e for c, e in corpus("bench-corpus") if c == cls][n]))
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "event":
+        print_event(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 0)
+        sys.exit(0)
     what, n = sys.argv[1], int(sys.argv[2])
     {"corpus": run_corpus, "growth": run_growth, "sizes": run_sizes, "long": run_long}[what](n)
