@@ -320,6 +320,7 @@ fn dynamic(scope: &Scope, target: &Path, text: &str) -> Option<Reach> {
 /// A glob target: refused when the pattern can match a protected path or a directory holding
 /// one; on disk, every expansion is judged as a path too.
 fn glob(scope: &Scope, text: &str, change: Change) -> Option<Reach> {
+    let compiled = PathPattern::new(text);
     for p in &scope.protected {
         let candidates: Vec<PathBuf> = if p.suffix {
             vec![scope.project_root.join(&p.path)]
@@ -328,7 +329,7 @@ fn glob(scope: &Scope, text: &str, change: Change) -> Option<Reach> {
         };
         for cand in candidates {
             for a in cand.ancestors() {
-                if a.as_os_str().len() > 1 && glob_matches(text, a) {
+                if a.as_os_str().len() > 1 && compiled.matches(a) {
                     let r = if a == cand {
                         by_path(scope, a, change)
                     } else {
@@ -385,19 +386,71 @@ fn glob(scope: &Scope, text: &str, change: Change) -> Option<Reach> {
 /// True when the shell pattern `pattern` matches `path` component by component; as in the
 /// shell, a wildcard does not match a leading dot.
 pub(crate) fn glob_matches(pattern: &str, path: &Path) -> bool {
-    let pats: Vec<&str> = pattern.split('/').filter(|p| !p.is_empty()).collect();
-    let names: Vec<String> = path
-        .components()
-        .filter_map(|c| match c {
-            std::path::Component::Normal(n) => Some(n.to_string_lossy().into_owned()),
+    PathPattern::new(pattern).matches(path)
+}
+
+/// A shell pattern split at `/`, each component compiled once, for matching against many
+/// paths: `cat 'select * from t'` is a pattern matched against every secret location and
+/// the directories above each, and compiling it per candidate was half of such a call.
+pub(crate) struct PathPattern {
+    parts: Vec<Component>,
+}
+
+enum Component {
+    /// No wildcard: the name itself.
+    Literal(String),
+    /// `leading_dot`: the pattern starts with a dot, so it may match a name that does.
+    Wild {
+        glob: Option<Glob>,
+        leading_dot: bool,
+    },
+}
+
+impl PathPattern {
+    /// Compiles `pattern` (brackets read as `?`, see [`brackets_to_any`]).
+    pub(crate) fn new(pattern: &str) -> PathPattern {
+        let parts = pattern
+            .split('/')
+            .filter(|p| !p.is_empty())
+            .map(|part| {
+                let part = brackets_to_any(part);
+                if part.contains(['*', '?']) {
+                    Component::Wild {
+                        leading_dot: part.starts_with('.'),
+                        glob: Glob::new(&part, GlobKind::Path).ok(),
+                    }
+                } else {
+                    Component::Literal(part)
+                }
+            })
+            .collect();
+        PathPattern { parts }
+    }
+
+    /// True when the pattern matches `path`, one component for each of its normal components.
+    pub(crate) fn matches(&self, path: &Path) -> bool {
+        let mut names = path.components().filter_map(|c| match c {
+            std::path::Component::Normal(n) => Some(n),
             _ => None,
-        })
-        .collect();
-    pats.len() == names.len()
-        && pats.iter().zip(&names).all(|(pat, name)| {
-            (!name.starts_with('.') || pat.starts_with('.'))
-                && Glob::new(&brackets_to_any(pat), GlobKind::Path).is_ok_and(|g| g.matches(name))
-        })
+        });
+        for part in &self.parts {
+            let Some(name) = names.next() else {
+                return false;
+            };
+            let name = name.to_string_lossy();
+            let hit = match part {
+                Component::Literal(l) => *l == name,
+                Component::Wild { glob, leading_dot } => {
+                    (!name.starts_with('.') || *leading_dot)
+                        && glob.as_ref().is_some_and(|g| g.matches(&name))
+                }
+            };
+            if !hit {
+                return false;
+            }
+        }
+        names.next().is_none()
+    }
 }
 
 /// `[abc]` as `?`: a bracket expression matches one character (the set itself is not kept,
@@ -625,6 +678,35 @@ mod tests {
             ]
             .into(),
             files: Default::default(),
+        }
+    }
+
+    /// A path pattern matches component by component, as the shell expands it: one name per
+    /// component, a wildcard not over a leading dot, brackets as one character.
+    #[test]
+    fn path_patterns_match_as_the_shell_expands() {
+        let m = |pat: &str, path: &str| glob_matches(pat, Path::new(path));
+        assert!(m("/h/.s*h/id_*", "/h/.ssh/id_rsa"));
+        assert!(m("/h/.ssh/id_[re]*", "/h/.ssh/id_ed25519"));
+        assert!(m("/h//.ssh/", "/h/.ssh"));
+        assert!(!m("/h/*/id_rsa", "/h/.ssh/id_rsa"));
+        assert!(!m("/h/.ssh", "/h/.ssh/id_rsa"));
+        assert!(!m("/h/.ssh/id_rsa", "/h/.ssh"));
+        assert!(!m("/h/p/select * from t", "/h/.ssh/id_rsa"));
+        assert!(m("/h/p/select * from t", "/h/p/select a from t"));
+        // One compiled pattern gives every path the answer a fresh one gives.
+        let compiled = PathPattern::new("/h/.*/cred*");
+        for path in [
+            "/h/.aws/credentials",
+            "/h/aws/credentials",
+            "/h/.aws",
+            "/h/.aws/c",
+        ] {
+            assert_eq!(
+                compiled.matches(Path::new(path)),
+                m("/h/.*/cred*", path),
+                "{path}"
+            );
         }
     }
 

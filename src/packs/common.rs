@@ -159,13 +159,14 @@ fn pattern_secret(pattern: &str, scope: &Scope) -> Option<SecretClass> {
         .filter(|rel| macos || !rel.starts_with("Library/"))
         .map(|rel| home.join(rel))
         .chain(PRIVATE_KEY_NAMES.iter().map(|k| home.join(".ssh").join(k)));
+    let compiled = crate::protect::PathPattern::new(pattern);
     let mut best: Option<SecretClass> = None;
     for secret in under_home.chain(SYSTEM_SECRET_FILES.iter().map(PathBuf::from)) {
         for place in secret
             .ancestors()
             .take_while(|a| *a != home && a.as_os_str().len() > 1)
         {
-            if crate::protect::glob_matches(pattern, place)
+            if compiled.matches(place)
                 && let Some(class) = named_secret(place, &file_name(place), scope)
                 && best.as_ref().is_none_or(|b| class.effect > b.effect)
             {
