@@ -286,26 +286,51 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
     if let Ok(k) = std::env::var(&p.policy.risk.api_key_env) {
         crate::redact::register_secret(&k);
     }
-    let static_verdict = decide::static_verdict(p.policy, &call, &scope);
+    let long = crate::audit::entry::is_long_input(&event.tool_input);
+    std::thread::scope(|s| {
+        // A long input is redacted for the record on the second core while the call is
+        // judged (a panic there is a deny, as on this thread: the panic hook answers).
+        let recording = long.then(|| {
+            s.spawn(|| {
+                crate::audit::entry::recorded_input(&event.tool_input, &p.policy.audit.redact)
+            })
+        });
+        pre_tool_use(p, event, &call, &scope, &store, &env, recording)
+    })
+}
+
+/// The PreToolUse part of [`process`]: decide over the world, risk, record. `recording` is
+/// the input being made ready for the audit record on another thread, if it is.
+fn pre_tool_use(
+    p: &Pipeline,
+    event: &HookEvent,
+    call: &Call,
+    scope: &Scope,
+    store: &LedgerStore,
+    env: &Environment,
+    recording: Option<std::thread::ScopedJoinHandle<'_, serde_json::Value>>,
+) -> Verdict {
+    let static_verdict = decide::static_verdict(p.policy, call, scope);
     // Load the world once and decide over it; a row the core missed (a chain followed into a
     // file the call does not name) is fetched in the same read transaction and it decides again.
     let mut session = store.session(&event.session_id);
     let needs = world::needs(
         p.policy,
-        &call,
-        &scope,
+        call,
+        scope,
         &static_verdict,
         env.now_ms,
         risk_may_run(p),
     );
     let decide_in = |view: &SessionView, unreadable: Option<&ledger::LedgerError>| {
         let world = World {
-            scope: &scope,
+            scope,
             now_ms: env.now_ms,
             session: view,
             unreadable,
+            caller_records_input: recording.is_some(),
         };
-        decide::decide_after(p.policy, event, &call, &world, static_verdict.clone())
+        decide::decide_after(p.policy, event, call, &world, static_verdict.clone())
     };
     let (decision, view) = match &needs {
         None => {
@@ -329,17 +354,17 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
         p.policy,
         &mut session,
         event,
-        &call,
-        &scope,
+        call,
+        scope,
         decision.verdict,
         env.now_ms,
     );
-    let verdict = with_risk(p, event, &call, &scope, verdict, &decision.risk_context);
+    let verdict = with_risk(p, event, call, scope, verdict, &decision.risk_context);
     let (mut verdict, write) = decide::finish(verdict, &decision.record);
     // Record, store half: everything the call records, and the limits' counts, in one write
     // transaction. A store that cannot be written fails closed like the audit log (asked with
     // `on_error: ask`).
-    let counting = crate::limits::Counting::of(p.policy, event, &call, &scope, &verdict);
+    let counting = crate::limits::Counting::of(p.policy, event, call, scope, &verdict);
     let mut exposed = Vec::new();
     let mut ledgered = false;
     if write || !counting.is_empty() {
@@ -350,8 +375,8 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
         };
         // Re-planned over rows another process changed: the patches' rows may be new too.
         let redo = |l: &mut ledger::Ledger| {
-            let patches = ledger::applied_patches(l, &call, &scope);
-            ledger::record(l, &call, &scope, p.policy, &ctx, &patches) > 0
+            let patches = ledger::applied_patches(l, call, scope);
+            ledger::record(l, call, scope, p.policy, &ctx, &patches) > 0
         };
         let nothing = ledger::SessionChanges::default();
         let changes = if write {
@@ -380,11 +405,16 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
         }
     }
     // Bypass detection and policy drift: this decision's id and the session's first policy.
-    let verdict = ledger::observe_pre(&store, &p.policy.digest, event, verdict);
+    let verdict = ledger::observe_pre(store, &p.policy.digest, event, verdict);
     // Record, audit half: append the entry, then link the rows just recorded to its receipt
     // (a later run of a written file links to it; a taint reason names its seq). A lost link
     // is reported, not a deny: the rows themselves are recorded.
-    let entry = decision.audit.decided(&verdict, crate::audit::elapsed_us());
+    let mut entry = decision.audit.decided(&verdict, crate::audit::elapsed_us());
+    if let Some(h) = recording {
+        entry.input = h.join().unwrap_or_else(|_| {
+            crate::audit::entry::recorded_input(&event.tool_input, &p.policy.audit.redact)
+        });
+    }
     match append_audit(p, entry, &verdict) {
         Ok(receipt) => {
             let id = event

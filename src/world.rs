@@ -26,6 +26,9 @@ pub struct World<'a> {
     pub session: &'a SessionView,
     /// Set when the store could not be read: every stage that needs it fails closed with it.
     pub unreadable: Option<&'a LedgerError>,
+    /// The caller puts the input into the audit record (a long input it redacts on another
+    /// thread meanwhile): the core leaves the record's `input` null.
+    pub caller_records_input: bool,
 }
 
 impl<'a> World<'a> {
@@ -36,6 +39,7 @@ impl<'a> World<'a> {
             now_ms,
             session,
             unreadable: None,
+            caller_records_input: false,
         }
     }
 

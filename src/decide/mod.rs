@@ -116,7 +116,12 @@ pub fn decide_after(
         );
         plan_exposures(policy, call, world, &mut record);
     }
-    let audit = NewEntry::from_verdict(event, &verdict, &policy.audit.redact, 0);
+    let input = if world.caller_records_input {
+        serde_json::Value::Null
+    } else {
+        crate::audit::entry::recorded_input(&event.tool_input, &policy.audit.redact)
+    };
+    let audit = NewEntry::with_input(event, &verdict, input, 0);
     Decision {
         verdict,
         risk_context,
