@@ -436,3 +436,74 @@ fn a_send_is_judged_whatever_became_of_the_key_filter() {
     }
     check("a symlink to an empty filter");
 }
+
+/// The latest untrusted and private rows are copied beside the store (`<store>.db-latest`), so
+/// that a send in a session that read private data need not open the store. Whatever becomes
+/// of that file (as written, missing, cut, a symlink to a session's file without private data,
+/// a copy from another session's store), the trifecta is still asked with the reason naming
+/// both reads, and a send in a session that read nothing private still passes.
+#[test]
+fn a_send_is_judged_whatever_became_of_the_latest_exposure_file() {
+    let sb = Sandbox::new();
+    let post = |s: &str, n: u32| {
+        call(
+            &sb,
+            s,
+            n,
+            "mcp__slack__post_message",
+            json!({"channel": "C1", "text": "done"}),
+        )
+    };
+    fetch(&sb, "clean", 1, "https://blog.example/post");
+    fetch(&sb, "k", 1, "https://evil.example/page");
+    read_env(&sb, "k", 2);
+    let ledger = sb.data_dir().join("ledger");
+    let latest: Vec<_> = std::fs::read_dir(&ledger)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(".db-latest"))
+        .collect();
+    assert_eq!(latest.len(), 2, "one file per session: {latest:?}");
+    let texts: Vec<String> = latest
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    let (tainted, clean) = if texts[0].contains("\"private\":null") {
+        (1, 0)
+    } else {
+        (0, 1)
+    };
+    // Written with the rows' seq, for the reason's "(audit #N)".
+    assert!(
+        !texts[tainted].contains("\"seq\":null"),
+        "{}",
+        texts[tainted]
+    );
+    let mut n = 3;
+    let mut check = |what: &str| {
+        n += 1;
+        let a = post("k", n);
+        assert_eq!(a.decision(), "ask", "latest {what}: {a:?}");
+        assert!(a.reason().contains("[taint/trifecta]"), "latest {what}");
+        assert!(
+            a.reason().contains("evil.example/page (audit #")
+                && a.reason().contains(".env")
+                && a.reason().matches("(audit #").count() == 2,
+            "latest {what}: {}",
+            a.reason()
+        );
+        assert_eq!(post("clean", n).decision(), "pass", "latest {what}");
+    };
+    check("as written");
+    let f = &latest[tainted];
+    std::fs::remove_file(f).unwrap();
+    check("missing");
+    std::fs::write(f, &texts[tainted][..texts[tainted].len() / 2]).unwrap();
+    check("cut");
+    std::fs::remove_file(f).unwrap();
+    std::os::unix::fs::symlink(&latest[clean], f).unwrap();
+    check("a symlink to a clean session's");
+    std::fs::remove_file(f).unwrap();
+    std::fs::write(f, &texts[clean]).unwrap();
+    check("a copy of a clean session's");
+}

@@ -110,10 +110,25 @@ fn read(file: &Path) -> Option<Vec<u8>> {
 /// True only when the store at `db` certainly holds no row for any of `keys`; false when it
 /// may (a key's bits are set) or when the filter cannot be read.
 pub fn all_absent(db: &Path, keys: &[String]) -> bool {
-    let Some(bits) = read(&file_of(db)) else {
-        return false;
-    };
-    keys.iter().all(|k| !probes(k).all(|at| is_set(&bits, at)))
+    Filter::read(db).is_some_and(|f| f.all_absent(keys))
+}
+
+/// The filter of a store, read once for several questions.
+pub struct Filter {
+    bits: Vec<u8>,
+}
+
+impl Filter {
+    /// The filter of the store at `db`, when its file is there, regular and whole.
+    pub fn read(db: &Path) -> Option<Filter> {
+        read(&file_of(db)).map(|bits| Filter { bits })
+    }
+
+    /// True only when the store certainly holds no row for any of `keys`.
+    pub fn all_absent(&self, keys: &[String]) -> bool {
+        keys.iter()
+            .all(|k| !probes(k).all(|at| is_set(&self.bits, at)))
+    }
 }
 
 /// Sets the bits of `key` in the filter of the store at `db`, before its row is written. A

@@ -25,6 +25,7 @@
 mod calls;
 mod dirrun;
 pub mod keyset;
+mod latest;
 pub mod limits;
 mod session;
 mod store;

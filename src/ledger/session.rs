@@ -14,7 +14,8 @@ use super::store::{
     too_many_passes, upsert, write_back,
 };
 use super::taint::{
-    err as exposure_error, insert_exposures, query_keys, read_exposure, set_exposure_seq,
+    err as exposure_error, insert_exposures, other_keys, query_keys, read_exposure,
+    set_exposure_seq,
 };
 use super::{Ledger, LedgerError, LedgerStore, Receipt};
 use crate::taint::{Exposure, SessionExposure};
@@ -139,17 +140,42 @@ impl SessionStore<'_> {
         // run's files) opens the store as before.
         // The exposure rows the judgement reads are in the same filter (`taint::query_keys`):
         // when none is, the exposure is empty, as the store would have read it.
-        if self.conn.is_none()
-            && !self.store.is_memory()
-            && keys.iter().all(|k| !k.contains('\0'))
-            && super::keyset::all_absent(&path, keys)
-            && exposure.is_none_or(|q| super::keyset::all_absent(&path, &query_keys(q)))
-        {
+        // A send in a session that read private data finds the latest untrusted and private
+        // rows in the file beside the store (`super::latest`) when the filter holds none of
+        // the other rows it reads (its paths' derived rows, its remotes).
+        let without_store = || -> Option<SessionExposure> {
+            if self.conn.is_some()
+                || self.store.is_memory()
+                || keys.iter().any(|k| k.contains('\0'))
+            {
+                return None;
+            }
+            let filter = super::keyset::Filter::read(&path)?;
+            if !filter.all_absent(keys) {
+                return None;
+            }
+            let Some(q) = exposure else {
+                return Some(SessionExposure::default());
+            };
+            if filter.all_absent(&query_keys(q)) {
+                return Some(SessionExposure::default());
+            }
+            if !filter.all_absent(&other_keys(q)) {
+                return None;
+            }
+            let (untrusted, private) = super::latest::read(&path, q.since_ms)?;
+            Some(SessionExposure {
+                untrusted,
+                private,
+                ..Default::default()
+            })
+        };
+        if let Some(exposure) = without_store() {
             let view = SessionView {
                 ledger: Ledger::partial(),
                 stored: true,
                 fetched: keys.iter().cloned().collect(),
-                ..Default::default()
+                exposure,
             };
             let (out, mut wanted) = step(&view);
             wanted.extend(view.ledger.take_misses());
@@ -321,7 +347,7 @@ impl SessionStore<'_> {
                 }
             }
         }
-        set_exposure_seq(&tx, exposure_ids, receipt.seq).map_err(|e| exposure_error(&path, e))?;
+        set_exposure_seq(&tx, &path, exposure_ids, receipt.seq)?;
         tx.commit().map_err(|e| sql_error(&path, e))
     }
 }
@@ -374,8 +400,8 @@ mod tests {
         assert_eq!(read(&send), (false, SessionExposure::default()));
         let (opened, seen) = read(&query(&["/p/out.txt"], &[], true));
         assert!(
-            opened && seen.untrusted.is_some(),
-            "the risk layer reads it"
+            !opened && seen.untrusted.is_some(),
+            "the risk layer reads it (beside the store, `super::latest`)"
         );
         record(&[exposure(ExposureKind::Derived, "/p/d.txt")]);
         assert!(!read(&send).0);
@@ -386,8 +412,11 @@ mod tests {
         let (opened, seen) = read(&query(&[], &["origin", "mirror"], false));
         assert!(opened && seen.remotes.len() == 1, "a changed remote");
         record(&[exposure(ExposureKind::Private, "")]);
+        // The latest private and untrusted rows are beside the store (`super::latest`).
         let (opened, seen) = read(&send);
-        assert!(opened && seen.private.is_some() && seen.untrusted.is_some());
+        assert!(!opened && seen.private.is_some() && seen.untrusted.is_some());
+        let (opened, seen) = read(&query(&["/p/d.txt"], &[], false));
+        assert!(opened && seen.private.is_some() && seen.derived.len() == 1);
         // A filter rebuilt from the store (lost, then the next write) holds the exposure rows.
         let file = store.file_for("s");
         super::super::keyset::forget(&file);
@@ -396,15 +425,110 @@ mod tests {
             .update("s", |l| l.entries.insert("/p/a".into(), entry("/p/a", "t")))
             .map(|_| ())
             .unwrap();
-        let (opened, seen) = read(&send);
+        let (opened, seen) = read(&query(&["/p/d.txt"], &[], false));
         assert!(
-            opened && seen.private.is_some(),
-            "the rebuilt filter holds it"
+            opened && seen.private.is_some() && seen.derived.len() == 1,
+            "the rebuilt filter holds them"
         );
         assert!(!super::super::keyset::all_absent(
             &file,
             &[super::super::taint::filter_key("derived", "/p/d.txt")]
         ));
+    }
+
+    /// A send in a session that read private data reads the latest untrusted and private rows
+    /// from the file beside the store, exactly as the store gives them (seq attached later,
+    /// the TTL applied); a file that gives no answer (missing, damaged, a symlink, another
+    /// format, a copy of another store's) sends it to the store, with the same exposure read.
+    #[test]
+    fn a_send_reads_the_latest_private_rows_beside_the_store_or_from_it() {
+        use super::super::latest;
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path());
+        let db = store.file_for("s");
+        let send = |since_ms| ExposureQuery {
+            paths: vec!["/p/out.txt".into()],
+            remotes: vec!["origin".into()],
+            since_ms,
+            untrusted: true,
+        };
+        let read = |q: &ExposureQuery| {
+            let before = crate::ledger::store_opens();
+            let (seen, _) = store
+                .session("s")
+                .load(&[], Some(q), |v| (v.exposure.clone(), BTreeSet::new()))
+                .unwrap();
+            let stored = store
+                .session_exposure("s", &q.paths, &q.remotes, q.since_ms)
+                .unwrap();
+            assert_eq!(seen, stored, "as the store gives it");
+            (crate::ledger::store_opens() - before > 1, seen)
+        };
+        store
+            .record_exposures("s", &[exposure(ExposureKind::Untrusted, "")], 5)
+            .unwrap();
+        let ids = store
+            .record_exposures("s", &[exposure(ExposureKind::Private, "")], 7)
+            .unwrap();
+        let (opened, seen) = read(&send(0));
+        assert!(!opened, "beside the store");
+        assert_eq!(seen.private.as_ref().map(|r| r.seq), Some(None));
+        store.attach_exposure_seq("s", &ids, 12).unwrap();
+        let (opened, seen) = read(&send(0));
+        assert!(!opened);
+        assert_eq!(seen.private.map(|r| r.seq), Some(Some(12)));
+        let (opened, seen) = read(&send(6));
+        assert!(!opened && seen.private.is_some() && seen.untrusted.is_none());
+        // A derived row or a remote it sends to is in the store only.
+        store
+            .record_exposures("s", &[exposure(ExposureKind::Remote, "origin")], 8)
+            .unwrap();
+        let (opened, seen) = read(&send(0));
+        assert!(opened && seen.remotes.len() == 1 && seen.private.is_some());
+        let send = |since_ms| ExposureQuery {
+            remotes: vec![],
+            ..send(since_ms)
+        };
+        assert!(!read(&send(0)).0);
+        // Files that give no answer.
+        let file = latest::file_of(&db);
+        let good = std::fs::read(&file).unwrap();
+        let other = dir.path().join("other");
+        std::fs::write(&other, &good).unwrap();
+        let damaged: [(&str, &dyn Fn()); 5] = [
+            ("missing", &|| std::fs::remove_file(&file).unwrap()),
+            ("cut", &|| {
+                std::fs::write(&file, &good[..good.len() / 2]).unwrap()
+            }),
+            ("symlink", &|| {
+                std::fs::remove_file(&file).unwrap();
+                std::os::unix::fs::symlink(&other, &file).unwrap();
+            }),
+            ("format", &|| {
+                let text = String::from_utf8(good.clone()).unwrap();
+                std::fs::write(&file, text.replace("\"format\":1", "\"format\":2")).unwrap()
+            }),
+            ("another store", &|| {
+                // The store replaced (the old one kept, so its inode is not reused).
+                std::fs::rename(&db, dir.path().join("old.db")).unwrap();
+                std::fs::copy(dir.path().join("old.db"), &db).unwrap();
+            }),
+        ];
+        for (what, damage) in damaged {
+            damage();
+            let (opened, seen) = read(&send(0));
+            assert!(opened, "{what}: the store is opened");
+            assert_eq!(seen.private.map(|r| r.seq), Some(Some(12)), "{what}");
+            let _ = std::fs::remove_file(&file);
+            std::fs::write(&file, &good).unwrap();
+        }
+        // The next private row rewrites the file for the store as it is.
+        store
+            .record_exposures("s", &[exposure(ExposureKind::Private, "")], 9)
+            .unwrap();
+        let (opened, seen) = read(&send(0));
+        assert!(!opened, "rewritten for this store");
+        assert_eq!(seen.private.map(|r| r.at_ms), Some(9));
     }
 
     fn plan(view: &SessionView, e: LedgerEntry) -> Ledger {

@@ -49,9 +49,9 @@ const MAX_WAL_BYTES: u64 = 1024 * 1024;
 /// The shape of the store this version writes (SQLite `user_version`). 2 added the limit
 /// counters (`super::limits`), 3 the extension column and its index (`migrate_to_3`), 4 the
 /// key filter beside the store (`super::keyset`, `migrate_to_4`), 5 the exposure keys in it
-/// (`migrate_to_5`); a store of an earlier
-/// version is migrated when it is opened.
-pub(super) const SCHEMA_VERSION: i64 = 5;
+/// (`migrate_to_5`), 6 the latest exposure beside the store (`super::latest`, `migrate_to_6`);
+/// a store of an earlier version is migrated when it is opened.
+pub(super) const SCHEMA_VERSION: i64 = 6;
 /// Most passes of one step over a partial view (each pass fetches the rows the last one
 /// missed; chains are followed 4 deep, so a handful suffice).
 pub(super) const MAX_PASSES: usize = 8;
@@ -520,7 +520,7 @@ impl LedgerStore {
             let stale = age(&path).is_some_and(|a| a > STALE_AFTER)
                 && age(&wal).is_none_or(|a| a > STALE_AFTER);
             if stale && fs::remove_file(&path).is_ok() {
-                for side in ["-wal", "-shm", "-journal", "-keys"] {
+                for side in ["-wal", "-shm", "-journal", "-keys", "-latest"] {
                     let _ = fs::remove_file(format!("{}{side}", path.display()));
                 }
                 let _ = fs::remove_file(path.with_extension("lock"));
@@ -646,6 +646,9 @@ fn connect(path: &Path) -> Result<Connection, LedgerError> {
     if version == 4 {
         version = migrate_to_5(&conn).map_err(|e| sql_error(path, e))?;
     }
+    if version == 5 {
+        version = migrate_to_6(&conn).map_err(|e| sql_error(path, e))?;
+    }
     if version != SCHEMA_VERSION {
         return Err(error(
             path,
@@ -735,6 +738,13 @@ fn migrate_to_4(conn: &Connection) -> rusqlite::Result<i64> {
 /// The filter's format changed with it, so a version-4 filter is rebuilt at the next write.
 fn migrate_to_5(conn: &Connection) -> rusqlite::Result<i64> {
     migrate(conn, 5, |_| Ok(()))
+}
+
+/// Version 5 → 6: nothing in the store changes; the version keeps a binary that does not
+/// write the latest exposure beside the store (`super::latest`) from adding rows to it. A
+/// store migrated has no such file yet: readers open the store until a writer makes one.
+fn migrate_to_6(conn: &Connection) -> rusqlite::Result<i64> {
+    migrate(conn, 6, |_| Ok(()))
 }
 
 /// Per-connection settings: no fsync per commit, no checkpoint when the process exits, and

@@ -147,6 +147,18 @@ pub(super) fn query_keys(q: &ExposureQuery) -> Vec<String> {
     keys
 }
 
+/// The filter keys of [`query_keys`] but the latest untrusted and private rows: what a send
+/// reads besides what `super::latest` holds.
+pub(super) fn other_keys(q: &ExposureQuery) -> Vec<String> {
+    let mut keys = query_keys(q);
+    let latest = [
+        filter_key(ExposureKind::Private.as_str(), ""),
+        filter_key(ExposureKind::Untrusted.as_str(), ""),
+    ];
+    keys.retain(|k| !latest.contains(k));
+    keys
+}
+
 /// Inserts exposure rows inside the caller's write transaction (making the table on first
 /// use) and keeps the table bounded; returns the row ids. Each row's key is in the key filter
 /// before the row is written (`super::keyset`).
@@ -162,7 +174,11 @@ pub(super) fn insert_exposures(
     for r in rows {
         super::store::note_key(tx, path, &filter_key(r.kind.as_str(), &r.key))?;
     }
-    insert_rows(tx, rows, now_ms).map_err(|e| err(path, e))
+    let ids = insert_rows(tx, rows, now_ms).map_err(|e| err(path, e))?;
+    if super::latest::changes_with(rows.iter().map(|r| r.kind)) {
+        super::latest::keep(tx, path)?;
+    }
+    Ok(ids)
 }
 
 fn insert_rows(tx: &Connection, rows: &[Exposure], now_ms: u64) -> rusqlite::Result<Vec<i64>> {
@@ -192,11 +208,30 @@ fn insert_rows(tx: &Connection, rows: &[Exposure], now_ms: u64) -> rusqlite::Res
     Ok(ids)
 }
 
-/// Gives exposure rows the seq of the call's audit entry.
-pub(super) fn set_exposure_seq(conn: &Connection, ids: &[i64], seq: u64) -> rusqlite::Result<()> {
+/// Gives exposure rows the seq of the call's audit entry (inside a write transaction, which
+/// keeps `super::latest` in step when one of them is an untrusted or private row).
+pub(super) fn set_exposure_seq(
+    tx: &Connection,
+    path: &Path,
+    ids: &[i64],
+    seq: u64,
+) -> Result<(), LedgerError> {
+    let mut latest_changed = false;
     for id in ids {
-        conn.prepare_cached("UPDATE exposures SET seq = ?1 WHERE id = ?2")?
-            .execute(params![seq as i64, id])?;
+        let kind: Option<String> = tx
+            .prepare_cached("UPDATE exposures SET seq = ?1 WHERE id = ?2 RETURNING kind")
+            .and_then(|mut s| {
+                s.query_row(params![seq as i64, id], |r| r.get(0))
+                    .optional()
+            })
+            .map_err(|e| err(path, e))?;
+        latest_changed |= matches!(
+            kind.as_deref(),
+            Some(k) if k == ExposureKind::Untrusted.as_str() || k == ExposureKind::Private.as_str()
+        );
+    }
+    if latest_changed {
+        super::latest::keep(tx, path)?;
     }
     Ok(())
 }
@@ -255,11 +290,15 @@ impl LedgerStore {
         if ids.is_empty() {
             return Ok(());
         }
-        let Some(conn) = self.open(session_id, false)? else {
+        let Some(mut conn) = self.open(session_id, false)? else {
             return Ok(());
         };
         let path = self.file_for(session_id);
-        set_exposure_seq(&conn, ids, seq).map_err(|e| err(&path, e))
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| err(&path, e))?;
+        set_exposure_seq(&tx, &path, ids, seq)?;
+        tx.commit().map_err(|e| err(&path, e))
     }
 }
 
