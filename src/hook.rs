@@ -244,6 +244,33 @@ pub fn event_cwd(event: &HookEvent) -> PathBuf {
 /// says what to read; nothing when the call needs nothing), what the call records is written
 /// in one transaction, the audit entry appended, and the rows linked to it.
 pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
+    // The core redacts the audit record it returns: the backend's key, when the environment
+    // holds one, is among the secrets it redacts (the risk step adds it too, later).
+    if !event.is_post()
+        && let Ok(k) = std::env::var(&p.policy.risk.api_key_env)
+    {
+        crate::redact::register_secret(&k);
+    }
+    let long = !event.is_post() && crate::audit::entry::is_long_input(&event.tool_input);
+    std::thread::scope(|s| {
+        // A long input is redacted for the record on the second core from the start, while
+        // the call is parsed and judged (a 100 KB here-doc's parse is most of its time); a
+        // panic there is a deny, as on this thread: the panic hook answers.
+        let recording = long.then(|| {
+            s.spawn(|| {
+                crate::audit::entry::recorded_input(&event.tool_input, &p.policy.audit.redact)
+            })
+        });
+        judge(p, event, recording)
+    })
+}
+
+/// [`process`] on this thread: normalize, then confirm a PostToolUse or judge a PreToolUse.
+fn judge(
+    p: &Pipeline,
+    event: &HookEvent,
+    recording: Option<std::thread::ScopedJoinHandle<'_, serde_json::Value>>,
+) -> Verdict {
     let env = Environment::read();
     let cwd = event_cwd(event);
     let project_root = Locations::project_root(&cwd, p.project_dir);
@@ -281,22 +308,7 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
             Err(refusal) => *refusal,
         };
     }
-    // The core redacts the audit record it returns: the backend's key, when the environment
-    // holds one, is among the secrets it redacts (the risk step adds it too, later).
-    if let Ok(k) = std::env::var(&p.policy.risk.api_key_env) {
-        crate::redact::register_secret(&k);
-    }
-    let long = crate::audit::entry::is_long_input(&event.tool_input);
-    std::thread::scope(|s| {
-        // A long input is redacted for the record on the second core while the call is
-        // judged (a panic there is a deny, as on this thread: the panic hook answers).
-        let recording = long.then(|| {
-            s.spawn(|| {
-                crate::audit::entry::recorded_input(&event.tool_input, &p.policy.audit.redact)
-            })
-        });
-        pre_tool_use(p, event, &call, &scope, &store, &env, recording)
-    })
+    pre_tool_use(p, event, &call, &scope, &store, &env, recording)
 }
 
 /// The PreToolUse part of [`process`]: decide over the world, risk, record. `recording` is
