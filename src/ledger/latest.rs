@@ -7,11 +7,12 @@
 //! a quarter of an MCP send (docs/PERFORMANCE.md).
 //!
 //! Why it cannot hide a row:
-//! - the file is written inside the write transaction that inserts an untrusted or private
-//!   row, before its commit, from what that transaction reads (`write`); and again inside the
-//!   one that gives those rows their seq. Writers hold the store's write lock, so they do not
-//!   race each other. A transaction that then rolls back leaves a file naming a row the store
-//!   does not hold, which can only make a judgement stricter, until the next writer;
+//! - the write transaction that inserts an untrusted or private row removes the file before
+//!   its commit (`forget`): until then readers open the store. The one that gives those rows
+//!   their seq (after the audit append) writes it again, before its commit, from what that
+//!   transaction reads (`keep`). Writers hold the store's write lock, so they do not race each
+//!   other. A transaction that then rolls back leaves a file naming a seq the store does not
+//!   hold (a reason's label), or no file, until the next writer;
 //! - it is replaced whole (a temp file renamed over it): a reader sees the old file or the new;
 //! - it names the store it copies (device and inode): a store removed and made afresh does not
 //!   inherit the old store's rows through it;
@@ -184,6 +185,24 @@ pub(super) fn read(db: &Path, since_ms: u64) -> Option<(Option<ExposureRow>, Opt
     }
     let newer = |r: Option<Row>| r.map(ExposureRow::from).filter(|r| r.at_ms >= since_ms);
     Some((newer(latest.untrusted), newer(latest.private)))
+}
+
+/// Removes the file inside the write transaction that adds an untrusted or private row (before
+/// its commit): until the row has its seq and [`keep`] writes the file again, readers open the
+/// store. Writing the file twice per such call (the row, then its seq) made a WebFetch slower
+/// than it was before the file existed. An error only when the file is there and stays.
+pub(super) fn forget(tx: &Connection, db: &Path) -> Result<(), super::LedgerError> {
+    if tx.path().is_none_or(str::is_empty) {
+        return Ok(());
+    }
+    match fs::remove_file(file_of(db)) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(super::store::error(
+            db,
+            format!("could not remove its latest exposure beside it ({e})"),
+        )),
+    }
 }
 
 /// Whether a call that adds rows of these kinds changes the file.

@@ -394,7 +394,10 @@ mod tests {
                 .unwrap();
             (crate::ledger::store_opens() > before, seen)
         };
-        let record = |rows: &[Exposure]| store.record_exposures("s", rows, 7).unwrap();
+        let record = |rows: &[Exposure]| {
+            let ids = store.record_exposures("s", rows, 7).unwrap();
+            store.attach_exposure_seq("s", &ids, 1).unwrap();
+        };
         record(&[exposure(ExposureKind::Untrusted, "")]);
         let send = query(&["/p/out.txt"], &[], false);
         assert_eq!(read(&send), (false, SessionExposure::default()));
@@ -470,12 +473,13 @@ mod tests {
         let ids = store
             .record_exposures("s", &[exposure(ExposureKind::Private, "")], 7)
             .unwrap();
+        // Until the row has its seq, the store is read.
         let (opened, seen) = read(&send(0));
-        assert!(!opened, "beside the store");
+        assert!(opened, "no file before the seq");
         assert_eq!(seen.private.as_ref().map(|r| r.seq), Some(None));
         store.attach_exposure_seq("s", &ids, 12).unwrap();
         let (opened, seen) = read(&send(0));
-        assert!(!opened);
+        assert!(!opened, "beside the store");
         assert_eq!(seen.private.map(|r| r.seq), Some(Some(12)));
         let (opened, seen) = read(&send(6));
         assert!(!opened && seen.private.is_some() && seen.untrusted.is_none());
@@ -522,10 +526,12 @@ mod tests {
             let _ = std::fs::remove_file(&file);
             std::fs::write(&file, &good).unwrap();
         }
-        // The next private row rewrites the file for the store as it is.
-        store
+        // The next private row removes the file; its seq writes it for the store as it is.
+        let ids = store
             .record_exposures("s", &[exposure(ExposureKind::Private, "")], 9)
             .unwrap();
+        assert!(!file.exists());
+        store.attach_exposure_seq("s", &ids, 13).unwrap();
         let (opened, seen) = read(&send(0));
         assert!(!opened, "rewritten for this store");
         assert_eq!(seen.private.map(|r| r.at_ms), Some(9));

@@ -176,7 +176,7 @@ pub(super) fn insert_exposures(
     }
     let ids = insert_rows(tx, rows, now_ms).map_err(|e| err(path, e))?;
     if super::latest::changes_with(rows.iter().map(|r| r.kind)) {
-        super::latest::keep(tx, path)?;
+        super::latest::forget(tx, path)?;
     }
     Ok(ids)
 }
