@@ -11,6 +11,9 @@ Subcommands (each prints a Markdown table):
   long ROUNDS        long lines: a 20,000-stage pipeline, 40,000 redirects
   event CLASS [N]    prints the corpus's N-th (from 0) event of CLASS as JSON, to profile one
                      call: `palisade hook < event.json` under callgrind or perf
+  events DIR         writes every corpus event, in order, as DIR/NN-CLASS.json: fed to a
+                     build in order, they leave the corpus's session state, in which one
+                     event can then be profiled or timed
 """
 import json
 import os
@@ -360,6 +363,12 @@ def print_event(cls, n=0):
 
 
 if __name__ == "__main__":
+    if sys.argv[1] == "events":
+        os.makedirs(sys.argv[2], exist_ok=True)
+        for i, (c, e) in enumerate(corpus("bench-corpus")):
+            with open(os.path.join(sys.argv[2], f"{i:02d}-{c}.json"), "w") as f:
+                f.write(json.dumps(e))
+        sys.exit(0)
     if sys.argv[1] == "event":
         print_event(sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 0)
         sys.exit(0)
