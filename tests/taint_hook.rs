@@ -30,6 +30,17 @@ fn bash(sb: &Sandbox, s: &str, n: u32, cmd: &str) -> Answer {
     call(sb, s, n, "Bash", json!({"command": cmd}))
 }
 
+/// An MCP send: a chat message.
+fn post_message(sb: &Sandbox, s: &str, n: u32) -> Answer {
+    call(
+        sb,
+        s,
+        n,
+        "mcp__slack__post_message",
+        json!({"channel": "C1", "text": "done"}),
+    )
+}
+
 const POST: &str = "curl -X POST -d 'status=ok' https://webhook.example.net/hook";
 
 #[test]
@@ -386,15 +397,7 @@ fn what_the_sending_call_itself_reads_counts() {
 #[test]
 fn a_send_is_judged_whatever_became_of_the_key_filter() {
     let sb = Sandbox::new();
-    let post = |s: &str, n: u32| {
-        call(
-            &sb,
-            s,
-            n,
-            "mcp__slack__post_message",
-            json!({"channel": "C1", "text": "done"}),
-        )
-    };
+    let post = |s: &str, n: u32| post_message(&sb, s, n);
     fetch(&sb, "clean", 1, "https://blog.example/post");
     assert_eq!(post("clean", 2).decision(), "pass");
     fetch(&sb, "k", 1, "https://evil.example/page");
@@ -445,15 +448,7 @@ fn a_send_is_judged_whatever_became_of_the_key_filter() {
 #[test]
 fn a_send_is_judged_whatever_became_of_the_latest_exposure_file() {
     let sb = Sandbox::new();
-    let post = |s: &str, n: u32| {
-        call(
-            &sb,
-            s,
-            n,
-            "mcp__slack__post_message",
-            json!({"channel": "C1", "text": "done"}),
-        )
-    };
+    let post = |s: &str, n: u32| post_message(&sb, s, n);
     fetch(&sb, "clean", 1, "https://blog.example/post");
     fetch(&sb, "k", 1, "https://evil.example/page");
     read_env(&sb, "k", 2);

@@ -152,15 +152,21 @@ pub(super) fn keep(tx: &Connection, db: &Path) -> Result<(), super::LedgerError>
     let Err(e) = write(tx, db) else {
         return Ok(());
     };
-    match fs::remove_file(file_of(db)) {
-        Ok(()) => Ok(()),
-        Err(r) if r.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(r) => Err(super::store::error(
+    remove(db).map_err(|r| {
+        super::store::error(
             db,
             format!(
                 "could not record its latest exposure beside it ({e}), nor remove the old record ({r})"
             ),
-        )),
+        )
+    })
+}
+
+/// Removes the file; one that is not there is removed.
+fn remove(db: &Path) -> std::io::Result<()> {
+    match fs::remove_file(file_of(db)) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        other => other,
     }
 }
 
@@ -195,14 +201,12 @@ pub(super) fn forget(tx: &Connection, db: &Path) -> Result<(), super::LedgerErro
     if tx.path().is_none_or(str::is_empty) {
         return Ok(());
     }
-    match fs::remove_file(file_of(db)) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(super::store::error(
+    remove(db).map_err(|e| {
+        super::store::error(
             db,
             format!("could not remove its latest exposure beside it ({e})"),
-        )),
-    }
+        )
+    })
 }
 
 /// Whether a call that adds rows of these kinds changes the file.
