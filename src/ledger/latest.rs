@@ -21,6 +21,7 @@
 //! - the store's schema version 6 came with this file: a binary that does not keep it refuses
 //!   the store rather than add rows the file would not show.
 
+use super::store::check_owned_file;
 use crate::taint::{ExposureKind, ExposureRow};
 use rusqlite::{Connection, params};
 use serde::{Deserialize, Serialize};
@@ -81,9 +82,7 @@ impl From<Row> for ExposureRow {
 /// The identity of the store at `db`, when it is a regular file of this user.
 fn identity(db: &Path) -> Option<(u64, u64)> {
     let m = fs::symlink_metadata(db).ok()?;
-    // SAFETY: geteuid has no preconditions and cannot fail.
-    let me = unsafe { libc::geteuid() };
-    (m.file_type().is_file() && m.uid() == me).then(|| (m.dev(), m.ino()))
+    check_owned_file(db, &m).ok().map(|()| (m.dev(), m.ino()))
 }
 
 /// The latest untrusted and private rows (their key is empty) as `tx` sees the store: the
@@ -173,14 +172,14 @@ fn remove(db: &Path) -> std::io::Result<()> {
 /// The latest untrusted and private rows newer than `since_ms`, as the store would give them;
 /// `None` when the file gives no answer (then the store is read).
 pub(super) fn read(db: &Path, since_ms: u64) -> Option<(Option<ExposureRow>, Option<ExposureRow>)> {
+    let file = file_of(db);
     let f = OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(file_of(db))
+        .open(&file)
         .ok()?;
     let m = f.metadata().ok()?;
-    // SAFETY: geteuid has no preconditions and cannot fail.
-    if !m.is_file() || m.uid() != unsafe { libc::geteuid() } || m.len() > MAX_LEN {
+    if check_owned_file(&file, &m).is_err() || m.len() > MAX_LEN {
         return None;
     }
     let mut bytes = Vec::new();

@@ -371,6 +371,17 @@ mod tests {
         }
     }
 
+    /// Whether session `s`'s load for the send behind `q` opened the store, and the exposure
+    /// it read.
+    fn load_exposure(store: &LedgerStore, q: &ExposureQuery) -> (bool, SessionExposure) {
+        let before = crate::ledger::store_opens();
+        let (seen, _) = store
+            .session("s")
+            .load(&[], Some(q), |v| (v.exposure.clone(), BTreeSet::new()))
+            .unwrap();
+        (crate::ledger::store_opens() > before, seen)
+    }
+
     /// A send's exposure read opens the store only when the key filter holds a row the send
     /// could meet: a private row (a trifecta needs one), the derived row of a path it sends,
     /// the changed remote it pushes to, or (where the query says so) an untrusted row. Any
@@ -385,15 +396,7 @@ mod tests {
             since_ms: 0,
             untrusted,
         };
-        // (opened the store, the exposure it read)
-        let read = |q: &ExposureQuery| {
-            let before = crate::ledger::store_opens();
-            let (seen, _) = store
-                .session("s")
-                .load(&[], Some(q), |v| (v.exposure.clone(), BTreeSet::new()))
-                .unwrap();
-            (crate::ledger::store_opens() > before, seen)
-        };
+        let read = |q: &ExposureQuery| load_exposure(&store, q);
         let record = |rows: &[Exposure]| {
             let ids = store.record_exposures("s", rows, 7).unwrap();
             store.attach_exposure_seq("s", &ids, 1).unwrap();
@@ -456,16 +459,12 @@ mod tests {
             untrusted: true,
         };
         let read = |q: &ExposureQuery| {
-            let before = crate::ledger::store_opens();
-            let (seen, _) = store
-                .session("s")
-                .load(&[], Some(q), |v| (v.exposure.clone(), BTreeSet::new()))
-                .unwrap();
+            let (opened, seen) = load_exposure(&store, q);
             let stored = store
                 .session_exposure("s", &q.paths, &q.remotes, q.since_ms)
                 .unwrap();
             assert_eq!(seen, stored, "as the store gives it");
-            (crate::ledger::store_opens() - before > 1, seen)
+            (opened, seen)
         };
         store
             .record_exposures("s", &[exposure(ExposureKind::Untrusted, "")], 5)

@@ -598,7 +598,7 @@ pub(super) fn too_many_passes(path: &Path) -> LedgerError {
 
 /// A store must be a regular file of this user: a symlink or FIFO planted in the state
 /// directory would redirect or block the ledger.
-fn check_owned_file(path: &Path, m: &fs::Metadata) -> Result<(), LedgerError> {
+pub(super) fn check_owned_file(path: &Path, m: &fs::Metadata) -> Result<(), LedgerError> {
     use std::os::unix::fs::MetadataExt;
     if !m.file_type().is_file() {
         return Err(error(
