@@ -11,6 +11,8 @@ use serde_json::Value;
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
+mod long_gates;
+
 /// What a redacted secret is replaced with.
 pub const REDACTED: &str = "[redacted]";
 
@@ -222,15 +224,19 @@ const URL_USERINFO: &str = "://user:password@";
 /// every reason that named a URL and a file (`@.env`), and compiling the pattern was a fifth
 /// of such a call.
 fn url_userinfo(text: &str) -> bool {
-    text.match_indices("://").any(|(i, _)| {
-        let rest = &text[i + 3..];
-        let authority = &rest[..rest
-            .find(|c: char| c == '/' || c.is_whitespace())
-            .unwrap_or(rest.len())];
-        authority
-            .find(':')
-            .is_some_and(|colon| authority[colon..].contains('@'))
-    })
+    text.match_indices("://")
+        .any(|(i, _)| userinfo_follows(&text[i + 3..]))
+}
+
+/// Whether `rest`, what follows a `://`, holds a `:` then an `@` before its first `/` or white
+/// space.
+fn userinfo_follows(rest: &str) -> bool {
+    let authority = &rest[..rest
+        .find(|c: char| c == '/' || c.is_whitespace())
+        .unwrap_or(rest.len())];
+    authority
+        .find(':')
+        .is_some_and(|colon| authority[colon..].contains('@'))
 }
 
 /// A gate part that names an assignment: `"key ="` is `key` followed by what an assignment
@@ -251,34 +257,52 @@ fn assignment(part: &str) -> (&str, Option<bool>) {
 /// Whether `word` occurs in `text` followed by `[A-Z0-9_]*` (when `name_tail`), an optional
 /// quote, white space, then `=` or `:`: what the assignment patterns need after their word.
 fn assigned(text: &str, word: &str, name_tail: bool) -> bool {
-    text.match_indices(word).any(|(i, _)| {
-        let mut rest = text[i + word.len()..].chars().peekable();
-        if name_tail {
-            while rest
-                .next_if(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == '_')
-                .is_some()
-            {}
-        }
-        rest.next_if(|c| *c == '\'' || *c == '"');
-        while rest.next_if(|c| c.is_whitespace()).is_some() {}
-        matches!(rest.next(), Some('=' | ':'))
-    })
+    text.match_indices(word)
+        .any(|(i, _)| assignment_follows(&text[i + word.len()..], name_tail, false))
+}
+
+/// Whether `rest`, what follows a gate's word, is what an assignment needs after it (see
+/// [`assigned`]); `lowered` reads it as its ASCII-lowercased copy would read.
+fn assignment_follows(rest: &str, name_tail: bool, lowered: bool) -> bool {
+    let mut rest = rest
+        .chars()
+        .map(|c| if lowered { c.to_ascii_lowercase() } else { c })
+        .peekable();
+    if name_tail {
+        while rest
+            .next_if(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == '_')
+            .is_some()
+        {}
+    }
+    rest.next_if(|c| *c == '\'' || *c == '"');
+    while rest.next_if(|c| c.is_whitespace()).is_some() {}
+    matches!(rest.next(), Some('=' | ':'))
 }
 
 /// Replaces the secret parts of a string with `[redacted]`, keeping the rest.
 pub fn redact_text(s: &str) -> String {
     // Each step copies the text only when it changes it: a long written file usually has no
-    // secret, and each copy of a 1 MB text was a quarter-thousand page faults. (One
-    // Aho-Corasick pass for all the gate literals was tried for long texts: it cost more than
-    // the searches it replaced, which are vectorised.)
+    // secret, and each copy of a 1 MB text was a quarter-thousand page faults.
     let mut out = Cow::Borrowed(s);
-    let mut lower = s.to_ascii_lowercase();
+    // A long text's gates are found in one pass ([`long_gates`]); they stand for the text as it
+    // came, so once a pattern changes it the remaining gates are read from it as it is.
+    let mut found = long_gates::Found::in_long_text(s);
+    let mut lower: Option<String> = None;
     for (i, (needles, _)) in PATTERNS.iter().enumerate() {
-        if !gate_open(needles, &out, &lower) {
+        let open = match &found {
+            Some(f) => f.open(i),
+            None => gate_open(
+                needles,
+                &out,
+                lower.get_or_insert_with(|| out.to_ascii_lowercase()),
+            ),
+        };
+        if !open {
             continue;
         }
         if let Cow::Owned(o) = replace_secrets(i, &out) {
-            lower = o.to_ascii_lowercase();
+            found = None;
+            lower = None;
             out = Cow::Owned(o);
         }
     }
@@ -599,6 +623,11 @@ mod tests {
             "",
         ] {
             assert_eq!(redact_text(s), ungated(s), "{s:?}");
+            // Long, so that its gates are found in one pass (`long_gates`); twice, so that the
+            // gates after a replacement are read again.
+            let pad = "let x = 1; // a line of code\n".repeat(700);
+            let long = format!("{pad}{s}\n{pad}{s}");
+            assert_eq!(redact_text(&long), ungated(&long), "{s:?} in a long text");
         }
         // A URL and an `@` elsewhere (a reason naming `curl … @.env https://…`) do not open
         // the URL-password gate; a password in the URL does.
