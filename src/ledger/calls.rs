@@ -166,7 +166,11 @@ impl DecidedCalls {
             Err(e) if e.kind() == ErrorKind::NotFound => {}
             Err(e) => return Err(err(&path, e)),
         }
-        let tmp = path.with_extension(format!("policy.tmp.{}", std::process::id()));
+        // Unique to this process and this attempt: threads of one process (the tests', a
+        // server's) share the pid, and one's clean-up removed another's file before its link.
+        static ATTEMPT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let attempt = ATTEMPT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let tmp = path.with_extension(format!("policy.tmp.{}.{attempt}", std::process::id()));
         let _ = fs::remove_file(&tmp);
         let made = open(&tmp, OpenOptions::new().write(true).create_new(true))
             .and_then(|mut f| f.write_all(digest.as_bytes()))
