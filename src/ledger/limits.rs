@@ -308,11 +308,13 @@ mod tests {
                 );
             })
             .unwrap();
-        // Made as version 1 made it: no limit tables (and no extension column, from 3).
+        // Made as version 1 made it: no limit tables (and no extension column, from 3, nor
+        // receipts table, from 7).
         let c = Connection::open(store.file_for("s")).unwrap();
         c.execute_batch(
             "DROP TABLE limit_totals; DROP TABLE limit_uses; DROP INDEX entries_by_ext;
-             ALTER TABLE entries DROP COLUMN ext; PRAGMA user_version = 1;",
+             ALTER TABLE entries DROP COLUMN ext; DROP TRIGGER entries_receipt_removed;
+             DROP TABLE receipts; PRAGMA user_version = 1;",
         )
         .unwrap();
         drop(c);

@@ -10,8 +10,8 @@
 //! the call does not name), then what it decided is written here.
 
 use super::store::{
-    MAX_PASSES, enforce_bounds, error, fetch, run_change, select_bodies, sql_error,
-    too_many_passes, upsert, write_back,
+    MAX_PASSES, enforce_bounds, error, fetch, row_columns, run_change, select_bodies, set_receipt,
+    sql_error, too_many_passes, write_back,
 };
 use super::taint::{
     err as exposure_error, insert_exposures, other_keys, query_keys, read_exposure,
@@ -338,12 +338,14 @@ impl SessionStore<'_> {
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| sql_error(&path, e))?;
         if let Some(id) = tool_use_id {
-            const PENDING: &str =
-                "SELECT body FROM entries WHERE pending_receipt = 1 AND tool_use_id = ?1";
-            for mut e in select_bodies(&tx, &path, PENDING, id)? {
+            const PENDING: &str = concat!(
+                "SELECT ",
+                row_columns!(),
+                " FROM entries WHERE pending_receipt = 1 AND tool_use_id = ?1"
+            );
+            for e in select_bodies(&tx, &path, PENDING, id)? {
                 if e.receipt.is_none() && e.tool_use_id.as_deref() == Some(id) {
-                    e.receipt = Some(receipt.clone());
-                    upsert(&tx, &path, &e)?;
+                    set_receipt(&tx, &path, &e.path, receipt)?;
                 }
             }
         }
