@@ -7,7 +7,7 @@ Usage: scripts/spawn_ab.py EVENT.json ROUNDS LABEL=[DATA_DIR]:COMMAND...
 Example (docs/PERFORMANCE.md, "Measured again, interleaved"):
   scripts/spawn_ab.py event.json 400 cat=:cat wal=/tmp/a:"palisade hook" ck=/tmp/b:"palisade hook"
 Prints the median and quartiles of each configuration's wall time, and the median CPU time
-(user + system, from wait4) of the process: the CPU time moves less with the machine's load,
+(user + system, from wait4, and each of them with the minor page faults) of the process: the CPU time moves less with the machine's load,
 the wall time shows what the caller waits for (a process that sleeps, or waits to be
 scheduled, costs wall time only)."""
 import os
@@ -32,6 +32,8 @@ def main():
         configs.append((label, cmd.split(), env))
     times = {label: [] for label, _, _ in configs}
     cpu = {label: [] for label, _, _ in configs}
+    # user time, system time and minor page faults, each round
+    split = {label: [] for label, _, _ in configs}
     for _ in range(rounds):
         for label, argv, env in configs:
             t0 = time.perf_counter()
@@ -46,12 +48,16 @@ def main():
             p.returncode = 0
             times[label].append(time.perf_counter() - t0)
             cpu[label].append(usage.ru_utime + usage.ru_stime)
+            split[label].append((usage.ru_utime, usage.ru_stime, usage.ru_minflt))
     for label, _, _ in configs:
         t = sorted(times[label])
         q = len(t) // 4
         print(f"{label:12} median {1e3 * statistics.median(t):.3f} ms  "
               f"p25 {1e3 * t[q]:.3f}  p75 {1e3 * t[3 * q]:.3f}  "
-              f"cpu {1e3 * statistics.median(cpu[label]):.3f} ms")
+              f"cpu {1e3 * statistics.median(cpu[label]):.3f} ms  "
+              f"(user {1e3 * statistics.median(u for u, _, _ in split[label]):.3f}, "
+              f"sys {1e3 * statistics.median(s for _, s, _ in split[label]):.3f}, "
+              f"minor faults {statistics.median(f for _, _, f in split[label]):.0f})")
 
 
 if __name__ == "__main__":
