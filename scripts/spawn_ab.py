@@ -7,7 +7,10 @@ Usage: scripts/spawn_ab.py EVENT.json ROUNDS LABEL=[DATA_DIR]:COMMAND...
 Example (docs/PERFORMANCE.md, "Measured again, interleaved"):
   scripts/spawn_ab.py event.json 400 cat=:cat wal=/tmp/a:"palisade hook" ck=/tmp/b:"palisade hook"
 Prints the median and quartiles of each configuration's wall time, and the median CPU time
-(user + system, from wait4, and each of them with the minor page faults) of the process: the CPU time moves less with the machine's load,
+(user + system, from wait4, then each of them and the minor page faults) of the process (the
+kernel splits the time between user and system by tick samples, so for a process of a few
+milliseconds the split is read over many rounds, and a median of 0 means most rounds had no
+sample there; the sum is exact): the CPU time moves less with the machine's load,
 the wall time shows what the caller waits for (a process that sleeps, or waits to be
 scheduled, costs wall time only)."""
 import os
