@@ -1392,18 +1392,8 @@ mod tests {
 
     #[test]
     fn receipts_attach_to_the_writes_of_their_call() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = LedgerStore::new(dir.path());
-        store
-            .update("s", |l| {
-                l.entries.insert("/a".into(), entry("/a", "t1"));
-                l.entries.insert("/b".into(), entry("/b", "t2"));
-            })
-            .unwrap();
-        let r = Receipt {
-            seq: 4,
-            hash: "h".into(),
-        };
+        let (_dir, store) = two_writes();
+        let r = receipt(4);
         assert_eq!(store.attach_receipt("s", "t9", &r).unwrap(), 0);
         assert_eq!(store.attach_receipt("s", "t1", &r).unwrap(), 1);
         // Attached once: the entry no longer waits for a receipt.
@@ -1450,10 +1440,6 @@ mod tests {
                 })
                 .unwrap()
         };
-        let receipt = |seq: u64| Receipt {
-            seq,
-            hash: format!("h{seq}"),
-        };
         let read = || {
             let whole = store.load("s").unwrap().entries["/w/big.sh"]
                 .receipt
@@ -1488,27 +1474,14 @@ mod tests {
         let c = Connection::open(store.file_for("s")).unwrap();
         c.execute("DELETE FROM entries WHERE path = '/w/big.sh'", [])
             .unwrap();
-        let left: i64 = c
-            .query_row("SELECT count(*) FROM receipts", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(left, 0);
+        assert_eq!(rows_in(&c, "receipts"), 0);
     }
 
     /// A version-6 store keeps the receipts its rows hold, and takes new ones apart.
     #[test]
     fn a_version_6_store_keeps_the_receipts_in_its_rows() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = LedgerStore::new(dir.path());
-        store
-            .update("s", |l| {
-                l.entries.insert("/a".into(), entry("/a", "t1"));
-                l.entries.insert("/b".into(), entry("/b", "t2"));
-            })
-            .unwrap();
-        let old = Receipt {
-            seq: 3,
-            hash: "h3".into(),
-        };
+        let (_dir, store) = two_writes();
+        let old = receipt(3);
         let mut a = entry("/a", "t1");
         a.receipt = Some(old.clone());
         // As version 6 left it: the receipt in the row, no receipts table.
@@ -1524,17 +1497,13 @@ mod tests {
         .unwrap();
         drop(c);
         assert_eq!(store.load("s").unwrap().entries["/a"].receipt, Some(old));
-        let new = Receipt {
-            seq: 4,
-            hash: "h4".into(),
-        };
+        let new = receipt(4);
         assert_eq!(store.attach_receipt("s", "t2", &new).unwrap(), 1);
         assert_eq!(store.load("s").unwrap().entries["/b"].receipt, Some(new));
-        let v: i64 = Connection::open(store.file_for("s"))
-            .unwrap()
-            .pragma_query_value(None, "user_version", |r| r.get(0))
-            .unwrap();
-        assert_eq!(v, SCHEMA_VERSION);
+        assert_eq!(
+            stored_version(&Connection::open(store.file_for("s")).unwrap()),
+            SCHEMA_VERSION
+        );
     }
 
     #[test]
@@ -1836,6 +1805,38 @@ mod tests {
         assert_eq!(opens(), before + 1);
     }
 
+    /// A store whose session wrote `/a` (call `t1`) and `/b` (call `t2`).
+    fn two_writes() -> (tempfile::TempDir, LedgerStore) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path());
+        store
+            .update("s", |l| {
+                l.entries.insert("/a".into(), entry("/a", "t1"));
+                l.entries.insert("/b".into(), entry("/b", "t2"));
+            })
+            .unwrap();
+        (dir, store)
+    }
+
+    fn receipt(seq: u64) -> Receipt {
+        Receipt {
+            seq,
+            hash: format!("h{seq}"),
+        }
+    }
+
+    /// The schema version a store holds.
+    fn stored_version(c: &Connection) -> i64 {
+        c.pragma_query_value(None, "user_version", |r| r.get(0))
+            .unwrap()
+    }
+
+    /// How many rows `table` holds.
+    fn rows_in(c: &Connection, table: &str) -> i64 {
+        c.query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0))
+            .unwrap()
+    }
+
     fn columns_and_indexes(file: &Path) -> (Vec<String>, Vec<String>) {
         let c = Connection::open(file).unwrap();
         let cols = c
@@ -1882,10 +1883,7 @@ mod tests {
                 (vec!["/p/a.go".to_string(), "/p/x/b.go".to_string()], 2)
             );
             let c = Connection::open(&file).unwrap();
-            let v: i64 = c
-                .pragma_query_value(None, "user_version", |r| r.get(0))
-                .unwrap();
-            assert_eq!(v, SCHEMA_VERSION);
+            assert_eq!(stored_version(&c), SCHEMA_VERSION);
             let exts: Vec<(String, String)> = c
                 .prepare("SELECT path, ext FROM entries ORDER BY path")
                 .unwrap()
@@ -1957,14 +1955,8 @@ mod tests {
         assert!(!cols.iter().any(|c| c.starts_with("ext ")), "{cols:?}");
         assert!(!idx.contains(&"entries_by_ext".to_string()), "{idx:?}");
         let c = Connection::open(&file).unwrap();
-        let v: i64 = c
-            .pragma_query_value(None, "user_version", |r| r.get(0))
-            .unwrap();
-        assert_eq!(v, 2);
-        let n: i64 = c
-            .query_row("SELECT count(*) FROM entries", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(n, 3);
+        assert_eq!(stored_version(&c), 2);
+        assert_eq!(rows_in(&c, "entries"), 3);
     }
 
     #[test]
