@@ -10,8 +10,8 @@
 //! the call does not name), then what it decided is written here.
 
 use super::store::{
-    MAX_PASSES, enforce_bounds, error, fetch, row_columns, run_change, select_bodies, set_receipt,
-    sql_error, too_many_passes, write_back,
+    MAX_PASSES, attach_pending, enforce_bounds, error, fetch, run_change, sql_error,
+    too_many_passes, write_back,
 };
 use super::taint::{
     err as exposure_error, insert_exposures, other_keys, query_keys, read_exposure,
@@ -338,16 +338,7 @@ impl SessionStore<'_> {
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| sql_error(&path, e))?;
         if let Some(id) = tool_use_id {
-            const PENDING: &str = concat!(
-                "SELECT ",
-                row_columns!(),
-                " FROM entries WHERE pending_receipt = 1 AND tool_use_id = ?1"
-            );
-            for e in select_bodies(&tx, &path, PENDING, id)? {
-                if e.receipt.is_none() && e.tool_use_id.as_deref() == Some(id) {
-                    set_receipt(&tx, &path, &e.path, receipt)?;
-                }
-            }
+            attach_pending(&tx, &path, id, receipt)?;
         }
         set_exposure_seq(&tx, &path, exposure_ids, receipt.seq)?;
         tx.commit().map_err(|e| sql_error(&path, e))

@@ -408,26 +408,14 @@ impl LedgerStore {
             return Ok(0);
         };
         let path = self.file_for(session_id);
-        const PENDING: &str = concat!(
-            "SELECT ",
-            row_columns!(),
-            " FROM entries WHERE pending_receipt = 1 AND tool_use_id = ?1"
-        );
         // Most calls recorded nothing: look first, take the write lock only when needed.
-        if select_bodies(&conn, &path, PENDING, tool_use_id)?.is_empty() {
+        if select_bodies(&conn, &path, PENDING_RECEIPT, tool_use_id)?.is_empty() {
             return Ok(0);
         }
         let tx = conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| sql_error(&path, e))?;
-        let rows = select_bodies(&tx, &path, PENDING, tool_use_id)?;
-        let mut n = 0;
-        for e in rows {
-            if e.receipt.is_none() && e.tool_use_id.as_deref() == Some(tool_use_id) {
-                set_receipt(&tx, &path, &e.path, receipt)?;
-                n += 1;
-            }
-        }
+        let n = attach_pending(&tx, &path, tool_use_id, receipt)?;
         tx.commit().map_err(|e| sql_error(&path, e))?;
         Ok(n)
     }
@@ -888,7 +876,7 @@ macro_rules! row_columns {
         "entries.body, (SELECT receipts.receipt FROM receipts WHERE receipts.path = entries.path)"
     };
 }
-pub(super) use row_columns;
+use row_columns;
 
 /// A row read through [`row_columns`]: its body and its receipt when that is kept apart.
 type Row = (String, Option<String>);
@@ -1125,11 +1113,39 @@ pub(super) fn upsert(conn: &Connection, path: &Path, e: &LedgerEntry) -> Result<
     })
     .map_err(|x| sql_error(path, x))?;
     // The row now holds its entry whole (its receipt in the body, or none yet): a receipt
-    // kept apart was an earlier write's.
-    conn.prepare_cached("DELETE FROM receipts WHERE path = ?1")
-        .and_then(|mut s| s.execute([&e.path]))
-        .map_err(|x| sql_error(path, x))?;
+    // kept apart was an earlier write's. A new row has none (a removed row takes its receipt
+    // along, `RECEIPTS`).
+    if exists {
+        conn.prepare_cached("DELETE FROM receipts WHERE path = ?1")
+            .and_then(|mut s| s.execute([&e.path]))
+            .map_err(|x| sql_error(path, x))?;
+    }
     Ok(())
+}
+
+/// The rows a call recorded that still wait for its receipt (by `tool_use_id`).
+pub(super) const PENDING_RECEIPT: &str = concat!(
+    "SELECT ",
+    row_columns!(),
+    " FROM entries WHERE pending_receipt = 1 AND tool_use_id = ?1"
+);
+
+/// Gives every row call `tool_use_id` recorded, still without a receipt, `receipt`, in the
+/// caller's write transaction. Returns how many rows got it.
+pub(super) fn attach_pending(
+    conn: &Connection,
+    path: &Path,
+    tool_use_id: &str,
+    receipt: &super::Receipt,
+) -> Result<usize, LedgerError> {
+    let mut n = 0;
+    for e in select_bodies(conn, path, PENDING_RECEIPT, tool_use_id)? {
+        if e.receipt.is_none() && e.tool_use_id.as_deref() == Some(tool_use_id) {
+            set_receipt(conn, path, &e.path, receipt)?;
+            n += 1;
+        }
+    }
+    Ok(n)
 }
 
 /// Gives the row of `entry_path` its call's receipt without writing the row again: the receipt
@@ -1137,7 +1153,7 @@ pub(super) fn upsert(conn: &Connection, path: &Path, e: &LedgerEntry) -> Result<
 /// which SQLite makes in place, so the row's body (up to 32 KiB of excerpt, in overflow pages)
 /// is neither rewritten nor logged a second time. Writing the body again was a third of the
 /// WAL of a call that wrote a file and 1.6 ms of a 100 KB here-doc's 12.
-pub(super) fn set_receipt(
+fn set_receipt(
     conn: &Connection,
     path: &Path,
     entry_path: &str,
