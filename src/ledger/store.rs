@@ -409,7 +409,7 @@ impl LedgerStore {
         };
         let path = self.file_for(session_id);
         // Most calls recorded nothing: look first, take the write lock only when needed.
-        if select_bodies(&conn, &path, PENDING_RECEIPT, tool_use_id)?.is_empty() {
+        if pending_paths(&conn, &path, tool_use_id)?.is_empty() {
             return Ok(0);
         }
         let tx = conn
@@ -1123,12 +1123,24 @@ pub(super) fn upsert(conn: &Connection, path: &Path, e: &LedgerEntry) -> Result<
     Ok(())
 }
 
-/// The rows a call recorded that still wait for its receipt (by `tool_use_id`).
-pub(super) const PENDING_RECEIPT: &str = concat!(
-    "SELECT ",
-    row_columns!(),
-    " FROM entries WHERE pending_receipt = 1 AND tool_use_id = ?1"
-);
+/// The paths of the rows a call recorded that still wait for its receipt (by `tool_use_id`):
+/// the flag and the id are columns, so no body (up to 32 KiB of excerpt) is read or parsed.
+const PENDING_RECEIPT: &str =
+    "SELECT path FROM entries WHERE pending_receipt = 1 AND tool_use_id = ?1";
+
+/// The paths of the rows call `tool_use_id` recorded that still wait for its receipt.
+fn pending_paths(
+    conn: &Connection,
+    path: &Path,
+    tool_use_id: &str,
+) -> Result<Vec<String>, LedgerError> {
+    (|| {
+        let mut stmt = conn.prepare_cached(PENDING_RECEIPT)?;
+        stmt.query_map([tool_use_id], |r| r.get::<_, String>(0))?
+            .collect::<Result<Vec<String>, _>>()
+    })()
+    .map_err(|e| sql_error(path, e))
+}
 
 /// Gives every row call `tool_use_id` recorded, still without a receipt, `receipt`, in the
 /// caller's write transaction. Returns how many rows got it.
@@ -1138,14 +1150,11 @@ pub(super) fn attach_pending(
     tool_use_id: &str,
     receipt: &super::Receipt,
 ) -> Result<usize, LedgerError> {
-    let mut n = 0;
-    for e in select_bodies(conn, path, PENDING_RECEIPT, tool_use_id)? {
-        if e.receipt.is_none() && e.tool_use_id.as_deref() == Some(tool_use_id) {
-            set_receipt(conn, path, &e.path, receipt)?;
-            n += 1;
-        }
+    let pending = pending_paths(conn, path, tool_use_id)?;
+    for entry_path in &pending {
+        set_receipt(conn, path, entry_path, receipt)?;
     }
-    Ok(n)
+    Ok(pending.len())
 }
 
 /// Gives the row of `entry_path` its call's receipt without writing the row again: the receipt
