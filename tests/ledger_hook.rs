@@ -350,6 +350,15 @@ fn a_corrupt_ledger_fails_closed_for_writes_only() {
     assert!(err.contains("corrupt"), "{err}");
     // The corrupt file is kept for inspection.
     assert_eq!(std::fs::read(&file).unwrap(), b"{\"entries\":{\"/x\":");
+    // A here-document long enough to have the store opened while it is parsed: the failed
+    // open on the other thread is the call's failure too.
+    let long = format!("cat > b.sh <<'EOF'\n{}EOF", "echo line\n".repeat(1000));
+    let (code, out, _) = hook(
+        &env,
+        &event(&env, "s-c", "PreToolUse", "Bash", json!({"command": long})),
+    );
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("error/ledger") && out.contains("corrupt"), "{out}");
     // Calls that neither write nor run files do not need the ledger.
     let (code, _, _) = hook(
         &env,

@@ -97,26 +97,76 @@ pub struct SessionStore<'s> {
     store: &'s LedgerStore,
     id: String,
     conn: Option<Connection>,
+    /// The store being opened on another thread (`LedgerStore::open_ahead`), not yet taken.
+    opening: Option<Opening>,
 }
+
+/// A session's store being opened on another thread while the call is parsed and judged.
+pub struct Opening(std::thread::JoinHandle<Result<Option<Connection>, LedgerError>>);
 
 impl LedgerStore {
     /// The handle one call uses for its session (opens nothing yet).
     pub fn session(&self, session_id: &str) -> SessionStore<'_> {
+        self.session_with(session_id, None)
+    }
+
+    /// The handle one call uses for its session, taking the store `opening` opens.
+    pub fn session_with(&self, session_id: &str, opening: Option<Opening>) -> SessionStore<'_> {
         SessionStore {
             store: self,
             id: session_id.to_string(),
             conn: None,
+            opening,
+        }
+    }
+
+    /// Starts opening the session's store on another thread, when it is on disk and there:
+    /// opening it (three files, the WAL index rebuilt from the WAL, the schema read) is 0.3
+    /// to 0.45 ms, a third of what a Write does itself, and a call needs it only once it is
+    /// parsed and judged. Creates nothing: a store still to be made is made by the call.
+    pub fn open_ahead(&self, session_id: &str) -> Option<Opening> {
+        if self.is_memory() || !self.exists(session_id) {
+            return None;
+        }
+        let store = self.clone();
+        let id = session_id.to_string();
+        std::thread::Builder::new()
+            .name("palisade-open".into())
+            .spawn(move || store.open(&id, false))
+            .ok()
+            .map(Opening)
+    }
+}
+
+impl Drop for SessionStore<'_> {
+    fn drop(&mut self) {
+        // Not left running when the process exits: an open may migrate or checkpoint.
+        if let Some(Opening(handle)) = self.opening.take() {
+            let _ = handle.join();
         }
     }
 }
 
 impl SessionStore<'_> {
+    /// The store of every session this handle's belongs to.
+    pub fn store(&self) -> &LedgerStore {
+        self.store
+    }
+
     /// Whether the session has a store (cheap: a stat, or the open connection).
     pub fn exists(&self) -> bool {
         self.conn.is_some() || self.store.exists(&self.id)
     }
 
     fn connection(&mut self, create: bool) -> Result<Option<&mut Connection>, LedgerError> {
+        if self.conn.is_none()
+            && let Some(Opening(handle)) = self.opening.take()
+            && let Ok(Ok(Some(conn))) = handle.join()
+        {
+            self.conn = Some(conn);
+        }
+        // Opened here when it was not opened ahead, or that open failed (or found no store):
+        // then this open's answer, an error or a store made meanwhile, is the call's.
         if self.conn.is_none() {
             self.conn = self.store.open(&self.id, create)?;
         }
@@ -725,5 +775,82 @@ mod tests {
         .unwrap();
         assert_eq!(replanned_on, ["v2"]);
         assert_eq!(store.load("s").unwrap().entries["/a"].summary, "from v2");
+    }
+
+    /// A store opened ahead on another thread is the one the call reads and writes (this
+    /// thread opens none), and a session without a store, or a store in memory, is opened
+    /// ahead by no one.
+    #[test]
+    fn a_store_opened_ahead_is_the_one_the_call_uses() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path());
+        assert!(store.open_ahead("s").is_none(), "no store yet");
+        assert!(LedgerStore::in_memory().open_ahead("s").is_none());
+        store
+            .update("s", |l| {
+                l.entries.insert("/p/a".into(), entry("/p/a", "first"))
+            })
+            .map(|_| ())
+            .unwrap();
+        let before = crate::ledger::store_opens();
+        let mut session = store.session_with("s", store.open_ahead("s"));
+        let (summary, view) = session
+            .load(&["/p/a".to_string()], None, |v| {
+                (v.ledger.entries["/p/a"].summary.clone(), BTreeSet::new())
+            })
+            .unwrap();
+        assert_eq!(summary, "first");
+        let mut work = view.ledger.clone();
+        work.entries.insert("/p/b".into(), entry("/p/b", "second"));
+        let changes = SessionChanges {
+            ledger: Some(work),
+            ..Default::default()
+        };
+        session
+            .commit(&view, &changes, |_| false, |_| Ok(((), true)))
+            .unwrap();
+        drop(session);
+        assert_eq!(
+            crate::ledger::store_opens(),
+            before,
+            "opened on the other thread"
+        );
+        assert_eq!(store.load("s").unwrap().entries["/p/b"].summary, "second");
+        // Opened ahead and not needed: dropped whole, the store as it was.
+        drop(store.session_with("s", store.open_ahead("s")));
+        assert_eq!(store.load("s").unwrap().entries.len(), 2);
+    }
+
+    /// An open ahead that fails is made again by the call, whose answer is that open's: a
+    /// store that is not a regular file of this user is an error, never an empty ledger.
+    #[test]
+    fn a_failed_open_ahead_fails_the_call_as_its_own_open_would() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path());
+        store
+            .update("s", |l| l.entries.insert("/p/a".into(), entry("/p/a", "t")))
+            .map(|_| ())
+            .unwrap();
+        let db = store.file_for("s");
+        let elsewhere = dir.path().join("elsewhere.db");
+        std::fs::rename(&db, &elsewhere).unwrap();
+        std::os::unix::fs::symlink(&elsewhere, &db).unwrap();
+        let opening = store.open_ahead("s");
+        assert!(
+            opening.is_some(),
+            "the link is there: opened ahead, and refused"
+        );
+        let mut session = store.session_with("s", opening);
+        let err = session
+            .load(&["/p/a".to_string()], None, |v| {
+                (v.ledger.entries.len(), BTreeSet::new())
+            })
+            .unwrap_err();
+        assert_eq!(err.path, db, "{err}");
+        let direct = store
+            .session("s")
+            .load(&["/p/a".to_string()], None, |_| ((), BTreeSet::new()))
+            .unwrap_err();
+        assert_eq!(err.message, direct.message);
     }
 }
