@@ -406,6 +406,16 @@ mod tests {
         LedgerEntry::written(path, Some("t1"), summary)
     }
 
+    /// A store under `dir` whose session "s" holds one row, `path`, of `summary`.
+    fn stored(dir: &Path, path: &str, summary: &str) -> LedgerStore {
+        let store = LedgerStore::new(dir);
+        store
+            .update("s", |l| l.entries.insert(path.into(), entry(path, summary)))
+            .map(|_| ())
+            .unwrap();
+        store
+    }
+
     fn exposure(kind: ExposureKind, key: &str) -> Exposure {
         Exposure {
             kind,
@@ -588,11 +598,7 @@ mod tests {
     #[test]
     fn one_open_reads_writes_and_links_a_call() {
         let dir = tempfile::tempdir().unwrap();
-        let store = LedgerStore::new(dir.path());
-        store
-            .update("s", |l| l.entries.insert("/a".into(), entry("/a", "old")))
-            .map(|_| ())
-            .unwrap();
+        let store = stored(dir.path(), "/a", "old");
         let before = crate::ledger::store_opens();
         let mut s = store.session("s");
         let keys = ["/a".to_string(), "/b".to_string()];
@@ -643,11 +649,7 @@ mod tests {
     #[test]
     fn a_failing_extra_stage_writes_nothing() {
         let dir = tempfile::tempdir().unwrap();
-        let store = LedgerStore::new(dir.path());
-        store
-            .update("s", |l| l.entries.insert("/a".into(), entry("/a", "old")))
-            .map(|_| ())
-            .unwrap();
+        let store = stored(dir.path(), "/a", "old");
         let mut s = store.session("s");
         let (_, view) = s
             .load(&["/a".to_string()], None, |_| ((), Default::default()))
@@ -741,11 +743,7 @@ mod tests {
     #[test]
     fn a_row_changed_by_another_process_is_planned_again_under_the_lock() {
         let dir = tempfile::tempdir().unwrap();
-        let store = LedgerStore::new(dir.path());
-        store
-            .update("s", |l| l.entries.insert("/a".into(), entry("/a", "v1")))
-            .map(|_| ())
-            .unwrap();
+        let store = stored(dir.path(), "/a", "v1");
         let mut s = store.session("s");
         let (_, view) = s
             .load(&["/a".to_string()], None, |_| ((), Default::default()))
@@ -826,11 +824,7 @@ mod tests {
     #[test]
     fn a_failed_open_ahead_fails_the_call_as_its_own_open_would() {
         let dir = tempfile::tempdir().unwrap();
-        let store = LedgerStore::new(dir.path());
-        store
-            .update("s", |l| l.entries.insert("/p/a".into(), entry("/p/a", "t")))
-            .map(|_| ())
-            .unwrap();
+        let store = stored(dir.path(), "/p/a", "t");
         let db = store.file_for("s");
         let elsewhere = dir.path().join("elsewhere.db");
         std::fs::rename(&db, &elsewhere).unwrap();
