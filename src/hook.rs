@@ -287,9 +287,10 @@ fn judge(
         Record::Disk => LedgerStore::new(&p.locations.data_dir),
         Record::Memory { ledger, .. } => ledger.clone(),
     };
-    // A call that will surely need its session's store has it opened on the second core while
-    // it is parsed. Not a call that may: opened after the parse (a run of a file), it saved
-    // nothing and its thread cost 0.14 ms of a 2.3 ms call.
+    // A long call that will surely need its session's store has it opened on the second core
+    // while it is parsed. Not a short one, nor a call that only may need it (a run of a file,
+    // known after the parse): their thread cost more than the open it hid (0.14-0.2 ms of a
+    // 2.3-3.4 ms call).
     let opening = (!event.is_post() && store_needed_early(event))
         .then(|| store.open_ahead(&event.session_id))
         .flatten();
@@ -318,22 +319,18 @@ fn judge(
     pre_tool_use(p, event, &call, &scope, session, &env, recording)
 }
 
-/// Bash text this long takes longer to parse than the session's store to open (a 100 KB
-/// here-document: 1.5 ms against 0.4), so its store is opened meanwhile, whatever it does.
-const OPEN_AHEAD_COMMAND: usize = 4 * 1024;
+/// Input text this long takes longer to parse and judge than the session's store to open (a
+/// 100 KB here-document: 1.5 ms of parse against 0.3-0.45 ms), so the open is hidden.
+const OPEN_AHEAD_BYTES: usize = 4 * 1024;
 
 /// Whether a PreToolUse call is to have its session's store opened ahead, told from the event
-/// alone: a file tool's write is always recorded, and a long command's parse hides the open.
+/// alone: a file tool's write is always recorded, a shell text's write most often, and only a
+/// long input hides the open.
 fn store_needed_early(event: &HookEvent) -> bool {
-    match event.tool_name.as_str() {
-        "Write" | "Edit" | "MultiEdit" | "NotebookEdit" => true,
-        "Bash" => event
-            .tool_input
-            .get("command")
-            .and_then(|c| c.as_str())
-            .is_some_and(|c| c.len() >= OPEN_AHEAD_COMMAND),
-        _ => false,
-    }
+    matches!(
+        event.tool_name.as_str(),
+        "Write" | "Edit" | "MultiEdit" | "NotebookEdit" | "Bash"
+    ) && crate::audit::entry::input_holds(&event.tool_input, OPEN_AHEAD_BYTES)
 }
 
 /// The PreToolUse part of [`process`]: decide over the world, risk, record. `recording` is
@@ -872,4 +869,65 @@ fn protected_paths(loc: &Locations, paths: &PathResolver, env: &Environment) -> 
         false,
     );
     protected
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(tool: &str, input: serde_json::Value) -> HookEvent {
+        let e = serde_json::json!({
+            "session_id": "s",
+            "hook_event_name": "PreToolUse",
+            "tool_name": tool,
+            "tool_input": input,
+            "cwd": "/p",
+        });
+        crate::event::parse_event(e.to_string().as_bytes()).unwrap()
+    }
+
+    /// Only a long input of a tool that records what it writes has its store opened ahead:
+    /// a short call's thread cost more than the open it hid.
+    #[test]
+    fn a_store_is_opened_ahead_for_long_writing_calls_only() {
+        let long = "x".repeat(OPEN_AHEAD_BYTES);
+        let short = "x".repeat(2000);
+        let half = "x".repeat(OPEN_AHEAD_BYTES / 2);
+        for (tool, input, ahead) in [
+            (
+                "Write",
+                serde_json::json!({"file_path": "/p/a", "content": long}),
+                true,
+            ),
+            (
+                "Write",
+                serde_json::json!({"file_path": "/p/a", "content": short}),
+                false,
+            ),
+            (
+                "Edit",
+                serde_json::json!({"file_path": "/p/a", "old_string": "a", "new_string": long}),
+                true,
+            ),
+            (
+                "MultiEdit",
+                serde_json::json!({"file_path": "/p/a", "edits": [{"old_string": "a", "new_string": half}, {"old_string": "b", "new_string": half}]}),
+                true,
+            ),
+            (
+                "Bash",
+                serde_json::json!({"command": format!("cat > f <<'EOF'\n{long}\nEOF")}),
+                true,
+            ),
+            ("Bash", serde_json::json!({"command": "bash run.sh"}), false),
+            ("Read", serde_json::json!({"file_path": long}), false),
+            (
+                "mcp__filesystem__write_file",
+                serde_json::json!({"path": "/p/a", "content": long}),
+                false,
+            ),
+        ] {
+            assert_eq!(store_needed_early(&event(tool, input)), ahead, "{tool}");
+        }
+    }
 }

@@ -358,7 +358,10 @@ fn a_corrupt_ledger_fails_closed_for_writes_only() {
         &event(&env, "s-c", "PreToolUse", "Bash", json!({"command": long})),
     );
     assert_eq!(code, 2, "{out}");
-    assert!(out.contains("error/ledger") && out.contains("corrupt"), "{out}");
+    assert!(
+        out.contains("error/ledger") && out.contains("corrupt"),
+        "{out}"
+    );
     // Calls that neither write nor run files do not need the ledger.
     let (code, _, _) = hook(
         &env,

@@ -193,23 +193,28 @@ pub const LONG_INPUT: usize = 64 * 1024;
 
 /// Whether the strings of `v` (keys and values) hold at least [`LONG_INPUT`] bytes.
 pub fn is_long_input(v: &Value) -> bool {
-    fn add(v: &Value, total: &mut usize, depth: usize) {
-        if *total >= LONG_INPUT || depth > MAX_INPUT_DEPTH {
+    input_holds(v, LONG_INPUT)
+}
+
+/// Whether the strings of `v` (keys and values) hold at least `bytes` bytes.
+pub fn input_holds(v: &Value, bytes: usize) -> bool {
+    fn add(v: &Value, total: &mut usize, depth: usize, bytes: usize) {
+        if *total >= bytes || depth > MAX_INPUT_DEPTH {
             return;
         }
         match v {
             Value::String(s) => *total += s.len(),
-            Value::Array(items) => items.iter().for_each(|i| add(i, total, depth + 1)),
+            Value::Array(items) => items.iter().for_each(|i| add(i, total, depth + 1, bytes)),
             Value::Object(map) => map.iter().for_each(|(k, i)| {
                 *total += k.len();
-                add(i, total, depth + 1)
+                add(i, total, depth + 1, bytes)
             }),
             _ => {}
         }
     }
     let mut total = 0;
-    add(v, &mut total, 0);
-    total >= LONG_INPUT
+    add(v, &mut total, 0, bytes);
+    total >= bytes
 }
 
 /// Shortens string values longer than [`MAX_INPUT_STRING`] bytes (at a char boundary) to
