@@ -25,6 +25,10 @@ fi
 export PALISADE_BIN
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+# The peers' install below runs cargo (through rustup) under the scratch HOME: it is given the
+# toolchains and the registry cache of the real one (palisade itself reads neither variable).
+REAL_RUSTUP_HOME=${RUSTUP_HOME:-$HOME/.rustup}
+REAL_CARGO_HOME=${CARGO_HOME:-$HOME/.cargo}
 export HOME=$TMP/home XDG_CONFIG_HOME=$TMP/config XDG_DATA_HOME=$TMP/data XDG_CACHE_HOME=$TMP/cache \
   XDG_STATE_HOME=$TMP/state CLAUDE_CONFIG_DIR=$TMP/home/.claude PALISADE_DATA_DIR=$TMP/state/palisade
 unset PALISADE_CONFIG CLAUDE_PROJECT_DIR
@@ -41,8 +45,8 @@ if [ -z "${NO_PEERS:-}" ]; then
   mkdir -p "$PEERS_DIR"
   if [ ! -x "$PEERS_DIR/dcg/bin/dcg" ] && [ -z "${NO_INSTALL:-}" ]; then
     tc=+nightly
-    rustup toolchain list | grep -q '^nightly' || tc=
-    cargo $tc install destructive_command_guard --root "$PEERS_DIR/dcg" >"$PEERS_DIR/dcg.log" 2>&1 \
+    RUSTUP_HOME=$REAL_RUSTUP_HOME rustup toolchain list | grep -q '^nightly' || tc=
+    RUSTUP_HOME=$REAL_RUSTUP_HOME CARGO_HOME=$REAL_CARGO_HOME cargo $tc install destructive_command_guard --root "$PEERS_DIR/dcg" >"$PEERS_DIR/dcg.log" 2>&1 \
       || echo "dcg: install failed (see $PEERS_DIR/dcg.log); skipped" >&2
   fi
   [ -x "$PEERS_DIR/dcg/bin/dcg" ] && DCG_BIN=$PEERS_DIR/dcg/bin/dcg
