@@ -140,7 +140,9 @@ impl LedgerStore {
 
 impl Drop for SessionStore<'_> {
     fn drop(&mut self) {
-        // Not left running when the process exits: an open may migrate or checkpoint.
+        // Not left running when the process exits: an open may migrate or checkpoint. A call
+        // that never needed the store waits here at most for the open (its busy timeout when
+        // another process holds the store locked), never longer than a call that opens it.
         if let Some(Opening(handle)) = self.opening.take() {
             let _ = handle.join();
         }
@@ -148,7 +150,7 @@ impl Drop for SessionStore<'_> {
 }
 
 impl SessionStore<'_> {
-    /// The store of every session this handle's belongs to.
+    /// The store this handle's session is kept in.
     pub fn store(&self) -> &LedgerStore {
         self.store
     }
