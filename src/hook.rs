@@ -320,7 +320,7 @@ fn judge(
 }
 
 /// Input text this long takes longer to parse and judge than the session's store to open (a
-/// 100 KB here-document: 1.5 ms of parse against 0.3-0.45 ms), so the open is hidden.
+/// 100 KB here-document: 1.5 ms of parse against 0.3-0.6 ms), so the open is hidden.
 const OPEN_AHEAD_BYTES: usize = 4 * 1024;
 
 /// Whether a PreToolUse call is to have its session's store opened ahead, told from the event

@@ -121,9 +121,9 @@ impl LedgerStore {
     }
 
     /// Starts opening the session's store on another thread, when it is on disk and there:
-    /// opening it (three files, the WAL index rebuilt from the WAL, the schema read) is 0.3
-    /// to 0.45 ms, a third of what a Write does itself, and a call needs it only once it is
-    /// parsed and judged. Creates nothing: a store still to be made is made by the call.
+    /// opening it (three files, the WAL index rebuilt from the WAL, the schema read) takes
+    /// 0.3-0.6 ms, and a call needs it only once it is parsed and judged. Creates nothing: a
+    /// store still to be made is made by the call.
     pub fn open_ahead(&self, session_id: &str) -> Option<Opening> {
         if self.is_memory() || !self.exists(session_id) {
             return None;
