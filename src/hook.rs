@@ -289,7 +289,7 @@ fn judge(
     };
     // A long call that will surely need its session's store has it opened on the second core
     // while it is parsed. Not a short one, nor a call that only may need it (a run of a file,
-    // known after the parse): their thread cost more than the open it hid (0.14-0.2 ms of a
+    // known after the parse): their thread cost more than the open it hid (0.14-0.16 ms of a
     // 2.3-3.4 ms call).
     let opening = (!event.is_post() && store_needed_early(event))
         .then(|| store.open_ahead(&event.session_id))
@@ -327,10 +327,8 @@ const OPEN_AHEAD_BYTES: usize = 4 * 1024;
 /// alone: a file tool's write is always recorded, a shell text's write most often, and only a
 /// long input hides the open.
 fn store_needed_early(event: &HookEvent) -> bool {
-    matches!(
-        event.tool_name.as_str(),
-        "Write" | "Edit" | "MultiEdit" | "NotebookEdit" | "Bash"
-    ) && crate::audit::entry::input_holds(&event.tool_input, OPEN_AHEAD_BYTES)
+    receipt_tool(&event.tool_name)
+        && crate::audit::entry::input_holds(&event.tool_input, OPEN_AHEAD_BYTES)
 }
 
 /// The PreToolUse part of [`process`]: decide over the world, risk, record. `recording` is

@@ -783,15 +783,10 @@ mod tests {
     #[test]
     fn a_store_opened_ahead_is_the_one_the_call_uses() {
         let dir = tempfile::tempdir().unwrap();
-        let store = LedgerStore::new(dir.path());
-        assert!(store.open_ahead("s").is_none(), "no store yet");
+        let none_yet = LedgerStore::new(dir.path()).open_ahead("s");
+        assert!(none_yet.is_none(), "no store yet");
         assert!(LedgerStore::in_memory().open_ahead("s").is_none());
-        store
-            .update("s", |l| {
-                l.entries.insert("/p/a".into(), entry("/p/a", "first"))
-            })
-            .map(|_| ())
-            .unwrap();
+        let store = stored(dir.path(), "/p/a", "first");
         let before = crate::ledger::store_opens();
         let mut session = store.session_with("s", store.open_ahead("s"));
         let (summary, view) = session
