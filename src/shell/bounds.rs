@@ -27,13 +27,61 @@ enum Frame {
 /// Checks size and nesting of one script text; returns the text to hand to the parser, which
 /// differs from the input only in blanks brush-parser mishandles (see `Scan::heredoc_blanks`).
 pub(super) fn check(text: &str) -> Result<Cow<'_, str>, Rejection> {
+    size_bound(text)?;
+    finish(text, &scan(text, false))
+}
+
+/// A here-document body taken out of a text before the parse: a body whose delimiter is quoted
+/// is read raw, never parsed, and brush-parser's tokenizer reads it a character at a time (a
+/// 100 KB body was most of a call's time). The parser is handed a stand-in line in its place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Cut {
+    /// The line that stands in for the body, with its `\n`: what the parser gives as the
+    /// here-document's body when it reads the text as this check did.
+    pub stand_in: String,
+    /// The body as written, with its last `\n`: what the parser gives for the whole text.
+    pub body: String,
+}
+
+/// `check`, with the body of the text's first top-level here-document whose delimiter is
+/// quoted whole (`<<'EOF'`, `<<"EOF"`) taken out (`Cut`). The bounds are those of the text the
+/// parser is handed; where that text is refused, or has no such body, the whole text is
+/// checked as `check` does. The caller confirms that the parser read the stand-in as that
+/// here-document's body, and parses the whole text otherwise.
+pub(super) fn check_cut(text: &str) -> Result<(Cow<'_, str>, Option<Cut>), Rejection> {
+    size_bound(text)?;
+    let scan = scan(text, true);
+    let Some((start, end)) = scan.body else {
+        // No body was stepped over: the scan is the one `check` makes.
+        return finish(text, &scan).map(|t| (t, None));
+    };
+    if !scan.heredoc_blanks.is_empty() {
+        return check(text).map(|t| (t, None));
+    }
+    let stand_in = stand_in_for(text);
+    let mut cut = String::with_capacity(text.len() - (end - start) + stand_in.len());
+    cut.push_str(&text[..start]);
+    cut.push_str(&stand_in);
+    cut.push_str(&text[end..]);
+    if finish(&cut, &scan).is_err() {
+        return check(text).map(|t| (t, None));
+    }
+    let body = text[start..end].to_string();
+    Ok((Cow::Owned(cut), Some(Cut { stand_in, body })))
+}
+
+fn size_bound(text: &str) -> Result<(), Rejection> {
     if text.len() > MAX_COMMAND_BYTES {
         return Err(Rejection::TooComplex(format!(
             "command is {} bytes, over the {MAX_COMMAND_BYTES}-byte bound",
             text.len()
         )));
     }
-    let scan = scan(text);
+    Ok(())
+}
+
+/// The bounds of `scan`, the scan of `text`.
+fn finish<'a>(text: &'a str, scan: &Scan) -> Result<Cow<'a, str>, Rejection> {
     if scan.depth > MAX_NESTING {
         return Err(Rejection::TooComplex(format!(
             "nesting depth {} is over the bound of {MAX_NESTING}",
@@ -67,6 +115,46 @@ pub(super) fn check(text: &str) -> Result<Cow<'_, str>, Rejection> {
     Ok(text)
 }
 
+/// A line found nowhere in `text`, with its `\n`.
+fn stand_in_for(text: &str) -> String {
+    let mut n = 0u64;
+    loop {
+        let line = format!("PALISADE_HEREDOC_BODY_{n}");
+        if !text.contains(&line) {
+            return line + "\n";
+        }
+        n += 1;
+    }
+}
+
+/// Where the body that starts at `start` ends: the start of its first line that is `tag`
+/// whole (the line that closes it, as the shell and brush-parser read it); `None` when no
+/// line closes it.
+fn body_end(text: &str, start: usize, tag: &str) -> Option<usize> {
+    let mut at = start;
+    loop {
+        let rest = &text[at..];
+        let line_len = rest.find('\n');
+        if rest[..line_len.unwrap_or(rest.len())] == *tag {
+            return Some(at);
+        }
+        at += line_len? + 1;
+    }
+}
+
+/// The delimiter word of a here-document when it is quoted whole and plain (`'EOF'`,
+/// `"END"`): its body is then taken as written.
+fn quoted_tag(rest: &str) -> Option<&str> {
+    let bytes = rest.as_bytes();
+    let quote = *bytes.first().filter(|&&b| b == b'\'' || b == b'"')?;
+    let len = bytes[1..].iter().take_while(|&&b| plain(b)).count();
+    let ends = matches!(
+        bytes.get(len + 2),
+        None | Some(b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b')' | b'<' | b'>')
+    );
+    (len > 0 && bytes.get(len + 1) == Some(&quote) && ends).then(|| &rest[1..=len])
+}
+
 /// More `(` left open than this is refused unparsed (see `check`).
 pub(super) const MAX_UNCLOSED_PARENS: usize = 8;
 
@@ -81,6 +169,8 @@ struct Scan {
     bad_heredoc: bool,
     /// `(` left open at the end of the text (an open `((` counts twice).
     unclosed_parens: usize,
+    /// The here-document body stepped over (`check_cut`), as a byte range.
+    body: Option<(usize, usize)>,
 }
 
 /// The text with each range replaced by one space.
@@ -98,8 +188,10 @@ fn squeeze(text: &str, ranges: &[(usize, usize)]) -> String {
 
 /// Deepest nesting of quotes-aware `(`, `{`, `$(`, `${`, backticks and compound-command
 /// keywords. Over-counts rather than under-counts where the syntax is ambiguous (a `)` only
-/// closes a `(`, keywords are counted wherever they stand as a whole unquoted word).
-fn scan(text: &str) -> Scan {
+/// closes a `(`, keywords are counted wherever they stand as a whole unquoted word). With
+/// `cut`, steps over the body of the first here-document that `quoted_tag` takes, when it is
+/// the first here-document of its line at the top level (its body comes first).
+fn scan(text: &str, cut: bool) -> Scan {
     let bytes = text.as_bytes();
     let mut heredoc_blanks = Vec::new();
     let mut bad_heredoc = false;
@@ -108,6 +200,10 @@ fn scan(text: &str) -> Scan {
     let mut stack: Vec<Frame> = Vec::new();
     let mut keywords: usize = 0;
     let mut max = 0usize;
+    // The first here-document of the line at the top level, and its tag when `quoted_tag`
+    // takes it; its body starts after the line.
+    let mut first_on_line: Option<Option<&str>> = None;
+    let mut body = None;
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
@@ -189,8 +285,23 @@ fn scan(text: &str) -> Scan {
                 if !plain_delimiter(&bytes[j..]) {
                     bad_heredoc = true;
                 }
+                if cut && stack.is_empty() && first_on_line.is_none() {
+                    let dash = bytes.get(i + 2) == Some(&b'-');
+                    first_on_line = Some(quoted_tag(&text[j..]).filter(|_| !dash));
+                }
                 i = j;
                 continue;
+            }
+            b'\n' if stack.is_empty() && first_on_line.is_some() => {
+                if let Some(Some(tag)) = first_on_line.take()
+                    && body.is_none()
+                    && let Some(end) = body_end(text, i + 1, tag)
+                    && end > i + 1
+                {
+                    body = Some((i + 1, end));
+                    i = end;
+                    continue;
+                }
             }
             b'(' if !quoted => stack.push(Frame::Paren),
             b'{' if !quoted => stack.push(Frame::Brace),
@@ -234,12 +345,13 @@ fn scan(text: &str) -> Scan {
         heredoc_blanks,
         bad_heredoc,
         unclosed_parens: stack.iter().filter(|f| **f == Frame::Paren).count() + arith,
+        body,
     }
 }
 
 #[cfg(test)]
 fn nesting_depth(text: &str) -> usize {
-    scan(text).depth
+    scan(text, false).depth
 }
 
 fn is_separator(b: u8) -> bool {
@@ -264,7 +376,6 @@ fn starts_word(b: u8) -> bool {
 /// with `'…'` or `"…"`, or led by `\`. brush-parser loops forever on some others (missing,
 /// empty, or holding an unterminated `$(`), and bash would reject or mis-read most of them.
 fn plain_delimiter(rest: &[u8]) -> bool {
-    let plain = |b: u8| b.is_ascii_alphanumeric() || b"_.-+:@%,=/".contains(&b);
     let mut k = usize::from(rest.first() == Some(&b'\\'));
     let mut content = 0;
     while let Some(&b) = rest.get(k) {
@@ -291,6 +402,11 @@ fn plain_delimiter(rest: &[u8]) -> bool {
         None | Some(b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b')' | b'<' | b'>')
     );
     content > 0 && ends
+}
+
+/// A byte of a plain delimiter word.
+fn plain(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"_.-+:@%,=/".contains(&b)
 }
 
 /// brush-parser panics converting an I/O number such as `99999999999>f` to `i32`.
@@ -475,6 +591,68 @@ mod tests {
         ));
         assert!(check("echo 2>f 12345678901 x").is_ok());
     }
+
+    /// The cut text and body of `text`, when `check_cut` takes one.
+    fn cut(text: &str) -> Option<(String, String)> {
+        match check_cut(text) {
+            Ok((t, Some(c))) => {
+                assert_eq!(t.replace(&c.stand_in, &c.body), text, "{t:?}");
+                Some((t.into_owned(), c.body))
+            }
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn a_quoted_heredoc_body_at_the_top_level_is_taken_out_whole() {
+        let (t, body) = cut("cat > f.py <<'EOF' | tee log\ndef f(:\n  (((( EOF\nEOF\nls").unwrap();
+        assert_eq!(
+            t,
+            "cat > f.py <<'EOF' | tee log\nPALISADE_HEREDOC_BODY_0\nEOF\nls"
+        );
+        assert_eq!(body, "def f(:\n  (((( EOF\n");
+        // Closed by the last line, with no newline after it; `"EOF"` is quoted too.
+        let (_, body) = cut("cat <<\"END\" >f\nx\nEND").unwrap();
+        assert_eq!(body, "x\n");
+        // The stand-in is a line the text does not hold.
+        let (t, _) = cut("cat <<'EOF'\nPALISADE_HEREDOC_BODY_0\nEOF").unwrap();
+        assert!(t.contains("PALISADE_HEREDOC_BODY_1\n"), "{t}");
+        // Only the body that comes first after its line: the one of the line's first operator.
+        let (_, body) = cut("cat <<'A' <<B\na\nA\nb\nB").unwrap();
+        assert_eq!(body, "a\n");
+        // The unclosed `(` of a body read raw are no reason to refuse the text.
+        assert!(check("cat <<'EOF'\n:( ( ( ( ( ( ( ( (\nEOF").is_err());
+        assert!(check_cut("cat <<'EOF'\n:( ( ( ( ( ( ( ( (\nEOF").is_ok());
+    }
+
+    #[test]
+    fn bodies_the_parser_reads_otherwise_stay_in_the_text() {
+        for t in [
+            // Expanded or tab-stripped bodies, which the walk reads through the parser.
+            "cat <<EOF\nx\nEOF",
+            "cat <<-'EOF'\nx\n\tEOF",
+            "cat <<\\EOF\nx\nEOF",
+            // The first operator of the line is not quoted: its body comes first.
+            "cat <<A <<'B'\na\nA\nb\nB",
+            // Not at the top level.
+            "x=$(cat <<'EOF'\nbody\nEOF\n)",
+            "echo \"<<'EOF'\"\nx\nEOF",
+            "echo '<<'EOF'\nx\nEOF",
+            // Never closed, empty, or closed only by a line that merely holds the tag.
+            "cat <<'EOF'\nx\n EOF\nEOF \n",
+            "cat <<'EOF'\nEOF\nls",
+            // Blanks brush-parser mishandles are squeezed in the whole text instead.
+            "cat <<  'EOF'\nx\nEOF",
+            // A delimiter that is not plain or not quoted whole.
+            "cat <<'E F'\nx\nE F",
+            "cat <<'EOF'x\nx\nEOFx",
+        ] {
+            assert_eq!(cut(t), None, "{t:?}");
+        }
+        // The body starts after the line's end, not after a newline inside quotes on it.
+        let (_, body) = cut("cat <<'EOF' \"a\nb\"\nx\nEOF").unwrap();
+        assert_eq!(body, "x\n");
+    }
 }
 
 #[cfg(test)]
@@ -484,7 +662,7 @@ mod unclosed_tests {
     #[test]
     fn many_unclosed_parens_are_refused_before_the_parse() {
         let fuzz = ":()({{)|:{:|{:|:&:& }};::|:&:&((((((((((((((((((((((((((( }};:";
-        let s = super::scan(fuzz);
+        let s = super::scan(fuzz, false);
         assert!(
             s.unclosed_parens > super::MAX_UNCLOSED_PARENS,
             "{}",

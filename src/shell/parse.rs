@@ -63,7 +63,7 @@ const MAX_UPSTREAM: usize = 64;
 const MAX_LOOP_VALUES: usize = 8;
 
 /// The analysis state of one line.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(super) struct Analyser {
     pub out: ShellAnalysis,
     /// Variables assigned a literal value earlier in the line.
@@ -75,11 +75,36 @@ pub(super) struct Analyser {
     pub ifs_changed: bool,
     /// Aliases defined earlier in the line (`alias x='rm -rf'`), by name.
     pub aliases: HashMap<String, String>,
+    /// The here-document body taken out of the text being parsed (`bounds::check_cut`), and
+    /// whether the walk has read it back in.
+    cut: Option<(bounds::Cut, bool)>,
+    /// Parse every text whole, never taking a body out (the tests that compare the two).
+    whole: bool,
 }
 
 /// Entry point behind `shell::analyse`.
 pub(super) fn analyse(command: &str) -> ShellAnalysis {
-    let mut a = Analyser::default();
+    analyse_with(command, false)
+}
+
+/// One script's analysis as `Analyser::analyse_script` gives it (no repair), with every text
+/// parsed whole when `whole`.
+#[cfg(test)]
+pub(super) fn script_with(command: &str, whole: bool) -> ShellAnalysis {
+    let mut a = Analyser {
+        whole,
+        ..Default::default()
+    };
+    a.analyse_script(command, &mut Ctx::default());
+    a.out
+}
+
+/// `analyse`, with every text parsed whole when `whole` (see `Analyser::cut`).
+pub(super) fn analyse_with(command: &str, whole: bool) -> ShellAnalysis {
+    let mut a = Analyser {
+        whole,
+        ..Default::default()
+    };
     let mut ctx = Ctx::default();
     a.analyse_script(command, &mut ctx);
     // Rejected as a whole: judge what a tolerant reading shows (`echo "unclosed` is an echo).
@@ -93,7 +118,10 @@ pub(super) fn analyse(command: &str) -> ShellAnalysis {
             .all(|f| matches!(f, ShellFinding::ParseError { .. }))
         && let Some(repaired) = repair(command)
     {
-        let mut b = Analyser::default();
+        let mut b = Analyser {
+            whole,
+            ..Default::default()
+        };
         let mut ctx = Ctx::default();
         b.analyse_script(&repaired, &mut ctx);
         if !b
@@ -201,8 +229,23 @@ impl Analyser {
             ));
             return None;
         }
-        let text = match bounds::check(text) {
-            Ok(text) => text,
+        // At the top of a fresh analysis, a here-document body read raw is taken out of the
+        // text before the parse and read back in by the walk (`bounds::check_cut`). The walk
+        // is kept only when the parser read the stand-in line as that body, which it reads
+        // as it reads the text whole (the text before the body is the same, and so is its
+        // end); else everything is done again on the whole text.
+        let fresh = !self.whole
+            && self.cut.is_none()
+            && ctx.depth == 0
+            && self.out.commands.is_empty()
+            && self.out.findings.is_empty();
+        let checked = if fresh {
+            bounds::check_cut(text)
+        } else {
+            bounds::check(text).map(|t| (t, None))
+        };
+        let (checked, cut) = match checked {
+            Ok(c) => c,
             Err(Rejection::TooComplex(reason)) => {
                 self.too_complex(reason);
                 return None;
@@ -212,6 +255,27 @@ impl Analyser {
                 return None;
             }
         };
+        let Some(cut) = cut else {
+            return self.parse_and_walk(&checked, ctx).flatten();
+        };
+        let saved = (self.clone(), ctx.clone());
+        self.cut = Some((cut, false));
+        let walked = self.parse_and_walk(&checked, ctx);
+        if self.cut.take().is_some_and(|(_, read)| read)
+            && let Some(last) = walked
+        {
+            return last;
+        }
+        (*self, *ctx) = saved;
+        self.whole = true;
+        let last = self.analyse_script(text, ctx);
+        self.whole = false;
+        last
+    }
+
+    /// Parses a checked text and walks it; `None` when it does not parse (a finding says
+    /// why), else the last command run at its top level.
+    fn parse_and_walk(&mut self, text: &str, ctx: &mut Ctx) -> Option<Option<usize>> {
         let parsed = guarded(|| {
             Parser::new(std::io::Cursor::new(text.as_bytes()), &PARSER_OPTIONS).parse_program()
         });
@@ -227,7 +291,7 @@ impl Analyser {
                     // pipeline's time) is done by the exit instead.
                     std::mem::forget(program);
                 }
-                last
+                Some(last)
             }
             Some(Err(e)) => {
                 self.parse_error(e.to_string());
@@ -237,6 +301,17 @@ impl Analyser {
                 self.parse_error("the shell parser failed on this input".to_string());
                 None
             }
+        }
+    }
+
+    /// The body of a here-document as the parser gave it, or the body it stands in for.
+    fn heredoc_body(&mut self, value: &str) -> String {
+        match &mut self.cut {
+            Some((cut, read)) if cut.stand_in == value => {
+                *read = true;
+                cut.body.clone()
+            }
+            _ => value.to_string(),
         }
     }
 
@@ -658,10 +733,11 @@ impl Analyser {
                 });
             }
             ast::IoRedirect::HereDocument(n, doc) => {
+                let body = self.heredoc_body(&doc.doc.value);
                 let mut e = if doc.requires_expansion {
-                    self.expand_heredoc(&doc.doc.value, ctx)
+                    self.expand_heredoc(&body, ctx)
                 } else {
-                    Expanded::literal(doc.doc.value.clone())
+                    Expanded::literal(body)
                 };
                 if doc.remove_tabs {
                     e.word.text = e

