@@ -58,6 +58,67 @@ pub struct Scope {
     /// Where the content of files the judgement reads (a script a call runs, a file an edit
     /// changes) comes from.
     pub files: FileView,
+    /// The calls of the script lines the judgement has read in this scope.
+    pub lines: LineCalls,
+}
+
+/// Most lines a `LineCalls` keeps; past this a line is analysed each time it is asked.
+const MAX_LINES: usize = 1024;
+
+/// The calls of the command lines of scripts the judgement reads, by line. A run of a
+/// ledgered script is read by the ledger's verdict, by what it records, and again on each
+/// pass over the store (a chain followed into another file): each line, analysed once per
+/// scope, which lives for one call. A line's call depends on the line and the scope only.
+#[derive(Default)]
+pub struct LineCalls {
+    calls: std::cell::RefCell<std::collections::HashMap<String, std::rc::Rc<Call>>>,
+    /// Calls made (not found): what the tests count.
+    #[cfg(test)]
+    made: std::cell::Cell<usize>,
+}
+
+impl LineCalls {
+    /// The call of `line`, made by `make` the first time it is asked.
+    pub fn get_or(&self, line: &str, make: impl FnOnce() -> Call) -> std::rc::Rc<Call> {
+        if let Some(c) = self.calls.borrow().get(line) {
+            return c.clone();
+        }
+        #[cfg(test)]
+        self.made.set(self.made.get() + 1);
+        let call = std::rc::Rc::new(make());
+        let mut calls = self.calls.borrow_mut();
+        if calls.len() < MAX_LINES {
+            calls.insert(line.to_string(), call.clone());
+        }
+        call
+    }
+
+    /// How many calls were made rather than found.
+    #[cfg(test)]
+    pub fn made(&self) -> usize {
+        self.made.get()
+    }
+}
+
+impl Clone for LineCalls {
+    fn clone(&self) -> LineCalls {
+        let mut copy = LineCalls::default();
+        *copy.calls.get_mut() = self.calls.borrow().clone();
+        copy
+    }
+}
+
+/// A cache, no part of what the scope is.
+impl PartialEq for LineCalls {
+    fn eq(&self, _: &LineCalls) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for LineCalls {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "LineCalls({})", self.calls.borrow().len())
+    }
 }
 
 /// Where the judgement reads the content of files: the disk (the hook), or a fixed set of

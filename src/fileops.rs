@@ -2627,6 +2627,7 @@ pub(crate) mod tests {
             roots: vec!["/home/dev/project".into()],
             protected: Default::default(),
             files: Default::default(),
+            lines: Default::default(),
         }
     }
 

@@ -755,6 +755,7 @@ pub fn scope_in(
         } else {
             crate::call::FileView::lexical()
         },
+        lines: Default::default(),
     }
 }
 

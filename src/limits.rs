@@ -302,6 +302,7 @@ mod tests {
             roots: vec![dir.clone()],
             protected: Default::default(),
             files: crate::call::FileView::disk(),
+            lines: Default::default(),
         };
         let event = HookEvent::hypothetical(
             "s",

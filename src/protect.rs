@@ -678,6 +678,7 @@ mod tests {
             ]
             .into(),
             files: Default::default(),
+            lines: Default::default(),
         }
     }
 

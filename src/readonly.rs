@@ -142,6 +142,7 @@ mod tests {
             roots: vec!["/home/dev/project".into(), "/tmp".into()],
             protected: Default::default(),
             files: Default::default(),
+            lines: Default::default(),
         }
     }
 

@@ -641,6 +641,7 @@ mod tests {
             roots: vec!["/home/dev/project".into(), "/tmp".into()],
             protected: Default::default(),
             files: Default::default(),
+            lines: Default::default(),
         }
     }
 

@@ -34,6 +34,7 @@ fn scope() -> Scope {
         roots: vec!["/home/dev/project".into()],
         protected: Default::default(),
         files: Default::default(),
+        lines: Default::default(),
     }
 }
 

@@ -1358,6 +1358,7 @@ mod tests {
             roots: vec!["/p".into()],
             protected: Default::default(),
             files: Default::default(),
+            lines: Default::default(),
         };
         let model = ToolModel {
             tools: vec!["mcp__x__*".into()],

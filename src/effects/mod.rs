@@ -1377,6 +1377,7 @@ mod tests {
             roots: vec!["/home/dev/project".into()],
             protected: Default::default(),
             files: Default::default(),
+            lines: Default::default(),
         }
     }
 

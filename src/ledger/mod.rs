@@ -689,20 +689,23 @@ fn run_sections(exec: &Execution, language: Language, text: Option<&str>) -> Vec
 }
 
 /// A Bash call for one command line of a script, normalised like any call: its effects are
-/// computed here once, and the ledger reads its writes and runs from them.
-fn shell_call(line: &str, scope: &Scope) -> Call {
-    let input = serde_json::json!({ "command": line });
-    let kind = CallKind::Shell {
-        analysis: crate::shell::analyse(line),
-        command: line.to_string(),
-    };
-    let effects = effects::of_call("Bash", &input, &kind, scope);
-    Call {
-        tool: "Bash".into(),
-        input,
-        kind,
-        effects,
-    }
+/// computed once per call (`Scope::lines`: the verdict, the record and each pass over the
+/// store read the same script), and the ledger reads its writes and runs from them.
+fn shell_call(line: &str, scope: &Scope) -> std::rc::Rc<Call> {
+    scope.lines.get_or(line, || {
+        let input = serde_json::json!({ "command": line });
+        let kind = CallKind::Shell {
+            analysis: crate::shell::analyse(line),
+            command: line.to_string(),
+        };
+        let effects = effects::of_call("Bash", &input, &kind, scope);
+        Call {
+            tool: "Bash".into(),
+            input,
+            kind,
+            effects,
+        }
+    })
 }
 
 /// Files written by the ledgered scripts a call runs: a script that writes another file is
@@ -749,7 +752,7 @@ fn derived_writes(
         // A program's calls on literal paths, as the shell commands with the same changes
         // (the lines it runs were read above).
         for change in scan::changes(lang, &text).iter().filter(|c| !c.runs) {
-            let mut standin = shell_call(&change.line, scope);
+            let mut standin = Call::clone(&shell_call(&change.line, scope));
             if !change.content {
                 effects::forget_content(&mut standin.effects);
             }

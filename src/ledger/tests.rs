@@ -15,6 +15,7 @@ fn scope_at(cwd: &Path) -> Scope {
         roots: vec![cwd.to_path_buf()],
         protected: Default::default(),
         files: Default::default(),
+        lines: Default::default(),
     }
 }
 
@@ -153,6 +154,38 @@ fn write_then_run_names_file_and_line() {
         run(&l, &bash(vec![cmd("sh other.sh")])).verdict.effect,
         None
     );
+}
+
+#[test]
+fn a_run_reads_each_line_of_its_script_once_per_call() {
+    let mut l = Ledger::default();
+    for (path, text) in [
+        (
+            "/home/dev/project/run.sh",
+            "#!/bin/sh\necho building\nbash gen.sh\nsh ./b.sh\n",
+        ),
+        ("/home/dev/project/gen.sh", "echo x > b.sh\n"),
+        ("/home/dev/project/b.sh", "rm -rf \"$HOME\"\n"),
+    ] {
+        record_with(&mut l, &write(path, text), &scope(), &FakeEngine, &ctx(1));
+    }
+    let one_call = scope();
+    let run_it = bash_in(&one_call, vec![cmd("bash run.sh")]);
+    // The verdict and the record, on each of two passes over the store.
+    let mut made = Vec::new();
+    for _ in 0..2 {
+        let v = check_with(&l, &run_it, &one_call, &FakeEngine);
+        assert_eq!(v.verdict.effect, Some(Effect::Deny), "{v:?}");
+        assert_eq!(
+            v,
+            run(&l, &run_it),
+            "as a scope that read nothing before judges it"
+        );
+        record_with(&mut l.clone(), &run_it, &one_call, &FakeEngine, &ctx(2));
+        made.push(one_call.lines.made());
+    }
+    assert!(made[0] >= 3, "{made:?}");
+    assert_eq!(made[0], made[1], "the second pass analysed no line again");
 }
 
 #[test]

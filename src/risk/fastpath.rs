@@ -123,6 +123,7 @@ mod tests {
             roots: vec!["/home/dev/project".into()],
             protected: Default::default(),
             files: Default::default(),
+            lines: Default::default(),
         }
     }
 
