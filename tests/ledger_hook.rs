@@ -868,3 +868,36 @@ fn a_run_is_caught_whatever_became_of_the_key_filter() {
     std::os::unix::fs::symlink(&empty, &filter).unwrap();
     run("a symlink to an empty filter");
 }
+
+/// A here-document body with a quoted delimiter is taken out of the line before the parse
+/// (`shell::bounds::check_cut`) and read back in: through the binary, such a body is still the
+/// file's content when the file runs, and a parenthesis left open in it (Markdown's `:(`) no
+/// longer makes the line unparseable.
+#[test]
+fn a_quoted_heredoc_body_is_recorded_as_written_and_judged_when_run() {
+    let env = env();
+    let notes = "cat > NOTES.md <<'EOF'\n- the build broke :( (again\n- ( ( ( ( ( ( ( ( ( (\nEOF";
+    assert_eq!(
+        decide(&env, "s-heredoc", "Bash", json!({"command": notes})).0,
+        "pass"
+    );
+    // 100 KB: the body the parser is spared is the one the ledger records.
+    let body = format!("{}rm -rf \"$HOME\"\n", "echo filler line\n".repeat(6000));
+    let write = format!("cat > setup.sh <<'EOF' && chmod +x setup.sh\n{body}EOF");
+    assert_eq!(
+        decide(&env, "s-heredoc", "Bash", json!({"command": write})).0,
+        "pass"
+    );
+    let l = ledger_file(&env);
+    let e = entry(&l, &env.project.join("setup.sh"));
+    assert_eq!(e["size"], body.len());
+    use sha2::Digest;
+    assert_eq!(
+        e["sha256"],
+        hex::encode(sha2::Sha256::digest(body.as_bytes()))
+    );
+    std::fs::write(env.project.join("setup.sh"), &body).unwrap();
+    let (d, r) = decide(&env, "s-heredoc", "Bash", json!({"command": "./setup.sh"}));
+    assert_eq!(d, "deny", "{r}");
+    assert!(r.contains("setup.sh") && r.contains("rm-critical"), "{r}");
+}
