@@ -253,34 +253,42 @@ pub(crate) fn read_lines_backwards(
     n: usize,
 ) -> std::io::Result<Vec<Vec<u8>>> {
     let mut lines: Vec<Vec<u8>> = Vec::new();
-    // Bytes of the line being assembled, reversed.
-    let mut current: Vec<u8> = Vec::new();
+    // The end of the line being assembled: the bytes after the chunks read so far. A line is
+    // found with one backward search and copied whole (a Write's entry is kilobytes long, and
+    // the byte-at-a-time walk this was cost a third of a million instructions after a long
+    // one). Not `memchr::memrchr`: its first call detects the CPU's features, and each
+    // `cpuid` costs about 7 µs on these VMs (docs/PERFORMANCE.md, "What `cpuid` costs").
+    let mut tail: Vec<u8> = Vec::new();
     let mut pos = end;
     let mut size = TAIL_FIRST_CHUNK;
     let mut buf = Vec::new();
     while pos > 0 && lines.len() < n {
         let start = pos.saturating_sub(size);
         buf.resize((pos - start) as usize, 0);
-        let chunk = &mut buf[..];
         file.seek(SeekFrom::Start(start))?;
-        file.read_exact(chunk)?;
-        for &b in chunk.iter().rev() {
-            if b == b'\n' {
-                current.reverse();
-                lines.push(std::mem::take(&mut current));
-                if lines.len() == n {
+        file.read_exact(&mut buf)?;
+        let mut upto = buf.len();
+        while lines.len() < n {
+            match buf[..upto].iter().rposition(|&b| b == b'\n') {
+                Some(i) => {
+                    let mut line = buf[i + 1..upto].to_vec();
+                    line.append(&mut tail);
+                    lines.push(line);
+                    upto = i;
+                }
+                None => {
+                    let mut line = buf[..upto].to_vec();
+                    line.append(&mut tail);
+                    tail = line;
                     break;
                 }
-            } else {
-                current.push(b);
             }
         }
         pos = start;
         size = (size * 2).min(TAIL_CHUNK);
     }
-    if pos == 0 && lines.len() < n && !current.is_empty() {
-        current.reverse();
-        lines.push(current);
+    if pos == 0 && lines.len() < n && !tail.is_empty() {
+        lines.push(tail);
     }
     lines.reverse();
     Ok(lines)
