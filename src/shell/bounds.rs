@@ -58,7 +58,9 @@ pub(super) fn check_cut(text: &str) -> Result<(Cow<'_, str>, Option<Cut>), Rejec
     if !scan.heredoc_blanks.is_empty() {
         return check(text).map(|t| (t, None));
     }
-    let stand_in = stand_in_for(text);
+    let Some(stand_in) = stand_in_for(text) else {
+        return check(text).map(|t| (t, None));
+    };
     let mut cut = String::with_capacity(text.len() - (end - start) + stand_in.len());
     cut.push_str(&text[..start]);
     cut.push_str(&stand_in);
@@ -115,16 +117,23 @@ fn finish<'a>(text: &'a str, scan: &Scan) -> Result<Cow<'a, str>, Rejection> {
     Ok(text)
 }
 
-/// A line found nowhere in `text`, with its `\n`.
-fn stand_in_for(text: &str) -> String {
-    let mut n = 0u64;
-    loop {
-        let line = format!("PALISADE_HEREDOC_BODY_{n}");
-        if !text.contains(&line) {
-            return line + "\n";
+/// A line found nowhere in `text`, with its `\n`: the stand-in prefix with a number past every
+/// one the text puts after that prefix, found in one pass whatever the text holds (trying
+/// numbers in turn, each a search of the text, is quadratic in a text made of the prefix).
+/// `None` when the text's numbers leave none.
+fn stand_in_for(text: &str) -> Option<String> {
+    const PREFIX: &str = "PALISADE_HEREDOC_BODY_";
+    let mut next = 0u64;
+    for (at, _) in text.match_indices(PREFIX) {
+        let after = &text[at + PREFIX.len()..];
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0 {
+            let n = after[..digits].parse::<u64>().ok()?;
+            next = next.max(n.checked_add(1)?);
         }
-        n += 1;
     }
+    let line = format!("{PREFIX}{next}");
+    (!text.contains(&line)).then(|| line + "\n")
 }
 
 /// Where the body that starts at `start` ends: the start of its first line that is `tag`
@@ -614,9 +623,22 @@ mod tests {
         // Closed by the last line, with no newline after it; `"EOF"` is quoted too.
         let (_, body) = cut("cat <<\"END\" >f\nx\nEND").unwrap();
         assert_eq!(body, "x\n");
-        // The stand-in is a line the text does not hold.
+        // The stand-in is a line the text does not hold, found in one pass.
         let (t, _) = cut("cat <<'EOF'\nPALISADE_HEREDOC_BODY_0\nEOF").unwrap();
         assert!(t.contains("PALISADE_HEREDOC_BODY_1\n"), "{t}");
+        let many = format!(
+            "cat <<'EOF'\n{}PALISADE_HEREDOC_BODY_41x PALISADE_HEREDOC_BODY_\nEOF",
+            "PALISADE_HEREDOC_BODY_".repeat(10_000)
+        );
+        assert_eq!(
+            stand_in_for(&many).as_deref(),
+            Some("PALISADE_HEREDOC_BODY_42\n")
+        );
+        assert!(cut(&many).is_some());
+        // Numbers the stand-in cannot pass: the text is parsed whole.
+        let full = format!("cat <<'EOF'\nPALISADE_HEREDOC_BODY_{}\nEOF", u64::MAX);
+        assert_eq!(stand_in_for(&full), None);
+        assert_eq!(cut(&full), None);
         // Only the body that comes first after its line: the one of the line's first operator.
         let (_, body) = cut("cat <<'A' <<B\na\nA\nb\nB").unwrap();
         assert_eq!(body, "a\n");
