@@ -69,55 +69,72 @@ const MAX_LINES: usize = 1024;
 /// ledgered script is read by the ledger's verdict, by what it records, and again on each
 /// pass over the store (a chain followed into another file): each line, analysed once per
 /// scope, which lives for one call. A line's call depends on the line and the scope only.
-#[derive(Default)]
-pub struct LineCalls {
-    calls: std::cell::RefCell<std::collections::HashMap<String, std::rc::Rc<Call>>>,
-    /// Calls made (not found): what the tests count.
+pub type LineCalls = Memo<String, std::rc::Rc<Call>, MAX_LINES>;
+
+/// What a scope has worked out once and asks again during its call, by key: at most `CAP`
+/// entries, past which a value is made each time it is asked. A cache, no part of what the
+/// scope or view holding it is: any two are equal, and a copy starts with the same entries.
+pub struct Memo<K, V, const CAP: usize> {
+    map: std::cell::RefCell<std::collections::HashMap<K, V>>,
+    /// Values made (not found): what the tests count.
     #[cfg(test)]
     made: std::cell::Cell<usize>,
 }
 
-impl LineCalls {
-    /// The call of `line`, made by `make` the first time it is asked.
-    pub fn get_or(&self, line: &str, make: impl FnOnce() -> Call) -> std::rc::Rc<Call> {
-        if let Some(c) = self.calls.borrow().get(line) {
-            return c.clone();
+impl<K: std::hash::Hash + Eq, V: Clone, const CAP: usize> Memo<K, V, CAP> {
+    /// The value of `key`, made by `make` the first time it is asked.
+    pub fn get_or<Q>(&self, key: &Q, make: impl FnOnce() -> V) -> V
+    where
+        K: std::borrow::Borrow<Q>,
+        Q: std::hash::Hash + Eq + ToOwned<Owned = K> + ?Sized,
+    {
+        if let Some(v) = self.map.borrow().get(key) {
+            return v.clone();
         }
         #[cfg(test)]
         self.made.set(self.made.get() + 1);
-        let call = std::rc::Rc::new(make());
-        let mut calls = self.calls.borrow_mut();
-        if calls.len() < MAX_LINES {
-            calls.insert(line.to_string(), call.clone());
+        let v = make();
+        let mut map = self.map.borrow_mut();
+        if map.len() < CAP {
+            map.insert(key.to_owned(), v.clone());
         }
-        call
+        v
     }
 
-    /// How many calls were made rather than found.
+    /// How many values were made rather than found.
     #[cfg(test)]
     pub fn made(&self) -> usize {
         self.made.get()
     }
 }
 
-impl Clone for LineCalls {
-    fn clone(&self) -> LineCalls {
-        let mut copy = LineCalls::default();
-        *copy.calls.get_mut() = self.calls.borrow().clone();
+impl<K, V, const CAP: usize> Default for Memo<K, V, CAP> {
+    fn default() -> Self {
+        Memo {
+            map: Default::default(),
+            #[cfg(test)]
+            made: Default::default(),
+        }
+    }
+}
+
+impl<K: Clone, V: Clone, const CAP: usize> Clone for Memo<K, V, CAP> {
+    fn clone(&self) -> Self {
+        let copy = Memo::default();
+        *copy.map.borrow_mut() = self.map.borrow().clone();
         copy
     }
 }
 
-/// A cache, no part of what the scope is.
-impl PartialEq for LineCalls {
-    fn eq(&self, _: &LineCalls) -> bool {
+impl<K, V, const CAP: usize> PartialEq for Memo<K, V, CAP> {
+    fn eq(&self, _: &Self) -> bool {
         true
     }
 }
 
-impl std::fmt::Debug for LineCalls {
+impl<K, V, const CAP: usize> std::fmt::Debug for Memo<K, V, CAP> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "LineCalls({})", self.calls.borrow().len())
+        write!(f, "Memo({})", self.map.borrow().len())
     }
 }
 
@@ -145,27 +162,7 @@ const MAX_SEEN: usize = 4096;
 /// call (every `secret_class` of a read; a linked file has each secret at a fixed place
 /// compared with it), and a scope lives for one call (or one `scan`, which changes no file):
 /// each path is `stat`ed once.
-#[derive(Default)]
-pub struct Seen(std::cell::RefCell<std::collections::HashMap<PathBuf, Option<FileId>>>);
-
-impl Clone for Seen {
-    fn clone(&self) -> Seen {
-        Seen(std::cell::RefCell::new(self.0.borrow().clone()))
-    }
-}
-
-/// A cache, no part of what the view is: any two disk views are the same view.
-impl PartialEq for Seen {
-    fn eq(&self, _: &Seen) -> bool {
-        true
-    }
-}
-
-impl std::fmt::Debug for Seen {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Seen({})", self.0.borrow().len())
-    }
-}
+pub type Seen = Memo<PathBuf, Option<FileId>, MAX_SEEN>;
 
 impl FileView {
     /// The view of the disk, nothing looked up yet.
@@ -222,15 +219,7 @@ impl FileView {
         match self {
             FileView::Fixed(_) => None,
             FileView::Disk(seen) => {
-                if let Some(id) = seen.0.borrow().get(path) {
-                    return *id;
-                }
-                let id = std::fs::metadata(path).ok().map(|m| file_id(&m));
-                let mut seen = seen.0.borrow_mut();
-                if seen.len() < MAX_SEEN {
-                    seen.insert(path.to_path_buf(), id);
-                }
-                id
+                seen.get_or(path, || std::fs::metadata(path).ok().map(|m| file_id(&m)))
             }
         }
     }

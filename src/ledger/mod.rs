@@ -699,12 +699,12 @@ fn shell_call(line: &str, scope: &Scope) -> std::rc::Rc<Call> {
             command: line.to_string(),
         };
         let effects = effects::of_call("Bash", &input, &kind, scope);
-        Call {
+        std::rc::Rc::new(Call {
             tool: "Bash".into(),
             input,
             kind,
             effects,
-        }
+        })
     })
 }
 
