@@ -244,17 +244,7 @@ impl Analyser {
         } else {
             bounds::check(text).map(|t| (t, None))
         };
-        let (checked, cut) = match checked {
-            Ok(c) => c,
-            Err(Rejection::TooComplex(reason)) => {
-                self.too_complex(reason);
-                return None;
-            }
-            Err(Rejection::Invalid(message)) => {
-                self.parse_error(message);
-                return None;
-            }
-        };
+        let (checked, cut) = self.admitted(checked)?;
         let Some(cut) = cut else {
             return self.parse_and_walk(&checked, ctx).flatten();
         };
@@ -267,10 +257,23 @@ impl Analyser {
             return last;
         }
         (*self, *ctx) = saved;
-        self.whole = true;
-        let last = self.analyse_script(text, ctx);
-        self.whole = false;
-        last
+        let whole = self.admitted(bounds::check(text))?;
+        self.parse_and_walk(&whole, ctx).flatten()
+    }
+
+    /// The text the bounds admit to the parser, or `None` with the finding that says why not.
+    fn admitted<T>(&mut self, checked: Result<T, Rejection>) -> Option<T> {
+        match checked {
+            Ok(t) => Some(t),
+            Err(Rejection::TooComplex(reason)) => {
+                self.too_complex(reason);
+                None
+            }
+            Err(Rejection::Invalid(message)) => {
+                self.parse_error(message);
+                None
+            }
+        }
     }
 
     /// Parses a checked text and walks it; `None` when it does not parse (a finding says
