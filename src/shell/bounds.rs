@@ -157,11 +157,8 @@ fn quoted_tag(rest: &str) -> Option<&str> {
     let bytes = rest.as_bytes();
     let quote = *bytes.first().filter(|&&b| b == b'\'' || b == b'"')?;
     let len = bytes[1..].iter().take_while(|&&b| plain(b)).count();
-    let ends = matches!(
-        bytes.get(len + 2),
-        None | Some(b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b')' | b'<' | b'>')
-    );
-    (len > 0 && bytes.get(len + 1) == Some(&quote) && ends).then(|| &rest[1..=len])
+    let whole = len > 0 && bytes.get(len + 1) == Some(&quote) && ends_word(bytes.get(len + 2));
+    whole.then(|| &rest[1..=len])
 }
 
 /// More `(` left open than this is refused unparsed (see `check`).
@@ -406,11 +403,15 @@ fn plain_delimiter(rest: &[u8]) -> bool {
             break;
         }
     }
-    let ends = matches!(
-        rest.get(k),
+    content > 0 && ends_word(rest.get(k))
+}
+
+/// True when what follows a delimiter word (the end of the text, or this byte) ends it.
+fn ends_word(next: Option<&u8>) -> bool {
+    matches!(
+        next,
         None | Some(b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b')' | b'<' | b'>')
-    );
-    content > 0 && ends
+    )
 }
 
 /// A byte of a plain delimiter word.
