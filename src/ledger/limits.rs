@@ -313,8 +313,8 @@ mod tests {
         let c = Connection::open(store.file_for("s")).unwrap();
         c.execute_batch(
             "DROP TABLE limit_totals; DROP TABLE limit_uses; DROP INDEX entries_by_ext;
-             ALTER TABLE entries DROP COLUMN ext; DROP TRIGGER entries_receipt_removed;
-             DROP TABLE receipts; PRAGMA user_version = 1;",
+             ALTER TABLE entries DROP COLUMN ext; DROP TABLE receipts;
+             PRAGMA user_version = 1;",
         )
         .unwrap();
         drop(c);

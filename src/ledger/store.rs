@@ -50,9 +50,10 @@ const MAX_WAL_BYTES: u64 = 1024 * 1024;
 /// counters (`super::limits`), 3 the extension column and its index (`migrate_to_3`), 4 the
 /// key filter beside the store (`super::keyset`, `migrate_to_4`), 5 the exposure keys in it
 /// (`migrate_to_5`), 6 the latest exposure beside the store (`super::latest`, `migrate_to_6`),
-/// 7 the receipts apart from their rows (`RECEIPTS`, `migrate_to_7`); a store of an earlier
+/// 7 the receipts apart from their rows (`RECEIPTS`, `migrate_to_7`), 8 the running totals
+/// kept by the code that changes rows, not by triggers (`migrate_to_8`); a store of an earlier
 /// version is migrated when it is opened.
-pub(super) const SCHEMA_VERSION: i64 = 7;
+pub(super) const SCHEMA_VERSION: i64 = 8;
 /// Most passes of one step over a partial view (each pass fetches the rows the last one
 /// missed; chains are followed 4 deep, so a handful suffice).
 pub(super) const MAX_PASSES: usize = 8;
@@ -87,15 +88,6 @@ CREATE TABLE totals(
     excerpt_bytes INTEGER NOT NULL
 );
 INSERT INTO totals VALUES (0, 0, 0);
-CREATE TRIGGER entries_added AFTER INSERT ON entries BEGIN
-    UPDATE totals SET entries = entries + 1, excerpt_bytes = excerpt_bytes + new.excerpt_bytes;
-END;
-CREATE TRIGGER entries_removed AFTER DELETE ON entries BEGIN
-    UPDATE totals SET entries = entries - 1, excerpt_bytes = excerpt_bytes - old.excerpt_bytes;
-END;
-CREATE TRIGGER entries_changed AFTER UPDATE ON entries BEGIN
-    UPDATE totals SET excerpt_bytes = excerpt_bytes - old.excerpt_bytes + new.excerpt_bytes;
-END;
 ";
 
 /// Version 7's table: the receipt of a row written before its call's audit entry existed, kept
@@ -105,9 +97,15 @@ CREATE TABLE receipts(
     path TEXT PRIMARY KEY NOT NULL,
     receipt TEXT NOT NULL
 ) WITHOUT ROWID;
-CREATE TRIGGER entries_receipt_removed AFTER DELETE ON entries BEGIN
-    DELETE FROM receipts WHERE path = old.path;
-END;
+";
+
+/// The triggers versions 1 to 7 kept `totals` and `receipts` with; version 8 keeps them in
+/// code (`upsert`, `remove`), see `migrate_to_8`.
+const OLD_TRIGGERS: &str = "
+DROP TRIGGER IF EXISTS entries_added;
+DROP TRIGGER IF EXISTS entries_removed;
+DROP TRIGGER IF EXISTS entries_changed;
+DROP TRIGGER IF EXISTS entries_receipt_removed;
 ";
 
 /// Why the ledger could not be read or written. The hook turns it into a deny (or an ask,
@@ -654,6 +652,9 @@ fn connect(path: &Path) -> Result<Connection, LedgerError> {
     if version == 6 {
         version = migrate_to_7(&conn).map_err(|e| sql_error(path, e))?;
     }
+    if version == 7 {
+        version = migrate_to_8(&conn).map_err(|e| sql_error(path, e))?;
+    }
     if version != SCHEMA_VERSION {
         return Err(error(
             path,
@@ -756,6 +757,15 @@ fn migrate_to_6(conn: &Connection) -> rusqlite::Result<i64> {
 /// receipt is read first); a version-6 binary, which would not read this table, is kept out.
 fn migrate_to_7(conn: &Connection) -> rusqlite::Result<i64> {
     migrate(conn, 7, |c| c.execute_batch(RECEIPTS))
+}
+
+/// Version 7 → 8: the triggers go; the totals they kept stay as they are, right. Why: SQLite
+/// parses every trigger with the schema when a process opens the store, and codes them into
+/// every statement that changes a row, which a hook process prepares afresh: 0.1 M
+/// instructions of a chain's run step, 0.2-0.3 M of a Write (docs/PERFORMANCE.md). A
+/// version-7 binary, whose rows' removal relied on them, is kept out.
+fn migrate_to_8(conn: &Connection) -> rusqlite::Result<i64> {
+    migrate(conn, 8, |c| c.execute_batch(OLD_TRIGGERS))
 }
 
 /// Per-connection settings: no fsync per commit, no checkpoint when the process exits, and
@@ -1083,10 +1093,11 @@ pub(super) fn upsert(conn: &Connection, path: &Path, e: &LedgerEntry) -> Result<
     // A row already there had its bits set when it was first written (in its transaction):
     // an update (a receipt, a trimmed excerpt) has nothing new to note, and the filter's 16 KiB
     // need not be read. Asked under the write lock the caller holds, so it cannot go meanwhile.
-    let exists = conn
-        .prepare_cached("SELECT 1 FROM entries WHERE path = ?1")
-        .and_then(|mut s| s.exists(params![e.path]))
+    let before: Option<i64> = conn
+        .prepare_cached("SELECT excerpt_bytes FROM entries WHERE path = ?1")
+        .and_then(|mut s| s.query_row(params![e.path], |r| r.get(0)).optional())
         .map_err(|x| sql_error(path, x))?;
+    let exists = before.is_some();
     if !exists {
         note_key(conn, path, &e.path)?;
     }
@@ -1112,15 +1123,51 @@ pub(super) fn upsert(conn: &Connection, path: &Path, e: &LedgerEntry) -> Result<
         ])
     })
     .map_err(|x| sql_error(path, x))?;
+    add_to_totals(
+        conn,
+        path,
+        i64::from(!exists),
+        excerpt - before.unwrap_or(0),
+    )?;
     // The row now holds its entry whole (its receipt in the body, or none yet): a receipt
     // kept apart was an earlier write's. A new row has none (a removed row takes its receipt
-    // along, `RECEIPTS`).
+    // along, `remove`).
     if exists {
         conn.prepare_cached("DELETE FROM receipts WHERE path = ?1")
             .and_then(|mut s| s.execute([&e.path]))
             .map_err(|x| sql_error(path, x))?;
     }
     Ok(())
+}
+
+/// Keeps `totals` (what `enforce_bounds` reads) in step with a change of `entries` rows and
+/// excerpt bytes, in the caller's transaction; a change of neither writes nothing.
+fn add_to_totals(conn: &Connection, path: &Path, rows: i64, bytes: i64) -> Result<(), LedgerError> {
+    if rows == 0 && bytes == 0 {
+        return Ok(());
+    }
+    conn.prepare_cached(
+        "UPDATE totals SET entries = entries + ?1, excerpt_bytes = excerpt_bytes + ?2 WHERE id = 0",
+    )
+    .and_then(|mut s| s.execute(params![rows, bytes]))
+    .map_err(|x| sql_error(path, x))?;
+    Ok(())
+}
+
+/// Removes the row of `entry_path` and the receipt kept apart for it, and takes it out of
+/// the totals, in the caller's transaction. A path with no row changes nothing.
+fn remove(conn: &Connection, path: &Path, entry_path: &str) -> Result<(), LedgerError> {
+    let bytes: Option<i64> = conn
+        .prepare_cached("DELETE FROM entries WHERE path = ?1 RETURNING excerpt_bytes")
+        .and_then(|mut s| s.query_row([entry_path], |r| r.get(0)).optional())
+        .map_err(|x| sql_error(path, x))?;
+    let Some(bytes) = bytes else {
+        return Ok(());
+    };
+    conn.prepare_cached("DELETE FROM receipts WHERE path = ?1")
+        .and_then(|mut s| s.execute([entry_path]))
+        .map_err(|x| sql_error(path, x))?;
+    add_to_totals(conn, path, -1, -bytes)
 }
 
 /// The paths of the rows a call recorded that still wait for its receipt (by `tool_use_id`):
@@ -1231,9 +1278,7 @@ pub(super) fn write_back(
     }
     for k in base.entries.keys() {
         if !work.entries.contains_key(k) {
-            conn.prepare_cached("DELETE FROM entries WHERE path = ?1")
-                .and_then(|mut s| s.execute([k]))
-                .map_err(|x| sql_error(path, x))?;
+            remove(conn, path, k)?;
         }
     }
     Ok(())
@@ -1243,30 +1288,27 @@ pub(super) fn write_back(
 /// bytes (oldest excerpts dropped first, the entry keeps its hash and analysis). Reads the
 /// running totals, so a session within bounds costs one row.
 pub(super) fn enforce_bounds(conn: &Connection, path: &Path) -> Result<(), LedgerError> {
-    let (n, bytes): (i64, i64) = conn
-        .query_row(
-            "SELECT entries, excerpt_bytes FROM totals WHERE id = 0",
-            [],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .map_err(|e| sql_error(path, e))?;
+    let totals = || {
+        conn.prepare_cached("SELECT entries, excerpt_bytes FROM totals WHERE id = 0")
+            .and_then(|mut s| s.query_row([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))))
+            .map_err(|e| sql_error(path, e))
+    };
+    let (n, mut total) = totals()?;
     if n > MAX_ENTRIES as i64 {
-        conn.execute(
-            "DELETE FROM entries WHERE path IN
-               (SELECT path FROM entries ORDER BY written_at, path LIMIT ?1)",
-            [n - MAX_ENTRIES as i64],
-        )
+        let oldest: Vec<String> = (|| {
+            conn.prepare("SELECT path FROM entries ORDER BY written_at, path LIMIT ?1")?
+                .query_map([n - MAX_ENTRIES as i64], |r| r.get(0))?
+                .collect::<rusqlite::Result<_>>()
+        })()
         .map_err(|e| sql_error(path, e))?;
+        for p in &oldest {
+            remove(conn, path, p)?;
+        }
+        total = totals()?.1;
     }
-    let mut total: i64 = conn
-        .query_row("SELECT excerpt_bytes FROM totals WHERE id = 0", [], |r| {
-            r.get(0)
-        })
-        .map_err(|e| sql_error(path, e))?;
     if total <= EXCERPT_BUDGET as i64 {
         return Ok(());
     }
-    let _ = bytes;
     let oldest: Vec<Row> = (|| {
         let mut stmt = conn.prepare(concat!(
             "SELECT ",
@@ -1495,10 +1537,15 @@ mod tests {
         assert_eq!(read(), None);
         assert_eq!(store.attach_receipt("s", "t2", &receipt(2)).unwrap(), 1);
         assert_eq!(read(), Some(receipt(2)));
-        // Removed (the session's bounds, `enforce_bounds`): its receipt goes with it.
-        let c = Connection::open(store.file_for("s")).unwrap();
-        c.execute("DELETE FROM entries WHERE path = '/w/big.sh'", [])
+        // Removed (by a call, or the session's bounds, `enforce_bounds`): its receipt goes
+        // with it.
+        store
+            .update_keys("s", &["/w/big.sh".into()], |l| {
+                (l.entries.remove("/w/big.sh"), true)
+            })
             .unwrap();
+        let c = Connection::open(store.file_for("s")).unwrap();
+        assert_eq!(rows_in(&c, "entries"), 0);
         assert_eq!(rows_in(&c, "receipts"), 0);
     }
 
@@ -1516,10 +1563,8 @@ mod tests {
             [serde_json::to_string(&a).unwrap()],
         )
         .unwrap();
-        c.execute_batch(
-            "DROP TRIGGER entries_receipt_removed; DROP TABLE receipts; PRAGMA user_version = 6;",
-        )
-        .unwrap();
+        c.execute_batch("DROP TABLE receipts; PRAGMA user_version = 6;")
+            .unwrap();
         drop(c);
         assert_eq!(store.load("s").unwrap().entries["/a"].receipt, Some(old));
         let new = receipt(4);
@@ -1736,6 +1781,10 @@ mod tests {
             excerpt_bytes INTEGER NOT NULL
         );
         INSERT INTO totals VALUES (0, 0, 0);
+    ";
+
+    /// The triggers versions 1 to 7 kept the totals with (`OLD_TRIGGERS` drops them).
+    const TOTALS_TRIGGERS: &str = "
         CREATE TRIGGER entries_added AFTER INSERT ON entries BEGIN
             UPDATE totals SET entries = entries + 1, excerpt_bytes = excerpt_bytes + new.excerpt_bytes;
         END;
@@ -1754,6 +1803,7 @@ mod tests {
         fs::create_dir_all(file.parent().unwrap()).unwrap();
         let c = Connection::open(&file).unwrap();
         c.execute_batch(V2_ENTRIES).unwrap();
+        c.execute_batch(TOTALS_TRIGGERS).unwrap();
         if version == 2 {
             c.execute_batch(super::super::limits::SCHEMA).unwrap();
         }
@@ -1872,7 +1922,7 @@ mod tests {
             .map(|r| r.unwrap())
             .collect();
         let idx = c
-            .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'entries' AND sql IS NOT NULL ORDER BY name")
+            .prepare("SELECT type || ' ' || name FROM sqlite_master WHERE type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY name")
             .unwrap()
             .query_map([], |r| r.get(0))
             .unwrap()
@@ -1978,7 +2028,10 @@ mod tests {
         assert!(store.update("s", |_| ()).is_err());
         let (cols, idx) = columns_and_indexes(&file);
         assert!(!cols.iter().any(|c| c.starts_with("ext ")), "{cols:?}");
-        assert!(!idx.contains(&"entries_by_ext".to_string()), "{idx:?}");
+        assert!(
+            !idx.contains(&"index entries_by_ext".to_string()),
+            "{idx:?}"
+        );
         let c = Connection::open(&file).unwrap();
         assert_eq!(stored_version(&c), 2);
         assert_eq!(rows_in(&c, "entries"), 3);
@@ -2002,6 +2055,142 @@ mod tests {
         assert_eq!(all.entries.len(), crate::ledger::MAX_ENTRIES);
         assert!(!all.entries.contains_key("/f/00009"));
         assert!(all.entries.contains_key("/f/00010"));
+    }
+
+    /// The totals in the store (what `enforce_bounds` reads) and whether every receipt kept
+    /// apart has its row, against the rows themselves.
+    fn totals_against_rows(file: &Path) -> ((i64, i64), (i64, i64), i64) {
+        let c = Connection::open(file).unwrap();
+        let pair = |sql: &str| {
+            c.query_row(sql, [], |r| Ok((r.get(0)?, r.get(1)?)))
+                .unwrap()
+        };
+        let kept = pair("SELECT entries, excerpt_bytes FROM totals WHERE id = 0");
+        let rows = pair("SELECT count(*), ifnull(sum(excerpt_bytes), 0) FROM entries");
+        let orphans = c
+            .query_row(
+                "SELECT count(*) FROM receipts WHERE path NOT IN (SELECT path FROM entries)",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        (kept, rows, orphans)
+    }
+
+    /// The totals stay equal to the rows through every kind of change: new rows, rows written
+    /// again, receipts, a removal, and both bounds.
+    #[test]
+    fn the_running_totals_follow_every_change_of_the_rows() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path());
+        let file = store.file_for("s");
+        let check = |step: &str| {
+            let (kept, rows, orphans) = totals_against_rows(&file);
+            assert_eq!(kept, rows, "{step}");
+            assert_eq!(orphans, 0, "{step}");
+        };
+        let with_excerpt = |p: &str, id: &str, bytes: usize, at: u64| {
+            let mut e = entry(p, id);
+            e.excerpt = Some("x".repeat(bytes));
+            e.written_at = at;
+            e
+        };
+        let add = |l: &mut Ledger, e: LedgerEntry| {
+            l.entries.insert(e.path.clone(), e);
+        };
+        store
+            .update("s", |l| {
+                for i in 0..3 {
+                    add(
+                        l,
+                        with_excerpt(&format!("/k/{i}"), "t1", 100 * (i + 1), i as u64),
+                    );
+                }
+            })
+            .unwrap();
+        check("new rows");
+        assert_eq!(totals_against_rows(&file).0, (3, 600));
+        store
+            .update("s", |l| add(l, with_excerpt("/k/0", "t2", 7, 10)))
+            .unwrap();
+        check("a row written again");
+        assert_eq!(store.attach_receipt("s", "t1", &receipt(1)).unwrap(), 2);
+        check("receipts");
+        store
+            .update_keys("s", &["/k/1".into()], |l| (l.entries.remove("/k/1"), true))
+            .unwrap();
+        check("a row removed with its receipt");
+        // Over the excerpt budget: the oldest excerpts go, their rows stay.
+        let (n, bytes) = (110, 40_000);
+        assert!(n * bytes > EXCERPT_BUDGET);
+        store
+            .update("s", |l| {
+                for i in 0..n {
+                    add(
+                        l,
+                        with_excerpt(&format!("/big/{i:03}"), "t3", bytes, 100 + i as u64),
+                    );
+                }
+            })
+            .unwrap();
+        check("over the excerpt budget");
+        let all = store.load("s").unwrap();
+        assert!(all.entries["/big/000"].excerpt.is_none());
+        assert!(all.entries["/big/109"].excerpt.is_some());
+        // Over the row bound: the oldest rows go, `/k/2`'s receipt with it.
+        store
+            .update("s", |l| {
+                for i in 0..MAX_ENTRIES {
+                    add(
+                        l,
+                        with_excerpt(&format!("/n/{i:05}"), "t4", 0, 1000 + i as u64),
+                    );
+                }
+            })
+            .unwrap();
+        check("over the row bound");
+        let all = store.load("s").unwrap();
+        assert_eq!(all.entries.len(), MAX_ENTRIES);
+        assert!(!all.entries.contains_key("/k/2"));
+    }
+
+    /// A version-7 store loses the triggers that kept its totals, keeps the totals, and they
+    /// follow the rows from then on (triggers left in place would count every change twice).
+    #[test]
+    fn a_version_7_store_keeps_its_totals_in_code() {
+        let (_dir, store) = two_writes();
+        let file = store.file_for("s");
+        let c = Connection::open(&file).unwrap();
+        c.execute_batch(TOTALS_TRIGGERS).unwrap();
+        c.execute_batch(
+            "CREATE TRIGGER entries_receipt_removed AFTER DELETE ON entries BEGIN
+                 DELETE FROM receipts WHERE path = old.path;
+             END;
+             PRAGMA user_version = 7;",
+        )
+        .unwrap();
+        drop(c);
+        store
+            .update_keys("s", &["/a".into()], |l| {
+                assert!(l.entries.remove("/a").is_some());
+                l.entries.insert("/c".into(), entry("/c", "t3"));
+                l.entries.insert("/d".into(), entry("/d", "t3"));
+                ((), true)
+            })
+            .unwrap();
+        let (kept, rows, orphans) = totals_against_rows(&file);
+        assert_eq!((kept, orphans), (rows, 0));
+        assert_eq!(kept.0, 3);
+        let c = Connection::open(&file).unwrap();
+        assert_eq!(stored_version(&c), SCHEMA_VERSION);
+        let triggers: i64 = c
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'trigger'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(triggers, 0);
     }
 
     #[test]
