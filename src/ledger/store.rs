@@ -2193,6 +2193,28 @@ mod tests {
         assert_eq!(triggers, 0);
     }
 
+    /// The bundled SQLite is built without the extensions palisade does not use
+    /// (.cargo/config.toml): each registered itself with every connection a hook opened.
+    #[test]
+    fn the_bundled_sqlite_leaves_out_the_extensions_palisade_does_not_use() {
+        let c = Connection::open_in_memory().unwrap();
+        let used = |option: &str| -> bool {
+            c.query_row("SELECT sqlite_compileoption_used(?1)", [option], |r| {
+                r.get(0)
+            })
+            .unwrap()
+        };
+        for option in [
+            "ENABLE_FTS3",
+            "ENABLE_FTS5",
+            "ENABLE_RTREE",
+            "ENABLE_DBSTAT_VTAB",
+        ] {
+            assert!(!used(option), "{option}");
+        }
+        assert!(used("DEFAULT_MEMSTATUS=0"));
+    }
+
     #[test]
     fn session_ids_never_reach_the_path() {
         let store = LedgerStore::new(Path::new("/state"));
