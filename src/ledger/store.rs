@@ -655,6 +655,19 @@ fn connect(path: &Path) -> Result<Connection, LedgerError> {
     if version == 7 {
         version = migrate_to_8(&conn).map_err(|e| sql_error(path, e))?;
     }
+    // A later version's store is refused like a corrupt one (this version cannot keep what
+    // the later one keeps), but said as what it is: after a downgrade, the fix is the newer
+    // binary, or a fresh ledger.
+    if version > SCHEMA_VERSION {
+        return Err(error(
+            path,
+            format!(
+                "was written by a newer palisade (schema version {version}; this one reads \
+                 {SCHEMA_VERSION}); run that version, or remove it to start this session's \
+                 ledger afresh"
+            ),
+        ));
+    }
     if version != SCHEMA_VERSION {
         return Err(error(
             path,
@@ -2007,6 +2020,16 @@ mod tests {
         let e = store.read("s", &[], |_| ()).unwrap_err();
         let unknown = format!("schema version {}", SCHEMA_VERSION + 1);
         assert!(e.to_string().contains(&unknown), "{e}");
+        assert!(e.to_string().contains("newer palisade"), "{e}");
+        // One no version wrote is corrupt.
+        let c = Connection::open(store.file_for("s")).unwrap();
+        c.pragma_update(None, "user_version", 0).unwrap();
+        drop(c);
+        let e = store.read("s", &[], |_| ()).unwrap_err();
+        assert!(
+            e.to_string().contains("is corrupt (schema version 0"),
+            "{e}"
+        );
     }
 
     #[test]
