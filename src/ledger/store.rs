@@ -1146,10 +1146,16 @@ pub(super) fn upsert(conn: &Connection, path: &Path, e: &LedgerEntry) -> Result<
     // kept apart was an earlier write's. A new row has none (a removed row takes its receipt
     // along, `remove`).
     if exists {
-        conn.prepare_cached("DELETE FROM receipts WHERE path = ?1")
-            .and_then(|mut s| s.execute([&e.path]))
-            .map_err(|x| sql_error(path, x))?;
+        forget_receipt(conn, path, &e.path)?;
     }
+    Ok(())
+}
+
+/// Drops the receipt kept apart for the row of `entry_path`, if any (`RECEIPTS`).
+fn forget_receipt(conn: &Connection, path: &Path, entry_path: &str) -> Result<(), LedgerError> {
+    conn.prepare_cached("DELETE FROM receipts WHERE path = ?1")
+        .and_then(|mut s| s.execute([entry_path]))
+        .map_err(|x| sql_error(path, x))?;
     Ok(())
 }
 
@@ -1177,9 +1183,7 @@ fn remove(conn: &Connection, path: &Path, entry_path: &str) -> Result<(), Ledger
     let Some(bytes) = bytes else {
         return Ok(());
     };
-    conn.prepare_cached("DELETE FROM receipts WHERE path = ?1")
-        .and_then(|mut s| s.execute([entry_path]))
-        .map_err(|x| sql_error(path, x))?;
+    forget_receipt(conn, path, entry_path)?;
     add_to_totals(conn, path, -1, -bytes)
 }
 
