@@ -51,9 +51,10 @@ const MAX_WAL_BYTES: u64 = 1024 * 1024;
 /// key filter beside the store (`super::keyset`, `migrate_to_4`), 5 the exposure keys in it
 /// (`migrate_to_5`), 6 the latest exposure beside the store (`super::latest`, `migrate_to_6`),
 /// 7 the receipts apart from their rows (`RECEIPTS`, `migrate_to_7`), 8 the running totals
-/// kept by the code that changes rows, not by triggers (`migrate_to_8`); a store of an earlier
-/// version is migrated when it is opened.
-pub(super) const SCHEMA_VERSION: i64 = 8;
+/// kept by the code that changes rows, not by triggers (`migrate_to_8`), 9 the rows in a rowid
+/// table with the body last (`ENTRIES`, `migrate_to_9`); a store of an earlier version is
+/// migrated when it is opened.
+pub(super) const SCHEMA_VERSION: i64 = 9;
 /// Most passes of one step over a partial view (each pass fetches the rows the last one
 /// missed; chains are followed 4 deep, so a handful suffice).
 pub(super) const MAX_PASSES: usize = 8;
@@ -65,9 +66,17 @@ thread_local! {
 }
 
 /// The ledger's tables: its entries and the limit counters.
-const LEDGER_SCHEMA: &[&str] = &[SCHEMA, RECEIPTS, super::limits::SCHEMA];
+const LEDGER_SCHEMA: &[&str] = &[ENTRIES, TOTALS, RECEIPTS, super::limits::SCHEMA];
 
-const SCHEMA: &str = "
+/// The rows, one per written path, and their indexes (version 9, `migrate_to_9`).
+///
+/// A rowid table with the body last, not a `WITHOUT ROWID` table keyed by path: there, every
+/// seek by path compared the key with whole rows, and SQLite reads a row's whole payload,
+/// overflow pages and all, to compare it with a key. A body holds up to 32 KiB of excerpt, so
+/// each lookup read (and each write read again) the bodies its search passed. Here a seek by
+/// path goes through the key's own index; a body is read only by the query that asks for it.
+/// Each index ends with `path` so the queries that list paths read the index alone.
+const ENTRIES: &str = "
 CREATE TABLE entries(
     path TEXT PRIMARY KEY NOT NULL,
     name TEXT NOT NULL,
@@ -75,13 +84,17 @@ CREATE TABLE entries(
     pending_receipt INTEGER NOT NULL,
     written_at INTEGER NOT NULL,
     excerpt_bytes INTEGER NOT NULL,
-    body TEXT NOT NULL,
-    ext TEXT NOT NULL DEFAULT ''
-) WITHOUT ROWID;
-CREATE INDEX entries_by_name ON entries(name);
+    ext TEXT NOT NULL DEFAULT '',
+    body TEXT NOT NULL
+);
+CREATE INDEX entries_by_name ON entries(name, path);
 CREATE INDEX entries_by_ext ON entries(ext, path);
-CREATE INDEX entries_pending ON entries(tool_use_id) WHERE pending_receipt = 1;
+CREATE INDEX entries_pending ON entries(tool_use_id, path) WHERE pending_receipt = 1;
 CREATE INDEX entries_by_age ON entries(written_at, path);
+";
+
+/// The running totals `enforce_bounds` reads, kept by the code that changes rows.
+const TOTALS: &str = "
 CREATE TABLE totals(
     id INTEGER PRIMARY KEY CHECK (id = 0),
     entries INTEGER NOT NULL,
@@ -655,6 +668,9 @@ fn connect(path: &Path) -> Result<Connection, LedgerError> {
     if version == 7 {
         version = migrate_to_8(&conn).map_err(|e| sql_error(path, e))?;
     }
+    if version == 8 {
+        version = migrate_to_9(&conn).map_err(|e| sql_error(path, e))?;
+    }
     // A later version's store is refused like a corrupt one (this version cannot keep what
     // the later one keeps), but said as what it is: after a downgrade, the fix is the newer
     // binary, or a fresh ledger.
@@ -779,6 +795,29 @@ fn migrate_to_7(conn: &Connection) -> rusqlite::Result<i64> {
 /// version-7 binary, whose rows' removal relied on them, is kept out.
 fn migrate_to_8(conn: &Connection) -> rusqlite::Result<i64> {
     migrate(conn, 8, |c| c.execute_batch(OLD_TRIGGERS))
+}
+
+/// Version 8 → 9: the rows move to the table `ENTRIES` makes (why: there). The old table is
+/// renamed and its indexes dropped so the new ones take their names; the rows are copied
+/// as they are, so the totals and the receipts kept apart stay right. A version-8 binary,
+/// which would read the old indexes' plans, is kept out by the version.
+fn migrate_to_9(conn: &Connection) -> rusqlite::Result<i64> {
+    migrate(conn, 9, |c| {
+        c.execute_batch(
+            "ALTER TABLE entries RENAME TO entries_v8;
+             DROP INDEX entries_by_name;
+             DROP INDEX entries_by_ext;
+             DROP INDEX entries_pending;
+             DROP INDEX entries_by_age;",
+        )?;
+        c.execute_batch(ENTRIES)?;
+        c.execute_batch(
+            "INSERT INTO entries(path, name, tool_use_id, pending_receipt, written_at, excerpt_bytes, ext, body)
+             SELECT path, name, tool_use_id, pending_receipt, written_at, excerpt_bytes, ext, body
+             FROM entries_v8;
+             DROP TABLE entries_v8;",
+        )
+    })
 }
 
 /// Per-connection settings: no fsync per commit, no checkpoint when the process exits, and
@@ -1929,6 +1968,19 @@ mod tests {
             .unwrap()
     }
 
+    /// How the entries table and its indexes were made, as SQLite keeps it.
+    fn entries_sql(file: &Path) -> Vec<String> {
+        let c = Connection::open(file).unwrap();
+        c.prepare(
+            "SELECT ifnull(sql, name) FROM sqlite_master WHERE tbl_name = 'entries' ORDER BY name",
+        )
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(|r| r.unwrap())
+        .collect()
+    }
+
     fn columns_and_indexes(file: &Path) -> (Vec<String>, Vec<String>) {
         let c = Connection::open(file).unwrap();
         let cols = c
@@ -2004,6 +2056,10 @@ mod tests {
                 columns_and_indexes(&file),
                 columns_and_indexes(&made.file_for("s"))
             );
+            assert_eq!(entries_sql(&file), entries_sql(&made.file_for("s")));
+            let (kept, rows, orphans) = totals_against_rows(&file);
+            assert_eq!((kept, orphans), (rows, 0));
+            assert_eq!(kept.0, paths.len() as i64);
             // Written rows fill the column; the store keeps working as a new one does.
             store
                 .update("s", |l| {
@@ -2218,6 +2274,57 @@ mod tests {
             )
             .unwrap();
         assert_eq!(triggers, 0);
+    }
+
+    /// A seek by path reads the path's index and the row's own page, not the bodies of the
+    /// rows it passes. In version 8's `WITHOUT ROWID` table SQLite read each row it compared
+    /// with the key whole, up to 32 KiB of excerpt in overflow pages read past its cache, so
+    /// every lookup read again the bodies on its way (`ENTRIES`).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_lookup_by_path_reads_no_body() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path());
+        let big = "x = 1\n".repeat(5_000);
+        let paths: Vec<String> = (0..16).map(|i| format!("/p/f{i:02}.py")).collect();
+        store
+            .update("s", |l| {
+                for p in &paths {
+                    let mut e = LedgerEntry::written(p, Some("t"), "");
+                    e.excerpt = Some(big.clone());
+                    l.entries.insert(p.clone(), e);
+                }
+            })
+            .unwrap();
+        let c = Connection::open(store.file_for("s")).unwrap();
+        c.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+            .unwrap();
+        let mut seek = c
+            .prepare("SELECT excerpt_bytes FROM entries WHERE path = ?1")
+            .unwrap();
+        let mut lookups = || {
+            for p in &paths {
+                let n: i64 = seek.query_row([p], |r| r.get(0)).unwrap();
+                assert!(n > 20_000, "{p}: {n}");
+            }
+        };
+        // The first round reads the pages a seek needs into the connection's cache.
+        lookups();
+        let before = bytes_read_by_this_thread();
+        lookups();
+        let read = bytes_read_by_this_thread() - before;
+        assert!(read < 4096, "{read} bytes read by 16 lookups");
+    }
+
+    /// What this thread has read through system calls (`rchar`, Linux).
+    #[cfg(target_os = "linux")]
+    fn bytes_read_by_this_thread() -> u64 {
+        let io = fs::read_to_string("/proc/thread-self/io").unwrap();
+        io.lines()
+            .find_map(|l| l.strip_prefix("rchar: "))
+            .unwrap()
+            .parse()
+            .unwrap()
     }
 
     /// The bundled SQLite is built without the extensions palisade does not use
