@@ -284,7 +284,8 @@ fn judge(
     );
     protect_transcript(&mut scope, event);
     let store = match &p.record {
-        Record::Disk => LedgerStore::new(&p.locations.data_dir),
+        // The process's answer does not wait for a checkpoint's syncs (`main::settle_later`).
+        Record::Disk => LedgerStore::new(&p.locations.data_dir).checkpoints_deferred(),
         Record::Memory { ledger, .. } => ledger.clone(),
     };
     // A long call that will surely need its session's store has it opened on the second core

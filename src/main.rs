@@ -27,6 +27,9 @@ fn main() -> ExitCode {
     {
         crash::record();
     }
+    if std::env::args_os().nth(1).is_some_and(|a| a == SETTLE_ARG) {
+        return settle(std::env::args_os().nth(2).map(PathBuf::from));
+    }
     if is_hook {
         // One call per process: what path resolution finds on disk is looked up once.
         palisade::paths::remember_lookups();
@@ -256,7 +259,10 @@ fn run_hook() -> ExitCode {
         }
     }
     match write_answer(&answer) {
-        Ok(()) => ExitCode::from(answer.code as u8),
+        Ok(()) => {
+            settle_later();
+            ExitCode::from(answer.code as u8)
+        }
         Err(e) => {
             // An ask or allow that Claude Code never reads would be a silent pass: deny instead.
             let _ = writeln!(
@@ -264,6 +270,50 @@ fn run_hook() -> ExitCode {
                 "palisade: the answer could not be written to stdout ({e}), so the call is refused"
             );
             ExitCode::from(2)
+        }
+    }
+}
+
+/// The hidden first argument of the process that checkpoints a store for a hook call.
+const SETTLE_ARG: &str = "__settle-ledger";
+
+/// Hands the checkpoints this call's commits made due (`ledger::take_due_checkpoints`) to a
+/// process of their own, after the answer is written: the call ends without waiting for the
+/// syncs. The process gets no stdin, stdout or stderr (Claude Code waits for those to close)
+/// and a process group of its own (a signal to the hook's group does not stop it half-way,
+/// though that would lose nothing). If it cannot be started, the checkpoint runs here.
+fn settle_later() {
+    for store in palisade::ledger::take_due_checkpoints() {
+        use std::os::unix::process::CommandExt;
+        use std::process::{Command, Stdio};
+        let started = std::env::current_exe().and_then(|exe| {
+            Command::new(exe)
+                .arg(SETTLE_ARG)
+                .arg(&store)
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .process_group(0)
+                .spawn()
+        });
+        if started.is_err() {
+            let _ = palisade::ledger::checkpoint(&store);
+        }
+    }
+}
+
+/// `palisade __settle-ledger STORE`: checkpoints one session's store (`settle_later`). Exit 1,
+/// saying why on stderr, when the store cannot be opened.
+fn settle(store: Option<PathBuf>) -> ExitCode {
+    let Some(store) = store else {
+        eprintln!("palisade {SETTLE_ARG}: a store's path is needed");
+        return ExitCode::from(1);
+    };
+    match palisade::ledger::checkpoint(&store) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("palisade {SETTLE_ARG}: {e}");
+            ExitCode::from(1)
         }
     }
 }

@@ -901,3 +901,56 @@ fn a_quoted_heredoc_body_is_recorded_as_written_and_judged_when_run() {
     assert_eq!(d, "deny", "{r}");
     assert!(r.contains("setup.sh") && r.contains("rm-critical"), "{r}");
 }
+
+/// A Write whose commit fills the store's WAL answers without the checkpoint's syncs: a
+/// process of its own (`palisade __settle-ledger STORE`, started with no stdio, so nothing
+/// here waits on it) checkpoints the store and empties the WAL, and every row stays. That
+/// process opens nothing but a store.
+#[test]
+fn a_full_wal_is_settled_by_a_process_of_its_own() {
+    let env = env();
+    let wal_len =
+        |store: &Path| std::fs::metadata(format!("{}-wal", store.display())).map_or(0, |m| m.len());
+    let full = 32 + 64 * (4096 + 24);
+    let body: String = (0..150).map(|i| format!("print({i})\n")).collect();
+    let (mut written, mut crossed, mut last) = (0, false, 0);
+    while !crossed && written < 80 {
+        let path = env.project.join(format!("m{written}.py"));
+        let input = json!({"file_path": path, "content": body});
+        let (code, _, err) = hook(&env, &event(&env, "s", "PreToolUse", "Write", input));
+        assert_eq!(code, 0, "{err}");
+        written += 1;
+        let len = wal_len(&store_files(&env)[0]);
+        crossed = len >= full || len < last;
+        last = len;
+    }
+    assert!(crossed, "{written} writes never filled the WAL");
+    let store = store_files(&env).remove(0);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while wal_len(&store) != 0 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the WAL was never emptied"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let rows = ledger_file(&env)["entries"].as_object().unwrap().len();
+    assert_eq!(rows, written);
+    // Anything but a store is refused, untouched.
+    let notes = env.root.join("notes.txt");
+    std::fs::write(&notes, "x").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_palisade"))
+        .arg("__settle-ledger")
+        .arg(&notes)
+        .env("HOME", env.root.join("home/dev"))
+        .env("XDG_CONFIG_HOME", env.root.join("xdg/config"))
+        .env("XDG_DATA_HOME", env.root.join("xdg/data"))
+        .env("XDG_CACHE_HOME", env.root.join("xdg/cache"))
+        .env("XDG_STATE_HOME", env.root.join("xdg/state"))
+        .env("PALISADE_DATA_DIR", &env.data)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a session's store"));
+    assert_eq!(std::fs::read(&notes).unwrap(), b"x");
+}

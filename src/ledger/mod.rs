@@ -34,7 +34,7 @@ mod taint;
 pub use calls::{PreSeen, observe_post, observe_pre};
 use dirrun::DirRun;
 pub use session::{ExposureQuery, Opening, SessionChanges, SessionStore, SessionView};
-pub use store::{LedgerError, LedgerStore, read_file};
+pub use store::{LedgerError, LedgerStore, checkpoint, read_file, take_due_checkpoints};
 
 /// How many times this thread has opened a session's store (tests count a call's opens).
 #[cfg(test)]

@@ -10,7 +10,8 @@
 //!
 //! Durability: WAL with `synchronous=NORMAL` and no checkpoint when a connection closes, so a
 //! hook process never waits for `fsync`; the commit that brings the WAL to `WAL_AUTOCHECKPOINT`
-//! pages checkpoints it (and syncs) and then empties it (`settle_wal`). A crash of the process
+//! pages checkpoints it (and syncs) and then empties it (`settle_wal`), or in the hook notes it
+//! for a process of its own to do after the answer (`checkpoints_deferred`). A crash of the process
 //! loses nothing committed; a power loss or kernel crash can lose the last commits since the
 //! last checkpoint (never corrupts the store). See docs/AUDIT.md.
 //!
@@ -148,6 +149,9 @@ pub struct LedgerStore {
     dir: PathBuf,
     /// Set for a store that lives in memory only (`check`, `replay`): nothing touches disk.
     memory: Option<std::sync::Arc<Memory>>,
+    /// Whether a commit that fills the WAL leaves its checkpoint to the caller
+    /// (`checkpoints_deferred`).
+    defer_checkpoints: bool,
 }
 
 /// The in-memory databases of a memory-only store: one shared-cache SQLite database per
@@ -166,7 +170,18 @@ impl LedgerStore {
         LedgerStore {
             dir: data_dir.join("ledger"),
             memory: None,
+            defer_checkpoints: false,
         }
+    }
+
+    /// This store, whose commits that fill a WAL do not checkpoint it: they note the store in
+    /// `take_due_checkpoints`, for the caller to checkpoint once it has answered (the hook hands
+    /// it to a process of its own). Why: a checkpoint syncs the WAL and the database, 1-2 ms on
+    /// these machines, in one write call of four or five; the call that paid it was the slowest
+    /// of its kind (docs/PERFORMANCE.md).
+    pub fn checkpoints_deferred(mut self) -> LedgerStore {
+        self.defer_checkpoints = true;
+        self
     }
 
     /// A store that lives in memory only, empty, gone when the last clone is dropped: what
@@ -179,6 +194,7 @@ impl LedgerStore {
                 id: NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
                 keepers: Default::default(),
             })),
+            defer_checkpoints: false,
         }
     }
 
@@ -463,7 +479,7 @@ impl LedgerStore {
         match fs::symlink_metadata(&path) {
             Ok(m) => {
                 check_owned_file(&path, &m)?;
-                return connect(&path).map(Some);
+                return connect(&path, self.defer_checkpoints).map(Some);
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => return Err(error(&path, format!("could not be read ({e})"))),
@@ -505,7 +521,7 @@ impl LedgerStore {
         let m = fs::symlink_metadata(&path)
             .map_err(|e| error(&path, format!("could not be read ({e})")))?;
         check_owned_file(&path, &m)?;
-        connect(&path).map(Some)
+        connect(&path, self.defer_checkpoints).map(Some)
     }
 
     /// Removes ledgers (and their side files) of sessions not written for `STALE_AFTER`.
@@ -558,7 +574,7 @@ pub fn read_file(path: &Path) -> Result<Ledger, LedgerError> {
     let m =
         fs::symlink_metadata(path).map_err(|e| error(path, format!("could not be read ({e})")))?;
     check_owned_file(path, &m)?;
-    read_all(&connect(path)?, path)
+    read_all(&connect(path, false)?, path)
 }
 
 /// Every row of an open store, parsed.
@@ -633,8 +649,8 @@ pub(super) fn check_owned_file(path: &Path, m: &fs::Metadata) -> Result<(), Ledg
     Ok(())
 }
 
-/// Opens a store, migrating one of an earlier version.
-fn connect(path: &Path) -> Result<Connection, LedgerError> {
+/// Opens a store, migrating one of an earlier version; `defer`: see `checkpoints_deferred`.
+fn connect(path: &Path, defer: bool) -> Result<Connection, LedgerError> {
     let conn = Connection::open_with_flags(
         path,
         OpenFlags::SQLITE_OPEN_READ_WRITE
@@ -693,7 +709,7 @@ fn connect(path: &Path) -> Result<Connection, LedgerError> {
             ),
         ));
     }
-    tune(&conn).map_err(|e| sql_error(path, e))?;
+    tune(&conn, defer).map_err(|e| sql_error(path, e))?;
     // The bench's 10,000-call session showed a WAL that grew past 100 MB (auto-checkpoints
     // never brought it back) and calls that slowed with it. A WAL over 1 MiB is checkpointed
     // and truncated here, best effort (a failure leaves the WAL as it is, which loses nothing).
@@ -821,13 +837,21 @@ fn migrate_to_9(conn: &Connection) -> rusqlite::Result<i64> {
 }
 
 /// Per-connection settings: no fsync per commit, no checkpoint when the process exits, and
-/// `settle_wal` after each commit in place of SQLite's own autocheckpoint.
-fn tune(conn: &Connection) -> rusqlite::Result<()> {
+/// `settle_wal` after each commit in place of SQLite's own autocheckpoint (with `defer`, its
+/// note that a checkpoint is due).
+fn tune(conn: &Connection, defer: bool) -> rusqlite::Result<()> {
     conn.pragma_update(None, "synchronous", "NORMAL")?;
+    // The hook's argument says which of the two it does: any non-null pointer defers (it is
+    // never read through).
+    let mode = if defer {
+        std::ptr::NonNull::<std::ffi::c_void>::dangling().as_ptr()
+    } else {
+        std::ptr::null_mut()
+    };
     // SAFETY: the handle is this open connection's; the callback keeps no pointer beyond its
     // call and is replaced or dropped with the connection (SQLite owns the registration).
     unsafe {
-        rusqlite::ffi::sqlite3_wal_hook(conn.handle(), Some(settle_wal), std::ptr::null_mut());
+        rusqlite::ffi::sqlite3_wal_hook(conn.handle(), Some(settle_wal), mode);
     }
     conn.set_db_config(
         rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
@@ -836,18 +860,56 @@ fn tune(conn: &Connection) -> rusqlite::Result<()> {
     Ok(())
 }
 
+/// The stores whose WAL a commit of this process filled while checkpoints were deferred
+/// (`checkpoints_deferred`), each once.
+static DUE_CHECKPOINTS: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// Takes the stores a deferred checkpoint is due for (see `checkpoints_deferred`).
+pub fn take_due_checkpoints() -> Vec<PathBuf> {
+    std::mem::take(&mut *DUE_CHECKPOINTS.lock().unwrap_or_else(|e| e.into_inner()))
+}
+
+/// Checkpoints the store at `path` and empties its WAL, as a commit that fills the WAL does
+/// when checkpoints are not deferred (`settle_wal`); what the hook's deferred checkpoints run.
+/// Only a regular file of this user's named like a store is opened, never created or
+/// migrated; a store another process is writing is left for a later commit (that loses
+/// nothing: the WAL is part of the store).
+pub fn checkpoint(path: &Path) -> Result<(), LedgerError> {
+    let m =
+        fs::symlink_metadata(path).map_err(|e| error(path, format!("could not be read ({e})")))?;
+    check_owned_file(path, &m)?;
+    if path.extension().is_none_or(|x| x != "db") {
+        return Err(error(path, "is not a session's store".into()));
+    }
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX
+            | OpenFlags::SQLITE_OPEN_NOFOLLOW,
+    )
+    .map_err(|e| sql_error(path, e))?;
+    conn.busy_timeout(BUSY_TIMEOUT)
+        .map_err(|e| sql_error(path, e))?;
+    conn.pragma_update(None, "synchronous", "NORMAL")
+        .map_err(|e| sql_error(path, e))?;
+    // Closing leaves the emptied WAL file (and the WAL index) in place for the next call, as
+    // a hook's own connection does (`tune`), instead of removing them for it to make again.
+    conn.set_db_config(
+        rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
+        true,
+    )
+    .map_err(|e| sql_error(path, e))?;
+    // SAFETY: the handle is this open connection's, "main" a NUL-terminated schema name.
+    unsafe { settle(conn.handle(), c"main".as_ptr()) };
+    Ok(())
+}
+
 /// Runs after every commit to a WAL (SQLite's wal hook): once the WAL holds
-/// `WAL_AUTOCHECKPOINT` pages, copies it into the database, syncing both, as SQLite's own
-/// autocheckpoint does (never waiting: a checkpoint that finds a writer or an old reader leaves
-/// the rest to a later commit); and when all of it is in the database, empties the WAL file.
-///
-/// Why empty it: every hook process is the first connection of its store, so SQLite rebuilds
-/// the WAL index from every frame in the WAL file, checkpointed or not. A WAL left full after
-/// its checkpoint was read back and checksummed by every later call until the next write
-/// reset it (up to 1 MiB a call). Emptying a WAL whose frames are all in the database syncs
-/// nothing and loses nothing. Always `SQLITE_OK`: the commit has happened whatever this does.
+/// `WAL_AUTOCHECKPOINT` pages, `settle`s it, or with checkpoints deferred (a non-null `mode`,
+/// `tune`) notes the store in `DUE_CHECKPOINTS`. Always `SQLITE_OK`: the commit has happened
+/// whatever this does.
 unsafe extern "C" fn settle_wal(
-    _: *mut std::ffi::c_void,
+    mode: *mut std::ffi::c_void,
     db: *mut rusqlite::ffi::sqlite3,
     name: *const std::ffi::c_char,
     pages: std::ffi::c_int,
@@ -856,8 +918,43 @@ unsafe extern "C" fn settle_wal(
     if pages < WAL_AUTOCHECKPOINT {
         return ffi::SQLITE_OK;
     }
+    if mode.is_null() {
+        // SAFETY: `db` and `name` are what SQLite passed to its wal hook, valid for this call.
+        unsafe { settle(db, name) };
+        return ffi::SQLITE_OK;
+    }
+    // SAFETY: as above; SQLite's file name of an attached database is NUL-terminated text
+    // that lives as long as the connection, copied here before the call returns.
+    let file = unsafe { ffi::sqlite3_db_filename(db, name) };
+    if !file.is_null() {
+        use std::os::unix::ffi::OsStrExt;
+        // SAFETY: non-null, NUL-terminated (above).
+        let bytes = unsafe { std::ffi::CStr::from_ptr(file) }.to_bytes();
+        let path = PathBuf::from(std::ffi::OsStr::from_bytes(bytes));
+        let mut due = DUE_CHECKPOINTS.lock().unwrap_or_else(|e| e.into_inner());
+        if !due.contains(&path) {
+            due.push(path);
+        }
+    }
+    ffi::SQLITE_OK
+}
+
+/// Copies the WAL into the database, syncing both, as SQLite's own autocheckpoint does (never
+/// waiting: a checkpoint that finds a writer or an old reader leaves the rest to a later
+/// commit); and when all of it is in the database, empties the WAL file.
+///
+/// Why empty it: every hook process is the first connection of its store, so SQLite rebuilds
+/// the WAL index from every frame in the WAL file, checkpointed or not. A WAL left full after
+/// its checkpoint was read back and checksummed by every later call until the next write
+/// reset it (up to 1 MiB a call). Emptying a WAL whose frames are all in the database syncs
+/// nothing and loses nothing.
+///
+/// # Safety
+/// `db` is an open connection and `name` one of its schema names, NUL-terminated.
+unsafe fn settle(db: *mut rusqlite::ffi::sqlite3, name: *const std::ffi::c_char) {
+    use rusqlite::ffi;
     let (mut log, mut done) = (0, 0);
-    // SAFETY: `db` and `name` are what SQLite passed to its wal hook, valid for this call.
+    // SAFETY: the caller's promise.
     unsafe {
         let copied = ffi::sqlite3_wal_checkpoint_v2(
             db,
@@ -880,7 +977,6 @@ unsafe extern "C" fn settle_wal(
             ffi::sqlite3_busy_timeout(db, BUSY_TIMEOUT.as_millis() as std::ffi::c_int);
         }
     }
-    ffi::SQLITE_OK
 }
 
 /// Makes a store whole in a temp file (schema, migrated entries, WAL mode), synced once, then
@@ -1475,6 +1571,64 @@ mod tests {
         assert!(most < WAL_AUTOCHECKPOINT as u64 + 64, "{most} frames");
         let l = store.load("s").unwrap();
         assert_eq!(l.entries.len(), 400);
+    }
+
+    /// With checkpoints deferred, the commit that fills the WAL checkpoints nothing and notes
+    /// its store, once; `checkpoint` then empties the WAL and every row stays. `checkpoint`
+    /// opens only a store: not a symlink to one, nor a file not named like one.
+    #[test]
+    fn a_deferred_checkpoint_is_noted_and_run_later() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = LedgerStore::new(dir.path()).checkpoints_deferred();
+        let file = store.file_for("s");
+        let wal = PathBuf::from(format!("{}-wal", file.display()));
+        let frames = || fs::metadata(&wal).map_or(0, |m| m.len()).saturating_sub(32) / (4096 + 24);
+        let mine = || {
+            take_due_checkpoints()
+                .into_iter()
+                .filter(|p| p.starts_with(dir.path()))
+                .collect::<Vec<_>>()
+        };
+        for i in 0..200 {
+            let p = format!("/w/{i}");
+            store
+                .update("s", |l| {
+                    l.entries.insert(p.clone(), entry(&p, &format!("t{i}")));
+                })
+                .unwrap();
+            if frames() >= WAL_AUTOCHECKPOINT as u64 + 8 {
+                break;
+            }
+        }
+        assert!(frames() >= WAL_AUTOCHECKPOINT as u64, "{} frames", frames());
+        // Noted once, by its real name, though several commits found the WAL full.
+        let due = mine();
+        assert_eq!(due, vec![fs::canonicalize(&file).unwrap()]);
+        checkpoint(&due[0]).unwrap();
+        assert_eq!(fs::metadata(&wal).unwrap().len(), 0, "the WAL is emptied");
+        let rows = store.load("s").unwrap().entries.len();
+        assert!(rows > 8, "{rows}");
+        // Not deferred: the commit that fills the WAL settles it itself and notes nothing.
+        let plain = LedgerStore::new(dir.path());
+        for i in 0..200 {
+            let p = format!("/x/{i}");
+            plain
+                .update("s", |l| {
+                    l.entries.insert(p.clone(), entry(&p, "t"));
+                })
+                .unwrap();
+        }
+        assert!(mine().is_empty());
+        assert!(frames() < WAL_AUTOCHECKPOINT as u64 + 64);
+        // Only a store is opened.
+        let link = dir.path().join("link.db");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        assert!(checkpoint(&link).is_err());
+        let other = dir.path().join("notes.txt");
+        fs::write(&other, "x").unwrap();
+        let e = checkpoint(&other).unwrap_err();
+        assert!(e.to_string().contains("not a session's store"), "{e}");
+        assert_eq!(fs::read(&other).unwrap(), b"x");
     }
 
     /// The key filter is read only for a row the store does not hold yet: a receipt attached
