@@ -926,8 +926,9 @@ fn a_full_wal_is_settled_by_a_process_of_its_own() {
     }
     assert!(crossed, "{written} writes never filled the WAL");
     let store = store_files(&env).remove(0);
+    // Emptied, then restarted with one page (the settling process syncs its header).
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    while wal_len(&store) != 0 {
+    while wal_len(&store) > 32 + 4096 + 24 {
         assert!(
             std::time::Instant::now() < deadline,
             "the WAL was never emptied"
