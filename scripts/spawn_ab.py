@@ -6,7 +6,7 @@ Usage: scripts/spawn_ab.py EVENT.json ROUNDS LABEL=[DATA_DIR]:COMMAND...
   LABEL=DIR:cmd args   runs `cmd args` with PALISADE_DATA_DIR=DIR (empty DIR: unchanged)
 Example (docs/PERFORMANCE.md, "Measured again, interleaved"):
   scripts/spawn_ab.py event.json 400 cat=:cat wal=/tmp/a:"palisade hook" ck=/tmp/b:"palisade hook"
-Prints the median and quartiles of each configuration's wall time, and the median CPU time
+Prints the median, quartiles, p90 and p99 of each configuration's wall time, and the median CPU time
 (user + system, from wait4, then each of them and the minor page faults) of the process (the
 kernel splits the time between user and system by tick samples, so for a process of a few
 milliseconds the split is read over many rounds, and a median of 0 means most rounds had no
@@ -57,6 +57,7 @@ def main():
         q = len(t) // 4
         print(f"{label:12} median {1e3 * statistics.median(t):.3f} ms  "
               f"p25 {1e3 * t[q]:.3f}  p75 {1e3 * t[3 * q]:.3f}  "
+              f"p90 {1e3 * t[len(t) * 9 // 10]:.3f}  p99 {1e3 * t[len(t) * 99 // 100]:.3f}  "
               f"cpu {1e3 * statistics.median(cpu[label]):.3f} ms  "
               f"(user {1e3 * statistics.median(u for u, _, _ in split[label]):.3f}, "
               f"sys {1e3 * statistics.median(s for _, s, _ in split[label]):.3f}, "

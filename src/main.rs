@@ -309,6 +309,20 @@ fn settle(store: Option<PathBuf>) -> ExitCode {
         eprintln!("palisade {SETTLE_ARG}: a store's path is needed");
         return ExitCode::from(1);
     };
+    // Only a store of this state directory: the command is palisade's own, not a way to
+    // write to other databases.
+    let ledgers = Locations::from_env().data_dir.join("ledger");
+    let inside = std::fs::canonicalize(&ledgers).is_ok_and(|dir| {
+        std::fs::canonicalize(&store).is_ok_and(|s| s.parent() == Some(dir.as_path()))
+    });
+    if !inside {
+        eprintln!(
+            "palisade {SETTLE_ARG}: {} is not a session's store in {}",
+            store.display(),
+            ledgers.display()
+        );
+        return ExitCode::from(1);
+    }
     match palisade::ledger::checkpoint(&store) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -937,12 +937,37 @@ fn a_full_wal_is_settled_by_a_process_of_its_own() {
     }
     let rows = ledger_file(&env)["entries"].as_object().unwrap().len();
     assert_eq!(rows, written);
-    // Anything but a store is refused, untouched.
-    let notes = env.root.join("notes.txt");
+    // Anything but a store of this state directory is refused, untouched: a file beside the
+    // stores, a database elsewhere.
+    let notes = env.data.join("ledger/notes.txt");
     std::fs::write(&notes, "x").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_palisade"))
+    let elsewhere = env.root.join("other.db");
+    std::fs::copy(&store, &elsewhere).unwrap();
+    for (file, why) in [
+        (&notes, "not a session's store"),
+        (&elsewhere, "is not a session's store in"),
+    ] {
+        let out = settle_command(&env, file);
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(why),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    assert_eq!(std::fs::read(&notes).unwrap(), b"x");
+    assert_eq!(
+        std::fs::read(&elsewhere).unwrap(),
+        std::fs::read(&store).unwrap()
+    );
+    assert!(settle_command(&env, &store).status.success());
+}
+
+/// `palisade __settle-ledger FILE` in the test's state directory.
+fn settle_command(env: &Env, file: &Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_palisade"))
         .arg("__settle-ledger")
-        .arg(&notes)
+        .arg(file)
         .env("HOME", env.root.join("home/dev"))
         .env("XDG_CONFIG_HOME", env.root.join("xdg/config"))
         .env("XDG_DATA_HOME", env.root.join("xdg/data"))
@@ -950,8 +975,5 @@ fn a_full_wal_is_settled_by_a_process_of_its_own() {
         .env("XDG_STATE_HOME", env.root.join("xdg/state"))
         .env("PALISADE_DATA_DIR", &env.data)
         .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not a session's store"));
-    assert_eq!(std::fs::read(&notes).unwrap(), b"x");
+        .unwrap()
 }
