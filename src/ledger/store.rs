@@ -43,7 +43,8 @@ pub const MAX_LEDGER_BYTES: u64 = 64 * 1024 * 1024;
 /// How long a call waits for another process's write to finish: well under the hook's 10 s
 /// deadline, so a stuck writer turns into a reported ledger error, not a deadline kill.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(4);
-/// WAL pages before a commit checkpoints (and syncs) them: the rare call that pays it.
+/// WAL pages before a commit checkpoints them, syncing, or in the hook makes that checkpoint
+/// due for a process of its own (`LedgerStore::checkpoints_deferred`).
 const WAL_AUTOCHECKPOINT: i32 = 64;
 /// A WAL larger than this is checkpointed and truncated by the next call that opens the store.
 const MAX_WAL_BYTES: u64 = 1024 * 1024;
