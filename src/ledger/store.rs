@@ -650,8 +650,9 @@ pub(super) fn check_owned_file(path: &Path, m: &fs::Metadata) -> Result<(), Ledg
     Ok(())
 }
 
-/// Opens a store, migrating one of an earlier version; `defer`: see `checkpoints_deferred`.
-fn connect(path: &Path, defer: bool) -> Result<Connection, LedgerError> {
+/// Opens an existing store as it is (no link followed, none created), waiting for another
+/// process's write up to `BUSY_TIMEOUT`.
+fn open_existing(path: &Path) -> Result<Connection, LedgerError> {
     let conn = Connection::open_with_flags(
         path,
         OpenFlags::SQLITE_OPEN_READ_WRITE
@@ -661,6 +662,12 @@ fn connect(path: &Path, defer: bool) -> Result<Connection, LedgerError> {
     .map_err(|e| sql_error(path, e))?;
     conn.busy_timeout(BUSY_TIMEOUT)
         .map_err(|e| sql_error(path, e))?;
+    Ok(conn)
+}
+
+/// Opens a store, migrating one of an earlier version; `defer`: see `checkpoints_deferred`.
+fn connect(path: &Path, defer: bool) -> Result<Connection, LedgerError> {
+    let conn = open_existing(path)?;
     let mut version: i64 = conn
         .pragma_query_value(None, "user_version", |r| r.get(0))
         .map_err(|e| sql_error(path, e))?;
@@ -882,15 +889,7 @@ pub fn checkpoint(path: &Path) -> Result<(), LedgerError> {
     if path.extension().is_none_or(|x| x != "db") {
         return Err(error(path, "is not a session's store".into()));
     }
-    let conn = Connection::open_with_flags(
-        path,
-        OpenFlags::SQLITE_OPEN_READ_WRITE
-            | OpenFlags::SQLITE_OPEN_NO_MUTEX
-            | OpenFlags::SQLITE_OPEN_NOFOLLOW,
-    )
-    .map_err(|e| sql_error(path, e))?;
-    conn.busy_timeout(BUSY_TIMEOUT)
-        .map_err(|e| sql_error(path, e))?;
+    let conn = open_existing(path)?;
     conn.pragma_update(None, "synchronous", "NORMAL")
         .map_err(|e| sql_error(path, e))?;
     // Closing leaves the emptied WAL file (and the WAL index) in place for the next call, as
