@@ -252,6 +252,9 @@ fn run_hook() -> ExitCode {
         }
         Err(e) => HookAnswer::failure(&format!("could not read the hook input: {e}")),
     };
+    // Before the answer is claimed, so a failure here still ends in the deny path; Claude Code
+    // waits for the process to exit either way, so the answer is not later for it.
+    settle_later();
     if !claim() {
         // The deadline, a signal or a panic answered first and is ending the process with exit 2.
         loop {
@@ -259,10 +262,7 @@ fn run_hook() -> ExitCode {
         }
     }
     match write_answer(&answer) {
-        Ok(()) => {
-            settle_later();
-            ExitCode::from(answer.code as u8)
-        }
+        Ok(()) => ExitCode::from(answer.code as u8),
         Err(e) => {
             // An ask or allow that Claude Code never reads would be a silent pass: deny instead.
             let _ = writeln!(
@@ -278,7 +278,7 @@ fn run_hook() -> ExitCode {
 const SETTLE_ARG: &str = "__settle-ledger";
 
 /// Hands the checkpoints this call's commits made due (`ledger::take_due_checkpoints`) to a
-/// process of their own, after the answer is written: the call ends without waiting for the
+/// process of their own, once the answer is decided: the call ends without waiting for the
 /// syncs. The process gets no stdin, stdout or stderr (Claude Code waits for those to close)
 /// and a process group of its own (a signal to the hook's group does not stop it half-way,
 /// though that would lose nothing). If it cannot be started, the checkpoint runs here.
