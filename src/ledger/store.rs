@@ -547,7 +547,7 @@ impl LedgerStore {
                 continue;
             }
             // A WAL holds the latest writes; the session is stale only if both are old.
-            let wal = PathBuf::from(format!("{}-wal", path.display()));
+            let wal = wal_of(&path);
             let stale = age(&path).is_some_and(|a| a > STALE_AFTER)
                 && age(&wal).is_none_or(|a| a > STALE_AFTER);
             if stale && fs::remove_file(&path).is_ok() {
@@ -650,6 +650,11 @@ pub(super) fn check_owned_file(path: &Path, m: &fs::Metadata) -> Result<(), Ledg
     Ok(())
 }
 
+/// The WAL file beside the store `db` (SQLite names it so).
+fn wal_of(db: &Path) -> PathBuf {
+    PathBuf::from(format!("{}-wal", db.display()))
+}
+
 /// Opens an existing store as it is (no link followed, none created), waiting for another
 /// process's write up to `BUSY_TIMEOUT`.
 fn open_existing(path: &Path) -> Result<Connection, LedgerError> {
@@ -721,7 +726,7 @@ fn connect(path: &Path, defer: bool) -> Result<Connection, LedgerError> {
     // The bench's 10,000-call session showed a WAL that grew past 100 MB (auto-checkpoints
     // never brought it back) and calls that slowed with it. A WAL over 1 MiB is checkpointed
     // and truncated here, best effort (a failure leaves the WAL as it is, which loses nothing).
-    let wal = PathBuf::from(format!("{}-wal", path.display()));
+    let wal = wal_of(path);
     if fs::metadata(&wal).is_ok_and(|m| m.len() > MAX_WAL_BYTES) {
         let _ = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
     }
@@ -890,18 +895,13 @@ pub fn checkpoint(path: &Path) -> Result<(), LedgerError> {
         return Err(error(path, "is not a session's store".into()));
     }
     let conn = open_existing(path)?;
-    conn.pragma_update(None, "synchronous", "NORMAL")
-        .map_err(|e| sql_error(path, e))?;
-    // Closing leaves the emptied WAL file (and the WAL index) in place for the next call, as
-    // a hook's own connection does (`tune`), instead of removing them for it to make again.
-    conn.set_db_config(
-        rusqlite::config::DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE,
-        true,
-    )
-    .map_err(|e| sql_error(path, e))?;
+    // A hook's own settings: closing then leaves the emptied WAL file (and the WAL index) in
+    // place for the next call instead of removing them for it to make again, and the one page
+    // written below is far under the checkpoint's threshold.
+    tune(&conn, false).map_err(|e| sql_error(path, e))?;
     // SAFETY: the handle is this open connection's, "main" a NUL-terminated schema name.
     unsafe { settle(conn.handle(), c"main".as_ptr()) };
-    let wal = PathBuf::from(format!("{}-wal", path.display()));
+    let wal = wal_of(path);
     if fs::metadata(&wal).is_ok_and(|m| m.len() == 0) {
         // The first frame written to an empty WAL syncs the WAL's header: written here, that
         // sync is this process's, not the next hook call's. The smallest change that writes a
@@ -1564,7 +1564,7 @@ mod tests {
     fn a_checkpointed_wal_is_emptied_and_keeps_every_row() {
         let dir = tempfile::tempdir().unwrap();
         let store = LedgerStore::new(dir.path());
-        let wal = PathBuf::from(format!("{}-wal", store.file_for("s").display()));
+        let wal = wal_of(&store.file_for("s"));
         let frames = |len: u64| len.saturating_sub(32) / (4096 + 24);
         let (mut most, mut emptied) = (0, false);
         for i in 0..400 {
@@ -1594,7 +1594,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = LedgerStore::new(dir.path()).checkpoints_deferred();
         let file = store.file_for("s");
-        let wal = PathBuf::from(format!("{}-wal", file.display()));
+        let wal = wal_of(&file);
         let frames = || fs::metadata(&wal).map_or(0, |m| m.len()).saturating_sub(32) / (4096 + 24);
         let mine = || {
             take_due_checkpoints()
@@ -1719,7 +1719,7 @@ mod tests {
     fn a_receipt_is_kept_apart_and_leaves_its_row_as_written() {
         let dir = tempfile::tempdir().unwrap();
         let store = LedgerStore::new(dir.path());
-        let wal = PathBuf::from(format!("{}-wal", store.file_for("s").display()));
+        let wal = wal_of(&store.file_for("s"));
         let frames = || fs::metadata(&wal).map_or(0, |m| m.len().saturating_sub(32) / (4096 + 24));
         let big = |id: &str| {
             let mut e = entry("/w/big.sh", id);
@@ -2555,7 +2555,7 @@ mod tests {
         let old = store.file_for("old");
         let long_ago =
             std::time::SystemTime::now() - STALE_AFTER - std::time::Duration::from_secs(60);
-        for f in [old.clone(), PathBuf::from(format!("{}-wal", old.display()))] {
+        for f in [old.clone(), wal_of(&old)] {
             if f.exists() {
                 File::options()
                     .write(true)
