@@ -18,7 +18,8 @@
 use aho_corasick::AhoCorasick;
 use regex::{Captures, Match, Regex, Replacer};
 use std::borrow::Cow;
-use std::sync::{LazyLock, Mutex, OnceLock};
+use std::cell::RefCell;
+use std::sync::{Arc, LazyLock, Mutex, OnceLock};
 
 /// The pattern with its word classes and boundaries on ASCII (`\w` as `[0-9A-Za-z_]`, `\b`
 /// as `(?-u:\b)`): Unicode's are automata of hundreds of ranges, whose compilation was most of
@@ -136,7 +137,7 @@ impl Pattern {
 /// against one text share one pass over it. A text is looked up by its whole content (a
 /// comparison is a fraction of a pass), so a found set is never taken for another text's.
 struct LongTexts {
-    texts: Vec<(String, Vec<bool>)>,
+    texts: Vec<(String, Arc<Vec<bool>>)>,
 }
 
 /// How many long texts are remembered (the original, its home-substituted form and a spare).
@@ -158,13 +159,61 @@ static LITERALS: LazyLock<(Vec<&'static str>, Option<AhoCorasick>)> = LazyLock::
 
 static LONG_TEXTS: Mutex<LongTexts> = Mutex::new(LongTexts { texts: Vec::new() });
 
+/// A long text being scanned (`with_long_text`): its address and length, and its literals.
+struct Scanned {
+    at: (usize, usize),
+    found: Arc<Vec<bool>>,
+}
+
+thread_local! {
+    /// The long texts this thread is scanning.
+    static SCANNING: RefCell<Vec<Scanned>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Runs `scan` with `text`'s literals found before it, so each pattern matched against `text`
+/// meanwhile finds them by the text's address and length, not by comparing a long text with
+/// the remembered ones once a pattern (for a 1 MB `Write`, a twentieth of its time). That is
+/// exact while `text` is borrowed: no other text can then be at its address.
+pub(super) fn with_long_text<R>(text: &str, scan: impl FnOnce() -> R) -> R {
+    if text.len() <= GATE_MAX_BYTES || scanning(text).is_some() {
+        return scan();
+    }
+    let Some(found) = LongTexts::found(text) else {
+        return scan();
+    };
+    /// Takes the text off the list however `scan` ends, unwinding included.
+    struct Done;
+    impl Drop for Done {
+        fn drop(&mut self) {
+            SCANNING.with(|s| s.borrow_mut().pop());
+        }
+    }
+    SCANNING.with(|s| {
+        s.borrow_mut().push(Scanned {
+            at: (text.as_ptr() as usize, text.len()),
+            found,
+        })
+    });
+    let _done = Done;
+    scan()
+}
+
+/// The literals of `text` when this thread is scanning it (`with_long_text`).
+fn scanning(text: &str) -> Option<Arc<Vec<bool>>> {
+    let at = (text.as_ptr() as usize, text.len());
+    SCANNING.with(|s| {
+        s.borrow()
+            .iter()
+            .find(|s| s.at == at)
+            .map(|s| Arc::clone(&s.found))
+    })
+}
+
 impl LongTexts {
     /// Whether `text` holds one of `needles`; true when that cannot be told cheaply (a
     /// literal not in the table, no searcher), which compiles the pattern: never a miss.
     fn any_in(text: &str, needles: &[String]) -> bool {
-        let (all, Some(search)) = &*LITERALS else {
-            return true;
-        };
+        let all = &LITERALS.0;
         let mut ids = Vec::with_capacity(needles.len());
         for n in needles {
             match all.binary_search(&n.as_str()) {
@@ -172,22 +221,34 @@ impl LongTexts {
                 Err(_) => return true,
             }
         }
-        let mut cache = LONG_TEXTS.lock().unwrap_or_else(|e| e.into_inner());
-        let found = match cache.texts.iter().position(|(t, _)| t == text) {
-            Some(i) => &cache.texts[i].1,
-            None => {
-                let mut found = vec![false; all.len()];
-                for m in search.find_overlapping_iter(text) {
-                    found[m.pattern().as_usize()] = true;
-                }
-                if cache.texts.len() == LONG_TEXTS_KEPT {
-                    cache.texts.remove(0);
-                }
-                cache.texts.push((text.to_string(), found));
-                &cache.texts[cache.texts.len() - 1].1
-            }
+        match scanning(text).or_else(|| LongTexts::found(text)) {
+            Some(found) => ids.iter().any(|&i| found[i]),
+            None => true,
+        }
+    }
+
+    /// Which of the table's literals `text` holds, from the remembered texts or one pass;
+    /// `None` without a searcher.
+    fn found(text: &str) -> Option<Arc<Vec<bool>>> {
+        let (all, Some(search)) = &*LITERALS else {
+            return None;
         };
-        ids.iter().any(|&i| found[i])
+        #[cfg(test)]
+        tests::LOOKUPS.with(|n| n.set(n.get() + 1));
+        let mut cache = LONG_TEXTS.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, found)) = cache.texts.iter().find(|(t, _)| t == text) {
+            return Some(Arc::clone(found));
+        }
+        let mut found = vec![false; all.len()];
+        for m in search.find_overlapping_iter(text) {
+            found[m.pattern().as_usize()] = true;
+        }
+        let found = Arc::new(found);
+        if cache.texts.len() == LONG_TEXTS_KEPT {
+            cache.texts.remove(0);
+        }
+        cache.texts.push((text.to_string(), Arc::clone(&found)));
+        Some(found)
     }
 }
 
@@ -254,6 +315,58 @@ pub(super) mod tests {
 
     /// Every scanner pattern source this test process has built (`script::re`).
     pub(in crate::scan) static SEEN: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
+
+    thread_local! {
+        /// How many times this thread looked a long text up among the remembered ones.
+        pub(super) static LOOKUPS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    /// While a long text is scanned (`with_long_text`), the patterns matched against it find
+    /// its literals by its address: one lookup for the scan, none a pattern; they answer as
+    /// they do outside it; and the text is off the list however the scan ends.
+    #[test]
+    fn a_long_text_being_scanned_is_found_by_its_address() {
+        // Two patterns of the scanners' table: one whose literal the text holds, one whose
+        // literals it does not.
+        let gated = || {
+            super::super::gates::GATES
+                .iter()
+                .filter_map(|(source, gate)| gate.map(|g| (*source, g)))
+        };
+        let (source, literals) = gated().next().expect("a gated pattern");
+        let text = format!(
+            "{}{}\n",
+            "x = 1\n".repeat(GATE_MAX_BYTES / 6 + 1),
+            literals[0]
+        );
+        let (other, _) = gated()
+            .find(|(_, g)| g.iter().all(|l| !text.contains(l)))
+            .expect("a pattern the text cannot match");
+        let (one, other) = (Pattern::new(source), Pattern::new(other));
+        let answers = || (one.is_match(&text), other.is_match(&text));
+        let lookups = || LOOKUPS.with(|n| n.get());
+        let before = lookups();
+        let outside = answers();
+        assert!(!outside.1);
+        assert_eq!(
+            lookups() - before,
+            2,
+            "outside a scan, one lookup a pattern"
+        );
+        let before = lookups();
+        let inside = with_long_text(&text, || with_long_text(&text, answers));
+        assert_eq!(inside, outside);
+        assert_eq!(lookups() - before, 1, "one lookup for the whole scan");
+        let short = "a short text";
+        assert!(!with_long_text(short, || other.is_match(short)));
+        assert!(SCANNING.with(|s| s.borrow().is_empty()));
+        let unwound = std::panic::catch_unwind(|| with_long_text(&text, || panic!("a scan fails")));
+        assert!(unwound.is_err());
+        assert!(
+            SCANNING.with(|s| s.borrow().is_empty()),
+            "a scan that panicked leaves no address behind"
+        );
+    }
 
     /// Word classes and boundaries compile on ASCII: escapes other than `\w` and `\b` (a
     /// literal backslash among them) stay, a class keeps its other members, and a call next to

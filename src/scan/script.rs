@@ -5,7 +5,7 @@
 //! read together with network use (exfiltration), and code evaluated from a decoder or a
 //! download (remote or hidden code).
 
-use super::pattern::Pattern;
+use super::pattern::{Pattern, with_long_text};
 use super::{Finding, Language, ShellEngine, from_verdict, shorten};
 use crate::verdict::Effect;
 use std::borrow::Cow;
@@ -771,23 +771,39 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
     };
     // Home expressions become the literal "~"; matching works on the rewritten text, whose
     // line numbers are the original's (no newline is touched), and quotes the original line.
-    let original: Vec<&str> = text.lines().collect();
-    let text = substitute_home(text, p);
-    let lines = Lines::new(&text);
+    // Each text's literals are found once for all the patterns matched against it.
+    with_long_text(text, || {
+        let rewritten = substitute_home(text, p);
+        with_long_text(&rewritten, || {
+            scan_rewritten(language, p, text, &rewritten, engine)
+        })
+    })
+}
+
+/// `scan` of `text`, the program `original` with its home expressions rewritten.
+fn scan_rewritten(
+    language: Language,
+    p: &Patterns,
+    original: &str,
+    text: &str,
+    engine: &dyn ShellEngine,
+) -> Vec<Finding> {
+    let original: Vec<&str> = original.lines().collect();
+    let lines = Lines::new(text);
     let line_text = |at: usize| -> String {
         original
             .get(lines.line_of(at) - 1)
             .map(|l| l.to_string())
             .unwrap_or_default()
     };
-    let var_sets = literal_var_sets(language, &text, p);
+    let var_sets = literal_var_sets(language, text, p);
     let mut out = Vec::new();
     let mut secret_reads: Vec<(usize, String, String)> = Vec::new();
     let mut operations = 0usize;
 
     for vars in &var_sets {
         for (op, regex) in &p.calls {
-            for m in regex.find_iter(&text) {
+            for m in regex.find_iter(text) {
                 if lines.in_comment(m.start()) {
                     continue;
                 }
@@ -807,7 +823,7 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
                     .unwrap_or(0);
                 let line = lines.line_of(at);
                 let line_text = line_text(at);
-                let args = call_arguments(&text, &m, vars, p.concat);
+                let args = call_arguments(text, &m, vars, p.concat);
                 let first = args.first().cloned().unwrap_or(Arg::Unknown);
                 let rest = args.get(1).cloned();
                 match op {
@@ -837,7 +853,7 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
                 }
                 Op::RemoveTree | Op::Remove => {
                     let Arg::Text(path) = &first else { continue };
-                    match path_call(&text, &m, *op) {
+                    match path_call(text, &m, *op) {
                         PathCall::Removes => {}
                         PathCall::Reads => {
                             note_secret(path, line, &line_text, &mut secret_reads);
@@ -859,7 +875,7 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
                 }
                 Op::Read => {
                     let Arg::Text(path) = &first else { continue };
-                    if let Some(cmd) = write_call(language, &text, &m, *op, &args, vars, p.concat)
+                    if let Some(cmd) = write_call(language, text, &m, *op, &args, vars, p.concat)
                     {
                         judge(engine, &cmd.line, line, &line_text, &mut out);
                     } else {
@@ -874,7 +890,7 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
                     }
                 }
                 Op::Write => {
-                    let Some(cmd) = write_call(language, &text, &m, *op, &args, vars, p.concat)
+                    let Some(cmd) = write_call(language, text, &m, *op, &args, vars, p.concat)
                     else {
                         continue;
                     };
@@ -896,7 +912,7 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
                     judge(engine, &cmd, line, &line_text, &mut out);
                 }
                 Op::Mode => {
-                    let Some(cmd) = mode_command(language, &text, &m, vars, p.concat) else {
+                    let Some(cmd) = mode_command(language, text, &m, vars, p.concat) else {
                         continue;
                     };
                     judge(engine, &cmd, line, &line_text, &mut out);
@@ -911,7 +927,7 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
         }
     }
     if let Some(bt) = &p.backticks {
-        for c in bt.captures_iter(&text) {
+        for c in bt.captures_iter(text) {
             let Some(m) = c.iter().skip(1).flatten().next() else {
                 continue;
             };
@@ -937,7 +953,7 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
     hidden_code(&lines, p, &mut out);
 
     if !secret_reads.is_empty()
-        && let Some(net) = p.network.find(&text)
+        && let Some(net) = p.network.find(text)
     {
         let (line, lt, path) = &secret_reads[0];
         out.push(finding(
