@@ -172,13 +172,16 @@ thread_local! {
 
 /// Runs `scan` with `text`'s literals found before it, so each pattern matched against `text`
 /// meanwhile finds them by the text's address and length, not by comparing a long text with
-/// the remembered ones once a pattern (for a 1 MB `Write`, a twentieth of its time). That is
-/// exact while `text` is borrowed: no other text can then be at its address.
+/// the remembered ones once a pattern (for a 1 MB `Write`, a twentieth of its time), nor by
+/// remembering a copy of it. That is exact while `text` is borrowed: no other text can then be
+/// at its address.
 pub(super) fn with_long_text<R>(text: &str, scan: impl FnOnce() -> R) -> R {
     if text.len() <= GATE_MAX_BYTES || scanning(text).is_some() {
         return scan();
     }
-    let Some(found) = LongTexts::found(text) else {
+    // Not remembered among the long texts: the scan is the one pass that needs them, and
+    // remembering would copy the text and compare it with the next long one.
+    let Some(found) = literals_in(text) else {
         return scan();
     };
     /// Takes the text off the list however `scan` ends, unwinding included.
@@ -230,26 +233,33 @@ impl LongTexts {
     /// Which of the table's literals `text` holds, from the remembered texts or one pass;
     /// `None` without a searcher.
     fn found(text: &str) -> Option<Arc<Vec<bool>>> {
-        let (all, Some(search)) = &*LITERALS else {
-            return None;
-        };
         #[cfg(test)]
         tests::LOOKUPS.with(|n| n.set(n.get() + 1));
         let mut cache = LONG_TEXTS.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, found)) = cache.texts.iter().find(|(t, _)| t == text) {
             return Some(Arc::clone(found));
         }
-        let mut found = vec![false; all.len()];
-        for m in search.find_overlapping_iter(text) {
-            found[m.pattern().as_usize()] = true;
-        }
-        let found = Arc::new(found);
+        let found = literals_in(text)?;
         if cache.texts.len() == LONG_TEXTS_KEPT {
             cache.texts.remove(0);
         }
         cache.texts.push((text.to_string(), Arc::clone(&found)));
         Some(found)
     }
+}
+
+/// Which of the table's literals `text` holds, found in one pass; `None` without a searcher.
+fn literals_in(text: &str) -> Option<Arc<Vec<bool>>> {
+    let (all, Some(search)) = &*LITERALS else {
+        return None;
+    };
+    #[cfg(test)]
+    tests::PASSES.with(|n| n.set(n.get() + 1));
+    let mut found = vec![false; all.len()];
+    for m in search.find_overlapping_iter(text) {
+        found[m.pattern().as_usize()] = true;
+    }
+    Some(Arc::new(found))
 }
 
 /// The literals a match must contain one of, `None` when the pattern has no such set (then
@@ -319,11 +329,14 @@ pub(super) mod tests {
     thread_local! {
         /// How many times this thread looked a long text up among the remembered ones.
         pub(super) static LOOKUPS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+        /// How many passes over a long text this thread made to find its literals.
+        pub(super) static PASSES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
     }
 
     /// While a long text is scanned (`with_long_text`), the patterns matched against it find
-    /// its literals by its address: one lookup for the scan, none a pattern; they answer as
-    /// they do outside it; and the text is off the list however the scan ends.
+    /// its literals by its address: one pass for the scan, no lookup among the remembered
+    /// texts; they answer as they do outside it; and the text is off the list however the scan
+    /// ends.
     #[test]
     fn a_long_text_being_scanned_is_found_by_its_address() {
         // Two patterns of the scanners' table: one whose literal the text holds, one whose
@@ -344,19 +357,24 @@ pub(super) mod tests {
             .expect("a pattern the text cannot match");
         let (one, other) = (Pattern::new(source), Pattern::new(other));
         let answers = || (one.is_match(&text), other.is_match(&text));
-        let lookups = || LOOKUPS.with(|n| n.get());
-        let before = lookups();
+        let counts = || (LOOKUPS.with(|n| n.get()), PASSES.with(|n| n.get()));
+        let before = counts();
         let outside = answers();
         assert!(!outside.1);
         assert_eq!(
-            lookups() - before,
+            counts().0 - before.0,
             2,
             "outside a scan, one lookup a pattern"
         );
-        let before = lookups();
+        let before = counts();
         let inside = with_long_text(&text, || with_long_text(&text, answers));
         assert_eq!(inside, outside);
-        assert_eq!(lookups() - before, 1, "one lookup for the whole scan");
+        let after = counts();
+        assert_eq!(
+            (after.0 - before.0, after.1 - before.1),
+            (0, 1),
+            "one pass for the whole scan, and no lookup"
+        );
         let short = "a short text";
         assert!(!with_long_text(short, || other.is_match(short)));
         assert!(SCANNING.with(|s| s.borrow().is_empty()));
