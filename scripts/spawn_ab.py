@@ -20,6 +20,22 @@ import sys
 import time
 
 
+def spawn(argv, data, env=None):
+    """Runs argv with `data` on stdin (stdout and stderr discarded); returns the wall time
+    from spawn to exit, in seconds, and the process's resource usage."""
+    t0 = time.perf_counter()
+    p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, env=env)
+    try:
+        p.stdin.write(data)
+        p.stdin.close()
+    except BrokenPipeError:
+        pass
+    _, _, usage = os.wait4(p.pid, 0)
+    p.returncode = 0
+    return time.perf_counter() - t0, usage
+
+
 def main():
     if len(sys.argv) < 4:
         sys.exit(__doc__)
@@ -39,17 +55,8 @@ def main():
     split = {label: [] for label, _, _ in configs}
     for _ in range(rounds):
         for label, argv, env in configs:
-            t0 = time.perf_counter()
-            p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.DEVNULL, env=env)
-            try:
-                p.stdin.write(data)
-                p.stdin.close()
-            except BrokenPipeError:
-                pass
-            _, _, usage = os.wait4(p.pid, 0)
-            p.returncode = 0
-            times[label].append(time.perf_counter() - t0)
+            elapsed, usage = spawn(argv, data, env)
+            times[label].append(elapsed)
             cpu[label].append(usage.ru_utime + usage.ru_stime)
             split[label].append((usage.ru_utime, usage.ru_stime, usage.ru_minflt))
     for label, _, _ in configs:

@@ -21,23 +21,10 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 
-
-def spawn(argv, data, env=None):
-    t0 = time.perf_counter()
-    p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL, env=env)
-    try:
-        p.stdin.write(data)
-        p.stdin.close()
-    except BrokenPipeError:
-        pass
-    p.wait()
-    return time.perf_counter() - t0
+from spawn_ab import spawn
 
 
 def wal_bytes(data_dir):
@@ -77,10 +64,10 @@ def main():
     times = {label: [] for label, _, _, _ in builds}
     cat = []
     for _ in range(calls):
-        cat.append(spawn(["cat"], data))
+        cat.append(spawn(["cat"], data)[0])
         for label, argv, env, data_dir in builds:
             before = wal_bytes(data_dir)
-            times[label].append((before, spawn(argv, data, env)))
+            times[label].append((before, spawn(argv, data, env)[0]))
     for label, _, _, _ in builds:
         print(f"\n{label}\n\n| WAL bytes at start | calls | median ms | p90 ms | max ms |")
         print("|---:|---:|---:|---:|---:|")
