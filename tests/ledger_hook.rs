@@ -28,11 +28,12 @@ fn env() -> Env {
 }
 
 /// Runs `palisade hook` with one event; returns (exit code, stdout, stderr).
-fn hook(env: &Env, event: &Value) -> (i32, String, String) {
+/// palisade with the test's home, XDG and state directories, and nothing else of this
+/// process's environment but `PATH`.
+fn palisade(env: &Env) -> Command {
     let home = env.root.join("home/dev");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_palisade"))
-        .arg("hook")
-        .env_clear()
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_palisade"));
+    cmd.env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
         .env("HOME", &home)
         .env("XDG_CONFIG_HOME", env.root.join("xdg/config"))
@@ -40,7 +41,13 @@ fn hook(env: &Env, event: &Value) -> (i32, String, String) {
         .env("XDG_CACHE_HOME", env.root.join("xdg/cache"))
         .env("XDG_STATE_HOME", env.root.join("xdg/state"))
         .env("CLAUDE_CONFIG_DIR", home.join(".claude"))
-        .env("PALISADE_DATA_DIR", &env.data)
+        .env("PALISADE_DATA_DIR", &env.data);
+    cmd
+}
+
+fn hook(env: &Env, event: &Value) -> (i32, String, String) {
+    let mut child = palisade(env)
+        .arg("hook")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -965,15 +972,9 @@ fn a_full_wal_is_settled_by_a_process_of_its_own() {
 
 /// `palisade __settle-ledger FILE` in the test's state directory.
 fn settle_command(env: &Env, file: &Path) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_palisade"))
+    palisade(env)
         .arg("__settle-ledger")
         .arg(file)
-        .env("HOME", env.root.join("home/dev"))
-        .env("XDG_CONFIG_HOME", env.root.join("xdg/config"))
-        .env("XDG_DATA_HOME", env.root.join("xdg/data"))
-        .env("XDG_CACHE_HOME", env.root.join("xdg/cache"))
-        .env("XDG_STATE_HOME", env.root.join("xdg/state"))
-        .env("PALISADE_DATA_DIR", &env.data)
         .output()
         .unwrap()
 }

@@ -519,9 +519,7 @@ impl LedgerStore {
             }
         }
         drop(lock);
-        let m = fs::symlink_metadata(&path)
-            .map_err(|e| error(&path, format!("could not be read ({e})")))?;
-        check_owned_file(&path, &m)?;
+        check_owned_path(&path)?;
         connect(&path, self.defer_checkpoints).map(Some)
     }
 
@@ -572,9 +570,7 @@ pub(super) fn age_of(path: &Path, now: std::time::SystemTime) -> Option<std::tim
 
 /// Reads a whole store file (for `palisade doctor` and inspection), every row parsed.
 pub fn read_file(path: &Path) -> Result<Ledger, LedgerError> {
-    let m =
-        fs::symlink_metadata(path).map_err(|e| error(path, format!("could not be read ({e})")))?;
-    check_owned_file(path, &m)?;
+    check_owned_path(path)?;
     read_all(&connect(path, false)?, path)
 }
 
@@ -624,6 +620,13 @@ pub(super) fn too_many_passes(path: &Path) -> LedgerError {
         path,
         format!("was asked for rows more than {MAX_PASSES} times by one call"),
     )
+}
+
+/// `check_owned_file` on the file at `path` as it is now (a link not followed).
+fn check_owned_path(path: &Path) -> Result<(), LedgerError> {
+    let m =
+        fs::symlink_metadata(path).map_err(|e| error(path, format!("could not be read ({e})")))?;
+    check_owned_file(path, &m)
 }
 
 /// A store must be a regular file of this user: a symlink or FIFO planted in the state
@@ -888,9 +891,7 @@ pub fn take_due_checkpoints() -> Vec<PathBuf> {
 /// migrated; a store another process is writing is left for a later commit (that loses
 /// nothing: the WAL is part of the store).
 pub fn checkpoint(path: &Path) -> Result<(), LedgerError> {
-    let m =
-        fs::symlink_metadata(path).map_err(|e| error(path, format!("could not be read ({e})")))?;
-    check_owned_file(path, &m)?;
+    check_owned_path(path)?;
     if path.extension().is_none_or(|x| x != "db") {
         return Err(error(path, "is not a session's store".into()));
     }
@@ -1560,12 +1561,17 @@ mod tests {
         assert!(!Path::new("(memory)").exists());
     }
 
+    /// The frames in the WAL file `wal` (none when it is missing): its 32-byte header, then
+    /// one 24-byte header and one 4 KiB page a frame.
+    fn wal_frames(wal: &Path) -> u64 {
+        fs::metadata(wal).map_or(0, |m| m.len().saturating_sub(32) / (4096 + 24))
+    }
+
     #[test]
     fn a_checkpointed_wal_is_emptied_and_keeps_every_row() {
         let dir = tempfile::tempdir().unwrap();
         let store = LedgerStore::new(dir.path());
         let wal = wal_of(&store.file_for("s"));
-        let frames = |len: u64| len.saturating_sub(32) / (4096 + 24);
         let (mut most, mut emptied) = (0, false);
         for i in 0..400 {
             let p = format!("/w/{i}");
@@ -1575,7 +1581,7 @@ mod tests {
                 })
                 .unwrap();
             let len = fs::metadata(&wal).map(|m| m.len()).unwrap_or(0);
-            most = most.max(frames(len));
+            most = most.max(wal_frames(&wal));
             emptied |= i > 0 && len == 0;
         }
         // The WAL never grows much past the checkpoint's size, and a checkpoint empties it:
@@ -1595,7 +1601,7 @@ mod tests {
         let store = LedgerStore::new(dir.path()).checkpoints_deferred();
         let file = store.file_for("s");
         let wal = wal_of(&file);
-        let frames = || fs::metadata(&wal).map_or(0, |m| m.len()).saturating_sub(32) / (4096 + 24);
+        let frames = || wal_frames(&wal);
         let mine = || {
             take_due_checkpoints()
                 .into_iter()
@@ -1720,7 +1726,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = LedgerStore::new(dir.path());
         let wal = wal_of(&store.file_for("s"));
-        let frames = || fs::metadata(&wal).map_or(0, |m| m.len().saturating_sub(32) / (4096 + 24));
+        let frames = || wal_frames(&wal);
         let big = |id: &str| {
             let mut e = entry("/w/big.sh", id);
             e.excerpt = Some("echo x\n".repeat(4 * 1024));
