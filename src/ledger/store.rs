@@ -1561,6 +1561,15 @@ mod tests {
         assert!(!Path::new("(memory)").exists());
     }
 
+    /// Writes the row of `path` to session "s" in a commit of its own.
+    fn commit_row(store: &LedgerStore, path: &str, summary: &str) {
+        store
+            .update("s", |l| {
+                l.entries.insert(path.to_string(), entry(path, summary));
+            })
+            .unwrap();
+    }
+
     /// The frames in the WAL file `wal` (none when it is missing): its 32-byte header, then
     /// one 24-byte header and one 4 KiB page a frame.
     fn wal_frames(wal: &Path) -> u64 {
@@ -1574,12 +1583,7 @@ mod tests {
         let wal = wal_of(&store.file_for("s"));
         let (mut most, mut emptied) = (0, false);
         for i in 0..400 {
-            let p = format!("/w/{i}");
-            store
-                .update("s", |l| {
-                    l.entries.insert(p.clone(), entry(&p, &format!("t{i}")));
-                })
-                .unwrap();
+            commit_row(&store, &format!("/w/{i}"), &format!("t{i}"));
             let len = fs::metadata(&wal).map(|m| m.len()).unwrap_or(0);
             most = most.max(wal_frames(&wal));
             emptied |= i > 0 && len == 0;
@@ -1609,12 +1613,7 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         for i in 0..200 {
-            let p = format!("/w/{i}");
-            store
-                .update("s", |l| {
-                    l.entries.insert(p.clone(), entry(&p, &format!("t{i}")));
-                })
-                .unwrap();
+            commit_row(&store, &format!("/w/{i}"), &format!("t{i}"));
             if frames() >= WAL_AUTOCHECKPOINT as u64 + 8 {
                 break;
             }
@@ -1634,12 +1633,7 @@ mod tests {
         // Not deferred: the commit that fills the WAL settles it itself and notes nothing.
         let plain = LedgerStore::new(dir.path());
         for i in 0..200 {
-            let p = format!("/x/{i}");
-            plain
-                .update("s", |l| {
-                    l.entries.insert(p.clone(), entry(&p, "t"));
-                })
-                .unwrap();
+            commit_row(&plain, &format!("/x/{i}"), "t");
         }
         assert!(mine().is_empty());
         assert!(frames() < WAL_AUTOCHECKPOINT as u64 + 64);
