@@ -3,6 +3,7 @@
 #
 #   scripts/build.sh               build; print the path of the binary
 #   scripts/build.sh install [ARG…] cargo install it (~/.cargo/bin/palisade); ARGs go to cargo
+#   scripts/build.sh symbols       the same build, symbols kept (scripts/hot_functions.py)
 #
 # On Linux with glibc the binary links glibc statically (its libc.a: in libc6-dev on Debian and
 # Ubuntu, glibc-static on Fedora): each hook process then maps no shared library and runs no
@@ -17,7 +18,41 @@ static=
 case "$host" in
   *-linux-gnu) [ -n "${PALISADE_DYNAMIC:-}" ] || static=1 ;;
 esac
-flags="target.$host.rustflags=['-C','target-feature=+crt-static','-C','relocation-model=static']"
+# The code a hook call runs, laid out together (scripts/link-order.txt, written by
+# scripts/hot_functions.py): a call then maps a few 64 KB windows of text, not a hundred
+# scattered over 10 MB (docs/PERFORMANCE.md, "Hot code together"). Only for a linker that
+# takes the order (lld, Rust's default on x86_64 Linux), tried on an empty program first; the
+# order is a layout, so a build without it gives the same answers, a little slower.
+link_order() {
+  order="$PWD/scripts/link-order.txt"
+  case "$order" in *"'"*) return 0 ;; esac
+  [ -f "$order" ] || return 0
+  probe=$(mktemp -d)
+  if echo 'fn main() {}' | rustc --target "$host" -C "link-arg=-Wl,--symbol-ordering-file=$order" \
+    -C link-arg=-Wl,--no-warn-symbol-ordering -o "$probe/probe" - >/dev/null 2>&1; then
+    printf "%s" ",'-C','link-arg=-Wl,--symbol-ordering-file=$order','-C','link-arg=-Wl,--no-warn-symbol-ordering'"
+  else
+    echo "palisade: the linker does not take a symbol order; building without scripts/link-order.txt" >&2
+  fi
+  rm -rf "$probe"
+}
+static_flags="'-C','target-feature=+crt-static','-C','relocation-model=static'"
+if [ "${1:-}" = symbols ]; then
+  # The installed build with its symbol table, for scripts/hot_functions.py, in target/symbols.
+  # The profile stays the release one, since its settings are part of every symbol's name
+  # (an unstripped profile's names would not be the installed build's); `-C strip=none`,
+  # given after the profile's `-C strip`, keeps the symbols.
+  if [ -z "$static" ]; then
+    echo "palisade: the link order is for the statically linked build (Linux with glibc)" >&2
+    exit 1
+  fi
+  CARGO_TARGET_DIR="$PWD/target/symbols" cargo build --release --locked --quiet --target "$host" \
+    --config "target.$host.rustflags=[$static_flags,'-C','strip=none']" >&2
+  echo "$PWD/target/symbols/$host/release/palisade"
+  exit 0
+fi
+flags=
+[ -z "$static" ] || flags="target.$host.rustflags=[$static_flags$(link_order)]"
 fallback() {
   echo "palisade: the statically linked build failed (is glibc's libc.a installed?); building the dynamically linked one" >&2
 }
