@@ -25,9 +25,14 @@ esac
 # order is a layout, so a build without it gives the same answers, a little slower.
 link_order() {
   order="$PWD/scripts/link-order.txt"
-  case "$order" in *"'"*) return 0 ;; esac
   [ -f "$order" ] || return 0
-  probe=$(mktemp -d)
+  case "$order" in
+    *"'"*)
+      echo "palisade: the checkout's path holds a quote; building without scripts/link-order.txt" >&2
+      return 0
+      ;;
+  esac
+  probe=$(mktemp -d) || return 0
   if echo 'fn main() {}' | rustc --target "$host" -C "link-arg=-Wl,--symbol-ordering-file=$order" \
     -C link-arg=-Wl,--no-warn-symbol-ordering -o "$probe/probe" - >/dev/null 2>&1; then
     printf "%s" ",'-C','link-arg=-Wl,--symbol-ordering-file=$order','-C','link-arg=-Wl,--no-warn-symbol-ordering'"
