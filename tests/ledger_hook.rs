@@ -27,7 +27,6 @@ fn env() -> Env {
     }
 }
 
-/// Runs `palisade hook` with one event; returns (exit code, stdout, stderr).
 /// palisade with the test's home, XDG and state directories, and nothing else of this
 /// process's environment but `PATH`.
 fn palisade(env: &Env) -> Command {
@@ -45,6 +44,7 @@ fn palisade(env: &Env) -> Command {
     cmd
 }
 
+/// Runs `palisade hook` with one event; returns (exit code, stdout, stderr).
 fn hook(env: &Env, event: &Value) -> (i32, String, String) {
     let mut child = palisade(env)
         .arg("hook")
