@@ -46,9 +46,9 @@ def costs(callgrind_out):
                     parts = line.split()
                     if len(parts) >= 2:
                         cost[current] += int(parts[-1])
-            elif line.startswith(("cfn=", "cfi=", "cob=")):
-                if line.startswith("cfn="):
-                    name_of(line[4:].strip(), names)
+            elif line.startswith("cfn="):
+                # A callee's name may be defined here, to be referred to by its id later.
+                name_of(line[4:].strip(), names)
     return cost
 
 
