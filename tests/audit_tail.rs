@@ -113,11 +113,15 @@ fn colour_on_a_terminal_only() {
     }
     let sb = Sandbox::new();
     session(&sb);
-    let bin = env!("CARGO_BIN_EXE_palisade");
+    let bin = audit_support::palisade_bin();
     let mut cmd = sb.cmd(&[]);
     cmd.env_remove("NO_COLOR");
     let out = std::process::Command::new("script")
-        .args(["-qec", &format!("{bin} audit tail"), "/dev/null"])
+        .args([
+            "-qec",
+            &format!("{} audit tail", bin.display()),
+            "/dev/null",
+        ])
         .envs(cmd.get_envs().filter_map(|(k, v)| v.map(|v| (k, v))))
         .current_dir(sb.root())
         .output()

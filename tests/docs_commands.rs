@@ -44,10 +44,7 @@ fn every_documented_command_parses_and_runs() {
             files.push(p);
         }
     }
-    let bin_dir = Path::new(env!("CARGO_BIN_EXE_palisade"))
-        .parent()
-        .unwrap()
-        .to_path_buf();
+    let bin_dir = common::palisade_bin().parent().unwrap().to_path_buf();
     let mut ran = 0;
     for f in files {
         let md = std::fs::read_to_string(&f).unwrap();

@@ -6,6 +6,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+mod under_test;
+use under_test::palisade_bin;
+
 struct Env {
     _dir: tempfile::TempDir,
     root: PathBuf,
@@ -31,7 +34,7 @@ fn env() -> Env {
 /// process's environment but `PATH`.
 fn palisade(env: &Env) -> Command {
     let home = env.root.join("home/dev");
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_palisade"));
+    let mut cmd = Command::new(palisade_bin());
     cmd.env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default())
         .env("HOME", &home)

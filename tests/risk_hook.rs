@@ -3,6 +3,7 @@
 
 #[path = "risk_server.rs"]
 mod risk_server;
+mod under_test;
 
 use risk_server::{Reply, Server, answers, response};
 use serde_json::{Value, json};
@@ -10,6 +11,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+use under_test::palisade_bin;
 
 const KEY_VAR: &str = "PALISADE_TEST_RISK_KEY";
 const KEY: &str = "sk-test-9f8e7d6c5b4a3928-DO-NOT-LEAK";
@@ -103,7 +105,7 @@ impl Env {
 
     fn run_with(&self, event: &Value, extra_env: &[(&str, &str)]) -> Answer {
         let home = self.path("home");
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_palisade"));
+        let mut cmd = Command::new(palisade_bin());
         cmd.arg("hook")
             .env_clear()
             .env("HOME", &home)
@@ -697,7 +699,7 @@ fn live_replay_records_a_frozen_set_that_replays_offline() {
     .unwrap();
     let out = env.path("recorded.jsonl");
     let replay = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_palisade"))
+        Command::new(palisade_bin())
             .arg("replay")
             .args(args)
             .env_clear()
@@ -1124,7 +1126,7 @@ fn observe_mode_stats_show_would_be_verdicts_by_rule() {
     for c in ["npm run deploy", "./deploy.sh prod", "npm run build"] {
         assert_eq!(env.bash(c).decision(), "pass");
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_palisade"))
+    let out = Command::new(palisade_bin())
         .args(["audit", "--stats", "--json"])
         .env_clear()
         .env("HOME", env.path("home"))

@@ -9,6 +9,7 @@
 
 #[path = "risk_server.rs"]
 mod risk_server;
+mod under_test;
 
 use palisade::event::HookEvent;
 use palisade::locations::Locations;
@@ -39,7 +40,7 @@ fn hook_once(dir: &std::path::Path, policy: &str, command: &str) -> Duration {
     let event = json!({"session_id":"perf","cwd":dir.join("project").to_string_lossy(),
         "hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":command}});
     let start = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_palisade"))
+    let mut child = Command::new(under_test::palisade_bin())
         .arg("hook")
         .env_clear()
         .env("HOME", dir.join("home"))

@@ -349,7 +349,7 @@ fn the_binary_and_its_folder() {
     .unwrap();
     not_deny(&sb, "cargo install --path tool --force");
     // The binary running this very hook.
-    let exe = PathBuf::from(env!("CARGO_BIN_EXE_palisade"));
+    let exe = common::palisade_bin();
     expect(&sb, &format!("chmod -x {}", exe.display()), "deny");
 }
 

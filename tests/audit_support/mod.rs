@@ -6,6 +6,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 
+#[path = "../under_test/mod.rs"]
+mod under_test;
+pub use under_test::palisade_bin;
+
 /// An isolated HOME / XDG / state directory for one test.
 pub struct Sandbox {
     pub dir: tempfile::TempDir,
@@ -37,7 +41,7 @@ impl Sandbox {
 
     pub fn cmd_with_state(&self, args: &[&str], state: &Path) -> Command {
         let r = self.root();
-        let mut c = Command::new(env!("CARGO_BIN_EXE_palisade"));
+        let mut c = Command::new(palisade_bin());
         c.args(args)
             .current_dir(r)
             .env_clear()

@@ -6,6 +6,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+#[path = "../under_test/mod.rs"]
+mod under_test;
+pub use under_test::palisade_bin;
+
 /// A temporary HOME with its own XDG dirs, Claude config dir and palisade state dir.
 pub struct Sandbox {
     pub dir: tempfile::TempDir,
@@ -80,7 +84,7 @@ impl Sandbox {
 
     /// A `palisade` command with the sandbox environment.
     pub fn command(&self) -> Command {
-        let mut c = Command::new(env!("CARGO_BIN_EXE_palisade"));
+        let mut c = Command::new(palisade_bin());
         c.env_clear()
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .env("HOME", self.home())

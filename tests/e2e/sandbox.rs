@@ -6,6 +6,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+#[path = "../under_test/mod.rs"]
+mod under_test;
+
 pub struct Sandbox {
     pub dir: tempfile::TempDir,
     pub home: PathBuf,
@@ -58,7 +61,7 @@ impl Sandbox {
 
     /// The palisade binary under test.
     pub fn bin() -> PathBuf {
-        PathBuf::from(env!("CARGO_BIN_EXE_palisade"))
+        under_test::palisade_bin()
     }
 
     pub fn claude_dir(&self) -> PathBuf {
