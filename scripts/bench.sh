@@ -10,7 +10,7 @@
 #   PALISADE_BIN=FILE  the binary to time.
 #   BASELINE_BIN=FILE  an earlier build, timed beside it on every corpus class (own state dir).
 # Runs in an isolated HOME and state dir; builds the release binary first, as it is installed
-# (scripts/build.sh: statically linked on Linux with glibc). Prints Markdown.
+# (scripts/build.sh: statically linked on Linux, with musl when it can be). Prints Markdown.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-15}

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Writes the link order of palisade's hot code (scripts/link-order.txt, which
-scripts/build.sh gives the linker): every function the installed build executes on the bench
-corpus, those that most calls run first.
+"""Writes the link order of palisade's hot code (scripts/link-order-TARGET.txt, which
+scripts/build.sh gives the linker when it builds for TARGET): every function the installed
+build executes on the bench corpus, those that most calls run first.
 
-Usage: scripts/hot_functions.py BIN EVENTS_DIR > scripts/link-order.txt
+Usage: scripts/hot_functions.py BIN EVENTS_DIR > scripts/link-order-TARGET.txt
        scripts/hot_functions.py --self-test
   BIN         the installed build with its symbols: `scripts/build.sh symbols` builds it and
               prints its path (the same profile, so the same symbol names)

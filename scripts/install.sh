@@ -1,6 +1,7 @@
 #!/bin/sh
 # Builds palisade from this checkout, installs it with cargo (~/.cargo/bin/palisade, a path that
-# survives `cargo clean`; statically linked on Linux with glibc, see scripts/build.sh), hooks it
+# survives `cargo clean`; statically linked on Linux, with musl when it can be, see
+# scripts/build.sh), hooks it
 # into Claude Code and runs the doctor.
 #
 #   scripts/install.sh              install for every project (~/.claude/settings.json)

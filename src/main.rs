@@ -11,6 +11,20 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// On musl, TLSF (`rlsf`) instead of musl's allocator, which maps and unmaps every large
+/// block: with it a 100 KB here-doc took 3 ms more, with TLSF its pages are mapped once and
+/// reused (docs/PERFORMANCE.md, "A musl build"). glibc's allocator is kept where it is the libc.
+/// musl's string functions and C allocator replaced (crates/musl-string and crates/musl-malloc
+/// say why); named here so the crates are linked, their definitions found before libc.a's.
+#[cfg(all(target_env = "musl", target_arch = "x86_64"))]
+extern crate musl_malloc;
+#[cfg(all(target_env = "musl", target_arch = "x86_64"))]
+extern crate musl_string;
+
+#[cfg(target_env = "musl")]
+#[global_allocator]
+static ALLOCATOR: rlsf::GlobalTlsf = rlsf::GlobalTlsf::new();
+
 fn main() -> ExitCode {
     // The hook's recorded latency counts from here.
     let _ = *palisade::audit::PROCESS_START;
@@ -547,8 +561,10 @@ mod crash {
                 tv_usec: 0,
             },
             it_value: libc::timeval {
-                tv_sec: left.as_secs().min(libc::time_t::MAX as u64) as libc::time_t,
-                tv_usec: left.subsec_micros() as libc::suseconds_t,
+                // Not named as `libc::time_t`: on musl that alias is deprecated (its width
+                // changes in a later libc), and the clamp fits every width.
+                tv_sec: left.as_secs().try_into().unwrap_or(i32::MAX.into()),
+                tv_usec: left.subsec_micros().into(),
             },
         };
         // SAFETY: a valid timer value; the old one is not asked for.
