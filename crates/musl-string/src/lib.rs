@@ -176,37 +176,37 @@ unsafe fn move_bytes(dst: *mut u8, src: *const u8, n: usize) {
 /// Moves up to 64 bytes: every load before any store, so overlapping ranges move right.
 #[inline(always)]
 unsafe fn move_short(dst: *mut u8, src: *const u8, n: usize) {
-    // SAFETY: each pair of accesses covers `0..n` from both ends, within it.
+    // SAFETY: each branch's width is at most `n`, so both ends lie within `0..n`.
     unsafe {
         if n >= CHUNK {
-            let (x, y) = (
-                load(src.cast::<Chunk>()),
-                load(src.add(n - CHUNK).cast::<Chunk>()),
-            );
-            store(dst.cast::<Chunk>(), x);
-            store(dst.add(n - CHUNK).cast::<Chunk>(), y);
+            both_ends::<Chunk>(dst, src, n);
         } else if n >= 16 {
-            let (x, y) = (
-                load(src.cast::<u128>()),
-                load(src.add(n - 16).cast::<u128>()),
-            );
-            store(dst.cast::<u128>(), x);
-            store(dst.add(n - 16).cast::<u128>(), y);
+            both_ends::<u128>(dst, src, n);
         } else if n >= 8 {
-            let (x, y) = (load(src.cast::<u64>()), load(src.add(n - 8).cast::<u64>()));
-            store(dst.cast::<u64>(), x);
-            store(dst.add(n - 8).cast::<u64>(), y);
+            both_ends::<u64>(dst, src, n);
         } else if n >= 4 {
-            let (x, y) = (load(src.cast::<u32>()), load(src.add(n - 4).cast::<u32>()));
-            store(dst.cast::<u32>(), x);
-            store(dst.add(n - 4).cast::<u32>(), y);
+            both_ends::<u32>(dst, src, n);
         } else if n >= 2 {
-            let (x, y) = (load(src.cast::<u16>()), load(src.add(n - 2).cast::<u16>()));
-            store(dst.cast::<u16>(), x);
-            store(dst.add(n - 2).cast::<u16>(), y);
+            both_ends::<u16>(dst, src, n);
         } else if n == 1 {
             *dst = *src;
         }
+    }
+}
+
+/// Moves `n` bytes as two words of `T`, one at each end (overlapping in the middle when `n` is
+/// under two words), both loaded before either is stored.
+///
+/// # Safety
+/// `size_of::<T>() <= n`; the ranges as `memmove`'s.
+#[inline(always)]
+unsafe fn both_ends<T>(dst: *mut u8, src: *const u8, n: usize) {
+    let w = core::mem::size_of::<T>();
+    // SAFETY: the caller's.
+    unsafe {
+        let (x, y) = (load(src.cast::<T>()), load(src.add(n - w).cast::<T>()));
+        store(dst.cast::<T>(), x);
+        store(dst.add(n - w).cast::<T>(), y);
     }
 }
 
