@@ -1,8 +1,8 @@
 #!/bin/sh
-# The binary as installed (scripts/build.sh: statically linked on Linux, with musl when it can be), checked
-# where the test suite's own build cannot speak for it: every challenge case, a deny and a pass
-# through `palisade hook` as Claude Code spawns it, and a crash that must still be a recorded
-# deny. In a scratch HOME and state dir.
+# The binary as installed (scripts/build.sh: statically linked on Linux, with musl when it can
+# be), checked where the test suite's own build cannot speak for it: every challenge case, a
+# deny and a pass through `palisade hook` as Claude Code spawns it, and a crash that must still
+# be a recorded deny. In a scratch HOME and state dir.
 #
 # Usage: scripts/smoke.sh [BINARY]   (default: build it with scripts/build.sh)
 set -eu

@@ -11,16 +11,16 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// On musl, TLSF (`rlsf`) instead of musl's allocator, which maps and unmaps every large
-/// block: with it a 100 KB here-doc took 3 ms more, with TLSF its pages are mapped once and
-/// reused (docs/PERFORMANCE.md, "A musl build"). glibc's allocator is kept where it is the libc.
-/// musl's string functions and C allocator replaced (crates/musl-string and crates/musl-malloc
-/// say why); named here so the crates are linked, their definitions found before libc.a's.
+// musl's string functions and C allocator replaced (crates/musl-string and crates/musl-malloc
+// say why); named here so the crates are linked, their definitions found before libc.a's.
 #[cfg(all(target_env = "musl", target_arch = "x86_64"))]
 extern crate musl_malloc;
 #[cfg(all(target_env = "musl", target_arch = "x86_64"))]
 extern crate musl_string;
 
+/// On musl, TLSF (`rlsf`) instead of musl's allocator, which maps and unmaps every large
+/// block: with it a 100 KB here-doc took 3 ms more, with TLSF its pages are mapped once and
+/// reused (docs/PERFORMANCE.md, "A musl build"). glibc's allocator is kept where it is the libc.
 #[cfg(target_env = "musl")]
 #[global_allocator]
 static ALLOCATOR: rlsf::GlobalTlsf = rlsf::GlobalTlsf::new();
