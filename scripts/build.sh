@@ -23,8 +23,8 @@ host=$(rustc -vV | sed -n 's/^host: //p')
 sysroot=$(rustc --print sysroot)
 say() { echo "palisade: $*" >&2; }
 
-# Whether this machine can build for `$1`, a musl target: Rust's standard library for it, a
-# musl C compiler, and an empty program that links.
+# Whether this machine can build for `$1`, a musl target: Rust's standard library for it and
+# a musl C compiler. (Whether its linker takes the order is `link_order`'s probe.)
 musl_ready() {
   [ -d "$sysroot/lib/rustlib/$1/lib" ] || {
     say "no Rust standard library for $1 (rustup target add $1); building with glibc"

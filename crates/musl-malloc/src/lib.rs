@@ -30,10 +30,7 @@ const HEADER: usize = 16;
 /// ENOMEM when the allocator has none.
 unsafe fn allocate(n: usize, align: usize, zeroed: bool) -> *mut c_void {
     let below = align.max(HEADER);
-    let Some(layout) = n
-        .checked_add(below)
-        .and_then(|total| Layout::from_size_align(total, below).ok())
-    else {
+    let Some(layout) = layout_for(n, below) else {
         return out_of_memory();
     };
     // SAFETY: the layout's size is at least HEADER, never zero; the header's two words lie in
@@ -48,9 +45,27 @@ unsafe fn allocate(n: usize, align: usize, zeroed: bool) -> *mut c_void {
             return out_of_memory();
         }
         let p = base.add(below);
+        write_header(p, n, below);
+        p.cast()
+    }
+}
+
+/// The layout of a block of `n` bytes allocated `below` its pointer (a power of two, at least
+/// HEADER); `None` past the address space.
+fn layout_for(n: usize, below: usize) -> Option<Layout> {
+    n.checked_add(below)
+        .and_then(|total| Layout::from_size_align(total, below).ok())
+}
+
+/// Writes a block's header: its size and the offset of its allocation below `p`.
+///
+/// # Safety
+/// The two words below `p` lie within the block's allocation.
+unsafe fn write_header(p: *mut u8, n: usize, below: usize) {
+    // SAFETY: the caller's; `p` is aligned to at least 16, so both words are aligned.
+    unsafe {
         p.cast::<usize>().sub(2).write(n);
         p.cast::<usize>().sub(1).write(below);
-        p.cast()
     }
 }
 
@@ -144,18 +159,19 @@ pub unsafe extern "C" fn realloc(p: *mut c_void, n: usize) -> *mut c_void {
             }
             return q;
         }
-        let Some(total) = n
-            .checked_add(HEADER)
-            .filter(|t| Layout::from_size_align(*t, HEADER).is_ok())
-        else {
+        let Some(layout) = layout_for(n, HEADER) else {
             return out_of_memory();
         };
-        let base = resize(p.cast::<u8>().sub(HEADER), layout_of(old, HEADER), total);
+        let base = resize(
+            p.cast::<u8>().sub(HEADER),
+            layout_of(old, HEADER),
+            layout.size(),
+        );
         if base.is_null() {
             return out_of_memory();
         }
         let q = base.add(HEADER);
-        q.cast::<usize>().sub(2).write(n);
+        write_header(q, n, HEADER);
         q.cast()
     }
 }

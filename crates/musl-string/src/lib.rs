@@ -78,23 +78,32 @@ pub unsafe extern "C" fn memset(dst: *mut u8, c: i32, n: usize) -> *mut u8 {
             }
             store(dst.add(n - CHUNK).cast::<Chunk>(), chunk);
         } else if n >= 16 {
-            let x = u128::from_ne_bytes([b; 16]);
-            store(dst.cast::<u128>(), x);
-            store(dst.add(n - 16).cast::<u128>(), x);
+            fill_ends(dst, n, u128::from_ne_bytes([b; 16]));
         } else if n >= 8 {
-            store(dst.cast::<u64>(), w);
-            store(dst.add(n - 8).cast::<u64>(), w);
+            fill_ends(dst, n, w);
         } else if n >= 4 {
-            store(dst.cast::<u32>(), w as u32);
-            store(dst.add(n - 4).cast::<u32>(), w as u32);
+            fill_ends(dst, n, w as u32);
         } else if n >= 2 {
-            store(dst.cast::<u16>(), w as u16);
-            store(dst.add(n - 2).cast::<u16>(), w as u16);
+            fill_ends(dst, n, w as u16);
         } else if n == 1 {
             *dst = b;
         }
     }
     dst
+}
+
+/// Fills `n` bytes with two words `v`, one at each end (overlapping in the middle when `n` is
+/// under two words).
+///
+/// # Safety
+/// `size_of::<T>() <= n`; `dst` writable for `n` bytes.
+#[inline(always)]
+unsafe fn fill_ends<T: Copy>(dst: *mut u8, n: usize, v: T) {
+    // SAFETY: the caller's.
+    unsafe {
+        store(dst.cast::<T>(), v);
+        store(dst.add(n - core::mem::size_of::<T>()).cast::<T>(), v);
+    }
 }
 
 /// Compares `n` bytes at `a` and `b` as unsigned bytes: negative, zero or positive as `a`'s
@@ -112,21 +121,14 @@ pub unsafe extern "C" fn memcmp(a: *const u8, b: *const u8, n: usize) -> i32 {
             // bytes do.
             let (x, y) = (word(a, i), word(b, i));
             if x != y {
-                return if x < y { -1 } else { 1 };
+                return x.cmp(&y) as i32;
             }
             i += 8;
         }
         if i < n && n >= 8 {
             // The last 8 bytes, overlapping some found equal: the first difference in them
             // is the first of all.
-            let (x, y) = (word(a, n - 8), word(b, n - 8));
-            return if x == y {
-                0
-            } else if x < y {
-                -1
-            } else {
-                1
-            };
+            return word(a, n - 8).cmp(&word(b, n - 8)) as i32;
         }
         while i < n {
             let (x, y) = (*a.add(i), *b.add(i));
