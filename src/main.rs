@@ -18,12 +18,12 @@ extern crate musl_malloc;
 #[cfg(all(target_env = "musl", target_arch = "x86_64"))]
 extern crate musl_string;
 
-/// On musl, TLSF (`rlsf`) instead of musl's allocator, which maps and unmaps every large
-/// block: with it a 100 KB here-doc took 3 ms more, with TLSF its pages are mapped once and
-/// reused (docs/PERFORMANCE.md, "A musl build"). glibc's allocator is kept where it is the libc.
+/// On musl, TLSF over one reserved region (`musl_malloc::Heap`) instead of musl's allocator,
+/// which maps and unmaps every large block: with it a 100 KB here-doc took 3 ms more
+/// (docs/PERFORMANCE.md, "A musl build"). glibc's allocator is kept where it is the libc.
 #[cfg(target_env = "musl")]
 #[global_allocator]
-static ALLOCATOR: rlsf::GlobalTlsf = rlsf::GlobalTlsf::new();
+static ALLOCATOR: musl_malloc::Heap = musl_malloc::Heap::new();
 
 fn main() -> ExitCode {
     // The hook's recorded latency counts from here.

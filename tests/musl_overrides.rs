@@ -1,14 +1,18 @@
 //! crates/musl-string's and crates/musl-malloc's functions, which replace musl's in the musl
 //! build, against the standard library's. The string functions: every length to 300 and every
 //! overlap of a short move exhaustively, then long runs (the 32-byte loops and `rep movsb`/`rep
-//! stosb` from 2 KiB) at random offsets. The allocator: contents kept through every resize,
-//! alignment, zeroing, and C's answers to sizes and alignments it cannot serve.
+//! stosb` from 2 KiB) at random offsets. C's allocator: contents kept through every resize,
+//! alignment, zeroing, and C's answers to sizes and alignments it cannot serve. Rust's (the
+//! `Heap`): blocks aligned, apart and kept through resizes, with its region roomy, filling up,
+//! or absent, and under threads that allocate at once.
 
 use musl_malloc::{
-    aligned_alloc, calloc, free, malloc, malloc_usable_size, memalign, posix_memalign, realloc,
+    Heap, aligned_alloc, calloc, free, malloc, malloc_usable_size, memalign, posix_memalign,
+    realloc,
 };
 use musl_string::{bcmp, memcmp, memcpy, memmove, memset};
 use proptest::prelude::*;
+use std::alloc::{GlobalAlloc, Layout};
 use std::cmp::Ordering;
 use std::ffi::c_void;
 
@@ -324,4 +328,153 @@ proptest! {
             unsafe { free(p) };
         }
     }
+}
+
+/// A live block of a `Heap`: where, its layout, and the seed of its bytes.
+struct Block {
+    at: *mut u8,
+    layout: Layout,
+    seed: u8,
+}
+
+/// Byte `i` of a block filled with `seed`.
+fn byte_at(i: usize, seed: u8) -> u8 {
+    (i as u8).wrapping_mul(31) ^ (i >> 8) as u8 ^ (i >> 16) as u8 ^ seed
+}
+
+fn fill_block(b: &Block) {
+    // SAFETY: the block is live, `layout.size()` bytes long.
+    let bytes = unsafe { std::slice::from_raw_parts_mut(b.at, b.layout.size()) };
+    for (i, x) in bytes.iter_mut().enumerate() {
+        *x = byte_at(i, b.seed);
+    }
+}
+
+/// Whether the first `n` bytes of a block are as filled: every byte of the first and last
+/// kilobyte, one in 61 between (a prime stride, so no pattern of the allocator's hides).
+fn block_holds(b: &Block, n: usize) -> bool {
+    // SAFETY: the block is live and at least `n` bytes long.
+    let bytes = unsafe { std::slice::from_raw_parts(b.at, n) };
+    let ends = (0..n.min(1024)).chain(n.saturating_sub(1024)..n);
+    ends.chain((0..n).step_by(61))
+        .all(|i| bytes[i] == byte_at(i, b.seed))
+}
+
+/// Allocates, grows, shrinks and frees blocks from 1 byte to 3 MiB (past the megabyte the
+/// region is committed in) at alignments from 1 to 64 KiB, checking each block's alignment,
+/// that no two live blocks overlap, and that every live block keeps its bytes.
+fn exercise(heap: &Heap, rounds: usize, seed: u64) {
+    let mut rng = seed | 1;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let mut live: Vec<Block> = Vec::new();
+    for round in 0..rounds {
+        let r = next();
+        let size = match r % 10 {
+            0 if r % 100 < 3 => 1 + (r >> 8) as usize % (3 << 20),
+            0..=3 => 1 + (r >> 8) as usize % 70_000,
+            _ => 1 + (r >> 8) as usize % 600,
+        };
+        let align = 1usize << ((r >> 40) % 17);
+        match (r >> 50) % 4 {
+            0 | 1 => {
+                let layout = Layout::from_size_align(size, align).unwrap();
+                // SAFETY: the layout's size is not zero.
+                let at = unsafe { heap.alloc(layout) };
+                assert!(!at.is_null(), "round {round}: {layout:?} refused");
+                assert_eq!(
+                    at as usize % align,
+                    0,
+                    "round {round}: {layout:?} misaligned"
+                );
+                let b = Block {
+                    at,
+                    layout,
+                    seed: round as u8,
+                };
+                fill_block(&b);
+                live.push(b);
+            }
+            2 if !live.is_empty() => {
+                let i = size % live.len();
+                let old = live.swap_remove(i);
+                assert!(block_holds(&old, old.layout.size()), "round {round}");
+                // SAFETY: the block is live, allocated with this layout; the new size is not zero.
+                let at = unsafe { heap.realloc(old.at, old.layout, size) };
+                assert!(!at.is_null(), "round {round}: resize to {size} refused");
+                let b = Block {
+                    at,
+                    layout: Layout::from_size_align(size, old.layout.align()).unwrap(),
+                    seed: old.seed,
+                };
+                assert!(
+                    block_holds(&b, old.layout.size().min(size)),
+                    "round {round}"
+                );
+                let b = Block {
+                    seed: round as u8,
+                    ..b
+                };
+                fill_block(&b);
+                live.push(b);
+            }
+            _ if !live.is_empty() => {
+                let b = live.swap_remove(size % live.len());
+                assert!(block_holds(&b, b.layout.size()), "round {round}");
+                // SAFETY: the block is live, allocated with this layout, freed once.
+                unsafe { heap.dealloc(b.at, b.layout) };
+            }
+            _ => {}
+        }
+        if round % 64 == 0 {
+            let mut spans: Vec<(usize, usize)> = live
+                .iter()
+                .map(|b| (b.at as usize, b.at as usize + b.layout.size()))
+                .collect();
+            spans.sort_unstable();
+            assert!(
+                spans.windows(2).all(|w| w[0].1 <= w[1].0),
+                "round {round}: blocks overlap"
+            );
+            assert!(
+                live.iter().all(|b| block_holds(b, b.layout.size())),
+                "round {round}"
+            );
+        }
+    }
+    for b in live {
+        assert!(block_holds(&b, b.layout.size()));
+        // SAFETY: each live block freed once.
+        unsafe { heap.dealloc(b.at, b.layout) };
+    }
+}
+
+#[test]
+fn the_heap_serves_from_its_region() {
+    exercise(&Heap::new(), 3000, 7);
+}
+
+#[test]
+fn the_heap_maps_pools_of_its_own_once_its_region_is_full() {
+    // 16 MiB of region against tens of megabytes live at the peak.
+    exercise(&Heap::reserving(16 << 20), 3000, 11);
+}
+
+#[test]
+fn the_heap_works_without_a_region() {
+    exercise(&Heap::reserving(0), 1500, 13);
+}
+
+#[test]
+fn threads_allocating_at_once_keep_their_blocks() {
+    static SHARED: Heap = Heap::reserving(64 << 20);
+    std::thread::scope(|s| {
+        for t in 0..4u64 {
+            s.spawn(move || exercise(&SHARED, 1500, 100 + t));
+        }
+    });
 }

@@ -1,5 +1,5 @@
-//! `malloc`, `calloc`, `realloc`, `free` and their kin on Rust's global allocator, for
-//! palisade's musl build.
+//! The musl build's allocators: Rust's global allocator ([`Heap`], in `heap`), and `malloc`,
+//! `calloc`, `realloc`, `free` and their kin on it.
 //!
 //! SQLite, the one C library of note in palisade, allocates through these. musl's allocator
 //! maps and unmaps small groups of pages as they fill and empty: a Write call made 42 `mmap`s
@@ -18,6 +18,9 @@
 #![no_std]
 
 extern crate alloc;
+
+mod heap;
+pub use heap::Heap;
 
 use alloc::alloc::{Layout, alloc, alloc_zeroed, dealloc, realloc as resize};
 use core::ffi::{c_int, c_void};

@@ -1,0 +1,257 @@
+//! Rust's global allocator in the musl build: TLSF (`rlsf`) over one region of address space
+//! reserved at the first allocation, committed as the heap grows, behind a spin lock.
+//!
+//! `rlsf`'s own global allocator maps a new 64 KB pool for each growth: three system calls a
+//! time (a `MAP_FIXED_NOREPLACE` mapping next to the last pool, which fails when a thread
+//! stack or another pool is there, an `munmap` of the failed address, then a fresh mapping),
+//! about a dozen times in a here-doc call. Its lock is a `pthread_mutex`, and the call's
+//! threads (the redaction of a long input, the store opened ahead) meet on it: each meeting
+//! is a `futex` sleep and wake-up, for a critical section of a few dozen nanoseconds. Here the
+//! pool is one region, grown by an `mprotect` of the next megabyte, and a thread that finds
+//! the lock taken spins on it, yielding the CPU only after a while.
+
+use core::alloc::{GlobalAlloc, Layout};
+use core::cell::UnsafeCell;
+use core::ptr::{NonNull, null_mut};
+use core::sync::atomic::{AtomicBool, Ordering};
+use rlsf::{FlexSource, FlexTlsf};
+
+/// Address space asked for at the first allocation: reserved, not memory (`PROT_NONE`, no
+/// commit charge); halved until the system grants it (an address-space limit), down to
+/// [`SMALLEST_RESERVE`].
+const RESERVE: usize = 1 << 36;
+const SMALLEST_RESERVE: usize = 1 << 24;
+/// The region is committed (made writable) a megabyte at a time: one `mprotect` each.
+const COMMIT_STEP: usize = 1 << 20;
+/// Pools mapped on their own, once the region is full or could not be reserved.
+const MAP_UNIT: usize = 1 << 16;
+/// The least page size of the targets built for.
+const PAGE: usize = 4096;
+/// Spins on a taken lock before yielding the CPU to the thread that holds it.
+const SPINS: u32 = 128;
+
+/// Where the pools come from: the region while it has room, separate mappings after.
+struct Region {
+    /// Address space to ask for.
+    want: usize,
+    base: *mut u8,
+    reserved: usize,
+    /// Writable bytes from `base`; all of them belong to the region's pool once it exists.
+    committed: usize,
+    /// The region's pool was handed to TLSF (it is handed once, then only grown).
+    handed: bool,
+    /// Reservation tried (it is tried once).
+    tried: bool,
+}
+
+impl Region {
+    const fn new(want: usize) -> Region {
+        Region {
+            want,
+            base: null_mut(),
+            reserved: 0,
+            committed: 0,
+            handed: false,
+            tried: false,
+        }
+    }
+
+    /// Reserves the region, the first time only.
+    fn reserve(&mut self) {
+        if self.tried {
+            return;
+        }
+        self.tried = true;
+        let mut size = self.want;
+        while size >= SMALLEST_RESERVE.min(self.want) && size > 0 {
+            // SAFETY: a fresh anonymous mapping, at an address the kernel chooses.
+            let p = unsafe {
+                libc::mmap(
+                    null_mut(),
+                    size,
+                    libc::PROT_NONE,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                    -1,
+                    0,
+                )
+            };
+            if p != libc::MAP_FAILED {
+                self.base = p.cast();
+                self.reserved = size;
+                return;
+            }
+            size /= 2;
+        }
+    }
+
+    /// Makes the region writable up to at least `len` bytes; false when it cannot grow.
+    fn commit(&mut self, len: usize) -> bool {
+        if len <= self.committed {
+            return true;
+        }
+        let Some(want) = len.checked_next_multiple_of(COMMIT_STEP) else {
+            return false;
+        };
+        let want = want.min(self.reserved);
+        if want < len {
+            return false;
+        }
+        // SAFETY: the range lies within the region this allocator reserved and owns.
+        let done = unsafe {
+            libc::mprotect(
+                self.base.add(self.committed).cast(),
+                want - self.committed,
+                libc::PROT_READ | libc::PROT_WRITE,
+            )
+        };
+        if done != 0 {
+            return false;
+        }
+        self.committed = want;
+        true
+    }
+
+    fn pool(&self) -> Option<NonNull<[u8]>> {
+        NonNull::new(core::ptr::slice_from_raw_parts_mut(
+            self.base,
+            self.committed,
+        ))
+    }
+}
+
+// SAFETY: `alloc` hands out memory this source owns and never hands out twice (the region once,
+// each mapping once); `realloc_inplace_grow` grows only the region's pool, in place.
+unsafe impl FlexSource for Region {
+    unsafe fn alloc(&mut self, min_size: usize) -> Option<NonNull<[u8]>> {
+        self.reserve();
+        if !self.handed && !self.base.is_null() && self.commit(min_size) {
+            self.handed = true;
+            return self.pool();
+        }
+        let len = min_size.checked_next_multiple_of(MAP_UNIT)?;
+        // SAFETY: a fresh anonymous mapping, at an address the kernel chooses.
+        let p = unsafe {
+            libc::mmap(
+                null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if p == libc::MAP_FAILED {
+            return None;
+        }
+        NonNull::new(core::ptr::slice_from_raw_parts_mut(p.cast(), len))
+    }
+
+    unsafe fn realloc_inplace_grow(
+        &mut self,
+        ptr: NonNull<[u8]>,
+        min_new_len: usize,
+    ) -> Option<usize> {
+        if !self.handed || ptr.cast::<u8>().as_ptr() != self.base {
+            return None;
+        }
+        self.commit(min_new_len).then_some(self.committed)
+    }
+
+    fn supports_realloc_inplace_grow(&self) -> bool {
+        true
+    }
+
+    fn min_align(&self) -> usize {
+        // Every pool starts on a page (the region and each mapping).
+        PAGE
+    }
+}
+
+/// TLSF over the region, with `rlsf`'s global allocator's bitmaps.
+type Tlsf = FlexTlsf<Region, usize, usize, { usize::BITS as usize }, { usize::BITS as usize }>;
+
+/// A TLSF heap over a reserved region: `#[global_allocator]` of palisade's musl build.
+pub struct Heap {
+    locked: AtomicBool,
+    tlsf: UnsafeCell<Tlsf>,
+}
+
+// SAFETY: every access to `tlsf` is made holding `locked`.
+unsafe impl Sync for Heap {}
+
+impl Default for Heap {
+    fn default() -> Heap {
+        Heap::new()
+    }
+}
+
+impl Heap {
+    /// An empty heap; nothing is reserved until the first allocation.
+    pub const fn new() -> Heap {
+        Heap::reserving(RESERVE)
+    }
+
+    /// An empty heap whose region is `bytes` of address space (at most); past it, pools are
+    /// mapped on their own.
+    pub const fn reserving(bytes: usize) -> Heap {
+        Heap {
+            locked: AtomicBool::new(false),
+            tlsf: UnsafeCell::new(FlexTlsf::new(Region::new(bytes))),
+        }
+    }
+
+    /// Runs `f` on the heap, holding its lock.
+    fn with<R>(&self, f: impl FnOnce(&mut Tlsf) -> R) -> R {
+        let mut spins = 0u32;
+        while self
+            .locked
+            .compare_exchange_weak(false, true, Ordering::Acquire, Ordering::Relaxed)
+            .is_err()
+        {
+            while self.locked.load(Ordering::Relaxed) {
+                if spins < SPINS {
+                    spins += 1;
+                    core::hint::spin_loop();
+                } else {
+                    // The holder may be off the CPU (two cores, three threads): let it run.
+                    // SAFETY: no arguments, no memory.
+                    unsafe { libc::sched_yield() };
+                }
+            }
+        }
+        /// Releases the lock however `f` ends.
+        struct Unlock<'h>(&'h AtomicBool);
+        impl Drop for Unlock<'_> {
+            fn drop(&mut self) {
+                self.0.store(false, Ordering::Release);
+            }
+        }
+        let _unlock = Unlock(&self.locked);
+        // SAFETY: the lock is held until `_unlock` drops, after `f`.
+        f(unsafe { &mut *self.tlsf.get() })
+    }
+}
+
+// SAFETY: TLSF hands out blocks of at least the layout's size and alignment, each once, until
+// freed; the lock serialises every use of it.
+unsafe impl GlobalAlloc for Heap {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        self.with(|t| t.allocate(layout).map_or(null_mut(), NonNull::as_ptr))
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `alloc` or `realloc` with this layout (GlobalAlloc's contract),
+        // so it is not null.
+        self.with(|t| unsafe { t.deallocate(NonNull::new_unchecked(ptr), layout.align()) })
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: as for `dealloc`; the new size, with the old alignment, is a valid layout
+        // (GlobalAlloc's contract).
+        self.with(|t| unsafe {
+            let new = Layout::from_size_align_unchecked(new_size, layout.align());
+            t.reallocate(NonNull::new_unchecked(ptr), new)
+                .map_or(null_mut(), NonNull::as_ptr)
+        })
+    }
+}
