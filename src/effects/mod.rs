@@ -691,7 +691,7 @@ pub fn is_recorded_write(e: &Effect) -> bool {
 /// `fileops` found them (the line's writes, then its config changes, which `shell_effects`
 /// emits after them). `chmod +x` and config changes carry no command index (`command` 0):
 /// only a `patch` write needs one.
-pub fn shell_writes(effects: &[Effect]) -> Vec<crate::fileops::FileWrite> {
+pub fn shell_writes(effects: &[Effect]) -> Vec<ShellFileWrite<'_>> {
     let mut out = Vec::new();
     for e in effects {
         let w = match e {
@@ -700,32 +700,67 @@ pub fn shell_writes(effects: &[Effect]) -> Vec<crate::fileops::FileWrite> {
                 content,
                 how,
                 shell: Some(s),
-            } => crate::fileops::FileWrite {
-                path: path.clone(),
-                content: content.clone(),
+            } => ShellFileWrite {
+                path,
+                content: content.as_deref(),
                 append: s.append,
                 from_network: s.from_network,
                 command: s.command,
-                how: how.clone(),
-                source: s.source.clone(),
+                how,
+                source: s.source.as_deref(),
             },
             Effect::Chmod { path, how, .. } if how == "chmod +x" => {
-                crate::fileops::FileWrite::new(path.clone(), 0, how.clone())
+                ShellFileWrite::unknown(path, how)
             }
             Effect::Configure {
                 adds: Some((path, text)),
                 ..
-            } => {
-                let mut w = crate::fileops::FileWrite::new(path.clone(), 0, "git config");
-                w.content = Some(text.clone());
-                w.append = true;
-                w
-            }
+            } => ShellFileWrite {
+                content: Some(text),
+                append: true,
+                ..ShellFileWrite::unknown(path, "git config")
+            },
             _ => continue,
         };
         out.push(w);
     }
     out
+}
+
+/// A file a shell line writes, borrowed from its effects ([`shell_writes`]): a long text
+/// written by a here-document is not copied again for the ledger.
+#[derive(Debug, Clone, Copy)]
+pub struct ShellFileWrite<'e> {
+    /// Resolved path.
+    pub path: &'e std::path::Path,
+    /// The text written, when known statically.
+    pub content: Option<&'e str>,
+    /// `>>`, `tee -a`: the content is appended.
+    pub append: bool,
+    /// The content came from the network.
+    pub from_network: bool,
+    /// Index of the writing command in `ShellAnalysis::commands`.
+    pub command: usize,
+    /// How it is written: `>`, `tee`, `cp`, `chmod +x`, `git config`…
+    pub how: &'e str,
+    /// The file whose content is copied here, resolved.
+    pub source: Option<&'e std::path::Path>,
+}
+
+impl<'e> ShellFileWrite<'e> {
+    /// A write of unknown content by the line's first command, neither appended nor from the
+    /// network, copying nothing.
+    fn unknown(path: &'e std::path::Path, how: &'e str) -> ShellFileWrite<'e> {
+        ShellFileWrite {
+            path,
+            content: None,
+            append: false,
+            from_network: false,
+            command: 0,
+            how,
+            source: None,
+        }
+    }
 }
 
 /// The files a shell line runs, read from its effects (`Execute` with a file and its run).

@@ -973,15 +973,15 @@ fn planned_writes(
                         .cloned()
                         .or_else(|| ledger.get(p).cloned())
                 };
-                let mut seed = base(&w.path, &w.how);
+                let mut seed = base(w.path, w.how);
                 seed.from_network = w.from_network;
-                match w.how.as_str() {
+                match w.how {
                     "chmod +x" => {
-                        if let Some(mut e) = known(&w.path, &out) {
+                        if let Some(mut e) = known(w.path, &out) {
                             e.executable = true;
                             out.push(e);
-                        } else if let Some(text) = read_text(scope, &w.path) {
-                            let mut e = entry_from_text(&w.path, &text, &seed, engine);
+                        } else if let Some(text) = read_text(scope, w.path) {
+                            let mut e = entry_from_text(w.path, &text, &seed, engine);
                             e.executable = true;
                             out.push(e);
                         }
@@ -1035,25 +1035,25 @@ fn planned_writes(
                         {
                             continue;
                         }
-                        let prior = known(&w.path, &out);
+                        let prior = known(w.path, &out);
                         let entry = match (&w.content, &w.source) {
                             (Some(c), _) if w.append => {
                                 let before = prior
                                     .as_ref()
                                     .filter(|e| e.excerpt_complete)
                                     .and_then(|e| e.excerpt.clone())
-                                    .or_else(|| read_text(scope, &w.path));
+                                    .or_else(|| read_text(scope, w.path));
                                 match before {
-                                    Some(b) => entry_from_text(&w.path, &(b + c), &seed, engine),
+                                    Some(b) => entry_from_text(w.path, &(b + c), &seed, engine),
                                     // Appending to a file that is neither on disk nor in the
                                     // ledger creates it: the text is the whole file.
                                     None if prior.is_none() => {
-                                        entry_from_text(&w.path, c, &seed, engine)
+                                        entry_from_text(w.path, c, &seed, engine)
                                     }
                                     None => {
                                         let mut e = seed;
                                         let mut a =
-                                            scan::analyse(scan::detect(&w.path, c), c, engine);
+                                            scan::analyse(scan::detect(w.path, c), c, engine);
                                         if let Some(pa) =
                                             prior.as_ref().and_then(|p| p.analysis.as_ref())
                                         {
@@ -1064,7 +1064,7 @@ fn planned_writes(
                                     }
                                 }
                             }
-                            (Some(c), _) => entry_from_text(&w.path, c, &seed, engine),
+                            (Some(c), _) => entry_from_text(w.path, c, &seed, engine),
                             (None, Some(src)) => match known(src, &out) {
                                 Some(src_entry) => LedgerEntry {
                                     path: seed.path.clone(),
@@ -1080,7 +1080,7 @@ fn planned_writes(
                                     ..src_entry
                                 },
                                 None => match read_text(scope, src) {
-                                    Some(text) => entry_from_text(&w.path, &text, &seed, engine),
+                                    Some(text) => entry_from_text(w.path, &text, &seed, engine),
                                     None => seed,
                                 },
                             },
@@ -1283,10 +1283,11 @@ fn excerpt_of(text: &str) -> (String, bool) {
 }
 
 fn summary(call: &Call) -> String {
-    let s = match &call.kind {
-        CallKind::Shell { command, .. } => command.clone(),
-        CallKind::Write { path, .. } => format!("{} {}", call.tool, path.display()),
-        _ => call.tool.clone(),
+    // Borrowed: a here-document's command is a long text, of which the summary keeps a line.
+    let s: std::borrow::Cow<'_, str> = match &call.kind {
+        CallKind::Shell { command, .. } => command.into(),
+        CallKind::Write { path, .. } => format!("{} {}", call.tool, path.display()).into(),
+        _ => call.tool.as_str().into(),
     };
     scan::shorten(&s).chars().take(MAX_SUMMARY).collect()
 }

@@ -366,7 +366,7 @@ fn from_verdict(
 /// One line, trimmed and bounded, for a reason.
 pub fn shorten(text: &str) -> String {
     let t = text.trim();
-    if t.chars().count() <= MAX_QUOTED_LINE {
+    if t.chars().nth(MAX_QUOTED_LINE).is_none() {
         t.to_string()
     } else {
         let mut s: String = t.chars().take(MAX_QUOTED_LINE).collect();

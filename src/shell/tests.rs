@@ -1491,6 +1491,10 @@ fn a_heredoc_body_taken_out_before_the_parse_is_read_as_written() {
         "[[ a <<'EOF' ]]\nx\nEOF",
         "cat <<'EOF' $(\nx\nEOF\n)",
         "cat <<'EOF'\nx\nEOF\necho \"open",
+        // A body the walk reads twice or more (a function run twice, a loop over values).
+        "f() { cat > a.sh <<'EOF'\nrm -rf ~\nEOF\n}; f; f",
+        "for x in a b; do cat > $x.sh <<'EOF'\nrm -rf ~\nEOF\ndone",
+        "cat > a.sh <<'EOF' | tee b.sh\nrm -rf ~\nEOF",
     ] {
         assert_eq!(
             parse::script_with(t, false),
