@@ -20,6 +20,7 @@ use rlsf::{FlexSource, FlexTlsf};
 /// commit charge); halved until the system grants it (an address-space limit), down to
 /// [`SMALLEST_RESERVE`].
 const RESERVE: usize = 1 << 36;
+/// The least reservation asked for; below it, pools are mapped on their own from the start.
 const SMALLEST_RESERVE: usize = 1 << 24;
 /// The region is committed (made writable) a megabyte at a time: one `mprotect` each.
 const COMMIT_STEP: usize = 1 << 20;
