@@ -514,8 +514,13 @@ mod crash {
             })
         });
         for (sig, _) in FATAL {
-            // SA_RESETHAND makes a fault inside the handler fatal, not a loop.
-            install(sig, handler, libc::SA_RESETHAND);
+            // Not SA_RESETHAND: a second thread that faults or aborts while the first one's
+            // handler runs (two allocations failing at once, under an address-space limit)
+            // must reach the handler too, which denies, not the default action, which ended
+            // the process with no answer. A fault inside the handler is still fatal, not a
+            // loop: its signal is blocked there, and the kernel delivers a blocked fault with
+            // the default action.
+            install(sig, handler, 0);
         }
     }
 
@@ -661,12 +666,17 @@ mod crash {
             libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
         }
         arm_with(deny_only);
+        deliver_faults();
         // This image answers for the hook too: a panic here (any thread) is the deny prepared
         // at start-up, never an exit 101.
         std::panic::set_hook(Box::new(|_| deny_only(0)));
         if std::env::var_os("PALISADE_TEST_PANIC").is_some() {
             // Lets the tests prove it; setting it can only make palisade refuse.
             panic!("PALISADE_TEST_PANIC is set");
+        }
+        if let Some(how) = std::env::var_os("PALISADE_TEST_RECORD_CRASH") {
+            // Lets the tests crash this image too; setting it can only make palisade refuse.
+            crash_as(how.to_str());
         }
         let mut input = Vec::new();
         let _ = std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut input);
@@ -709,6 +719,28 @@ mod crash {
         super::refuse(rule, &reason)
     }
 
+    /// Lets the fatal signals reach `deny_only` in the fresh image. The handler that started
+    /// it ran with its own signal blocked, and `execve` keeps the mask: a fault there, or an
+    /// abort (an allocation that fails again, as under an address-space limit), ended the
+    /// process by that signal, with no answer, which lets the call run. One pending from the
+    /// image before (the crash being recorded now) is taken first, not answered twice.
+    fn deliver_faults() {
+        // SAFETY: valid, initialised signal sets; a zero timeout only polls.
+        unsafe {
+            let mut fatal: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut fatal);
+            for (sig, _) in FATAL {
+                libc::sigaddset(&mut fatal, sig);
+            }
+            let now = libc::timespec {
+                tv_sec: 0,
+                tv_nsec: 0,
+            };
+            while libc::sigtimedwait(&fatal, std::ptr::null_mut(), &now) > 0 {}
+            libc::pthread_sigmask(libc::SIG_UNBLOCK, &fatal, std::ptr::null_mut());
+        }
+    }
+
     /// Writes the deny prepared at start-up and ends the process with exit 2, unrecorded.
     extern "C" fn deny_only(sig: libc::c_int) {
         let stopped = STOPS.contains(&sig) || sig == DEADLINE;
@@ -724,10 +756,14 @@ mod crash {
     /// Lets the tests crash the hook after it read its input (`segv`, `abort`, `stack`).
     /// Setting it can only make palisade refuse.
     pub fn test_crash() {
-        let Some(how) = std::env::var_os("PALISADE_TEST_CRASH") else {
-            return;
-        };
-        match how.to_str() {
+        if let Some(how) = std::env::var_os("PALISADE_TEST_CRASH") {
+            crash_as(how.to_str());
+        }
+    }
+
+    /// Crashes the process: `abort`, `stack` (an overflow), or else a fault.
+    fn crash_as(how: Option<&str>) {
+        match how {
             Some("abort") => std::process::abort(),
             Some("stack") => {
                 #[allow(unconditional_recursion)]

@@ -304,6 +304,26 @@ fn a_panic_while_recording_a_crash_is_still_a_deny_with_exit_2() {
 }
 
 #[test]
+fn a_crash_while_recording_a_crash_is_still_a_deny_with_exit_2() {
+    // The fresh image inherits the crash handler's signal mask, which blocks the signal being
+    // handled: a second abort or fault there (an allocation failing again under an
+    // address-space limit) ended it by that signal, with no answer, and the call ran.
+    for (first, second) in [("abort", "abort"), ("segv", "segv"), ("abort", "segv")] {
+        let sb = Sandbox::new();
+        let a = sb.hook_with(
+            sb.event("Bash", json!({"command": "ls"}))
+                .to_string()
+                .as_bytes(),
+            |c| {
+                c.env("PALISADE_TEST_CRASH", first);
+                c.env("PALISADE_TEST_RECORD_CRASH", second);
+            },
+        );
+        assert_refused(&a, "the hook crashed before it decided");
+    }
+}
+
+#[test]
 fn an_unreadable_policy_denies() {
     let sb = Sandbox::new();
     // A directory where the policy file should be: it exists but cannot be read as a file.
