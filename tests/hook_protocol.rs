@@ -20,6 +20,21 @@ fn assert_refused(a: &common::Answer, cause: &str) {
     );
 }
 
+/// The answer to a Bash call of `command`, the hook run with `env` set (the test switches
+/// that make it panic or crash).
+fn bash_with_env(sb: &Sandbox, command: &str, env: &[(&str, &str)]) -> common::Answer {
+    sb.hook_with(
+        sb.event("Bash", json!({ "command": command }))
+            .to_string()
+            .as_bytes(),
+        |c| {
+            for (k, v) in env {
+                c.env(k, v);
+            }
+        },
+    )
+}
+
 #[test]
 fn bad_input_is_refused_with_its_cause() {
     let sb = Sandbox::new();
@@ -241,14 +256,7 @@ fn one_verdict_per_category() {
 #[test]
 fn a_panic_is_a_deny_with_exit_2() {
     let sb = Sandbox::new();
-    let a = sb.hook_with(
-        sb.event("Bash", json!({"command": "ls"}))
-            .to_string()
-            .as_bytes(),
-        |c| {
-            c.env("PALISADE_TEST_PANIC", "1");
-        },
-    );
+    let a = bash_with_env(&sb, "ls", &[("PALISADE_TEST_PANIC", "1")]);
     assert_refused(&a, "internal error");
 }
 
@@ -262,14 +270,7 @@ fn a_crash_is_a_recorded_deny_with_exit_2() {
         ("stack", "SIGSEGV"),
     ] {
         let sb = Sandbox::new();
-        let a = sb.hook_with(
-            sb.event("Bash", json!({"command": "ls -la"}))
-                .to_string()
-                .as_bytes(),
-            |c| {
-                c.env("PALISADE_TEST_CRASH", how);
-            },
-        );
+        let a = bash_with_env(&sb, "ls -la", &[("PALISADE_TEST_CRASH", how)]);
         assert_refused(&a, "the hook crashed on signal");
         assert!(a.reason().contains(signal), "{how}: {a:?}");
         let log = std::fs::read_to_string(sb.data_dir().join("audit.jsonl")).unwrap();
@@ -291,14 +292,13 @@ fn a_panic_while_recording_a_crash_is_still_a_deny_with_exit_2() {
     // The fresh image that records a crash answers for the hook: a panic there must not end
     // in exit 101 (a non-blocking error, so the call would run).
     let sb = Sandbox::new();
-    let a = sb.hook_with(
-        sb.event("Bash", json!({"command": "ls"}))
-            .to_string()
-            .as_bytes(),
-        |c| {
-            c.env("PALISADE_TEST_CRASH", "segv");
-            c.env("PALISADE_TEST_PANIC", "1");
-        },
+    let a = bash_with_env(
+        &sb,
+        "ls",
+        &[
+            ("PALISADE_TEST_CRASH", "segv"),
+            ("PALISADE_TEST_PANIC", "1"),
+        ],
     );
     assert_refused(&a, "the hook crashed before it decided");
 }
@@ -310,14 +310,13 @@ fn a_crash_while_recording_a_crash_is_still_a_deny_with_exit_2() {
     // address-space limit) ended it by that signal, with no answer, and the call ran.
     for (first, second) in [("abort", "abort"), ("segv", "segv"), ("abort", "segv")] {
         let sb = Sandbox::new();
-        let a = sb.hook_with(
-            sb.event("Bash", json!({"command": "ls"}))
-                .to_string()
-                .as_bytes(),
-            |c| {
-                c.env("PALISADE_TEST_CRASH", first);
-                c.env("PALISADE_TEST_RECORD_CRASH", second);
-            },
+        let a = bash_with_env(
+            &sb,
+            "ls",
+            &[
+                ("PALISADE_TEST_CRASH", first),
+                ("PALISADE_TEST_RECORD_CRASH", second),
+            ],
         );
         assert_refused(&a, "the hook crashed before it decided");
     }
