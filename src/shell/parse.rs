@@ -62,15 +62,6 @@ const MAX_UPSTREAM: usize = 64;
 /// Loop lists up to this long are walked once per value; longer ones once, values unknown.
 const MAX_LOOP_VALUES: usize = 8;
 
-/// How often the walk has read a cut here-document body back in (`Analyser::heredoc_body`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum BodyReads {
-    None,
-    Once,
-    /// More than once: the walk is not kept, the whole text is parsed instead.
-    Again,
-}
-
 /// The analysis state of one line.
 #[derive(Default, Clone)]
 pub(super) struct Analyser {
@@ -85,8 +76,8 @@ pub(super) struct Analyser {
     /// Aliases defined earlier in the line (`alias x='rm -rf'`), by name.
     pub aliases: HashMap<String, String>,
     /// The here-document body taken out of the text being parsed (`bounds::check_cut`), and
-    /// how often the walk has read it back in.
-    cut: Option<(bounds::Cut, BodyReads)>,
+    /// whether the walk has read it back in.
+    cut: Option<(bounds::Cut, bool)>,
     /// Parse every text whole, never taking a body out (the tests that compare the two).
     whole: bool,
 }
@@ -258,12 +249,9 @@ impl Analyser {
             return self.parse_and_walk(&checked, ctx).flatten();
         };
         let saved = (self.clone(), ctx.clone());
-        self.cut = Some((cut, BodyReads::None));
+        self.cut = Some((cut, false));
         let walked = self.parse_and_walk(&checked, ctx);
-        if self
-            .cut
-            .take()
-            .is_some_and(|(_, reads)| reads == BodyReads::Once)
+        if self.cut.take().is_some_and(|(_, read)| read)
             && let Some(last) = walked
         {
             return last;
@@ -319,21 +307,13 @@ impl Analyser {
         }
     }
 
-    /// The body of a here-document as the parser gave it, or the body it stands in for: moved
-    /// out, not copied (a long body is a copy, and its pages, a call). A second read (a
-    /// function run twice) gets nothing, and the walk is then done again on the whole text.
+    /// The body of a here-document as the parser gave it, or the body it stands in for.
     fn heredoc_body(&mut self, value: &str) -> String {
         match &mut self.cut {
-            Some((cut, reads)) if cut.stand_in == value => match reads {
-                BodyReads::None => {
-                    *reads = BodyReads::Once;
-                    std::mem::take(&mut cut.body)
-                }
-                _ => {
-                    *reads = BodyReads::Again;
-                    String::new()
-                }
-            },
+            Some((cut, read)) if cut.stand_in == value => {
+                *read = true;
+                cut.body.clone()
+            }
             _ => value.to_string(),
         }
     }

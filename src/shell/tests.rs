@@ -1485,6 +1485,12 @@ fn a_heredoc_body_taken_out_before_the_parse_is_read_as_written() {
     assert_eq!(programs(&an), ["cat", "bash", "rm"]);
     // Read whole, the body's `(` were counted as the line's own, and the line refused.
     assert!(refused_by_bounds(&parse::script_with(&line, true)));
+    // A body the walk reads twice (a loop is walked once per value) is read as written each
+    // time, not sent whole to the parser, which refuses it.
+    let twice = format!("for x in a b; do cat > $x.md <<'EOF'\n{body}EOF\ndone");
+    let an = a(&twice);
+    assert!(an.findings.is_empty(), "{:?}", an.findings);
+    assert!(refused_by_bounds(&parse::script_with(&twice, true)));
     // A line the parser reads otherwise than the scan (the operator is no operator inside
     // `[[ ]]`) is parsed whole, as before.
     for t in [
