@@ -1,8 +1,7 @@
 #!/bin/sh
 # Builds palisade from this checkout, installs it with cargo (~/.cargo/bin/palisade, a path that
 # survives `cargo clean`; statically linked on Linux, with musl when it can be, see
-# scripts/build.sh), hooks it
-# into Claude Code and runs the doctor.
+# scripts/build.sh), hooks it into Claude Code and runs the doctor.
 #
 #   scripts/install.sh              install for every project (~/.claude/settings.json)
 #   scripts/install.sh --project    install into this directory's .claude/settings.json
