@@ -39,8 +39,9 @@ pub(super) struct Cut {
     /// The line that stands in for the body, with its `\n`: what the parser gives as the
     /// here-document's body when it reads the text as this check did.
     pub stand_in: String,
-    /// The body as written, with its last `\n`: what the parser gives for the whole text.
-    pub body: String,
+    /// Where the body is in the text, with its last `\n`: what the parser gives for the
+    /// whole text. A range, not a copy: the body is most of a long text.
+    pub body: std::ops::Range<usize>,
 }
 
 /// `check`, with the body of the text's first top-level here-document whose delimiter is
@@ -68,8 +69,13 @@ pub(super) fn check_cut(text: &str) -> Result<(Cow<'_, str>, Option<Cut>), Rejec
     if finish(&cut, &scan).is_err() {
         return check(text).map(|t| (t, None));
     }
-    let body = text[start..end].to_string();
-    Ok((Cow::Owned(cut), Some(Cut { stand_in, body })))
+    Ok((
+        Cow::Owned(cut),
+        Some(Cut {
+            stand_in,
+            body: start..end,
+        }),
+    ))
 }
 
 fn size_bound(text: &str) -> Result<(), Rejection> {
@@ -606,8 +612,9 @@ mod tests {
     fn cut(text: &str) -> Option<(String, String)> {
         match check_cut(text) {
             Ok((t, Some(c))) => {
-                assert_eq!(t.replace(&c.stand_in, &c.body), text, "{t:?}");
-                Some((t.into_owned(), c.body))
+                let body = &text[c.body];
+                assert_eq!(t.replace(&c.stand_in, body), text, "{t:?}");
+                Some((t.into_owned(), body.to_string()))
             }
             _ => None,
         }

@@ -64,7 +64,9 @@ const MAX_LOOP_VALUES: usize = 8;
 
 /// The analysis state of one line.
 #[derive(Default, Clone)]
-pub(super) struct Analyser {
+pub(super) struct Analyser<'s> {
+    /// The text of the whole line: a body taken out of it (`cut`) is read back from it.
+    source: &'s str,
     pub out: ShellAnalysis,
     /// Variables assigned a literal value earlier in the line.
     pub vars: HashMap<String, String>,
@@ -92,6 +94,7 @@ pub(super) fn analyse(command: &str) -> ShellAnalysis {
 #[cfg(test)]
 pub(super) fn script_with(command: &str, whole: bool) -> ShellAnalysis {
     let mut a = Analyser {
+        source: command,
         whole,
         ..Default::default()
     };
@@ -102,6 +105,7 @@ pub(super) fn script_with(command: &str, whole: bool) -> ShellAnalysis {
 /// `analyse`, with every text parsed whole when `whole` (see `Analyser::cut`).
 pub(super) fn analyse_with(command: &str, whole: bool) -> ShellAnalysis {
     let mut a = Analyser {
+        source: command,
         whole,
         ..Default::default()
     };
@@ -119,6 +123,7 @@ pub(super) fn analyse_with(command: &str, whole: bool) -> ShellAnalysis {
         && let Some(repaired) = repair(command)
     {
         let mut b = Analyser {
+            source: &repaired,
             whole,
             ..Default::default()
         };
@@ -199,7 +204,7 @@ fn repair(text: &str) -> Option<String> {
     (out != text).then_some(out)
 }
 
-impl Analyser {
+impl Analyser<'_> {
     pub(super) fn parse_error(&mut self, message: String) {
         self.out.findings.push(ShellFinding::ParseError { message });
     }
@@ -235,6 +240,7 @@ impl Analyser {
         // as it reads the text whole (the text before the body is the same, and so is its
         // end); else everything is done again on the whole text.
         let fresh = !self.whole
+            && std::ptr::eq(text, self.source)
             && self.cut.is_none()
             && ctx.depth == 0
             && self.out.commands.is_empty()
@@ -309,10 +315,11 @@ impl Analyser {
 
     /// The body of a here-document as the parser gave it, or the body it stands in for.
     fn heredoc_body(&mut self, value: &str) -> String {
+        let source = self.source;
         match &mut self.cut {
             Some((cut, read)) if cut.stand_in == value => {
                 *read = true;
-                cut.body.clone()
+                source[cut.body.clone()].to_string()
             }
             _ => value.to_string(),
         }

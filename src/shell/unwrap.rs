@@ -229,7 +229,7 @@ fn strip_simple(
     }
 }
 
-impl Analyser {
+impl Analyser<'_> {
     /// Unwraps an invocation down to the command it really runs and records it.
     pub(super) fn run(&mut self, mut inv: Invocation, ctx: &Ctx) -> Option<usize> {
         let mut local: Option<Ctx> = None;

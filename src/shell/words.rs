@@ -107,7 +107,7 @@ impl Builder {
     }
 }
 
-impl Analyser {
+impl Analyser<'_> {
     /// Expands one raw word as the tokenizer returned it (`"a b"`, `r''m`, `$(x)`…), without
     /// word splitting (assignments, redirection targets).
     pub(super) fn expand_word(&mut self, raw: &str, ctx: &Ctx) -> Expanded {

@@ -220,7 +220,7 @@ fn mktemp_path(c: &crate::shell::Command) -> Option<String> {
     Some(base)
 }
 
-impl Analyser {
+impl Analyser<'_> {
     /// The text a pipeline stage writes when it is literal: `echo`, `printf`, `cat <<EOF`.
     pub(in crate::shell) fn fed_text(&self, index: Option<usize>) -> Option<String> {
         let index = index?;
