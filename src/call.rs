@@ -9,6 +9,7 @@ use crate::vocab::Language;
 pub use crate::vocab::{Remote, RemoteChange};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// What a call does, in the terms the rules use.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,7 +38,8 @@ pub enum CallKind {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Call {
     pub tool: String,
-    pub input: Value,
+    /// The event's input, shared with it.
+    pub input: Arc<Value>,
     pub kind: CallKind,
     /// What the call does, computed once here (see `effects`). Empty for calls built by hand
     /// with no effects in mind; `Call::new` computes them.

@@ -3,6 +3,7 @@
 use serde::Deserialize;
 use serde_json::Value;
 use std::io::Read;
+use std::sync::Arc;
 
 /// Largest event palisade reads; anything bigger is refused (a Write of a huge file included).
 pub const MAX_EVENT_BYTES: usize = 4 * 1024 * 1024;
@@ -22,7 +23,9 @@ pub struct HookEvent {
     #[serde(default)]
     pub hook_event_name: String,
     pub tool_name: String,
-    pub tool_input: Value,
+    /// Shared, not copied, by the call it becomes (`Call::input`): a 1 MB Write's input was
+    /// copied once more for that.
+    pub tool_input: Arc<Value>,
     #[serde(default)]
     pub tool_use_id: Option<String>,
     /// PostToolUse only: what the tool returned.
@@ -118,7 +121,7 @@ impl HookEvent {
             session_id: session_id.into(),
             cwd: Some(cwd.to_string_lossy().into_owned()),
             tool_name: tool,
-            tool_input: input,
+            tool_input: Arc::new(input),
             ..HookEvent::unreadable()
         }
     }
@@ -132,7 +135,7 @@ impl HookEvent {
             permission_mode: None,
             hook_event_name: "PreToolUse".into(),
             tool_name: "(unreadable)".into(),
-            tool_input: Value::Null,
+            tool_input: Arc::new(Value::Null),
             tool_use_id: None,
             tool_response: None,
             agent_id: None,

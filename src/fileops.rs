@@ -2689,7 +2689,7 @@ pub(crate) mod tests {
     fn shell_call(cmds: Vec<Command>) -> Call {
         Call {
             tool: "Bash".into(),
-            input: serde_json::json!({}),
+            input: serde_json::json!({}).into(),
             kind: CallKind::Shell {
                 command: String::new(),
                 analysis: analysis(cmds),

@@ -5,13 +5,20 @@ use crate::effects::{self, mcp::ToolModel};
 use crate::event::HookEvent;
 use crate::shell;
 use serde_json::Value;
+use std::sync::Arc;
 
 pub use crate::call::{Call, CallKind, FileView, ProtectedPath, Scope};
 
 impl Call {
     /// A call of `kind`, with its effects computed.
-    pub fn new(tool: impl Into<String>, input: Value, kind: CallKind, scope: &Scope) -> Call {
+    pub fn new(
+        tool: impl Into<String>,
+        input: impl Into<Arc<Value>>,
+        kind: CallKind,
+        scope: &Scope,
+    ) -> Call {
         let tool = tool.into();
+        let input = input.into();
         let effects = effects::of_call(&tool, &input, &kind, scope);
         Call {
             tool,
@@ -36,7 +43,7 @@ pub fn normalize_with(event: &HookEvent, scope: &Scope, models: &[ToolModel]) ->
         effects::deferred_runs(&mut m.effects);
         return Call {
             tool: event.tool_name.clone(),
-            input: input.clone(),
+            input: event.tool_input.clone(),
             kind: m.kind,
             effects: m.effects,
         };
@@ -87,7 +94,12 @@ pub fn normalize_with(event: &HookEvent, scope: &Scope, models: &[ToolModel]) ->
         },
         _ => CallKind::Other,
     };
-    Call::new(event.tool_name.clone(), input.clone(), kind, scope)
+    Call::new(
+        event.tool_name.clone(),
+        event.tool_input.clone(),
+        kind,
+        scope,
+    )
 }
 
 fn read_of(path: Option<&str>, scope: &Scope) -> CallKind {

@@ -41,7 +41,7 @@ fn scope() -> Scope {
 fn call(tool: &str, input: Value) -> Call {
     Call {
         tool: tool.into(),
-        input,
+        input: input.into(),
         kind: CallKind::Other,
         effects: Vec::new(),
     }
@@ -73,7 +73,7 @@ fn shell(commands: Vec<Command>) -> Call {
 fn shell_with(commands: Vec<Command>, findings: Vec<ShellFinding>) -> Call {
     Call {
         tool: "Bash".into(),
-        input: json!({"command": "(built by hand)"}),
+        input: json!({"command": "(built by hand)"}).into(),
         kind: CallKind::Shell {
             command: "(built by hand)".into(),
             analysis: ShellAnalysis {

@@ -153,7 +153,7 @@ pub fn trace(
         scope.project_root.display()
     );
     j.insert("tool".into(), json!(event.tool_name));
-    j.insert("input".into(), event.tool_input.clone());
+    j.insert("input".into(), (*event.tool_input).clone());
     j.insert("cwd".into(), json!(cwd));
     j.insert("project_root".into(), json!(scope.project_root));
 

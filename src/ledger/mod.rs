@@ -701,7 +701,7 @@ fn shell_call(line: &str, scope: &Scope) -> std::rc::Rc<Call> {
         let effects = effects::of_call("Bash", &input, &kind, scope);
         std::rc::Rc::new(Call {
             tool: "Bash".into(),
-            input,
+            input: input.into(),
             kind,
             effects,
         })

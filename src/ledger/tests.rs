@@ -57,7 +57,7 @@ fn bash_in(scope: &Scope, cmds: Vec<Command>) -> Call {
     let effects = crate::effects::of_call("Bash", &input, &kind, scope);
     Call {
         tool: "Bash".into(),
-        input,
+        input: input.into(),
         kind,
         effects,
     }
@@ -66,7 +66,7 @@ fn bash_in(scope: &Scope, cmds: Vec<Command>) -> Call {
 fn write(path: &str, content: &str) -> Call {
     Call {
         tool: "Write".into(),
-        input: json!({ "file_path": path, "content": content }),
+        input: json!({ "file_path": path, "content": content }).into(),
         kind: CallKind::Write {
             path: path.into(),
             content: Some(content.into()),
@@ -78,7 +78,7 @@ fn write(path: &str, content: &str) -> Call {
 fn edit(path: &str, old: &str, new: &str) -> Call {
     Call {
         tool: "Edit".into(),
-        input: json!({ "file_path": path, "old_string": old, "new_string": new }),
+        input: json!({ "file_path": path, "old_string": old, "new_string": new }).into(),
         kind: CallKind::Write {
             path: path.into(),
             content: Some(new.into()),
@@ -316,7 +316,7 @@ fn edit_turns_benign_into_dangerous_without_the_file_on_disk() {
     // MultiEdit back to safe.
     let me = Call {
         tool: "MultiEdit".into(),
-        input: json!({ "file_path": p, "edits": [{ "old_string": "rm -rf ~", "new_string": "rm -rf ./build" }] }),
+        input: json!({ "file_path": p, "edits": [{ "old_string": "rm -rf ~", "new_string": "rm -rf ./build" }] }).into(),
         kind: CallKind::Write {
             path: p.into(),
             content: None,
@@ -675,7 +675,7 @@ fn notebook_cells_sed_and_install() {
     let mut l = Ledger::default();
     let nb = Call {
         tool: "NotebookEdit".into(),
-        input: json!({ "notebook_path": "/home/dev/project/a.ipynb", "new_source": "import shutil\nshutil.rmtree('/home/dev')\n" }),
+        input: json!({ "notebook_path": "/home/dev/project/a.ipynb", "new_source": "import shutil\nshutil.rmtree('/home/dev')\n" }).into(),
         kind: CallKind::Write {
             path: "/home/dev/project/a.ipynb".into(),
             content: None,

@@ -33,7 +33,7 @@ pub(super) fn call_of(ex: &Example, scope: &Scope) -> Call {
         permission_mode: None,
         hook_event_name: "PreToolUse".into(),
         tool_name: ex.tool.into(),
-        tool_input: input,
+        tool_input: input.into(),
         tool_use_id: None,
         tool_response: None,
         agent_id: None,
