@@ -1121,6 +1121,10 @@ pub(super) fn run_change<T>(
     Err(too_many_passes(path))
 }
 
+/// One row by its path (`fetch`).
+pub(super) const FETCH_ROW: &str =
+    concat!("SELECT ", row_columns!(), " FROM entries WHERE path = ?1");
+
 /// Puts the rows of `keys` (those that exist) into `view`; every key is noted as fetched.
 pub(super) fn fetch(
     conn: &Connection,
@@ -1130,11 +1134,7 @@ pub(super) fn fetch(
     keys: impl Iterator<Item = String>,
 ) -> Result<(), LedgerError> {
     let mut stmt = conn
-        .prepare_cached(concat!(
-            "SELECT ",
-            row_columns!(),
-            " FROM entries WHERE path = ?1"
-        ))
+        .prepare_cached(FETCH_ROW)
         .map_err(|e| sql_error(path, e))?;
     for key in keys {
         if !fetched.insert(key.clone()) {
@@ -1244,6 +1244,16 @@ fn files_under(
     Ok(found)
 }
 
+/// The excerpt bytes of a row, if it is there (`upsert`).
+pub(super) const EXCERPT_BYTES: &str = "SELECT excerpt_bytes FROM entries WHERE path = ?1";
+
+/// Writes a row whole, made or replaced (`upsert`).
+pub(super) const UPSERT: &str = "INSERT INTO entries(path, name, tool_use_id, pending_receipt, \
+     written_at, excerpt_bytes, body, ext) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) \
+     ON CONFLICT(path) DO UPDATE SET name = excluded.name, tool_use_id = excluded.tool_use_id, \
+     pending_receipt = excluded.pending_receipt, written_at = excluded.written_at, \
+     excerpt_bytes = excluded.excerpt_bytes, body = excluded.body, ext = excluded.ext";
+
 pub(super) fn upsert(conn: &Connection, path: &Path, e: &LedgerEntry) -> Result<(), LedgerError> {
     let body =
         serde_json::to_string(e).map_err(|x| error(path, format!("could not be written ({x})")))?;
@@ -1256,7 +1266,7 @@ pub(super) fn upsert(conn: &Connection, path: &Path, e: &LedgerEntry) -> Result<
     // an update (a receipt, a trimmed excerpt) has nothing new to note, and the filter's 16 KiB
     // need not be read. Asked under the write lock the caller holds, so it cannot go meanwhile.
     let before: Option<i64> = conn
-        .prepare_cached("SELECT excerpt_bytes FROM entries WHERE path = ?1")
+        .prepare_cached(EXCERPT_BYTES)
         .and_then(|mut s| s.query_row(params![e.path], |r| r.get(0)).optional())
         .map_err(|x| sql_error(path, x))?;
     let exists = before.is_some();
@@ -1265,26 +1275,20 @@ pub(super) fn upsert(conn: &Connection, path: &Path, e: &LedgerEntry) -> Result<
     }
     let pending = e.tool_use_id.is_some() && e.receipt.is_none();
     let excerpt = e.excerpt.as_ref().map_or(0, String::len) as i64;
-    conn.prepare_cached(
-        "INSERT INTO entries(path, name, tool_use_id, pending_receipt, written_at, excerpt_bytes, body, ext)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-         ON CONFLICT(path) DO UPDATE SET name = excluded.name, tool_use_id = excluded.tool_use_id,
-           pending_receipt = excluded.pending_receipt, written_at = excluded.written_at,
-           excerpt_bytes = excluded.excerpt_bytes, body = excluded.body, ext = excluded.ext",
-    )
-    .and_then(|mut s| {
-        s.execute(params![
-            e.path,
-            name,
-            e.tool_use_id,
-            pending,
-            e.written_at as i64,
-            excerpt,
-            body,
-            ext
-        ])
-    })
-    .map_err(|x| sql_error(path, x))?;
+    conn.prepare_cached(UPSERT)
+        .and_then(|mut s| {
+            s.execute(params![
+                e.path,
+                name,
+                e.tool_use_id,
+                pending,
+                e.written_at as i64,
+                excerpt,
+                body,
+                ext
+            ])
+        })
+        .map_err(|x| sql_error(path, x))?;
     add_to_totals(
         conn,
         path,
@@ -1300,13 +1304,20 @@ pub(super) fn upsert(conn: &Connection, path: &Path, e: &LedgerEntry) -> Result<
     Ok(())
 }
 
+/// Drops a row's receipt kept apart (`forget_receipt`).
+pub(super) const FORGET_RECEIPT: &str = "DELETE FROM receipts WHERE path = ?1";
+
 /// Drops the receipt kept apart for the row of `entry_path`, if any (`RECEIPTS`).
 fn forget_receipt(conn: &Connection, path: &Path, entry_path: &str) -> Result<(), LedgerError> {
-    conn.prepare_cached("DELETE FROM receipts WHERE path = ?1")
+    conn.prepare_cached(FORGET_RECEIPT)
         .and_then(|mut s| s.execute([entry_path]))
         .map_err(|x| sql_error(path, x))?;
     Ok(())
 }
+
+/// Adds to the running totals (`add_to_totals`).
+pub(super) const ADD_TO_TOTALS: &str =
+    "UPDATE totals SET entries = entries + ?1, excerpt_bytes = excerpt_bytes + ?2 WHERE id = 0";
 
 /// Keeps `totals` (what `enforce_bounds` reads) in step with a change of `entries` rows and
 /// excerpt bytes, in the caller's transaction; a change of neither writes nothing.
@@ -1314,11 +1325,9 @@ fn add_to_totals(conn: &Connection, path: &Path, rows: i64, bytes: i64) -> Resul
     if rows == 0 && bytes == 0 {
         return Ok(());
     }
-    conn.prepare_cached(
-        "UPDATE totals SET entries = entries + ?1, excerpt_bytes = excerpt_bytes + ?2 WHERE id = 0",
-    )
-    .and_then(|mut s| s.execute(params![rows, bytes]))
-    .map_err(|x| sql_error(path, x))?;
+    conn.prepare_cached(ADD_TO_TOTALS)
+        .and_then(|mut s| s.execute(params![rows, bytes]))
+        .map_err(|x| sql_error(path, x))?;
     Ok(())
 }
 
@@ -1338,7 +1347,7 @@ fn remove(conn: &Connection, path: &Path, entry_path: &str) -> Result<(), Ledger
 
 /// The paths of the rows a call recorded that still wait for its receipt (by `tool_use_id`):
 /// the flag and the id are columns, so no body (up to 32 KiB of excerpt) is read or parsed.
-const PENDING_RECEIPT: &str =
+pub(super) const PENDING_RECEIPT: &str =
     "SELECT path FROM entries WHERE pending_receipt = 1 AND tool_use_id = ?1";
 
 /// The paths of the rows call `tool_use_id` recorded that still wait for its receipt.
@@ -1370,6 +1379,13 @@ pub(super) fn attach_pending(
     Ok(pending.len())
 }
 
+/// Keeps a row's receipt apart from its body (`set_receipt`).
+pub(super) const KEEP_RECEIPT: &str = "INSERT INTO receipts(path, receipt) VALUES (?1, ?2) \
+     ON CONFLICT(path) DO UPDATE SET receipt = excluded.receipt";
+
+/// Notes that a row has its receipt (`set_receipt`).
+pub(super) const RECEIPT_GIVEN: &str = "UPDATE entries SET pending_receipt = 0 WHERE path = ?1";
+
 /// Gives the row of `entry_path` its call's receipt without writing the row again: the receipt
 /// goes to its own table and the row's pending flag is cleared, a change of the same size,
 /// which SQLite makes in place, so the row's body (up to 32 KiB of excerpt, in overflow pages)
@@ -1383,16 +1399,13 @@ fn set_receipt(
 ) -> Result<(), LedgerError> {
     let json = serde_json::to_string(receipt)
         .map_err(|x| error(path, format!("could not be written ({x})")))?;
-    conn.prepare_cached(
-        "INSERT INTO receipts(path, receipt) VALUES (?1, ?2)
-         ON CONFLICT(path) DO UPDATE SET receipt = excluded.receipt",
-    )
-    .and_then(|mut s| s.execute(params![entry_path, json]))
-    .and_then(|_| {
-        conn.prepare_cached("UPDATE entries SET pending_receipt = 0 WHERE path = ?1")
-            .and_then(|mut s| s.execute([entry_path]))
-    })
-    .map_err(|x| sql_error(path, x))?;
+    conn.prepare_cached(KEEP_RECEIPT)
+        .and_then(|mut s| s.execute(params![entry_path, json]))
+        .and_then(|_| {
+            conn.prepare_cached(RECEIPT_GIVEN)
+                .and_then(|mut s| s.execute([entry_path]))
+        })
+        .map_err(|x| sql_error(path, x))?;
     Ok(())
 }
 
@@ -1450,12 +1463,15 @@ pub(super) fn write_back(
     Ok(())
 }
 
+/// The running totals (`enforce_bounds`).
+pub(super) const READ_TOTALS: &str = "SELECT entries, excerpt_bytes FROM totals WHERE id = 0";
+
 /// Keeps a session within `MAX_ENTRIES` entries (oldest out) and `EXCERPT_BUDGET` excerpt
 /// bytes (oldest excerpts dropped first, the entry keeps its hash and analysis). Reads the
 /// running totals, so a session within bounds costs one row.
 pub(super) fn enforce_bounds(conn: &Connection, path: &Path) -> Result<(), LedgerError> {
     let totals = || {
-        conn.prepare_cached("SELECT entries, excerpt_bytes FROM totals WHERE id = 0")
+        conn.prepare_cached(READ_TOTALS)
             .and_then(|mut s| s.query_row([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))))
             .map_err(|e| sql_error(path, e))
     };

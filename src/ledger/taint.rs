@@ -48,26 +48,27 @@ fn has_table(conn: &Connection) -> rusqlite::Result<bool> {
     conn.table_exists(None, "exposures")
 }
 
+/// The latest exposure row of a kind and key (`latest`).
+pub(super) const LATEST_OF_KEY: &str = "SELECT key, origin, seq, at_ms FROM exposures \
+     WHERE kind = ?1 AND key = ?2 ORDER BY id DESC LIMIT 1";
+
 fn latest(
     conn: &Connection,
     kind: ExposureKind,
     key: &str,
     since_ms: u64,
 ) -> rusqlite::Result<Option<ExposureRow>> {
-    conn.prepare_cached(
-        "SELECT key, origin, seq, at_ms FROM exposures WHERE kind = ?1 AND key = ?2 \
-         ORDER BY id DESC LIMIT 1",
-    )?
-    .query_row(params![kind.as_str(), key], |r| {
-        Ok(ExposureRow {
-            key: r.get(0)?,
-            origin: r.get(1)?,
-            seq: r.get::<_, Option<i64>>(2)?.map(|s| s as u64),
-            at_ms: r.get::<_, i64>(3)? as u64,
+    conn.prepare_cached(LATEST_OF_KEY)?
+        .query_row(params![kind.as_str(), key], |r| {
+            Ok(ExposureRow {
+                key: r.get(0)?,
+                origin: r.get(1)?,
+                seq: r.get::<_, Option<i64>>(2)?.map(|s| s as u64),
+                at_ms: r.get::<_, i64>(3)? as u64,
+            })
         })
-    })
-    .optional()
-    .map(|r| r.filter(|r| r.at_ms >= since_ms))
+        .optional()
+        .map(|r| r.filter(|r| r.at_ms >= since_ms))
 }
 
 /// The session's exposure for one judgement over an open connection (see
@@ -177,6 +178,14 @@ pub(super) fn insert_exposures(
     Ok(ids)
 }
 
+/// Adds an exposure row (`insert_rows`).
+pub(super) const INSERT_EXPOSURE: &str =
+    "INSERT INTO exposures(kind, key, at_ms, seq, origin) VALUES (?1, ?2, ?3, NULL, ?4)";
+
+/// Drops the rows of a kind and key beyond the latest `?3` (`insert_rows`).
+pub(super) const TRIM_KEY: &str = "DELETE FROM exposures WHERE kind = ?1 AND key = ?2 AND \
+     id < (SELECT id FROM exposures WHERE kind = ?1 AND key = ?2 ORDER BY id DESC LIMIT 1 OFFSET ?3)";
+
 fn insert_rows(tx: &Connection, rows: &[Exposure], now_ms: u64) -> rusqlite::Result<Vec<i64>> {
     let mut ids = Vec::new();
     // Compiling the three `IF NOT EXISTS` statements on every insert was a sixth of what
@@ -185,18 +194,17 @@ fn insert_rows(tx: &Connection, rows: &[Exposure], now_ms: u64) -> rusqlite::Res
         tx.execute_batch(SCHEMA)?;
     }
     for r in rows {
-        tx.prepare_cached(
-            "INSERT INTO exposures(kind, key, at_ms, seq, origin) VALUES (?1, ?2, ?3, NULL, ?4)",
-        )?
-        .execute(params![r.kind.as_str(), r.key, now_ms as i64, r.origin])?;
+        tx.prepare_cached(INSERT_EXPOSURE)?.execute(params![
+            r.kind.as_str(),
+            r.key,
+            now_ms as i64,
+            r.origin
+        ])?;
         ids.push(tx.last_insert_rowid());
         // Keep the latest few rows of this (kind, key): the table stays bounded by
         // the number of distinct paths and remotes, not by the session's length.
-        tx.prepare_cached(
-            "DELETE FROM exposures WHERE kind = ?1 AND key = ?2 AND id < (SELECT id FROM \
-             exposures WHERE kind = ?1 AND key = ?2 ORDER BY id DESC LIMIT 1 OFFSET ?3)",
-        )?
-        .execute(params![r.kind.as_str(), r.key, KEEP_PER_KEY - 1])?;
+        tx.prepare_cached(TRIM_KEY)?
+            .execute(params![r.kind.as_str(), r.key, KEEP_PER_KEY - 1])?;
         if ids.last().is_some_and(|id| id % CAP_EVERY == 0) {
             tx.prepare_cached(
                 "DELETE FROM exposures WHERE kind = ?1 AND id < (SELECT id FROM exposures \
