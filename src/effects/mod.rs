@@ -268,6 +268,10 @@ fn effects_within(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Effect>
         });
     }
     let mut config = fileops::config_writes(analysis, scope);
+    // Most commands have an effect or two: room for one each, so a long line's are not
+    // copied at each doubling (reserved, not touched, where fewer are made).
+    out.reserve(analysis.commands.len());
+    by.reserve(analysis.commands.len());
     for (i, c) in analysis.commands.iter().enumerate() {
         // At most one setting per `git config` command.
         let adds = config
