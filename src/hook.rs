@@ -258,11 +258,28 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
         // panic there is a deny, as on this thread: the panic hook answers.
         let recording = long.then(|| {
             s.spawn(|| {
+                // The record is needed only at the end; what the judgement's scan will need
+                // is built first.
+                prepare_scan(event);
                 crate::audit::entry::recorded_input(&event.tool_input, &p.policy.audit.redact)
             })
         });
         judge(p, event, recording)
     })
+}
+
+/// Builds what the scan of a file tool's new content will need (`scan::prepare`).
+fn prepare_scan(event: &HookEvent) {
+    let s = |k: &str| event.tool_input.get(k).and_then(serde_json::Value::as_str);
+    let (path, text) = match event.tool_name.as_str() {
+        "Write" => (s("file_path"), s("content")),
+        "Edit" => (s("file_path"), s("new_string")),
+        "NotebookEdit" => (s("notebook_path"), s("new_source")),
+        _ => return,
+    };
+    if let (Some(path), Some(text)) = (path, text) {
+        crate::scan::prepare(std::path::Path::new(path), text);
+    }
 }
 
 /// [`process`] on this thread: normalize, then confirm a PostToolUse or judge a PreToolUse.

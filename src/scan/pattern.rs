@@ -248,6 +248,16 @@ impl LongTexts {
     }
 }
 
+/// Whether scanning `text` gates its patterns by one pass for all literals (`with_long_text`).
+pub(super) fn gated_as_long(text: &str) -> bool {
+    text.len() > GATE_MAX_BYTES
+}
+
+/// Builds the searcher of the table's literals now, on this thread, if it is not built yet.
+pub(super) fn build_literals() {
+    LazyLock::force(&LITERALS);
+}
+
 /// Which of the table's literals `text` holds, found in one pass; `None` without a searcher.
 fn literals_in(text: &str) -> Option<Arc<Vec<bool>>> {
     let (all, Some(search)) = &*LITERALS else {
