@@ -334,7 +334,13 @@ fn judge(
         };
     }
     let session = store.session_with(&event.session_id, opening);
-    pre_tool_use(p, event, &call, &scope, session, &env, recording)
+    let verdict = pre_tool_use(p, event, &call, &scope, session, &env, recording);
+    if crate::shell::trees_kept() {
+        // The process ends after this call: a long line's analysis (a 20,000-stage pipeline's
+        // commands and effects, 3% of its time to free) is left to the exit.
+        std::mem::forget(call);
+    }
+    verdict
 }
 
 /// Input text this long takes longer to parse and judge than the session's store to open (a

@@ -169,6 +169,11 @@ pub fn keep_syntax_trees() {
     KEEP_TREES.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
+/// Whether this process leaves syntax trees to its exit (`keep_syntax_trees`).
+pub fn trees_kept() -> bool {
+    KEEP_TREES.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Parses and analyses one command line. Never panics and never recurses without bound.
 pub fn analyse(command: &str) -> ShellAnalysis {
     if !powershell::looks_like_powershell(command) {

@@ -294,7 +294,7 @@ impl Analyser<'_> {
                 for list in &program.complete_commands {
                     last = self.walk_list(list, ctx).or(last);
                 }
-                if super::KEEP_TREES.load(std::sync::atomic::Ordering::Relaxed) {
+                if super::trees_kept() {
                     // A hook process ends after this one call: the allocator's work of
                     // freeing a long line's syntax tree (a tenth of a 20,000-stage
                     // pipeline's time) is done by the exit instead.
