@@ -463,7 +463,6 @@ fn write_answer(answer: &HookAnswer) -> std::io::Result<()> {
 /// for a CPU (docs/PERFORMANCE.md, "One thread per call, then none").
 mod crash {
     use super::{ANSWERED, INPUT};
-    use std::sync::OnceLock;
 
     /// The hidden first argument of the fresh image that records a refused call.
     pub const RECORD_ARG: &str = "__record-crash";
@@ -485,9 +484,40 @@ mod crash {
     /// The deadline's signal, sent by the timer `arm_stops` sets.
     const DEADLINE: libc::c_int = libc::SIGALRM;
 
-    /// The deny answers and their reasons (a crash's, a stop's), made before anything can go
-    /// wrong: a signal handler cannot format or allocate.
-    static FALLBACK: OnceLock<[(String, String); 2]> = OnceLock::new();
+    /// A deny answer fixed at compile time: its rule and reason, then what `deny_only`
+    /// writes, stdout and stderr, as `HookAnswer::for_verdict` makes them for
+    /// `Verdict::failure(rule, reason)` (`tests::the_fixed_denies_are_the_hooks_own`).
+    macro_rules! fixed_deny {
+        ($rule:literal, $reason:literal) => {
+            (
+                $rule,
+                $reason,
+                concat!(
+                    r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","#,
+                    r#""permissionDecision":"deny","permissionDecisionReason":"palisade: "#,
+                    $reason,
+                    " [",
+                    $rule,
+                    r#"]"}}"#
+                ),
+                concat!("palisade: ", $reason, " [", $rule, "]\n"),
+            )
+        };
+    }
+
+    /// The deny answers of a crash and of a stop, fixed text: a signal handler cannot format
+    /// or allocate. Made at start-up with the JSON writer instead, they were 5-8% of a short
+    /// call: the writer's code paged in for a call that prints nothing.
+    const FALLBACK: [(&str, &str, &str, &str); 2] = [
+        fixed_deny!(
+            "error/crash",
+            "the hook crashed before it decided, so the call is refused"
+        ),
+        fixed_deny!(
+            "error/signal",
+            "palisade was stopped or ran out of time before it decided, so the call is refused"
+        ),
+    ];
 
     /// Installs the handler for every fatal signal.
     pub fn arm() {
@@ -495,24 +525,6 @@ mod crash {
     }
 
     fn arm_with(handler: extern "C" fn(libc::c_int)) {
-        FALLBACK.get_or_init(|| {
-            [
-                (
-                    "error/crash",
-                    "the hook crashed before it decided, so the call is refused",
-                ),
-                (
-                    "error/signal",
-                    "palisade was stopped or ran out of time before it decided, so the call is refused",
-                ),
-            ]
-            .map(|(rule, reason)| {
-                let answer = palisade::hook::HookAnswer::for_verdict(
-                    &palisade::verdict::Verdict::failure(rule, reason),
-                );
-                (answer.stdout, format!("{}\n", answer.stderr))
-            })
-        });
         for (sig, _) in FATAL {
             // Not SA_RESETHAND: a second thread that faults or aborts while the first one's
             // handler runs (two allocations failing at once, under an address-space limit)
@@ -744,11 +756,10 @@ mod crash {
     /// Writes the deny prepared at start-up and ends the process with exit 2, unrecorded.
     extern "C" fn deny_only(sig: libc::c_int) {
         let stopped = STOPS.contains(&sig) || sig == DEADLINE;
-        if let Some([crashed, stop]) = FALLBACK.get() {
-            let (stdout, stderr) = if stopped { stop } else { crashed };
-            write_fd(1, stdout.as_bytes());
-            write_fd(2, stderr.as_bytes());
-        }
+        let [crashed, stop] = FALLBACK;
+        let (_, _, stdout, stderr) = if stopped { stop } else { crashed };
+        write_fd(1, stdout.as_bytes());
+        write_fd(2, stderr.as_bytes());
         // SAFETY: _exit ends the process at once, as a signal handler may.
         unsafe { libc::_exit(2) }
     }
@@ -775,6 +786,22 @@ mod crash {
             }
             // SAFETY: not safe, on purpose: the fault the test wants.
             _ => unsafe { std::ptr::null_mut::<u8>().write_volatile(1) },
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        /// What a crash or a stop writes is what the hook writes for the same refusal.
+        #[test]
+        fn the_fixed_denies_are_the_hooks_own() {
+            for (rule, reason, stdout, stderr) in super::FALLBACK {
+                let answer = palisade::hook::HookAnswer::for_verdict(
+                    &palisade::verdict::Verdict::failure(rule, reason),
+                );
+                assert_eq!(stdout, answer.stdout);
+                assert_eq!(stderr, format!("{}\n", answer.stderr));
+                assert_eq!(answer.code, 2);
+            }
         }
     }
 }
