@@ -547,19 +547,26 @@ mod crash {
             let mut action: libc::sigaction = std::mem::zeroed();
             action.sa_sigaction = handler as usize;
             action.sa_flags = libc::SA_ONSTACK | flags;
-            held(&mut action.sa_mask);
+            action.sa_mask = held();
             libc::sigaction(sig, &action, std::ptr::null_mut());
         }
     }
 
-    /// `set` := the stops and the deadline's signal.
-    fn held(set: &mut libc::sigset_t) {
-        // SAFETY: `set` is a valid sigset_t that sigemptyset initialises.
+    /// The stops and the deadline's signal.
+    fn held() -> libc::sigset_t {
+        set_of(STOPS.into_iter().chain([DEADLINE]))
+    }
+
+    /// The set of `sigs`.
+    fn set_of(sigs: impl IntoIterator<Item = libc::c_int>) -> libc::sigset_t {
+        // SAFETY: a zeroed sigset_t, which sigemptyset initialises before it is added to.
         unsafe {
-            libc::sigemptyset(set);
-            for sig in STOPS.into_iter().chain([DEADLINE]) {
-                libc::sigaddset(set, sig);
+            let mut set: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut set);
+            for sig in sigs {
+                libc::sigaddset(&mut set, sig);
             }
+            set
         }
     }
 
@@ -673,9 +680,7 @@ mod crash {
         // does this image, whatever started it: nothing may kill it before it answers.
         // SAFETY: a valid set; the old mask is not asked for.
         unsafe {
-            let mut set: libc::sigset_t = std::mem::zeroed();
-            held(&mut set);
-            libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+            libc::pthread_sigmask(libc::SIG_BLOCK, &held(), std::ptr::null_mut());
         }
         arm_with(deny_only);
         deliver_faults();
@@ -737,13 +742,9 @@ mod crash {
     /// process by that signal, with no answer, which lets the call run. One pending from the
     /// image before (the crash being recorded now) is taken first, not answered twice.
     fn deliver_faults() {
-        // SAFETY: valid, initialised signal sets; a zero timeout only polls.
+        let fatal = set_of(FATAL.map(|(sig, _)| sig));
+        // SAFETY: a valid, initialised signal set; a zero timeout only polls.
         unsafe {
-            let mut fatal: libc::sigset_t = std::mem::zeroed();
-            libc::sigemptyset(&mut fatal);
-            for (sig, _) in FATAL {
-                libc::sigaddset(&mut fatal, sig);
-            }
             let now = libc::timespec {
                 tv_sec: 0,
                 tv_nsec: 0,
