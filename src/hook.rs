@@ -270,14 +270,9 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
 
 /// Builds what the scan of a file tool's new content will need (`scan::prepare`).
 fn prepare_scan(event: &HookEvent) {
-    let s = |k: &str| event.tool_input.get(k).and_then(serde_json::Value::as_str);
-    let (path, text) = match event.tool_name.as_str() {
-        "Write" => (s("file_path"), s("content")),
-        "Edit" => (s("file_path"), s("new_string")),
-        "NotebookEdit" => (s("notebook_path"), s("new_source")),
-        _ => return,
-    };
-    if let (Some(path), Some(text)) = (path, text) {
+    if let Some((Some(path), Some(text))) =
+        normalize::new_text_of(&event.tool_name, &event.tool_input)
+    {
         crate::scan::prepare(std::path::Path::new(path), text);
     }
 }

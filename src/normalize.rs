@@ -64,8 +64,9 @@ pub fn normalize_with(event: &HookEvent, scope: &Scope, models: &[ToolModel]) ->
                 paths: vec![scope.paths.cwd.clone()],
             },
         },
-        "Write" => write_of(s("file_path"), s("content").map(str::to_string), scope),
-        "Edit" => write_of(s("file_path"), s("new_string").map(str::to_string), scope),
+        name if let Some((path, text)) = new_text_of(name, input) => {
+            write_of(path, text.map(str::to_string), scope)
+        }
         "MultiEdit" => {
             let content = input.get("edits").and_then(Value::as_array).map(|edits| {
                 edits
@@ -76,11 +77,6 @@ pub fn normalize_with(event: &HookEvent, scope: &Scope, models: &[ToolModel]) ->
             });
             write_of(s("file_path"), content, scope)
         }
-        "NotebookEdit" => write_of(
-            s("notebook_path"),
-            s("new_source").map(str::to_string),
-            scope,
-        ),
         "WebFetch" => match s("url") {
             Some(url) => CallKind::Fetch {
                 url: url.to_string(),
@@ -100,6 +96,18 @@ pub fn normalize_with(event: &HookEvent, scope: &Scope, models: &[ToolModel]) ->
         kind,
         scope,
     )
+}
+
+/// The path and the new text a file tool's input names, for the tools that give the new text
+/// in one field (Write, Edit, NotebookEdit); `None` for any other tool.
+pub fn new_text_of<'i>(tool: &str, input: &'i Value) -> Option<(Option<&'i str>, Option<&'i str>)> {
+    let s = |k: &str| input.get(k).and_then(Value::as_str);
+    match tool {
+        "Write" => Some((s("file_path"), s("content"))),
+        "Edit" => Some((s("file_path"), s("new_string"))),
+        "NotebookEdit" => Some((s("notebook_path"), s("new_source"))),
+        _ => None,
+    }
 }
 
 fn read_of(path: Option<&str>, scope: &Scope) -> CallKind {
