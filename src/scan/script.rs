@@ -788,10 +788,13 @@ fn scan_rewritten(
     text: &str,
     engine: &dyn ShellEngine,
 ) -> Vec<Finding> {
-    let original: Vec<&str> = original.lines().collect();
+    // The original's lines are cut only for a line to report: a long file has few matches, or
+    // none (cutting a 1 MB file's was a twentieth of its scan).
+    let original_lines: std::cell::OnceCell<Vec<&str>> = std::cell::OnceCell::new();
     let lines = Lines::new(text);
     let line_text = |at: usize| -> String {
-        original
+        original_lines
+            .get_or_init(|| original.lines().collect())
             .get(lines.line_of(at) - 1)
             .map(|l| l.to_string())
             .unwrap_or_default()
