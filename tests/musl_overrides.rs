@@ -478,3 +478,46 @@ fn threads_allocating_at_once_keep_their_blocks() {
         }
     });
 }
+
+/// The `VmFlags` of the mapping of this process that holds `at`, from `/proc/self/smaps`.
+fn vm_flags_at(at: usize) -> Option<String> {
+    let smaps = std::fs::read_to_string("/proc/self/smaps").ok()?;
+    let mut inside = false;
+    for line in smaps.lines() {
+        let range = line.split(' ').next().unwrap_or("");
+        if let Some((lo, hi)) = range.split_once('-')
+            && let (Ok(lo), Ok(hi)) = (usize::from_str_radix(lo, 16), usize::from_str_radix(hi, 16))
+        {
+            inside = (lo..hi).contains(&at);
+        } else if inside && let Some(flags) = line.strip_prefix("VmFlags:") {
+            return Some(flags.trim().to_string());
+        }
+    }
+    None
+}
+
+#[test]
+fn a_large_heap_asks_for_huge_pages_past_its_first_megabytes() {
+    if !std::path::Path::new("/sys/kernel/mm/transparent_hugepage").exists() {
+        eprintln!("this kernel has no transparent huge pages: nothing to check");
+        return;
+    }
+    let heap = Heap::reserving(64 << 20);
+    let small = Layout::from_size_align(64, 8).unwrap();
+    let large = Layout::from_size_align(12 << 20, 8).unwrap();
+    // SAFETY: both layouts have a size; each block is freed once, with its layout.
+    unsafe {
+        let first = heap.alloc(small);
+        let big = heap.alloc(large);
+        assert!(!first.is_null() && !big.is_null());
+        // The first block is at the region's start, the large one's end past 4 MB of it.
+        let start = vm_flags_at(first as usize).expect("the region is mapped");
+        let end = vm_flags_at(big as usize + large.size() - 1).expect("the block is mapped");
+        assert!(!start.split(' ').any(|f| f == "hg"), "start: {start}");
+        assert!(end.split(' ').any(|f| f == "hg"), "past 4 MB: {end}");
+        big.write_bytes(7, large.size());
+        assert_eq!(*big.add(large.size() - 1), 7);
+        heap.dealloc(big, large);
+        heap.dealloc(first, small);
+    }
+}

@@ -8,7 +8,10 @@
 //! threads (the redaction of a long input, the store opened ahead) meet on it: each meeting
 //! is a `futex` sleep and wake-up, for a critical section of a few dozen nanoseconds. Here the
 //! pool is one region, grown by an `mprotect` of the next megabyte, and a thread that finds
-//! the lock taken spins on it, yielding the CPU only after a while.
+//! the lock taken spins on it, yielding the CPU only after a while. Past its first
+//! [`HUGE_FROM`] bytes the region asks for huge pages, and is committed to a huge page's
+//! boundary, so a call with a large heap (a 20,000-stage pipeline) takes a fault per 2 MB, not
+//! per 4 KB.
 
 use core::alloc::{GlobalAlloc, Layout};
 use core::cell::UnsafeCell;
@@ -24,6 +27,13 @@ const RESERVE: usize = 1 << 36;
 const SMALLEST_RESERVE: usize = 1 << 24;
 /// The region is committed (made writable) a megabyte at a time: one `mprotect` each.
 const COMMIT_STEP: usize = 1 << 20;
+/// The region past this many bytes is backed by huge pages where the kernel has them. A
+/// 20,000-stage pipeline touches 45 MB: 11,000 faults, 27 of its 172 ms CPU on these VMs. A
+/// huge page is 2 MB zeroed at once, too much for a short call, whose heap stays under a few
+/// megabytes.
+const HUGE_FROM: usize = 4 << 20;
+/// The size of a huge page on the targets built for.
+const HUGE_PAGE: usize = 2 << 20;
 /// Pools mapped on their own, once the region is full or could not be reserved.
 const MAP_UNIT: usize = 1 << 16;
 /// The least page size of the targets built for.
@@ -93,6 +103,17 @@ impl Region {
         let Some(want) = len.checked_next_multiple_of(COMMIT_STEP) else {
             return false;
         };
+        // Past HUGE_FROM the region ends on a huge page's boundary, so that every huge page
+        // below its end lies whole in it (a huge page is used only where it does).
+        let want = if want > HUGE_FROM {
+            let end = (self.base as usize).saturating_add(want);
+            let Some(aligned) = end.checked_next_multiple_of(HUGE_PAGE) else {
+                return false;
+            };
+            want + (aligned - end)
+        } else {
+            want
+        };
         let want = want.min(self.reserved);
         if want < len {
             return false;
@@ -107,6 +128,12 @@ impl Region {
         };
         if done != 0 {
             return false;
+        }
+        let from = self.committed.max(HUGE_FROM);
+        if want > from {
+            // Advice only: where the kernel has no huge pages, the pages stay small.
+            // SAFETY: as above; advice changes no contents.
+            unsafe { libc::madvise(self.base.add(from).cast(), want - from, libc::MADV_HUGEPAGE) };
         }
         self.committed = want;
         true
