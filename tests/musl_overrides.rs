@@ -521,3 +521,44 @@ fn a_large_heap_asks_for_huge_pages_past_its_first_megabytes() {
         heap.dealloc(first, small);
     }
 }
+
+#[test]
+fn small_blocks_freed_are_kept_for_their_class_and_others_go_back() {
+    let heap = Heap::reserving(16 << 20);
+    let at = |size: usize, align: usize| Layout::from_size_align(size, align).unwrap();
+    // SAFETY: every layout has a size; each block is freed once, with the layout it has.
+    unsafe {
+        let a = heap.alloc(at(40, 8));
+        assert_eq!(heap.kept(), 0);
+        heap.dealloc(a, at(40, 8));
+        assert_eq!(heap.kept(), 1);
+        // 33 to 48 bytes are one class: the block comes back, and holds 48 bytes.
+        let b = heap.alloc(at(33, 8));
+        assert_eq!((b, heap.kept()), (a, 0));
+        let b = heap.realloc(b, at(33, 8), 48);
+        assert_eq!(b, a, "a resize within the class stays in place");
+        b.write_bytes(9, 48);
+        // Another class, an alignment over 16 and a large block are not served from it.
+        heap.dealloc(b, at(48, 8));
+        let c = heap.alloc(at(49, 8));
+        let d = heap.alloc(at(40, 64));
+        assert!(c != a && d != a && (d as usize).is_multiple_of(64));
+        assert_eq!(heap.kept(), 1);
+        heap.dealloc(d, at(40, 64));
+        let e = heap.alloc(at(4096, 8));
+        heap.dealloc(e, at(4096, 8));
+        assert_eq!(
+            heap.kept(),
+            1,
+            "only small blocks aligned to at most 16 are kept"
+        );
+        heap.dealloc(c, at(49, 8));
+        assert_eq!(heap.kept(), 2);
+        // Growing out of the class moves the block's bytes to a larger one.
+        let f = heap.alloc(at(20, 8));
+        f.write_bytes(5, 20);
+        let g = heap.realloc(f, at(20, 8), 5000);
+        assert_eq!(std::slice::from_raw_parts(g, 20), &[5; 20]);
+        heap.dealloc(g, at(5000, 8));
+    }
+}

@@ -198,13 +198,45 @@ unsafe impl FlexSource for Region {
 /// TLSF over the region, with `rlsf`'s global allocator's bitmaps.
 type Tlsf = FlexTlsf<Region, usize, usize, { usize::BITS as usize }, { usize::BITS as usize }>;
 
+/// Small blocks are kept for reuse by size, in classes this many bytes apart.
+const CLASS_BYTES: usize = 16;
+/// Blocks of up to `CLASSES * CLASS_BYTES` bytes, aligned to at most `CLASS_BYTES`, are kept.
+const CLASSES: usize = 32;
+
+/// The class of blocks of `layout`, `None` for a block TLSF takes back.
+fn class_of(layout: Layout) -> Option<usize> {
+    (layout.align() <= CLASS_BYTES && layout.size() <= CLASSES * CLASS_BYTES)
+        .then(|| layout.size().saturating_sub(1) / CLASS_BYTES)
+}
+
+/// The layout TLSF is asked for: a small block gets its class's whole size, so every block
+/// kept in a class serves any size of it.
+fn served(layout: Layout) -> Layout {
+    match class_of(layout) {
+        // SAFETY: a class's size is a multiple of the alignment, which is at most it.
+        Some(c) => unsafe {
+            Layout::from_size_align_unchecked((c + 1) * CLASS_BYTES, layout.align())
+        },
+        None => layout,
+    }
+}
+
+/// What the lock guards: TLSF, and the small blocks freed, by class, for the next allocation
+/// of their class (a parser's tokens and strings come and go by the million; TLSF's search
+/// and coalescing were a tenth of a 20,000-stage pipeline).
+struct State {
+    tlsf: Tlsf,
+    /// Each class's freed blocks, a list linked through their first word.
+    kept: [*mut u8; CLASSES],
+}
+
 /// A TLSF heap over a reserved region: `#[global_allocator]` of palisade's musl build.
 pub struct Heap {
     locked: AtomicBool,
-    tlsf: UnsafeCell<Tlsf>,
+    state: UnsafeCell<State>,
 }
 
-// SAFETY: every access to `tlsf` is made holding `locked`.
+// SAFETY: every access to `state` is made holding `locked`.
 unsafe impl Sync for Heap {}
 
 impl Default for Heap {
@@ -224,13 +256,34 @@ impl Heap {
     pub const fn reserving(bytes: usize) -> Heap {
         Heap {
             locked: AtomicBool::new(false),
-            tlsf: UnsafeCell::new(FlexTlsf::new(Region::new(bytes))),
+            state: UnsafeCell::new(State {
+                tlsf: FlexTlsf::new(Region::new(bytes)),
+                kept: [null_mut(); CLASSES],
+            }),
         }
+    }
+
+    /// How many freed small blocks the heap keeps for reuse.
+    pub fn kept(&self) -> usize {
+        self.with(|s| {
+            s.kept
+                .iter()
+                .map(|&head| {
+                    let (mut n, mut at) = (0, head);
+                    while !at.is_null() {
+                        n += 1;
+                        // SAFETY: a kept block's first word links the next (`dealloc`).
+                        at = unsafe { at.cast::<*mut u8>().read() };
+                    }
+                    n
+                })
+                .sum()
+        })
     }
 
     /// Runs `f` on the heap, holding its lock.
     #[inline]
-    fn with<R>(&self, f: impl FnOnce(&mut Tlsf) -> R) -> R {
+    fn with<R>(&self, f: impl FnOnce(&mut State) -> R) -> R {
         if self
             .locked
             .compare_exchange_weak(false, true, Ordering::Acquire, Ordering::Relaxed)
@@ -247,7 +300,7 @@ impl Heap {
         }
         let _unlock = Unlock(&self.locked);
         // SAFETY: the lock is held until `_unlock` drops, after `f`.
-        f(unsafe { &mut *self.tlsf.get() })
+        f(unsafe { &mut *self.state.get() })
     }
 
     /// Takes the lock another thread holds, once it lets go.
@@ -284,23 +337,53 @@ unsafe impl GlobalAlloc for Heap {
     // program's eighteen thousand allocation sites, 1.1 MB of code.
     #[inline(never)]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        self.with(|t| t.allocate(layout).map_or(null_mut(), NonNull::as_ptr))
+        self.with(|s| {
+            if let Some(c) = class_of(layout) {
+                let head = s.kept[c];
+                if !head.is_null() {
+                    // SAFETY: a kept block is free, at least a word long and word-aligned (TLSF
+                    // aligns every block to 16), and its first word links the next (`dealloc`).
+                    s.kept[c] = unsafe { head.cast::<*mut u8>().read() };
+                    return head;
+                }
+            }
+            s.tlsf
+                .allocate(served(layout))
+                .map_or(null_mut(), NonNull::as_ptr)
+        })
     }
 
     #[inline(never)]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         // SAFETY: `ptr` came from `alloc` or `realloc` with this layout (GlobalAlloc's contract),
-        // so it is not null.
-        self.with(|t| unsafe { t.deallocate(NonNull::new_unchecked(ptr), layout.align()) })
+        // so it is not null, and it holds its class's whole size (`served`): at least a word,
+        // word-aligned, for the link.
+        self.with(|s| unsafe {
+            match class_of(layout) {
+                Some(c) => {
+                    ptr.cast::<*mut u8>().write(s.kept[c]);
+                    s.kept[c] = ptr;
+                }
+                None => s
+                    .tlsf
+                    .deallocate(NonNull::new_unchecked(ptr), layout.align()),
+            }
+        })
     }
 
     #[inline(never)]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         // SAFETY: as for `dealloc`; the new size, with the old alignment, is a valid layout
         // (GlobalAlloc's contract).
-        self.with(|t| unsafe {
-            let new = Layout::from_size_align_unchecked(new_size, layout.align());
-            t.reallocate(NonNull::new_unchecked(ptr), new)
+        let new = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
+        let class = class_of(layout);
+        if class.is_some() && class == class_of(new) {
+            // The block already holds its class's whole size.
+            return ptr;
+        }
+        self.with(|s| unsafe {
+            s.tlsf
+                .reallocate(NonNull::new_unchecked(ptr), served(new))
                 .map_or(null_mut(), NonNull::as_ptr)
         })
     }
