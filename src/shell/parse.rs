@@ -75,6 +75,9 @@ pub(super) struct Analyser<'s> {
     walk_depth: usize,
     /// IFS was assigned in the line: unquoted values no longer split predictably.
     pub ifs_changed: bool,
+    /// A name reference was declared in the line (`declare -n r=x`): an assignment to one
+    /// name may then change another, so no variable's value is known after it.
+    pub namerefs: bool,
     /// Aliases defined earlier in the line (`alias x='rm -rf'`), by name.
     pub aliases: HashMap<String, String>,
     /// The here-document body taken out of the text being parsed (`bounds::check_cut`), and
@@ -592,8 +595,8 @@ impl Analyser<'_> {
         for item in sc.prefix.iter().flat_map(|p| p.0.iter()) {
             match item {
                 ast::CommandPrefixOrSuffixItem::AssignmentWord(a, _) => {
-                    let value = self.expand_assignment(&a.value, ctx);
                     let name = assignment_name(&a.name);
+                    let value = self.expand_assignment(a, &name, ctx);
                     if let Some(v) = &value {
                         inv.env.push((name.clone(), v.word.clone()));
                     }
@@ -625,28 +628,62 @@ impl Analyser<'_> {
                 ast::CommandPrefixOrSuffixItem::AssignmentWord(a, w) => {
                     let word = self.expand_word(&w.value, ctx);
                     if declares {
-                        let value = self.expand_assignment(&a.value, ctx);
-                        self.assign(&assignment_name(&a.name), value.as_ref());
+                        let name = assignment_name(&a.name);
+                        let value = self.expand_assignment(a, &name, ctx);
+                        self.assign(&name, value.as_ref());
                     }
                     inv.args.push(word);
                 }
                 other => self.add_item(&mut inv, other, ctx),
             }
         }
+        // Builtins that set the variables they name (`read x`, `printf -v x`, `let x=1`):
+        // each name an argument starts with is forgotten (more than are set: never fewer).
         if matches!(
             inv.program.text(),
-            "read" | "unset" | "mapfile" | "readarray"
+            "read" | "unset" | "mapfile" | "readarray" | "printf" | "getopts" | "let" | "wait"
         ) {
             for a in &inv.args {
-                self.vars.remove(a.text());
+                let text = a.text();
+                let name_end = text
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(text.len());
+                self.vars.remove(text);
+                self.vars.remove(&text[..name_end]);
             }
+        }
+        if declares
+            && inv.args.iter().any(|a| {
+                let t = a.text();
+                // An option not known (`declare $opt r=x`) may be `-n`.
+                (!a.is_static() && !t.contains('='))
+                    || (t.starts_with('-') && t != "--" && t.contains('n'))
+            })
+        {
+            self.namerefs = true;
+            self.ifs_changed = true;
+            self.vars.clear();
         }
         self.run(inv, ctx)
     }
 
-    fn expand_assignment(&mut self, value: &ast::AssignmentValue, ctx: &Ctx) -> Option<Expanded> {
-        match value {
-            ast::AssignmentValue::Scalar(w) => Some(self.expand_word(&w.value, ctx)),
+    /// The value assignment `a` gives `name`: a scalar's word, after the variable's value for
+    /// `name+=value`; `None` for an array.
+    fn expand_assignment(
+        &mut self,
+        a: &ast::Assignment,
+        name: &str,
+        ctx: &Ctx,
+    ) -> Option<Expanded> {
+        match &a.value {
+            ast::AssignmentValue::Scalar(w) => {
+                let value = self.expand_word(&w.value, ctx);
+                Some(if a.append {
+                    self.appended(name, value)
+                } else {
+                    value
+                })
+            }
             ast::AssignmentValue::Array(items) => {
                 for (k, v) in items {
                     if let Some(k) = k {

@@ -425,6 +425,77 @@ fn dynamic_programs() {
     assert!(find(&an, "rm").args[1].dynamic);
 }
 
+/// Builtins and expansions that set a variable without `name=value` make its value unknown:
+/// `printf -v`, `getopts`, `let`, `${x:=v}`, and any assignment once a name reference exists.
+#[test]
+fn variables_set_other_ways_are_no_longer_known() {
+    for line in [
+        "x=ls; printf -v x %s rm; $x -rf /",
+        "x=ls; getopts ab x; $x -rf /",
+        "x=ls; let x=1; $x -rf /",
+        "x=; : ${x:=rm}; $x -rf /",
+        "x=; : \"${x:=rm}\"; $x -rf /",
+        "x=; y=x; : ${!y:=rm}; $x -rf /",
+        "x=ls; declare -n r=x; r=rm; $x -rf /",
+        "x=ls; local -rn r=x; r=rm; $x -rf /",
+        "x=ls; o=-n; declare $o r=x; r=rm; $x -rf /",
+        "x=ls; declare -n r=x; x=ls; r=rm; $x -rf /",
+    ] {
+        let an = a(line);
+        assert!(
+            has_finding(&an, |f| matches!(f, ShellFinding::DynamicProgram { .. })),
+            "{line}: {:?}",
+            programs(&an)
+        );
+    }
+    // Other variables, and ordinary uses of the same builtins, keep their values.
+    let an = a("d=build; printf '%s\\n' \"$d\"; rm -rf $d");
+    assert_eq!(args(find(&an, "rm")), ["-rf", "build"]);
+    let an = a("x=ls; printf -v y %s rm; $x -la");
+    assert_eq!(programs(&an), ["printf", "ls"]);
+    let an = a("x=ls; declare -r y=1; $x -la");
+    assert_eq!(programs(&an), ["declare", "ls"]);
+}
+
+/// `name+=value` appends to the value the line gave: the program and its arguments are built
+/// up as bash builds them, and a variable whose earlier value is not known stays unknown.
+#[test]
+fn appended_assignments_extend_the_known_value() {
+    assert_rm_rf_root("x=rm; x+=\" -rf /\"; $x");
+    assert_rm_rf_root("x=r; x+=m; $x -rf /");
+    assert_eq!(
+        args(find(&a("D=/ho; D+=me; rm -rf $D"), "rm")),
+        ["-rf", "/home"]
+    );
+    assert_rm_rf_root("declare d=; declare d+=/; rm -rf $d");
+    assert_rm_rf_root("x=rm; export x+=' -rf /'; $x");
+    let an = a("q=x; q+=/; rm -rf $q");
+    assert_eq!(args(find(&an, "rm")), ["-rf", "x/"]);
+    let an = a("FLAGS=-O2; FLAGS+=' -g'; make CFLAGS=\"$FLAGS\"");
+    assert_eq!(args(find(&an, "make")), ["CFLAGS=-O2 -g"]);
+    // Nothing known to append to: the value is not known either.
+    let an = a("x+=rm; $x -rf /");
+    assert!(has_finding(&an, |f| matches!(
+        f,
+        ShellFinding::DynamicProgram { .. }
+    )));
+    let an = a("PATH+=:/opt/bin cmd");
+    let (name, value) = &find(&an, "cmd").env[0];
+    assert!(name == "PATH" && value.dynamic && value.text.ends_with(":/opt/bin"));
+    // A prefix append applies to its command's environment only.
+    let an = a("x=a; x+=b cmd; echo $x");
+    assert_eq!(find(&an, "cmd").env[0].1, Word::literal("ab"));
+    assert_eq!(args(find(&an, "echo")), ["a"]);
+    // Appending to an array, or with a substitution, forgets the value.
+    let an = a("x=rm; x+=(b); $x -rf /");
+    assert_eq!(an.commands.last().map(|c| c.program.as_str()), Some("$x"));
+    let an = a("x=rm; x+=$(cat f); $x -rf /");
+    assert!(has_finding(&an, |f| matches!(
+        f,
+        ShellFinding::DynamicProgram { .. }
+    )));
+}
+
 #[test]
 fn brace_expansion() {
     assert_rm_rf_root("{rm,-rf,/}");

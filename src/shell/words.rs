@@ -240,6 +240,25 @@ impl Analyser<'_> {
                     }
                 }
                 WordPiece::ParameterExpansion(expr) => {
+                    if let ParameterExpr::AssignDefaultValues {
+                        parameter,
+                        indirect,
+                        ..
+                    } = expr
+                    {
+                        // `${x:=v}` may set x, so its value is no longer known; an indirect
+                        // one's name is not known either.
+                        match parameter {
+                            Parameter::Named(name)
+                            | Parameter::NamedWithIndex { name, .. }
+                            | Parameter::NamedWithAllIndices { name, .. }
+                                if !indirect =>
+                            {
+                                self.vars.remove(name);
+                            }
+                            _ => self.vars.clear(),
+                        }
+                    }
                     // Once IFS is changed, how an unquoted value splits is not known.
                     let resolved = if quoted || !self.ifs_changed {
                         self.resolve_parameter(expr, ctx)
@@ -343,6 +362,23 @@ impl Analyser<'_> {
         }
     }
 
+    /// The value `name+=value` gives: the variable's known value with `value` after it, or,
+    /// when its value is not known (set outside the line, or forgotten), a dynamic word.
+    pub(super) fn appended(&self, name: &str, value: Expanded) -> Expanded {
+        let (text, known) = match self.vars.get(name) {
+            Some(old) => (format!("{old}{}", value.word.text), true),
+            None => (format!("${{{name}}}{}", value.word.text), false),
+        };
+        Expanded {
+            word: Word {
+                text,
+                dynamic: value.word.dynamic || !known,
+                glob: value.word.glob,
+            },
+            substitutions: value.substitutions,
+        }
+    }
+
     /// Records `name=value` from a bare assignment: literal values are remembered, anything
     /// else forgets an earlier value.
     pub(super) fn assign(&mut self, name: &str, value: Option<&Expanded>) {
@@ -351,7 +387,8 @@ impl Analyser<'_> {
         }
         match value {
             Some(v)
-                if (v.is_static() || home_rooted(v))
+                if !self.namerefs
+                    && (v.is_static() || home_rooted(v))
                     && v.text().len() <= MAX_VARIABLE_BYTES
                     && name != "HOME" =>
             {
