@@ -385,6 +385,7 @@ impl Analyser<'_> {
             let main = self.walk_command(&pipeline.seq[0], ctx);
             if let Some(i) = main {
                 self.follow_cd(i, ctx);
+                self.follow_set(i, ctx);
             }
             return main;
         }
@@ -428,6 +429,30 @@ impl Analyser<'_> {
             None => "~".to_string(),
         };
         ctx.cwd = Some(join_dir(ctx.cwd.as_deref(), &target));
+    }
+
+    /// `set -- A B` (or `set A B`) makes A and B `$1` and `$2` of the commands after it in the
+    /// same shell; a value not known leaves them all unknown.
+    fn follow_set(&mut self, index: usize, ctx: &mut Ctx) {
+        let c = &self.out.commands[index];
+        if c.in_substitution || c.program != "set" {
+            return;
+        }
+        let options = c
+            .args
+            .iter()
+            .take_while(|a| a.text != "--" && a.text.starts_with(['-', '+']))
+            .count();
+        let rest = match c.args.get(options) {
+            Some(w) if w.text == "--" => &c.args[options + 1..],
+            Some(_) => &c.args[options..],
+            // `set -e`, `set -o pipefail`: the parameters stay.
+            None => return,
+        };
+        let name = ctx.positional.first().cloned().flatten();
+        ctx.positional = std::iter::once(name)
+            .chain(rest.iter().map(|w| (!w.dynamic).then(|| w.text.clone())))
+            .collect();
     }
 
     fn walk_command(&mut self, command: &ast::Command, ctx: &mut Ctx) -> Option<usize> {

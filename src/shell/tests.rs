@@ -457,6 +457,34 @@ fn variables_set_other_ways_are_no_longer_known() {
     assert_eq!(programs(&an), ["declare", "ls"]);
 }
 
+/// `$@` and `$*` expand to the parameters `sh -c SCRIPT NAME ARG…` or `set --` gave, when
+/// every one is known; quoted `"$@"` keeps a word per parameter.
+#[test]
+fn all_positional_parameters_expand_when_known() {
+    assert_rm_rf_root("set -- -rf /; rm \"$@\"");
+    assert_rm_rf_root("set -- rm -rf /; \"$@\"");
+    assert_rm_rf_root("set -- / ; rm -rf $*");
+    assert_rm_rf_root("set -e -- -rf /; rm $@");
+    assert_rm_rf_root("bash -c 'rm \"$@\"' x -rf /");
+    assert_rm_rf_root("sh -c '\"$@\"' sh rm -rf /");
+    assert_rm_rf_root("set -- /; rm -rf \"$1\"");
+    let an = a("set -- build dist; rm -rf \"$@\"");
+    assert_eq!(args(find(&an, "rm")), ["-rf", "build", "dist"]);
+    // Quoted `"$*"` is one word; a parameter with a blank in quoted `"$@"` is not known.
+    let an = a("set -- -rf /; rm \"$*\"");
+    assert_eq!(args(find(&an, "rm")), ["-rf /"]);
+    let an = a("set -- 'a b' c; rm \"$@\"");
+    assert!(find(&an, "rm").args[0].dynamic);
+    // Not known: none given, one not literal, or `set` with options only.
+    for line in [
+        "rm -rf \"$@\"",
+        "set -- $X /; rm -rf \"$@\"",
+        "set -e; rm -rf \"$@\"",
+    ] {
+        assert!(find(&a(line), "rm").args[1].dynamic, "{line}");
+    }
+}
+
 /// `name+=value` appends to the value the line gave: the program and its arguments are built
 /// up as bash builds them, and a variable whose earlier value is not known stays unknown.
 #[test]

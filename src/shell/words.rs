@@ -265,8 +265,26 @@ impl Analyser<'_> {
                     } else {
                         None
                     };
+                    // Quoted `"$@"` is a word for each parameter: known when none holds a
+                    // blank, then split as the unquoted one is.
+                    let each = matches!(
+                        expr,
+                        ParameterExpr::Parameter {
+                            parameter: Parameter::Special(
+                                SpecialParameter::AllPositionalParameters { concatenate: false }
+                            ),
+                            ..
+                        }
+                    );
+                    let blank = |p: &Option<String>| {
+                        p.as_deref().is_some_and(|v| v.contains([' ', '\t', '\n']))
+                    };
+                    let resolved = resolved
+                        .filter(|_| !(quoted && each && ctx.positional.iter().skip(1).any(blank)));
                     if let Some(value) = resolved {
-                        if quoted {
+                        if quoted && each {
+                            b.push_split(&value);
+                        } else if quoted {
                             b.text.push_str(&value);
                         } else {
                             b.glob |= has_glob(&value);
@@ -358,6 +376,14 @@ impl Analyser<'_> {
             Parameter::Special(SpecialParameter::ShellName) => {
                 ctx.positional.first().cloned().flatten()
             }
+            // `$@` and `$*`, once `sh -c … NAME ARG…` or `set --` gave them all.
+            Parameter::Special(SpecialParameter::AllPositionalParameters { .. }) => ctx
+                .positional
+                .get(1..)?
+                .iter()
+                .cloned()
+                .collect::<Option<Vec<_>>>()
+                .map(|args| args.join(" ")),
             _ => None,
         }
     }
