@@ -523,6 +523,46 @@ fn a_large_heap_asks_for_huge_pages_past_its_first_megabytes() {
 }
 
 #[test]
+fn the_owner_threads_freed_blocks_are_its_own_and_other_threads_share_theirs() {
+    let heap = Heap::reserving(16 << 20);
+    let small = Layout::from_size_align(40, 8).unwrap();
+    // SAFETY: the layout has a size; each block is freed once, with its layout.
+    unsafe {
+        // This thread allocates first: the owner.
+        let a = heap.alloc(small);
+        heap.dealloc(a, small);
+        assert_eq!(heap.kept(), 1);
+        let (b, c) = std::thread::scope(|s| {
+            s.spawn(|| {
+                // Another thread does not take the owner's block, and shares its own.
+                let b = heap.alloc(small) as usize;
+                let c = heap.alloc(small) as usize;
+                heap.dealloc(b as *mut u8, small);
+                heap.dealloc(c as *mut u8, small);
+                assert_eq!(
+                    heap.kept(),
+                    2,
+                    "the shared lists hold the other thread's two"
+                );
+                (b, c)
+            })
+            .join()
+            .unwrap()
+        });
+        assert!(b != a as usize && c != a as usize && b != c);
+        assert_eq!(heap.kept(), 3);
+        // The owner takes its own block first, then the shared ones.
+        assert_eq!(heap.alloc(small), a);
+        let next = [heap.alloc(small) as usize, heap.alloc(small) as usize];
+        assert!(next.contains(&b) && next.contains(&c), "{next:?}");
+        assert_eq!(heap.kept(), 0);
+        for p in [a as usize, b, c] {
+            heap.dealloc(p as *mut u8, small);
+        }
+    }
+}
+
+#[test]
 fn small_blocks_freed_are_kept_for_their_class_and_others_go_back() {
     let heap = Heap::reserving(16 << 20);
     let at = |size: usize, align: usize| Layout::from_size_align(size, align).unwrap();
