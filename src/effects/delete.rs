@@ -20,6 +20,10 @@ const REMOVERS: &[&str] = &[
     "trash-put",
 ];
 
+/// Programs that remove whole trees whatever their options: Node's `rimraf` and `del-cli`
+/// (`npx rimraf dist`), `rm -rf` by another name.
+const TREE_REMOVERS: &[&str] = &["rimraf", "del-cli"];
+
 /// `how` of `find`'s own `-delete` action.
 pub const FIND_DELETE: &str = "find -delete";
 
@@ -73,7 +77,7 @@ pub(super) fn effects(analysis: &ShellAnalysis, i: usize, scope: &Scope, out: &m
     let p = c.program.as_str();
     let ops = crate::vocab::operands(c);
     let targets: &[&Word] = match p {
-        _ if REMOVERS.contains(&p) => &ops,
+        _ if REMOVERS.contains(&p) || TREE_REMOVERS.contains(&p) => &ops,
         // `gio trash PATH…`, `gio remove PATH…`.
         "gio" if matches!(c.subcommand(), Some("trash" | "remove")) => {
             ops.get(1..).unwrap_or_default()
@@ -97,7 +101,9 @@ pub(super) fn effects(analysis: &ShellAnalysis, i: usize, scope: &Scope, out: &m
         }
         _ => return,
     };
-    let recursive = c.has_flag(Some('r'), &["recursive"]) || c.has_flag(Some('R'), &[]);
+    let recursive = TREE_REMOVERS.contains(&p)
+        || c.has_flag(Some('r'), &["recursive"])
+        || c.has_flag(Some('R'), &[]);
     let how = if p == "git" { "git rm" } else { p };
     let delete = |target, names| Effect::Delete {
         target,

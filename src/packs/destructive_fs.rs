@@ -289,6 +289,8 @@ pub static RULES: &[Rule] = &[
             Example::bash("tar --remove-files -czf /tmp/h.tgz ~"),
             Example::bash("rsync -a --remove-source-files ~/ /tmp/x"),
             Example::bash("git -C /home/dev rm -rf ."),
+            Example::bash("npx rimraf ~"),
+            Example::bash("pnpm dlx del-cli /"),
             Example::tool(
                 "mcp__filesystem__delete_directory",
                 r#"{"path":"/home/dev","recursive":true}"#,
@@ -296,6 +298,7 @@ pub static RULES: &[Rule] = &[
         ],
         allowed: &[
             Example::bash("rm -rf target/ node_modules/"),
+            Example::bash("npx rimraf dist coverage"),
             Example::tool(
                 "mcp__filesystem__delete_directory",
                 r#"{"path":"/home/dev/project/build","recursive":true}"#,

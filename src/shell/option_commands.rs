@@ -29,6 +29,9 @@ enum RunsAs {
     Ed,
     /// m4 text: `syscmd(CMD)`, `esyscmd(CMD)` run CMD with a shell.
     M4,
+    /// A pager's start-up keys (`less +KEYS`): `!CMD` runs CMD with a shell, `|MCMD` pipes to
+    /// CMD.
+    Pager,
 }
 
 /// Options whose value is a command the program runs with a shell, by program: the unwrapper
@@ -95,6 +98,7 @@ const OPTION_COMMANDS: &[(&[&str], &[&str], RunsAs)] = &[
         ],
         RunsAs::Lldb,
     ),
+    (&["less", "more"], &["+"], RunsAs::Pager),
     // man runs its pager with a shell: `man -P 'CMD' PAGE`, `--pager=CMD`.
     (&["man"], &["-P", "--pager"], RunsAs::Line),
     // A definition's text is expanded where the macro is used: `m4 -DX='esyscmd(CMD)'`.
@@ -888,7 +892,30 @@ fn command_of(value: &str, how: RunsAs) -> Vec<String> {
         RunsAs::Lldb => lldb_command(value),
         RunsAs::Ed => ed_command(value),
         RunsAs::M4 => m4_commands(value),
+        RunsAs::Pager => pager_command(value),
     }
+}
+
+/// The command a pager's start-up keys run: the keys are read in order, and `!` takes the
+/// rest as a shell command, `|` a mark then the rest; a search (`/`, `?`, `&`) takes the rest
+/// as its pattern. `++KEYS` runs them on every file.
+fn pager_command(keys: &str) -> Vec<String> {
+    let keys = keys.strip_prefix('+').unwrap_or(keys);
+    let mut chars = keys.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '!' => return line_if_any(&keys[i + 1..]),
+            '|' => {
+                let rest = chars.as_str();
+                let mut after_mark = rest.chars();
+                after_mark.next();
+                return line_if_any(after_mark.as_str());
+            }
+            '/' | '?' | '&' => break,
+            _ => {}
+        }
+    }
+    Vec::new()
 }
 
 /// Where a call's arguments end in `body` (the text after its opening parenthesis): the
@@ -1022,6 +1049,12 @@ mod tests {
         );
         assert_eq!(oc("vim", "-c :!id -c :q"), ["id"]);
         assert_eq!(oc("vim", "+10 f"), Vec::<String>::new());
+        assert_eq!(oc("less", "+!id f"), ["id"]);
+        assert_eq!(oc("less", "++G!id f"), ["id"]);
+        assert_eq!(oc("more", "+|aid f"), ["id"]);
+        assert_eq!(oc("less", "+G f"), Vec::<String>::new());
+        assert_eq!(oc("less", "+F log"), Vec::<String>::new());
+        assert_eq!(oc("less", "+/err!or f"), Vec::<String>::new());
         assert_eq!(oc("vim", "-c set -c wq"), Vec::<String>::new());
         assert_eq!(oc("gdb", "-batch -ex !id"), ["id"]);
         assert_eq!(oc("go", "test -exec id ./..."), ["id"]);
