@@ -40,6 +40,9 @@ pub(super) struct Ctx {
     pub redirects: Vec<Redirect>,
     /// `$0`, `$1`… of a `sh -c SCRIPT NAME ARGS` script; `None` where not literal.
     pub positional: Vec<Option<String>>,
+    /// The assignments the command that runs this script carries (`x=v bash -c …`,
+    /// `x=v eval …`): variables of the script, not of the line after it.
+    pub script_env: Vec<(String, Word)>,
 }
 
 /// One simple command before unwrapping.

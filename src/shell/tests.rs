@@ -485,6 +485,27 @@ fn all_positional_parameters_expand_when_known() {
     }
 }
 
+/// A script run by a command that carries assignments (`x=v bash -c …`, `x=v eval …`) sees
+/// them as its variables; the line after it sees its own values again.
+#[test]
+fn a_runners_assignments_are_the_scripts_variables() {
+    assert_rm_rf_root("x=ls; x=rm eval '$x -rf /'");
+    assert_rm_rf_root("x=ls; x=rm bash -c '$x -rf /'");
+    assert_rm_rf_root("x=rm sh -c 'exec $x -rf /'");
+    assert_rm_rf_root("D=/ bash -c 'rm -rf \"$D\"'");
+    assert_rm_rf_root("x=ls; env x=rm bash -c '$x -rf /'");
+    let an = a("x=ls; x=rm eval 'echo $x'; $x -la");
+    assert_eq!(programs(&an), ["echo", "ls"]);
+    let an = a("B=build bash -c 'rm -rf \"$B\"'");
+    assert_eq!(args(find(&an, "rm")), ["-rf", "build"]);
+    // A value not known is not known in the script either.
+    let an = a("x=ls; x=$(cat f) bash -c '$x -rf /'");
+    assert!(has_finding(&an, |f| matches!(
+        f,
+        ShellFinding::DynamicProgram { .. }
+    )));
+}
+
 /// `name+=value` appends to the value the line gave: the program and its arguments are built
 /// up as bash builds them, and a variable whose earlier value is not known stays unknown.
 #[test]

@@ -705,6 +705,7 @@ impl Analyser<'_> {
         c.stdin_from = inv.stdin_from;
         c.redirects.extend(inv.redirects.iter().cloned());
         c.positional.clear();
+        c.script_env = inv.env.clone();
         c
     }
 
@@ -718,7 +719,26 @@ impl Analyser<'_> {
     ) -> Option<usize> {
         self.report_code(interpreter, label, script);
         let before = self.out.commands.len();
+        // The runner's own assignments hold in the script, then the line's values again.
+        let env = std::mem::take(&mut sctx.script_env);
+        let saved: Vec<(String, Option<String>)> = env
+            .iter()
+            .map(|(k, _)| (k.clone(), self.vars.get(k).cloned()))
+            .collect();
+        for (k, v) in env {
+            let value = Expanded {
+                word: v,
+                substitutions: None,
+            };
+            self.assign(&k, Some(&value));
+        }
         let last = self.analyse_script(script.text(), &mut sctx);
+        for (k, old) in saved.into_iter().rev() {
+            match old {
+                Some(v) => self.vars.insert(k, v),
+                None => self.vars.remove(&k),
+            };
+        }
         last.or_else(|| (self.out.commands.len() > before).then(|| self.out.commands.len() - 1))
     }
 
