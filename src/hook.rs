@@ -258,23 +258,11 @@ pub fn process(p: &Pipeline, event: &HookEvent) -> Verdict {
         // panic there is a deny, as on this thread: the panic hook answers.
         let recording = long.then(|| {
             s.spawn(|| {
-                // The record is needed only at the end; what the judgement's scan will need
-                // is built first.
-                prepare_scan(event);
                 crate::audit::entry::recorded_input(&event.tool_input, &p.policy.audit.redact)
             })
         });
         judge(p, event, recording)
     })
-}
-
-/// Builds what the scan of a file tool's new content will need (`scan::prepare`).
-fn prepare_scan(event: &HookEvent) {
-    if let Some((Some(path), Some(text))) =
-        normalize::new_text_of(&event.tool_name, &event.tool_input)
-    {
-        crate::scan::prepare(std::path::Path::new(path), text);
-    }
 }
 
 /// [`process`] on this thread: normalize, then confirm a PostToolUse or judge a PreToolUse.

@@ -7,6 +7,7 @@
 mod commands;
 mod config;
 mod gates;
+mod literals;
 mod pattern;
 mod script;
 
@@ -195,22 +196,6 @@ impl ContentAnalysis {
 pub trait ShellEngine {
     /// The verdict the static rules give `command` as a Bash call.
     fn judge(&self, command: &str) -> Verdict;
-}
-
-/// Builds on this thread what scanning `text`, the content of the file at `path`, will need
-/// whatever the text holds: for a long text of a language that is scanned, the one searcher of
-/// the patterns' literals (`pattern::with_long_text`; building it was a fifth of a 100 KB Python
-/// Write's main thread). For a thread with time to spare while the call is parsed: the scan
-/// then finds it built, or waits for it.
-pub fn prepare(path: &Path, text: &str) {
-    if needs_literals(path, text) {
-        pattern::build_literals();
-    }
-}
-
-/// Whether the scan of `text` as the file at `path` searches it for the literals at once.
-fn needs_literals(path: &Path, text: &str) -> bool {
-    pattern::gated_as_long(text) && detect(path, text) != Language::Other
 }
 
 /// Analyses `text` as `language`. Never panics; bounded in time by the size cap.
@@ -456,22 +441,12 @@ pub(crate) mod testing {
 mod tests {
     use super::*;
 
-    /// The literals' searcher is built ahead for a long text of a language that is scanned,
-    /// and not for a short one, nor for a text that is not scanned.
+    /// A long text is gated by one pass for all literals: a call far down it is still found.
     #[test]
-    fn the_literals_are_built_ahead_only_for_a_long_scanned_text() {
+    fn a_call_far_down_a_long_file_is_found() {
         let long = "x = 1\n".repeat(20_000);
-        assert!(needs_literals(Path::new("/p/gen.py"), &long));
-        assert!(needs_literals(
-            Path::new("/p/tool"),
-            &format!("#!/usr/bin/env node\n{long}")
-        ));
-        assert!(!needs_literals(Path::new("/p/gen.py"), "x = 1\n"));
-        assert!(!needs_literals(Path::new("/p/notes.txt"), &long));
-        // Built ahead, the searcher gates the scan as before: a call far down a long file is
-        // still found.
-        prepare(Path::new("/p/gen.py"), &long);
         let text = format!("import os\n{long}os.system('rm -rf ~')\n");
+        assert!(pattern::gated_as_long(&text));
         let found = analyse(Language::Python, &text, &testing::FakeEngine);
         assert!(
             found.findings.iter().any(|f| f.effect == Effect::Deny),

@@ -6,8 +6,8 @@
 //! The gate: the literals of which every match must contain one, read from the pattern's
 //! syntax tree (regex-syntax, the parser the regex crate itself uses). A text holding none of
 //! them cannot match, so the answer is the same as the compiled pattern's, without compiling
-//! it. Long texts (past [`GATE_MAX_BYTES`]) are gated by one Aho-Corasick pass that finds every
-//! literal of the table at once ([`LongTexts`]): a search per literal would cost more than
+//! it. Long texts (past [`GATE_MAX_BYTES`]) are gated by one pass that finds every literal of
+//! the table at once (`literals`, [`LongTexts`]): a search per literal would cost more than
 //! compiling, and compiling every pattern was most of a 1 MB `Write`.
 //!
 //! Parsing the patterns to find their literals was itself half of a small `Write` (two million
@@ -15,7 +15,7 @@
 //! read from a table generated from the same syntax trees (`gates.rs`), which a test keeps
 //! current; a pattern not in it is parsed as before.
 
-use aho_corasick::AhoCorasick;
+use super::literals::LiteralSet;
 use regex::{Captures, Match, Regex, Replacer};
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -143,8 +143,8 @@ struct LongTexts {
 /// How many long texts are remembered (the original, its home-substituted form and a spare).
 const LONG_TEXTS_KEPT: usize = 3;
 
-/// Every literal of the gate table, in a fixed order, and one searcher for them all.
-static LITERALS: LazyLock<(Vec<&'static str>, Option<AhoCorasick>)> = LazyLock::new(|| {
+/// Every literal of the gate table, in a fixed order, and the set that finds them all at once.
+static LITERALS: LazyLock<(Vec<&'static str>, LiteralSet)> = LazyLock::new(|| {
     let mut all: Vec<&str> = super::gates::GATES
         .iter()
         .filter_map(|(_, g)| *g)
@@ -153,9 +153,15 @@ static LITERALS: LazyLock<(Vec<&'static str>, Option<AhoCorasick>)> = LazyLock::
         .collect();
     all.sort_unstable();
     all.dedup();
-    let search = AhoCorasick::new(&all).ok();
+    let search = LiteralSet::new(&all);
     (all, search)
 });
+
+/// The gate table's literals, in the order of `literals_in`'s answer.
+#[cfg(test)]
+pub(super) fn table_literals() -> Vec<&'static str> {
+    LITERALS.0.clone()
+}
 
 static LONG_TEXTS: Mutex<LongTexts> = Mutex::new(LongTexts { texts: Vec::new() });
 
@@ -181,9 +187,7 @@ pub(super) fn with_long_text<R>(text: &str, scan: impl FnOnce() -> R) -> R {
     }
     // Not remembered among the long texts: the scan is the one pass that needs them, and
     // remembering would copy the text and compare it with the next long one.
-    let Some(found) = literals_in(text) else {
-        return scan();
-    };
+    let found = literals_in(text);
     /// Takes the text off the list however `scan` ends, unwinding included.
     struct Done;
     impl Drop for Done {
@@ -214,7 +218,7 @@ fn scanning(text: &str) -> Option<Arc<Vec<bool>>> {
 
 impl LongTexts {
     /// Whether `text` holds one of `needles`; true when that cannot be told cheaply (a
-    /// literal not in the table, no searcher), which compiles the pattern: never a miss.
+    /// literal not in the table), which compiles the pattern: never a miss.
     fn any_in(text: &str, needles: &[String]) -> bool {
         let all = &LITERALS.0;
         let mut ids = Vec::with_capacity(needles.len());
@@ -224,52 +228,38 @@ impl LongTexts {
                 Err(_) => return true,
             }
         }
-        match scanning(text).or_else(|| LongTexts::found(text)) {
-            Some(found) => ids.iter().any(|&i| found[i]),
-            None => true,
-        }
+        let found = scanning(text).unwrap_or_else(|| LongTexts::found(text));
+        ids.iter().any(|&i| found[i])
     }
 
-    /// Which of the table's literals `text` holds, from the remembered texts or one pass;
-    /// `None` without a searcher.
-    fn found(text: &str) -> Option<Arc<Vec<bool>>> {
+    /// Which of the table's literals `text` holds, from the remembered texts or one pass.
+    fn found(text: &str) -> Arc<Vec<bool>> {
         #[cfg(test)]
         tests::LOOKUPS.with(|n| n.set(n.get() + 1));
         let mut cache = LONG_TEXTS.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, found)) = cache.texts.iter().find(|(t, _)| t == text) {
-            return Some(Arc::clone(found));
+            return Arc::clone(found);
         }
-        let found = literals_in(text)?;
+        let found = literals_in(text);
         if cache.texts.len() == LONG_TEXTS_KEPT {
             cache.texts.remove(0);
         }
         cache.texts.push((text.to_string(), Arc::clone(&found)));
-        Some(found)
+        found
     }
 }
 
 /// Whether scanning `text` gates its patterns by one pass for all literals (`with_long_text`).
+#[cfg(test)]
 pub(super) fn gated_as_long(text: &str) -> bool {
     text.len() > GATE_MAX_BYTES
 }
 
-/// Builds the searcher of the table's literals now, on this thread, if it is not built yet.
-pub(super) fn build_literals() {
-    LazyLock::force(&LITERALS);
-}
-
-/// Which of the table's literals `text` holds, found in one pass; `None` without a searcher.
-fn literals_in(text: &str) -> Option<Arc<Vec<bool>>> {
-    let (all, Some(search)) = &*LITERALS else {
-        return None;
-    };
+/// Which of the table's literals `text` holds, found in one pass.
+fn literals_in(text: &str) -> Arc<Vec<bool>> {
     #[cfg(test)]
     tests::PASSES.with(|n| n.set(n.get() + 1));
-    let mut found = vec![false; all.len()];
-    for m in search.find_overlapping_iter(text) {
-        found[m.pattern().as_usize()] = true;
-    }
-    Some(Arc::new(found))
+    Arc::new(LITERALS.1.found_in(text.as_bytes()))
 }
 
 /// The literals a match must contain one of, `None` when the pattern has no such set (then
