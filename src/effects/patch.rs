@@ -57,9 +57,10 @@ impl Targets {
 /// taken: git deletes or renames the old, and GNU patch may patch whichever exists.
 pub fn targets(text: &str) -> Targets {
     // Every file a ledger row records is read here: most hold no header at all, and finding
-    // that out with one substring search per header (SIMD in `str::contains`) costs a tenth of
-    // reading them line by line. The answer is the same: a header starts with one of these.
-    if !HEADER_STARTS.iter().any(|h| text.contains(h)) {
+    // that out from the lines' first bytes (a SIMD search for the newlines) costs a fraction
+    // of reading them line by line, and of a substring search per header (5% of a 1 MB
+    // `Write`). The answer is the same: a header line starts with one of these.
+    if !has_header_start(text) {
         return Targets {
             names: Vec::new(),
             complete: text.len() <= MAX_BYTES,
@@ -136,6 +137,19 @@ const HEADER_STARTS: &[&str] = &[
     "copy to ",
     "Index: ",
 ];
+
+/// Whether a line of `text` starts as a header does (`HEADER_STARTS`).
+fn has_header_start(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let starts = std::iter::once(0).chain(memchr::memchr_iter(b'\n', bytes).map(|i| i + 1));
+    starts.into_iter().any(|at| {
+        bytes.get(at).is_some_and(|first| {
+            HEADER_STARTS
+                .iter()
+                .any(|h| h.as_bytes()[0] == *first && bytes[at..].starts_with(h.as_bytes()))
+        })
+    })
+}
 
 /// The names one line outside a hunk gives, when it is a header.
 fn header_names(line: &str) -> Vec<String> {
@@ -719,6 +733,9 @@ mod tests {
         "",
         "def handler(request):",
         "    return render(request)",
+        "x = 1 # +++ b/inline",
+        " --- a/indented",
+        "d",
         "---",
         "renamed to x",
         "Index:x\r",
@@ -726,7 +743,7 @@ mod tests {
     ];
 
     proptest::proptest! {
-        /// The substring test before the line reader never changes an answer.
+        /// The line-start test before the line reader never changes an answer.
         #[test]
         fn the_header_search_answers_as_the_line_reader(
             picks in proptest::collection::vec(0..LINES.len(), 0..24),
