@@ -921,7 +921,11 @@ fn a_full_wal_is_settled_by_a_process_of_its_own() {
     let env = env();
     let wal_len =
         |store: &Path| std::fs::metadata(format!("{}-wal", store.display())).map_or(0, |m| m.len());
-    let full = 32 + 64 * (4096 + 24);
+    // A WAL frame is a page and its 24-byte header; the page size is in the database's header.
+    let frame = |store: &Path| {
+        let head = std::fs::read(store).unwrap();
+        u64::from(u16::from_be_bytes([head[16], head[17]])) + 24
+    };
     let body: String = (0..150).map(|i| format!("print({i})\n")).collect();
     let (mut written, mut crossed, mut last) = (0, false, 0);
     while !crossed && written < 80 {
@@ -930,15 +934,16 @@ fn a_full_wal_is_settled_by_a_process_of_its_own() {
         let (code, _, err) = hook(&env, &event(&env, "s", "PreToolUse", "Write", input));
         assert_eq!(code, 0, "{err}");
         written += 1;
-        let len = wal_len(&store_files(&env)[0]);
-        crossed = len >= full || len < last;
+        let store = &store_files(&env)[0];
+        let len = wal_len(store);
+        crossed = len >= 32 + 64 * frame(store) || len < last;
         last = len;
     }
     assert!(crossed, "{written} writes never filled the WAL");
     let store = store_files(&env).remove(0);
     // Emptied, then restarted with one page (the settling process syncs its header).
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    while wal_len(&store) > 32 + 4096 + 24 {
+    while wal_len(&store) > 32 + frame(&store) {
         assert!(
             std::time::Instant::now() < deadline,
             "the WAL was never emptied"
