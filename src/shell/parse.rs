@@ -88,7 +88,20 @@ pub(super) struct Analyser<'s> {
     cut: Option<(bounds::Cut, bool)>,
     /// Parse every text whole, never taking a body out (the tests that compare the two).
     whole: bool,
+    /// Functions defined earlier in the line and their bodies (small ones), by name: a call
+    /// walks its function's body again with the call's arguments as `$1`… (`called`).
+    defined: Vec<(String, Rc<ast::CompoundCommand>)>,
+    /// Calls walked so far, and how many are being walked now (calls within calls).
+    calls_walked: usize,
+    calling: usize,
 }
+
+/// A function body of more commands than this is not walked again at its calls.
+const MAX_CALLED_BODY: usize = 256;
+/// Calls within calls walked at most this deep, and at most this many in a line: a body
+/// that calls functions twice over would otherwise be walked exponentially often.
+const MAX_CALL_DEPTH: usize = 3;
+const MAX_CALLS_WALKED: usize = 32;
 
 /// Entry point behind `shell::analyse`.
 pub(super) fn analyse(command: &str) -> ShellAnalysis {
@@ -489,10 +502,17 @@ impl Analyser<'_> {
                 let mut inner = ctx.clone();
                 let start = self.out.commands.len();
                 self.walk_compound(&def.body.0, &mut inner);
+                let end = self.out.commands.len();
                 self.out.functions.push(super::Function {
                     name: def.fname.value.clone(),
-                    body: start..self.out.commands.len(),
+                    body: start..end,
                 });
+                // A later definition replaces an earlier one; a large body is walked here only.
+                self.defined.retain(|(name, _)| *name != def.fname.value);
+                if end - start <= MAX_CALLED_BODY {
+                    self.defined
+                        .push((def.fname.value.clone(), Rc::new(def.body.0.clone())));
+                }
                 None
             }
             ast::Command::ExtendedTest(test, _) => {
@@ -692,7 +712,45 @@ impl Analyser<'_> {
             self.ifs_changed = true;
             self.vars.clear();
         }
-        self.run(inv, ctx)
+        let called = self.called(&inv, ctx);
+        let index = self.run(inv, ctx);
+        if let Some((body, mut inner)) = called {
+            self.calls_walked += 1;
+            self.calling += 1;
+            self.walk_compound(&body, &mut inner);
+            self.calling -= 1;
+        }
+        index
+    }
+
+    /// When `inv` calls a function defined earlier in the line: its body, and the context
+    /// to walk it in, the call's arguments its `$1`… (`f() { rm -rf "$1"; }; f /` deletes
+    /// `/`). At its definition the body was walked with the parameters of the line, which
+    /// are mostly unknown; walked again at a call, what it does with its arguments is known.
+    /// An argument not known is an unknown parameter. Bounded (`MAX_CALL_DEPTH`,
+    /// `MAX_CALLS_WALKED`): past the bounds the definition's walk stands alone.
+    fn called(&self, inv: &Invocation, ctx: &Ctx) -> Option<(Rc<ast::CompoundCommand>, Ctx)> {
+        if !inv.program.is_static()
+            || self.calling >= MAX_CALL_DEPTH
+            || self.calls_walked >= MAX_CALLS_WALKED
+        {
+            return None;
+        }
+        let (_, body) = self
+            .defined
+            .iter()
+            .rev()
+            .find(|(name, _)| name == inv.program.text())?;
+        let mut inner = ctx.clone();
+        let name = ctx.positional.first().cloned().flatten();
+        inner.positional = std::iter::once(name)
+            .chain(
+                inv.args
+                    .iter()
+                    .map(|a| a.is_static().then(|| a.text().to_string())),
+            )
+            .collect();
+        Some((Rc::clone(body), inner))
     }
 
     /// The value assignment `a` gives `name`: a scalar's word, after the variable's value for

@@ -485,6 +485,57 @@ fn all_positional_parameters_expand_when_known() {
     }
 }
 
+/// A call of a function defined in the line walks its body with the call's arguments as
+/// `$1`…, as deep as calls within calls go (within bounds), in either definition syntax.
+#[test]
+fn a_functions_arguments_are_its_parameters_at_each_call() {
+    assert_rm_rf_root("f() { rm -rf \"$1\"; }; f /");
+    assert_rm_rf_root("function f { rm -rf $1; }; f /");
+    assert_rm_rf_root("f() { rm -rf \"$2\"; }; f build /");
+    assert_rm_rf_root("f() { rm \"$@\"; }; f -rf /");
+    assert_rm_rf_root("f() { \"$@\"; }; f rm -rf /");
+    assert_rm_rf_root("g() { rm -rf \"$1\"; }; f() { g \"$1\"; }; f /");
+    assert_rm_rf_root("f() { rm -rf \"$1\"; }; f build; f /");
+    // The latest definition is the one called.
+    assert_rm_rf_root("f() { echo \"$1\"; }; f() { rm -rf \"$1\"; }; f /");
+    let an = a("f() { rm -rf \"$1\"; }; f() { echo \"$1\"; }; f /");
+    assert!(
+        an.commands
+            .iter()
+            .filter(|c| c.program == "rm")
+            .all(|c| c.args[1].dynamic)
+    );
+    let an = a("clean() { rm -rf \"$1\"; }; clean build");
+    assert!(
+        an.commands
+            .iter()
+            .any(|c| c.program == "rm" && args(c) == ["-rf", "build"])
+    );
+    // An argument not known is an unknown parameter; one not given is not known either.
+    let an = a("f() { rm -rf \"$1\"; }; f \"$X\"");
+    assert!(
+        an.commands
+            .iter()
+            .filter(|c| c.program == "rm")
+            .all(|c| c.args[1].dynamic)
+    );
+    let an = a("f() { rm -rf \"$2\"; }; f a");
+    assert!(
+        an.commands
+            .iter()
+            .filter(|c| c.program == "rm")
+            .all(|c| c.args[1].dynamic)
+    );
+    // Calls within calls, and calls of each other, are walked within their bounds: a body
+    // that calls twice over does not multiply the walk.
+    let line = "a() { b; b; }; b() { c; c; }; c() { d; d; }; d() { a; a; rm -rf \"$1\"; }; a x";
+    let an = a(line);
+    assert!(an.commands.len() < 200, "{}", an.commands.len());
+    let recursive = "f() { f \"$1\"; f \"$1\"; rm -rf \"$1\"; }; f /";
+    let an = assert_rm_rf_root(recursive);
+    assert!(an.commands.len() < 200, "{}", an.commands.len());
+}
+
 /// A script run by a command that carries assignments (`x=v bash -c …`, `x=v eval …`) sees
 /// them as its variables; the line after it sees its own values again.
 #[test]
@@ -787,8 +838,9 @@ fn compound_commands_are_walked() {
     assert_eq!(programs(&an), ["read", "rm"]);
     let an = a("until false; do x; done; case $1 in a) rm a;; *) rm b;; esac");
     assert_eq!(programs(&an), ["false", "x", "rm", "rm"]);
+    // A function's body is walked where it is defined and again where it is called.
     let an = a("f() { rm -rf /; }; f");
-    assert_eq!(programs(&an), ["rm", "f"]);
+    assert_eq!(programs(&an), ["rm", "f", "rm"]);
     let an = a("(a; b) | { c; d; } && ! e || f & g");
     assert_eq!(programs(&an), ["a", "b", "c", "d", "e", "f", "g"]);
     // A compound pipeline stage hands on its last command.
