@@ -96,6 +96,26 @@ pub(super) struct Analyser<'s> {
     calling: usize,
 }
 
+/// The positional parameters `$0`, `$1`… given by `words` (`None` where not known). A word
+/// not known may be any number of fields, so every parameter from it on is not known, nor
+/// how many there are (one `None` stands for them).
+pub(super) fn positional_from<'w>(
+    name: Option<String>,
+    words: impl Iterator<Item = Option<&'w str>>,
+) -> Vec<Option<String>> {
+    let mut out = vec![name];
+    for w in words {
+        match w {
+            Some(text) => out.push(Some(text.to_string())),
+            None => {
+                out.push(None);
+                break;
+            }
+        }
+    }
+    out
+}
+
 /// A function body of more commands than this is not walked again at its calls.
 const MAX_CALLED_BODY: usize = 256;
 /// Calls within calls walked at most this deep, and at most this many in a line: a body
@@ -448,10 +468,32 @@ impl Analyser<'_> {
     }
 
     /// `set -- A B` (or `set A B`) makes A and B `$1` and `$2` of the commands after it in the
-    /// same shell; a value not known leaves them all unknown.
+    /// same shell; a value not known leaves them all unknown. `shift N` moves them down.
     fn follow_set(&mut self, index: usize, ctx: &mut Ctx) {
         let c = &self.out.commands[index];
-        if c.in_substitution || c.program != "set" {
+        if c.in_substitution {
+            return;
+        }
+        // Parameters not known before `shift` (the line's own) are not known after it either.
+        if c.program == "shift" && !ctx.positional.is_empty() {
+            let name = ctx.positional.first().cloned().flatten();
+            let by = match c.args.first() {
+                None => Some(1),
+                Some(w) if !w.dynamic => w.text.parse::<usize>().ok(),
+                Some(_) => None,
+            };
+            match by {
+                // Past the last parameter `shift` fails and moves none.
+                Some(n) if n < ctx.positional.len() => {
+                    ctx.positional.drain(1..=n);
+                }
+                Some(_) => {}
+                // By a count not known: no parameter is known, nor how many there are.
+                None => ctx.positional = vec![name, None],
+            }
+            return;
+        }
+        if c.program != "set" {
             return;
         }
         let options = c
@@ -466,9 +508,8 @@ impl Analyser<'_> {
             None => return,
         };
         let name = ctx.positional.first().cloned().flatten();
-        ctx.positional = std::iter::once(name)
-            .chain(rest.iter().map(|w| (!w.dynamic).then(|| w.text.clone())))
-            .collect();
+        ctx.positional =
+            positional_from(name, rest.iter().map(|w| (!w.dynamic).then_some(&*w.text)));
     }
 
     fn walk_command(&mut self, command: &ast::Command, ctx: &mut Ctx) -> Option<usize> {
@@ -743,13 +784,10 @@ impl Analyser<'_> {
             .find(|(name, _)| name == inv.program.text())?;
         let mut inner = ctx.clone();
         let name = ctx.positional.first().cloned().flatten();
-        inner.positional = std::iter::once(name)
-            .chain(
-                inv.args
-                    .iter()
-                    .map(|a| a.is_static().then(|| a.text().to_string())),
-            )
-            .collect();
+        inner.positional = positional_from(
+            name,
+            inv.args.iter().map(|a| a.is_static().then(|| a.text())),
+        );
         Some((Rc::clone(body), inner))
     }
 

@@ -536,6 +536,39 @@ fn a_functions_arguments_are_its_parameters_at_each_call() {
     assert!(an.commands.len() < 200, "{}", an.commands.len());
 }
 
+/// `shift` moves the known parameters down; a word not known may be any number of fields,
+/// so no parameter from it on is known (`set --`, `sh -c`, a function's call).
+#[test]
+fn shift_moves_parameters_and_a_word_not_known_hides_the_rest() {
+    assert_rm_rf_root("f() { shift; rm -rf \"$1\"; }; f x /");
+    assert_rm_rf_root("f() { shift 2; rm -rf \"$1\"; }; f a b /");
+    assert_rm_rf_root("set -- x /; shift; rm -rf \"$1\"");
+    assert_rm_rf_root("bash -c 'shift; rm -rf \"$1\"' sh x /");
+    // A shift past the last parameter moves none.
+    let an = a("f() { shift 3; rm -rf \"$1\"; }; f build");
+    assert!(
+        an.commands
+            .iter()
+            .any(|c| c.program == "rm" && args(c) == ["-rf", "build"])
+    );
+    for line in [
+        "f() { shift; rm -rf \"$1\"; }; f $X build",
+        "f() { shift $N; rm -rf \"$1\"; }; f / build",
+        "f() { rm -rf \"$@\"; }; f build $X",
+        "set -- $X build; rm -rf \"$2\"",
+        "bash -c 'rm -rf \"$2\"' sh $X build",
+        "bash -c 'rm -rf \"$1\"' $X build",
+        "shift; rm -rf \"$1\"",
+    ] {
+        let an = a(line);
+        let rm: Vec<_> = an.commands.iter().filter(|c| c.program == "rm").collect();
+        assert!(
+            !rm.is_empty() && rm.iter().all(|c| c.args.iter().skip(1).any(|w| w.dynamic)),
+            "{line}: {rm:?}"
+        );
+    }
+}
+
 /// A script run by a command that carries assignments (`x=v bash -c …`, `x=v eval …`) sees
 /// them as its variables; the line after it sees its own values again.
 #[test]

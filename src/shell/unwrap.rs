@@ -7,7 +7,7 @@
 //! left with no inner command (`sudo -i`, `env`, `exec >f`, `xargs`, `command -v x`). Pure
 //! launchers (`sudo rm`, `timeout 5 rm`, `bash -c 'rm'`) are replaced by what they launch.
 
-use super::parse::{Analyser, Ctx, Invocation, join_dir};
+use super::parse::{Analyser, Ctx, Invocation, join_dir, positional_from};
 use super::words::{Expanded, basename};
 use super::{MAX_NESTING, ShellFinding, Word};
 
@@ -1155,11 +1155,16 @@ impl Analyser<'_> {
                 }
                 let label = format!("{name} -c");
                 let mut sctx = self.script_ctx(ctx, &label, &inv);
-                // `sh -c SCRIPT NAME ARG…`: NAME is `$0`, the rest `$1`….
-                sctx.positional = inv.args[index + 1..]
+                // `sh -c SCRIPT NAME ARG…`: NAME is `$0`, the rest `$1`…; none after a word not
+                // known is known (`positional_from`).
+                let mut words = inv.args[index + 1..]
                     .iter()
-                    .map(|a| a.is_static().then(|| a.text().to_string()))
-                    .collect();
+                    .map(|a| a.is_static().then(|| a.text()));
+                sctx.positional = match words.next() {
+                    None => Vec::new(),
+                    Some(Some(name)) => positional_from(Some(name.to_string()), words),
+                    Some(None) => vec![None, None],
+                };
                 Flow::Done(self.run_script(name, &label, &script, sctx))
             }
             Source::MissingCode => {
