@@ -41,6 +41,16 @@ fn is_rm_rf_root(c: &Command) -> bool {
 }
 
 /// Every evasion must still surface `rm -rf /` as a command.
+/// Asserts that `line` has an `rm` and that each one's target is not known in advance.
+fn assert_rm_target_unknown(line: &str) {
+    let an = a(line);
+    let rm: Vec<&Command> = an.commands.iter().filter(|c| c.program == "rm").collect();
+    assert!(
+        !rm.is_empty() && rm.iter().all(|c| c.args.iter().skip(1).any(|w| w.dynamic)),
+        "{line}: {rm:?}"
+    );
+}
+
 fn assert_rm_rf_root(line: &str) -> ShellAnalysis {
     let an = a(line);
     assert!(
@@ -498,13 +508,7 @@ fn a_functions_arguments_are_its_parameters_at_each_call() {
     assert_rm_rf_root("f() { rm -rf \"$1\"; }; f build; f /");
     // The latest definition is the one called.
     assert_rm_rf_root("f() { echo \"$1\"; }; f() { rm -rf \"$1\"; }; f /");
-    let an = a("f() { rm -rf \"$1\"; }; f() { echo \"$1\"; }; f /");
-    assert!(
-        an.commands
-            .iter()
-            .filter(|c| c.program == "rm")
-            .all(|c| c.args[1].dynamic)
-    );
+    assert_rm_target_unknown("f() { rm -rf \"$1\"; }; f() { echo \"$1\"; }; f /");
     let an = a("clean() { rm -rf \"$1\"; }; clean build");
     assert!(
         an.commands
@@ -512,20 +516,8 @@ fn a_functions_arguments_are_its_parameters_at_each_call() {
             .any(|c| c.program == "rm" && args(c) == ["-rf", "build"])
     );
     // An argument not known is an unknown parameter; one not given is not known either.
-    let an = a("f() { rm -rf \"$1\"; }; f \"$X\"");
-    assert!(
-        an.commands
-            .iter()
-            .filter(|c| c.program == "rm")
-            .all(|c| c.args[1].dynamic)
-    );
-    let an = a("f() { rm -rf \"$2\"; }; f a");
-    assert!(
-        an.commands
-            .iter()
-            .filter(|c| c.program == "rm")
-            .all(|c| c.args[1].dynamic)
-    );
+    assert_rm_target_unknown("f() { rm -rf \"$1\"; }; f \"$X\"");
+    assert_rm_target_unknown("f() { rm -rf \"$2\"; }; f a");
     // Calls within calls, and calls of each other, are walked within their bounds: a body
     // that calls twice over does not multiply the walk.
     let line = "a() { b; b; }; b() { c; c; }; c() { d; d; }; d() { a; a; rm -rf \"$1\"; }; a x";
@@ -560,12 +552,7 @@ fn shift_moves_parameters_and_a_word_not_known_hides_the_rest() {
         "bash -c 'rm -rf \"$1\"' $X build",
         "shift; rm -rf \"$1\"",
     ] {
-        let an = a(line);
-        let rm: Vec<_> = an.commands.iter().filter(|c| c.program == "rm").collect();
-        assert!(
-            !rm.is_empty() && rm.iter().all(|c| c.args.iter().skip(1).any(|w| w.dynamic)),
-            "{line}: {rm:?}"
-        );
+        assert_rm_target_unknown(line);
     }
 }
 
