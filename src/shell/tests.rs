@@ -51,6 +51,16 @@ fn assert_rm_target_unknown(line: &str) {
     );
 }
 
+/// Asserts that `line` has an `rm -rf build`.
+fn assert_rm_rf_build(line: &str) {
+    let an = a(line);
+    let found = an
+        .commands
+        .iter()
+        .any(|c| c.program == "rm" && args(c) == ["-rf", "build"]);
+    assert!(found, "{line}: {an:#?}");
+}
+
 fn assert_rm_rf_root(line: &str) -> ShellAnalysis {
     let an = a(line);
     assert!(
@@ -509,12 +519,7 @@ fn a_functions_arguments_are_its_parameters_at_each_call() {
     // The latest definition is the one called.
     assert_rm_rf_root("f() { echo \"$1\"; }; f() { rm -rf \"$1\"; }; f /");
     assert_rm_target_unknown("f() { rm -rf \"$1\"; }; f() { echo \"$1\"; }; f /");
-    let an = a("clean() { rm -rf \"$1\"; }; clean build");
-    assert!(
-        an.commands
-            .iter()
-            .any(|c| c.program == "rm" && args(c) == ["-rf", "build"])
-    );
+    assert_rm_rf_build("clean() { rm -rf \"$1\"; }; clean build");
     // An argument not known is an unknown parameter; one not given is not known either.
     assert_rm_target_unknown("f() { rm -rf \"$1\"; }; f \"$X\"");
     assert_rm_target_unknown("f() { rm -rf \"$2\"; }; f a");
@@ -537,12 +542,7 @@ fn shift_moves_parameters_and_a_word_not_known_hides_the_rest() {
     assert_rm_rf_root("set -- x /; shift; rm -rf \"$1\"");
     assert_rm_rf_root("bash -c 'shift; rm -rf \"$1\"' sh x /");
     // A shift past the last parameter moves none.
-    let an = a("f() { shift 3; rm -rf \"$1\"; }; f build");
-    assert!(
-        an.commands
-            .iter()
-            .any(|c| c.program == "rm" && args(c) == ["-rf", "build"])
-    );
+    assert_rm_rf_build("f() { shift 3; rm -rf \"$1\"; }; f build");
     for line in [
         "f() { shift; rm -rf \"$1\"; }; f $X build",
         "f() { shift $N; rm -rf \"$1\"; }; f / build",
