@@ -100,7 +100,7 @@ pub fn normalize_with(event: &HookEvent, scope: &Scope, models: &[ToolModel]) ->
 
 /// The path and the new text a file tool's input names, for the tools that give the new text
 /// in one field (Write, Edit, NotebookEdit); `None` for any other tool.
-pub fn new_text_of<'i>(tool: &str, input: &'i Value) -> Option<(Option<&'i str>, Option<&'i str>)> {
+fn new_text_of<'i>(tool: &str, input: &'i Value) -> Option<(Option<&'i str>, Option<&'i str>)> {
     let s = |k: &str| input.get(k).and_then(Value::as_str);
     match tool {
         "Write" => Some((s("file_path"), s("content"))),

@@ -141,8 +141,8 @@ const HEADER_STARTS: &[&str] = &[
 /// Whether a line of `text` starts as a header does (`HEADER_STARTS`).
 fn has_header_start(text: &str) -> bool {
     let bytes = text.as_bytes();
-    let starts = std::iter::once(0).chain(memchr::memchr_iter(b'\n', bytes).map(|i| i + 1));
-    starts.into_iter().any(|at| {
+    let mut starts = std::iter::once(0).chain(memchr::memchr_iter(b'\n', bytes).map(|i| i + 1));
+    starts.any(|at| {
         bytes.get(at).is_some_and(|first| {
             HEADER_STARTS
                 .iter()

@@ -2,13 +2,13 @@
 //! texts).
 //!
 //! The table has some 460 literals, from one byte (`.`, `=`) to whole names. An Aho-Corasick
-//! automaton that reports every occurrence of each took 4.4 ms over a 1 MB Python file (its
-//! NFA; a DFA 2.4 ms, after 4 ms to build), a third of the whole `Write`, and 0.9 ms to build
-//! in every process that scanned a long text. Most positions of source code start no literal,
+//! automaton reporting every occurrence of each was a third of a 1 MB Python `Write`, and its
+//! build was paid by every process that scanned a long text (docs/PERFORMANCE.md, "A long
+//! text's literals by a three-byte filter"). Most positions of source code start no literal,
 //! though: 3–4% of them start one of the literals' first three bytes. So each position's three
 //! bytes are hashed and tested against a bitmap of 8 KB, which stays in the first-level cache,
-//! and only a position that passes is compared with the literals that start so. A one-byte literal is a `memchr` for it,
-//! which stops at its first occurrence.
+//! and only a position that passes is compared with the literals that start so. A one-byte
+//! literal is a `memchr` for it, which stops at its first occurrence.
 
 /// The literals, by their index in the table, arranged to be found in one pass.
 pub(super) struct LiteralSet {
