@@ -146,6 +146,7 @@ mod bounds;
 mod escapes;
 mod flags;
 pub mod indirect;
+mod operators;
 pub mod option_commands;
 mod parse;
 mod powershell;

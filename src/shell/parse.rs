@@ -94,7 +94,25 @@ pub(super) struct Analyser<'s> {
     /// Calls walked so far, and how many are being walked now (calls within calls).
     calls_walked: usize,
     calling: usize,
+    /// What each walk of a function's body where it was defined added, and the functions
+    /// whose calls were walked with their arguments (`drop_definition_walks`).
+    definition_walks: Vec<DefinitionWalk>,
+    called_names: Vec<String>,
+    /// A call of a function defined in the line was not walked (`MAX_CALL_DEPTH`,
+    /// `MAX_CALLS_WALKED`): no definition's walk is then dropped.
+    calls_cut_short: bool,
 }
+
+/// The commands and findings a walk of a function's body at its definition added.
+#[derive(Clone)]
+struct DefinitionWalk {
+    name: String,
+    commands: std::ops::Range<usize>,
+    findings: std::ops::Range<usize>,
+}
+
+/// Functions bash calls without their name being written at the call.
+const CALLED_IMPLICITLY: &[&str] = &["command_not_found_handle"];
 
 /// The positional parameters `$0`, `$1`… given by `words` (`None` where not known). A word
 /// not known may be any number of fields, so every parameter from it on is not known, nor
@@ -121,7 +139,7 @@ const MAX_CALLED_BODY: usize = 256;
 /// Calls within calls walked at most this deep, and at most this many in a line: a body
 /// that calls functions twice over would otherwise be walked exponentially often.
 const MAX_CALL_DEPTH: usize = 3;
-const MAX_CALLS_WALKED: usize = 32;
+pub(super) const MAX_CALLS_WALKED: usize = 32;
 
 /// Entry point behind `shell::analyse`.
 pub(super) fn analyse(command: &str) -> ShellAnalysis {
@@ -150,6 +168,7 @@ pub(super) fn analyse_with(command: &str, whole: bool) -> ShellAnalysis {
     };
     let mut ctx = Ctx::default();
     a.analyse_script(command, &mut ctx);
+    a.drop_definition_walks();
     // Rejected as a whole: judge what a tolerant reading shows (`echo "unclosed` is an echo).
     // Bash runs nothing of a line it cannot parse, so reading the broken tail as quoted text
     // never hides a command it would run; what stays unparseable after repair is still asked.
@@ -168,6 +187,7 @@ pub(super) fn analyse_with(command: &str, whole: bool) -> ShellAnalysis {
         };
         let mut ctx = Ctx::default();
         b.analyse_script(&repaired, &mut ctx);
+        b.drop_definition_walks();
         if !b
             .out
             .findings
@@ -542,11 +562,17 @@ impl Analyser<'_> {
                 // The body runs wherever the function is called: analyse it as if run here.
                 let mut inner = ctx.clone();
                 let start = self.out.commands.len();
+                let findings_start = self.out.findings.len();
                 self.walk_compound(&def.body.0, &mut inner);
                 let end = self.out.commands.len();
                 self.out.functions.push(super::Function {
                     name: def.fname.value.clone(),
                     body: start..end,
+                });
+                self.definition_walks.push(DefinitionWalk {
+                    name: def.fname.value.clone(),
+                    commands: start..end,
+                    findings: findings_start..self.out.findings.len(),
                 });
                 // A later definition replaces an earlier one; a large body is walked here only.
                 self.defined.retain(|(name, _)| *name != def.fname.value);
@@ -754,6 +780,9 @@ impl Analyser<'_> {
             self.vars.clear();
         }
         let called = self.called(&inv, ctx);
+        if called.is_some() {
+            self.called_names.push(inv.program.text().to_string());
+        }
         let index = self.run(inv, ctx);
         if let Some((body, mut inner)) = called {
             self.calls_walked += 1;
@@ -770,11 +799,8 @@ impl Analyser<'_> {
     /// are mostly unknown; walked again at a call, what it does with its arguments is known.
     /// An argument not known is an unknown parameter. Bounded (`MAX_CALL_DEPTH`,
     /// `MAX_CALLS_WALKED`): past the bounds the definition's walk stands alone.
-    fn called(&self, inv: &Invocation, ctx: &Ctx) -> Option<(Rc<ast::CompoundCommand>, Ctx)> {
-        if !inv.program.is_static()
-            || self.calling >= MAX_CALL_DEPTH
-            || self.calls_walked >= MAX_CALLS_WALKED
-        {
+    fn called(&mut self, inv: &Invocation, ctx: &Ctx) -> Option<(Rc<ast::CompoundCommand>, Ctx)> {
+        if !inv.program.is_static() {
             return None;
         }
         let (_, body) = self
@@ -782,6 +808,10 @@ impl Analyser<'_> {
             .iter()
             .rev()
             .find(|(name, _)| name == inv.program.text())?;
+        if self.calling >= MAX_CALL_DEPTH || self.calls_walked >= MAX_CALLS_WALKED {
+            self.calls_cut_short = true;
+            return None;
+        }
         let mut inner = ctx.clone();
         let name = ctx.positional.first().cloned().flatten();
         inner.positional = positional_from(
@@ -789,6 +819,47 @@ impl Analyser<'_> {
             inv.args.iter().map(|a| a.is_static().then(|| a.text())),
         );
         Some((Rc::clone(body), inner))
+    }
+
+    /// Drops what a function's body added where it was defined, when the line's one call of
+    /// it was walked again with that call's arguments: the walk at the definition, with the
+    /// line's parameters, is then a second reading of the same commands, with less known
+    /// (`clean() { rm -rf "$1"; }; clean build` deletes `build`, not a target not known).
+    /// Kept when the name is written anywhere else (another call, `trap NAME`, `export -f`,
+    /// a script that may run it), when bash may call it unnamed, and when any call in the
+    /// line went unwalked past the bounds.
+    fn drop_definition_walks(&mut self) {
+        if self.calls_cut_short || self.definition_walks.is_empty() {
+            return;
+        }
+        // Each name counted once (at most `MAX_CALLS_WALKED` of them): a line may define one
+        // function thousands of times.
+        let mut names: Vec<&String> = self.called_names.iter().collect();
+        names.sort_unstable();
+        names.dedup();
+        names.retain(|name| {
+            !CALLED_IMPLICITLY.contains(&name.as_str()) && written_times(self.source, name) == 2
+        });
+        let mut commands = vec![false; self.out.commands.len()];
+        let mut findings = vec![false; self.out.findings.len()];
+        let mut any = false;
+        for w in &self.definition_walks {
+            if names.contains(&&w.name) {
+                any = true;
+                commands[w.commands.clone()].fill(true);
+                findings[w.findings.clone()].fill(true);
+            }
+        }
+        if !any {
+            return;
+        }
+        for (c, drop) in self.out.commands.iter_mut().zip(commands) {
+            if drop {
+                *c = super::Command::default();
+            }
+        }
+        let mut drop = findings.into_iter();
+        self.out.findings.retain(|_| !drop.next().unwrap_or(false));
     }
 
     /// The value assignment `a` gives `name`: a scalar's word, after the variable's value for
@@ -1025,4 +1096,15 @@ pub(super) fn join_dir(cwd: Option<&str>, target: &str) -> String {
         }
         _ => target.to_string(),
     }
+}
+
+/// How often `name` is written in `text` as a word of its own: not inside a longer name
+/// (`clean` in `cleanup`), anywhere else (in quotes, after `=`, in a script's text) it counts.
+fn written_times(text: &str, name: &str) -> usize {
+    let part = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    text.match_indices(name)
+        .filter(|(at, _)| {
+            !part(text[..*at].chars().next_back()) && !part(text[at + name.len()..].chars().next())
+        })
+        .count()
 }

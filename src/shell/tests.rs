@@ -453,9 +453,8 @@ fn variables_set_other_ways_are_no_longer_known() {
         "x=ls; printf -v x %s rm; $x -rf /",
         "x=ls; getopts ab x; $x -rf /",
         "x=ls; let x=1; $x -rf /",
-        "x=; : ${x:=rm}; $x -rf /",
-        "x=; : \"${x:=rm}\"; $x -rf /",
         "x=; y=x; : ${!y:=rm}; $x -rf /",
+        "x=; : ${x:=$(cat f)}; $x -rf /",
         "x=ls; declare -n r=x; r=rm; $x -rf /",
         "x=ls; local -rn r=x; r=rm; $x -rf /",
         "x=ls; o=-n; declare $o r=x; r=rm; $x -rf /",
@@ -468,6 +467,10 @@ fn variables_set_other_ways_are_no_longer_known() {
             programs(&an)
         );
     }
+    // `${x:=v}` with what x held known sets it to what the test found.
+    assert_rm_rf_root("x=; : ${x:=rm}; $x -rf /");
+    assert_rm_rf_root("x=; : \"${x:=rm}\"; $x -rf /");
+    assert_rm_rf_root("x=rm; : ${x:=ls}; $x -rf /");
     // Other variables, and ordinary uses of the same builtins, keep their values.
     let an = a("d=build; printf '%s\\n' \"$d\"; rm -rf $d");
     assert_eq!(args(find(&an, "rm")), ["-rf", "build"]);
@@ -531,6 +534,114 @@ fn a_functions_arguments_are_its_parameters_at_each_call() {
     let recursive = "f() { f \"$1\"; f \"$1\"; rm -rf \"$1\"; }; f /";
     let an = assert_rm_rf_root(recursive);
     assert!(an.commands.len() < 200, "{}", an.commands.len());
+}
+
+/// `${x:-v}`, `${x%p}`, `${x/p/r}`, `${x:o:l}`, `${x,,}`… work on a value the line gave:
+/// what they make of it is known, so neither an evasion through one nor an ordinary default
+/// is left as a target not known.
+#[test]
+fn parameter_operators_work_on_values_the_line_gave() {
+    for line in [
+        "x=; rm -rf ${x:-/}",
+        "x=; rm -rf \"${x:-/}\"",
+        "x=/; rm -rf ${x:-build}",
+        "x=/; rm -rf ${x-build}",
+        "x=; rm -rf ${x:=/}",
+        "x=a; rm -rf ${x:+/}",
+        "x=/home; rm -rf ${x%home}",
+        "x=/home/dev; rm -rf ${x%%h*}",
+        "x=home/; rm -rf /${x#home/}",
+        "x=abc; rm -rf /${x:3}",
+        "x=abc/; rm -rf ${x: -1}",
+        "x=_/_; rm -rf ${x//_/}",
+        "x=RM; ${x,,} -rf /",
+        "x=r; ${x}m -rf ${x:+/}",
+        "f() { rm -rf \"${1:-/}\"; }; f",
+        "f() { rm -rf \"${2:-/}\"; }; f a",
+        "sh -c 'rm -rf \"${1:-/}\"' sh",
+        "set -- a; rm -rf \"${2-/}\"",
+    ] {
+        assert_rm_rf_root(line);
+    }
+    for (line, target) in [
+        ("x=/usr/lib; rm -rf ${x/lib/}", "/usr/"),
+        ("x=/ETC; rm -rf ${x,,}", "/etc"),
+        ("x=etc; rm -rf /${x^^}", "/ETC"),
+        ("x=/a/b/c; rm -rf ${x%/*}", "/a/b"),
+        ("x=app.tar.gz; rm -rf ${x%%.*}", "app"),
+        ("x=abcdef; rm -rf ${x:1:-2}", "bcd"),
+        ("x=abc; rm -rf ${#x}", "3"),
+        ("d=build; rm -rf \"${d:-/}\"", "build"),
+        ("x=/; rm -rf ${x:+build}", "build"),
+        ("x=; rm -rf ${x:+/}build", "build"),
+        ("f() { rm -rf \"${1:-build}\"; }; f", "build"),
+        // Set, `${x:-…}`'s default is not expanded, nor its substitution run.
+        ("x=build; rm -rf \"${x:-$(rm -rf /)}\"", "build"),
+    ] {
+        assert_eq!(args(find(&a(line), "rm")), ["-rf", target], "{line}");
+    }
+    // Not known: a variable the line did not set (the environment may), the line's own
+    // parameters, a parameter after a word not known, a bracket pattern, an arithmetic
+    // offset, a default that runs a substitution (which is analysed).
+    for line in [
+        "rm -rf ${x:-/}",
+        "rm -rf \"${1:-/}\"",
+        "f() { rm -rf \"${2:-/}\"; }; f $X",
+        "x=/a; rm -rf ${x%[a-z]}",
+        "x=/etc; rm -rf ${x:$i}",
+        "x=; rm -rf \"${x:-$(echo /)}\"",
+        "x=; rm -rf ${x:-$y}",
+    ] {
+        assert_rm_target_unknown(line);
+    }
+    let an = a("x=; rm -rf \"${x:-$(echo /)}\"");
+    assert!(programs(&an).contains(&"echo"), "{an:#?}");
+}
+
+/// A function's body walked where it was defined (its parameters not known) is dropped when
+/// the line's one call of it was walked again with its arguments; kept whenever the name is
+/// written elsewhere, bash may call it unnamed, or a call went unwalked past the bounds.
+#[test]
+fn a_definitions_walk_is_dropped_when_its_one_call_was_walked() {
+    for line in [
+        "clean() { rm -rf \"$1\"; }; clean build",
+        "inner() { rm -rf \"$1\"; }; outer() { inner \"$1\"; }; outer build",
+        "run() { \"$@\"; }; run rm -rf build",
+        "f() { rm -rf \"${1:-build}\"; }; f",
+    ] {
+        let an = a(line);
+        let rm: Vec<&Command> = an.commands.iter().filter(|c| c.program == "rm").collect();
+        assert!(
+            !rm.is_empty() && rm.iter().all(|c| args(c) == ["-rf", "build"]),
+            "{line}: {an:#?}"
+        );
+        assert!(an.findings.is_empty(), "{line}: {:?}", an.findings);
+    }
+    // The definition's walk stays beside the calls'.
+    for line in [
+        "clean() { rm -rf \"$1\"; }; clean build; clean dist",
+        "clean() { rm -rf \"$1\"; }; export -f clean; clean build",
+        "clean() { rm -rf \"$1\"; }; echo clean; clean build",
+        "command_not_found_handle() { rm -rf \"$2\"; }; command_not_found_handle a build",
+    ] {
+        let an = a(line);
+        assert!(
+            an.commands
+                .iter()
+                .any(|c| c.program == "rm" && c.args.iter().any(|w| w.dynamic)),
+            "{line}: {an:#?}"
+        );
+    }
+    // Past the bounds a call is not walked: then no definition's walk is dropped. Here
+    // `outer /` is walked, the `inner` call in it is one too many: had the definitions'
+    // walks gone, no `rm` would be left at all.
+    let calls = "g; ".repeat(super::parse::MAX_CALLS_WALKED - 2);
+    assert_rm_target_unknown(&format!(
+        "g() {{ :; }}; inner() {{ rm -rf \"$1\"; }}; outer() {{ inner \"$1\"; }}; {calls}outer /"
+    ));
+    // Evasions through a call are still seen at the call.
+    assert_rm_rf_root("clean() { rm -rf \"$1\"; }; clean /");
+    assert_rm_rf_root("inner() { rm -rf \"$1\"; }; outer() { inner \"$1\"; }; outer /");
 }
 
 /// `shift` moves the known parameters down; a word not known may be any number of fields,
@@ -858,9 +969,16 @@ fn compound_commands_are_walked() {
     assert_eq!(programs(&an), ["read", "rm"]);
     let an = a("until false; do x; done; case $1 in a) rm a;; *) rm b;; esac");
     assert_eq!(programs(&an), ["false", "x", "rm", "rm"]);
-    // A function's body is walked where it is defined and again where it is called.
+    // A function's body is walked where it is defined and again where it is called; the
+    // walk at the definition is dropped (left blank) when that one call was walked.
     let an = a("f() { rm -rf /; }; f");
-    assert_eq!(programs(&an), ["rm", "f", "rm"]);
+    assert_eq!(programs(&an), ["", "f", "rm"]);
+    // `trap`'s handler is a script of its own, walked with its call.
+    let an = a("f() { rm -rf /; }; trap f EXIT");
+    assert_eq!(programs(&an), ["", "f", "rm", "trap"]);
+    // Written once more (here for scripts run later): the definition's walk stays.
+    let an = a("f() { rm -rf /; }; export -f f; f");
+    assert_eq!(programs(&an), ["rm", "export", "f", "rm"]);
     let an = a("(a; b) | { c; d; } && ! e || f & g");
     assert_eq!(programs(&an), ["a", "b", "c", "d", "e", "f", "g"]);
     // A compound pipeline stage hands on its last command.

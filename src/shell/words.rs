@@ -240,15 +240,25 @@ impl Analyser<'_> {
                     }
                 }
                 WordPiece::ParameterExpansion(expr) => {
+                    // Once IFS is changed, how an unquoted value splits is not known.
+                    let resolved = if quoted || !self.ifs_changed {
+                        self.resolve_expansion(expr, quoted, ctx)
+                    } else {
+                        None
+                    };
                     if let ParameterExpr::AssignDefaultValues {
                         parameter,
                         indirect,
                         ..
                     } = expr
                     {
-                        // `${x:=v}` may set x, so its value is no longer known; an indirect
-                        // one's name is not known either.
+                        // `${x:=v}` may set x: to the value found, or to one not known; an
+                        // indirect one's name is not known either.
                         match parameter {
+                            Parameter::Named(name) if !indirect && resolved.is_some() => {
+                                let value = resolved.clone().unwrap_or_default();
+                                self.vars.insert(name.clone(), value);
+                            }
                             Parameter::Named(name)
                             | Parameter::NamedWithIndex { name, .. }
                             | Parameter::NamedWithAllIndices { name, .. }
@@ -259,12 +269,6 @@ impl Analyser<'_> {
                             _ => self.vars.clear(),
                         }
                     }
-                    // Once IFS is changed, how an unquoted value splits is not known.
-                    let resolved = if quoted || !self.ifs_changed {
-                        self.resolve_parameter(expr, ctx)
-                    } else {
-                        None
-                    };
                     // Quoted `"$@"` is a word for each parameter: known when none holds a
                     // blank, then split as the unquoted one is.
                     let each = matches!(
@@ -349,6 +353,214 @@ impl Analyser<'_> {
         if let Some(programs) = e.substitutions {
             b.add_substitution(programs);
         }
+    }
+
+    /// The value of a parameter expansion, with its operator (`${x:-v}`, `${x%/*}`, …),
+    /// when the line gave what it works on: `${x:-/}` after `x=` is `/`, `${1:-build}` in a
+    /// function called with no argument is `build`.
+    fn resolve_expansion(
+        &mut self,
+        expr: &ParameterExpr,
+        quoted: bool,
+        ctx: &Ctx,
+    ) -> Option<String> {
+        use super::operators as op;
+        use ParameterExpr as E;
+        use word::ParameterTestType;
+        // Whether `${x:-…}`'s test finds x set (and, with the colon, not empty).
+        let set = |v: &Option<String>, test: &ParameterTestType| match v {
+            None => false,
+            Some(v) => matches!(test, ParameterTestType::Unset) || !v.is_empty(),
+        };
+        let pattern = |p: &Option<String>| op::simple_pattern(p.as_deref().unwrap_or(""));
+        match expr {
+            E::Parameter { .. } => self.resolve_parameter(expr, ctx),
+            E::UseDefaultValues {
+                parameter,
+                indirect,
+                test_type,
+                default_value: other,
+            }
+            | E::AssignDefaultValues {
+                parameter,
+                indirect,
+                test_type,
+                default_value: other,
+            } => {
+                let v = self.parameter_state(parameter, *indirect, ctx)?;
+                if set(&v, test_type) {
+                    v
+                } else {
+                    self.nested_value(other.as_deref(), quoted, ctx)
+                }
+            }
+            E::UseAlternativeValue {
+                parameter,
+                indirect,
+                test_type,
+                alternative_value,
+            } => {
+                let v = self.parameter_state(parameter, *indirect, ctx)?;
+                if set(&v, test_type) {
+                    self.nested_value(alternative_value.as_deref(), quoted, ctx)
+                } else {
+                    Some(String::new())
+                }
+            }
+            // Not set, the command fails before it runs.
+            E::IndicateErrorIfNullOrUnset {
+                parameter,
+                indirect,
+                test_type,
+                ..
+            } => {
+                let v = self.parameter_state(parameter, *indirect, ctx)?;
+                if set(&v, test_type) { v } else { None }
+            }
+            E::ParameterLength {
+                parameter,
+                indirect,
+            } => self
+                .parameter_state(parameter, *indirect, ctx)
+                .map(|v| v.unwrap_or_default().chars().count().to_string()),
+            E::RemoveSmallestPrefixPattern {
+                parameter,
+                indirect,
+                pattern: p,
+            }
+            | E::RemoveLargestPrefixPattern {
+                parameter,
+                indirect,
+                pattern: p,
+            } => {
+                let largest = matches!(expr, E::RemoveLargestPrefixPattern { .. });
+                let v = self.parameter_state(parameter, *indirect, ctx)?;
+                op::remove_prefix(&v.unwrap_or_default(), &pattern(p)?, largest)
+            }
+            E::RemoveSmallestSuffixPattern {
+                parameter,
+                indirect,
+                pattern: p,
+            }
+            | E::RemoveLargestSuffixPattern {
+                parameter,
+                indirect,
+                pattern: p,
+            } => {
+                let largest = matches!(expr, E::RemoveLargestSuffixPattern { .. });
+                let v = self.parameter_state(parameter, *indirect, ctx)?;
+                op::remove_suffix(&v.unwrap_or_default(), &pattern(p)?, largest)
+            }
+            E::ReplaceSubstring {
+                parameter,
+                indirect,
+                pattern: p,
+                replacement,
+                match_kind,
+            } => {
+                let v = self.parameter_state(parameter, *indirect, ctx)?;
+                let p = op::simple_pattern(p)?;
+                let with = self.nested_value(replacement.as_deref(), true, ctx)?;
+                op::replace(&v.unwrap_or_default(), &p, &with, match_kind)
+            }
+            E::Substring {
+                parameter,
+                indirect,
+                offset,
+                length,
+            } => {
+                let v = self.parameter_state(parameter, *indirect, ctx)?;
+                op::substring(
+                    &v.unwrap_or_default(),
+                    &offset.value,
+                    length.as_ref().map(|l| l.value.as_str()),
+                )
+            }
+            E::UppercasePattern {
+                parameter,
+                indirect,
+                pattern: case_pattern,
+            }
+            | E::LowercasePattern {
+                parameter,
+                indirect,
+                pattern: case_pattern,
+            }
+            | E::UppercaseFirstChar {
+                parameter,
+                indirect,
+                pattern: case_pattern,
+            }
+            | E::LowercaseFirstChar {
+                parameter,
+                indirect,
+                pattern: case_pattern,
+            } if case_pattern.as_deref().is_none_or(str::is_empty) => {
+                let upper = matches!(
+                    expr,
+                    E::UppercasePattern { .. } | E::UppercaseFirstChar { .. }
+                );
+                let all = matches!(
+                    expr,
+                    E::UppercasePattern { .. } | E::LowercasePattern { .. }
+                );
+                let v = self.parameter_state(parameter, *indirect, ctx)?;
+                Some(op::change_case(&v.unwrap_or_default(), upper, all))
+            }
+            _ => None,
+        }
+    }
+
+    /// What the line tells of a parameter an operator works on: `Some(Some(v))` set to `v`,
+    /// `Some(None)` not set, `None` not known. A variable is known only as assigned in the
+    /// line (one not assigned may come from the environment); a function's or script's
+    /// parameters past the last one given are known not to be set.
+    fn parameter_state(
+        &self,
+        parameter: &Parameter,
+        indirect: bool,
+        ctx: &Ctx,
+    ) -> Option<Option<String>> {
+        if indirect {
+            return None;
+        }
+        match parameter {
+            // `$HOME` stays as written for path resolution, and IFS is not worked on.
+            Parameter::Named(name) if name == "HOME" || name == "IFS" => None,
+            Parameter::Named(name) => self.vars.get(name).cloned().map(Some),
+            Parameter::Positional(n) => {
+                let n = usize::try_from(*n).ok()?;
+                match ctx.positional.get(n) {
+                    Some(v) => v.clone().map(Some),
+                    // Past the last: not set, when the parameters were given (`$0` first)
+                    // and each was known (a word not known, `None`, may have been any number
+                    // of them).
+                    None => (n > 0
+                        && !ctx.positional.is_empty()
+                        && ctx.positional[1..].iter().all(Option::is_some))
+                    .then_some(None),
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// The value of a word nested in an expansion (`${x:-WORD}`), when it is known (`$HOME/…`
+    /// kept as written counts: path resolution knows it). One that runs a substitution is
+    /// left to the caller, which analyses what it runs. Unquoted, a value with a blank that
+    /// came from quotes inside the word would split otherwise than it does in bash: not known.
+    fn nested_value(&mut self, raw: Option<&str>, quoted: bool, ctx: &Ctx) -> Option<String> {
+        let raw = raw.unwrap_or("");
+        if raw.contains("$(") || raw.contains('`') || raw.contains("<(") || raw.contains(">(") {
+            return None;
+        }
+        let e = self.expand_word(raw, ctx);
+        let text = e.text();
+        let quotes_inside = raw.contains(['\'', '"', '\\']);
+        // `$HOME/…` stays as written, as a variable holding it does (`home_rooted`).
+        let known = e.is_static() || home_rooted(&e);
+        (known && (quoted || !quotes_inside || !text.contains([' ', '\t', '\n'])))
+            .then(|| text.to_string())
     }
 
     /// The literal value of a parameter when it was assigned a literal earlier in the line.
