@@ -193,7 +193,12 @@ pub(super) fn substring(value: &str, offset: &str, length: Option<&str>) -> Opti
         None => n,
         Some(t) => {
             let len = int(t)?;
-            if len < 0 { n + len } else { start + len }.min(n)
+            if len < 0 {
+                n + len
+            } else {
+                start.saturating_add(len)
+            }
+            .min(n)
         }
     };
     if end < start {
@@ -324,6 +329,15 @@ mod tests {
         assert_eq!(substring("abc", "9", None).unwrap(), "");
         assert_eq!(substring("abc", "0", Some("99")).unwrap(), "abc");
         assert!(substring("abc", "i+1", None).is_none());
+        assert_eq!(
+            substring("abc", "1", Some("9223372036854775807")).unwrap(),
+            "bc"
+        );
+        assert_eq!(
+            substring("abc", "-9223372036854775808", Some("1")).unwrap(),
+            ""
+        );
+        assert!(substring("abc", "1", Some("-9223372036854775808")).is_none());
         assert!(substring("abcdef", "4", Some("-3")).is_none());
     }
 

@@ -642,6 +642,9 @@ fn a_definitions_walk_is_dropped_when_its_one_call_was_walked() {
     // Evasions through a call are still seen at the call.
     assert_rm_rf_root("clean() { rm -rf \"$1\"; }; clean /");
     assert_rm_rf_root("inner() { rm -rf \"$1\"; }; outer() { inner \"$1\"; }; outer /");
+    // A call whose name is built, not written, is walked as one too.
+    assert_rm_rf_root("clean() { rm -rf \"$1\"; }; clean build; n=cle; ${n}an /");
+    assert_rm_rf_root("clean() { rm -rf \"$1\"; }; clean build; $(echo clean) /");
 }
 
 /// `shift` moves the known parameters down; a word not known may be any number of fields,
