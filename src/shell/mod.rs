@@ -155,6 +155,7 @@ pub mod switches;
 #[cfg(test)]
 mod tests;
 mod unwrap;
+mod variables;
 mod words;
 
 pub use printed::printed_text;

@@ -2,6 +2,7 @@
 //! pipes, redirections and substitutions around it.
 
 use super::bounds::{self, Rejection};
+use super::variables::Variables;
 use super::words::{Expanded, basename, guarded};
 use super::{Command, MAX_NESTING, Redirect, RedirectKind, ShellAnalysis, ShellFinding, Word};
 use brush_parser::ast;
@@ -31,6 +32,11 @@ pub(super) struct Ctx {
     pub in_substitution: bool,
     pub args_from_stdin: bool,
     pub cwd: Option<String>,
+    /// Where `cd -` goes: the directory before the line's last `cd` (`Some(None)`: the
+    /// line's own), `None` before any.
+    pub old_cwd: Option<Option<String>>,
+    /// The directories `pushd` left, for `popd`.
+    pub dir_stack: Vec<Option<String>>,
     /// Command whose output feeds the stdin of the commands at this level.
     pub stdin_from: Option<usize>,
     /// Programs of the pipeline stages feeding this level, nearest first, each once, at most
@@ -72,7 +78,7 @@ pub(super) struct Analyser<'s> {
     source: &'s str,
     pub out: ShellAnalysis,
     /// Variables assigned a literal value earlier in the line.
-    pub vars: HashMap<String, String>,
+    pub vars: Variables,
     stopped: bool,
     /// Current depth of the AST walk, bounded independently of the pre-scan.
     walk_depth: usize,
@@ -473,18 +479,63 @@ impl Analyser<'_> {
         prev
     }
 
-    /// `cd DIR` changes the directory of the commands after it in the same shell.
+    /// `cd DIR` changes the directory of the commands after it in the same shell. A directory
+    /// not known (`cd "$X"`, `cd -`, `popd`) is a path of its own outside any project
+    /// (`unknown_dir`): a relative path after it is then outside the project, not in it.
     fn follow_cd(&mut self, index: usize, ctx: &mut Ctx) {
         let c = &self.out.commands[index];
-        if c.in_substitution || !matches!(c.program.as_str(), "cd" | "pushd") {
+        if c.in_substitution {
             return;
         }
+        match c.program.as_str() {
+            "cd" | "pushd" => {}
+            // Back to where the line's `pushd` was, or to a directory from before the line.
+            "popd" => {
+                // `popd +N`/`-N` drops another entry: where it leaves the line is not followed.
+                let back = ctx.dir_stack.pop().filter(|_| c.args.is_empty());
+                let before = std::mem::replace(
+                    &mut ctx.cwd,
+                    back.unwrap_or_else(|| Some(unknown_dir("popd"))),
+                );
+                ctx.old_cwd = Some(before);
+                return;
+            }
+            _ => return,
+        }
+        let before = ctx.cwd.clone();
+        if c.program == "pushd" {
+            ctx.dir_stack.push(before.clone());
+        }
         let target = match c.operands().first() {
-            Some(w) if w.text == "-" => return,
-            Some(w) => w.text.clone(),
-            None => "~".to_string(),
+            // The directory before: the line's, or one from before the line.
+            Some(w) if w.text == "-" => {
+                ctx.cwd = ctx
+                    .old_cwd
+                    .clone()
+                    .unwrap_or_else(|| Some(unknown_dir(&format!("{} -", c.program))));
+                ctx.old_cwd = Some(before);
+                return;
+            }
+            Some(w) if w.dynamic => match known_dynamic_dir(&w.text) {
+                Some(t) => t,
+                None => {
+                    ctx.cwd = Some(unknown_dir(&format!("{} {}", c.program, w.text)));
+                    ctx.old_cwd = Some(before);
+                    return;
+                }
+            },
+            Some(w) if !(c.program == "pushd" && w.text.starts_with('+')) => w.text.clone(),
+            // `pushd` alone swaps the top two of the stack, `pushd +N` rotates it.
+            Some(_) | None if c.program == "pushd" => {
+                ctx.cwd = Some(unknown_dir("pushd"));
+                ctx.old_cwd = Some(before);
+                return;
+            }
+            // `cd` alone goes home (the guards above leave no other case).
+            _ => "~".to_string(),
         };
         ctx.cwd = Some(join_dir(ctx.cwd.as_deref(), &target));
+        ctx.old_cwd = Some(before);
     }
 
     /// `set -- A B` (or `set A B`) makes A and B `$1` and `$2` of the commands after it in the
@@ -706,23 +757,23 @@ impl Analyser<'_> {
             stdin_from: ctx.stdin_from,
             ..Invocation::default()
         };
-        let mut assignments: Vec<(String, Option<Expanded>)> = Vec::new();
+        let mut assignments: Vec<(&ast::Assignment, Assigned)> = Vec::new();
         for item in sc.prefix.iter().flat_map(|p| p.0.iter()) {
             match item {
                 ast::CommandPrefixOrSuffixItem::AssignmentWord(a, _) => {
                     let name = assignment_name(&a.name);
                     let value = self.expand_assignment(a, &name, ctx);
-                    if let Some(v) = &value {
+                    if let Assigned::Scalar(v) = &value {
                         inv.env.push((name.clone(), v.word.clone()));
                     }
-                    assignments.push((name, value));
+                    assignments.push((a, value));
                 }
                 other => self.add_item(&mut inv, other, ctx),
             }
         }
         let Some(program) = &sc.word_or_name else {
-            for (name, value) in &assignments {
-                self.assign(name, value.as_ref());
+            for (a, value) in &assignments {
+                self.store(a, value);
             }
             if inv.redirects.is_empty() {
                 return None;
@@ -743,14 +794,20 @@ impl Analyser<'_> {
                 ast::CommandPrefixOrSuffixItem::AssignmentWord(a, w) => {
                     let word = self.expand_word(&w.value, ctx);
                     if declares {
+                        if declares_associative(&inv.args) {
+                            self.vars.forget_arrays();
+                        }
                         let name = assignment_name(&a.name);
                         let value = self.expand_assignment(a, &name, ctx);
-                        self.assign(&name, value.as_ref());
+                        self.store(a, &value);
                     }
                     inv.args.push(word);
                 }
                 other => self.add_item(&mut inv, other, ctx),
             }
+        }
+        if declares && declares_associative(&inv.args) {
+            self.vars.forget_arrays();
         }
         // Builtins that set the variables they name (`read x`, `printf -v x`, `let x=1`):
         // each name an argument starts with is forgotten (more than are set: never fewer).
@@ -864,30 +921,60 @@ impl Analyser<'_> {
 
     /// The value assignment `a` gives `name`: a scalar's word, after the variable's value for
     /// `name+=value`; `None` for an array.
-    fn expand_assignment(
-        &mut self,
-        a: &ast::Assignment,
-        name: &str,
-        ctx: &Ctx,
-    ) -> Option<Expanded> {
+    fn expand_assignment(&mut self, a: &ast::Assignment, name: &str, ctx: &Ctx) -> Assigned {
         match &a.value {
             ast::AssignmentValue::Scalar(w) => {
                 let value = self.expand_word(&w.value, ctx);
-                Some(if a.append {
+                // `a[1]+=v` appends to an element, not to `$a`.
+                let element = matches!(a.name, ast::AssignmentName::ArrayElementName(..));
+                Assigned::Scalar(if a.append && !element {
                     self.appended(name, value)
                 } else {
                     value
                 })
             }
             ast::AssignmentValue::Array(items) => {
+                // Each value's fields are elements (`a=($x)` splits); a key (`[3]=x`), a glob
+                // or a value not known leaves the array not known.
+                let mut elements = Some(Vec::new());
                 for (k, v) in items {
                     if let Some(k) = k {
                         self.expand_word(&k.value, ctx);
+                        elements = None;
                     }
-                    self.expand_word(&v.value, ctx);
+                    for field in self.expand_fields(&v.value, ctx) {
+                        match &mut elements {
+                            Some(e) if field.is_static() && !field.word.glob => {
+                                e.push(field.word.text)
+                            }
+                            _ => elements = None,
+                        }
+                    }
                 }
-                None
+                Assigned::Array(elements)
             }
+        }
+    }
+
+    /// Remembers what an assignment gives its name: a value, an array's elements, or one
+    /// element (`a[1]=v`); what is not known is forgotten.
+    fn store(&mut self, a: &ast::Assignment, value: &Assigned) {
+        use ast::AssignmentName as N;
+        match (&a.name, value) {
+            (N::VariableName(name), Assigned::Scalar(v)) => self.assign(name, Some(v)),
+            (N::VariableName(name), Assigned::Array(elements)) => {
+                let elements = elements.clone().filter(|_| !self.namerefs);
+                self.vars.set_array(name, elements, a.append);
+            }
+            (N::ArrayElementName(name, index), Assigned::Scalar(v)) => {
+                let kept = self.value_kept(name, Some(v));
+                if a.append {
+                    self.vars.set_element(name, index, None);
+                } else {
+                    self.vars.set_element(name, index, kept);
+                }
+            }
+            (N::ArrayElementName(name, _), Assigned::Array(_)) => self.vars.remove(name),
         }
     }
 
@@ -1051,6 +1138,21 @@ impl Analyser<'_> {
     }
 }
 
+/// What an assignment gives its name (`Analyser::expand_assignment`).
+pub(super) enum Assigned {
+    /// A word: `a=v`, `a[1]=v`.
+    Scalar(Expanded),
+    /// An array's elements, `None` when one is not known: `a=(…)`.
+    Array(Option<Vec<String>>),
+}
+
+/// Whether a `declare`'s options so far (`args`) may declare an associative array: `-A`, or
+/// an option not known.
+fn declares_associative(args: &[Expanded]) -> bool {
+    args.iter()
+        .any(|a| !a.is_static() || (a.text().starts_with('-') && a.text().contains('A')))
+}
+
 fn assignment_name(name: &ast::AssignmentName) -> String {
     match name {
         ast::AssignmentName::VariableName(n) => n.clone(),
@@ -1087,6 +1189,32 @@ fn dedup_redirects(redirects: &mut Vec<Redirect>) {
     drop(seen);
     let mut keep = keep.into_iter();
     redirects.retain(|_| keep.next().unwrap_or(true));
+}
+
+/// A directory `cd` went to whose path is not known, as a path no project holds: `/(cd $X)`.
+/// Path resolution then places what is relative to it outside the project (a delete there
+/// asks), and its reason shows where the line went.
+fn unknown_dir(how: &str) -> String {
+    format!("/({how})")
+}
+
+/// A `cd` target not literal but known all the same: `$HOME/…` (kept as written; path
+/// resolution expands it) and `$PWD/…` (the directory the command is in, as `./…`).
+fn known_dynamic_dir(text: &str) -> Option<String> {
+    let plain =
+        |rest: &str| (rest.is_empty() || rest.starts_with('/')) && !rest.contains(['$', '`']);
+    if let Some(rest) = ["${HOME}", "$HOME"]
+        .iter()
+        .find_map(|v| text.strip_prefix(v))
+        && plain(rest)
+    {
+        return Some(text.to_string());
+    }
+    ["${PWD}", "$PWD"]
+        .iter()
+        .find_map(|v| text.strip_prefix(v))
+        .filter(|rest| plain(rest))
+        .map(|rest| format!(".{rest}"))
 }
 
 pub(super) fn join_dir(cwd: Option<&str>, target: &str) -> String {

@@ -536,6 +536,52 @@ fn a_functions_arguments_are_its_parameters_at_each_call() {
     assert!(an.commands.len() < 200, "{}", an.commands.len());
 }
 
+/// Indexed arrays as bash keeps them: `$a` is element 0, `a=v` sets only element 0,
+/// `a[1]=v` only element 1; `"${a[@]}"` is a word per element. An index not a plain number,
+/// an associative array, a builtin that fills an array: not known.
+#[test]
+fn arrays_are_known_element_by_element() {
+    for line in [
+        // `a[1]=…` does not change `$a` (it was `rm -rf $a` on `build`, an allow, before).
+        "a=/; a[1]=build; rm -rf $a",
+        "declare a=/ a[1]=build; rm -rf $a",
+        "a=(/); rm -rf \"${a[0]}\"",
+        "x=(a /); rm -rf \"${x[1]}\"",
+        "declare -a x=(/); rm -rf ${x[@]}",
+        "r=(rm -rf /); \"${r[@]}\"",
+        "r=(rm -rf /); ${r[*]}",
+        "a=(x build); a+=(/); rm -rf \"${a[2]}\"",
+        "a=(build x); a=/; rm -rf $a",
+        "a=(x); rm -rf \"${a[1]}\"/",
+        "d=/; a=($d); rm -rf ${a[0]}",
+    ] {
+        assert_rm_rf_root(line);
+    }
+    let an = a("x=(build dist); rm -rf \"${x[@]}\"");
+    assert_eq!(args(find(&an, "rm")), ["-rf", "build", "dist"]);
+    let an = a("x=(build 'a b'); rm -rf ${x[@]}");
+    assert_eq!(args(find(&an, "rm")), ["-rf", "build", "a", "b"]);
+    let an = a("x=(a b c); echo ${#x[@]}");
+    assert_eq!(args(find(&an, "echo")), ["3"]);
+    for line in [
+        "a=(build); read -a a; rm -rf \"${a[0]}\"",
+        "a=(build); mapfile -t a < f; rm -rf \"${a[0]}\"",
+        "a=(build); a[$i]=/; rm -rf \"${a[0]}\"",
+        "a=(build); a[010]=/; rm -rf $a",
+        "declare -A m=(0 /); rm -rf ${m[0]}",
+        "declare -A m; m=(0 /); rm -rf ${m[0]}",
+        "declare $o m=(0 /); rm -rf ${m[0]}",
+        "a=(build \"\" /); rm -rf \"${a[@]}\"",
+        "a=(x 'a b'); rm -rf \"${a[@]}\"",
+        "a=(*); rm -rf \"${a[@]}\"",
+        "a=([3]=/); rm -rf \"${a[3]}\"",
+        "a=($x); rm -rf \"${a[0]}\"",
+        "rm -rf \"${a[0]}\"",
+    ] {
+        assert_rm_target_unknown(line);
+    }
+}
+
 /// `${x:-v}`, `${x%p}`, `${x/p/r}`, `${x:o:l}`, `${x,,}`… work on a value the line gave:
 /// what they make of it is known, so neither an evasion through one nor an ordinary default
 /// is left as a target not known.
@@ -962,6 +1008,40 @@ fn cd_sets_cwd_of_later_commands() {
     assert_eq!(an.commands[1].cwd.as_deref(), Some("/tmp"));
     assert_eq!(an.commands[2].cwd, None);
     assert_eq!(find(&a("cd; rm x"), "rm").cwd.as_deref(), Some("~"));
+}
+
+/// A `cd` whose directory is not known leaves the commands after it in a directory of its
+/// own outside any project (before, `cd "$X" && rm -rf src` deleted `src` of the project, an
+/// allow); `cd -`, `pushd` and `popd` follow the line's own directories, and reach one from
+/// before the line only as not known.
+#[test]
+fn a_directory_cd_cannot_know_is_outside_the_project() {
+    let cwd = |line: &str| find(&a(line), "rm").cwd.clone();
+    for (line, dir) in [
+        ("cd \"$X\" && rm -rf src", Some("/(cd $X)")),
+        (
+            "cd \"$(dirname \"$0\")\" && rm -rf build",
+            Some("/(cd $(dirname \"$0\"))"),
+        ),
+        ("cd \"$X/a\" && cd b && rm x", Some("/(cd $X/a)/b")),
+        ("cd /a/$X && rm x", Some("/(cd /a/$X)")),
+        ("cd - && rm x", Some("/(cd -)")),
+        ("popd && rm x", Some("/(popd)")),
+        ("pushd && rm x", Some("/(pushd)")),
+        ("pushd +1 && rm x", Some("/(pushd)")),
+        ("pushd /a && popd +0 && rm x", Some("/(popd)")),
+        // Known all the same.
+        ("cd \"$PWD/src\" && rm x", Some("./src")),
+        ("cd \"$(pwd)/..\" && rm x", Some("./..")),
+        ("cd \"$HOME/p\" && rm x", Some("$HOME/p")),
+        ("cd / && cd /tmp && cd - && rm x", Some("/")),
+        ("cd src && cd - && rm x", None),
+        ("pushd / && pushd /tmp && popd && rm x", Some("/")),
+        ("pushd /tmp && popd && rm x", None),
+        ("cd +x && rm y", Some("+x")),
+    ] {
+        assert_eq!(cwd(line).as_deref(), dir, "{line}");
+    }
 }
 
 #[test]

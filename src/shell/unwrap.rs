@@ -734,10 +734,7 @@ impl Analyser<'_> {
         }
         let last = self.analyse_script(script.text(), &mut sctx);
         for (k, old) in saved.into_iter().rev() {
-            match old {
-                Some(v) => self.vars.insert(k, v),
-                None => self.vars.remove(&k),
-            };
+            self.vars.restore(k, old);
         }
         last.or_else(|| (self.out.commands.len() > before).then(|| self.out.commands.len() - 1))
     }

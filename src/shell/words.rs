@@ -269,22 +269,42 @@ impl Analyser<'_> {
                             _ => self.vars.clear(),
                         }
                     }
-                    // Quoted `"$@"` is a word for each parameter: known when none holds a
-                    // blank, then split as the unquoted one is.
-                    let each = matches!(
-                        expr,
+                    // Quoted `"$@"` and `"${a[@]}"` are a word for each parameter or element:
+                    // known when none holds a blank (nor, for an array, is empty), then split
+                    // as the unquoted one is.
+                    let (each, parts) = match expr {
                         ParameterExpr::Parameter {
-                            parameter: Parameter::Special(
-                                SpecialParameter::AllPositionalParameters { concatenate: false }
-                            ),
+                            parameter:
+                                Parameter::Special(SpecialParameter::AllPositionalParameters {
+                                    concatenate: false,
+                                }),
                             ..
+                        } => (
+                            true,
+                            ctx.positional
+                                .iter()
+                                .skip(1)
+                                .flatten()
+                                .map(String::as_str)
+                                .collect(),
+                        ),
+                        ParameterExpr::Parameter {
+                            parameter:
+                                Parameter::NamedWithAllIndices {
+                                    name,
+                                    concatenate: false,
+                                },
+                            ..
+                        } => {
+                            let elements = self.vars.elements(name).unwrap_or_default();
+                            let empty = elements.iter().any(|e| e.is_empty());
+                            (true, if empty { vec![" "] } else { elements })
                         }
-                    );
-                    let blank = |p: &Option<String>| {
-                        p.as_deref().is_some_and(|v| v.contains([' ', '\t', '\n']))
+                        _ => (false, Vec::new()),
                     };
-                    let resolved = resolved
-                        .filter(|_| !(quoted && each && ctx.positional.iter().skip(1).any(blank)));
+                    let blank = |p: &&str| p.contains([' ', '\t', '\n']);
+                    let resolved =
+                        resolved.filter(|_| !(quoted && each && parts.iter().any(blank)));
                     if let Some(value) = resolved {
                         if quoted && each {
                             b.push_split(&value);
@@ -306,11 +326,17 @@ impl Analyser<'_> {
                 | WordPiece::BackquotedCommandSubstitution(inner) => {
                     let start = self.out.commands.len();
                     let programs = self.analyse_substitution(inner, ctx);
+                    let lone = self.out.commands.len() == start + 1
+                        && self.out.commands[start].stdin_from.is_none();
+                    // `$(pwd)` is `$PWD`: path resolution reads both as the command's own
+                    // directory (`fileops::static_text`).
+                    if lone && prints_directory(&self.out.commands[start]) {
+                        b.text.push_str("$PWD");
+                        b.dynamic = true;
+                        continue;
+                    }
                     // `$(echo build)`: a lone `echo`/`printf` of literals prints a known text.
-                    let known = (self.out.commands.len() == start + 1
-                        && self.out.commands[start].stdin_from.is_none())
-                    .then(|| self.fed_text(Some(start)))
-                    .flatten();
+                    let known = lone.then(|| self.fed_text(Some(start))).flatten();
                     match known {
                         Some(value) => {
                             let value = value.trim_end_matches('\n');
@@ -417,6 +443,11 @@ impl Analyser<'_> {
                 let v = self.parameter_state(parameter, *indirect, ctx)?;
                 if set(&v, test_type) { v } else { None }
             }
+            // `${#a[@]}`: how many elements.
+            E::ParameterLength {
+                parameter: Parameter::NamedWithAllIndices { name, .. },
+                indirect: false,
+            } => self.vars.elements(name).map(|e| e.len().to_string()),
             E::ParameterLength {
                 parameter,
                 indirect,
@@ -528,6 +559,7 @@ impl Analyser<'_> {
             // `$HOME` stays as written for path resolution, and IFS is not worked on.
             Parameter::Named(name) if name == "HOME" || name == "IFS" => None,
             Parameter::Named(name) => self.vars.get(name).cloned().map(Some),
+            Parameter::NamedWithIndex { name, index } => self.vars.element(name, index),
             Parameter::Positional(n) => {
                 let n = usize::try_from(*n).ok()?;
                 match ctx.positional.get(n) {
@@ -580,6 +612,14 @@ impl Analyser<'_> {
                 Some(" \t\n".to_string())
             }
             Parameter::Named(name) => self.vars.get(name).cloned(),
+            // An element not set is empty.
+            Parameter::NamedWithIndex { name, index } if name != "HOME" && name != "IFS" => self
+                .vars
+                .element(name, index)
+                .map(Option::unwrap_or_default),
+            Parameter::NamedWithAllIndices { name, .. } => {
+                self.vars.elements(name).map(|e| e.join(" "))
+            }
             Parameter::Positional(n) => ctx
                 .positional
                 .get(usize::try_from(*n).ok()?)
@@ -620,23 +660,36 @@ impl Analyser<'_> {
     /// Records `name=value` from a bare assignment: literal values are remembered, anything
     /// else forgets an earlier value.
     pub(super) fn assign(&mut self, name: &str, value: Option<&Expanded>) {
+        match self.value_kept(name, value) {
+            Some(v) => self.vars.insert(name.to_string(), v),
+            None => self.vars.remove(name),
+        }
+    }
+
+    /// The value `name=value` is remembered with: a literal (or `$HOME/…`) one, short enough,
+    /// while no name reference may redirect it. Notes IFS's change.
+    pub(super) fn value_kept(&mut self, name: &str, value: Option<&Expanded>) -> Option<String> {
         if name == "IFS" {
             self.ifs_changed = true;
         }
-        match value {
-            Some(v)
-                if !self.namerefs
+        value
+            .filter(|v| {
+                !self.namerefs
                     && (v.is_static() || home_rooted(v))
                     && v.text().len() <= MAX_VARIABLE_BYTES
-                    && name != "HOME" =>
-            {
-                self.vars.insert(name.to_string(), v.text().to_string());
-            }
-            _ => {
-                self.vars.remove(name);
-            }
-        }
+                    && name != "HOME"
+            })
+            .map(|v| v.text().to_string())
     }
+}
+
+/// `pwd`, `pwd -L`, `pwd -P`: a command that prints the directory it runs in.
+fn prints_directory(c: &super::Command) -> bool {
+    c.program == "pwd"
+        && c.redirects.is_empty()
+        && c.args
+            .iter()
+            .all(|a| matches!(a.text.as_str(), "-L" | "-P"))
 }
 
 /// `$HOME/…` with nothing else dynamic: kept as written, path resolution expands it, so a
