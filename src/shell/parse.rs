@@ -88,7 +88,7 @@ pub(super) struct Analyser<'s> {
     /// name may then change another, so no variable's value is known after it.
     pub namerefs: bool,
     /// Aliases defined earlier in the line (`alias x='rm -rf'`), by name.
-    pub aliases: HashMap<String, String>,
+    pub aliases: Rc<HashMap<String, String>>,
     /// The here-document body taken out of the text being parsed (`bounds::check_cut`), and
     /// whether the walk has read it back in.
     cut: Option<(bounds::Cut, bool)>,
@@ -96,7 +96,7 @@ pub(super) struct Analyser<'s> {
     whole: bool,
     /// Functions defined earlier in the line and their bodies (small ones), by name: a call
     /// walks its function's body again with the call's arguments as `$1`… (`called`).
-    defined: Vec<(String, Rc<ast::CompoundCommand>)>,
+    defined: Rc<Vec<(String, Rc<ast::CompoundCommand>)>>,
     /// Calls walked so far, and how many are being walked now (calls within calls).
     calls_walked: usize,
     calling: usize,
@@ -112,6 +112,17 @@ pub(super) struct Analyser<'s> {
     /// A call of a function defined in the line was not walked (`MAX_CALL_DEPTH`,
     /// `MAX_CALLS_WALKED`): no definition's walk is then dropped.
     calls_cut_short: bool,
+}
+
+/// What a subshell changes only for itself (`Analyser::shell_state`): cheap to copy, its maps
+/// shared until one side changes them.
+#[derive(Clone)]
+struct ShellState {
+    vars: Variables,
+    aliases: Rc<HashMap<String, String>>,
+    defined: Rc<Vec<(String, Rc<ast::CompoundCommand>)>>,
+    ifs_changed: bool,
+    namerefs: bool,
 }
 
 /// The commands a walk of a function's body at its definition added.
@@ -287,6 +298,35 @@ impl Analyser<'_> {
         self.finding(ShellFinding::TooComplex { reason });
     }
 
+    /// The variables, aliases and functions the shell has now, to put back after a subshell.
+    fn shell_state(&self) -> ShellState {
+        ShellState {
+            vars: self.vars.clone(),
+            aliases: Rc::clone(&self.aliases),
+            defined: Rc::clone(&self.defined),
+            ifs_changed: self.ifs_changed,
+            namerefs: self.namerefs,
+        }
+    }
+
+    /// Back to `before` after a subshell: what it assigned, aliased or defined was its own
+    /// (`x=/; (x=build); rm -rf $x` deletes `/`).
+    fn leave_subshell(&mut self, before: ShellState) {
+        self.vars = before.vars;
+        self.aliases = before.aliases;
+        self.defined = before.defined;
+        self.ifs_changed = before.ifs_changed;
+        self.namerefs = before.namerefs;
+    }
+
+    /// Walks `f` as a subshell: the shell's state is put back after it.
+    fn in_subshell<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        let before = self.shell_state();
+        let out = f(self);
+        self.leave_subshell(before);
+        out
+    }
+
     /// Adds `f` once; found again, notes where (`finding_sites`).
     pub(super) fn finding(&mut self, f: ShellFinding) {
         match self.out.findings.iter().position(|x| *x == f) {
@@ -424,7 +464,7 @@ impl Analyser<'_> {
         inner.in_substitution = true;
         // Its output is captured, not sent where the enclosing command's goes.
         inner.redirects.clear();
-        self.analyse_script(text, &mut inner);
+        self.in_subshell(|a| a.analyse_script(text, &mut inner));
         self.programs_since(start)
     }
 
@@ -449,7 +489,7 @@ impl Analyser<'_> {
         inner.stdin_from = None;
         inner.upstream = Rc::default();
         inner.redirects.clear();
-        self.walk_list(&sub.list, &mut inner);
+        self.in_subshell(|a| a.walk_list(&sub.list, &mut inner));
         self.programs_since(start)
     }
 
@@ -458,10 +498,16 @@ impl Analyser<'_> {
         let mut last = None;
         for item in &list.0 {
             let and_or = &item.0;
+            // `… &` runs in a subshell of its own.
+            let background = matches!(item.1, ast::SeparatorOperator::Async);
+            let before = background.then(|| self.shell_state());
             last = self.walk_pipeline(&and_or.first, ctx);
             for next in &and_or.additional {
                 let (ast::AndOr::And(p) | ast::AndOr::Or(p)) = next;
                 last = self.walk_pipeline(p, ctx);
+            }
+            if let Some(before) = before {
+                self.leave_subshell(before);
             }
         }
         last
@@ -482,12 +528,22 @@ impl Analyser<'_> {
         self.out.commands.reserve(pipeline.seq.len());
         let mut prev = ctx.stdin_from;
         let mut upstream = Rc::clone(&ctx.upstream);
-        for stage in &pipeline.seq {
-            // Each stage runs in its own subshell: a `cd` there does not leak.
+        let stages = pipeline.seq.len();
+        for (n, stage) in pipeline.seq.iter().enumerate() {
+            // Each stage runs in its own subshell: a `cd` or an assignment there does not
+            // leak. The last one may run in the shell itself (zsh, bash's `lastpipe`): what
+            // it changes is then not known either way.
+            let before = self.shell_state();
             let mut stage_ctx = ctx.clone();
             stage_ctx.stdin_from = prev;
             stage_ctx.upstream = Rc::clone(&upstream);
-            if let Some(i) = self.walk_command(stage, &mut stage_ctx) {
+            let walked = self.walk_command(stage, &mut stage_ctx);
+            if n + 1 < stages {
+                self.leave_subshell(before);
+            } else {
+                self.vars.keep_unchanged_since(&before.vars);
+            }
+            if let Some(i) = walked {
                 let program = self.out.commands[i].program.as_str();
                 // Nearest first, each program once, at most MAX_UPSTREAM: a stage costs the
                 // same in a 20,000-stage pipeline as in a 2-stage one, and a stage that repeats
@@ -654,10 +710,10 @@ impl Analyser<'_> {
                     body: start..end,
                 });
                 // A later definition replaces an earlier one; a large body is walked here only.
-                self.defined.retain(|(name, _)| *name != def.fname.value);
+                let defined = Rc::make_mut(&mut self.defined);
+                defined.retain(|(name, _)| *name != def.fname.value);
                 if end - start <= MAX_CALLED_BODY {
-                    self.defined
-                        .push((def.fname.value.clone(), Rc::new(def.body.0.clone())));
+                    defined.push((def.fname.value.clone(), Rc::new(def.body.0.clone())));
                 }
                 None
             }
@@ -674,7 +730,7 @@ impl Analyser<'_> {
             C::BraceGroup(g) => self.walk_list(&g.list, ctx),
             C::Subshell(s) => {
                 let mut inner = ctx.clone();
-                self.walk_list(&s.list, &mut inner)
+                self.in_subshell(|a| a.walk_list(&s.list, &mut inner))
             }
             C::ForClause(f) => {
                 let values: Vec<Expanded> = f

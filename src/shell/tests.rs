@@ -536,6 +536,37 @@ fn a_functions_arguments_are_its_parameters_at_each_call() {
     assert!(an.commands.len() < 200, "{}", an.commands.len());
 }
 
+/// What a subshell assigns, aliases or defines is its own: `( … )`, `$( … )`, `<( … )`, a
+/// command run with `&`, a pipeline's stages (before, `x=/; (x=build); rm -rf $x` deleted
+/// `build` as far as palisade could tell). A pipeline's last stage may run in the shell
+/// itself (zsh, `lastpipe`): what it changes is then not known.
+#[test]
+fn a_subshells_assignments_are_its_own() {
+    for line in [
+        "x=/; (x=build); rm -rf $x",
+        "x=/; y=$(x=build); rm -rf $x",
+        "x=/; cat <(x=build); rm -rf $x",
+        "x=/; { x=build; } | cat; rm -rf $x",
+        "x=/; x=build & rm -rf $x",
+        "a=(/); (a[0]=build); rm -rf $a",
+        "x=rm; (x=ls); $x -rf /",
+        "x=rm; (alias x=ls; unset x); $x -rf /",
+        "f() { rm -rf /; }; (f() { :; }); f",
+    ] {
+        assert_rm_rf_root(line);
+    }
+    for line in [
+        "x=/; echo | x=build; rm -rf $x",
+        "x=build; echo / | read x; rm -rf $x",
+        "(x=/); rm -rf $x",
+    ] {
+        assert_rm_target_unknown(line);
+    }
+    // Unchanged by the last stage: still known.
+    let an = a("x=build; echo hi | cat; rm -rf $x");
+    assert_eq!(args(find(&an, "rm")), ["-rf", "build"]);
+}
+
 /// Indexed arrays as bash keeps them: `$a` is element 0, `a=v` sets only element 0,
 /// `a[1]=v` only element 1; `"${a[@]}"` is a word per element. An index not a plain number,
 /// an associative array, a builtin that fills an array: not known.

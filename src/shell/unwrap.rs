@@ -10,6 +10,7 @@
 use super::parse::{Analyser, Ctx, Invocation, join_dir, positional_from};
 use super::words::{Expanded, basename};
 use super::{MAX_NESTING, ShellFinding, Word};
+use std::rc::Rc;
 
 mod fanout;
 
@@ -336,14 +337,15 @@ impl Analyser<'_> {
         // An alias defined earlier runs its value with the words after it (with
         // `expand_aliases`, as Claude Code's shell has it). While its value is read, the
         // alias is not expanded again, as in bash (`alias ls='ls -F'`).
-        if !self.aliases.is_empty()
-            && let Some((word, value)) = self.aliases.remove_entry(inv.program.text())
+        if self.aliases.contains_key(inv.program.text())
+            && let Some((word, value)) =
+                Rc::make_mut(&mut self.aliases).remove_entry(inv.program.text())
         {
             let code = format!("{value} {}", join_words(&inv.args).text());
             let label = format!("alias {word}");
             let sctx = self.script_ctx(ctx, &label, inv);
             let last = self.run_script("alias", &label, &Expanded::literal(code), sctx);
-            self.aliases.insert(word, value);
+            Rc::make_mut(&mut self.aliases).insert(word, value);
             return Flow::Done(last);
         }
         let name = basename(inv.program.text()).to_string();
@@ -395,7 +397,8 @@ impl Analyser<'_> {
                 for a in inv.args.clone() {
                     if let Some((alias, value)) = a.text().split_once('=') {
                         if !a.word.dynamic {
-                            self.aliases.insert(alias.to_string(), value.to_string());
+                            Rc::make_mut(&mut self.aliases)
+                                .insert(alias.to_string(), value.to_string());
                         }
                         let code = Expanded {
                             word: Word {

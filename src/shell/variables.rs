@@ -3,6 +3,7 @@
 //! Anything not known is absent, never guessed: a lookup of it answers `None`.
 
 use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
 
 /// An indexed array's elements by index (bash's arrays may have gaps).
 pub(super) type Elements = BTreeMap<usize, String>;
@@ -10,13 +11,14 @@ pub(super) type Elements = BTreeMap<usize, String>;
 /// Most elements an array may have to be remembered.
 pub(super) const MAX_ELEMENTS: usize = 256;
 
-/// The line's variables whose values are known.
+/// The line's variables whose values are known. Cloned for each subshell (`Analyser::
+/// shell_state`): the maps are shared until one side changes.
 #[derive(Debug, Default, Clone)]
 pub(super) struct Variables {
     /// What `$name` gives: the value, or an array's element 0.
-    scalars: HashMap<String, String>,
+    scalars: Rc<HashMap<String, String>>,
     /// Arrays whose every element is known.
-    arrays: HashMap<String, Elements>,
+    arrays: Rc<HashMap<String, Elements>>,
     /// An associative array was declared in the line (`declare -A`): `m=(0 /)` is then a key
     /// and its value, not two elements, so no array is known after it.
     associative: bool,
@@ -30,42 +32,54 @@ impl Variables {
 
     /// `name=value`: element 0 of an array, whose other elements stay.
     pub fn insert(&mut self, name: String, value: String) {
-        if let Some(elements) = self.arrays.get_mut(&name) {
+        if self.arrays.contains_key(&name)
+            && let Some(elements) = Rc::make_mut(&mut self.arrays).get_mut(&name)
+        {
             elements.insert(0, value.clone());
         }
-        self.scalars.insert(name, value);
+        Rc::make_mut(&mut self.scalars).insert(name, value);
     }
 
     /// Forgets `name`'s value and its elements.
     pub fn remove(&mut self, name: &str) {
-        self.scalars.remove(name);
-        self.arrays.remove(name);
+        drop_key(&mut self.scalars, name);
+        drop_key(&mut self.arrays, name);
     }
 
     /// Forgets every variable.
     pub fn clear(&mut self) {
-        self.scalars.clear();
-        self.arrays.clear();
+        self.scalars = Rc::default();
+        self.arrays = Rc::default();
+    }
+
+    /// Keeps only what is the same as in `before`: after a pipeline's last stage, which bash
+    /// runs in a subshell and zsh (or bash with `lastpipe`) in the shell itself, a variable
+    /// it set or changed may hold either value.
+    pub fn keep_unchanged_since(&mut self, before: &Variables) {
+        if !Rc::ptr_eq(&self.scalars, &before.scalars) {
+            Rc::make_mut(&mut self.scalars).retain(|k, v| before.scalars.get(k) == Some(v));
+        }
+        if !Rc::ptr_eq(&self.arrays, &before.arrays) {
+            Rc::make_mut(&mut self.arrays).retain(|k, v| before.arrays.get(k) == Some(v));
+        }
     }
 
     /// Puts back a value saved from `get` (a runner's assignments undone after its script):
     /// the array the name may have held is not known any more.
     pub fn restore(&mut self, name: String, value: Option<String>) {
-        self.arrays.remove(&name);
+        drop_key(&mut self.arrays, &name);
         match value {
             Some(v) => {
-                self.scalars.insert(name, v);
+                Rc::make_mut(&mut self.scalars).insert(name, v);
             }
-            None => {
-                self.scalars.remove(&name);
-            }
+            None => drop_key(&mut self.scalars, &name),
         }
     }
 
     /// From here on no array is known (`declare -A`, or options not known).
     pub fn forget_arrays(&mut self) {
         self.associative = true;
-        self.arrays.clear();
+        self.arrays = Rc::default();
     }
 
     /// `name=(…)` (`append`: `name+=(…)`) with every element known, or `None` when one is
@@ -84,12 +98,17 @@ impl Variables {
         match joined {
             Some(all) => {
                 match all.get(&0) {
-                    Some(first) => self.scalars.insert(name.to_string(), first.clone()),
-                    None if append => self.scalars.remove(name),
+                    Some(first) => {
+                        Rc::make_mut(&mut self.scalars).insert(name.to_string(), first.clone())
+                    }
+                    None if append => {
+                        drop_key(&mut self.scalars, name);
+                        None
+                    }
                     // A new array without element 0: `$name` is empty.
-                    None => self.scalars.insert(name.to_string(), String::new()),
+                    None => Rc::make_mut(&mut self.scalars).insert(name.to_string(), String::new()),
                 };
-                self.arrays.insert(name.to_string(), all);
+                Rc::make_mut(&mut self.arrays).insert(name.to_string(), all);
             }
             None => self.remove(name),
         }
@@ -104,19 +123,23 @@ impl Variables {
         };
         if i == 0 {
             match &value {
-                Some(v) => self.scalars.insert(name.to_string(), v.clone()),
-                None => self.scalars.remove(name),
+                Some(v) => Rc::make_mut(&mut self.scalars).insert(name.to_string(), v.clone()),
+                None => {
+                    drop_key(&mut self.scalars, name);
+                    None
+                }
             };
         }
-        match (self.arrays.get_mut(name), value) {
+        if !self.arrays.contains_key(name) {
+            return;
+        }
+        match (Rc::make_mut(&mut self.arrays).get_mut(name), value) {
             (Some(elements), Some(v))
                 if elements.len() < MAX_ELEMENTS || elements.contains_key(&i) =>
             {
                 elements.insert(i, v);
             }
-            (Some(_), _) => {
-                self.arrays.remove(name);
-            }
+            (Some(_), _) => drop_key(&mut self.arrays, name),
             (None, _) => {}
         }
     }
@@ -137,6 +160,13 @@ impl Variables {
         self.arrays
             .get(name)
             .map(|e| e.values().map(String::as_str).collect())
+    }
+}
+
+/// Removes `name` from a shared map, copying the map only when `name` is in it.
+fn drop_key<V: Clone>(map: &mut Rc<HashMap<String, V>>, name: &str) {
+    if map.contains_key(name) {
+        Rc::make_mut(map).remove(name);
     }
 }
 
