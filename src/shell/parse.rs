@@ -87,8 +87,9 @@ pub(super) struct Analyser<'s> {
     /// A name reference was declared in the line (`declare -n r=x`): an assignment to one
     /// name may then change another, so no variable's value is known after it.
     pub namerefs: bool,
-    /// Aliases defined earlier in the line (`alias x='rm -rf'`), by name.
-    pub aliases: Rc<HashMap<String, String>>,
+    /// Aliases defined earlier in the line (`alias x='rm -rf'`), by name, with each value they
+    /// may have (more than one when defined otherwise on another way through the line).
+    pub aliases: Rc<HashMap<String, Vec<String>>>,
     /// The here-document body taken out of the text being parsed (`bounds::check_cut`), and
     /// whether the walk has read it back in.
     cut: Option<(bounds::Cut, bool)>,
@@ -109,6 +110,9 @@ pub(super) struct Analyser<'s> {
     /// A finding is kept once (`finding`), so one found again at a call is only noted here.
     open_definitions: Vec<usize>,
     finding_sites: Vec<Vec<Vec<usize>>>,
+    /// Loops being walked a second time (`walk_loop_body`), bounded so nested loops are not
+    /// walked exponentially often.
+    loop_passes: usize,
     /// A call of a function defined in the line was not walked (`MAX_CALL_DEPTH`,
     /// `MAX_CALLS_WALKED`): no definition's walk is then dropped.
     calls_cut_short: bool,
@@ -119,10 +123,67 @@ pub(super) struct Analyser<'s> {
 #[derive(Clone)]
 struct ShellState {
     vars: Variables,
-    aliases: Rc<HashMap<String, String>>,
+    aliases: Rc<HashMap<String, Vec<String>>>,
     defined: Rc<Vec<(String, Rc<ast::CompoundCommand>)>>,
     ifs_changed: bool,
     namerefs: bool,
+}
+
+/// The state a way through a conditional ends in (`Analyser::merged`): the shell's, and where
+/// its commands run and with which parameters.
+#[derive(Clone)]
+struct PathState {
+    shell: ShellState,
+    cwd: Option<String>,
+    old_cwd: Option<Option<String>>,
+    dir_stack: Vec<Option<String>>,
+    positional: Vec<Option<String>>,
+}
+
+/// What holds after one of two ways through a conditional, not knowing which: what both agree
+/// on; an alias or function either defines (each of an alias's values); a directory or
+/// parameters they disagree on, not known.
+fn merged(mut a: PathState, b: &PathState) -> PathState {
+    a.shell.vars.keep_unchanged_since(&b.shell.vars);
+    if !Rc::ptr_eq(&a.shell.aliases, &b.shell.aliases) {
+        let aliases = Rc::make_mut(&mut a.shell.aliases);
+        for (name, values) in b.shell.aliases.iter() {
+            let mine = aliases.entry(name.clone()).or_default();
+            for v in values {
+                if !mine.contains(v) {
+                    mine.push(v.clone());
+                }
+            }
+        }
+    }
+    if !Rc::ptr_eq(&a.shell.defined, &b.shell.defined) {
+        let defined = Rc::make_mut(&mut a.shell.defined);
+        for (name, body) in b.shell.defined.iter() {
+            if !defined.iter().any(|(n, _)| n == name) {
+                defined.push((name.clone(), Rc::clone(body)));
+            }
+        }
+    }
+    a.shell.ifs_changed |= b.shell.ifs_changed;
+    a.shell.namerefs |= b.shell.namerefs;
+    if a.cwd != b.cwd {
+        a.cwd = Some(unknown_dir("cd on one way through the line"));
+    }
+    if a.old_cwd != b.old_cwd || a.dir_stack != b.dir_stack {
+        a.old_cwd = None;
+        a.dir_stack.clear();
+    }
+    if a.positional != b.positional {
+        a.positional = if a.positional.is_empty() || b.positional.is_empty() {
+            Vec::new()
+        } else {
+            let name = a.positional[0]
+                .clone()
+                .filter(|n| b.positional[0].as_ref() == Some(n));
+            vec![name, None]
+        };
+    }
+    a
 }
 
 /// The commands a walk of a function's body at its definition added.
@@ -130,6 +191,20 @@ struct ShellState {
 struct DefinitionWalk {
     name: String,
     commands: std::ops::Range<usize>,
+}
+
+/// Nested loops walked twice over at most; inside more, a body is walked once with no
+/// variable known (`Analyser::walk_loop_body`).
+const MAX_LOOP_PASSES: usize = 2;
+
+/// Whether two states hold the same variables, directory and parameters (what a loop's
+/// second pass would change).
+fn same_state(a: &PathState, b: &PathState) -> bool {
+    a.shell.vars.same_as(&b.shell.vars)
+        && a.cwd == b.cwd
+        && a.positional == b.positional
+        && a.shell.ifs_changed == b.shell.ifs_changed
+        && a.shell.namerefs == b.shell.namerefs
 }
 
 /// Most distinct places one finding is noted at (`Analyser::note_site`); past it the finding
@@ -319,6 +394,25 @@ impl Analyser<'_> {
         self.namerefs = before.namerefs;
     }
 
+    fn path_state(&self, ctx: &Ctx) -> PathState {
+        PathState {
+            shell: self.shell_state(),
+            cwd: ctx.cwd.clone(),
+            old_cwd: ctx.old_cwd.clone(),
+            dir_stack: ctx.dir_stack.clone(),
+            positional: ctx.positional.clone(),
+        }
+    }
+
+    /// Continues from `s`: the start of one way through a conditional, or where they all end.
+    fn set_path_state(&mut self, ctx: &mut Ctx, s: PathState) {
+        self.leave_subshell(s.shell);
+        ctx.cwd = s.cwd;
+        ctx.old_cwd = s.old_cwd;
+        ctx.dir_stack = s.dir_stack;
+        ctx.positional = s.positional;
+    }
+
     /// Walks `f` as a subshell: the shell's state is put back after it.
     fn in_subshell<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
         let before = self.shell_state();
@@ -502,9 +596,29 @@ impl Analyser<'_> {
             let background = matches!(item.1, ast::SeparatorOperator::Async);
             let before = background.then(|| self.shell_state());
             last = self.walk_pipeline(&and_or.first, ctx);
-            for next in &and_or.additional {
-                let (ast::AndOr::And(p) | ast::AndOr::Or(p)) = next;
-                last = self.walk_pipeline(p, ctx);
+            // `a && b || c`: what follows `&&` runs from the ways that end in success, what
+            // follows `||` from those that end in failure; any command may end either way.
+            // The list ends in what all ways agree on.
+            if !and_or.additional.is_empty() {
+                let after = self.path_state(ctx);
+                let (mut ok, mut failed) = (after.clone(), after);
+                for next in &and_or.additional {
+                    let (from, and) = match next {
+                        ast::AndOr::And(p) => (p, true),
+                        ast::AndOr::Or(p) => (p, false),
+                    };
+                    self.set_path_state(ctx, if and { ok.clone() } else { failed.clone() });
+                    last = self.walk_pipeline(from, ctx).or(last);
+                    let ran = self.path_state(ctx);
+                    if and {
+                        failed = merged(failed, &ran);
+                        ok = ran;
+                    } else {
+                        ok = merged(ok, &ran);
+                        failed = ran;
+                    }
+                }
+                self.set_path_state(ctx, merged(ok, &failed));
             }
             if let Some(before) = before {
                 self.leave_subshell(before);
@@ -701,7 +815,8 @@ impl Analyser<'_> {
                     commands: start..start,
                 });
                 self.open_definitions.push(id);
-                self.walk_compound(&def.body.0, &mut inner);
+                // What the body assigns happens at its calls (walked there), not here.
+                self.in_subshell(|a| a.walk_compound(&def.body.0, &mut inner));
                 self.open_definitions.pop();
                 let end = self.out.commands.len();
                 self.definition_walks[id].commands = start..end;
@@ -747,15 +862,25 @@ impl Analyser<'_> {
                         .iter()
                         .all(|v| v.is_static() || v.text().starts_with("$HOME"));
                 if known {
+                    // Each value in turn; `break` may end the loop after any of them.
                     let mut last = None;
+                    let mut end: Option<PathState> = None;
                     for v in &values {
                         self.assign(&f.variable_name, Some(v));
                         last = self.walk_list(&f.body.list, ctx).or(last);
+                        let here = self.path_state(ctx);
+                        end = Some(match end {
+                            Some(e) => merged(e, &here),
+                            None => here,
+                        });
+                    }
+                    if let Some(end) = end {
+                        self.set_path_state(ctx, end);
                     }
                     last
                 } else {
                     self.vars.remove(&f.variable_name);
-                    self.walk_list(&f.body.list, ctx)
+                    self.walk_loop(ctx, |a, ctx| a.walk_list(&f.body.list, ctx))
                 }
             }
             C::ArithmeticForClause(f) => {
@@ -765,36 +890,76 @@ impl Analyser<'_> {
                 {
                     self.expand_arithmetic(&e.value, ctx);
                 }
-                self.walk_list(&f.body.list, ctx)
+                self.walk_loop(ctx, |a, ctx| a.walk_list(&f.body.list, ctx))
             }
             C::CaseClause(c) => {
                 self.expand_word(&c.value.value, ctx);
-                let mut last = None;
                 for item in &c.cases {
                     for p in &item.patterns {
                         self.expand_word(&p.value, ctx);
                     }
-                    if let Some(body) = &item.cmd {
-                        last = self.walk_list(body, ctx).or(last);
-                    }
                 }
+                // One arm runs, or none; after `;&` or `;;&` the next may run too, with what
+                // the arm before it left.
+                let start = self.path_state(ctx);
+                let mut end = start.clone();
+                let mut carried: Option<PathState> = None;
+                let mut last = None;
+                for item in &c.cases {
+                    let from = match carried.take() {
+                        Some(before) => merged(start.clone(), &before),
+                        None => start.clone(),
+                    };
+                    self.set_path_state(ctx, from);
+                    last = item
+                        .cmd
+                        .as_ref()
+                        .and_then(|body| self.walk_list(body, ctx))
+                        .or(last);
+                    let here = self.path_state(ctx);
+                    if !matches!(item.post_action, ast::CaseItemPostAction::ExitCase) {
+                        carried = Some(here.clone());
+                    }
+                    end = merged(end, &here);
+                }
+                self.set_path_state(ctx, end);
                 last
             }
             C::IfClause(i) => {
+                // Each condition runs after the ones before it failed; then its body, or the
+                // next. Without an `else`, the last condition's failure is a way too.
                 self.walk_list(&i.condition, ctx);
+                let mut after_cond = self.path_state(ctx);
+                let mut ends = Vec::new();
                 let mut last = self.walk_list(&i.then, ctx);
+                ends.push(self.path_state(ctx));
+                let mut has_else = false;
                 for e in i.elses.iter().flatten() {
-                    if let Some(cond) = &e.condition {
-                        self.walk_list(cond, ctx);
+                    self.set_path_state(ctx, after_cond.clone());
+                    match &e.condition {
+                        Some(cond) => {
+                            self.walk_list(cond, ctx);
+                            after_cond = self.path_state(ctx);
+                        }
+                        None => has_else = true,
                     }
                     last = self.walk_list(&e.body, ctx).or(last);
+                    ends.push(self.path_state(ctx));
+                }
+                if !has_else {
+                    ends.push(after_cond);
+                }
+                let mut ends = ends.into_iter();
+                if let Some(first) = ends.next() {
+                    let end = ends.fold(first, |e, s| merged(e, &s));
+                    self.set_path_state(ctx, end);
                 }
                 last
             }
-            C::WhileClause(w) | C::UntilClause(w) => {
-                self.walk_list(&w.0, ctx);
-                self.walk_list(&w.1.list, ctx)
-            }
+            C::WhileClause(w) | C::UntilClause(w) => self.walk_loop(ctx, |a, ctx| {
+                a.walk_list(&w.0, ctx);
+                a.walk_list(&w.1.list, ctx)
+            }),
             C::Coprocess(c) => {
                 let mut inner = ctx.clone();
                 self.walk_command(&c.body, &mut inner)
@@ -804,6 +969,40 @@ impl Analyser<'_> {
                 None
             }
         }
+    }
+
+    /// Walks a loop whose passes (`pass`: a `while`'s condition and body) may run no times or
+    /// many: once from the state before it; when that pass changed the state, again from what
+    /// both agree on (what one pass sets is what the next starts with:
+    /// `x=build; while c; do rm -rf $x; x=/; done`). The loop ends in what all agree on.
+    /// Inside `MAX_LOOP_PASSES` loops already walked twice, a pass is walked once with no
+    /// variable known.
+    fn walk_loop(
+        &mut self,
+        ctx: &mut Ctx,
+        mut pass: impl FnMut(&mut Self, &mut Ctx) -> Option<usize>,
+    ) -> Option<usize> {
+        let start = self.path_state(ctx);
+        if self.loop_passes >= MAX_LOOP_PASSES {
+            self.vars.clear();
+            let last = pass(self, ctx);
+            let end = merged(start, &self.path_state(ctx));
+            self.set_path_state(ctx, end);
+            return last;
+        }
+        let mut last = pass(self, ctx);
+        let end = merged(start.clone(), &self.path_state(ctx));
+        if same_state(&end, &start) {
+            self.set_path_state(ctx, end);
+            return last;
+        }
+        self.loop_passes += 1;
+        self.set_path_state(ctx, end.clone());
+        last = pass(self, ctx).or(last);
+        self.loop_passes -= 1;
+        let twice = merged(end, &self.path_state(ctx));
+        self.set_path_state(ctx, twice);
+        last
     }
 
     /// Arithmetic text can hold command substitutions, which run.

@@ -567,6 +567,70 @@ fn a_subshells_assignments_are_its_own() {
     assert_eq!(args(find(&an, "rm")), ["-rf", "build"]);
 }
 
+/// An assignment, `cd` or `set --` that runs on only some ways through the line (a branch,
+/// after `&&`/`||`, in a loop that may not run or runs again, in a function not called) is
+/// not known after them unless every way agrees (before, `x=/; if false; then x=build; fi;
+/// rm -rf $x` deleted `build` as far as palisade could tell).
+#[test]
+fn what_only_some_ways_through_the_line_set_is_not_known() {
+    for line in [
+        "x=/; if false; then x=build; fi; rm -rf $x",
+        "x=/; if c; then x=build; elif d; then x=dist; fi; rm -rf $x",
+        "x=/; if c; then x=build; else x=dist; fi; rm -rf $x",
+        "x=/; [ -d nope ] && x=build; rm -rf $x",
+        "x=/; true || x=build; rm -rf $x",
+        "x=/; cmd && x=build || rm -rf $x",
+        "x=/; while false; do x=build; done; rm -rf $x",
+        "x=/; until true; do x=build; done; rm -rf $x",
+        "x=/; for i in $(ls); do x=build; done; rm -rf $x",
+        "x=/; for ((i=0; i<0; i++)); do x=build; done; rm -rf $x",
+        "x=/; case a in b) x=build;; esac; rm -rf $x",
+        // `;&` runs the next arm with what this one set.
+        "x=build; case a in a) x=/ ;& b) rm -rf $x;; esac",
+        "set -- build; [ -n \"$X\" ] && set -- /; rm -rf \"$1\"",
+    ] {
+        assert_rm_target_unknown(line);
+    }
+    // What one pass of a loop sets, the next starts with: a second pass walks the body
+    // again with it not known (the first pass is the first run, `build`).
+    for line in [
+        "x=build; while read l; do rm -rf $x; x=/; done < f",
+        "x=build; for f in $(ls); do rm -rf $x; x=/; done",
+    ] {
+        let an = a(line);
+        let unknown = |c: &&Command| c.program == "rm" && c.args[1].dynamic;
+        assert!(an.commands.iter().any(|c| unknown(&c)), "{line}: {an:#?}");
+    }
+    // A directory changed on one way only: where the commands after it run is not known.
+    let an = a("[ -d build ] && cd build; rm -rf *");
+    assert_eq!(
+        find(&an, "rm").cwd.as_deref(),
+        Some("/(cd on one way through the line)")
+    );
+    // What runs only after `&&` runs where the command before it left it.
+    let an = a("cd /a && cd b && rm x");
+    assert_eq!(find(&an, "rm").cwd.as_deref(), Some("/a/b"));
+    // A function's body assigns where it is called, not where it is defined.
+    assert_rm_rf_root("x=/; f() { x=build; }; rm -rf $x");
+    let an = a("x=/; f() { x=build; }; f; rm -rf $x");
+    assert_eq!(
+        args(an.commands.iter().rfind(|c| c.program == "rm").unwrap()),
+        ["-rf", "build"]
+    );
+    // Every way agrees, or nothing changed: still known.
+    for line in [
+        "x=build; [ -d build ] && rm -rf $x",
+        "DIR=build; [ -d \"$DIR\" ] || mkdir \"$DIR\"; rm -rf \"$DIR\"",
+        "x=build; if c; then echo a; else echo b; fi; rm -rf $x",
+        "if c; then x=build; else x=build; fi; rm -rf $x",
+        "x=build; while read l; do echo \"$l\"; done < f; rm -rf $x",
+    ] {
+        assert_rm_rf_build(line);
+    }
+    // A known list of values runs each in turn, and each pass sees the one before.
+    assert_rm_rf_root("x=build; for d in a b; do rm -rf $x; x=/; done");
+}
+
 /// Indexed arrays as bash keeps them: `$a` is element 0, `a=v` sets only element 0,
 /// `a[1]=v` only element 1; `"${a[@]}"` is a word per element. An index not a plain number,
 /// an associative array, a builtin that fills an array: not known.
@@ -1836,10 +1900,14 @@ fn a_line_brush_parser_panics_on_is_analysed() {
 #[test]
 fn an_alias_runs_its_value_with_the_words_after_it() {
     assert_rm_rf_root("shopt -s expand_aliases\nalias x='rm -rf'\nx /");
-    // An alias is not expanded again inside its own value, and loops end.
-    // (The value is read once where it is defined, too.)
+    // An alias is not expanded again inside its own value, and loops end. Each use runs its
+    // value and the words as written (bash applies an alias only on a later line, and only
+    // with `expand_aliases`); the value is read where it is defined, too.
     let an = a("alias ls='ls -F'\nls src");
-    assert_eq!(programs(&an), ["ls", "alias", "ls"]);
+    assert_eq!(programs(&an), ["ls", "ls", "alias", "ls", "ls"]);
+    assert_rm_rf_root("alias rm=echo; rm -rf /");
+    // Defined one way on one path and another on the other: each value runs.
+    assert_rm_rf_root("if c; then alias x=ls; else alias x='rm -rf'; fi\nx /");
     let an = a("alias p=q q=p\np x");
     assert!(an.findings.is_empty(), "{:?}", an.findings);
 }

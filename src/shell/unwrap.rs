@@ -337,16 +337,20 @@ impl Analyser<'_> {
         // An alias defined earlier runs its value with the words after it (with
         // `expand_aliases`, as Claude Code's shell has it). While its value is read, the
         // alias is not expanded again, as in bash (`alias ls='ls -F'`).
+        // The words run as written too: bash applies an alias only to lines read after it is
+        // defined (not later on the same line), and not at all without `expand_aliases`.
+        // One defined on some ways through the line only has each of its values.
         if self.aliases.contains_key(inv.program.text())
-            && let Some((word, value)) =
+            && let Some((word, values)) =
                 Rc::make_mut(&mut self.aliases).remove_entry(inv.program.text())
         {
-            let code = format!("{value} {}", join_words(&inv.args).text());
             let label = format!("alias {word}");
-            let sctx = self.script_ctx(ctx, &label, inv);
-            let last = self.run_script("alias", &label, &Expanded::literal(code), sctx);
-            Rc::make_mut(&mut self.aliases).insert(word, value);
-            return Flow::Done(last);
+            for value in &values {
+                let code = format!("{value} {}", join_words(&inv.args).text());
+                let sctx = self.script_ctx(ctx, &label, inv);
+                self.run_script("alias", &label, &Expanded::literal(code), sctx);
+            }
+            Rc::make_mut(&mut self.aliases).insert(word, values);
         }
         let name = basename(inv.program.text()).to_string();
         self.run_option_commands(&name, inv, ctx);
@@ -398,7 +402,7 @@ impl Analyser<'_> {
                     if let Some((alias, value)) = a.text().split_once('=') {
                         if !a.word.dynamic {
                             Rc::make_mut(&mut self.aliases)
-                                .insert(alias.to_string(), value.to_string());
+                                .insert(alias.to_string(), vec![value.to_string()]);
                         }
                         let code = Expanded {
                             word: Word {

@@ -52,6 +52,12 @@ impl Variables {
         self.arrays = Rc::default();
     }
 
+    /// Whether both hold the same variables with the same values.
+    pub fn same_as(&self, other: &Variables) -> bool {
+        (Rc::ptr_eq(&self.scalars, &other.scalars) || self.scalars == other.scalars)
+            && (Rc::ptr_eq(&self.arrays, &other.arrays) || self.arrays == other.arrays)
+    }
+
     /// Keeps only what is the same as in `before`: after a pipeline's last stage, which bash
     /// runs in a subshell and zsh (or bash with `lastpipe`) in the shell itself, a variable
     /// it set or changed may hold either value.
