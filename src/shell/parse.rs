@@ -121,7 +121,7 @@ pub(super) struct Analyser<'s> {
 /// What a subshell changes only for itself (`Analyser::shell_state`): cheap to copy, its maps
 /// shared until one side changes them.
 #[derive(Clone)]
-struct ShellState {
+pub(super) struct ShellState {
     vars: Variables,
     aliases: Rc<HashMap<String, Vec<String>>>,
     defined: Rc<Vec<(String, Rc<ast::CompoundCommand>)>>,
@@ -143,29 +143,11 @@ struct PathState {
 /// What holds after one of two ways through a conditional, not knowing which: what both agree
 /// on; an alias or function either defines (each of an alias's values); a directory or
 /// parameters they disagree on, not known.
-fn merged(mut a: PathState, b: &PathState) -> PathState {
-    a.shell.vars.keep_unchanged_since(&b.shell.vars);
-    if !Rc::ptr_eq(&a.shell.aliases, &b.shell.aliases) {
-        let aliases = Rc::make_mut(&mut a.shell.aliases);
-        for (name, values) in b.shell.aliases.iter() {
-            let mine = aliases.entry(name.clone()).or_default();
-            for v in values {
-                if !mine.contains(v) {
-                    mine.push(v.clone());
-                }
-            }
-        }
-    }
-    if !Rc::ptr_eq(&a.shell.defined, &b.shell.defined) {
-        let defined = Rc::make_mut(&mut a.shell.defined);
-        for (name, body) in b.shell.defined.iter() {
-            if !defined.iter().any(|(n, _)| n == name) {
-                defined.push((name.clone(), Rc::clone(body)));
-            }
-        }
-    }
-    a.shell.ifs_changed |= b.shell.ifs_changed;
-    a.shell.namerefs |= b.shell.namerefs;
+fn merged(a: PathState, b: &PathState) -> PathState {
+    let mut a = PathState {
+        shell: merged_shell(a.shell, &b.shell),
+        ..a
+    };
     if a.cwd != b.cwd {
         a.cwd = Some(unknown_dir("cd on one way through the line"));
     }
@@ -183,6 +165,34 @@ fn merged(mut a: PathState, b: &PathState) -> PathState {
             vec![name, None]
         };
     }
+    a
+}
+
+/// `merged` for the shell's own state: the variables both agree on, each alias value and
+/// function either defines, the IFS and nameref flags if either set them.
+pub(super) fn merged_shell(mut a: ShellState, b: &ShellState) -> ShellState {
+    a.vars.keep_unchanged_since(&b.vars);
+    if !Rc::ptr_eq(&a.aliases, &b.aliases) {
+        let aliases = Rc::make_mut(&mut a.aliases);
+        for (name, values) in b.aliases.iter() {
+            let mine = aliases.entry(name.clone()).or_default();
+            for v in values {
+                if !mine.contains(v) {
+                    mine.push(v.clone());
+                }
+            }
+        }
+    }
+    if !Rc::ptr_eq(&a.defined, &b.defined) {
+        let defined = Rc::make_mut(&mut a.defined);
+        for (name, body) in b.defined.iter() {
+            if !defined.iter().any(|(n, _)| n == name) {
+                defined.push((name.clone(), Rc::clone(body)));
+            }
+        }
+    }
+    a.ifs_changed |= b.ifs_changed;
+    a.namerefs |= b.namerefs;
     a
 }
 
@@ -374,7 +384,7 @@ impl Analyser<'_> {
     }
 
     /// The variables, aliases and functions the shell has now, to put back after a subshell.
-    fn shell_state(&self) -> ShellState {
+    pub(super) fn shell_state(&self) -> ShellState {
         ShellState {
             vars: self.vars.clone(),
             aliases: Rc::clone(&self.aliases),
@@ -386,7 +396,7 @@ impl Analyser<'_> {
 
     /// Back to `before` after a subshell: what it assigned, aliased or defined was its own
     /// (`x=/; (x=build); rm -rf $x` deletes `/`).
-    fn leave_subshell(&mut self, before: ShellState) {
+    pub(super) fn leave_subshell(&mut self, before: ShellState) {
         self.vars = before.vars;
         self.aliases = before.aliases;
         self.defined = before.defined;

@@ -562,6 +562,21 @@ fn a_subshells_assignments_are_its_own() {
     ] {
         assert_rm_target_unknown(line);
     }
+    // Code another process runs, or this shell later (a trap, an alias's value where it is
+    // defined), assigns nothing here; `eval` and an alias where it is used do, here.
+    for line in [
+        "x=/; bash -c 'x=build'; rm -rf $x",
+        "x=/; sudo sh -c 'x=build'; rm -rf $x",
+        "x=/; xargs -I{} sh -c 'x={}' <<< build; rm -rf $x",
+        "x=/; trap 'x=build' EXIT; rm -rf $x",
+        "x=/; alias a='x=build'; rm -rf $x",
+        "x=build; eval 'x=/'; rm -rf $x",
+    ] {
+        assert_rm_rf_root(line);
+    }
+    // A file read into this shell may set any variable; an alias may not apply.
+    assert_rm_target_unknown("x=build; . ./env.sh; rm -rf $x");
+    assert_rm_target_unknown("x=/; alias a='x=build'\na; rm -rf $x");
     // Unchanged by the last stage: still known.
     let an = a("x=build; echo hi | cat; rm -rf $x");
     assert_eq!(args(find(&an, "rm")), ["-rf", "build"]);

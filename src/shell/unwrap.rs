@@ -344,12 +344,19 @@ impl Analyser<'_> {
             && let Some((word, values)) =
                 Rc::make_mut(&mut self.aliases).remove_entry(inv.program.text())
         {
+            // Each value from the state before it; the words as written leave that state,
+            // so what follows holds what all of them agree on.
             let label = format!("alias {word}");
+            let before = self.shell_state();
+            let mut end = before.clone();
             for value in &values {
+                self.leave_subshell(before.clone());
                 let code = format!("{value} {}", join_words(&inv.args).text());
                 let sctx = self.script_ctx(ctx, &label, inv);
-                self.run_script("alias", &label, &Expanded::literal(code), sctx);
+                self.run_script_here("alias", &label, &Expanded::literal(code), sctx);
+                end = super::parse::merged_shell(end, &self.shell_state());
             }
+            self.leave_subshell(end);
             Rc::make_mut(&mut self.aliases).insert(word, values);
         }
         let name = basename(inv.program.text()).to_string();
@@ -716,8 +723,26 @@ impl Analyser<'_> {
         c
     }
 
-    /// Reports what cannot be known about a script word, then analyses its text.
+    /// Reports what cannot be known about a script word, then analyses its text as another
+    /// process, or this shell later (a trap, an alias where it is defined), runs it: what it
+    /// assigns, aliases or defines is not this shell's now
+    /// (`x=/; bash -c 'x=build'; rm -rf $x` deletes `/`).
     fn run_script(
+        &mut self,
+        interpreter: &str,
+        label: &str,
+        script: &Expanded,
+        sctx: Ctx,
+    ) -> Option<usize> {
+        let before = self.shell_state();
+        let last = self.run_script_here(interpreter, label, script, sctx);
+        self.leave_subshell(before);
+        last
+    }
+
+    /// `run_script` for code this shell runs now (`eval`, an alias where it is used): what
+    /// it assigns holds after it.
+    fn run_script_here(
         &mut self,
         interpreter: &str,
         label: &str,
@@ -1005,7 +1030,7 @@ impl Analyser<'_> {
     fn run_eval(&mut self, inv: &mut Invocation, ctx: &Ctx) -> Flow {
         let script = join_words(&inv.args);
         let sctx = self.script_ctx(ctx, "eval", inv);
-        Flow::Done(self.run_script("eval", "eval", &script, sctx))
+        Flow::Done(self.run_script_here("eval", "eval", &script, sctx))
     }
 
     fn run_trap(&mut self, inv: &mut Invocation, ctx: &Ctx) -> Flow {
@@ -1037,6 +1062,8 @@ impl Analyser<'_> {
         {
             return self.stdin_job(name, &format!("{name} /dev/stdin"), inv, ctx);
         }
+        // A file read here may set any variable (`x=build; . ./env.sh; rm -rf $x`).
+        self.vars.clear();
         Flow::Emit
     }
 
