@@ -207,6 +207,20 @@ struct DefinitionWalk {
 /// variable known (`Analyser::walk_loop_body`).
 const MAX_LOOP_PASSES: usize = 2;
 
+/// Whether two states are one (the same shared maps, directory and parameters): merging them
+/// changes nothing.
+fn same_place(a: &PathState, b: &PathState) -> bool {
+    a.shell.vars.is(&b.shell.vars)
+        && Rc::ptr_eq(&a.shell.aliases, &b.shell.aliases)
+        && Rc::ptr_eq(&a.shell.defined, &b.shell.defined)
+        && a.shell.ifs_changed == b.shell.ifs_changed
+        && a.shell.namerefs == b.shell.namerefs
+        && a.cwd == b.cwd
+        && a.old_cwd == b.old_cwd
+        && a.dir_stack == b.dir_stack
+        && a.positional == b.positional
+}
+
 /// Whether two states hold the same variables, directory and parameters (what a loop's
 /// second pass would change).
 fn same_state(a: &PathState, b: &PathState) -> bool {
@@ -414,6 +428,19 @@ impl Analyser<'_> {
         }
     }
 
+    /// Whether the walk stands in `s` now (the same shared maps, directory and parameters).
+    fn is_at(&self, ctx: &Ctx, s: &PathState) -> bool {
+        self.vars.is(&s.shell.vars)
+            && Rc::ptr_eq(&self.aliases, &s.shell.aliases)
+            && Rc::ptr_eq(&self.defined, &s.shell.defined)
+            && self.ifs_changed == s.shell.ifs_changed
+            && self.namerefs == s.shell.namerefs
+            && ctx.cwd == s.cwd
+            && ctx.old_cwd == s.old_cwd
+            && ctx.dir_stack == s.dir_stack
+            && ctx.positional == s.positional
+    }
+
     /// Continues from `s`: the start of one way through a conditional, or where they all end.
     fn set_path_state(&mut self, ctx: &mut Ctx, s: PathState) {
         self.leave_subshell(s.shell);
@@ -609,6 +636,8 @@ impl Analyser<'_> {
             // `a && b || c`: what follows `&&` runs from the ways that end in success, what
             // follows `||` from those that end in failure; any command may end either way.
             // The list ends in what all ways agree on.
+            // Most lists change nothing: a state the same as another is neither set nor
+            // merged (a 20,000-command `&&` list).
             if !and_or.additional.is_empty() {
                 let after = self.path_state(ctx);
                 let (mut ok, mut failed) = (after.clone(), after);
@@ -617,18 +646,30 @@ impl Analyser<'_> {
                         ast::AndOr::And(p) => (p, true),
                         ast::AndOr::Or(p) => (p, false),
                     };
-                    self.set_path_state(ctx, if and { ok.clone() } else { failed.clone() });
+                    let start = if and { &ok } else { &failed };
+                    if !self.is_at(ctx, start) {
+                        self.set_path_state(ctx, start.clone());
+                    }
                     last = self.walk_pipeline(from, ctx).or(last);
                     let ran = self.path_state(ctx);
-                    if and {
-                        failed = merged(failed, &ran);
-                        ok = ran;
+                    let (stays, goes) = if and {
+                        (&mut failed, &mut ok)
                     } else {
-                        ok = merged(ok, &ran);
-                        failed = ran;
+                        (&mut ok, &mut failed)
+                    };
+                    if !same_place(stays, &ran) {
+                        *stays = merged(stays.clone(), &ran);
                     }
+                    *goes = ran;
                 }
-                self.set_path_state(ctx, merged(ok, &failed));
+                let end = if same_place(&ok, &failed) {
+                    ok
+                } else {
+                    merged(ok, &failed)
+                };
+                if !self.is_at(ctx, &end) {
+                    self.set_path_state(ctx, end);
+                }
             }
             if let Some(before) = before {
                 self.leave_subshell(before);

@@ -52,6 +52,13 @@ impl Variables {
         self.arrays = Rc::default();
     }
 
+    /// Whether both are one: the same shared maps (a cheap test; `same_as` compares values).
+    pub fn is(&self, other: &Variables) -> bool {
+        Rc::ptr_eq(&self.scalars, &other.scalars)
+            && Rc::ptr_eq(&self.arrays, &other.arrays)
+            && self.associative == other.associative
+    }
+
     /// Whether both hold the same variables with the same values.
     pub fn same_as(&self, other: &Variables) -> bool {
         (Rc::ptr_eq(&self.scalars, &other.scalars) || self.scalars == other.scalars)
