@@ -463,12 +463,8 @@ impl Analyser<'_> {
                 parameter,
                 indirect,
                 pattern: p,
-            } => {
-                let largest = matches!(expr, E::RemoveLargestPrefixPattern { .. });
-                let v = self.parameter_state(parameter, *indirect, ctx)?;
-                op::remove_prefix(&v.unwrap_or_default(), &pattern(p)?, largest)
             }
-            E::RemoveSmallestSuffixPattern {
+            | E::RemoveSmallestSuffixPattern {
                 parameter,
                 indirect,
                 pattern: p,
@@ -478,9 +474,21 @@ impl Analyser<'_> {
                 indirect,
                 pattern: p,
             } => {
-                let largest = matches!(expr, E::RemoveLargestSuffixPattern { .. });
+                let largest = matches!(
+                    expr,
+                    E::RemoveLargestPrefixPattern { .. } | E::RemoveLargestSuffixPattern { .. }
+                );
+                let prefix = matches!(
+                    expr,
+                    E::RemoveSmallestPrefixPattern { .. } | E::RemoveLargestPrefixPattern { .. }
+                );
                 let v = self.parameter_state(parameter, *indirect, ctx)?;
-                op::remove_suffix(&v.unwrap_or_default(), &pattern(p)?, largest)
+                let (v, p) = (v.unwrap_or_default(), pattern(p)?);
+                if prefix {
+                    op::remove_prefix(&v, &p, largest)
+                } else {
+                    op::remove_suffix(&v, &p, largest)
+                }
             }
             E::ReplaceSubstring {
                 parameter,
