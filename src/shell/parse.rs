@@ -1011,9 +1011,10 @@ impl Analyser<'_> {
                 a.walk_list(&w.0, ctx);
                 a.walk_list(&w.1.list, ctx)
             }),
+            // A coprocess runs in a subshell of its own, alongside the line.
             C::Coprocess(c) => {
                 let mut inner = ctx.clone();
-                self.walk_command(&c.body, &mut inner)
+                self.in_subshell(|a| a.walk_command(&c.body, &mut inner))
             }
             C::Arithmetic(a) => {
                 self.expand_arithmetic(&a.expr.value, ctx);

@@ -548,6 +548,7 @@ fn a_subshells_assignments_are_its_own() {
         "x=/; cat <(x=build); rm -rf $x",
         "x=/; { x=build; } | cat; rm -rf $x",
         "x=/; x=build & rm -rf $x",
+        "x=/; coproc { x=build; }; rm -rf $x",
         "a=(/); (a[0]=build); rm -rf $a",
         "x=rm; (x=ls); $x -rf /",
         "x=rm; (alias x=ls; unset x); $x -rf /",
