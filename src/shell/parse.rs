@@ -110,7 +110,10 @@ pub(super) struct Analyser<'s> {
     /// A finding is kept once (`finding`), so one found again at a call is only noted here.
     open_definitions: Vec<usize>,
     finding_sites: Vec<Vec<Vec<usize>>>,
-    /// Loops being walked a second time (`walk_loop_body`), bounded so nested loops are not
+    /// For each call being walked, the names its body made local (`local x`): the caller's
+    /// values are put back when the call ends.
+    locals: Vec<Vec<String>>,
+    /// Loops being walked a second time (`walk_loop`), bounded so nested loops are not
     /// walked exponentially often.
     loop_passes: usize,
     /// A call of a function defined in the line was not walked (`MAX_CALL_DEPTH`,
@@ -204,7 +207,7 @@ struct DefinitionWalk {
 }
 
 /// Nested loops walked twice over at most; inside more, a body is walked once with no
-/// variable known (`Analyser::walk_loop_body`).
+/// variable known (`Analyser::walk_loop`).
 const MAX_LOOP_PASSES: usize = 2;
 
 /// Whether two states are one (the same shared maps, directory and parameters): merging them
@@ -1144,6 +1147,24 @@ impl Analyser<'_> {
         if declares && declares_associative(&inv.args) {
             self.vars.forget_arrays();
         }
+        // `local x`, `declare x=v` in a function's body: x is the call's own, and the
+        // caller's x is back when it returns (`declare -g` is the caller's).
+        if matches!(inv.program.text(), "local" | "declare" | "typeset")
+            && let Some(locals) = self.locals.last_mut()
+            && !inv
+                .args
+                .iter()
+                .any(|a| a.text().starts_with('-') && a.text().contains('g'))
+        {
+            for a in &inv.args {
+                let text = a.text();
+                let end = text.find(['=', '[', '+']).unwrap_or(text.len());
+                let name = &text[..end];
+                if !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                    locals.push(name.to_string());
+                }
+            }
+        }
         // Builtins that set the variables they name (`read x`, `printf -v x`, `let x=1`):
         // each name an argument starts with is forgotten (more than are set: never fewer).
         if matches!(
@@ -1179,7 +1200,12 @@ impl Analyser<'_> {
         if let Some((body, mut inner)) = called {
             self.calls_walked += 1;
             self.calling += 1;
+            let before = self.vars.clone();
+            self.locals.push(Vec::new());
             self.walk_compound(&body, &mut inner);
+            for name in self.locals.pop().unwrap_or_default() {
+                self.vars.restore_from(&name, &before);
+            }
             self.calling -= 1;
         }
         index

@@ -575,6 +575,26 @@ fn a_subshells_assignments_are_its_own() {
     ] {
         assert_rm_rf_root(line);
     }
+    // A function's `local` (or `declare`) variable is the call's own; `declare -g` and a
+    // plain assignment are the caller's.
+    for line in [
+        "f() { local x=build; }; x=/; f; rm -rf $x",
+        "f() { declare x=build; }; x=/; f; rm -rf $x",
+        "f() { local x; x=build; }; x=/; f; rm -rf $x",
+        "f() { local -a a=(build); }; a=(/); f; rm -rf \"${a[@]}\"",
+    ] {
+        assert_rm_rf_root(line);
+    }
+    for line in [
+        "f() { declare -g x=build; }; x=/; f; rm -rf $x",
+        "f() { x=build; }; x=/; f; rm -rf $x",
+    ] {
+        let an = a(line);
+        assert_eq!(
+            args(an.commands.iter().rfind(|c| c.program == "rm").unwrap()),
+            ["-rf", "build"]
+        );
+    }
     // A file read into this shell may set any variable; an alias may not apply.
     assert_rm_target_unknown("x=build; . ./env.sh; rm -rf $x");
     assert_rm_target_unknown("x=/; alias a='x=build'\na; rm -rf $x");

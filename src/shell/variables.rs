@@ -89,6 +89,24 @@ impl Variables {
         }
     }
 
+    /// `name` as it is in `before`: a function's local variable gone when the call returns.
+    pub fn restore_from(&mut self, name: &str, before: &Variables) {
+        match before.scalars.get(name) {
+            Some(v) if self.scalars.get(name) != Some(v) => {
+                Rc::make_mut(&mut self.scalars).insert(name.to_string(), v.clone());
+            }
+            Some(_) => {}
+            None => drop_key(&mut self.scalars, name),
+        }
+        match before.arrays.get(name) {
+            Some(e) if self.arrays.get(name) != Some(e) => {
+                Rc::make_mut(&mut self.arrays).insert(name.to_string(), e.clone());
+            }
+            Some(_) => {}
+            None => drop_key(&mut self.arrays, name),
+        }
+    }
+
     /// From here on no array is known (`declare -A`, or options not known).
     pub fn forget_arrays(&mut self) {
         self.associative = true;
