@@ -685,7 +685,11 @@ impl Analyser<'_> {
     fn walk_pipeline(&mut self, pipeline: &ast::Pipeline, ctx: &mut Ctx) -> Option<usize> {
         if pipeline.seq.len() == 1 {
             let main = self.walk_command(&pipeline.seq[0], ctx);
-            if let Some(i) = main {
+            // A compound command followed its own `cd`s as it was walked; the last command of
+            // a subshell (`(cd /)`) is not this shell's.
+            if let Some(i) = main
+                && matches!(pipeline.seq[0], ast::Command::Simple(_))
+            {
                 self.follow_cd(i, ctx);
                 self.follow_set(i, ctx);
             }
@@ -1206,6 +1210,10 @@ impl Analyser<'_> {
             for name in self.locals.pop().unwrap_or_default() {
                 self.vars.restore_from(&name, &before);
             }
+            // The body runs in this shell: where it `cd`s, the commands after the call run.
+            ctx.cwd = inner.cwd;
+            ctx.old_cwd = inner.old_cwd;
+            ctx.dir_stack = inner.dir_stack;
             self.calling -= 1;
         }
         index

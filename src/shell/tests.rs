@@ -1158,6 +1158,27 @@ fn cd_sets_cwd_of_later_commands() {
     assert_eq!(an.commands[1].cwd.as_deref(), Some("/tmp"));
     assert_eq!(an.commands[2].cwd, None);
     assert_eq!(find(&a("cd; rm x"), "rm").cwd.as_deref(), Some("~"));
+    // A subshell ending in `cd` changes nothing after it (its last command was taken as the
+    // line's: `cd /; (cd /home/u/p/build); rm -rf *` read as deleting inside build).
+    assert_eq!(
+        find(&a("cd /; (cd /p/build); rm x"), "rm").cwd.as_deref(),
+        Some("/")
+    );
+    assert_eq!(find(&a("(cd /); rm x"), "rm").cwd, None);
+    assert_eq!(
+        find(&a("{ cd /a; }; rm x"), "rm").cwd.as_deref(),
+        Some("/a")
+    );
+    // A function's body runs in this shell: its `cd` holds after the call.
+    assert_eq!(
+        find(&a("f() { cd /a; }; f; rm x"), "rm").cwd.as_deref(),
+        Some("/a")
+    );
+    let an = a("f() { (cd /a); }; f; rm x");
+    assert_eq!(
+        an.commands.iter().rfind(|c| c.program == "rm").unwrap().cwd,
+        None
+    );
 }
 
 /// A `cd` whose directory is not known leaves the commands after it in a directory of its
