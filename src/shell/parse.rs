@@ -431,19 +431,6 @@ impl Analyser<'_> {
         }
     }
 
-    /// Whether the walk stands in `s` now (the same shared maps, directory and parameters).
-    fn is_at(&self, ctx: &Ctx, s: &PathState) -> bool {
-        self.vars.is(&s.shell.vars)
-            && Rc::ptr_eq(&self.aliases, &s.shell.aliases)
-            && Rc::ptr_eq(&self.defined, &s.shell.defined)
-            && self.ifs_changed == s.shell.ifs_changed
-            && self.namerefs == s.shell.namerefs
-            && ctx.cwd == s.cwd
-            && ctx.old_cwd == s.old_cwd
-            && ctx.dir_stack == s.dir_stack
-            && ctx.positional == s.positional
-    }
-
     /// Continues from `s`: the start of one way through a conditional, or where they all end.
     fn set_path_state(&mut self, ctx: &mut Ctx, s: PathState) {
         self.leave_subshell(s.shell);
@@ -644,14 +631,15 @@ impl Analyser<'_> {
             if !and_or.additional.is_empty() {
                 let after = self.path_state(ctx);
                 let (mut ok, mut failed) = (after.clone(), after);
+                // Which of the two the walk stands in now (`true`: `ok`); both at first.
+                let mut standing: Option<bool> = None;
                 for next in &and_or.additional {
                     let (from, and) = match next {
                         ast::AndOr::And(p) => (p, true),
                         ast::AndOr::Or(p) => (p, false),
                     };
-                    let start = if and { &ok } else { &failed };
-                    if !self.is_at(ctx, start) {
-                        self.set_path_state(ctx, start.clone());
+                    if standing.is_some_and(|s| s != and) && !same_place(&ok, &failed) {
+                        self.set_path_state(ctx, if and { ok.clone() } else { failed.clone() });
                     }
                     last = self.walk_pipeline(from, ctx).or(last);
                     let ran = self.path_state(ctx);
@@ -664,14 +652,10 @@ impl Analyser<'_> {
                         *stays = merged(stays.clone(), &ran);
                     }
                     *goes = ran;
+                    standing = Some(and);
                 }
-                let end = if same_place(&ok, &failed) {
-                    ok
-                } else {
-                    merged(ok, &failed)
-                };
-                if !self.is_at(ctx, &end) {
-                    self.set_path_state(ctx, end);
+                if !same_place(&ok, &failed) {
+                    self.set_path_state(ctx, merged(ok, &failed));
                 }
             }
             if let Some(before) = before {
@@ -744,52 +728,36 @@ impl Analyser<'_> {
         match c.program.as_str() {
             "cd" | "pushd" => {}
             // Back to where the line's `pushd` was, or to a directory from before the line.
-            "popd" => {
-                // `popd +N`/`-N` drops another entry: where it leaves the line is not followed.
-                let back = ctx.dir_stack.pop().filter(|_| c.args.is_empty());
-                let before = std::mem::replace(
-                    &mut ctx.cwd,
-                    back.unwrap_or_else(|| Some(unknown_dir("popd"))),
-                );
-                ctx.old_cwd = Some(before);
-                return;
-            }
+            "popd" => {}
             _ => return,
         }
-        let before = ctx.cwd.clone();
-        if c.program == "pushd" {
-            ctx.dir_stack.push(before.clone());
-        }
-        let target = match c.operands().first() {
+        let join = |target: &str| Some(join_dir(ctx.cwd.as_deref(), target));
+        let to = match c.operands().first() {
+            // Back to where the line's `pushd` was, or to a directory from before the line;
+            // `popd +N`/`-N` drops another entry: where it leaves the line is not followed.
+            _ if c.program == "popd" => {
+                let back = ctx.dir_stack.pop().filter(|_| c.args.is_empty());
+                back.unwrap_or_else(|| Some(unknown_dir("popd")))
+            }
             // The directory before: the line's, or one from before the line.
-            Some(w) if w.text == "-" => {
-                ctx.cwd = ctx
-                    .old_cwd
-                    .clone()
-                    .unwrap_or_else(|| Some(unknown_dir(&format!("{} -", c.program))));
-                ctx.old_cwd = Some(before);
-                return;
-            }
+            Some(w) if w.text == "-" => ctx
+                .old_cwd
+                .clone()
+                .unwrap_or_else(|| Some(unknown_dir(&format!("{} -", c.program)))),
             Some(w) if w.dynamic => match known_dynamic_dir(&w.text) {
-                Some(t) => t,
-                None => {
-                    ctx.cwd = Some(unknown_dir(&format!("{} {}", c.program, w.text)));
-                    ctx.old_cwd = Some(before);
-                    return;
-                }
+                Some(t) => join(&t),
+                None => Some(unknown_dir(&format!("{} {}", c.program, w.text))),
             },
-            Some(w) if !(c.program == "pushd" && w.text.starts_with('+')) => w.text.clone(),
+            Some(w) if !(c.program == "pushd" && w.text.starts_with('+')) => join(&w.text),
             // `pushd` alone swaps the top two of the stack, `pushd +N` rotates it.
-            Some(_) | None if c.program == "pushd" => {
-                ctx.cwd = Some(unknown_dir("pushd"));
-                ctx.old_cwd = Some(before);
-                return;
-            }
+            Some(_) | None if c.program == "pushd" => Some(unknown_dir("pushd")),
             // `cd` alone goes home (the guards above leave no other case).
-            _ => "~".to_string(),
+            _ => join("~"),
         };
-        ctx.cwd = Some(join_dir(ctx.cwd.as_deref(), &target));
-        ctx.old_cwd = Some(before);
+        if c.program == "pushd" {
+            ctx.dir_stack.push(ctx.cwd.clone());
+        }
+        ctx.old_cwd = Some(std::mem::replace(&mut ctx.cwd, to));
     }
 
     /// `set -- A B` (or `set A B`) makes A and B `$1` and `$2` of the commands after it in the
@@ -988,9 +956,8 @@ impl Analyser<'_> {
                 // next. Without an `else`, the last condition's failure is a way too.
                 self.walk_list(&i.condition, ctx);
                 let mut after_cond = self.path_state(ctx);
-                let mut ends = Vec::new();
                 let mut last = self.walk_list(&i.then, ctx);
-                ends.push(self.path_state(ctx));
+                let mut end = self.path_state(ctx);
                 let mut has_else = false;
                 for e in i.elses.iter().flatten() {
                     self.set_path_state(ctx, after_cond.clone());
@@ -1002,16 +969,12 @@ impl Analyser<'_> {
                         None => has_else = true,
                     }
                     last = self.walk_list(&e.body, ctx).or(last);
-                    ends.push(self.path_state(ctx));
+                    end = merged(end, &self.path_state(ctx));
                 }
                 if !has_else {
-                    ends.push(after_cond);
+                    end = merged(end, &after_cond);
                 }
-                let mut ends = ends.into_iter();
-                if let Some(first) = ends.next() {
-                    let end = ends.fold(first, |e, s| merged(e, &s));
-                    self.set_path_state(ctx, end);
-                }
+                self.set_path_state(ctx, end);
                 last
             }
             C::WhileClause(w) | C::UntilClause(w) => self.walk_loop(ctx, |a, ctx| {

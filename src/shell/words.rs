@@ -256,8 +256,8 @@ impl Analyser<'_> {
                         // indirect one's name is not known either.
                         match parameter {
                             Parameter::Named(name) if !indirect && resolved.is_some() => {
-                                let value = resolved.clone().unwrap_or_default();
-                                self.vars.insert(name.clone(), value);
+                                let value = Expanded::literal(resolved.clone().unwrap_or_default());
+                                self.assign(name, Some(&value));
                             }
                             Parameter::Named(name)
                             | Parameter::NamedWithIndex { name, .. }
@@ -565,7 +565,11 @@ impl Analyser<'_> {
         }
         match parameter {
             // `$HOME` stays as written for path resolution, and IFS is not worked on.
-            Parameter::Named(name) if name == "HOME" || name == "IFS" => None,
+            Parameter::Named(name) | Parameter::NamedWithIndex { name, .. }
+                if name == "HOME" || name == "IFS" =>
+            {
+                None
+            }
             Parameter::Named(name) => self.vars.get(name).cloned().map(Some),
             Parameter::NamedWithIndex { name, index } => self.vars.element(name, index),
             Parameter::Positional(n) => {
@@ -621,9 +625,8 @@ impl Analyser<'_> {
             }
             Parameter::Named(name) => self.vars.get(name).cloned(),
             // An element not set is empty.
-            Parameter::NamedWithIndex { name, index } if name != "HOME" && name != "IFS" => self
-                .vars
-                .element(name, index)
+            Parameter::NamedWithIndex { .. } => self
+                .parameter_state(parameter, false, ctx)
                 .map(Option::unwrap_or_default),
             Parameter::NamedWithAllIndices { name, .. } => {
                 self.vars.elements(name).map(|e| e.join(" "))
