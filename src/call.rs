@@ -215,6 +215,14 @@ impl FileView {
         }
     }
 
+    /// True when `path` is a symbolic link (the disk says so; a fixed view has none).
+    pub fn is_link(&self, path: &Path) -> bool {
+        match self {
+            FileView::Fixed(_) => false,
+            FileView::Disk(_) => std::fs::symlink_metadata(path).is_ok_and(|m| m.is_symlink()),
+        }
+    }
+
     /// The identity of what `path` names, links followed; `None` when the view has no such
     /// file or no identities (a fixed view: its files have no inodes).
     pub fn identity(&self, path: &Path) -> Option<FileId> {
@@ -661,6 +669,21 @@ pub struct Reader {
     /// ~ -name id_rsa | xargs cat`, `find / -name '*.pem' -exec cat {} +`): the read is of
     /// the entries under the path that pass every name test, not of the start itself.
     pub found: Option<Found>,
+    /// Set when the command reads every file under a directory it is given (`tar c DIR`,
+    /// `cp -r`, `zip -r`, `grep -r '' DIR`, a find with no name test handing what it finds to
+    /// a reader): the read is of the whole tree, and of what its links point to when it
+    /// follows them.
+    pub tree: Option<Tree>,
+}
+
+/// How a command that reads a whole tree treats the symbolic links inside it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tree {
+    /// Links below the top are kept as links or skipped (`tar c`, `cp -r`, `grep -r`).
+    LinksKept,
+    /// Links below the top are followed, so what they point to is read as part of the tree
+    /// (`tar -h`, `cp -rL`, `zip -r`, `grep -R`, `find -L`, `find` handing links to `cat`).
+    LinksFollowed,
 }
 
 /// What a `find` hands a reader under one of its starts: the entries that pass its name tests.

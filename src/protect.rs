@@ -551,6 +551,28 @@ pub fn listed_below(scope: &Scope, dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// The symbolic links below `dir` in the scope's file view (a bounded walk that does not
+/// follow them; none in a lexical view).
+pub fn links_below(scope: &Scope, dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    let mut seen = 0;
+    while let Some(d) = stack.pop() {
+        for (path, m) in scope.files.entries(&d, MAX_EXPANSION).unwrap_or_default() {
+            seen += 1;
+            if seen > MAX_EXPANSION {
+                return out;
+            }
+            if m.is_dir {
+                stack.push(path);
+            } else if !m.is_file && scope.files.is_link(&path) {
+                out.push(path);
+            }
+        }
+    }
+    out
+}
+
 /// Whether `path` (shown by find as `shown`) passes one name test. A pattern the check cannot
 /// read (a regex that does not compile) passes: it could select anything.
 pub fn name_test_passes(t: &crate::call::NameTest, path: &Path, shown: &str) -> bool {

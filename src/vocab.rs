@@ -3213,6 +3213,10 @@ pub struct TarLine<'a> {
     pub lists: Vec<&'a str>,
     /// The last `-C` directory: where an extraction writes.
     pub directory: Option<&'a str>,
+    /// `-h`, `--dereference`: links are archived as what they point to.
+    pub dereference: bool,
+    /// `--no-recursion`: a directory member is archived without what is under it.
+    pub no_recursion: bool,
 }
 
 impl<'a> TarLine<'a> {
@@ -3310,6 +3314,8 @@ pub fn tar_line(c: &Command) -> TarLine<'_> {
             if let Some((op, _)) = TAR_OPS.iter().find(|(_, n)| *n == name) {
                 t.op = Some(*op);
             }
+            t.dereference |= name == "dereference";
+            t.no_recursion |= name == "no-recursion";
             match inline {
                 Some(v) => t.value(name, v),
                 None if TAR_LONG_VALUES.contains(&name) => owed.push_back(name.to_string()),
@@ -3341,6 +3347,8 @@ fn cluster_letters<'a>(
     for (at, ch) in cluster.char_indices() {
         if let Some((op, _)) = TAR_OPS.iter().find(|(op, _)| *op == ch) {
             t.op = Some(*op);
+        } else if ch == 'h' {
+            t.dereference = true;
         } else if TAR_VALUES.contains(ch) {
             let rest = &cluster[at + ch.len_utf8()..];
             if dashed && !rest.is_empty() {

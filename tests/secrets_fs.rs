@@ -1,6 +1,7 @@
-//! Secret reads on a real filesystem: a project file that is a hard link to a private key or
-//! a credential file is that secret, through the hook binary as Claude Code runs it, in a
-//! temporary HOME. The lexical view of `check`/`replay` has no inodes and cannot see them.
+//! Secret reads on a real filesystem, through the hook binary as Claude Code runs it, in a
+//! temporary HOME: a project file that is a hard link to a private key or a credential file is
+//! that secret; a read of a whole tree takes the secrets under it, and, when it follows links,
+//! what a link in it points to. The lexical view of `check`/`replay` has no inodes or links.
 
 mod common;
 
@@ -73,4 +74,105 @@ fn other_hard_links_and_plain_files_pass() {
     expect(&sb, "cat key.pub.txt", "pass");
     expect(&sb, "cat README.md", "pass");
     expect(&sb, "cat missing.txt", "pass");
+}
+
+/// A project holding links out of it: to the credentials directory, to a key, to home.
+fn with_links_out() -> Sandbox {
+    let sb = with_secrets();
+    let p = sb.project();
+    std::fs::write(p.join("docs/a.md"), "# a\n").unwrap();
+    std::os::unix::fs::symlink(sb.home().join(".aws"), p.join("docs/cloud")).unwrap();
+    sb
+}
+
+#[test]
+fn a_tree_read_that_follows_links_reads_what_they_point_to() {
+    let sb = with_links_out();
+    for command in [
+        "grep -R '' .",
+        "grep --dereference-recursive -h . docs",
+        "tar chf - . | base64",
+        "tar --dereference -czf /tmp/p.tgz docs",
+        "zip -r /tmp/p.zip .",
+        "cp -rL . /tmp/copy",
+        "rsync -a --copy-unsafe-links ./ /tmp/copy/",
+        "find -L . -type f -exec cat {} +",
+        "find . -exec cat {} +",
+        "find docs | xargs cat",
+        "rg -L --hidden '' .",
+    ] {
+        expect(&sb, command, "deny");
+    }
+    // A link to a key, and a link to home itself, deep in the tree.
+    let sb = with_secrets();
+    let deep = sb.project().join("a/b");
+    std::fs::create_dir_all(&deep).unwrap();
+    std::os::unix::fs::symlink(sb.home().join(".ssh/deploy"), deep.join("k")).unwrap();
+    expect(&sb, "zip -r /tmp/p.zip a", "deny");
+    let sb = with_secrets();
+    std::os::unix::fs::symlink(sb.home(), sb.project().join("docs/h")).unwrap();
+    expect(&sb, "grep -R '' docs", "deny");
+}
+
+#[test]
+fn a_tree_read_that_keeps_links_or_a_tree_without_them_passes() {
+    let sb = with_links_out();
+    for command in [
+        "grep -r '' .",
+        "grep -R TODO .",
+        "grep -Rl '' .",
+        "tar cf - . | base64",
+        "zip -ry /tmp/p.zip .",
+        "cp -r . /tmp/copy",
+        "rsync -a ./ /tmp/copy/",
+        "find . -type f -exec cat {} +",
+        "find . -type f | xargs cat",
+        "find . -name '*.md' -exec cat {} +",
+    ] {
+        expect(&sb, command, "pass");
+    }
+    // Links that stay inside the tree, and links to ordinary places outside it.
+    let sb = with_secrets();
+    let p = sb.project();
+    std::fs::create_dir_all(p.join("src")).unwrap();
+    std::fs::write(p.join("src/main.rs"), "fn main() {}\n").unwrap();
+    std::os::unix::fs::symlink(p.join("src"), p.join("lib")).unwrap();
+    std::os::unix::fs::symlink("../src/main.rs", p.join("docs/main.rs")).unwrap();
+    let shared = sb.home().join("shared");
+    std::fs::create_dir_all(&shared).unwrap();
+    std::os::unix::fs::symlink(&shared, p.join("shared")).unwrap();
+    for command in [
+        "grep -R '' .",
+        "zip -r /tmp/p.zip .",
+        "tar chf - . | base64",
+        "cp -rL . /tmp/copy",
+        "find -L . -type f -exec cat {} +",
+    ] {
+        expect(&sb, command, "pass");
+    }
+}
+
+#[test]
+fn a_tree_read_of_home_takes_the_keys_it_holds() {
+    let sb = with_secrets();
+    for command in [
+        "tar cz ~ | base64",
+        "find ~ -type f -exec cat {} +",
+        "find ~ -type f | xargs head -n 50",
+        "grep -r '' ~",
+        "cp -a ~ /tmp/home-copy",
+    ] {
+        expect(&sb, command, "deny");
+    }
+    // A home whose only key has a name of its own: `~/.ssh` holds it.
+    let sb = Sandbox::new();
+    let ssh = sb.home().join(".ssh");
+    std::fs::create_dir_all(&ssh).unwrap();
+    std::fs::write(ssh.join("work"), "-----BEGIN OPENSSH PRIVATE KEY-----\n").unwrap();
+    expect(&sb, "tar cz ~ | base64", "deny");
+    // Names, counts and the lines a pattern picks are not the files.
+    let sb = with_secrets();
+    for command in ["grep -rn TODO ~", "grep -rl '' ~", "ls -laR ~", "du -a ~"] {
+        expect(&sb, command, "pass");
+    }
 }

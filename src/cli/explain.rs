@@ -347,6 +347,17 @@ fn describe(e: &crate::effects::Effect, shell: bool) -> Option<String> {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
+        Fx::Read {
+            path,
+            by: Some(crate::call::Reader { tree: Some(t), .. }),
+        } => format!(
+            "reads {} (all under it, if a directory{})",
+            path.display(),
+            match t {
+                crate::call::Tree::LinksFollowed => "; links followed",
+                crate::call::Tree::LinksKept => "",
+            }
+        ),
         Fx::Read { path, .. } => format!("reads {}", path.display()),
         Fx::List { path } => format!("lists {}", path.display()),
         Fx::Write {

@@ -299,7 +299,7 @@ pub fn find_names(c: &Command) -> Vec<crate::call::NameTest> {
 
 /// The `find` whose `-exec`/`-execdir`/`-ok` runs command `i`: the nearest one before it
 /// whose wrappers are those of `i` up to the `find -exec…` that runs it.
-fn exec_parent(analysis: &ShellAnalysis, i: usize) -> Option<&Command> {
+pub fn exec_parent(analysis: &ShellAnalysis, i: usize) -> Option<&Command> {
     let c = analysis.commands.get(i)?;
     let k = c.wrappers.iter().rposition(|w| w.starts_with("find -"))?;
     analysis.commands[..i]

@@ -13,6 +13,7 @@ mod delete;
 pub mod mcp;
 mod mcp_table;
 pub mod patch;
+mod recursive;
 mod send;
 mod tree;
 
@@ -23,7 +24,7 @@ use serde_json::Value;
 
 pub use crate::call::{
     DeleteTarget, Effect, Feed, Found, NameMatch, NameTest, Part, Payload, Reader, Remote,
-    RemoteChange, Sent, SentFile, ShellRun, ShellWrite, Source, Span,
+    RemoteChange, Sent, SentFile, ShellRun, ShellWrite, Source, Span, Tree,
 };
 pub use delete::{FIND_DELETE, exec_selection, find_starts};
 pub use tree::{APPLY_DIR, INTO_DIRECTORY, PATCH_DIR, TOOL_INTO, WORK_TREE};
@@ -1079,6 +1080,7 @@ fn command_effects(
             program: p.to_string(),
             operand,
             found: None,
+            tree: None,
         })
     };
     let language = vocab::interpreter(p).map(|i| i.language);
@@ -1195,11 +1197,17 @@ fn command_effects(
         }),
         _ => {}
     }
+    // `find … -exec cat {} +` with no name test narrowing it: `cat` reads the whole tree
+    // under each start (`recursive::find_tree`); the other readers' trees are their own.
+    let tree = match delete::exec_parent(analysis, i) {
+        Some(find) if delete::find_names(find).is_empty() => Some(recursive::find_tree(find)),
+        _ => recursive::tree_read(c),
+    };
     if p == "cat" {
         for w in ops.iter().filter(|w| !w.dynamic && w.text != "-") {
             out.push(Effect::Read {
                 path: res(&w.text),
-                by: reader(false),
+                by: reader(false).map(|r| Reader { tree, ..r }),
             });
         }
     }
@@ -1243,7 +1251,9 @@ fn command_effects(
     // find's name tests pass, when they narrow it (`find ~ -name id_rsa | xargs cat`). Names
     // from any other input are not known: they are the names of the working directory
     // (`cd ~/.ssh && ls | xargs cat` reads `~/.ssh/*`), as the shell's `cat *` there would.
-    let mut fed: Vec<(std::path::PathBuf, Option<Found>)> = Vec::new();
+    // A find no name test narrows hands over everything under its starts: the reader reads
+    // the whole tree (`recursive::find_tree`).
+    let mut fed: Vec<(std::path::PathBuf, Option<Found>, Option<Tree>)> = Vec::new();
     if c.args_from_stdin && vocab::reads_operands(p) {
         match delete::find_fed(c, analysis, scope) {
             Some((find, listed)) => {
@@ -1254,11 +1264,12 @@ fn command_effects(
                             start,
                             names: names.clone(),
                         });
-                        fed.push((path, found));
+                        let tree = names.is_empty().then(|| recursive::find_tree(find));
+                        fed.push((path, found, tree));
                     }
                 }
             }
-            None => fed.push((res("*"), None)),
+            None => fed.push((res("*"), None, None)),
         }
     }
     // `find … -exec cat {} +`: the reader's operand that is one of find's starts stands for
@@ -1280,11 +1291,11 @@ fn command_effects(
         if !known {
             out.push(Effect::Read {
                 path,
-                by: reader(true),
+                by: reader(true).map(|r| Reader { tree, ..r }),
             });
         }
     }
-    for (path, found) in fed {
+    for (path, found, tree) in fed {
         let known = out[first..].iter().any(|e| match e {
             Effect::Read {
                 path: q,
@@ -1295,7 +1306,7 @@ fn command_effects(
         if !known {
             out.push(Effect::Read {
                 path,
-                by: reader(true).map(|r| Reader { found, ..r }),
+                by: reader(true).map(|r| Reader { found, tree, ..r }),
             });
         }
     }
@@ -2427,6 +2438,67 @@ mod tests {
                 _ => None,
             })
             .collect()
+    }
+
+    /// A command that reads every file under a directory says so, and whether it follows the
+    /// links inside; one that reads only what it names, names, or the lines a pattern picks
+    /// does not.
+    #[test]
+    fn tree_reads_say_how_they_treat_links() {
+        use crate::call::Tree::{LinksFollowed as F, LinksKept as K};
+        let tree = |cmd: &str| -> Vec<(String, Option<crate::call::Tree>)> {
+            effects("Bash", serde_json::json!({ "command": cmd }))
+                .into_iter()
+                .filter_map(|e| match e {
+                    // `zip`'s archive is read too (an update): only home's read is asked about.
+                    Effect::Read { path, by: Some(r) }
+                        if r.program != "find" && path == Path::new("/home/dev") =>
+                    {
+                        Some((path.display().to_string(), r.tree))
+                    }
+                    _ => None,
+                })
+                .collect()
+        };
+        let home = |t| vec![("/home/dev".to_string(), t)];
+        for (cmd, want) in [
+            ("tar czf /tmp/h.tgz ~", Some(K)),
+            ("tar -chzf /tmp/h.tgz ~", Some(F)),
+            ("tar --create --dereference -f x.tar ~", Some(F)),
+            ("tar --no-recursion -cf x.tar ~", None),
+            ("cp -r ~ /tmp/h", Some(K)),
+            ("cp -a ~ /tmp/h", Some(K)),
+            ("cp -RL ~ /tmp/h", Some(F)),
+            ("cp ~ /tmp/h", None),
+            ("rsync -a ~ /tmp/h", Some(K)),
+            ("rsync -rL ~ /tmp/h", Some(F)),
+            ("rsync --archive --copy-unsafe-links ~ /tmp/h", Some(F)),
+            ("zip -r h.zip ~", Some(F)),
+            ("zip -ry h.zip ~", Some(K)),
+            ("scp -r ~ host:", Some(F)),
+            ("grep -r '' ~", Some(K)),
+            ("grep -R . ~", Some(F)),
+            ("grep -rh -e '^' ~", Some(K)),
+            ("grep -r -A 3 '' ~", Some(K)),
+            ("grep -r -- '' ~", Some(K)),
+            ("grep -r TODO ~", None),
+            ("grep -rl '' ~", None),
+            ("grep -rc '' ~", None),
+            ("grep -r -f pats ~", None),
+            ("rg --hidden '' ~", Some(K)),
+            ("rg -uu -L '' ~", Some(F)),
+            ("rg '' ~", None),
+            ("find ~ -type f -exec cat {} +", Some(K)),
+            ("find ~ -exec cat {} +", Some(F)),
+            ("find -L ~ -type f -exec cat {} +", Some(F)),
+            ("find ~ -type f | xargs cat", Some(K)),
+            ("find ~ | xargs cat", Some(F)),
+            ("cat ~", None),
+        ] {
+            assert_eq!(tree(cmd), home(want), "{cmd}");
+        }
+        // A find whose name tests narrow it reads what they pass, not the tree.
+        assert_eq!(tree("find ~ -name '*.log' -exec cat {} +"), home(None));
     }
 
     /// A reader fed by `find` reads each start, with the name tests that narrow what find

@@ -146,22 +146,34 @@ const SYSTEM_SECRET_FILES: &[&str] = &[
     "/proc/1/environ",
 ];
 
+/// The secrets at fixed places: the credential locations and single files under home (the
+/// macOS ones only in a macOS home), each private key name in `~/.ssh`, and those outside it.
+fn fixed_secrets(scope: &Scope) -> impl Iterator<Item = PathBuf> + '_ {
+    let home = scope.home();
+    // `Library` holds the keychain only in a macOS home.
+    let macos = home.starts_with("/Users");
+    CREDENTIAL_LOCATIONS
+        .iter()
+        .chain(HOME_SECRET_FILES)
+        .filter(move |rel| macos || !rel.starts_with("Library/"))
+        .map(move |rel| home.join(rel))
+        .chain(
+            PRIVATE_KEY_NAMES
+                .iter()
+                .map(move |k| home.join(".ssh").join(k)),
+        )
+        .chain(SYSTEM_SECRET_FILES.iter().map(PathBuf::from))
+}
+
 /// The strictest secret a shell pattern can name, matched as the shell would (a wildcard does
 /// not match a leading dot) against every secret at a fixed place and the directories above it.
 fn pattern_secret(pattern: &str, scope: &Scope) -> Option<SecretClass> {
     let home = scope.home();
-    // `~/*` matches `Library` wherever it is a plain directory; it holds the keychain only
-    // in a macOS home.
-    let macos = home.starts_with("/Users");
-    let under_home = CREDENTIAL_LOCATIONS
-        .iter()
-        .chain(HOME_SECRET_FILES)
-        .filter(|rel| macos || !rel.starts_with("Library/"))
-        .map(|rel| home.join(rel))
-        .chain(PRIVATE_KEY_NAMES.iter().map(|k| home.join(".ssh").join(k)));
     let compiled = crate::protect::PathPattern::new(pattern);
     let mut best: Option<SecretClass> = None;
-    for secret in under_home.chain(SYSTEM_SECRET_FILES.iter().map(PathBuf::from)) {
+    // `~/*` matches `Library` wherever it is a plain directory: `fixed_secrets` names it
+    // only in a macOS home.
+    for secret in fixed_secrets(scope) {
         for place in secret
             .ancestors()
             .take_while(|a| *a != home && a.as_os_str().len() > 1)
@@ -205,17 +217,8 @@ pub fn found_secret(
     found: &crate::call::Found,
     scope: &Scope,
 ) -> Option<(SecretClass, PathBuf)> {
-    let home = scope.home();
-    let macos = home.starts_with("/Users");
     let mut entries: Vec<PathBuf> = Vec::new();
-    let fixed = CREDENTIAL_LOCATIONS
-        .iter()
-        .chain(HOME_SECRET_FILES)
-        .filter(|rel| macos || !rel.starts_with("Library/"))
-        .map(|rel| home.join(rel))
-        .chain(PRIVATE_KEY_NAMES.iter().map(|k| home.join(".ssh").join(k)))
-        .chain(SYSTEM_SECRET_FILES.iter().map(PathBuf::from));
-    for secret in fixed.filter(|s| s.starts_with(start) && s != start) {
+    for secret in fixed_secrets(scope).filter(|s| s.starts_with(start) && s != start) {
         if !scope.files.may_exist(&secret) {
             continue;
         }
@@ -260,6 +263,56 @@ pub fn found_secret(
     best
 }
 
+/// The strictest secret a read of every file under `dir` (resolved) takes, with where it
+/// lies: a secret at a fixed place below it (`tar cz ~`, `find ~ -type f -exec cat {} +`
+/// read `~/.ssh/id_rsa`), and when the read follows links, what a link in the tree points to
+/// or holds (`grep -R '' .` in a project holding a link to `~/.aws`); the links only in the
+/// disk's view, by a bounded walk. A name that is a secret wherever it stands (`.env`) is not
+/// counted: a copy or archive of a project holds its own.
+pub fn held_secret(
+    dir: &Path,
+    tree: crate::call::Tree,
+    scope: &Scope,
+) -> Option<(SecretClass, PathBuf)> {
+    // A secret place's directories count as it does (`~/.ssh` holds keys of any name). They
+    // are not looked up: nearly every developer's home holds keys, and a lexical world
+    // (`replay`) has no files to look at.
+    let fixed_below = |dir: &Path| {
+        let mut best: Option<(SecretClass, PathBuf)> = None;
+        for secret in fixed_secrets(scope).filter(|s| s.starts_with(dir) && s != dir) {
+            for place in secret.ancestors().take_while(|a| *a != dir) {
+                if let Some(class) = named_secret(place, &file_name(place), scope)
+                    && best.as_ref().is_none_or(|(b, _)| class.effect > b.effect)
+                {
+                    best = Some((class, place.to_path_buf()));
+                }
+            }
+        }
+        best
+    };
+    let mut best = fixed_below(dir);
+    if tree == crate::call::Tree::LinksKept
+        || best.as_ref().is_some_and(|(b, _)| b.effect == Effect::Deny)
+    {
+        return best;
+    }
+    for link in crate::protect::links_below(scope, dir) {
+        let target = crate::paths::resolve_existing_prefix(&link);
+        if target.starts_with(dir) {
+            continue;
+        }
+        let found = secret_class(&target, scope)
+            .map(|c| (c, target.clone()))
+            .or_else(|| fixed_below(&target));
+        if let Some((class, path)) = found
+            && best.as_ref().is_none_or(|(b, _)| class.effect > b.effect)
+        {
+            best = Some((class, path));
+        }
+    }
+    best
+}
+
 /// One name a find `-name` pattern matches: each wildcard as `x` (`id_*` as `id_x`), a bracket
 /// expression as its first character, `\c` as `c`.
 fn pattern_instance(pattern: &str) -> String {
@@ -297,21 +350,15 @@ fn linked_secret(path: &Path, scope: &Scope) -> Option<SecretClass> {
     if !file.is_file || file.links < 2 {
         return None;
     }
-    let home = scope.home();
-    let ssh = home.join(".ssh");
+    let ssh = scope.home().join(".ssh");
     let in_ssh: Vec<PathBuf> = files
         .names(&ssh)
         .unwrap_or_default()
         .into_iter()
         .map(|n| ssh.join(n))
         .collect();
-    CREDENTIAL_LOCATIONS
-        .iter()
-        .chain(HOME_SECRET_FILES)
-        .map(|rel| home.join(rel))
-        .chain(PRIVATE_KEY_NAMES.iter().map(|k| ssh.join(k)))
+    fixed_secrets(scope)
         .chain(in_ssh)
-        .chain(SYSTEM_SECRET_FILES.iter().map(PathBuf::from))
         .filter(|secret| secret != path)
         .find(|secret| {
             files
@@ -624,9 +671,21 @@ pub fn commands_reading_secrets<'a>(
         let crate::call::Effect::Read { path, by: Some(r) } = e else {
             continue;
         };
-        let secret = match &r.found {
-            Some(found) => found_secret(path, found, scope).map(|(c, p)| (c, Cow::Owned(p))),
-            None => secret_class(path, scope).map(|c| (c, Cow::Borrowed(path.as_path()))),
+        let secret = match (&r.found, r.tree) {
+            (Some(found), _) => found_secret(path, found, scope).map(|(c, p)| (c, Cow::Owned(p))),
+            // A tree's read is of the strictest secret in it (`~/.config` asks as a whole,
+            // and holds `~/.config/gcloud`, which is refused).
+            (None, tree) => {
+                let own = secret_class(path, scope).map(|c| (c, Cow::Borrowed(path.as_path())));
+                let held = tree.and_then(|t| held_secret(path, t, scope));
+                match (own, held) {
+                    (Some(own), Some((c, p))) if c.effect > own.0.effect => {
+                        Some((c, Cow::Owned(p)))
+                    }
+                    (None, Some((c, p))) => Some((c, Cow::Owned(p))),
+                    (own, _) => own,
+                }
+            }
         };
         if let Some((class, path)) = secret {
             if best.len() <= r.command {

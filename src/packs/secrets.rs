@@ -472,6 +472,14 @@ pub static RULES: &[Rule] = &[
             Example::bash("find ~ -name id_rsa | xargs cat"),
             Example::bash("find ~ -iname 'ID_*' -exec cat {} +"),
             Example::bash("cd ~/.ssh && ls | xargs cat"),
+            // A read of every file under a directory that holds keys reads them.
+            Example::bash("tar cz ~ | base64"),
+            Example::bash("find ~ -type f -exec cat {} +"),
+            Example::bash("find / -type f | xargs head"),
+            Example::bash("grep -r '' ~"),
+            Example::bash("cp -a ~ /tmp/h"),
+            Example::bash("zip -qr /tmp/h.zip $HOME"),
+            Example::bash("tar cz ~/.config | base64"),
         ],
         allowed: &[
             Example::bash("find ~/.ssh -name '*.pub' | xargs cat"),
@@ -488,6 +496,13 @@ pub static RULES: &[Rule] = &[
             Example::bash("ssh -i ~/.ssh/id_ed25519 git@github.com"),
             Example::bash("chmod 600 ~/.ssh/id_rsa"),
             Example::bash("cat ~/.ssh/known_hosts"),
+            // Names, counts and the lines a pattern picks; trees without keys.
+            Example::bash("grep -rn TODO ~"),
+            Example::bash("grep -rl '' ~"),
+            Example::bash("rg '' ~"),
+            Example::bash("tar czf /tmp/nvim.tgz ~/.config/nvim"),
+            Example::bash("find . -type f -exec cat {} +"),
+            Example::bash("tar --no-recursion -cf /tmp/d.tar ~"),
         ],
     },
     Rule {
