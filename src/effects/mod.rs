@@ -27,6 +27,7 @@ pub use crate::call::{
     RemoteChange, Sent, SentFile, ShellRun, ShellWrite, Source, Span, Tree,
 };
 pub use delete::{FIND_DELETE, exec_selection, find_starts};
+pub use recursive::matches_every_line;
 pub use tree::{APPLY_DIR, INTO_DIRECTORY, PATCH_DIR, TOOL_INTO, WORK_TREE};
 
 /// The kinds of effect a policy can name (`limits: [{count: …}]`, read-only mode), each with
@@ -2494,6 +2495,9 @@ mod tests {
             ("find ~ -type f | xargs cat", Some(K)),
             ("find ~ | xargs cat", Some(F)),
             ("cat ~", None),
+            ("diff -ruN /tmp/empty ~", Some(F)),
+            ("diff -r /tmp/empty ~", None),
+            ("git diff --no-index /tmp/empty ~", Some(K)),
         ] {
             assert_eq!(tree(cmd), home(want), "{cmd}");
         }

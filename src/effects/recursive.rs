@@ -40,6 +40,15 @@ pub fn tree_read(c: &Command) -> Option<Tree> {
             (recursive && prints_every_line(c, "ABCmDd", GREP_NAMES_ONLY))
                 .then(|| follows(followed))
         }
+        // A recursive diff prints a file only one side has only when told to take it as
+        // empty on the other (`-N`); it follows links. git's no-index diff always does, and
+        // shows a link as its target's name.
+        "diff" => (flag(Some('r'), &["recursive"])
+            && flag(Some('N'), &["new-file", "unidirectional-new-file"]))
+        .then_some(Tree::LinksFollowed),
+        "git" if c.subcommand() == Some("diff") && flag(None, &["no-index"]) => {
+            Some(Tree::LinksKept)
+        }
         // ripgrep skips hidden files (every secret under home is one) unless told not to.
         "rg" => (flag(Some('u'), &["hidden", "unrestricted"])
             && prints_every_line(c, "ABCMmjtTgE", RG_NAMES_ONLY))
@@ -109,7 +118,12 @@ fn prints_every_line(c: &Command, values: &str, names_only: (&str, &[&str])) -> 
         Some(p) => Some(p),
         None => first_operand(c, values),
     };
-    pattern.is_some_and(|p| EVERY_LINE.contains(&p.as_str()))
+    pattern.is_some_and(|p| matches_every_line(&p))
+}
+
+/// True when the search pattern `p` matches every line of a key or credentials file.
+pub fn matches_every_line(p: &str) -> bool {
+    EVERY_LINE.contains(&p)
 }
 
 /// The first word of `c` that is neither an option nor the value of one of the short options

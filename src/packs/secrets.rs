@@ -43,8 +43,23 @@ fn tool_reads(call: &Call, scope: &Scope, want: Effect) -> Option<String> {
     {
         paths.extend(read);
     }
+    // Claude Code's Grep searches hidden files too: printing every line (`content`) of
+    // every file under a directory, with no glob or type narrowing it, reads the tree.
+    let input = |k: &str| call.input.get(k).and_then(serde_json::Value::as_str);
+    let whole_tree = call.tool == "Grep"
+        && input("output_mode") == Some("content")
+        && input("pattern").is_some_and(crate::effects::matches_every_line)
+        && input("glob").is_none()
+        && input("type").is_none();
     paths.into_iter().find_map(|p| {
-        let class = secret_class(p, scope)?;
+        let own = secret_class(p, scope).map(|c| (c, p.clone()));
+        let held = whole_tree
+            .then(|| common::held_secret(p, crate::call::Tree::LinksKept, scope))
+            .flatten();
+        let (class, p) = match (own, held) {
+            (Some(own), Some(held)) if held.0.effect > own.0.effect => held,
+            (own, held) => own.or(held)?,
+        };
         (class.effect == want).then(|| format!("{} of {} ({})", call.tool, p.display(), class.what))
     })
 }
@@ -516,10 +531,23 @@ pub static RULES: &[Rule] = &[
             Example::tool("Read", r#"{"file_path":"/home/dev/.ssh/id_rsa"}"#),
             Example::tool("Read", r#"{"file_path":"/home/dev/.aws/credentials"}"#),
             Example::tool("Grep", r#"{"pattern":"BEGIN","path":"/home/dev/.ssh"}"#),
+            Example::tool(
+                "Grep",
+                r#"{"pattern":".","path":"/home/dev","output_mode":"content"}"#,
+            ),
         ],
         allowed: &[
             Example::tool("Read", r#"{"file_path":"/home/dev/.ssh/id_rsa.pub"}"#),
             Example::tool("Glob", r#"{"pattern":"*","path":"/home/dev/.ssh"}"#),
+            Example::tool("Grep", r#"{"pattern":".","path":"/home/dev"}"#),
+            Example::tool(
+                "Grep",
+                r#"{"pattern":"TODO","path":"/home/dev","output_mode":"content"}"#,
+            ),
+            Example::tool(
+                "Grep",
+                r#"{"pattern":".","path":"/home/dev","output_mode":"content","glob":"*.md"}"#,
+            ),
         ],
     },
     Rule {
