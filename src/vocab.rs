@@ -324,6 +324,17 @@ pub fn program_code_of<'a>(
 ) -> Option<ProgramCode<'a>> {
     let parts = inline_code_parts(cmd);
     if let (Some(code), Some((word, _))) = (join_parts(&parts), parts.last()) {
+        // `node -p CODE` prints what CODE evaluates to: `console.log(CODE)`, as the scanners
+        // read it.
+        let prints = matches!(cmd.program.as_str(), "node" | "nodejs" | "bun")
+            && cmd.args[..*word]
+                .iter()
+                .any(|a| a.text == "-p" || a.text == "--print" || a.text.starts_with("--print="));
+        let code = if prints {
+            std::borrow::Cow::Owned(format!("console.log({code})"))
+        } else {
+            code
+        };
         return Some(ProgramCode {
             code,
             args: cmd

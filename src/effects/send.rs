@@ -526,7 +526,15 @@ impl Line<'_> {
         for &k in &out.commands {
             let c = &commands[k];
             out.reads.extend(crate::fileops::read_paths(c, self.scope));
-            if out.environment.is_none() && vocab::dumps_environment(c) {
+            // Interpreter code that prints the whole environment (`python3 -c
+            // 'print(os.environ)'`) dumps it as `env` does.
+            let code_dumps = || {
+                let language = vocab::interpreter(&c.program).map(|i| i.language);
+                vocab::program_code(self.analysis, k)
+                    .zip(language.filter(|l| *l != vocab::Language::Shell))
+                    .is_some_and(|(code, l)| crate::scan::prints_environment(l, &code.code))
+            };
+            if out.environment.is_none() && (vocab::dumps_environment(c) || code_dumps()) {
                 out.environment = Some(c.program.clone());
             }
             out.variables.extend(vocab::printed_secret_vars(c));

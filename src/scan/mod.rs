@@ -6,6 +6,7 @@
 
 mod commands;
 mod config;
+mod environment;
 mod gates;
 mod literals;
 mod pattern;
@@ -335,6 +336,14 @@ fn opens_for_writing(code: &str) -> bool {
                 .is_some_and(|m| m.starts_with(['w', 'a', 'x', '+']))
         })
     })
+}
+
+/// True when a program in `language` prints the whole environment (`print(os.environ)`), as
+/// `env` does: what a pipe or a substitution from it carries into a send.
+pub fn prints_environment(language: Language, text: &str) -> bool {
+    environment::whole(language, text)
+        .into_iter()
+        .any(|(at, _)| environment::printed(environment::statement(text, at).0))
 }
 
 /// The shell commands with the same changes to files as a program's calls on literal paths
