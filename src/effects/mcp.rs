@@ -366,6 +366,15 @@ fn apply(m: &ToolModel, tool: &str, input: &Value, scope: &Scope) -> Modelled {
         shell: None,
     }));
     for u in &urls {
+        // A browser or fetcher given a `file://` URL opens a local file: a read of it.
+        if let Some(local) = u.strip_prefix("file://") {
+            let local = local.strip_prefix("localhost").unwrap_or(local);
+            effects.push(Effect::Read {
+                path: scope.resolve(local),
+                by: None,
+            });
+            continue;
+        }
         effects.push(Effect::Fetch {
             url: u.clone(),
             host: vocab::url_host(u),
@@ -1376,5 +1385,29 @@ mod tests {
         assert!(out.effects.iter().any(|e| matches!(e,
             Effect::Write { path, how, .. } if path == std::path::Path::new("/d")
                 && super::super::INTO_DIRECTORY.contains(&how.as_str()))));
+        // A `file://` URL is opened from this machine: a read, not a fetch.
+        let model = ToolModel {
+            tools: vec!["mcp__x__*".into()],
+            url: vec!["url".into()],
+            ..ToolModel::default()
+        };
+        for (url, path) in [
+            ("file:///h/.ssh/id_rsa", "/h/.ssh/id_rsa"),
+            ("file://localhost/h/.netrc", "/h/.netrc"),
+        ] {
+            let out = apply(
+                &model,
+                "mcp__x__y",
+                &serde_json::json!({ "url": url }),
+                &scope,
+            );
+            assert_eq!(
+                out.effects,
+                [Effect::Read {
+                    path: path.into(),
+                    by: None
+                }]
+            );
+        }
     }
 }

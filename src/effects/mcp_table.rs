@@ -185,6 +185,10 @@ pub(super) static BUILTIN: &[Builtin] = &[
             "mcp__*__docker_run",
             "mcp__*__container_run",
             "mcp__*__container_create",
+            // A docker server's own `run` and `create`.
+            "mcp__*docker*__run",
+            "mcp__*docker*__create",
+            "mcp__*podman*__run",
         ],
         argv: &[
             "docker",
