@@ -411,9 +411,31 @@ impl Scope {
             .any(|r| path.starts_with(r) && (!in_home || r.starts_with(home)))
     }
 
-    /// Resolves a path as written in a tool input or a command argument.
+    /// Resolves a path as written in a tool input or a command argument; one under the top of
+    /// the git work tree (`shell::GIT_TOPLEVEL`, a `cd` there) is under `git_toplevel`.
     pub fn resolve(&self, raw: &str) -> PathBuf {
-        self.paths.resolve(raw)
+        match raw.strip_prefix(crate::shell::GIT_TOPLEVEL) {
+            Some(rest) if rest.is_empty() || rest.starts_with('/') => match self.git_toplevel() {
+                Some(top) => self.paths.resolve(&format!("{}{rest}", top.display())),
+                // Not in a work tree: git prints nothing, and a `cd` to nothing is not known.
+                None => PathBuf::from(format!("/(cd {raw})")),
+            },
+            _ => self.paths.resolve(raw),
+        }
+    }
+
+    /// The top of the git work tree holding the call's directory: the nearest directory up
+    /// from it with a `.git` on disk; in a lexical world (`replay`, `check`), which has no
+    /// files, the project root, where palisade takes the work tree to be.
+    pub fn git_toplevel(&self) -> Option<PathBuf> {
+        if matches!(self.files, FileView::Fixed(_)) {
+            return Some(self.project_root.clone());
+        }
+        self.paths
+            .cwd
+            .ancestors()
+            .find(|d| d.join(".git").symlink_metadata().is_ok())
+            .map(Path::to_path_buf)
     }
 
     /// The user's home directory.
@@ -905,6 +927,54 @@ impl Effect {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A `cd` to the top of the work tree lands where git's is: the nearest directory up with
+    /// a `.git` (a directory, or a worktree's file) on disk; not known outside any; the
+    /// project root in a lexical world.
+    #[test]
+    fn the_top_of_the_work_tree_is_where_git_has_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let top = dir.path().join("repo");
+        let deep = top.join("a/b");
+        std::fs::create_dir_all(&deep).unwrap();
+        let scope = |cwd: &Path, files: FileView| Scope {
+            paths: crate::paths::PathResolver {
+                cwd: cwd.into(),
+                home: "/home/dev".into(),
+                follow_symlinks: false,
+            },
+            project_root: "/home/dev/project".into(),
+            roots: Vec::new(),
+            protected: Default::default(),
+            files,
+            lines: Default::default(),
+        };
+        let marker = crate::shell::GIT_TOPLEVEL;
+        // No work tree anywhere up from it: not known (unless the temporary folder is itself
+        // inside one).
+        if !dir.path().ancestors().any(|d| d.join(".git").exists()) {
+            assert_eq!(
+                scope(&deep, FileView::disk()).resolve(&format!("{marker}/build")),
+                PathBuf::from(format!("/(cd {marker}/build)"))
+            );
+        }
+        std::fs::create_dir(top.join(".git")).unwrap();
+        assert_eq!(
+            scope(&deep, FileView::disk()).resolve(&format!("{marker}/build")),
+            top.join("build")
+        );
+        std::fs::write(deep.join(".git"), "gitdir: /elsewhere\n").unwrap();
+        assert_eq!(scope(&deep, FileView::disk()).resolve(marker), deep);
+        assert_eq!(
+            scope(&deep, FileView::lexical()).resolve(&format!("{marker}/x")),
+            PathBuf::from("/home/dev/project/x")
+        );
+        // Only the whole name: a longer one is a path like any other.
+        assert_eq!(
+            scope(&deep, FileView::lexical()).resolve(&format!("{marker}x")),
+            deep.join(format!("{marker}x"))
+        );
+    }
 
     /// A disk view looks each path up once: a second question is answered from what it saw,
     /// even after the file changed (a scope lives for one call); a new view looks again.

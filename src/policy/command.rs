@@ -383,6 +383,14 @@ pub fn shell_paths(analysis: &ShellAnalysis, scope: &Scope) -> Option<Vec<PathBu
 fn resolver_for(c: &Command, scope: &Scope) -> Option<PathResolver> {
     match &c.cwd {
         None => Some(scope.paths.clone()),
+        // The top of the work tree (`cd "$(git rev-parse --show-toplevel)"`), where known.
+        Some(dir) if dir.starts_with(crate::shell::GIT_TOPLEVEL) => {
+            scope.git_toplevel()?;
+            Some(PathResolver {
+                cwd: scope.resolve(dir),
+                ..scope.paths.clone()
+            })
+        }
         Some(dir) => {
             let word = Word {
                 text: dir.clone(),

@@ -17,6 +17,10 @@
 
 /// Largest command line analysed; longer ones are a `TooComplex` finding.
 pub const MAX_COMMAND_BYTES: usize = 256 * 1024;
+
+/// How a command's directory is written when a `cd` from the line's own directory went to
+/// the top of its git work tree: the scope resolves it (`Scope::resolve`).
+pub const GIT_TOPLEVEL: &str = "$(git rev-parse --show-toplevel)";
 /// Deepest nesting of `$(`, `(`, `{`, backticks and `bash -c` levels analysed.
 pub const MAX_NESTING: usize = 64;
 

@@ -744,7 +744,7 @@ impl Analyser<'_> {
                 .old_cwd
                 .clone()
                 .unwrap_or_else(|| Some(unknown_dir(&format!("{} -", c.program)))),
-            Some(w) if w.dynamic => match known_dynamic_dir(&w.text) {
+            Some(w) if w.dynamic => match known_dynamic_dir(&w.text, ctx.cwd.is_none()) {
                 Some(t) => join(&t),
                 None => Some(unknown_dir(&format!("{} {}", c.program, w.text))),
             },
@@ -1543,8 +1543,10 @@ fn unknown_dir(how: &str) -> String {
 }
 
 /// A `cd` target not literal but known all the same: `$HOME/…` (kept as written; path
-/// resolution expands it) and `$PWD/…` (the directory the command is in, as `./…`).
-fn known_dynamic_dir(text: &str) -> Option<String> {
+/// resolution expands it), `$PWD/…` (the directory the command is in, as `./…`) and, from
+/// the line's own directory (`at_start`), the top of its git work tree (`$(git rev-parse
+/// --show-toplevel)/…`, written as `GIT_TOPLEVEL` says; the scope knows where it is).
+fn known_dynamic_dir(text: &str, at_start: bool) -> Option<String> {
     let plain =
         |rest: &str| (rest.is_empty() || rest.starts_with('/')) && !rest.contains(['$', '`']);
     if let Some(rest) = ["${HOME}", "$HOME"]
@@ -1554,11 +1556,35 @@ fn known_dynamic_dir(text: &str) -> Option<String> {
     {
         return Some(text.to_string());
     }
+    if at_start
+        && let Some(rest) = git_toplevel(text)
+        && plain(rest)
+    {
+        return Some(format!("{}{rest}", super::GIT_TOPLEVEL));
+    }
     ["${PWD}", "$PWD"]
         .iter()
         .find_map(|v| text.strip_prefix(v))
         .filter(|rest| plain(rest))
         .map(|rest| format!(".{rest}"))
+}
+
+/// What follows a leading `$(git rev-parse --show-toplevel)` (or its backquoted form) in
+/// `text`, however the inner command is spaced.
+fn git_toplevel(text: &str) -> Option<&str> {
+    let (inner, rest) = if let Some(t) = text.strip_prefix("$(") {
+        let end = t.find(')')?;
+        (&t[..end], &t[end + 1..])
+    } else {
+        let t = text.strip_prefix('`')?;
+        let end = t.find('`')?;
+        (&t[..end], &t[end + 1..])
+    };
+    let mut words: Vec<&str> = inner.split_whitespace().collect();
+    if words.last() == Some(&"2>/dev/null") {
+        words.pop();
+    }
+    (words == ["git", "rev-parse", "--show-toplevel"]).then_some(rest)
 }
 
 pub(super) fn join_dir(cwd: Option<&str>, target: &str) -> String {

@@ -1210,6 +1210,32 @@ fn a_directory_cd_cannot_know_is_outside_the_project() {
         ("pushd / && pushd /tmp && popd && rm x", Some("/")),
         ("pushd /tmp && popd && rm x", None),
         ("cd +x && rm y", Some("+x")),
+        // The top of the work tree, from the line's own directory: the scope knows it.
+        (
+            "cd \"$(git rev-parse --show-toplevel)\" && rm -rf build",
+            Some("$(git rev-parse --show-toplevel)"),
+        ),
+        (
+            "cd `git rev-parse --show-toplevel`/web && rm x",
+            Some("$(git rev-parse --show-toplevel)/web"),
+        ),
+        (
+            "cd $( git rev-parse --show-toplevel 2>/dev/null ) && rm x",
+            Some("$(git rev-parse --show-toplevel)"),
+        ),
+        // From elsewhere it is another tree's top, and another command is not it.
+        (
+            "cd /tmp && cd \"$(git rev-parse --show-toplevel)\" && rm x",
+            Some("/(cd $(git rev-parse --show-toplevel))"),
+        ),
+        (
+            "cd \"$(git rev-parse --show-toplevel)/$X\" && rm x",
+            Some("/(cd $(git rev-parse --show-toplevel)/$X)"),
+        ),
+        (
+            "cd \"$(git rev-parse --git-dir)\" && rm x",
+            Some("/(cd $(git rev-parse --git-dir))"),
+        ),
     ] {
         assert_eq!(cwd(line).as_deref(), dir, "{line}");
     }
