@@ -139,6 +139,8 @@ static PYTHON: LazyLock<Patterns> = LazyLock::new(|| Patterns {
         ),
         // `open(path, mode)`: a read, or a write when the mode says so (`io.open` too).
         (Op::Read, r"\bopen"),
+        // A database file opened is one the program may change (and creates when missing).
+        (Op::Write, r"\bsqlite3\.connect|\bdbm\.open|\bshelve\.open"),
         (
             Op::Copy,
             r"\bshutil\.(?:copy|copy2|copyfile|copytree)|\bos\.link",
@@ -192,7 +194,7 @@ static NODE: LazyLock<Patterns> = LazyLock::new(|| Patterns {
         ),
         (
             Op::Write,
-            r"(?:\b(?:fs|fse|fsp|fs\.promises)|require\(\s*['\x22](?:node:)?fs(?:/promises|-extra)?['\x22]\s*\))\.(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream)|\bDeno\.writeTextFile(?:Sync)?|\bBun\.write",
+            r"(?:\b(?:fs|fse|fsp|fs\.promises)|require\(\s*['\x22](?:node:)?fs(?:/promises|-extra)?['\x22]\s*\))\.(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream)|\bDeno\.writeTextFile(?:Sync)?|\bBun\.write|\bsqlite3\.Database",
         ),
         (
             Op::Copy,
@@ -245,7 +247,10 @@ static RUBY: LazyLock<Patterns> = LazyLock::new(|| Patterns {
             r"\bFile\.(?:delete|unlink)|\bFileUtils\.(?:rm|rm_f|remove)",
         ),
         (Op::Read, r"\bFile\.(?:read|open|readlines)|\bIO\.read"),
-        (Op::Write, r"\bFile\.write"),
+        (
+            Op::Write,
+            r"\bFile\.write|\bSQLite3::Database\.(?:new|open)",
+        ),
         // A hard link shares the file's content, as a copy does.
         (
             Op::Copy,
@@ -321,7 +326,10 @@ static PHP: LazyLock<Patterns> = LazyLock::new(|| Patterns {
             Op::Read,
             r"(?:^|[^\w>$:])(?:file_get_contents|fopen|file|readfile)",
         ),
-        (Op::Write, r"(?:^|[^\w>$:])file_put_contents"),
+        (
+            Op::Write,
+            r"(?:^|[^\w>$:])file_put_contents|\bnew\s+SQLite3",
+        ),
         (Op::Copy, r"(?:^|[^\w>$:])(?:copy|link)"),
         (Op::Move, r"(?:^|[^\w>$:])rename"),
         (Op::Link, r"(?:^|[^\w>$:])symlink"),
@@ -4702,6 +4710,33 @@ mod tests {
                 "fn main() { println!(\"cargo:rerun-if-changed=build.rs\"); }\n"
             ),
             None
+        );
+    }
+
+    /// A database file a program opens is one it may change: `sqlite3.connect(p)` writes `p`
+    /// as `sqlite3 p` does, in each language's spelling.
+    #[test]
+    fn a_database_opened_is_written() {
+        for (l, code) in [
+            (
+                Language::Python,
+                "import sqlite3\nsqlite3.connect('/s/ledger.db').execute('x')\n",
+            ),
+            (
+                Language::Python,
+                "import shelve\nshelve.open('/s/ledger.db')\n",
+            ),
+            (
+                Language::Node,
+                "const sqlite3 = require('sqlite3');\nnew sqlite3.Database('/s/ledger.db');\n",
+            ),
+            (Language::Ruby, "SQLite3::Database.new('/s/ledger.db')\n"),
+            (Language::Php, "$d = new SQLite3('/s/ledger.db');\n"),
+        ] {
+            assert_eq!(written_paths(l, code), ["/s/ledger.db"], "{code}");
+        }
+        assert!(
+            written_paths(Language::Python, "import sqlite3\nprint(sqlite3.version)\n").is_empty()
         );
     }
 
