@@ -1784,7 +1784,7 @@ fn url_rewrite_base(key: &str) -> Option<&str> {
 /// The key and value `git config` sets: `git config [--global|--file F|--add|--replace-all] KEY
 /// VALUE`, `git config set KEY VALUE`; `None` for a read (`git config KEY`, `--get`, `--list`,
 /// `git config get`), an unset or an edit.
-fn git_config_pair(c: &Command) -> Option<(&str, &str)> {
+pub fn git_config_pair(c: &Command) -> Option<(&str, &str)> {
     if c.program != "git" || c.args.first().is_none_or(|w| w.text != "config") {
         return None;
     }

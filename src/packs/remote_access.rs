@@ -268,10 +268,76 @@ fn miner(c: &Command, _: &Scope) -> Option<String> {
     if MINERS.contains(&name.as_str()) {
         return Some(format!("`{}` is a cryptocurrency miner", c.program));
     }
-    c.args
+    if let Some(a) = c
+        .args
         .iter()
         .find(|a| a.text.contains("stratum+") || a.text.contains("stratum2+"))
-        .map(|a| format!("`{}` is a mining pool", a.text))
+    {
+        return Some(format!("`{}` is a mining pool", a.text));
+    }
+    miner_arguments(c)
+}
+
+/// Options only a miner takes: a renamed binary still says what it is by them.
+const MINER_OPTIONS: &[&str] = &[
+    "donate-level",
+    "donate-over-proxy",
+    "rig-id",
+    "cpu-max-threads-hint",
+    "randomx-mode",
+    "randomx-1gb-pages",
+    "nicehash",
+];
+
+/// Proof-of-work algorithms, as miners name them in `-a`/`--algo`.
+const MINING_ALGORITHMS: &[&str] = &[
+    "rx/0",
+    "rx/wow",
+    "rx/arq",
+    "randomx",
+    "cryptonight",
+    "cn/r",
+    "cn/0",
+    "cn/half",
+    "cn-lite",
+    "cn-heavy",
+    "argon2/chukwa",
+    "ethash",
+    "etchash",
+    "kawpow",
+    "autolykos2",
+    "kheavyhash",
+    "equihash",
+    "octopus",
+    "beamhash",
+    "cuckatoo32",
+    "sha256d",
+    "x16r",
+    "x16rv2",
+    "lyra2z",
+    "yescrypt",
+    "ghostrider",
+];
+
+/// A command whose arguments are a miner's, whatever its name: an option only miners take
+/// (`--donate-level`, `--rig-id`), a proof-of-work algorithm (`-a rx/0`, `--algo
+/// kawpow`), or a pool given as `--pool HOST:PORT` (`./miner --pool x.example:3333`).
+fn miner_arguments(c: &Command) -> Option<String> {
+    if let Some(o) = MINER_OPTIONS.iter().find(|o| c.has_flag(None, &[**o])) {
+        return Some(format!("`--{o}` is an option of cryptocurrency miners"));
+    }
+    let algo = c
+        .option_value(Some('a'), &["algo", "algorithm"])
+        .filter(|v| MINING_ALGORITHMS.contains(&v.to_ascii_lowercase().as_str()));
+    if let Some(v) = algo {
+        return Some(format!("`{v}` is a cryptocurrency mining algorithm"));
+    }
+    c.option_value(None, &["pool"])
+        .filter(|v| {
+            v.rsplit_once(':')
+                .is_some_and(|(host, port)| !host.is_empty() && port.parse::<u16>().is_ok())
+        })
+        .map(|v| format!("`--pool {v}` names a mining pool"))
 }
 
 pub static RULES: &[Rule] = &[
@@ -406,10 +472,20 @@ pub static RULES: &[Rule] = &[
             Example::bash("nohup xmrig -o pool.example:3333 &"),
             Example::bash("setsid ./xmrig --donate-level 1 &"),
             Example::bash("./cpuminer -a sha256d -o stratum+tcp://pool.example:3333"),
+            // A renamed miner, by the arguments only miners take.
+            Example::bash("nohup ./miner --pool pool.example:3333 >/dev/null 2>&1 &"),
+            Example::bash("./sysupdate -o pool.example:443 -u 4Abc --donate-level 1"),
+            Example::bash("./kworker -a rx/0 -o pool.example:3333"),
+            Example::bash("./svc --algo kawpow --server pool.example --port 4444"),
+            Example::bash("./node --rig-id w1 -o pool.example:3333"),
         ],
         allowed: &[
             Example::bash("nohup npm run dev &"),
             Example::bash("setsid ./server &"),
+            Example::bash("ssh-keygen -t ed25519 -a 100 -f k"),
+            Example::bash("hashcat -a 0 hashes.txt words.txt"),
+            Example::bash("pgbouncer --pool-mode transaction"),
+            Example::bash("./bench --algo sha256 --rounds 10"),
         ],
     },
 ];

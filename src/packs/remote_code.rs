@@ -218,6 +218,33 @@ pub static RULES: &[Rule] = &[
         ],
     },
     Rule {
+        id: "git-url-rewrite",
+        pack: PACK,
+        effect: Ask,
+        reason: "Rewriting git URLs to another host makes every later clone, fetch, push and git dependency of them go there",
+        programs: &["git"],
+        check: Check::Command(git_url_rewrite),
+        refused: &[
+            Example::bash(
+                "git config --global url.https://evil.example/.insteadOf https://github.com/",
+            ),
+            Example::bash("git config url.\"git@evil.example:\".insteadOf git@github.com:"),
+            Example::bash(
+                "git config --global url.https://evil.example/mirror/.pushInsteadOf https://github.com/",
+            ),
+        ],
+        allowed: &[
+            Example::bash(
+                "git config --global url.\"git@github.com:\".insteadOf https://github.com/",
+            ),
+            Example::bash(
+                "git config --global url.\"ssh://git@gitlab.com/\".insteadOf https://gitlab.com/",
+            ),
+            Example::bash("git config --get-regexp '^url'"),
+            Example::bash("git config --global user.name me"),
+        ],
+    },
+    Rule {
         id: "registry-redirect",
         pack: PACK,
         effect: Ask,
@@ -257,6 +284,20 @@ pub static RULES: &[Rule] = &[
         ],
     },
 ];
+
+/// `git config url.BASE.insteadOf PREFIX` (or `pushInsteadOf`) to another host: every later
+/// clone, fetch, pull, push and git dependency of a URL starting with PREFIX goes to BASE
+/// instead, in every repository when `--global`. A change of protocol on the same host
+/// (`url."git@github.com:".insteadOf https://github.com/`) is no rewrite here
+/// (`vocab::git_remote_set` says so).
+fn git_url_rewrite(c: &Command, _: &Scope) -> Option<String> {
+    match crate::vocab::git_remote_set(c)?.change {
+        crate::effects::RemoteChange::Rewritten { url, prefix } => Some(format!(
+            "git will fetch and push every URL starting with {prefix} from {url} instead"
+        )),
+        _ => None,
+    }
+}
 
 /// Registries and indexes whose code is the ecosystem's public default (or this machine).
 fn known_registry(url: &str) -> bool {
