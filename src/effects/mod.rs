@@ -2034,6 +2034,26 @@ mod tests {
             vec![w("/opt/app", PATCH_DIR)]
         );
         assert!(writes("patch -p1 < fix.diff").is_empty());
+        // A clone's files land in the directory it names, else in one named for the URL.
+        for (command, dir) in [
+            ("git clone https://github.com/a/b /opt/b", "/opt/b"),
+            (
+                "git clone https://github.com/a/b.git",
+                "/home/dev/project/b",
+            ),
+            (
+                "git clone git@github.com:a/hooks.git/",
+                "/home/dev/project/hooks",
+            ),
+            (
+                "git clone --depth 1 -b main -c x=y https://h/a/b ~/.claude",
+                "/home/dev/.claude",
+            ),
+            ("cd /tmp && git clone --origin up host:b", "/tmp/b"),
+        ] {
+            assert_eq!(writes(command), vec![w(dir, tree::CLONE)], "{command}");
+        }
+        assert!(writes("git clone \"$URL\"").is_empty());
         // `patch -d DIR FILE` patches DIR/FILE: the ledger's write is there too.
         let e = effects(
             "Bash",

@@ -27,10 +27,14 @@ pub const TOOL_INTO: &str = "an MCP tool's extraction or sync";
 /// the mount point's own files.
 pub const MOUNT: &str = "mount";
 
+/// `how` of `git clone URL [DIR]`: the repository's files land in DIR.
+pub const CLONE: &str = "git clone";
+
 /// The `how` of writes whose path is a directory files land in, which ones not known:
-/// extraction (`tar -x`, `unzip`, an MCP tool's), a patch's directory, a work tree, a mount.
+/// extraction (`tar -x`, `unzip`, an MCP tool's), a patch's directory, a work tree, a mount,
+/// a clone.
 pub const INTO_DIRECTORY: &[&str] = &[
-    "tar -x", "unzip", PATCH_DIR, APPLY_DIR, WORK_TREE, TOOL_INTO, MOUNT,
+    "tar -x", "unzip", PATCH_DIR, APPLY_DIR, WORK_TREE, TOOL_INTO, MOUNT, CLONE,
 ];
 
 /// git subcommands that change files of the work tree.
@@ -134,6 +138,46 @@ fn git(c: &Command, scope: &Scope, out: &mut Vec<Effect>) {
             }
             for top in tops {
                 out.push(write(crate::paths::fold(&top.join(&dir)), APPLY_DIR));
+            }
+        }
+        // `git clone [OPTIONS] URL [DIR]`: DIR, else the URL's last name without `.git`.
+        "clone" => {
+            let ops = vocab::operands_skipping(
+                c,
+                "boucj",
+                &[
+                    "branch",
+                    "origin",
+                    "upload-pack",
+                    "template",
+                    "reference",
+                    "reference-if-able",
+                    "depth",
+                    "shallow-since",
+                    "shallow-exclude",
+                    "config",
+                    "jobs",
+                    "filter",
+                    "separate-git-dir",
+                    "server-option",
+                    "bundle-uri",
+                ],
+            );
+            match (ops.get(1), ops.get(2)) {
+                (_, Some(dir)) => out.push(write(path_of(dir, c, scope), CLONE)),
+                (Some(url), None) if !url.dynamic => {
+                    let name = url
+                        .text
+                        .trim_end_matches('/')
+                        .rsplit(['/', ':'])
+                        .next()
+                        .unwrap_or("");
+                    let name = name.strip_suffix(".git").unwrap_or(name);
+                    if !name.is_empty() && name != ".." && name != "." {
+                        out.push(write(resolve_for(scope, c, name), CLONE));
+                    }
+                }
+                _ => {}
             }
         }
         "checkout" | "restore" => {
