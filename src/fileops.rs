@@ -479,6 +479,15 @@ pub fn inline_code_paths(cmd: &Command) -> Vec<String> {
 
 /// Resolves a path argument of `cmd`, relative to the directory the command runs in.
 pub fn resolve_for(scope: &Scope, cmd: &Command, raw: &str) -> PathBuf {
+    // `~+` is the command's own directory, wherever the line went before it.
+    let relative;
+    let raw = match crate::paths::tilde_dir(raw, '+') {
+        Some(rest) => {
+            relative = format!(".{rest}");
+            relative.as_str()
+        }
+        None => raw,
+    };
     match &cmd.cwd {
         Some(dir)
             if !raw.starts_with('/')

@@ -39,6 +39,12 @@ impl PathResolver {
             format!("{home}/{rest}")
         } else if let Some(rest) = strip_home_var(&text) {
             format!("{home}{rest}")
+        } else if let Some(rest) = tilde_dir(&text, '+') {
+            // `~+` is the shell's `$PWD`.
+            format!("{}{rest}", self.cwd.display())
+        } else if let Some(rest) = tilde_dir(&text, '-') {
+            // `~-` is `$OLDPWD`: where the shell was before, not known here.
+            format!("/(~-){rest}")
         } else if let Some(user_path) = other_user_home(&text, &self.home) {
             user_path
         } else {
@@ -98,6 +104,13 @@ pub fn strip_home_var(text: &str) -> Option<&str> {
 
 /// `~name` and `~name/rest`: another user's home, taken as a sibling of this home
 /// (`/home/dev` → `/home/name`), which is where it is on every common system.
+/// What follows `~+` (or `~-`, by `sign`) at the start of `text`, when that is the whole first
+/// component: the shell's tilde forms for `$PWD` and `$OLDPWD`.
+pub fn tilde_dir(text: &str, sign: char) -> Option<&str> {
+    let rest = text.strip_prefix('~')?.strip_prefix(sign)?;
+    (rest.is_empty() || rest.starts_with('/')).then_some(rest)
+}
+
 fn other_user_home(text: &str, home: &Path) -> Option<String> {
     let rest = text.strip_prefix('~')?;
     let (user, tail) = rest
@@ -111,7 +124,12 @@ fn other_user_home(text: &str, home: &Path) -> Option<String> {
     {
         return None;
     }
-    let base = home.parent().unwrap_or(Path::new("/")).join(user);
+    // root's home is `/root`, not beside the others.
+    let base = if user == "root" {
+        PathBuf::from("/root")
+    } else {
+        home.parent().unwrap_or(Path::new("/")).join(user)
+    };
     Some(match tail {
         Some(t) => format!("{}/{t}", base.display()),
         None => base.display().to_string(),
@@ -328,6 +346,25 @@ mod tests {
             r().resolve("$HOMEx"),
             PathBuf::from("/home/dev/project/$HOMEx")
         );
+    }
+
+    /// The shell's other tilde forms: `~+` is `$PWD`, `~-` is `$OLDPWD` (not known here),
+    /// `~user` that user's home, root's at `/root`.
+    #[test]
+    fn tilde_forms_expand_as_the_shell_does() {
+        for (raw, want) in [
+            ("~+", "/home/dev/project"),
+            ("~+/build", "/home/dev/project/build"),
+            ("~+/..", "/home/dev"),
+            ("~-", "/(~-)"),
+            ("~-/x", "/(~-)/x"),
+            ("~root", "/root"),
+            ("~root/.ssh", "/root/.ssh"),
+            ("~bob/x", "/home/bob/x"),
+            ("~+x", "/home/dev/project/~+x"),
+        ] {
+            assert_eq!(r().resolve(raw), PathBuf::from(want), "{raw}");
+        }
     }
 
     #[test]
