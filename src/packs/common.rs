@@ -610,7 +610,7 @@ fn is_env_template(name: &str) -> bool {
 }
 
 /// The critical directory a resolved path is, if any: `/`, the home directory, an ancestor of
-/// home, or a top-level system directory. `contents` marks a glob over its children (`/*`).
+/// home, another user's home (`/home/bob`), or a top-level system directory. `contents` marks a glob over its children (`/*`).
 pub fn critical(path: &Path, scope: &Scope) -> Option<String> {
     let home = scope.home();
     if path == Path::new("/") {
@@ -624,6 +624,14 @@ pub fn critical(path: &Path, scope: &Scope) -> Option<String> {
             "{}, which contains your home directory",
             path.display()
         ));
+    }
+    // Another user's home: as much lost as one's own.
+    if path.parent().is_some_and(|p| {
+        ["/home", "/Users", "/var/home"]
+            .iter()
+            .any(|h| p == Path::new(h))
+    }) {
+        return Some(format!("{}, a user's home directory", path.display()));
     }
     // macOS: the per-user Library holds keychains, app data and preferences.
     if path == home.join("Library")
