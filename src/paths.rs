@@ -16,7 +16,7 @@ impl PathResolver {
     /// Expands `~`, `$HOME` and `${HOME}`, normalises separators, anchors at `cwd`, folds `..`
     /// and, when enabled, resolves symlinks of the longest existing prefix.
     pub fn resolve(&self, raw: &str) -> PathBuf {
-        let anchored = self.anchored(raw);
+        let anchored = through_proc_root(self.anchored(raw));
         if self.follow_symlinks {
             resolve_physical(&anchored)
         } else {
@@ -26,7 +26,7 @@ impl PathResolver {
 
     /// Like `resolve` but never touches the filesystem.
     pub fn lexical(&self, raw: &str) -> PathBuf {
-        fold(&self.anchored(raw))
+        fold(&through_proc_root(self.anchored(raw)))
     }
 
     /// `raw` with `~` and `$HOME` expanded and anchored at `cwd`; `..` still in it.
@@ -56,6 +56,27 @@ impl PathResolver {
         } else {
             self.cwd.join(path)
         }
+    }
+}
+
+/// `/proc/PID/root/X` (and `/proc/self/root/X`, `/proc/thread-self/root/X`) is `/X` as that
+/// process sees it: for any process on this machine's root, the same file. The kernel
+/// follows it as a link; a lexical world must say so.
+fn through_proc_root(path: PathBuf) -> PathBuf {
+    let mut parts = path.components();
+    let proc_root = matches!(
+        (parts.next(), parts.next(), parts.next(), parts.next()),
+        (
+            Some(Component::RootDir),
+            Some(Component::Normal(p)),
+            Some(Component::Normal(_)),
+            Some(Component::Normal(r))
+        ) if p == "proc" && r == "root"
+    );
+    if proc_root {
+        Path::new("/").join(parts.as_path())
+    } else {
+        path
     }
 }
 
@@ -362,6 +383,11 @@ mod tests {
             ("~root/.ssh", "/root/.ssh"),
             ("~bob/x", "/home/bob/x"),
             ("~+x", "/home/dev/project/~+x"),
+            // Another process's view of the root is the root.
+            ("/proc/1/root/etc/shadow", "/etc/shadow"),
+            ("/proc/self/root/home/dev/.ssh", "/home/dev/.ssh"),
+            ("/proc/self/rootx/a", "/proc/self/rootx/a"),
+            ("/proc/1/environ", "/proc/1/environ"),
         ] {
             assert_eq!(r().resolve(raw), PathBuf::from(want), "{raw}");
         }

@@ -581,7 +581,55 @@ fn named_secret(path: &Path, name: &str, scope: &Scope) -> Option<SecretClass> {
     {
         return ask("a key or certificate store");
     }
-    None
+    // Stored logins wherever they are (a project's copy of `~/.git-credentials`).
+    if matches!(name, ".git-credentials" | ".netrc" | ".pgpass") {
+        return deny("stored login credentials");
+    }
+    named_anywhere(name).map(|what| SecretClass {
+        effect: Effect::Ask,
+        what,
+    })
+}
+
+/// Files that hold secrets by what they are, wherever they stand: Terraform's state (every
+/// resource's attributes, passwords and keys among them, in plain text), cloud
+/// service-account and OAuth client keys, password hash files, Ansible vault passwords,
+/// and secrets files of the frameworks and Kubernetes.
+fn named_anywhere(name: &str) -> Option<&'static str> {
+    let lower = name.to_ascii_lowercase();
+    if lower == "terraform.tfstate"
+        || lower.ends_with(".tfstate")
+        || lower.ends_with(".tfstate.backup")
+    {
+        return Some("Terraform state, which holds every resource's secrets in plain text");
+    }
+    let json = lower.ends_with(".json");
+    if json
+        && (lower == "credentials.json"
+            || lower.starts_with("service-account")
+            || lower.starts_with("service_account")
+            || lower.starts_with("client_secret")
+            || lower.contains("-adminsdk-")
+            || lower.contains("firebase-adminsdk"))
+    {
+        return Some("a cloud service-account or OAuth client key");
+    }
+    if matches!(
+        lower.as_str(),
+        ".htpasswd"
+            | ".vault_pass"
+            | ".vault-pass"
+            | ".vault_password"
+            | ".vault-password"
+            | "vault_pass.txt"
+            | "vault-password.txt"
+    ) {
+        return Some("a password file");
+    }
+    let (stem, ext) = lower.rsplit_once('.').unwrap_or((&lower, ""));
+    (matches!(stem, "secrets" | "secret")
+        && matches!(ext, "yml" | "yaml" | "json" | "toml" | "ini" | "env"))
+    .then_some("a secrets file")
 }
 
 /// A `.pem`/`.key` that exists and holds certificates but no private key: public, not a secret.

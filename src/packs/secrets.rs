@@ -481,6 +481,10 @@ pub static RULES: &[Rule] = &[
             Example::bash("rsync -a ~/.[s]sh/ /tmp/k/"),
             Example::bash("cat /etc/sha*"),
             Example::bash("cat ~/.ssh/${KEY:-id_rsa}"),
+            // Through another process's view of the root, and a copy in the project.
+            Example::bash("cat /proc/1/root/etc/shadow"),
+            Example::bash("cat /proc/self/root/home/dev/.ssh/id_rsa"),
+            Example::bash("cat deploy/.git-credentials"),
             Example::bash("cat \"${HOME}/.aws/${F-credentials}\""),
             // What a find hands a reader, by its name tests; names from input not known, in
             // the directory a `cd` before made the working one.
@@ -563,8 +567,18 @@ pub static RULES: &[Rule] = &[
             Example::bash("less config/.env.production"),
             Example::bash("cat ~/.n?mrc"),
             Example::bash("head ~/.config/gh/*"),
+            // Secret files by what they are, wherever they stand.
+            Example::bash("cat terraform.tfstate"),
+            Example::bash("jq .resources infra/prod.tfstate"),
+            Example::bash("cat credentials.json"),
+            Example::bash("jq -r .private_key firebase-adminsdk-abc12.json"),
+            Example::bash("cat config/secrets.yml"),
+            Example::bash("cat .htpasswd"),
         ],
         allowed: &[
+            Example::bash("cat src/secrets.ts"),
+            Example::bash("cat secret_santa.py"),
+            Example::bash("terraform show -json plan.out"),
             Example::bash("cat .env.example"),
             Example::bash("cp .env.example .env.sample"),
             Example::bash(
