@@ -878,6 +878,9 @@ pub fn cli_upload(c: &Command) -> Option<CliUpload<'_>> {
     if c.program == "gh" && subcommand(c) == Some("api") {
         return gh_api_upload(c);
     }
+    if let Some(upload) = gh_text_file_upload(c) {
+        return Some(upload);
+    }
     let (cli, rest) = cli_operation(c)?;
     let remote = |w: &Word| (cli.remote)(&w.text);
     let sources: &[&Word] = match cli.sends {
@@ -928,6 +931,58 @@ pub fn cli_upload(c: &Command) -> Option<CliUpload<'_>> {
         files,
         stdin,
         host,
+    })
+}
+
+/// gh operations that post a file's text to the forge: an issue's, pull request's, comment's
+/// or review's body (`--body-file`, `-F`), a release's notes (`--notes-file`, `-F`).
+const GH_TEXT_FILE_OPERATIONS: &[(&str, &str)] = &[
+    ("issue", "create"),
+    ("issue", "comment"),
+    ("issue", "edit"),
+    ("pr", "create"),
+    ("pr", "comment"),
+    ("pr", "edit"),
+    ("pr", "review"),
+    ("release", "create"),
+    ("release", "edit"),
+];
+
+/// `gh issue create --body-file F` and the like: F's text is uploaded to GitHub.
+fn gh_text_file_upload(c: &Command) -> Option<CliUpload<'_>> {
+    if c.program != "gh" {
+        return None;
+    }
+    let ops = operands(c);
+    let (noun, verb) = (ops.first()?.text.as_str(), ops.get(1)?.text.as_str());
+    if !GH_TEXT_FILE_OPERATIONS.contains(&(noun, verb)) {
+        return None;
+    }
+    let mut files: Vec<(&Word, &str)> = Vec::new();
+    let mut args = c.args.iter();
+    while let Some(a) = args.next() {
+        let t = a.text.as_str();
+        if let Some(v) = t
+            .strip_prefix("--body-file=")
+            .or_else(|| t.strip_prefix("--notes-file="))
+        {
+            files.push((a, v));
+        } else if matches!(t, "--body-file" | "--notes-file" | "-F")
+            && let Some(v) = args.next()
+        {
+            files.push((v, v.text.as_str()));
+        }
+    }
+    if files.is_empty() {
+        return None;
+    }
+    let stdin = files.iter().any(|(_, f)| is_stdin_word(f));
+    files.retain(|(_, f)| !is_stdin_word(f));
+    Some(CliUpload {
+        program: "gh",
+        files,
+        stdin,
+        host: gh_host(c).or_else(|| Some("github.com".to_string())),
     })
 }
 
