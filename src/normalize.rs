@@ -53,7 +53,11 @@ pub fn normalize_with(event: &HookEvent, scope: &Scope, models: &[ToolModel]) ->
         "Bash" | "PowerShell" | "Monitor" => match s("command") {
             Some(command) => CallKind::Shell {
                 command: command.to_string(),
-                analysis: shell::analyse(command),
+                analysis: if event.tool_name == "PowerShell" {
+                    shell::analyse_powershell(command)
+                } else {
+                    shell::analyse(command)
+                },
             },
             None => CallKind::Other,
         },

@@ -185,6 +185,15 @@ pub fn analyse(command: &str) -> ShellAnalysis {
     if !powershell::looks_like_powershell(command) {
         return parse::analyse(command);
     }
+    analyse_powershell(command)
+}
+
+/// `analyse` of a line known to be PowerShell (Claude Code's PowerShell tool), however much
+/// it looks like Bash (`dir env:`, `ls ~ | cat`).
+pub fn analyse_powershell(command: &str) -> ShellAnalysis {
+    if command.len() > powershell::MAX_BYTES {
+        return parse::analyse(command);
+    }
     // Read as PowerShell (rewritten to Bash with the same effects) and as Bash, and keep both:
     // a line that only looks like PowerShell loses nothing its Bash reading shows.
     let mut out = parse::analyse(&powershell::rewrite(command));

@@ -8,7 +8,7 @@
 //! arguments. Windows paths and Windows-only tools are out of scope (see docs/EVASION.md).
 
 /// Most bytes rewritten; longer PowerShell is analysed as Bash (and fails closed there).
-const MAX_BYTES: usize = 64 * 1024;
+pub(super) const MAX_BYTES: usize = 64 * 1024;
 
 /// Verbs of cmdlet names (`Verb-Noun`) that mark a line as PowerShell.
 const VERBS: &[&str] = &[
@@ -325,7 +325,14 @@ fn stage(tokens: &[String], piped: bool, depth: usize) -> String {
         return rewrite_at(inner, depth + 1);
     }
     if first.starts_with('[') {
-        // `[IO.File]::WriteAllText(…)`: a .NET call; downloads are the effect we can name.
+        // `[IO.File]::WriteAllText(…)`: a .NET call; downloads are the effect we can name, and
+        // `[Environment]::GetEnvironmentVariables()`, which is `env`.
+        if first
+            .to_ascii_lowercase()
+            .contains("::getenvironmentvariables(")
+        {
+            return "env".to_string();
+        }
         return match download_call(first) {
             Some(url) => format!("curl {}", sh_quote(&url)),
             None => "dotnet-call".to_string(),
@@ -370,11 +377,26 @@ fn stage(tokens: &[String], piped: bool, depth: usize) -> String {
             joined(cmd)
         }
         // What it lists, as `find` lists it: a `Remove-Item` it feeds deletes those entries.
-        "get-childitem" | "gci" | "dir" | "ls" => {
+        "get-childitem" | "gci" | "dir" | "ls" | "get-item" | "gi" => {
             let mut paths: Vec<String> = param_value(tokens, &["path", "literalpath"])
                 .map(w)
                 .into_iter()
                 .collect();
+            // The `env:` drive is the environment: listing it is `env`.
+            let env_drive = |p: &String| {
+                let p = p.trim_matches(['\'', '"']).to_ascii_lowercase();
+                matches!(
+                    p.as_str(),
+                    "env:" | "env:\\" | "env:/" | "env:*" | "env:\\*"
+                )
+            };
+            if paths
+                .iter()
+                .chain(&args(&["path", "literalpath"]))
+                .any(env_drive)
+            {
+                return "env".to_string();
+            }
             paths.extend(args(&[
                 "path",
                 "literalpath",
@@ -410,7 +432,60 @@ fn stage(tokens: &[String], piped: bool, depth: usize) -> String {
                 "tail",
                 "encoding",
             ]));
+            // No path: it reads the files the pipeline hands it (`gci -Recurse ~ | gc`).
+            if piped && cmd.len() == 1 {
+                cmd.insert(0, "xargs".into());
+            }
             joined(cmd)
+        }
+        // A value under a Run key starts its program at every logon: written as the file in
+        // the Startup folder that does the same.
+        "new-itemproperty" | "set-itemproperty" | "sp" | "reg" | "reg.exe"
+            if !name.starts_with("reg")
+                || tokens
+                    .first()
+                    .is_some_and(|t| t.eq_ignore_ascii_case("add")) =>
+        {
+            // `reg add KEY /v NAME /d VALUE`: the key follows `add`.
+            let reg_key = name
+                .starts_with("reg")
+                .then(|| tokens.get(1).map(|k| k.to_string()))
+                .flatten();
+            let path = reg_key
+                .or_else(|| param_value(tokens, &["path", "literalpath"]).map(|p| p.to_string()))
+                .or_else(|| {
+                    positionals(tokens, &["path", "name", "value", "propertytype", "type"])
+                        .first()
+                        .map(|p| p.to_string())
+                })
+                .unwrap_or_default()
+                .trim_matches(['\'', '"'])
+                .to_ascii_lowercase()
+                .replace('/', "\\");
+            let run = [
+                "\\currentversion\\run",
+                "\\currentversion\\runonce",
+                "\\currentversion\\runservices",
+            ]
+            .iter()
+            .any(|k| path.trim_end_matches('\\').ends_with(k));
+            if run {
+                let name = param_value(tokens, &["name"])
+                    .or_else(|| {
+                        let at = tokens.iter().position(|t| t.eq_ignore_ascii_case("/v"))?;
+                        tokens.get(at + 1).map(String::as_str)
+                    })
+                    .map(w)
+                    .unwrap_or_else(|| "entry".into());
+                format!(
+                    "tee '~/AppData/Roaming/Microsoft/Windows/Start Menu/Programs/Startup/'{} >/dev/null",
+                    name
+                )
+            } else {
+                let mut cmd = vec![name.clone()];
+                cmd.extend(tokens.iter().map(|t| w(t)));
+                joined(cmd)
+            }
         }
         "set-content" | "sc" | "out-file" | "add-content" | "ac" | "tee-object" => {
             let append = matches!(name.as_str(), "add-content" | "ac")

@@ -2024,6 +2024,50 @@ fn a_powershell_listing_piped_into_remove_item_is_a_find_piped_into_rm() {
     );
 }
 
+/// PowerShell's environment drive and .NET call are `env`; `Get-Content` with no path reads
+/// what the pipeline hands it; a value under a Run key is an autostart entry, as a file in
+/// the Startup folder is.
+#[test]
+fn powershell_environment_piped_reads_and_run_keys() {
+    use super::powershell::rewrite;
+    for line in [
+        "Get-ChildItem env:",
+        "dir Env:\\",
+        "ls env:*",
+        "gci -Path env:",
+        "[Environment]::GetEnvironmentVariables()",
+    ] {
+        assert_eq!(rewrite(line), "env", "{line}");
+    }
+    assert_eq!(
+        rewrite("Get-ChildItem -Recurse ~ | Get-Content"),
+        "find ~ -mindepth 1 | xargs cat"
+    );
+    assert_eq!(rewrite("Get-Content a.txt"), "cat a.txt");
+    let startup = "tee '~/AppData/Roaming/Microsoft/Windows/Start Menu/Programs/Startup/'";
+    for line in [
+        "New-ItemProperty -Path HKCU:\\Software\\Microsoft\\Windows\\CurrentVersion\\Run -Name u -Value x",
+        "Set-ItemProperty 'HKLM:/SOFTWARE/Microsoft/Windows/CurrentVersion/RunOnce' -Name u -Value x",
+        "reg add HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run /v u /d x /f",
+    ] {
+        assert_eq!(rewrite(line), format!("{startup}u >/dev/null"), "{line}");
+    }
+    assert!(
+        !rewrite("Set-ItemProperty -Path HKCU:\\Software\\MyApp -Name T -Value D")
+            .contains("Startup")
+    );
+    assert!(
+        !rewrite("reg query HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run")
+            .contains("Startup")
+    );
+    // The PowerShell tool's line is read as PowerShell however Bash-like it looks.
+    assert_eq!(
+        super::analyse_powershell("dir env:").commands[0].program,
+        "env"
+    );
+    assert_eq!(super::analyse("dir env:").commands[0].program, "dir");
+}
+
 #[test]
 fn programs_run_the_shell_commands_of_their_options_and_input_scripts() {
     for line in [
