@@ -1267,6 +1267,7 @@ fn conventional_runs(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<Execu
             }
         }
     }
+    code_modules(scope, i, cmd, &dir, out);
     if cmd.program_path.contains('/') {
         return;
     }
@@ -1297,6 +1298,100 @@ fn conventional_runs(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<Execu
         let how = format!("{program} (found on the search path)");
         out.push(looked_up(d.join(program), how, i, None));
     }
+}
+
+/// Files an interpreter loads as code besides its script, found where it looks: the module
+/// `python -m MOD` runs and the top-level modules `python -c CODE` imports (from the working
+/// directory first), and the files `node -r/--require/--import/--loader F` preloads (and
+/// `mocha --require F`). Each runs only if it is there (`looked_up`), and a file written
+/// earlier in the session is judged by what it does (`python -c 'import x'` after writing
+/// `x.py`).
+fn code_modules(scope: &Scope, i: usize, cmd: &Command, dir: &Path, out: &mut Vec<Execution>) {
+    let program = cmd.program.as_str();
+    // The analysis unwraps `python -m MOD ARGS` to `MOD ARGS` run via `python -m` (so `python
+    // -m pip install` is pip's): MOD is also a file Python finds from the working directory.
+    let via_module = cmd.wrappers.last().is_some_and(|w| {
+        w.strip_suffix(" -m").is_some_and(|p| {
+            crate::vocab::interpreter(p).is_some_and(|i| i.language == Language::Python)
+        })
+    });
+    if via_module && !program.contains('/') {
+        let rel = program.replace('.', "/");
+        for f in [format!("{rel}.py"), format!("{rel}/__main__.py")] {
+            out.push(looked_up(
+                dir.join(f),
+                "python -m",
+                i,
+                Some(Language::Python),
+            ));
+        }
+    }
+    let language = crate::vocab::interpreter(program).map(|i| i.language);
+    if language == Some(Language::Python) {
+        let code = crate::vocab::inline_code(cmd).unwrap_or_default();
+        for module in imported_modules(&code) {
+            for f in [format!("{module}.py"), format!("{module}/__init__.py")] {
+                out.push(looked_up(
+                    dir.join(f),
+                    "python -c import",
+                    i,
+                    Some(Language::Python),
+                ));
+            }
+        }
+        return;
+    }
+    let preloads: &[&str] = match program {
+        "node" | "nodejs" | "bun" => &[
+            "-r",
+            "--require",
+            "--import",
+            "--loader",
+            "--experimental-loader",
+        ],
+        "mocha" | "_mocha" => &["-r", "--require", "--file"],
+        _ => return,
+    };
+    let mut args = cmd.args.iter();
+    while let Some(a) = args.next() {
+        let t = a.text.as_str();
+        let value = if preloads.contains(&t) {
+            args.next().map(|v| v.text.as_str())
+        } else {
+            preloads
+                .iter()
+                .filter(|p| p.starts_with("--"))
+                .find_map(|p| t.strip_prefix(*p).and_then(|r| r.strip_prefix('=')))
+        };
+        if let Some(f) = value.filter(|f| f.starts_with(['.', '/', '~'])) {
+            out.push(looked_up(
+                resolve_for(scope, cmd, f),
+                format!("{program} {t}"),
+                i,
+                Some(Language::Node),
+            ));
+        }
+    }
+}
+
+/// The top-level modules Python code imports (`import a.b, c`, `from d import e`), at most a
+/// few dozen; relative imports (`from . import x`) name no top-level module.
+fn imported_modules(code: &str) -> Vec<String> {
+    static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?m)(?:^|[;:])\s*(?:import\s+([A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*)|from\s+([A-Za-z_][\w.]*)\s+import)")
+            .expect("import pattern")
+    });
+    let mut out: Vec<String> = Vec::new();
+    for c in RE.captures_iter(code).take(32) {
+        let names = c.get(1).or_else(|| c.get(2)).map_or("", |m| m.as_str());
+        for n in names.split(',') {
+            let top = n.trim().split('.').next().unwrap_or("").to_string();
+            if !top.is_empty() && !out.contains(&top) {
+                out.push(top);
+            }
+        }
+    }
+    out
 }
 
 /// A run of `path` that happens only if the file is there (`Execution::looked_up`).
@@ -3029,7 +3124,24 @@ pub(crate) mod tests {
         inline
             .args
             .push(Word::literal("import os; os.system('./x.sh')"));
-        assert_eq!(ex(vec![inline]), vec![(x.clone(), None)]);
+        // What it imports is looked for in the working directory first (`os.py` there would
+        // shadow the library's), then what it runs.
+        assert_eq!(
+            ex(vec![inline]),
+            vec![
+                (p("/home/dev/project/os.py"), Some(Language::Python)),
+                (
+                    p("/home/dev/project/os/__init__.py"),
+                    Some(Language::Python)
+                ),
+                (x.clone(), None)
+            ]
+        );
+        assert_eq!(
+            imported_modules("import a.b, c\nfrom d.e import f; import g"),
+            ["a", "c", "d", "g"]
+        );
+        assert!(imported_modules("from . import x").is_empty());
         assert_eq!(
             ex(vec![cmd("busybox sh x.sh")]),
             vec![(x.clone(), Some(Language::Shell))]

@@ -45,6 +45,8 @@ pub fn variable_command(name: &str, value: &str) -> Option<String> {
     match name {
         // `|cmd %s` pipes, `||cmd %s` too, `-` prefixes ask less to use it on pipes.
         "LESSOPEN" | "LESSCLOSE" => Some(value.trim_start_matches(['|', '-']).to_string()),
+        // An interactive Python runs this file first.
+        "PYTHONSTARTUP" => Some(format!("python3 {value}")),
         "LD_PRELOAD" | "DYLD_INSERT_LIBRARIES" => {
             let libs: Vec<&str> = value
                 .split([':', ' '])
