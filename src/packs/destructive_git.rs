@@ -123,6 +123,12 @@ fn discard_all(c: &Command, _: &Scope) -> Option<String> {
                 .any(|a| a.text == "--merge")
                 .then(|| "`git reset --merge` can discard uncommitted changes".into());
         }
+        // `git read-tree -u --reset|-m TREE` checks TREE out over the work tree.
+        "read-tree" => {
+            return (c.has_flag(Some('u'), &[])
+                && (c.has_flag(None, &["reset"]) || c.has_flag(Some('m'), &[])))
+            .then(|| "`git read-tree -u` overwrites the work tree with a tree".into());
+        }
         "checkout-index" => {
             return (c.has_flag(Some('f'), &["force"])
                 && (c.has_flag(Some('a'), &["all"]) || c.operands().len() > 1))
@@ -159,7 +165,17 @@ fn branch_force_delete(c: &Command, _: &Scope) -> Option<String> {
     }
     let forced = c.has_flag(Some('D'), &[])
         || (c.has_flag(Some('d'), &["delete"]) && c.has_flag(Some('f'), &["force"]));
-    forced.then(|| "`git branch -D` deletes a branch even if it is not merged".into())
+    if forced {
+        return Some("`git branch -D` deletes a branch even if it is not merged".into());
+    }
+    // `git branch -f NAME START` points an existing branch elsewhere, as `reset` would; `-M`
+    // and `-C` replace one by a rename or copy. Its old commits are reachable no more.
+    let moved = (c.has_flag(Some('f'), &["force"]) && c.operands().len() >= 2)
+        || c.has_flag(Some('M'), &[])
+        || c.has_flag(Some('C'), &[]);
+    moved.then(|| {
+        "`git branch --force` moves or replaces a branch, leaving its commits behind".into()
+    })
 }
 
 fn history_rewrite(c: &Command, _: &Scope) -> Option<String> {
@@ -279,8 +295,11 @@ pub static RULES: &[Rule] = &[
             Example::bash("git reset --merge"),
             Example::bash("git worktree remove --force ../wt"),
             Example::bash("git checkout-index -a -f"),
+            Example::bash("git read-tree --reset -u HEAD"),
+            Example::bash("git read-tree -m -u HEAD~1"),
         ],
         allowed: &[
+            Example::bash("git read-tree HEAD"),
             Example::bash("git checkout -b feature"),
             Example::bash("git checkout main"),
             Example::bash("git switch -c topic"),
@@ -318,10 +337,14 @@ pub static RULES: &[Rule] = &[
         refused: &[
             Example::bash("git branch -D feature"),
             Example::bash("git branch --delete --force old"),
+            Example::bash("git branch -f main HEAD~3"),
+            Example::bash("git branch -M old main"),
         ],
         allowed: &[
             Example::bash("git branch -d merged-feature"),
             Example::bash("git branch -a"),
+            Example::bash("git branch feature origin/feature"),
+            Example::bash("git branch -m old-name new-name"),
         ],
     },
     Rule {
