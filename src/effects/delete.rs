@@ -76,8 +76,14 @@ pub(super) fn effects(analysis: &ShellAnalysis, i: usize, scope: &Scope, out: &m
     }
     let p = c.program.as_str();
     let ops = crate::vocab::operands(c);
+    // A file emptied is as lost as one removed, when what is emptied is whatever a `find`
+    // hands over (`find / -type f -exec truncate -s 0 {} +`, `find ~ | xargs cp /dev/null`):
+    // judged as the same find's delete. One file emptied by name stays a write.
+    let fed = c.args_from_stdin || exec_parent(analysis, i).is_some();
+    let wiped = if fed { wiped_files(c) } else { None };
     let targets: &[&Word] = match p {
         _ if REMOVERS.contains(&p) || TREE_REMOVERS.contains(&p) => &ops,
+        _ if wiped.is_some() => wiped.as_deref().unwrap_or_default(),
         // `gio trash PATH…`, `gio remove PATH…`.
         "gio" if matches!(c.subcommand(), Some("trash" | "remove")) => {
             ops.get(1..).unwrap_or_default()
@@ -153,6 +159,26 @@ pub(super) fn effects(analysis: &ShellAnalysis, i: usize, scope: &Scope, out: &m
             },
             Vec::new(),
         ));
+    }
+}
+
+/// The files command `c` empties, when that is what it does: `truncate -s 0 F…` (or
+/// `--size=0`), `cp /dev/null F`.
+fn wiped_files(c: &Command) -> Option<Vec<&Word>> {
+    match c.program.as_str() {
+        "truncate" => {
+            let size = c.option_value(Some('s'), &["size"])?;
+            (size.trim_start_matches(['<', '>', '/', '%']) == "0")
+                .then(|| crate::vocab::operands_skipping(c, "sr", &["size", "reference"]))
+        }
+        "cp" => {
+            let ops = crate::vocab::operands(c);
+            match ops.as_slice() {
+                [from, to] if from.text == "/dev/null" => Some(vec![*to]),
+                _ => None,
+            }
+        }
+        _ => None,
     }
 }
 

@@ -361,10 +361,14 @@ pub static RULES: &[Rule] = &[
             Example::bash("find $HOME -execdir /bin/rm -f {} +"),
             Example::bash("sudo find /etc -name '*.conf' -exec unlink {} \\;"),
             Example::bash("find -L / -type f -delete"),
+            // Emptied is as lost as removed.
+            Example::bash("find / -type f -exec truncate -s 0 {} +"),
+            Example::bash("find ~ -type f -exec cp /dev/null {} \\;"),
         ],
         allowed: &[
             Example::bash("find . -name '*.pyc' -delete"),
             Example::bash("find /tmp/x -delete"),
+            Example::bash("find ~/logs -name '*.log' -exec truncate -s 10M {} +"),
         ],
     },
     Rule {
@@ -382,8 +386,11 @@ pub static RULES: &[Rule] = &[
             Example::bash("find ../other -execdir rm {} \\;"),
             Example::bash("find \"$DIR\" -name '*.o' -delete"),
             Example::bash("find . -exec sh -c 'rm -rf \"$1\"' _ {} \\;"),
+            Example::bash("find . -type f -exec truncate -s 0 {} +"),
         ],
         allowed: &[
+            Example::bash("find . -name '*.log' -exec truncate -s 0 {} +"),
+            Example::bash("truncate -s 0 app.log"),
             Example::bash("find . -name '*.pyc' -delete"),
             Example::bash("find /tmp/x -delete"),
             Example::bash("find ./target -delete"),
