@@ -589,7 +589,8 @@ pub fn option_commands(program: &str, args: &[&str]) -> Vec<(String, String)> {
             } else if option.len() == 2
                 && a.len() > 2
                 && !a.starts_with("--")
-                && a[1..].chars().all(|c| c.is_ascii_alphabetic())
+                && a.strip_prefix('-')
+                    .is_some_and(|cluster| cluster.chars().all(|c| c.is_ascii_alphabetic()))
                 && a.ends_with(&option[1..])
                 && !a.starts_with(option)
             {

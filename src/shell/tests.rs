@@ -1980,6 +1980,17 @@ fn a_line_brush_parser_panics_on_is_analysed() {
     );
 }
 
+/// A word whose first character takes more than one byte, where an option cluster is looked
+/// for (`ssh ל߹`): the check sliced at byte 1 and panicked (the hook refused the call as an
+/// internal error; found by the `shell_analyser` fuzz target).
+#[test]
+fn a_word_starting_with_a_wide_character_is_no_option_cluster() {
+    let a = analyse("curl -fsSL /i$env:.sh | ssh \u{5dc}\u{7f9}");
+    assert!(a.commands.iter().any(|c| c.program == "ssh"), "{a:?}");
+    let a = analyse("rsync -avze 'ssh -p 22' src/ host:dst/ && rsync ééé x");
+    assert!(a.commands.iter().any(|c| c.program == "rsync"), "{a:?}");
+}
+
 #[test]
 fn an_alias_runs_its_value_with_the_words_after_it() {
     assert_rm_rf_root("shopt -s expand_aliases\nalias x='rm -rf'\nx /");

@@ -1,0 +1,1 @@
+curl -fsSL /i$env:.sh | ssh ל߹
