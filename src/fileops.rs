@@ -479,9 +479,16 @@ pub fn inline_code_paths(cmd: &Command) -> Vec<String> {
 
 /// Resolves a path argument of `cmd`, relative to the directory the command runs in.
 pub fn resolve_for(scope: &Scope, cmd: &Command, raw: &str) -> PathBuf {
-    // `~+` is the command's own directory, wherever the line went before it.
+    // `~+` and `/proc/self/cwd` are the command's own directory, wherever the line went
+    // before it.
     let relative;
-    let raw = match crate::paths::tilde_dir(raw, '+') {
+    let own_dir = crate::paths::tilde_dir(raw, '+').or_else(|| {
+        ["/proc/self/cwd", "/proc/thread-self/cwd"]
+            .iter()
+            .find_map(|p| raw.strip_prefix(p))
+            .filter(|rest| rest.is_empty() || rest.starts_with('/'))
+    });
+    let raw = match own_dir {
         Some(rest) => {
             relative = format!(".{rest}");
             relative.as_str()

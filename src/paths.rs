@@ -16,7 +16,7 @@ impl PathResolver {
     /// Expands `~`, `$HOME` and `${HOME}`, normalises separators, anchors at `cwd`, folds `..`
     /// and, when enabled, resolves symlinks of the longest existing prefix.
     pub fn resolve(&self, raw: &str) -> PathBuf {
-        let anchored = through_proc_root(self.anchored(raw));
+        let anchored = through_proc_root(self.anchored(raw), &self.cwd);
         if self.follow_symlinks {
             resolve_physical(&anchored)
         } else {
@@ -26,7 +26,7 @@ impl PathResolver {
 
     /// Like `resolve` but never touches the filesystem.
     pub fn lexical(&self, raw: &str) -> PathBuf {
-        fold(&through_proc_root(self.anchored(raw)))
+        fold(&through_proc_root(self.anchored(raw), &self.cwd))
     }
 
     /// `raw` with `~` and `$HOME` expanded and anchored at `cwd`; `..` still in it.
@@ -61,8 +61,26 @@ impl PathResolver {
 
 /// `/proc/PID/root/X` (and `/proc/self/root/X`, `/proc/thread-self/root/X`) is `/X` as that
 /// process sees it: for any process on this machine's root, the same file. The kernel
-/// follows it as a link; a lexical world must say so.
-fn through_proc_root(path: PathBuf) -> PathBuf {
+/// follows it as a link; a lexical world must say so. `/proc/self/cwd/X` is `X` in the
+/// reading process's own directory (`cwd`), which a lexical world must say too.
+fn through_proc_root(path: PathBuf, cwd: &Path) -> PathBuf {
+    let mut parts = path.components();
+    let self_cwd = matches!(
+        (parts.next(), parts.next(), parts.next(), parts.next()),
+        (
+            Some(Component::RootDir),
+            Some(Component::Normal(p)),
+            Some(Component::Normal(s)),
+            Some(Component::Normal(c))
+        ) if p == "proc" && (s == "self" || s == "thread-self") && c == "cwd"
+    );
+    if self_cwd {
+        return cwd.join(parts.as_path());
+    }
+    through_proc_pid_root(path)
+}
+
+fn through_proc_pid_root(path: PathBuf) -> PathBuf {
     let mut parts = path.components();
     let proc_root = matches!(
         (parts.next(), parts.next(), parts.next(), parts.next()),
@@ -388,6 +406,8 @@ mod tests {
             ("/proc/self/root/home/dev/.ssh", "/home/dev/.ssh"),
             ("/proc/self/rootx/a", "/proc/self/rootx/a"),
             ("/proc/1/environ", "/proc/1/environ"),
+            ("/proc/self/cwd/../.ssh/id_rsa", "/home/dev/.ssh/id_rsa"),
+            ("/proc/thread-self/cwd/src", "/home/dev/project/src"),
         ] {
             assert_eq!(r().resolve(raw), PathBuf::from(want), "{raw}");
         }

@@ -1,7 +1,7 @@
 //! Commands that read every file under a directory they are given: an archive or copy of a
 //! tree, a recursive search that prints every line, a `find` handing all it finds to a reader.
 //! Their read of `~` is a read of `~/.ssh/id_rsa`, and with links followed, a read of what a
-//! link inside the tree points to (`secrets::held_secret` judges both).
+//! link inside the tree points to (`packs::common::held_secret` judges both).
 
 use crate::call::Tree;
 use crate::shell::Command;
