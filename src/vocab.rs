@@ -1092,6 +1092,25 @@ pub fn dumps_environment(cmd: &Command) -> bool {
         "env" | "printenv" => cmd.operands().is_empty(),
         "set" => cmd.args.is_empty(),
         "export" => cmd.args.iter().any(|a| a.text == "-p") || cmd.args.is_empty(),
+        // jq's `env` and `$ENV` are the whole environment as an object.
+        "jq" | "gojq" | "jaq" => cmd.operands().first().is_some_and(|f| {
+            let f = f.text.trim();
+            matches!(
+                f,
+                "env" | "$ENV" | "env[]" | "$ENV[]" | "env|tostring" | "[env]"
+            )
+        }),
+        // awk walking `ENVIRON` (`for (k in ENVIRON) print k, ENVIRON[k]`).
+        "awk" | "gawk" | "mawk" | "nawk" => cmd.args.iter().any(|a| {
+            let t: String = a.text.split_whitespace().collect();
+            t.contains("inENVIRON)")
+        }),
+        // BSD-style `e` (no dash) shows each process's environment: `ps eww`, `ps auxe`.
+        "ps" => cmd.args.iter().any(|a| {
+            !a.text.starts_with('-')
+                && a.text.contains('e')
+                && a.text.chars().all(|c| c.is_ascii_alphabetic())
+        }),
         _ => false,
     }
 }

@@ -265,7 +265,11 @@ fn environment_dump(a: &ShellAnalysis, _: &Scope) -> Option<String> {
                 && c.args
                     .iter()
                     .any(|w| w.text.starts_with('-') && w.text.contains(['x', 'p'])))
-            || (c.program == "typeset" && c.args.iter().any(|w| w.text == "-x"));
+            || (c.program == "typeset"
+                && (c.args.is_empty()
+                    || c.args
+                        .iter()
+                        .any(|w| w.text.starts_with('-') && w.text.contains(['x', 'p']))));
         let environ = c
             .operands()
             .into_iter()
@@ -391,12 +395,23 @@ pub static RULES: &[Rule] = &[
             Example::bash("cat /proc/1/environ"),
             Example::bash("tr '\\0' '\\n' < /proc/self/environ"),
             Example::bash("env | grep -i key"),
+            Example::bash("typeset -p"),
+            Example::bash("jq -n env"),
+            Example::bash("jq -n '$ENV'"),
+            Example::bash("awk 'BEGIN { for (k in ENVIRON) print k \"=\" ENVIRON[k] }'"),
+            Example::bash("ps eww -p 1234"),
+            Example::bash("ps auxe"),
             Example::bash("sudo env"),
         ],
         allowed: &[
             Example::bash("env | grep NODE_"),
             Example::bash("printenv PATH"),
             Example::bash("env NODE_ENV=test npm test"),
+            Example::bash("ps aux"),
+            Example::bash("ps -ef"),
+            Example::bash("jq -n env.HOME"),
+            Example::bash("jq .version package.json"),
+            Example::bash("awk -v h=\"$HOME\" '{print ENVIRON[\"PATH\"]}' f"),
             Example::bash("set -euo pipefail"),
             Example::bash("export FOO=1"),
         ],
