@@ -516,7 +516,7 @@ fn cwd_of(scope: &Scope, cmd: &Command) -> PathBuf {
 }
 
 /// True when `cmd` or anything piped into it downloads.
-fn upstream_network(analysis: &ShellAnalysis, idx: usize) -> bool {
+pub fn upstream_network(analysis: &ShellAnalysis, idx: usize) -> bool {
     let mut cur = Some(idx);
     for _ in 0..MAX_PIPE_WALK {
         let Some(i) = cur else { break };
