@@ -104,12 +104,44 @@ fn install_from_url(c: &Command, _: &Scope) -> Option<String> {
 }
 
 fn run_from_url(a: &ShellAnalysis, _: &Scope) -> Option<String> {
-    a.findings.iter().find_map(|f| match f {
-        ShellFinding::PackageFromUrl { runner, spec } => {
-            Some(format!("`{runner}` fetches and runs `{spec}`"))
-        }
-        _ => None,
-    })
+    a.findings
+        .iter()
+        .find_map(|f| match f {
+            ShellFinding::PackageFromUrl { runner, spec } => {
+                Some(format!("`{runner}` fetches and runs `{spec}`"))
+            }
+            _ => None,
+        })
+        .or_else(|| a.commands.iter().find_map(deno_url_script))
+}
+
+/// Hosts Deno's own modules are served from, which it resolves and caches as packages.
+const DENO_REGISTRIES: &[&str] = &["deno.land", "jsr.io", "esm.sh"];
+
+/// `deno run [OPTIONS] URL` (and `deno test|install|compile|eval`-less forms that take a
+/// script): Deno fetches the script from the URL and runs it, with whatever permissions the
+/// options grant, from a host that is not one of its registries.
+fn deno_url_script(c: &Command) -> Option<String> {
+    if c.program != "deno" {
+        return None;
+    }
+    let ops = c.operands();
+    if !matches!(
+        ops.first().map(|w| w.text.as_str()),
+        Some("run" | "test" | "install" | "compile" | "serve")
+    ) {
+        return None;
+    }
+    let url = ops
+        .iter()
+        .skip(1)
+        .map(|w| w.text.as_str())
+        .find(|t| t.starts_with("http://") || t.starts_with("https://"))?;
+    let host = crate::vocab::url_host(url)?;
+    let known = DENO_REGISTRIES
+        .iter()
+        .any(|r| host == *r || host.ends_with(&format!(".{r}")));
+    (!known).then(|| format!("`deno` fetches and runs `{url}`"))
 }
 
 /// A file a line runs that an earlier command of the same line extracted from a download:
@@ -300,8 +332,12 @@ pub static RULES: &[Rule] = &[
             Example::bash("npx --package=https://x.example/p.tgz p"),
             Example::bash("uv run --with git+https://github.com/x/y python -c 1"),
             Example::bash("pipx run --spec git+https://github.com/x/y y"),
+            Example::bash("deno run -A https://x.example/mod.ts"),
+            Example::bash("deno install -gA https://x.example/cli.ts"),
         ],
         allowed: &[
+            Example::bash("deno run -A https://deno.land/std/http/file_server.ts"),
+            Example::bash("deno run main.ts"),
             Example::bash("npx prettier --check ."),
             Example::bash("npx create-vite@latest app"),
             Example::bash("uvx ruff check ."),
