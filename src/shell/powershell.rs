@@ -377,23 +377,25 @@ fn stage(tokens: &[String], piped: bool, depth: usize) -> String {
             joined(cmd)
         }
         // What it lists, as `find` lists it: a `Remove-Item` it feeds deletes those entries.
-        "get-childitem" | "gci" | "dir" | "ls" | "get-item" | "gi" => {
+        // `Get-Item env:*` is the environment too; any other item is itself, not a listing.
+        "get-item" | "gi" => {
+            if tokens.iter().any(|t| env_drive(t)) {
+                return "env".to_string();
+            }
+            let mut cmd = vec![name.clone()];
+            cmd.extend(tokens.iter().map(|t| w(t)));
+            joined(cmd)
+        }
+        "get-childitem" | "gci" | "dir" | "ls" => {
             let mut paths: Vec<String> = param_value(tokens, &["path", "literalpath"])
                 .map(w)
                 .into_iter()
                 .collect();
             // The `env:` drive is the environment: listing it is `env`.
-            let env_drive = |p: &String| {
-                let p = p.trim_matches(['\'', '"']).to_ascii_lowercase();
-                matches!(
-                    p.as_str(),
-                    "env:" | "env:\\" | "env:/" | "env:*" | "env:\\*"
-                )
-            };
             if paths
                 .iter()
                 .chain(&args(&["path", "literalpath"]))
-                .any(env_drive)
+                .any(|p| env_drive(p))
             {
                 return "env".to_string();
             }
@@ -582,6 +584,15 @@ fn stage(tokens: &[String], piped: bool, depth: usize) -> String {
             joined(cmd)
         }
     }
+}
+
+/// The whole `env:` drive as a path (`env:`, `Env:\`, `env:*`): every environment variable.
+fn env_drive(token: &str) -> bool {
+    let t = token.trim_matches(['\'', '"']).to_ascii_lowercase();
+    matches!(
+        t.as_str(),
+        "env:" | "env:\\" | "env:/" | "env:*" | "env:\\*"
+    )
 }
 
 /// The URL of a `.DownloadString('u')`/`.DownloadFile('u', …)` call in a token.
