@@ -258,7 +258,7 @@ pub fn exposures(
 
 /// Private data one shell command prints: a secret file, the environment, a live credential.
 fn private_read(
-    secret: Option<&(common::SecretClass, std::borrow::Cow<'_, Path>)>,
+    secret: Option<&(common::SecretClass, std::path::PathBuf)>,
     c: &Command,
     scope: &Scope,
 ) -> Option<String> {

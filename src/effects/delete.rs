@@ -79,7 +79,8 @@ pub(super) fn effects(analysis: &ShellAnalysis, i: usize, scope: &Scope, out: &m
     // A file emptied is as lost as one removed, when what is emptied is whatever a `find`
     // hands over (`find / -type f -exec truncate -s 0 {} +`, `find ~ | xargs cp /dev/null`):
     // judged as the same find's delete. One file emptied by name stays a write.
-    let fed = c.args_from_stdin || exec_parent(analysis, i).is_some();
+    let exec_find = exec_parent(analysis, i);
+    let fed = c.args_from_stdin || exec_find.is_some();
     let wiped = if fed { wiped_files(c) } else { None };
     let targets: &[&Word] = match p {
         _ if REMOVERS.contains(&p) || TREE_REMOVERS.contains(&p) => &ops,
@@ -128,7 +129,7 @@ pub(super) fn effects(analysis: &ShellAnalysis, i: usize, scope: &Scope, out: &m
     // Run by `find … -exec`: an operand that is one of find's starts (`{}`) removes what find
     // selects under it, not the start alone. `rmdir` removes only empty directories, a
     // filter of its own (as `-empty` is).
-    let parent = exec_parent(analysis, i).map(|f| {
+    let parent = exec_find.map(|f| {
         let mut select = Select::of(f);
         select.filtered |= p == "rmdir";
         (find_starts(f), select)

@@ -1198,10 +1198,12 @@ fn command_effects(
         }),
         _ => {}
     }
-    // `find … -exec cat {} +` with no name test narrowing it: `cat` reads the whole tree
-    // under each start (`recursive::find_tree`); the other readers' trees are their own.
-    let tree = match delete::exec_parent(analysis, i) {
-        Some(find) if delete::find_names(find).is_empty() => Some(recursive::find_tree(find)),
+    // Run by `find … -exec`: what the find selects, and its name tests. With none narrowing
+    // it, `cat {} +` reads the whole tree under each start (`recursive::find_tree`); the
+    // other readers' trees are their own.
+    let exec_find = delete::exec_parent(analysis, i).map(|f| (f, delete::find_names(f)));
+    let tree = match &exec_find {
+        Some((find, names)) if names.is_empty() => Some(recursive::find_tree(find)),
         _ => recursive::tree_read(c),
     };
     if p == "cat" {
@@ -1275,7 +1277,9 @@ fn command_effects(
     }
     // `find … -exec cat {} +`: the reader's operand that is one of find's starts stands for
     // what find selects under it.
-    let exec = delete::exec_selection(analysis, i).filter(|(_, names)| !names.is_empty());
+    let exec = exec_find
+        .filter(|(_, names)| !names.is_empty())
+        .map(|(find, names)| (delete::find_starts(find), names));
     for path in reads {
         let option = path
             .file_name()

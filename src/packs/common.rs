@@ -4,7 +4,6 @@
 use crate::normalize::{Call, Scope};
 use crate::shell::{Command, RedirectKind, ShellAnalysis};
 use crate::verdict::Effect;
-use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 pub use crate::call::Span;
@@ -217,15 +216,7 @@ pub fn found_secret(
     found: &crate::call::Found,
     scope: &Scope,
 ) -> Option<(SecretClass, PathBuf)> {
-    let mut entries: Vec<PathBuf> = Vec::new();
-    for secret in fixed_secrets(scope).filter(|s| s.starts_with(start) && s != start) {
-        if !scope.files.may_exist(&secret) {
-            continue;
-        }
-        for a in secret.ancestors().take_while(|a| *a != start) {
-            entries.push(a.to_path_buf());
-        }
-    }
+    let mut entries: Vec<PathBuf> = fixed_places_below(scope, start, true).collect();
     let instances = found
         .names
         .iter()
@@ -252,15 +243,59 @@ pub fn found_secret(
             .iter()
             .all(|t| crate::protect::name_test_passes(t, path, &shown))
     };
+    strictest(entries.into_iter().filter(|e| passes(e)), scope)
+}
+
+/// The secrets at fixed places strictly below `dir` and the directories between (`~/.ssh`
+/// for `~/.ssh/id_rsa` below `~`); with `existing`, only those whose secret the file view
+/// may hold.
+fn fixed_places_below<'a>(
+    scope: &'a Scope,
+    dir: &'a Path,
+    existing: bool,
+) -> impl Iterator<Item = PathBuf> + 'a {
+    fixed_secrets(scope)
+        .filter(move |s| s.starts_with(dir) && s != dir)
+        .filter(move |s| !existing || scope.files.may_exist(s))
+        .flat_map(move |secret| {
+            secret
+                .ancestors()
+                .take_while(|a| *a != dir)
+                .map(Path::to_path_buf)
+                .collect::<Vec<_>>()
+        })
+}
+
+/// The strictest secret among `places`, with where it lies.
+fn strictest(
+    places: impl Iterator<Item = PathBuf>,
+    scope: &Scope,
+) -> Option<(SecretClass, PathBuf)> {
     let mut best: Option<(SecretClass, PathBuf)> = None;
-    for e in entries.into_iter().filter(|e| passes(e)) {
-        if let Some(class) = named_secret(&e, &file_name(&e), scope)
+    for place in places {
+        if let Some(class) = named_secret(&place, &file_name(&place), scope)
             && best.as_ref().is_none_or(|(b, _)| class.effect > b.effect)
         {
-            best = Some((class, e));
+            best = Some((class, place));
         }
     }
     best
+}
+
+/// The strictest of what a read of `path` itself takes and, for a read of a whole tree, what
+/// the tree holds (`held_secret`): `~/.config` asks as a whole and holds `~/.config/gcloud`,
+/// which is refused.
+pub fn read_secret(
+    path: &Path,
+    tree: Option<crate::call::Tree>,
+    scope: &Scope,
+) -> Option<(SecretClass, PathBuf)> {
+    let own = secret_class(path, scope).map(|c| (c, path.to_path_buf()));
+    let held = tree.and_then(|t| held_secret(path, t, scope));
+    match (own, held) {
+        (Some(own), Some(held)) if held.0.effect > own.0.effect => Some(held),
+        (own, held) => own.or(held),
+    }
 }
 
 /// The strictest secret a read of every file under `dir` (resolved) takes, with where it
@@ -269,7 +304,7 @@ pub fn found_secret(
 /// or holds (`grep -R '' .` in a project holding a link to `~/.aws`); the links only in the
 /// disk's view, by a bounded walk. A name that is a secret wherever it stands (`.env`) is not
 /// counted: a copy or archive of a project holds its own.
-pub fn held_secret(
+fn held_secret(
     dir: &Path,
     tree: crate::call::Tree,
     scope: &Scope,
@@ -277,19 +312,7 @@ pub fn held_secret(
     // A secret place's directories count as it does (`~/.ssh` holds keys of any name). They
     // are not looked up: nearly every developer's home holds keys, and a lexical world
     // (`replay`) has no files to look at.
-    let fixed_below = |dir: &Path| {
-        let mut best: Option<(SecretClass, PathBuf)> = None;
-        for secret in fixed_secrets(scope).filter(|s| s.starts_with(dir) && s != dir) {
-            for place in secret.ancestors().take_while(|a| *a != dir) {
-                if let Some(class) = named_secret(place, &file_name(place), scope)
-                    && best.as_ref().is_none_or(|(b, _)| class.effect > b.effect)
-                {
-                    best = Some((class, place.to_path_buf()));
-                }
-            }
-        }
-        best
-    };
+    let fixed_below = |dir: &Path| strictest(fixed_places_below(scope, dir, false), scope);
     let mut best = fixed_below(dir);
     if tree == crate::call::Tree::LinksKept
         || best.as_ref().is_some_and(|(b, _)| b.effect == Effect::Deny)
@@ -718,30 +741,15 @@ fn windows_critical(s: &str) -> Option<&'static str> {
 /// The strictest secret each shell command reads, by command index, judged on the call's
 /// `Read` effects (a reader's operands, `@file` forms, `<` input, paths in inline code). Built
 /// once per call: asking command by command would go over every effect for each command.
-pub fn commands_reading_secrets<'a>(
-    call: &'a Call,
-    scope: &Scope,
-) -> Vec<Option<(SecretClass, Cow<'a, Path>)>> {
-    let mut best: Vec<Option<(SecretClass, Cow<'a, Path>)>> = Vec::new();
+pub fn commands_reading_secrets(call: &Call, scope: &Scope) -> Vec<Option<(SecretClass, PathBuf)>> {
+    let mut best: Vec<Option<(SecretClass, PathBuf)>> = Vec::new();
     for e in &call.effects {
         let crate::call::Effect::Read { path, by: Some(r) } = e else {
             continue;
         };
-        let secret = match (&r.found, r.tree) {
-            (Some(found), _) => found_secret(path, found, scope).map(|(c, p)| (c, Cow::Owned(p))),
-            // A tree's read is of the strictest secret in it (`~/.config` asks as a whole,
-            // and holds `~/.config/gcloud`, which is refused).
-            (None, tree) => {
-                let own = secret_class(path, scope).map(|c| (c, Cow::Borrowed(path.as_path())));
-                let held = tree.and_then(|t| held_secret(path, t, scope));
-                match (own, held) {
-                    (Some(own), Some((c, p))) if c.effect > own.0.effect => {
-                        Some((c, Cow::Owned(p)))
-                    }
-                    (None, Some((c, p))) => Some((c, Cow::Owned(p))),
-                    (own, _) => own,
-                }
-            }
+        let secret = match &r.found {
+            Some(found) => found_secret(path, found, scope),
+            None => read_secret(path, r.tree, scope),
         };
         if let Some((class, path)) = secret {
             if best.len() <= r.command {

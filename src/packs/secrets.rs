@@ -51,15 +51,9 @@ fn tool_reads(call: &Call, scope: &Scope, want: Effect) -> Option<String> {
         && input("pattern").is_some_and(crate::effects::matches_every_line)
         && input("glob").is_none()
         && input("type").is_none();
+    let tree = whole_tree.then_some(crate::call::Tree::LinksKept);
     paths.into_iter().find_map(|p| {
-        let own = secret_class(p, scope).map(|c| (c, p.clone()));
-        let held = whole_tree
-            .then(|| common::held_secret(p, crate::call::Tree::LinksKept, scope))
-            .flatten();
-        let (class, p) = match (own, held) {
-            (Some(own), Some(held)) if held.0.effect > own.0.effect => held,
-            (own, held) => own.or(held)?,
-        };
+        let (class, p) = common::read_secret(p, tree, scope)?;
         (class.effect == want).then(|| format!("{} of {} ({})", call.tool, p.display(), class.what))
     })
 }
