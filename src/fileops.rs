@@ -482,15 +482,9 @@ pub fn resolve_for(scope: &Scope, cmd: &Command, raw: &str) -> PathBuf {
     // `~+` and `/proc/self/cwd` are the command's own directory, wherever the line went
     // before it.
     let relative;
-    let own_dir = crate::paths::tilde_dir(raw, '+').or_else(|| {
-        ["/proc/self/cwd", "/proc/thread-self/cwd"]
-            .iter()
-            .find_map(|p| raw.strip_prefix(p))
-            .filter(|rest| rest.is_empty() || rest.starts_with('/'))
-    });
-    let raw = match own_dir {
+    let raw = match crate::paths::own_directory(raw) {
         Some(rest) => {
-            relative = format!(".{rest}");
+            relative = format!("./{}", rest.display());
             relative.as_str()
         }
         None => raw,

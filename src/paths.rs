@@ -16,7 +16,7 @@ impl PathResolver {
     /// Expands `~`, `$HOME` and `${HOME}`, normalises separators, anchors at `cwd`, folds `..`
     /// and, when enabled, resolves symlinks of the longest existing prefix.
     pub fn resolve(&self, raw: &str) -> PathBuf {
-        let anchored = through_proc_root(self.anchored(raw), &self.cwd);
+        let anchored = through_proc_root(self.anchored(raw));
         if self.follow_symlinks {
             resolve_physical(&anchored)
         } else {
@@ -26,7 +26,7 @@ impl PathResolver {
 
     /// Like `resolve` but never touches the filesystem.
     pub fn lexical(&self, raw: &str) -> PathBuf {
-        fold(&through_proc_root(self.anchored(raw), &self.cwd))
+        fold(&through_proc_root(self.anchored(raw)))
     }
 
     /// `raw` with `~` and `$HOME` expanded and anchored at `cwd`; `..` still in it.
@@ -39,9 +39,8 @@ impl PathResolver {
             format!("{home}/{rest}")
         } else if let Some(rest) = strip_home_var(&text) {
             format!("{home}{rest}")
-        } else if let Some(rest) = tilde_dir(&text, '+') {
-            // `~+` is the shell's `$PWD`.
-            format!("{}{rest}", self.cwd.display())
+        } else if let Some(rest) = own_directory(&text) {
+            self.cwd.join(rest).to_string_lossy().into_owned()
         } else if let Some(rest) = tilde_dir(&text, '-') {
             // `~-` is `$OLDPWD`: where the shell was before, not known here.
             format!("/(~-){rest}")
@@ -59,13 +58,19 @@ impl PathResolver {
     }
 }
 
-/// `/proc/PID/root/X` (and `/proc/self/root/X`, `/proc/thread-self/root/X`) is `/X` as that
-/// process sees it: for any process on this machine's root, the same file. The kernel
-/// follows it as a link; a lexical world must say so. `/proc/self/cwd/X` is `X` in the
-/// reading process's own directory (`cwd`), which a lexical world must say too.
-fn through_proc_root(path: PathBuf, cwd: &Path) -> PathBuf {
-    let mut parts = path.components();
-    let self_cwd = matches!(
+/// What follows a name for the reading process's own directory at the start of `text`, as a
+/// path relative to that directory: the shell's `~+` (its `$PWD`) and the kernel's
+/// `/proc/self/cwd` (and `/proc/thread-self/cwd`, however the components are spelled).
+/// Resolved against the command's directory by whoever knows it.
+pub fn own_directory(text: &str) -> Option<PathBuf> {
+    if let Some(rest) = tilde_dir(text, '+') {
+        return Some(PathBuf::from(rest.trim_start_matches('/')));
+    }
+    if !text.contains("/proc") {
+        return None;
+    }
+    let mut parts = Path::new(text).components();
+    let own = matches!(
         (parts.next(), parts.next(), parts.next(), parts.next()),
         (
             Some(Component::RootDir),
@@ -74,13 +79,13 @@ fn through_proc_root(path: PathBuf, cwd: &Path) -> PathBuf {
             Some(Component::Normal(c))
         ) if p == "proc" && (s == "self" || s == "thread-self") && c == "cwd"
     );
-    if self_cwd {
-        return cwd.join(parts.as_path());
-    }
-    through_proc_pid_root(path)
+    own.then(|| parts.as_path().to_path_buf())
 }
 
-fn through_proc_pid_root(path: PathBuf) -> PathBuf {
+/// `/proc/PID/root/X` (and `/proc/self/root/X`, `/proc/thread-self/root/X`) is `/X` as that
+/// process sees it: for any process on this machine's root, the same file. The kernel
+/// follows it as a link; a lexical world must say so.
+fn through_proc_root(path: PathBuf) -> PathBuf {
     let mut parts = path.components();
     let proc_root = matches!(
         (parts.next(), parts.next(), parts.next(), parts.next()),
