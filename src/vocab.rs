@@ -3633,6 +3633,22 @@ pub fn value_words(c: &Command) -> Vec<usize> {
     out
 }
 
+/// The first operand of `c` past its options and their values (`grep -A 3 PATTERN f`, `jq
+/// FILTER f`), else the first word after `--` (`grep -- PATTERN f`).
+pub fn first_operand(c: &Command) -> Option<&Word> {
+    let values = value_words(c);
+    c.args
+        .iter()
+        .enumerate()
+        .take_while(|(_, a)| a.text != "--")
+        .find(|(i, a)| !values.contains(i) && (!a.text.starts_with('-') || a.text == "-"))
+        .map(|(_, a)| a)
+        .or_else(|| {
+            let dd = c.args.iter().position(|a| a.text == "--")?;
+            c.args.get(dd + 1)
+        })
+}
+
 /// Variables that choose what a command runs or loads: `PATH=/tmp:$PATH ls`, `LD_PRELOAD`,
 /// `GIT_PAGER=… git log`, `LESSOPEN='|…' less f`. With one of them set, nothing only reads.
 pub fn steering_variable(name: &str) -> bool {

@@ -1028,23 +1028,9 @@ fn not_files(c: &Command) -> Vec<&crate::shell::Word> {
     );
     let given = c.has_flag(Some('e'), &["regexp", "expression", "source"])
         || c.has_flag(Some('f'), &["file"]);
-    // The first operand past the options' values (`grep -A 3 PATTERN`, `jq FILTER f`).
-    let values = vocab::value_words(c);
-    let first = c
-        .args
-        .iter()
-        .enumerate()
-        .take_while(|(_, a)| a.text != "--")
-        .find(|(i, a)| !values.contains(i) && (!a.text.starts_with('-') || a.text == "-"))
-        .map(|(_, a)| a)
-        .or_else(|| {
-            // `grep -- PATTERN f`: the first word after `--`.
-            let dd = c.args.iter().position(|a| a.text == "--")?;
-            c.args.get(dd + 1)
-        });
     if pattern_first
         && !given
-        && let Some(first) = first
+        && let Some(first) = vocab::first_operand(c)
     {
         out.push(first);
     }

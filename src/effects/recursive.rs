@@ -37,8 +37,7 @@ pub fn tree_read(c: &Command) -> Option<Tree> {
         "grep" | "egrep" | "fgrep" | "rgrep" => {
             let followed = flag(Some('R'), &["dereference-recursive"]);
             let recursive = c.program == "rgrep" || followed || flag(Some('r'), &["recursive"]);
-            (recursive && prints_every_line(c, "ABCmDd", GREP_NAMES_ONLY))
-                .then(|| follows(followed))
+            (recursive && prints_every_line(c, GREP_NAMES_ONLY)).then(|| follows(followed))
         }
         // A recursive diff prints a file only one side has only when told to take it as
         // empty on the other (`-N`); it follows links. git's no-index diff always does, and
@@ -51,7 +50,7 @@ pub fn tree_read(c: &Command) -> Option<Tree> {
         }
         // ripgrep skips hidden files (every secret under home is one) unless told not to.
         "rg" => (flag(Some('u'), &["hidden", "unrestricted"])
-            && prints_every_line(c, "ABCMmjtTgE", RG_NAMES_ONLY))
+            && prints_every_line(c, RG_NAMES_ONLY))
         .then(|| follows(flag(Some('L'), &["follow"]))),
         _ => None,
     }
@@ -104,9 +103,8 @@ const EVERY_LINE: &[&str] = &[
 ];
 
 /// True when a search prints every line of what it reads: its pattern matches any line and no
-/// option makes it print names or counts instead (`-l`, `-L`, `-c`, `-q`). `values` are its
-/// short options that take a value (not the pattern).
-fn prints_every_line(c: &Command, values: &str, names_only: (&str, &[&str])) -> bool {
+/// option makes it print names or counts instead (`-l`, `-L`, `-c`, `-q`).
+fn prints_every_line(c: &Command, names_only: (&str, &[&str])) -> bool {
     let (short, long) = names_only;
     if c.has_flag(None, long) || short.chars().any(|f| c.has_flag(Some(f), &[])) {
         return false;
@@ -116,7 +114,7 @@ fn prints_every_line(c: &Command, values: &str, names_only: (&str, &[&str])) -> 
     }
     let pattern = match c.option_value(Some('e'), &["regexp"]) {
         Some(p) => Some(p),
-        None => first_operand(c, values),
+        None => crate::vocab::first_operand(c).map(|w| w.text.clone()),
     };
     pattern.is_some_and(|p| matches_every_line(&p))
 }
@@ -124,34 +122,4 @@ fn prints_every_line(c: &Command, values: &str, names_only: (&str, &[&str])) -> 
 /// True when the search pattern `p` matches every line of a key or credentials file.
 pub fn matches_every_line(p: &str) -> bool {
     EVERY_LINE.contains(&p)
-}
-
-/// The first word of `c` that is neither an option nor the value of one of the short options
-/// `values` (`grep -A 3 PATTERN`).
-fn first_operand(c: &Command, values: &str) -> Option<String> {
-    let mut skip = false;
-    for a in &c.args {
-        let t = a.text.as_str();
-        if std::mem::take(&mut skip) {
-            continue;
-        }
-        if t == "--" {
-            return c
-                .args
-                .iter()
-                .skip_while(|w| w.text != "--")
-                .nth(1)
-                .map(|w| w.text.clone());
-        }
-        if let Some(cluster) = t.strip_prefix('-').filter(|c| !c.is_empty()) {
-            if !cluster.starts_with('-')
-                && let Some(last) = cluster.chars().last()
-            {
-                skip = values.contains(last);
-            }
-            continue;
-        }
-        return Some(a.text.clone());
-    }
-    None
 }
