@@ -203,6 +203,8 @@ pub struct FileId {
     pub links: u64,
     pub is_file: bool,
     pub is_dir: bool,
+    /// A symbolic link itself: only in a directory's listing, which does not follow links.
+    pub is_link: bool,
 }
 
 impl FileView {
@@ -212,14 +214,6 @@ impl FileView {
         match self {
             FileView::Fixed(_) => true,
             FileView::Disk(_) => std::fs::symlink_metadata(path).is_ok(),
-        }
-    }
-
-    /// True when `path` is a symbolic link (the disk says so; a fixed view has none).
-    pub fn is_link(&self, path: &Path) -> bool {
-        match self {
-            FileView::Fixed(_) => false,
-            FileView::Disk(_) => std::fs::symlink_metadata(path).is_ok_and(|m| m.is_symlink()),
         }
     }
 
@@ -312,6 +306,7 @@ fn file_id(m: &std::fs::Metadata) -> FileId {
         links: m.nlink(),
         is_file: m.is_file(),
         is_dir: m.is_dir(),
+        is_link: m.file_type().is_symlink(),
     }
 }
 

@@ -565,7 +565,7 @@ pub fn links_below(scope: &Scope, dir: &Path) -> Vec<PathBuf> {
             }
             if m.is_dir {
                 stack.push(path);
-            } else if !m.is_file && scope.files.is_link(&path) {
+            } else if m.is_link {
                 out.push(path);
             }
         }
