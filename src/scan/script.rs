@@ -232,7 +232,7 @@ static NODE: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     backticks: None,
     assign: re(r#"(?m)(?:^|[;{])[ \t]*(?:const|let|var)[ \t]+([A-Za-z_$][\w$]*)[ \t]*=[ \t]*"#),
     concat: "+",
-    imports: no_imports,
+    imports: node_imports,
 });
 
 static RUBY: LazyLock<Patterns> = LazyLock::new(|| Patterns {
@@ -2561,19 +2561,34 @@ fn python_imports(text: &str) -> Option<String> {
             ],
         ),
     ];
+    // `getattr(os, "system")` is `os.system`.
+    static GETATTR: LazyLock<Pattern> = LazyLock::new(|| {
+        re(r#"\bgetattr\(\s*([A-Za-z_][\w.]*)\s*,\s*["']([A-Za-z_]\w*)["']\s*\)"#)
+    });
+    static ASSIGN: LazyLock<Pattern> = LazyLock::new(|| {
+        re(
+            r"(?m)(?:^|;)[ \t]*([A-Za-z_]\w*)[ \t]*=[ \t]*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|[A-Za-z_]\w*)[ \t]*(?:$|[;#])",
+        )
+    });
     if !text.contains("import") {
         return None;
     }
     let text: Cow<str> = DYNAMIC.replace_all(text, "$1");
+    let text = then(text, |t| GETATTR.replace_all(t, "$1.$2"));
     // name → what it stands for, and whether it is a module (used before a dot) or a function.
     let mut names: Vec<(String, String, bool)> = Vec::new();
+    // Modules imported under their own names (`import os`).
+    let mut imported: Vec<String> = Vec::new();
     for c in IMPORT.captures_iter(&text) {
         let list = c[2].trim_matches(|ch: char| ch == '(' || ch == ')' || ch.is_whitespace());
         match c.get(1) {
             None => {
                 for item in list.split(',') {
-                    if let Some((module, alias)) = item.split_once(" as ") {
-                        names.push((alias.trim().into(), module.trim().into(), true));
+                    match item.split_once(" as ") {
+                        Some((module, alias)) => {
+                            names.push((alias.trim().into(), module.trim().into(), true))
+                        }
+                        None => imported.push(item.trim().to_string()),
                     }
                 }
             }
@@ -2600,6 +2615,8 @@ fn python_imports(text: &str) -> Option<String> {
             }
         }
     }
+    let imported: Vec<&str> = imported.iter().map(String::as_str).collect();
+    assigned_names(&text, &ASSIGN, &imported, &mut names);
     // pathlib's names are read bare (`Path(…)`, `Path.home()`).
     names.retain(|(alias, full, _)| {
         alias != full
@@ -2612,12 +2629,151 @@ fn python_imports(text: &str) -> Option<String> {
             Cow::Borrowed(_) => None,
         };
     }
-    Some(rename_names(&text, &names))
+    Some(rename_names(&text, &names, "#"))
 }
 
-/// `text` with each identifier in `names` outside strings and comments, not after a dot,
-/// replaced by what it stands for: a module name before a dot, a function name before `(`.
-fn rename_names(text: &str, names: &[(String, String, bool)]) -> String {
+/// Adds the names `assign` binds to another name's function or module (`run = sp.run`,
+/// `const e = cp.execSync`, `o = os`): each stands for what its right side stands for, through
+/// the names already known. Capture 1 is the name, 2 the dotted right side. A right side that
+/// comes to no dotted name binds only when it is a module (`modules`, or a name known as one):
+/// a module's members are what is worth following.
+fn assigned_names(
+    text: &str,
+    assign: &Pattern,
+    modules: &[&str],
+    names: &mut Vec<(String, String, bool)>,
+) {
+    for c in assign.captures_iter(text) {
+        let (Some(alias), Some(value)) = (c.get(1), c.get(2)) else {
+            continue;
+        };
+        let (alias, value) = (alias.as_str(), value.as_str());
+        let (root, rest) = value.split_once('.').unwrap_or((value, ""));
+        if root == alias || names.iter().any(|(n, ..)| n == alias) {
+            continue;
+        }
+        let bound = names
+            .iter()
+            .find(|(n, _, module)| n == root && (*module || rest.is_empty()));
+        let full = match bound {
+            Some((_, full, _)) if rest.is_empty() => full.clone(),
+            Some((_, full, _)) => format!("{full}.{rest}"),
+            None => value.to_string(),
+        };
+        let module = rest.is_empty()
+            && (modules.contains(&root)
+                || names.iter().any(|(n, _, m)| n == root && *m)
+                    && !names.iter().any(|(n, _, m)| n == root && !*m));
+        if module {
+            names.push((alias.into(), full, true));
+        } else if full.contains('.') {
+            names.push((alias.into(), full.clone(), true));
+            names.push((alias.into(), full, false));
+        }
+    }
+}
+
+/// Node's modules bound to other names, as the patterns know them: `const c =
+/// require('child_process')` makes `c.execSync(` read `child_process.execSync(`, `const {rmSync:
+/// r} = require('fs')` makes `r(` read `fs.rmSync(`, ES imports the same, and `const e =
+/// c.execSync` or `util.promisify(c.exec)` makes `e(` read the function. None when the code
+/// renames nothing.
+fn node_imports(text: &str) -> Option<String> {
+    // A module specifier and the name the patterns know it by.
+    const MODULES: &[(&str, &str)] = &[
+        ("child_process", "child_process"),
+        ("fs", "fs"),
+        ("fs/promises", "fsp"),
+        ("fs-extra", "fse"),
+        ("os", "os"),
+        ("path", "path"),
+        ("http", "http"),
+        ("https", "https"),
+        ("net", "net"),
+    ];
+    static REQUIRE: LazyLock<Pattern> = LazyLock::new(|| {
+        re(
+            r#"(?:\b(?:const|let|var)\s+|,\s*)(?:([A-Za-z_$][\w$]*)|\{([^}]*)\})\s*=\s*(?:await\s+)?(?:require|import)\(\s*['"`](?:node:)?([\w/-]+)['"`]\s*\)(?:\.([A-Za-z_$][\w$]*))?"#,
+        )
+    });
+    static IMPORT: LazyLock<Pattern> = LazyLock::new(|| {
+        re(
+            r#"\bimport\s+(?:([A-Za-z_$][\w$]*)\s*,?\s*)?(?:\*\s*as\s+([A-Za-z_$][\w$]*)|\{([^}]*)\})?\s*from\s*['"](?:node:)?([\w/-]+)['"]"#,
+        )
+    });
+    static ASSIGN: LazyLock<Pattern> = LazyLock::new(|| {
+        re(
+            r"(?m)(?:^|[;{])[ \t]*(?:(?:const|let|var)[ \t]+)?([A-Za-z_$][\w$]*)[ \t]*=[ \t]*(?:(?:[A-Za-z_$][\w$]*\.)?promisify\(\s*)?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)[ \t]*\)?[ \t]*(?:$|[;,])",
+        )
+    });
+    if !text.contains("require") && !text.contains("import") {
+        return None;
+    }
+    let known = |spec: &str| MODULES.iter().find(|(m, _)| *m == spec).map(|(_, n)| *n);
+    let mut names: Vec<(String, String, bool)> = Vec::new();
+    // `{ a, b: c, d = 1, ...e }` or `{ a, b as c }`: each bound name and the member it is.
+    let members = |list: &str, module: &str, names: &mut Vec<(String, String, bool)>| {
+        for item in list.split(',').map(str::trim) {
+            let item = item.split('=').next().unwrap_or("").trim();
+            if item.is_empty() || item.starts_with("...") {
+                continue;
+            }
+            let (member, alias) = item
+                .split_once(':')
+                .or_else(|| item.split_once(" as "))
+                .unwrap_or((item, item));
+            let (member, alias) = (member.trim(), alias.trim());
+            if member.is_empty() || alias.is_empty() {
+                continue;
+            }
+            names.push((alias.into(), format!("{module}.{member}"), true));
+            names.push((alias.into(), format!("{module}.{member}"), false));
+        }
+    };
+    for c in REQUIRE.captures_iter(text) {
+        let Some(module) = c.get(3).and_then(|m| known(m.as_str())) else {
+            continue;
+        };
+        // The statement ends there: `require('fs').readFileSync(p)` binds a value, not a name.
+        let after = text[c.get(0).map_or(0, |m| m.end())..].trim_start_matches([' ', '\t']);
+        if !(after.is_empty() || after.starts_with([';', ',', '\n', '\r'])) {
+            continue;
+        }
+        match (c.get(1), c.get(2), c.get(4)) {
+            (Some(name), _, None) => names.push((name.as_str().into(), module.into(), true)),
+            (Some(name), _, Some(member)) => {
+                let full = format!("{module}.{}", member.as_str());
+                names.push((name.as_str().into(), full.clone(), true));
+                names.push((name.as_str().into(), full, false));
+            }
+            (None, Some(list), None) => members(list.as_str(), module, &mut names),
+            _ => {}
+        }
+    }
+    for c in IMPORT.captures_iter(text) {
+        let Some(module) = c.get(4).and_then(|m| known(m.as_str())) else {
+            continue;
+        };
+        for name in [c.get(1), c.get(2)].into_iter().flatten() {
+            names.push((name.as_str().into(), module.into(), true));
+        }
+        if let Some(list) = c.get(3) {
+            members(list.as_str(), module, &mut names);
+        }
+    }
+    let modules: Vec<&str> = MODULES.iter().map(|(_, n)| *n).collect();
+    assigned_names(text, &ASSIGN, &modules, &mut names);
+    names.retain(|(alias, full, _)| alias != full && !alias.contains(char::is_whitespace));
+    if names.is_empty() {
+        return None;
+    }
+    Some(rename_names(text, &names, "//"))
+}
+
+/// `text` with each identifier in `names` outside strings and comments (from `comment` to the
+/// line's end), not after a dot, replaced by what it stands for: a module name before a dot or
+/// a bracket, a function name before `(`.
+fn rename_names(text: &str, names: &[(String, String, bool)], comment: &str) -> String {
     let mut out = String::with_capacity(text.len() + 64);
     let bytes = text.as_bytes();
     let mut i = 0;
@@ -2634,14 +2790,14 @@ fn rename_names(text: &str, names: &[(String, String, bool)]) -> String {
                 out.push_str(&text[i..end]);
                 i = end;
             }
-            b'#' => {
+            _ if text[i..].starts_with(comment) => {
                 let end = text[i..].find('\n').map_or(bytes.len(), |n| i + n);
                 out.push_str(&text[i..end]);
                 i = end;
             }
-            b if b.is_ascii_alphabetic() || b == b'_' => {
+            b if b.is_ascii_alphabetic() || b == b'_' || b == b'$' => {
                 let end = text[i..]
-                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
                     .map_or(bytes.len(), |n| i + n);
                 let word = &text[i..end];
                 let after = text[end..].trim_start_matches([' ', '\t']);
@@ -4270,6 +4426,22 @@ mod tests {
         let same = "import os as o\nprint('o.x', self.o.y) # o.z\nfoo(o)";
         assert_eq!(p(same), same);
         assert_eq!(python_imports("import os\nos.system(c)"), None);
+        // Names bound to a module's member or to a module, and members got by name.
+        assert_eq!(
+            p("import subprocess as sp; r = sp.run; r(a)"),
+            "import subprocess as sp; r = subprocess.run; subprocess.run(a)"
+        );
+        assert_eq!(
+            p("import os\no = os\nf = o.system  # alias\nf(c); o.remove(d)"),
+            "import os\no = os\nf = os.system  # alias\nos.system(c); os.remove(d)"
+        );
+        assert_eq!(
+            p("import os\nf = getattr(os, 'system')\nf(c)"),
+            "import os\nf = os.system\nos.system(c)"
+        );
+        // A name bound to a plain value or to another name is left as it is.
+        let same = "import os\nx = y\nn = 3\nx(n)";
+        assert_eq!(p(same), same);
         assert!(
             judged(Language::Python, "import shutil as s\ns.rmtree('/etc')\n")
                 .contains(&"rm -rf /etc".to_string())
@@ -4638,8 +4810,31 @@ mod tests {
             "const fs = require('fs');\nfs.rmSync('dist', { recursive: true, force: true });\n",
             "test('adds', () => { expect(1 + 1).toBe(2); });\n",
             "const { execSync } = require('child_process');\nexecSync('npm run build');\n",
+            "const c = require('node:child_process');\nconst run = c.execSync;\nrun('npm test');\n",
+            "const { readFileSync: read } = require('fs');\nread('package.json');\n",
+            "import * as fs from 'fs';\nfs.rmSync('dist', { recursive: true });\n",
         ] {
             assert_eq!(worst(Language::Node, ok), None, "{ok}");
+        }
+        // A module or its functions under any name, CommonJS or ES, and promisified.
+        for js in [
+            "const c = require('child_process');\nc.execSync('rm -rf ~');\n",
+            "const { execSync: x } = require('child_process');\nx('rm -rf ~');\n",
+            "const cp = require('child_process');\nconst e = cp.execSync;\ne('rm -rf ~');\n",
+            "const run = require('child_process').execSync;\nrun('rm -rf ~');\n",
+            "const u = require('util'), c = require('child_process');\nconst p = u.promisify(c.exec);\np('rm -rf ~');\n",
+            "import { execSync as x } from 'node:child_process';\nx('rm -rf ~');\n",
+            "import * as c from 'child_process';\nc.execSync('rm -rf ~');\n",
+            "import c from 'child_process';\nc.execSync('rm -rf ~');\n",
+            "const { rmSync } = require('fs');\nrmSync('/home/dev', { recursive: true });\n",
+            "const f = require('fs');\nf.rmSync('/etc', { recursive: true });\n",
+            "const { rm: r } = await import('node:fs/promises');\nawait r('/etc', { recursive: true });\n",
+        ] {
+            assert_eq!(
+                worst(Language::Node, js).map(|w| w.0),
+                Some(Effect::Deny),
+                "{js}"
+            );
         }
     }
 
