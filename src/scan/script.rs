@@ -279,7 +279,7 @@ static RUBY: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     backticks: Some(re(r"`([^`\n]*)`|%x\(([^)\n]*)\)|%x\{([^}\n]*)\}")),
     assign: re(r#"(?m)(?:^|;)[ \t]*([a-z_]\w*|[A-Z]\w*)[ \t]*=[ \t]*"#),
     concat: "+",
-    imports: no_imports,
+    imports: ruby_forms,
 });
 
 static PERL: LazyLock<Patterns> = LazyLock::new(|| {
@@ -355,7 +355,7 @@ static PHP: LazyLock<Patterns> = LazyLock::new(|| Patterns {
     backticks: Some(re(r"`([^`\n]*)`")),
     assign: re(r#"(?m)(?:^|;)[ \t]*\$([A-Za-z_]\w*)[ \t]*=[ \t]*"#),
     concat: ".",
-    imports: no_imports,
+    imports: php_forms,
 });
 
 static LUA: LazyLock<Patterns> = LazyLock::new(|| Patterns {
@@ -735,6 +735,108 @@ fn go_forms(text: &str) -> Option<String> {
             format!("\"{}\"", parts.join("/"))
         })
     });
+    match text {
+        Cow::Owned(o) => Some(o),
+        Cow::Borrowed(_) => None,
+    }
+}
+
+/// Ruby's calls by a method's name written as the calls: `send(:system, c)`, `Kernel.public_send("system", c)`,
+/// `method(:system).call(c)`, and `m = method(:system)` then `m.call(c)` or `m.(c)`, all
+/// `system(c)`. Line numbers kept.
+fn ruby_forms(text: &str) -> Option<String> {
+    static SEND: LazyLock<Pattern> = LazyLock::new(|| {
+        re(
+            r#"(?:\b([A-Za-z_][\w:]*)[ \t]*\.[ \t]*)?\b(?:send|public_send|__send__)[ \t]*\([ \t]*(?::(\w+)|["'](\w+)["'])[ \t]*,[ \t]*"#,
+        )
+    });
+    static METHOD: LazyLock<Pattern> = LazyLock::new(|| {
+        re(
+            r#"(?:\b(?:Kernel|Object)[ \t]*\.[ \t]*)?\bmethod[ \t]*\([ \t]*(?::(\w+)|["'](\w+)["'])[ \t]*\)[ \t]*\.[ \t]*(?:call[ \t]*)?\("#,
+        )
+    });
+    static BOUND: LazyLock<Pattern> = LazyLock::new(|| {
+        re(
+            r#"(?m)(?:^|;)[ \t]*([a-z_]\w*)[ \t]*=[ \t]*(?:(?:Kernel|Object)[ \t]*\.[ \t]*)?method[ \t]*\([ \t]*(?::(\w+)|["'](\w+)["'])[ \t]*\)"#,
+        )
+    });
+    if !text.contains("send") && !text.contains("method") {
+        return None;
+    }
+    // The method's name, a symbol or a string, in capture `at` or the one after it.
+    let name = |c: &regex::Captures, at: usize| {
+        c.get(at)
+            .or(c.get(at + 1))
+            .map_or("", |m| m.as_str())
+            .to_string()
+    };
+    // A module's own methods keep their module (`FileUtils.send(:rm_rf, d)`); any other
+    // receiver's `send` reaches Kernel's private methods, `system` among them.
+    let text = SEND.replace_all(text, |c: &regex::Captures| {
+        let method = name(c, 2);
+        match c.get(1).map(|m| m.as_str()) {
+            Some(module @ ("FileUtils" | "File" | "IO" | "Open3" | "Dir")) => {
+                format!("{module}.{method}(")
+            }
+            _ => format!(" {method}("),
+        }
+    });
+    let text = then(text, |t| {
+        METHOD.replace_all(t, |c: &regex::Captures| format!(" {}(", name(c, 1)))
+    });
+    let bound: Vec<(String, String)> = BOUND
+        .captures_iter(&text)
+        .filter_map(|c| Some((c.get(1)?.as_str().to_string(), name(&c, 2))))
+        .collect();
+    let mut text = text;
+    for (var, method) in bound {
+        // Built per name, so not one of the table's patterns (`re` registers those).
+        let Ok(call) = regex::Regex::new(&format!(r"\b{var}[ \t]*\.[ \t]*(?:call[ \t]*)?\("))
+        else {
+            continue;
+        };
+        text = then(text, |t| {
+            call.replace_all(t, regex::NoExpand(&format!(" {method}(")))
+        });
+    }
+    match text {
+        Cow::Owned(o) => Some(o),
+        Cow::Borrowed(_) => None,
+    }
+}
+
+/// PHP's calls by a function's name written as the calls: `call_user_func('system', $c)`,
+/// `call_user_func_array('system', [$c])`, and `$f = 'system';` then `$f($c)`, all
+/// `system($c)`. Line numbers kept.
+fn php_forms(text: &str) -> Option<String> {
+    static CALL: LazyLock<Pattern> =
+        LazyLock::new(|| re(r#"\bcall_user_func[ \t]*\([ \t]*["'](\w+)["'][ \t]*,[ \t]*"#));
+    static CALL_ARRAY: LazyLock<Pattern> = LazyLock::new(|| {
+        re(
+            r#"\bcall_user_func_array[ \t]*\([ \t]*["'](\w+)["'][ \t]*,[ \t]*(?:\[|array[ \t]*\()([^\]\)\n]*)[\]\)][ \t]*\)"#,
+        )
+    });
+    static BOUND: LazyLock<Pattern> = LazyLock::new(|| {
+        re(
+            r#"(?m)(?:^|[;{]|<\?php[ \t])[ \t]*\$([A-Za-z_]\w*)[ \t]*=[ \t]*["']([A-Za-z_]\w*)["'][ \t]*;"#,
+        )
+    });
+    let text = CALL.replace_all(text, "$1(");
+    let text = then(text, |t| CALL_ARRAY.replace_all(t, "$1($2)"));
+    let bound: Vec<(String, String)> = BOUND
+        .captures_iter(&text)
+        .map(|c| (c[1].to_string(), c[2].to_string()))
+        .collect();
+    let mut text = text;
+    for (var, function) in bound {
+        // `$f(` calls the function named by `$f`; the space keeps `[^\w>$:]` before the name.
+        let Ok(call) = regex::Regex::new(&format!(r"\${var}[ \t]*\(")) else {
+            continue;
+        };
+        text = then(text, |t| {
+            call.replace_all(t, regex::NoExpand(&format!(" {function}(")))
+        });
+    }
     match text {
         Cow::Owned(o) => Some(o),
         Cow::Borrowed(_) => None,
@@ -4835,6 +4937,59 @@ mod tests {
                 Some(Effect::Deny),
                 "{js}"
             );
+        }
+    }
+
+    #[test]
+    fn ruby_and_php_calls_by_a_functions_name_are_the_calls() {
+        for (language, code) in [
+            (Language::Ruby, "send(:system, 'rm -rf ~')\n"),
+            (Language::Ruby, "''.public_send('system', 'rm -rf ~')\n"),
+            (Language::Ruby, "Kernel.__send__(:exec, 'rm -rf ~')\n"),
+            (Language::Ruby, "method(:system).call('rm -rf ~')\n"),
+            (
+                Language::Ruby,
+                "run = Kernel.method(:system)\nrun.('rm -rf ~')\n",
+            ),
+            (Language::Ruby, "m = method(:system); m.call('rm -rf ~')\n"),
+            (
+                Language::Ruby,
+                "require 'fileutils'\nFileUtils.send(:rm_rf, Dir.home)\n",
+            ),
+            (
+                Language::Php,
+                "<?php call_user_func('system', 'rm -rf ~');\n",
+            ),
+            (
+                Language::Php,
+                "<?php call_user_func_array('passthru', ['rm -rf ~']);\n",
+            ),
+            (Language::Php, "<?php $f = 'system';\n$f('rm -rf ~');\n"),
+        ] {
+            assert_eq!(
+                worst(language, code).map(|w| w.0),
+                Some(Effect::Deny),
+                "{code}"
+            );
+        }
+        // The line reported is the call's.
+        assert_eq!(
+            worst(Language::Ruby, "x = 1\nsend(:system, 'rm -rf ~')\n").map(|w| w.2),
+            Some(Some(2))
+        );
+        for (language, code) in [
+            (
+                Language::Ruby,
+                "obj.send(:name=, 3)\nputs [1, 2].send(:map) { |x| x * 2 }\n",
+            ),
+            (Language::Ruby, "send(:system, 'make test')\n"),
+            (Language::Php, "<?php $f = 'strtoupper';\necho $f('x');\n"),
+            (
+                Language::Php,
+                "<?php call_user_func('exec', 'composer install');\n",
+            ),
+        ] {
+            assert_eq!(worst(language, code), None, "{code}");
         }
     }
 
