@@ -297,6 +297,32 @@ fn tar_reads(cmd: &Command, scope: &Scope) -> Vec<PathBuf> {
     out
 }
 
+/// What a glob word matches on disk that its pattern does not show: each match reached
+/// through a link (`creds.txt` → ~/.aws/credentials, `keys/id_rsa` with `keys` → ~/.ssh), as
+/// the file it is, and each hard link; with the pattern's own path (as `word_read_paths`
+/// gives it). `None` for a word that is no glob, or off the disk (a fixed view lists no
+/// directory). A plain file matched is the pattern's to judge: judging every one of a large
+/// directory's files cost more than the call. Bounded as `protect::expand` is.
+pub fn glob_hits(word: &Word, cmd: &Command, scope: &Scope) -> Option<(PathBuf, Vec<PathBuf>)> {
+    if !word.glob || !scope.paths.follow_symlinks {
+        return None;
+    }
+    let pattern = resolve_for(scope, cmd, &static_text(word)?);
+    let hits = crate::protect::expand(scope, &pattern.to_string_lossy())
+        .into_iter()
+        .filter_map(|hit| {
+            let real = resolve_for(scope, cmd, &hit.to_string_lossy());
+            let linked = real != hit
+                || scope
+                    .files
+                    .identity(&real)
+                    .is_some_and(|id| id.is_file && id.links > 1);
+            linked.then_some(real)
+        })
+        .collect();
+    Some((pattern, hits))
+}
+
 /// Paths a word names for reading, including `@file` forms (`curl -d @f`, `-F x=@f`).
 pub fn word_read_paths(word: &Word, cmd: &Command, scope: &Scope) -> Vec<PathBuf> {
     let mut out = Vec::new();

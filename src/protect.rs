@@ -642,8 +642,9 @@ fn emacs_to_extended(pattern: &str) -> String {
     out
 }
 
-/// Expands a path glob against the scope's file view, one component at a time (bounded).
-fn expand(scope: &Scope, text: &str) -> Vec<PathBuf> {
+/// Expands a path glob against the scope's file view, one component at a time (bounded by
+/// `MAX_EXPANSION` matches a component); nothing with a fixed view.
+pub fn expand(scope: &Scope, text: &str) -> Vec<PathBuf> {
     let mut found = vec![PathBuf::from("/")];
     for part in text.split('/').filter(|p| !p.is_empty()) {
         let mut next = Vec::new();

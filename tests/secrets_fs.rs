@@ -1,7 +1,7 @@
 //! Secret reads on a real filesystem, through the hook binary as Claude Code runs it, in a
 //! temporary HOME: a project file that is a hard link to a private key or a credential file is
 //! that secret; a read of a whole tree takes the secrets under it, and, when it follows links,
-//! what a link in it points to. The lexical view of `check`/`replay` has no inodes or links.
+//! what a link in it points to; a glob reads each file it matches. The lexical view of `check`/`replay` has no inodes or links.
 
 mod common;
 
@@ -147,6 +147,41 @@ fn a_tree_read_that_keeps_links_or_a_tree_without_them_passes() {
         "tar chf - . | base64",
         "cp -rL . /tmp/copy",
         "find -L . -type f -exec cat {} +",
+    ] {
+        expect(&sb, command, "pass");
+    }
+}
+
+#[test]
+fn a_glob_reads_each_file_it_matches_on_disk() {
+    let sb = with_links_out();
+    let p = sb.project();
+    std::os::unix::fs::symlink(sb.home().join(".aws/credentials"), p.join("creds.txt")).unwrap();
+    std::os::unix::fs::symlink(sb.home().join(".ssh"), p.join("keys")).unwrap();
+    std::fs::write(p.join("README.md"), "# x\n").unwrap();
+    for command in [
+        "cat *",
+        "cat c*.txt",
+        "grep . *.txt",
+        "head -c 9999 ./k*/id*",
+        "base64 k?ys/d*",
+        "cat d*/c*/*",
+        "cp *.txt /tmp/out/",
+        "grep -r '' *",
+    ] {
+        expect(&sb, command, "deny");
+    }
+    // A hard link to a key among the files a glob matches.
+    std::fs::hard_link(sb.home().join(".ssh/deploy"), p.join("docs/b.md")).unwrap();
+    expect(&sb, "cat docs/*.md", "deny");
+    std::fs::remove_file(p.join("docs/b.md")).unwrap();
+    for command in [
+        "cat *.md",
+        "cat docs/*.md",
+        "wc -l docs/*",
+        "ls -la *",
+        "cat k*/*.pub",
+        "cat no-such-*",
     ] {
         expect(&sb, command, "pass");
     }

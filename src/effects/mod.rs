@@ -1235,6 +1235,21 @@ fn command_effects(
             }
         }
     }
+    // On disk, what a glob among them matches, each file: one may be a link out of the
+    // directory (`cat *` in a project holding a link to ~/.aws/credentials) or be reached
+    // through one (`cat s*/id*`), which the pattern's text does not show. A directory matched
+    // is read only by a reader that walks trees (`wc -l docs/*` prints an error for one).
+    if !reads.is_empty() {
+        let hits: Vec<std::path::PathBuf> = c
+            .args
+            .iter()
+            .filter_map(|w| crate::fileops::glob_hits(w, c, scope))
+            .filter(|(pattern, _)| reads.contains(pattern))
+            .flat_map(|(_, hits)| hits)
+            .filter(|h| tree.is_some() || !scope.files.identity(h).is_some_and(|id| id.is_dir))
+            .collect();
+        reads.extend(hits);
+    }
     // `find DIR | xargs cat`: a reader given its operands on its input, by find, reads what
     // find lists under its starts, as a delete fed so removes it (`delete::effects`); what
     // find's name tests pass, when they narrow it (`find ~ -name id_rsa | xargs cat`). Names
