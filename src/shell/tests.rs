@@ -32,6 +32,44 @@ fn debug_dump() {
     }
 }
 
+#[test]
+fn substitutions_that_print_the_paths_they_are_given_are_those_paths() {
+    let cat = |line: &str| -> (Vec<String>, bool, bool) {
+        let an = a(line);
+        let c = find(&an, "cat");
+        (
+            c.args.iter().map(|w| w.text.clone()).collect(),
+            c.args.iter().any(|w| w.dynamic),
+            c.args.iter().any(|w| w.glob),
+        )
+    };
+    let known = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        cat("cat $(ls ~/.ssh/id_*)"),
+        (known(&["~/.ssh/id_*"]), false, true)
+    );
+    assert_eq!(cat("cat $(ls -1 a b)"), (known(&["a", "b"]), false, false));
+    assert_eq!(
+        cat("cat \"$(realpath ~/x)\""),
+        (known(&["~/x"]), false, false)
+    );
+    // A relative operand prints as an absolute path: the command's directory, as `$(pwd)`.
+    assert_eq!(
+        cat("cat $(readlink -f k)"),
+        (known(&["$PWD/k"]), true, false)
+    );
+    // Output that is not the operands stays unknown.
+    for line in [
+        "cat $(realpath --relative-to=/ x)",
+        "cat $(ls $D)",
+        "cat $(ls)",
+        "cat $(dirname ~/.ssh/x)/id_rsa",
+        "cat $(ls x > f)",
+    ] {
+        assert!(cat(line).1, "{line}");
+    }
+}
+
 fn has_finding(an: &ShellAnalysis, pred: impl Fn(&ShellFinding) -> bool) -> bool {
     an.findings.iter().any(pred)
 }

@@ -335,6 +335,20 @@ impl Analyser<'_> {
                         b.dynamic = true;
                         continue;
                     }
+                    // `$(realpath f)`, `$(ls ~/.ssh/id_*)`: the paths a lone command prints of
+                    // its literal operands are those operands (`printed_paths`).
+                    if lone && let Some(paths) = printed_paths(&self.out.commands[start]) {
+                        let value = paths.join(" ");
+                        // `$PWD/f`, as `$(pwd)` is: path resolution reads it.
+                        b.dynamic |= value.contains("$PWD");
+                        if quoted {
+                            b.text.push_str(&value);
+                        } else {
+                            b.glob |= has_glob(&value);
+                            b.push_split(&value);
+                        }
+                        continue;
+                    }
                     // `$(echo build)`: a lone `echo`/`printf` of literals prints a known text.
                     let known = lone.then(|| self.fed_text(Some(start))).flatten();
                     match known {
@@ -695,6 +709,42 @@ impl Analyser<'_> {
 }
 
 /// `pwd`, `pwd -L`, `pwd -P`: a command that prints the directory it runs in.
+/// The paths a command prints of its literal operands, as words that name the same files:
+/// `realpath f` and `readlink [-f] f` print where `f` leads, which a read of `f` reaches as
+/// well (a relative `f` as `$PWD/f`, since the path printed is absolute); `ls f…` prints the
+/// files given (a directory given lists names below it, taken as the directory). `None` for
+/// any other command, no operand (`ls` alone prints nothing in an empty directory, where `*`
+/// would stay `*`), an operand not known, or an option that prints something else
+/// (`realpath --relative-to`). `dirname` and `basename` are not computed: a path built from
+/// them is judged as one known only when it runs.
+fn printed_paths(c: &super::Command) -> Option<Vec<String>> {
+    if !c.redirects.is_empty() || c.args.iter().any(|a| a.dynamic) {
+        return None;
+    }
+    let (options, operands): (Vec<&str>, Vec<&str>) = c
+        .args
+        .iter()
+        .map(|a| a.text.as_str())
+        .partition(|t| t.starts_with('-') && *t != "-");
+    if operands.is_empty() {
+        return None;
+    }
+    match c.program.as_str() {
+        "realpath" | "readlink" if !options.iter().any(|o| o.starts_with("--relative")) => {
+            let absolute = |s: &&str| {
+                if s.starts_with(['/', '~']) {
+                    s.to_string()
+                } else {
+                    format!("$PWD/{s}")
+                }
+            };
+            Some(operands.iter().map(absolute).collect())
+        }
+        "ls" => Some(operands.iter().map(|s| s.to_string()).collect()),
+        _ => None,
+    }
+}
+
 fn prints_directory(c: &super::Command) -> bool {
     c.program == "pwd"
         && c.redirects.is_empty()
