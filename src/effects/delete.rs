@@ -360,6 +360,37 @@ pub fn find_fed<'a>(
     Some((find, listed))
 }
 
+/// The `find` whose output is one of `c`'s operands (`cat $(find ~/.ssh -name 'id_*')`), as
+/// `find_fed` gives the one piped into it: the last `find` of the substitutions analysed
+/// just before `c` (the commands between it and `c` are all inside substitutions), when an
+/// operand of `c` is such a substitution.
+pub fn find_substituted<'a>(
+    c: &Command,
+    at: usize,
+    analysis: &'a ShellAnalysis,
+    scope: &Scope,
+) -> Option<(&'a Command, Listed)> {
+    let substituted = c.args.iter().any(|w| {
+        w.dynamic
+            && (w.text.starts_with("$(find ") || w.text.starts_with("`find "))
+            && (w.text.ends_with(')') || w.text.ends_with('`'))
+    });
+    if !substituted {
+        return None;
+    }
+    let before = analysis.commands.get(..at)?;
+    let find = before
+        .iter()
+        .rev()
+        .take_while(|b| b.in_substitution)
+        .find(|b| b.program == "find")?;
+    let listed = find_starts(find)
+        .iter()
+        .map(|s| (s.text.clone(), word_path(s, find, scope).map(|(p, _)| p)))
+        .collect();
+    Some((find, listed))
+}
+
 /// Where `find` starts: the operands before its expression, after its leading options
 /// (`-H`, `-L`, `-P`, `-D LIST`, `-O3`); `.` when there are none.
 pub fn find_starts(c: &Command) -> Vec<Word> {

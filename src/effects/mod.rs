@@ -1258,8 +1258,16 @@ fn command_effects(
     // A find no name test narrows hands over everything under its starts: the reader reads
     // the whole tree (`recursive::find_tree`).
     let mut fed: Vec<(std::path::PathBuf, Option<Found>, Option<Tree>)> = Vec::new();
-    if c.args_from_stdin && vocab::reads_operands(p) {
-        match delete::find_fed(c, analysis, scope) {
+    // `cat $(find ~/.ssh -name 'id_*')` hands find's list over as `| xargs cat` does.
+    let substituted = (!c.args_from_stdin && vocab::reads_operands(p))
+        .then(|| delete::find_substituted(c, i, analysis, scope))
+        .flatten();
+    if (c.args_from_stdin || substituted.is_some()) && vocab::reads_operands(p) {
+        let listed = match substituted {
+            Some(found) => Some(found),
+            None => delete::find_fed(c, analysis, scope),
+        };
+        match listed {
             Some((find, listed)) => {
                 let names = delete::find_names(find);
                 for (start, path) in listed {
@@ -2570,6 +2578,23 @@ mod tests {
         assert_eq!(
             found("sudo find ~/.ssh -path '*/id_*' -print0 | xargs -0 grep x"),
             narrowed("/home/dev/.ssh", "~/.ssh", &["*/id_*"])
+        );
+        // find's list given as operands by a substitution is handed over the same way.
+        assert_eq!(
+            found("cat $(find ~ -name id_rsa)"),
+            narrowed("/home/dev", "~", &["id_rsa"])
+        );
+        assert_eq!(
+            found("base64 `find ~/.ssh -name 'id_*'` x"),
+            [
+                vec![("/home/dev/project/x".to_string(), None)],
+                narrowed("/home/dev/.ssh", "~/.ssh", &["id_*"]),
+            ]
+            .concat()
+        );
+        assert_eq!(
+            found("cat \"$(find ~ -name id_rsa)\""),
+            found("cat $(find ~ -name id_rsa)")
         );
         // No name test narrows it: the start itself.
         assert_eq!(
