@@ -836,6 +836,11 @@ pub enum Effect {
     /// Serves the files under `root` over the network (`python3 -m http.server`, `php -S`,
     /// `npx http-server DIR`): whoever reaches the port reads them.
     Serve { root: PathBuf, program: String },
+    /// Destroys something a service keeps for everyone who uses it, which does not come back:
+    /// a hosted repository, a project, a database, a cluster, instances (an MCP tool whose
+    /// name says so: `delete_repository`, `drop_database`, `terminate_instances`). `what` is
+    /// the thing (`repository`), `tool` the tool.
+    Destroy { what: String, tool: String },
 }
 
 /// Calls `$f` on every filesystem path the effect `$effect` names (not what a send carries):
@@ -886,7 +891,8 @@ macro_rules! each_path {
             | Effect::Send { .. }
             | Effect::Fetch { .. }
             | Effect::Signal { .. }
-            | Effect::StartAgent { .. } => {}
+            | Effect::StartAgent { .. }
+            | Effect::Destroy { .. } => {}
         }
     }};
 }
@@ -1067,6 +1073,10 @@ mod tests {
                 host: None,
             },
             Effect::Signal { target: "1".into() },
+            Effect::Destroy {
+                what: "project".into(),
+                tool: "mcp__x__delete_project".into(),
+            },
         ];
         let mut listed = Vec::new();
         let mut walked = Vec::new();

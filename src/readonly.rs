@@ -62,6 +62,7 @@ pub fn change(call: &Call) -> Option<String> {
             Fx::Signal { target } => format!("signals {target}"),
             Fx::Configure { what, .. } => format!("changes configuration ({})", clip(what)),
             Fx::StartAgent { program } => format!("starts another agent ({program})"),
+            Fx::Destroy { what, tool } => format!("destroys a {what} ({tool})"),
             // Only a command serves a directory; it is judged with its arguments below.
             Fx::Serve { .. } => continue,
         };

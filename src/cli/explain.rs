@@ -483,6 +483,7 @@ fn describe(e: &crate::effects::Effect, shell: bool) -> Option<String> {
             format!("changes configuration that later runs code: {}", clip(what))
         }
         Fx::StartAgent { program } => format!("starts another agent ({program})"),
+        Fx::Destroy { what, tool } => format!("destroys a {what} a service keeps ({tool})"),
         Fx::Serve { root, program } => {
             format!("serves {} over HTTP ({program})", root.display())
         }

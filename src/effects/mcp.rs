@@ -105,8 +105,119 @@ pub struct Modelled {
     pub effects: Vec<Effect>,
 }
 
-/// Models an MCP call: the user's models first, then the built-in ones, then inference.
+/// Models an MCP call: the user's models first, then the built-in ones, then inference; and
+/// what the tool's name says it destroys of a service's, when the model gives it no command,
+/// statement or path of its own to be judged by (`destroyed`).
 pub fn model(tool: &str, input: &Value, user: &[ToolModel], scope: &Scope) -> Modelled {
+    let mut m = modelled(tool, input, user, scope);
+    let judged = m.effects.iter().any(|e| {
+        !e.paths().is_empty() || matches!(e, Effect::Execute { .. } | Effect::Query { .. })
+    });
+    if !judged && let Some(what) = destroyed(tool) {
+        m.effects.push(Effect::Destroy {
+            what,
+            tool: tool.to_string(),
+        });
+    }
+    m
+}
+
+/// What a tool's name says it destroys of what a service keeps for everyone, and does not
+/// give back: `delete_repository`, `drop_database`, `terminate_instances`,
+/// `destroy_environment`, `deleteProject` → `repository`, `database`, `instance`… `None` for
+/// a tool that reads (`get_deleted_projects`), and for what is one person's work the service
+/// keeps track of (an issue, a comment, a file, a message, a label, a key in a store).
+fn destroyed(tool: &str) -> Option<String> {
+    const VERBS: &[&str] = &[
+        "delete",
+        "remove",
+        "destroy",
+        "drop",
+        "terminate",
+        "purge",
+        "wipe",
+        "erase",
+        "teardown",
+        "deprovision",
+        "decommission",
+        "nuke",
+        "uninstall",
+        "reset",
+        "truncate",
+    ];
+    const THINGS: &[&str] = &[
+        "repository",
+        "repo",
+        "project",
+        "database",
+        "db",
+        "schema",
+        "table",
+        "collection",
+        "bucket",
+        "cluster",
+        "namespace",
+        "instance",
+        "environment",
+        "env",
+        "app",
+        "application",
+        "service",
+        "stack",
+        "zone",
+        "domain",
+        "organization",
+        "org",
+        "workspace",
+        "volume",
+        "snapshot",
+        "backup",
+        "branch",
+        "deployment",
+        "release",
+        "server",
+        "droplet",
+        "vm",
+        "machine",
+        "function",
+        "index",
+        "keyspace",
+        "topic",
+        "queue",
+        "secret",
+        "account",
+        "site",
+        "pipeline",
+        "registry",
+        "dataset",
+        "tenant",
+        "vault",
+    ];
+    let name = canonical_name(tool.rsplit("__").next().unwrap_or(tool));
+    let words: Vec<&str> = name.split('_').filter(|w| !w.is_empty()).collect();
+    if words.first().is_some_and(|w| READ_VERBS.contains(w))
+        || !words.iter().any(|w| VERBS.contains(w))
+    {
+        return None;
+    }
+    // `instances`, `repositories`, `indexes`, `branches`: the thing, one or many.
+    let singular = |w: &str| -> Option<&'static str> {
+        let forms = [
+            Some(w.to_string()),
+            w.strip_suffix('s').map(str::to_string),
+            w.strip_suffix("es").map(str::to_string),
+            w.strip_suffix("ies").map(|s| format!("{s}y")),
+        ];
+        forms
+            .into_iter()
+            .flatten()
+            .find_map(|f| THINGS.iter().find(|t| **t == f).copied())
+    };
+    words.iter().find_map(|w| singular(w)).map(str::to_string)
+}
+
+/// `model` without the destroyed thing.
+fn modelled(tool: &str, input: &Value, user: &[ToolModel], scope: &Scope) -> Modelled {
     let canonical = canonical_name(tool);
     let named = |g: &str| glob_match(g, tool) || (canonical != tool && glob_match(g, &canonical));
     let present = |a: &str| input.get(a).is_some();
@@ -1171,6 +1282,26 @@ mod tests {
             lines(serde_json::json!({"cmd": "ls", "args": ["-la"]})),
             ["ls -la"]
         );
+    }
+
+    #[test]
+    fn what_a_tool_destroys_comes_from_its_name() {
+        for (tool, what) in [
+            ("mcp__github__delete_repository", Some("repository")),
+            ("mcp__x__deleteProject", Some("project")),
+            ("mcp__x__drop-database", Some("database")),
+            ("mcp__aws__terminate_instances", Some("instance")),
+            ("mcp__x__repositories_delete", Some("repository")),
+            ("mcp__x__delete_branches", Some("branch")),
+            ("mcp__x__purge_indexes", Some("index")),
+            ("mcp__x__get_deleted_projects", None),
+            ("mcp__x__list_databases", None),
+            ("mcp__x__delete_issue", None),
+            ("mcp__x__create_project", None),
+            ("mcp__x__remove_user_from_channel", None),
+        ] {
+            assert_eq!(destroyed(tool).as_deref(), what, "{tool}");
+        }
     }
 
     #[test]

@@ -57,6 +57,10 @@ pub const KINDS: &[(&str, &str)] = &[
     ("signal", "signals or kills processes"),
     ("configure", "changes configuration that later runs code"),
     ("start-agent", "starts another agent"),
+    (
+        "destroy",
+        "destroys what a service keeps (a hosted repository, a project, a database)",
+    ),
 ];
 
 /// The kind named `name`, if `KINDS` has it (the `&'static` spelling of it).
@@ -106,6 +110,7 @@ impl Effect {
             "signal" => matches!(self, Effect::Signal { .. }),
             "configure" => matches!(self, Effect::Configure { .. }),
             "start-agent" => matches!(self, Effect::StartAgent { .. }),
+            "destroy" => matches!(self, Effect::Destroy { .. }),
             _ => false,
         }
     }
