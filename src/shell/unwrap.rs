@@ -451,14 +451,24 @@ impl Analyser<'_> {
                 strip_runner(inv, "bundle exec", 1, "", &[], 0)
             }
             "poetry" | "pipenv" | "pdm" | "hatch" | "uv" | "rye" if arg_at(inv, 0, &["run"]) => {
-                self.package_runner(
+                let flow = self.package_runner(
                     inv,
                     &name,
                     1,
                     "",
                     &["--with", "--python", "--env", "--from"],
                     false,
-                )
+                );
+                // `uv run x.py`, `pdm run x.py`: a Python file given as the command is run by
+                // the environment's Python, as `python x.py` is.
+                let file = inv.program.text();
+                if matches!(flow, Flow::Inner(_))
+                    && (file.ends_with(".py") || file.ends_with(".pyw"))
+                {
+                    let file = std::mem::replace(&mut inv.program, Expanded::literal("python"));
+                    inv.args.insert(0, file);
+                }
+                flow
             }
             // `dotenv -e .env -- CMD`, `dotenv -f .env run CMD`, `dotenvx run -f .env -- CMD`:
             // CMD runs with the file's variables in its environment, the file is not shown.
