@@ -476,6 +476,39 @@ fn hookless_agent(c: &Command, _: &Scope) -> Option<String> {
     None
 }
 
+/// `claude config set|add|remove KEY …` of a setting that decides what runs unchecked: the
+/// hooks, the permissions, the environment every command gets, the MCP servers enabled
+/// without asking, a helper run for keys. The CLI writes the same settings a file edit would.
+fn settings_command(c: &Command, _: &Scope) -> Option<String> {
+    const KEYS: &[&str] = &[
+        "hooks",
+        "disableallhooks",
+        "permissions",
+        "allowedtools",
+        "defaultmode",
+        "env",
+        "apikeyhelper",
+        "awsauthrefresh",
+        "awscredentialexport",
+        "enableallprojectmcpservers",
+        "enabledmcpjsonservers",
+        "statusline",
+        "otelheadershelper",
+    ];
+    let ops = super::common::positionals(c);
+    if ops.first() != Some(&"config") || !matches!(ops.get(1), Some(&("set" | "add" | "remove"))) {
+        return None;
+    }
+    let key = ops.get(2)?;
+    let head = key.split('.').next().unwrap_or(key).to_ascii_lowercase();
+    KEYS.contains(&head.as_str()).then(|| {
+        format!(
+            "`claude config {} {key}` changes Claude Code's settings",
+            ops[1]
+        )
+    })
+}
+
 /// Shell start-up files as a way to run a file unseen: `BASH_ENV=f bash -c …`, `ENV=f sh -i`,
 /// `bash --rcfile f`, `PROMPT_COMMAND=…`, `ZDOTDIR=d zsh`, and the same exported.
 fn startup_file(c: &Command, _: &Scope) -> Option<String> {
@@ -694,6 +727,25 @@ pub static RULES: &[Rule] = &[
         allowed: &[
             Example::bash("claude -p 'summarise the diff'"),
             Example::bash("claude --version"),
+        ],
+    },
+    Rule {
+        id: "agent-settings-command",
+        pack: PACK,
+        effect: Deny,
+        reason: "Changing Claude Code's hooks, permissions or environment through its CLI is editing the settings that install this hook; ask the user to change them",
+        programs: &["claude"],
+        check: Check::Command(settings_command),
+        refused: &[
+            Example::bash("claude config set -g hooks '{}'"),
+            Example::bash("claude config add permissions.allow 'Bash(*)'"),
+            Example::bash("claude config set disableAllHooks true"),
+            Example::bash("claude config set env.PALISADE_CONFIG /tmp/p.yaml"),
+        ],
+        allowed: &[
+            Example::bash("claude config set -g theme dark"),
+            Example::bash("claude config get hooks"),
+            Example::bash("claude config list"),
         ],
     },
     Rule {

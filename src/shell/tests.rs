@@ -33,6 +33,26 @@ fn debug_dump() {
 }
 
 #[test]
+fn an_mcp_server_claude_is_told_to_start_is_its_command() {
+    for line in [
+        "claude mcp add x -- sh -c 'rm -rf /'",
+        "claude mcp add -s user -e K=1 x sh -c 'rm -rf /'",
+        "claude mcp add-json x '{\"command\":\"sh\",\"args\":[\"-c\",\"rm -rf /\"]}'",
+    ] {
+        let an = a(line);
+        assert!(an.commands.iter().any(is_rm_rf_root), "{line}: {an:#?}");
+    }
+    // A server at a URL runs nothing here; other subcommands are claude's own.
+    for line in [
+        "claude mcp add --transport http s https://mcp.example/mcp",
+        "claude mcp add-json s '{\"type\":\"http\",\"url\":\"https://mcp.example\"}'",
+        "claude mcp list",
+    ] {
+        assert_eq!(programs(&a(line)), ["claude"], "{line}");
+    }
+}
+
+#[test]
 fn substitutions_that_print_the_paths_they_are_given_are_those_paths() {
     let cat = |line: &str| -> (Vec<String>, bool, bool) {
         let an = a(line);

@@ -492,6 +492,9 @@ impl Analyser<'_> {
                     Flow::Emit
                 }
             }
+            "claude" if arg_at(inv, 0, &["mcp"]) && arg_at(inv, 1, &["add", "add-json"]) => {
+                self.run_mcp_add(inv, ctx)
+            }
             "dotenvx" if arg_at(inv, 0, &["run"]) => {
                 match inv.args.iter().position(|a| a.text() == "--") {
                     Some(dd) if promote(inv, dd + 1) => Flow::Inner(Wrap::new("dotenvx run")),
@@ -986,6 +989,61 @@ impl Analyser<'_> {
             );
         }
         Flow::Emit
+    }
+
+    /// `claude mcp add NAME [opts] [--] CMD ARGS…` registers CMD as an MCP server that Claude
+    /// Code starts with its next session, and `claude mcp add-json NAME JSON` the JSON's
+    /// `command` and `args`: judged as that command run (a server at a URL runs nothing here).
+    fn run_mcp_add(&mut self, inv: &mut Invocation, ctx: &Ctx) -> Flow {
+        const VALUES: &[&str] = &[
+            "--scope",
+            "--transport",
+            "--env",
+            "--header",
+            "--client-id",
+            "--client-secret",
+            "--callback-port",
+        ];
+        const LABEL: &str = "claude mcp add";
+        if arg_at(inv, 1, &["add-json"]) {
+            let name = skip_options(&inv.args, 2, "s", &["--scope"]);
+            let Some(json) = inv.args.get(name + 1) else {
+                return Flow::Emit;
+            };
+            let Ok(server) = serde_json::from_str::<serde_json::Value>(json.text()) else {
+                return Flow::Emit;
+            };
+            let Some(command) = server.get("command").and_then(|c| c.as_str()) else {
+                return Flow::Emit;
+            };
+            let args = server.get("args").and_then(|a| a.as_array());
+            let words: Vec<String> = std::iter::once(command)
+                .chain(args.into_iter().flatten().filter_map(|a| a.as_str()))
+                .map(|w| format!("'{}'", w.replace('\'', "'\\''")))
+                .collect();
+            let script = Expanded::literal(words.join(" "));
+            let sctx = self.script_ctx(ctx, LABEL, inv);
+            return Flow::Done(self.run_script("sh", LABEL, &script, sctx));
+        }
+        let start = match inv.args.iter().position(|a| a.text() == "--") {
+            Some(dashes) => dashes + 1,
+            None => {
+                let name = skip_options(&inv.args, 2, "steH", VALUES);
+                skip_options(&inv.args, name + 1, "steH", VALUES)
+            }
+        };
+        if inv
+            .args
+            .get(start)
+            .is_some_and(|a| a.text().contains("://"))
+        {
+            return Flow::Emit;
+        }
+        if promote(inv, start) {
+            Flow::Inner(Wrap::new(LABEL))
+        } else {
+            Flow::Emit
+        }
     }
 
     fn run_watch(&mut self, inv: &mut Invocation, ctx: &Ctx) -> Flow {
