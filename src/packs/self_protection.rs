@@ -443,8 +443,34 @@ fn moves_config(name: &str) -> bool {
     ) || name.starts_with("PALISADE_")
 }
 
-/// A nested `claude` that would run without this hook or without its permission checks.
+/// A nested `claude` that would run without this hook or without its permission checks; or
+/// another agent (which runs no Claude Code hook at all) told to run every command without
+/// its own approvals or sandbox.
 fn hookless_agent(c: &Command, _: &Scope) -> Option<String> {
+    if c.program != "claude" {
+        let value = |short: Option<char>, long: &[&str]| c.option_value(short, long);
+        let unchecked = match c.program.as_str() {
+            "codex" => {
+                c.has_flag(None, &["dangerously-bypass-approvals-and-sandbox", "yolo"])
+                    || value(Some('s'), &["sandbox"]).is_some_and(|v| v == "danger-full-access")
+                    || c.args.iter().any(|a| a.text.contains("danger-full-access"))
+            }
+            "gemini" => {
+                c.has_flag(Some('y'), &["yolo"])
+                    || value(None, &["approval-mode"]).is_some_and(|v| v == "yolo")
+            }
+            "aider" => c.has_flag(None, &["yes-always"]),
+            "cursor-agent" => c.has_flag(Some('f'), &["force"]),
+            "amp" => c.has_flag(None, &["dangerously-allow-all"]),
+            _ => false,
+        };
+        return unchecked.then(|| {
+            format!(
+                "`{}` runs its commands without its own approvals, and no hook of Claude Code's checks them",
+                c.program
+            )
+        });
+    }
     if c.args.iter().any(|a| a.text.contains("disableAllHooks")) {
         return Some("it starts Claude Code with hooks disabled".into());
     }
@@ -714,7 +740,7 @@ pub static RULES: &[Rule] = &[
         pack: PACK,
         effect: Deny,
         reason: "A nested agent started with other settings or without permission checks escapes this hook",
-        programs: &["claude"],
+        programs: &["claude", "codex", "gemini", "aider", "cursor-agent", "amp"],
         check: Check::Command(hookless_agent),
         refused: &[
             Example::bash("claude --settings '{\"disableAllHooks\":true}' -p x"),
@@ -723,10 +749,18 @@ pub static RULES: &[Rule] = &[
             Example::bash("HOME=/tmp/h claude -p x"),
             Example::bash("env CLAUDE_CONFIG_DIR=/tmp/c claude -p x"),
             Example::bash("PALISADE_CONFIG=/tmp/p.yaml claude -p x"),
+            Example::bash("codex exec --dangerously-bypass-approvals-and-sandbox 'fix it'"),
+            Example::bash("codex exec -s danger-full-access 'fix it'"),
+            Example::bash("gemini --yolo -p 'fix it'"),
+            Example::bash("aider --yes-always --message 'fix it'"),
+            Example::bash("cursor-agent -p --force 'fix it'"),
         ],
         allowed: &[
             Example::bash("claude -p 'summarise the diff'"),
             Example::bash("claude --version"),
+            Example::bash("codex exec 'summarise the diff'"),
+            Example::bash("codex exec --full-auto 'add a test'"),
+            Example::bash("gemini -p 'explain src/main.rs'"),
         ],
     },
     Rule {
