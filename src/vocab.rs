@@ -51,6 +51,10 @@ pub enum Language {
     /// MCP server configs (`.mcp.json`, `~/.claude.json`, `.cursor/mcp.json`,
     /// `.vscode/mcp.json`): the commands an agent starts as servers.
     McpConfig,
+    /// Claude Code's custom commands and skills (`.claude/commands/*.md`,
+    /// `.claude/skills/*/SKILL.md`): the shell lines written ``!`…` ``, which run when it is
+    /// invoked, by the user or by the agent.
+    AgentCommand,
     /// Taskfiles (`Taskfile.yml`): the shell commands of their tasks, run by `task`.
     Taskfile,
     /// CMake scripts (`CMakeLists.txt`, `*.cmake`): the commands of `execute_process`,
@@ -95,6 +99,7 @@ impl Language {
             Language::Sql => "SQL",
             Language::Notebook => "notebook",
             Language::McpConfig => "MCP server config",
+            Language::AgentCommand => "Claude Code command",
             Language::CargoConfig => "cargo config",
             Language::Taskfile => "Taskfile",
             Language::CMake => "CMake script",

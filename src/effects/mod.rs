@@ -131,22 +131,36 @@ const AGENTS: &[&str] = &[
 /// loads the config.
 pub const MCP_CONFIG_RUNNER: &str = "an agent starting its MCP servers";
 
+/// Who runs a Claude Code command or skill's shell lines: the agent, when the command is
+/// invoked (by the user, or by the agent's own tool for it).
+pub const AGENT_COMMAND_RUNNER: &str = "an agent running its custom command";
+
 /// Runs a write schedules without a later command of the agent, whatever tool wrote: an MCP
 /// server config (`.mcp.json`, `~/.claude.json`, `.cursor/mcp.json`, `.vscode/mcp.json`) names
-/// commands an agent starts as servers when it next loads it, so the ledger judges the written
-/// content as that run. (An `.envrc` is not one: direnv refuses a changed `.envrc` until
+/// commands an agent starts as servers when it next loads it, and a custom command or skill
+/// (`.claude/commands/*.md`) shell lines it runs when invoked, so the ledger judges the
+/// written content as that run. (An `.envrc` is not one: direnv refuses a changed `.envrc` until
 /// `direnv allow`, which the ledger judges.)
 pub fn deferred_runs(out: &mut Vec<Effect>) {
     let runs: Vec<Effect> = out
         .iter()
         .filter_map(|e| match e {
             Effect::Write { path, shell, .. }
-                if crate::scan::detect(path, "") == vocab::Language::McpConfig =>
+                if matches!(
+                    crate::scan::detect(path, ""),
+                    vocab::Language::McpConfig | vocab::Language::AgentCommand
+                ) =>
             {
+                let language = crate::scan::detect(path, "");
+                let program = if language == vocab::Language::McpConfig {
+                    MCP_CONFIG_RUNNER
+                } else {
+                    AGENT_COMMAND_RUNNER
+                };
                 Some(Effect::Execute {
-                    program: MCP_CONFIG_RUNNER.into(),
+                    program: program.into(),
                     path: Some(path.clone()),
-                    language: Some(vocab::Language::McpConfig),
+                    language: Some(language),
                     run: Some(ShellRun {
                         command: shell.as_ref().map_or(0, |w| w.command),
                         ..Default::default()

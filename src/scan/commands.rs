@@ -516,6 +516,7 @@ pub fn command_lines(
         | Language::Notebook
         | Language::CargoConfig
         | Language::McpConfig
+        | Language::AgentCommand
         | Language::Taskfile
         | Language::CMake
         | Language::Maven => super::config::command_lines(language, text, sections),

@@ -64,6 +64,7 @@ pub(super) fn commands(language: Language, text: &str) -> Vec<ConfigCommand> {
         Language::Sql => Some(sql(text)),
         Language::Notebook => notebook(text).map(|n| n.commands),
         Language::McpConfig => mcp_servers(text),
+        Language::AgentCommand => Some(agent_command(text)),
         Language::CargoConfig => Some(cargo_config(text)),
         Language::Taskfile => yaml(text).map(|d| taskfile(&d, text)),
         Language::CMake => Some(cmake(text)),
@@ -909,6 +910,30 @@ fn mcp_servers(text: &str) -> Option<Vec<ConfigCommand>> {
         }
     }
     Some(out)
+}
+
+/// The shell lines of a Claude Code command or skill: each ``!`…` ``, which Claude Code runs
+/// and puts in the prompt when the command is invoked.
+fn agent_command(text: &str) -> Vec<ConfigCommand> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let mut rest = line;
+        while let Some(at) = rest.find("!`") {
+            let after = &rest[at + 2..];
+            let Some(end) = after.find('`') else {
+                break;
+            };
+            if !after[..end].trim().is_empty() {
+                out.push(ConfigCommand {
+                    line: Some(n + 1),
+                    section: None,
+                    command: after[..end].to_string(),
+                });
+            }
+            rest = &after[end + 1..];
+        }
+    }
+    out
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1815,6 +1840,18 @@ mod tests {
     #[test]
     fn mcp_server_commands() {
         let j = r#"{"mcpServers":{"fs":{"command":"npx","args":["-y","@modelcontextprotocol/server-filesystem","/home/dev/project"]},"x":{"command":"sh","args":["-c","rm -rf ~"]},"remote":{"type":"http","url":"https://mcp.example/"}}}"#;
+        let md = "---\nallowed-tools: Bash(git:*)\n---\nStatus: !`git status` and !`git diff HEAD`\nA `code` span and !`` and ! `x`\n";
+        assert_eq!(
+            lines(Language::AgentCommand, md),
+            vec!["git status", "git diff HEAD"]
+        );
+        assert_eq!(
+            commands(Language::AgentCommand, md)
+                .iter()
+                .map(|c| c.line)
+                .collect::<Vec<_>>(),
+            [Some(4), Some(4)]
+        );
         let c = commands(Language::McpConfig, j);
         assert_eq!(c.len(), 2);
         assert_eq!(

@@ -82,6 +82,17 @@ pub const TASKFILES: &[&str] = &[
     "taskfile.dist.yaml",
 ];
 
+/// A Markdown file Claude Code reads as a custom command (anywhere below `.claude/commands/`)
+/// or a skill (`SKILL.md` below `.claude/skills/`).
+fn agent_command(path: &Path) -> bool {
+    let parts: Vec<&str> = path
+        .components()
+        .filter_map(|c| c.as_os_str().to_str())
+        .collect();
+    let below = |dir: &str| parts.windows(2).any(|w| w == [".claude", dir]);
+    below("commands") || (below("skills") && parts.last() == Some(&"SKILL.md"))
+}
+
 /// Configuration files that make a tool run commands, by name and place.
 fn config_language(path: &Path, name: &str) -> Option<Language> {
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
@@ -124,6 +135,7 @@ fn config_language(path: &Path, name: &str) -> Option<Language> {
         _ if ext == "sql" => Language::Sql,
         _ if ext == "ipynb" => Language::Notebook,
         ".mcp.json" | ".claude.json" => Language::McpConfig,
+        _ if ext == "md" && agent_command(path) => Language::AgentCommand,
         "config.toml" | "config" if parent == ".cargo" => Language::CargoConfig,
         "mcp.json" if matches!(parent, ".cursor" | ".vscode" | ".gemini" | ".roo") => {
             Language::McpConfig
@@ -251,7 +263,8 @@ pub fn analyse_run(
         | Language::Sql
         | Language::Notebook
         | Language::CargoConfig
-        | Language::McpConfig => config::findings(language, text, engine),
+        | Language::McpConfig
+        | Language::AgentCommand => config::findings(language, text, engine),
         Language::Other => Vec::new(),
     };
     if truncated {
@@ -521,6 +534,20 @@ mod tests {
         assert_eq!(d("/p/nb.ipynb", "{}"), Language::Notebook);
         assert_eq!(d("/p/config.yml", ""), Language::Other);
         assert_eq!(d("/p/.mcp.json", "{}"), Language::McpConfig);
+        assert_eq!(d("/p/.claude/commands/x.md", ""), Language::AgentCommand);
+        assert_eq!(
+            d("/h/.claude/commands/ops/deploy.md", ""),
+            Language::AgentCommand
+        );
+        assert_eq!(
+            d("/p/.claude/skills/s/SKILL.md", ""),
+            Language::AgentCommand
+        );
+        assert_ne!(
+            d("/p/.claude/skills/s/notes.md", ""),
+            Language::AgentCommand
+        );
+        assert_ne!(d("/p/docs/commands/x.md", ""), Language::AgentCommand);
         assert_eq!(d("/p/.cargo/config.toml", ""), Language::CargoConfig);
         assert_eq!(d("/p/.cursor/mcp.json", "{}"), Language::McpConfig);
         assert_eq!(d("/p/mcp.json", "{}"), Language::Other);
