@@ -75,7 +75,11 @@ pub fn reaches(scope: &Scope, target: &Path, change: Change) -> Option<Reach> {
         return glob(scope, &text, change);
     }
     let mut candidates = vec![fold(target)];
-    if scope.paths.follow_symlinks {
+    // A delete or move of a link removes or moves the link, not what it points to.
+    let link_itself = matches!(change, Change::Delete | Change::Move)
+        && scope.paths.follow_symlinks
+        && std::fs::symlink_metadata(target).is_ok_and(|m| m.file_type().is_symlink());
+    if scope.paths.follow_symlinks && !link_itself {
         let real = resolve_existing_prefix(target);
         if real != candidates[0] {
             candidates.push(real);

@@ -64,6 +64,46 @@ fn symlink_aliases_of_protected_files_are_the_files() {
 }
 
 #[test]
+fn deleting_or_moving_a_link_touches_the_link_not_what_it_points_to() {
+    let sb = installed();
+    let p = sb.project();
+    symlink(sb.home(), p.join("home-link")).unwrap();
+    symlink(sb.home().join(".bashrc"), p.join("rc")).unwrap();
+    symlink(settings(&sb), p.join("alias.json")).unwrap();
+    for command in [
+        "rm -rf home-link",
+        "rm home-link",
+        "unlink rc",
+        "rm -f alias.json",
+        "mv home-link old-link",
+        "cd src && rm ../home-link",
+    ] {
+        expect(&sb, command, "pass");
+    }
+    // Through the link, or with the link's own name ending in a slash, it is the target.
+    expect(&sb, "rm -rf home-link/", "deny");
+    expect(&sb, "rm -rf home-link/.claude", "deny");
+    expect(&sb, "mv home-link/ /tmp/h", "deny");
+    // Claude Code's settings that are themselves links (a dotfiles manager's): removing the
+    // link removes the settings.
+    let sb = installed();
+    let dotfiles = sb.dir.path().join("dotfiles");
+    std::fs::create_dir_all(&dotfiles).unwrap();
+    std::fs::rename(settings(&sb), dotfiles.join("settings.json")).unwrap();
+    symlink(dotfiles.join("settings.json"), settings(&sb)).unwrap();
+    expect(&sb, "rm ~/.claude/settings.json", "deny");
+    expect(&sb, "unlink ~/.claude/settings.json", "deny");
+    expect(&sb, "mv ~/.claude/settings.json /tmp/s.json", "deny");
+    let sb = installed();
+    let claude = sb.home().join(".claude");
+    let real = sb.dir.path().join("dotfiles-claude");
+    std::fs::rename(&claude, &real).unwrap();
+    symlink(&real, &claude).unwrap();
+    expect(&sb, "rm ~/.claude", "deny");
+    expect(&sb, "mv ~/.claude /tmp/c", "deny");
+}
+
+#[test]
 fn dangling_symlinks_resolve_to_the_protected_file_they_would_create() {
     let sb = installed();
     let pending = sb.project().join("pending.json");

@@ -152,6 +152,13 @@ pub(super) fn effects(analysis: &ShellAnalysis, i: usize, scope: &Scope, out: &m
             Some((path, span)) => (Some(path), span),
             None => (None, Span::Exact),
         };
+        // `rm link` removes the link, not what it points to (`shred` overwrites that).
+        let path = match path {
+            Some(p) if !matches!(how, "shred" | "srm") => {
+                Some(link_itself(w, c, scope).unwrap_or(p))
+            }
+            other => other,
+        };
         out.push(delete(
             DeleteTarget::Named {
                 written: w.text.clone(),
@@ -161,6 +168,32 @@ pub(super) fn effects(analysis: &ShellAnalysis, i: usize, scope: &Scope, out: &m
             Vec::new(),
         ));
     }
+}
+
+/// The link a word names, when its last component is a symbolic link on disk: what `rm`,
+/// `unlink` or `git rm` removes, its parent directory resolved and the link kept. `None` for a
+/// word that goes through its last component (`link/`, `link/.`), a glob, a word not known
+/// statically, or off the disk. (`mv link x` moves the link as well.)
+pub(super) fn link_itself(w: &Word, c: &Command, scope: &Scope) -> Option<std::path::PathBuf> {
+    if !scope.paths.follow_symlinks || w.glob || w.dynamic {
+        return None;
+    }
+    let text = w.text.as_str();
+    if text.ends_with('/') || text.ends_with("/.") || matches!(text, "." | ".." | "~") {
+        return None;
+    }
+    let (parent, name) = match text.rsplit_once('/') {
+        Some(("", name)) => ("/", name),
+        Some((parent, name)) => (parent, name),
+        None => (".", text),
+    };
+    if matches!(name, "" | "." | "..") {
+        return None;
+    }
+    let candidate = crate::fileops::resolve_for(scope, c, parent).join(name);
+    std::fs::symlink_metadata(&candidate)
+        .is_ok_and(|m| m.file_type().is_symlink())
+        .then_some(candidate)
 }
 
 /// The files command `c` empties, when that is what it does: `truncate -s 0 F…` (or

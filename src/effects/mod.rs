@@ -891,6 +891,8 @@ fn moves(c: &Command, scope: &Scope, out: &mut Vec<Effect>) {
                 crate::call::Span::Exact,
             )
         });
+        // `mv link x` moves the link, not what it points to.
+        let from = delete::link_itself(w, c, scope).unwrap_or(from);
         out.push(Effect::Move {
             from,
             to: to.clone(),
