@@ -28,7 +28,7 @@ pub use crate::call::{
 };
 pub use delete::{FIND_DELETE, exec_selection, find_starts};
 pub use recursive::matches_every_line;
-pub use tree::{APPLY_DIR, INTO_DIRECTORY, PATCH_DIR, TOOL_INTO, WORK_TREE};
+pub use tree::{APPLY_DIR, INTO_DIRECTORY, PATCH_DIR, TOOL_INTO, WORK_TREE, WORKTREE_ADD};
 
 /// The kinds of effect a policy can name (`limits: [{count: …}]`, read-only mode), each with
 /// what it covers. The one list of these names: policy validation and reasons read it.
@@ -2088,6 +2088,22 @@ mod tests {
             assert_eq!(writes(command), vec![w(dir, tree::CLONE)], "{command}");
         }
         assert!(writes("git clone \"$URL\"").is_empty());
+        // A new work tree's files land in the directory it names.
+        for (command, dir) in [
+            ("git worktree add ../feature", "/home/dev/feature"),
+            ("git worktree add -b f -f ~/.ssh main", "/home/dev/.ssh"),
+            (
+                "git worktree add --detach --reason x .wt/a HEAD",
+                "/home/dev/project/.wt/a",
+            ),
+        ] {
+            assert_eq!(
+                writes(command),
+                vec![w(dir, tree::WORKTREE_ADD)],
+                "{command}"
+            );
+        }
+        assert!(writes("git worktree list").is_empty());
         // `patch -d DIR FILE` patches DIR/FILE: the ledger's write is there too.
         let e = effects(
             "Bash",

@@ -30,11 +30,22 @@ pub const MOUNT: &str = "mount";
 /// `how` of `git clone URL [DIR]`: the repository's files land in DIR.
 pub const CLONE: &str = "git clone";
 
+/// `how` of `git worktree add DIR`: a checkout of the repository lands in DIR.
+pub const WORKTREE_ADD: &str = "git worktree add";
+
 /// The `how` of writes whose path is a directory files land in, which ones not known:
 /// extraction (`tar -x`, `unzip`, an MCP tool's), a patch's directory, a work tree, a mount,
-/// a clone.
+/// a clone, a new work tree.
 pub const INTO_DIRECTORY: &[&str] = &[
-    "tar -x", "unzip", PATCH_DIR, APPLY_DIR, WORK_TREE, TOOL_INTO, MOUNT, CLONE,
+    "tar -x",
+    "unzip",
+    PATCH_DIR,
+    APPLY_DIR,
+    WORK_TREE,
+    TOOL_INTO,
+    MOUNT,
+    CLONE,
+    WORKTREE_ADD,
 ];
 
 /// git subcommands that change files of the work tree.
@@ -178,6 +189,14 @@ fn git(c: &Command, scope: &Scope, out: &mut Vec<Effect>) {
                     }
                 }
                 _ => {}
+            }
+        }
+        // `git worktree add [OPTIONS] PATH [COMMIT]`: a checkout of the repository lands in
+        // PATH, as a clone's does.
+        "worktree" if ops.get(1).is_some_and(|w| w.text == "add") => {
+            let ops = vocab::operands_skipping(c, "bB", &["reason"]);
+            if let Some(dir) = ops.get(2) {
+                out.push(write(path_of(dir, c, scope), WORKTREE_ADD));
             }
         }
         "checkout" | "restore" => {

@@ -13,8 +13,12 @@ use std::path::PathBuf;
 const PACK: &str = "path-escape";
 
 fn outside(call: &Call, scope: &Scope) -> Option<String> {
+    // A new work tree of the project's own repository (`git worktree add ../feature`, the
+    // way parallel sessions are set up) brings in nothing the project does not hold; where it
+    // lands is judged by the rules for protected and start-up places.
     let mut paths: Vec<(PathBuf, String)> = written_paths(call)
         .into_iter()
+        .filter(|(_, how)| how != crate::effects::WORKTREE_ADD)
         .map(|(p, how)| (p, format!("{how} writes")))
         .collect();
     // Files and directories a line creates without writing content (`touch`, `mkdir`): the
