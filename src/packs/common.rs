@@ -81,6 +81,24 @@ const CREDENTIAL_LOCATIONS: &[&str] = &[
     ".fly/config.yml",
     ".oci/config",
     ".config/configstore/firebase-tools.json",
+    ".config/ngrok/ngrok.yml",
+    ".ngrok2/ngrok.yml",
+    ".wakatime.cfg",
+    ".pulumi/credentials.json",
+    ".config/glab-cli/config.yml",
+    ".sentryclirc",
+    ".circleci/cli.yml",
+    ".dbt/profiles.yml",
+    ".codex/auth.json",
+    ".gemini/oauth_creds.json",
+    ".railway/config.json",
+    ".supabase/access-token",
+    ".config/netlify/config.json",
+    ".local/share/com.vercel.cli/auth.json",
+    ".config/.wrangler/config/default.toml",
+    ".wrangler/config/default.toml",
+    ".terraformrc",
+    ".snowflake/connections.toml",
     ".mozilla/firefox",
     ".config/google-chrome",
     ".config/chromium",
@@ -558,7 +576,25 @@ fn named_secret(path: &Path, name: &str, scope: &Scope) -> Option<SecretClass> {
             | ".config/hcloud/cli.toml"
             | ".fly/config.yml"
             | ".oci/config"
-            | ".config/configstore/firebase-tools.json" => {
+            | ".config/configstore/firebase-tools.json"
+            | ".config/ngrok/ngrok.yml"
+            | ".ngrok2/ngrok.yml"
+            | ".wakatime.cfg"
+            | ".pulumi/credentials.json"
+            | ".config/glab-cli/config.yml"
+            | ".sentryclirc"
+            | ".circleci/cli.yml"
+            | ".dbt/profiles.yml"
+            | ".codex/auth.json"
+            | ".gemini/oauth_creds.json"
+            | ".railway/config.json"
+            | ".supabase/access-token"
+            | ".config/netlify/config.json"
+            | ".local/share/com.vercel.cli/auth.json"
+            | ".config/.wrangler/config/default.toml"
+            | ".wrangler/config/default.toml"
+            | ".terraformrc"
+            | ".snowflake/connections.toml" => {
                 return ask("a file holding access tokens");
             }
             _ => {}
