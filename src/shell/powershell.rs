@@ -333,6 +333,9 @@ fn stage(tokens: &[String], piped: bool, depth: usize) -> String {
         {
             return "env".to_string();
         }
+        if let Some(cmd) = dotnet_file_call(first, depth) {
+            return cmd;
+        }
         return match download_call(first) {
             Some(url) => format!("curl {}", sh_quote(&url)),
             None => "dotnet-call".to_string(),
@@ -540,9 +543,26 @@ fn stage(tokens: &[String], piped: bool, depth: usize) -> String {
         }
         "invoke-expression" | "iex" => {
             if piped {
-                "sh".to_string()
-            } else {
-                format!("eval {}", joined(args(&["command"])))
+                return "sh".to_string();
+            }
+            // A literal string is PowerShell code, read as PowerShell; anything else is
+            // code known only when it runs.
+            let code = param_value(tokens, &["command"])
+                .or_else(|| positionals(tokens, &["command"]).first().copied());
+            let literal = code.and_then(|c| {
+                c.strip_prefix('\'')
+                    .and_then(|b| b.strip_suffix('\''))
+                    .map(|b| b.replace("''", "'"))
+                    .or_else(|| {
+                        c.strip_prefix('"')
+                            .and_then(|b| b.strip_suffix('"'))
+                            .filter(|b| !b.contains(['$', '`']))
+                            .map(str::to_string)
+                    })
+            });
+            match literal {
+                Some(code) => rewrite_at(&code, depth + 1),
+                None => format!("eval {}", joined(args(&["command"]))),
             }
         }
         "start-process" | "saps" | "start" => {
@@ -586,6 +606,67 @@ fn stage(tokens: &[String], piped: bool, depth: usize) -> String {
     }
 }
 
+/// A .NET file call (`[IO.File]::ReadAllText(p)`, `[System.IO.File]::Delete(p)`,
+/// `[IO.Directory]::Delete(p, $true)`, `[IO.File]::Copy(a, b)`) as the command with its
+/// effect: `cat`, `rm`, `rm -r`, `cp`, `mv`, a write or `mkdir`. `None` for any other call.
+fn dotnet_file_call(token: &str, depth: usize) -> Option<String> {
+    let close = token.find("]::")?;
+    let class = token[1..close].to_ascii_lowercase();
+    let class = class.strip_prefix("system.").unwrap_or(&class);
+    let rest = &token[close + 3..];
+    let open = rest.find('(')?;
+    let method = rest[..open].trim().to_ascii_lowercase();
+    let inner = &rest[open + 1..rest.rfind(')')?];
+    // Arguments split at the commas outside quotes and parentheses.
+    let mut args: Vec<String> = Vec::new();
+    let (mut level, mut quote, mut start) = (0usize, None::<char>, 0usize);
+    for (i, ch) in inner.char_indices() {
+        match (quote, ch) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(ch),
+            (None, '(') => level += 1,
+            (None, ')') => level = level.saturating_sub(1),
+            (None, ',') if level == 0 => {
+                args.push(inner[start..i].trim().to_string());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    args.push(inner[start..].trim().to_string());
+    let arg = |i: usize| {
+        args.get(i)
+            .filter(|a| !a.is_empty())
+            .map(|a| word(a, depth))
+    };
+    let first = arg(0)?;
+    Some(match (class, method.as_str()) {
+        (
+            "io.file",
+            "readalltext" | "readallbytes" | "readalllines" | "readlines" | "openread" | "opentext"
+            | "readalltextasync" | "readallbytesasync",
+        ) => format!("cat {first}"),
+        (
+            "io.file",
+            "writealltext" | "writeallbytes" | "writealllines" | "create" | "openwrite"
+            | "createtext" | "writealltextasync",
+        ) => format!("cat /dev/null > {first}"),
+        ("io.file", "appendalltext" | "appendalllines" | "appendtext") => {
+            format!("cat /dev/null >> {first}")
+        }
+        ("io.file", "delete") => format!("rm -f {first}"),
+        ("io.file", "copy") => format!("cp {first} {}", arg(1)?),
+        ("io.file" | "io.directory", "move") => format!("mv {first} {}", arg(1)?),
+        ("io.directory", "delete") => {
+            let recursive = args.get(1).is_some_and(|a| a.eq_ignore_ascii_case("$true"));
+            format!("rm {}{first}", if recursive { "-r " } else { "" })
+        }
+        ("io.directory", "createdirectory") => format!("mkdir -p {first}"),
+        _ => return None,
+    })
+}
+
 /// The whole `env:` drive as a path (`env:`, `Env:\`, `env:*`): every environment variable.
 fn env_drive(token: &str) -> bool {
     let t = token.trim_matches(['\'', '"']).to_ascii_lowercase();
@@ -620,6 +701,42 @@ pub fn powershell_only(program: &str) -> bool {
         || cmdlet_verb(program).is_some()
 }
 
+/// `$c = 'Remove-Item'` then `& $c …`: the call operator runs the command the variable names
+/// (PowerShell's variables are case-insensitive); the name replaces the variable, so the
+/// stage is read as that command. A value not known as a literal is left to the analysis.
+fn called_by_name(statements: &mut [Vec<Vec<String>>]) {
+    let mut bound: Vec<(String, String)> = Vec::new();
+    for tokens in statements.iter_mut().flatten() {
+        if tokens.len() >= 2 && matches!(tokens[0].as_str(), "&" | ".") {
+            let var = tokens[1].trim_matches('"').to_ascii_lowercase();
+            if let Some((_, value)) = bound.iter().rev().find(|(n, _)| *n == var) {
+                tokens[1] = value.clone();
+            }
+        }
+        if tokens.len() >= 2 && tokens[0].starts_with('$') && tokens[1] == "=" {
+            let name = tokens[0].to_ascii_lowercase();
+            bound.retain(|(n, _)| *n != name);
+            let literal = match tokens.get(2..) {
+                Some([v]) if v.starts_with('\'') && v.ends_with('\'') && v.len() >= 2 => {
+                    Some(v[1..v.len() - 1].to_string())
+                }
+                Some([v])
+                    if v.starts_with('"')
+                        && v.ends_with('"')
+                        && v.len() >= 2
+                        && !v.contains('$') =>
+                {
+                    Some(v[1..v.len() - 1].to_string())
+                }
+                _ => None,
+            };
+            if let Some(value) = literal {
+                bound.push((name, value));
+            }
+        }
+    }
+}
+
 /// The Bash line with the same effects as the PowerShell `line`.
 pub fn rewrite(line: &str) -> String {
     rewrite_at(line, 0)
@@ -630,7 +747,9 @@ fn rewrite_at(line: &str, depth: usize) -> String {
         // Deeper than any real command: leave a marker the analysis cannot resolve.
         return "$__palisade_deep_powershell".to_string();
     }
-    statements(line)
+    let mut statements = statements(line);
+    called_by_name(&mut statements);
+    statements
         .iter()
         .map(|st| {
             st.iter()

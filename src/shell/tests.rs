@@ -2097,6 +2097,44 @@ fn a_powershell_listing_piped_into_remove_item_is_a_find_piped_into_rm() {
 /// what the pipeline hands it; a value under a Run key is an autostart entry, as a file in
 /// the Startup folder is.
 #[test]
+fn powershell_calls_by_name_and_dotnet_file_calls() {
+    use super::powershell::rewrite;
+    // The call operator runs the command a variable names when its value is a literal.
+    assert_eq!(
+        rewrite("$c = 'Remove-Item'; & $c -Recurse -Force ~"),
+        "c='Remove-Item'; rm -r -f ~"
+    );
+    assert_eq!(
+        rewrite("$C = \"Get-Content\"; & \"$c\" a.txt"),
+        "C=\"Get-Content\"; cat a.txt"
+    );
+    // Bound again to something not literal: not known.
+    assert!(!rewrite("$c = 'Remove-Item'; $c = $x; & $c ~").contains("rm"));
+    for (line, want) in [
+        (
+            "[IO.File]::ReadAllText('~/.aws/credentials')",
+            "cat '~/.aws/credentials'",
+        ),
+        ("[System.IO.File]::Delete('a.txt')", "rm -f 'a.txt'"),
+        ("[IO.Directory]::Delete('build', $true)", "rm -r 'build'"),
+        ("[IO.File]::Copy('a', 'b')", "cp 'a' 'b'"),
+        (
+            "[IO.File]::WriteAllText('x.txt', 'hi, there')",
+            "cat /dev/null > 'x.txt'",
+        ),
+    ] {
+        assert_eq!(rewrite(line), want, "{line}");
+    }
+    assert_eq!(rewrite("[IO.Path]::Combine('a', 'b')"), "dotnet-call");
+    // Invoke-Expression's literal code is PowerShell too.
+    assert_eq!(
+        rewrite("Invoke-Expression 'Remove-Item -Recurse x'"),
+        "rm -r x"
+    );
+    assert_eq!(rewrite("iex $code"), "eval $code");
+}
+
+#[test]
 fn powershell_environment_piped_reads_and_run_keys() {
     use super::powershell::rewrite;
     for line in [
