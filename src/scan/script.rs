@@ -788,15 +788,27 @@ fn ruby_forms(text: &str) -> Option<String> {
         .captures_iter(&text)
         .filter_map(|c| Some((c.get(1)?.as_str().to_string(), name(&c, 2))))
         .collect();
+    calls_by_name(text, bound, |var| {
+        format!(r"\b{var}[ \t]*\.[ \t]*(?:call[ \t]*)?\(")
+    })
+}
+
+/// `text` with each call of a bound name written as a call of what the name is bound to,
+/// after a space (so a pattern's "no word character before" holds); `call` is the pattern of
+/// a call of the name. Each pattern is built per name, so it is not one of the table's
+/// (`re` registers those). `None` when nothing changed.
+fn calls_by_name(
+    text: Cow<'_, str>,
+    bound: Vec<(String, String)>,
+    call: impl Fn(&str) -> String,
+) -> Option<String> {
     let mut text = text;
-    for (var, method) in bound {
-        // Built per name, so not one of the table's patterns (`re` registers those).
-        let Ok(call) = regex::Regex::new(&format!(r"\b{var}[ \t]*\.[ \t]*(?:call[ \t]*)?\("))
-        else {
+    for (name, target) in bound {
+        let Ok(pattern) = regex::Regex::new(&call(&name)) else {
             continue;
         };
         text = then(text, |t| {
-            call.replace_all(t, regex::NoExpand(&format!(" {method}(")))
+            pattern.replace_all(t, regex::NoExpand(&format!(" {target}(")))
         });
     }
     match text {
@@ -827,20 +839,8 @@ fn php_forms(text: &str) -> Option<String> {
         .captures_iter(&text)
         .map(|c| (c[1].to_string(), c[2].to_string()))
         .collect();
-    let mut text = text;
-    for (var, function) in bound {
-        // `$f(` calls the function named by `$f`; the space keeps `[^\w>$:]` before the name.
-        let Ok(call) = regex::Regex::new(&format!(r"\${var}[ \t]*\(")) else {
-            continue;
-        };
-        text = then(text, |t| {
-            call.replace_all(t, regex::NoExpand(&format!(" {function}(")))
-        });
-    }
-    match text {
-        Cow::Owned(o) => Some(o),
-        Cow::Borrowed(_) => None,
-    }
+    // `$f(` calls the function named by `$f`.
+    calls_by_name(text, bound, |var| format!(r"\${var}[ \t]*\("))
 }
 
 fn patterns(language: Language) -> Option<&'static Patterns> {
