@@ -148,6 +148,18 @@ pub(crate) fn credential_cli(c: &Command, _: &Scope) -> Option<String> {
                 && (at(1) == "export-credentials"
                     || (at(1) == "get" && (at(2).contains("secret") || at(2).contains("token")))))
                 || (at(0) == "ecr" && at(1) == "get-login-password")
+                // Temporary credentials: a key id, its secret and a session token.
+                || (at(0) == "sts"
+                    && matches!(
+                        at(1),
+                        "get-session-token"
+                            | "assume-role"
+                            | "assume-role-with-web-identity"
+                            | "assume-role-with-saml"
+                            | "get-federation-token"
+                    ))
+                || (at(0) == "codeartifact" && at(1) == "get-authorization-token")
+                || (at(0) == "ecr-public" && at(1) == "get-login-password")
         }
         "kubectl" | "oc" => at(0) == "config" && at(1) == "view" && c.has_flag(None, &["raw"]),
         "git" => at(0) == "credential" && matches!(at(1), "fill" | "get"),
@@ -421,6 +433,10 @@ pub static RULES: &[Rule] = &[
             Example::bash("gh auth token"),
             Example::bash("gcloud auth print-access-token"),
             Example::bash("aws configure get aws_secret_access_key"),
+            Example::bash("aws sts get-session-token --duration-seconds 900"),
+            Example::bash(
+                "aws sts assume-role --role-arn arn:aws:iam::1:role/x --role-session-name s",
+            ),
             Example::bash("kubectl config view --raw"),
             Example::bash("az account get-access-token"),
             Example::bash("vault print token"),
@@ -442,6 +458,7 @@ pub static RULES: &[Rule] = &[
         ],
         allowed: &[
             Example::bash("gh auth status"),
+            Example::bash("aws sts get-caller-identity"),
             Example::bash("export GH_TOKEN=$(gh auth token)"),
             Example::bash("GH_TOKEN=$(gh auth token) gh api user"),
             Example::bash(
