@@ -710,6 +710,11 @@ pub struct Found {
     pub start: String,
     /// The name tests every entry passes (never empty: a find none narrows reads the start).
     pub names: Vec<NameTest>,
+    /// Links among the entries are handed over (no `-type` keeps them out, or `-L`): a reader
+    /// reads what each points to.
+    pub links: bool,
+    /// find descends into the directories links point to (`-L`, `-follow`).
+    pub follows: bool,
 }
 
 impl Effect {

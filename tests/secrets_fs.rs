@@ -188,6 +188,32 @@ fn a_glob_reads_each_file_it_matches_on_disk() {
 }
 
 #[test]
+fn a_find_narrowed_by_name_hands_over_the_links_it_lists() {
+    let sb = with_links_out();
+    let p = sb.project();
+    std::os::unix::fs::symlink(sb.home().join(".aws/credentials"), p.join("creds.txt")).unwrap();
+    std::os::unix::fs::symlink(sb.home().join(".ssh"), p.join("keys")).unwrap();
+    std::fs::write(p.join("notes.txt"), "x\n").unwrap();
+    for command in [
+        "find . -name '*.txt' -exec cat {} +",
+        "find . -name '*.txt' | xargs cat",
+        "cat $(find . -name '*.txt')",
+        "find -L . -name 'deploy' -exec cat {} +",
+        "find -L . -type f -name '*.txt' -exec head {} +",
+    ] {
+        expect(&sb, command, "deny");
+    }
+    for command in [
+        // `-type f` without `-L` keeps the links out; a name no link has selects none.
+        "find . -type f -name '*.txt' -exec cat {} +",
+        "find . -name '*.md' -exec cat {} +",
+        "find . -name 'deploy' -exec cat {} +",
+    ] {
+        expect(&sb, command, "pass");
+    }
+}
+
+#[test]
 fn a_tree_read_of_home_takes_the_keys_it_holds() {
     let sb = with_secrets();
     for command in [

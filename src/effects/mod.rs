@@ -1296,6 +1296,8 @@ fn command_effects(
                         let found = (!names.is_empty()).then(|| Found {
                             start,
                             names: names.clone(),
+                            links: recursive::find_tree(find) == Tree::LinksFollowed,
+                            follows: recursive::find_follows(find),
                         });
                         let tree = names.is_empty().then(|| recursive::find_tree(find));
                         fed.push((path, found, tree));
@@ -1309,7 +1311,15 @@ fn command_effects(
     // what find selects under it.
     let exec = exec_find
         .filter(|(_, names)| !names.is_empty())
-        .map(|(find, names)| (delete::find_starts(find), names));
+        .map(|(find, names)| {
+            let links = recursive::find_tree(find) == Tree::LinksFollowed;
+            (
+                delete::find_starts(find),
+                names,
+                links,
+                recursive::find_follows(find),
+            )
+        });
     for path in reads {
         let option = path
             .file_name()
@@ -1345,7 +1355,7 @@ fn command_effects(
             });
         }
     }
-    if let Some((starts, names)) = exec {
+    if let Some((starts, names, links, follows)) = exec {
         for s in starts {
             let Some((start, _)) = crate::fileops::word_path(&s, c, scope) else {
                 continue;
@@ -1358,6 +1368,8 @@ fn command_effects(
                     r.found = Some(Found {
                         start: s.text.clone(),
                         names: names.clone(),
+                        links,
+                        follows,
                     });
                 }
             }

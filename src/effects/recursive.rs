@@ -61,16 +61,20 @@ pub fn tree_read(c: &Command) -> Option<Tree> {
 /// `-type` keeps links out (`-type f` without `-L`); with `-L`/`-follow` it descends through
 /// them too.
 pub fn find_tree(find: &Command) -> Tree {
-    let followed = find
-        .args
-        .iter()
-        .any(|a| matches!(a.text.as_str(), "-L" | "-follow"));
+    let followed = find_follows(find);
     let typed = find.args.iter().any(|a| a.text == "-type");
     if followed || !typed {
         Tree::LinksFollowed
     } else {
         Tree::LinksKept
     }
+}
+
+/// Whether `find` follows links into the directories they point to (`-L`, `-follow`).
+pub fn find_follows(find: &Command) -> bool {
+    find.args
+        .iter()
+        .any(|a| matches!(a.text.as_str(), "-L" | "-follow"))
 }
 
 /// grep's options that print names, counts or nothing instead of the lines: short, long.

@@ -251,17 +251,54 @@ pub fn found_secret(
     if named_secret(start, &file_name(start), scope).is_some() {
         entries.extend(crate::protect::listed_below(scope, start));
     }
-    let passes = |path: &Path| {
-        let shown = match path.strip_prefix(start) {
-            Ok(rest) => format!("{}/{}", found.start.trim_end_matches('/'), rest.display()),
-            Err(_) => return false,
-        };
-        found
-            .names
-            .iter()
-            .all(|t| crate::protect::name_test_passes(t, path, &shown))
+    let shown_at = |path: &Path, root: &Path, shown_root: &str| {
+        path.strip_prefix(root)
+            .ok()
+            .map(|rest| format!("{}/{}", shown_root.trim_end_matches('/'), rest.display()))
     };
-    strictest(entries.into_iter().filter(|e| passes(e)), scope)
+    let passes = |path: &Path, shown: Option<String>| {
+        shown.is_some_and(|shown| {
+            found
+                .names
+                .iter()
+                .all(|t| crate::protect::name_test_passes(t, path, &shown))
+        })
+    };
+    let mut selected: Vec<PathBuf> = entries
+        .into_iter()
+        .filter(|e| passes(e, shown_at(e, start, &found.start)))
+        .collect();
+    // On disk, the links find hands over: one whose own name passes is read as what it points
+    // to (`find . -name '*.txt' -exec cat {} +` with `creds.txt` → ~/.aws/credentials); with
+    // `-L`, find goes on into a linked directory, whose secrets are judged under the link's
+    // name (`find -L . -name 'id_*'` through `keys` → ~/.ssh).
+    if found.links {
+        for link in crate::protect::links_below(scope, start) {
+            let Some(shown) = shown_at(&link, start, &found.start) else {
+                continue;
+            };
+            let Ok(target) = std::fs::canonicalize(&link) else {
+                continue;
+            };
+            if target.is_dir() {
+                if found.follows {
+                    let mut below: Vec<PathBuf> =
+                        fixed_places_below(scope, &target, true).collect();
+                    if named_secret(&target, &file_name(&target), scope).is_some() {
+                        below.extend(crate::protect::listed_below(scope, &target));
+                    }
+                    for e in below {
+                        if passes(&e, shown_at(&e, &target, &shown)) {
+                            selected.push(e);
+                        }
+                    }
+                }
+            } else if passes(&link, Some(shown)) {
+                selected.push(target);
+            }
+        }
+    }
+    strictest(selected.into_iter(), scope)
 }
 
 /// The secrets at fixed places strictly below `dir` and the directories between (`~/.ssh`
