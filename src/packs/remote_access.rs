@@ -159,13 +159,22 @@ fn tunnel(c: &Command, _: &Scope) -> Option<String> {
         "tailscale" => first == "funnel",
         "chisel" => matches!(first, "client" | "server"),
         "frpc" | "pagekite" | "pagekite.py" | "loclx" | "serveo" | "zrok" | "expose" => true,
+        // VS Code's remote tunnel: the machine is reachable from vscode.dev, a shell included.
+        "code" | "code-insiders" | "code-tunnel" => {
+            first == "tunnel"
+                && !matches!(
+                    ops.get(1).copied(),
+                    Some("status" | "kill" | "prune" | "unregister" | "help")
+                )
+        }
+        // An SSH server started by the agent accepts logins from elsewhere.
+        "sshd" | "dropbear" => !c.has_flag(Some('t'), &[]) && !c.has_flag(Some('T'), &[]),
         _ => false,
     };
-    hit.then(|| {
-        format!(
-            "`{}` opens this machine to the internet",
-            c.line().chars().take(60).collect::<String>()
-        )
+    let line: String = c.line().chars().take(60).collect();
+    hit.then(|| match c.program.as_str() {
+        "sshd" | "dropbear" => format!("`{line}` accepts logins from other machines"),
+        _ => format!("`{line}` opens this machine to the internet"),
     })
 }
 
@@ -417,6 +426,11 @@ pub static RULES: &[Rule] = &[
             "serveo",
             "zrok",
             "expose",
+            "code",
+            "code-insiders",
+            "code-tunnel",
+            "sshd",
+            "dropbear",
         ],
         check: Check::Command(tunnel),
         refused: &[
@@ -429,6 +443,9 @@ pub static RULES: &[Rule] = &[
             Example::bash("bore local 22 --to bore.pub"),
             Example::bash("npx localtunnel --port 3000"),
             Example::bash("tailscale funnel 8080"),
+            Example::bash("code tunnel --accept-server-license-terms"),
+            Example::bash("code tunnel service install"),
+            Example::bash("/usr/sbin/sshd -p 2222 -f /tmp/sshd_config"),
         ],
         allowed: &[
             Example::bash("ssh -L 5432:db.internal:5432 bastion.example"),
@@ -436,6 +453,9 @@ pub static RULES: &[Rule] = &[
             Example::bash("ngrok version"),
             Example::bash("cloudflared tunnel list"),
             Example::bash("tailscale status"),
+            Example::bash("code tunnel status"),
+            Example::bash("code --install-extension rust-lang.rust-analyzer"),
+            Example::bash("sshd -t -f /etc/ssh/sshd_config"),
         ],
     },
     Rule {
