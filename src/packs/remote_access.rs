@@ -178,6 +178,44 @@ fn tunnel(c: &Command, _: &Scope) -> Option<String> {
     })
 }
 
+/// A request that changes something through the Docker (or Podman) daemon's API, on its socket
+/// (`curl --unix-socket /var/run/docker.sock -X POST …/containers/create`) or its TCP port on
+/// this machine (2375, 2376): the API starts containers with whatever host mounts the request
+/// says, unseen by the rule above. A plain GET (listing containers) passes.
+fn docker_api(c: &Command, _: &Scope) -> Option<String> {
+    let socket = c
+        .option_value(None, &["unix-socket", "abstract-unix-socket"])
+        .is_some_and(|s| s.ends_with("docker.sock") || s.ends_with("podman.sock"));
+    let port = c.args.iter().any(|a| {
+        let t = a.text.as_str();
+        [
+            "localhost:2375",
+            "localhost:2376",
+            "127.0.0.1:2375",
+            "127.0.0.1:2376",
+            "[::1]:2375",
+        ]
+        .iter()
+        .any(|h| t.contains(h))
+    });
+    if !socket && !port {
+        return None;
+    }
+    let method = c
+        .option_value(Some('X'), &["request"])
+        .map(|m| m.to_ascii_uppercase());
+    let data = c.has_flag(
+        Some('d'),
+        &["data", "data-raw", "data-binary", "json", "data-urlencode"],
+    ) || c.has_flag(Some('T'), &["upload-file"]);
+    let changes = match method.as_deref() {
+        Some("GET" | "HEAD") => false,
+        Some(_) => true,
+        None => data,
+    };
+    changes.then(|| "it sends a request that changes something to the Docker daemon's API".into())
+}
+
 /// `docker run -v /:/host`, `-v ~/.ssh:…`, the docker socket, `--privileged`, `--pid=host`.
 fn container_host_access(c: &Command, scope: &Scope) -> Option<String> {
     let sub = c.subcommand()?;
@@ -479,6 +517,26 @@ pub static RULES: &[Rule] = &[
             Example::bash("docker run -v ./data:/data postgres"),
             Example::bash("docker run -p 8080:80 nginx"),
             Example::bash("docker ps"),
+        ],
+    },
+    Rule {
+        id: "docker-api",
+        pack: PACK,
+        effect: Ask,
+        reason: "The Docker daemon's API can start a container with the host's files; a request that changes something through it needs confirmation",
+        programs: &["curl"],
+        check: Check::Command(docker_api),
+        refused: &[
+            Example::bash(
+                "curl --unix-socket /var/run/docker.sock -X POST -H 'Content-Type: application/json' -d '{\"Image\":\"alpine\",\"HostConfig\":{\"Binds\":[\"/:/host\"]}}' http://localhost/containers/create",
+            ),
+            Example::bash("curl -X POST http://localhost:2375/containers/x/start"),
+        ],
+        allowed: &[
+            Example::bash(
+                "curl --unix-socket /var/run/docker.sock http://localhost/containers/json",
+            ),
+            Example::bash("curl -s http://localhost:2375/version"),
         ],
     },
     Rule {
