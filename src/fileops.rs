@@ -1782,8 +1782,11 @@ fn command_executions(
             }
             return;
         }
-        "pip" | "pip3" | "uv"
-            if cmd.operands().iter().any(|w| w.text == "install")
+        "pip" | "pip3" | "uv" | "pipx"
+            if cmd
+                .operands()
+                .iter()
+                .any(|w| matches!(w.text.as_str(), "install" | "wheel"))
                 && cmd
                     .args
                     .iter()
@@ -1799,6 +1802,27 @@ fn command_executions(
             out.push(exec(
                 dir.join("setup.py"),
                 "pip install",
+                i,
+                Some(Language::Python),
+            ));
+            return;
+        }
+        // `python -m build`, `uv build`, `pyproject-build`: the build backend runs setup.py.
+        "build" | "pyproject-build" | "uv"
+            if cmd.program != "uv" || cmd.subcommand() == Some("build") =>
+        {
+            if cmd.program == "build" && !cmd.wrappers.iter().any(|w| w.starts_with("python")) {
+                return;
+            }
+            let dir = cmd
+                .operands()
+                .iter()
+                .find(|w| w.text.starts_with('.') || w.text.starts_with('/'))
+                .map(|w| res(&w.text))
+                .unwrap_or_else(|| cwd_of(scope, cmd));
+            out.push(exec(
+                dir.join("setup.py"),
+                "a Python build",
                 i,
                 Some(Language::Python),
             ));
@@ -3146,6 +3170,23 @@ pub(crate) mod tests {
             vec![p("/home/dev/project/setup.py")]
         );
         assert!(conv("pip install requests").is_empty());
+        // A build of the project runs setup.py through the build backend.
+        for line in [
+            "uv build",
+            "pip wheel . -w dist",
+            "pipx install .",
+            "pyproject-build",
+        ] {
+            assert_eq!(conv(line), vec![p("/home/dev/project/setup.py")], "{line}");
+        }
+        let mut build = cmd("build --wheel");
+        build.wrappers = vec!["python -m".into()];
+        assert!(
+            ex(vec![build])
+                .into_iter()
+                .any(|(path, _)| path == p("/home/dev/project/setup.py"))
+        );
+        assert!(conv("build --wheel").is_empty());
         assert!(ex(vec![cmd("python3 -c print(1)")]).is_empty());
         let mut inline = cmd("python3 -c");
         inline
