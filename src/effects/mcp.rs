@@ -213,7 +213,15 @@ fn destroyed(tool: &str) -> Option<String> {
             .flatten()
             .find_map(|f| THINGS.iter().find(|t| **t == f).copied())
     };
-    words.iter().find_map(|w| singular(w)).map(str::to_string)
+    // The thing is the name's head noun: its last word (`delete_project_branch` deletes a
+    // branch, `remove_env_var` a variable), or the word before a verb that ends the name
+    // (`repositories_delete`).
+    let head = match words.as_slice() {
+        [.., before, last] if VERBS.contains(last) => before,
+        [.., last] => last,
+        [] => return None,
+    };
+    singular(head).map(str::to_string)
 }
 
 /// `model` without the destroyed thing.
@@ -1299,6 +1307,9 @@ mod tests {
             ("mcp__x__delete_issue", None),
             ("mcp__x__create_project", None),
             ("mcp__x__remove_user_from_channel", None),
+            ("mcp__x__delete_project_branch", Some("branch")),
+            ("mcp__x__remove_env_var", None),
+            ("mcp__x__delete_app_password", None),
         ] {
             assert_eq!(destroyed(tool).as_deref(), what, "{tool}");
         }
