@@ -137,6 +137,35 @@ pub fn glob_pattern(word: &Word) -> Option<String> {
     })
 }
 
+/// Whether `cmd` installs or builds the Python project in a directory, which runs its
+/// setup.py: `pip install [-e] .`, `pip wheel .`, `pipx install .`, `uv pip install .`, `uv
+/// build`, `python -m build`, `pyproject-build`.
+fn builds_python_project(cmd: &Command) -> bool {
+    let ops = cmd.operands();
+    let local = cmd
+        .args
+        .iter()
+        .any(|w| matches!(w.text.as_str(), "." | "-e" | "--editable" | "./"));
+    match cmd.program.as_str() {
+        "pip" | "pip3" | "pipx" => {
+            local
+                && ops
+                    .iter()
+                    .any(|w| matches!(w.text.as_str(), "install" | "wheel"))
+        }
+        "uv" => {
+            cmd.subcommand() == Some("build")
+                || (local
+                    && ops
+                        .iter()
+                        .any(|w| matches!(w.text.as_str(), "install" | "wheel")))
+        }
+        "build" => cmd.wrappers.iter().any(|w| w.starts_with("python")),
+        "pyproject-build" => true,
+        _ => false,
+    }
+}
+
 /// `$TMPDIR/x`, `${TMPDIR}/x`, `${TMPDIR:-/tmp}/x` as a path under the temp root: the variable
 /// names a temp directory wherever it is set (an assignment in the line is substituted before).
 fn tmpdir_word(text: &str) -> Option<String> {
@@ -1782,38 +1811,11 @@ fn command_executions(
             }
             return;
         }
-        "pip" | "pip3" | "uv" | "pipx"
-            if cmd
-                .operands()
-                .iter()
-                .any(|w| matches!(w.text.as_str(), "install" | "wheel"))
-                && cmd
-                    .args
-                    .iter()
-                    .any(|w| matches!(w.text.as_str(), "." | "-e" | "--editable" | "./")) =>
+        // `pip install -e .` (and `pip wheel .`, `pipx install .`) and a build of the project
+        // (`python -m build`, `uv build`, `pyproject-build`) run its setup.py.
+        "pip" | "pip3" | "uv" | "pipx" | "build" | "pyproject-build"
+            if builds_python_project(cmd) =>
         {
-            // `pip install -e .` runs the project's setup.py.
-            let dir = cmd
-                .operands()
-                .iter()
-                .find(|w| w.text.starts_with('.') || w.text.starts_with('/'))
-                .map(|w| res(&w.text))
-                .unwrap_or_else(|| cwd_of(scope, cmd));
-            out.push(exec(
-                dir.join("setup.py"),
-                "pip install",
-                i,
-                Some(Language::Python),
-            ));
-            return;
-        }
-        // `python -m build`, `uv build`, `pyproject-build`: the build backend runs setup.py.
-        "build" | "pyproject-build" | "uv"
-            if cmd.program != "uv" || cmd.subcommand() == Some("build") =>
-        {
-            if cmd.program == "build" && !cmd.wrappers.iter().any(|w| w.starts_with("python")) {
-                return;
-            }
             let dir = cmd
                 .operands()
                 .iter()
