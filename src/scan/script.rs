@@ -3595,10 +3595,46 @@ fn elixir_sigil(s: &str) -> Option<(String, usize)> {
     None
 }
 
+/// Perl's quote-like operators at the start of `s`: `q{…}`, `qq{…}` and the same with `/…/`,
+/// `|…|`, `!…!` (not `(…)`, `[…]` or `<…>`, which other languages' calls, indexing and
+/// comparisons look like); the value and bytes used. `qq` interpolates: a body holding `$` or
+/// `@` is not a literal.
+fn perl_quote(s: &str) -> Option<(String, usize)> {
+    let (op, rest) = match s.strip_prefix("qq") {
+        Some(rest) => ("qq", rest),
+        None => ("q", s.strip_prefix('q')?),
+    };
+    let open = rest.chars().next()?;
+    let close = match open {
+        '{' => '}',
+        '/' | '|' | '!' => open,
+        _ => return None,
+    };
+    let mut depth = 0usize;
+    for (i, c) in rest.char_indices().skip(1) {
+        if c == open && open != close {
+            depth += 1;
+        } else if c == close {
+            if depth == 0 {
+                let body = &rest[1..i];
+                if op == "qq" && body.contains(['$', '@']) {
+                    return None;
+                }
+                return Some((body.to_string(), op.len() + i + 1));
+            }
+            depth -= 1;
+        }
+    }
+    None
+}
+
 /// A string literal at the start of `s` without interpolation: the value and bytes used.
 fn literal(s: &str) -> Option<(String, usize)> {
     if let Some(sigil) = s.strip_prefix('~') {
         return elixir_sigil(sigil).map(|(v, used)| (v, used + 1));
+    }
+    if s.starts_with('q') {
+        return perl_quote(s);
     }
     let prefix_len = s
         .chars()
@@ -4938,6 +4974,21 @@ mod tests {
                 "{js}"
             );
         }
+    }
+
+    #[test]
+    fn perl_quote_like_strings_are_literals() {
+        assert_eq!(literal("q{rm -rf ~}, 1"), Some(("rm -rf ~".into(), 11)));
+        assert_eq!(literal("qq!make {a}!"), Some(("make {a}".into(), 12)));
+        assert_eq!(literal("q{a {b} c}"), Some(("a {b} c".into(), 10)));
+        // Interpolated, or a name indexed or called in another language: not a literal.
+        for s in ["qq{rm -rf $d}", "q[0]", "query)", "q(x)", "q<x>"] {
+            assert_eq!(literal(s), None, "{s}");
+        }
+        assert_eq!(
+            worst(Language::Perl, "system(qq{rm -rf /});\n").map(|w| w.0),
+            Some(Effect::Deny)
+        );
     }
 
     #[test]
