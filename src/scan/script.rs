@@ -3595,10 +3595,10 @@ fn elixir_sigil(s: &str) -> Option<(String, usize)> {
     None
 }
 
-/// Perl's quote-like operators at the start of `s`: `q{…}`, `qq{…}` and the same with `/…/`,
-/// `|…|`, `!…!` (not `(…)`, `[…]` or `<…>`, which other languages' calls, indexing and
-/// comparisons look like); the value and bytes used. `qq` interpolates: a body holding `$` or
-/// `@` is not a literal.
+/// Perl's quote-like operators at the start of `s`: `q{…}`, `qq{…}` and the same with `!…!`
+/// (not `(…)`, `[…]`, `<…>`, `/…/` or `|…|`, which other languages' calls, indexing,
+/// comparisons, divisions and bitwise ors look like); the value and bytes used. `qq`
+/// interpolates: a body holding `$` or `@` is not a literal.
 fn perl_quote(s: &str) -> Option<(String, usize)> {
     let (op, rest) = match s.strip_prefix("qq") {
         Some(rest) => ("qq", rest),
@@ -3607,7 +3607,7 @@ fn perl_quote(s: &str) -> Option<(String, usize)> {
     let open = rest.chars().next()?;
     let close = match open {
         '{' => '}',
-        '/' | '|' | '!' => open,
+        '!' => '!',
         _ => return None,
     };
     let mut depth = 0usize;
@@ -4982,7 +4982,15 @@ mod tests {
         assert_eq!(literal("qq!make {a}!"), Some(("make {a}".into(), 12)));
         assert_eq!(literal("q{a {b} c}"), Some(("a {b} c".into(), 10)));
         // Interpolated, or a name indexed or called in another language: not a literal.
-        for s in ["qq{rm -rf $d}", "q[0]", "query)", "q(x)", "q<x>"] {
+        for s in [
+            "qq{rm -rf $d}",
+            "q[0]",
+            "query)",
+            "q(x)",
+            "q<x>",
+            "q|b|c",
+            "q/2/x",
+        ] {
             assert_eq!(literal(s), None, "{s}");
         }
         assert_eq!(
