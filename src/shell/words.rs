@@ -336,29 +336,26 @@ impl Analyser<'_> {
                         continue;
                     }
                     // `$(realpath f)`, `$(ls ~/.ssh/id_*)`: the paths a lone command prints of
-                    // its literal operands are those operands (`printed_paths`).
-                    if lone && let Some(paths) = printed_paths(&self.out.commands[start]) {
+                    // its literal operands are those operands (`printed_paths`; a relative one
+                    // as `$PWD/f`, which path resolution reads as it reads `$(pwd)`). `$(echo
+                    // build)`: a lone `echo`/`printf` of literals prints a known text.
+                    let known = if !lone {
+                        None
+                    } else if let Some(paths) = printed_paths(&self.out.commands[start]) {
                         let value = paths.join(" ");
-                        // `$PWD/f`, as `$(pwd)` is: path resolution reads it.
-                        b.dynamic |= value.contains("$PWD");
-                        if quoted {
-                            b.text.push_str(&value);
-                        } else {
-                            b.glob |= has_glob(&value);
-                            b.push_split(&value);
-                        }
-                        continue;
-                    }
-                    // `$(echo build)`: a lone `echo`/`printf` of literals prints a known text.
-                    let known = lone.then(|| self.fed_text(Some(start))).flatten();
+                        Some((value.contains("$PWD"), value))
+                    } else {
+                        self.fed_text(Some(start))
+                            .map(|v| (false, v.trim_end_matches('\n').to_string()))
+                    };
                     match known {
-                        Some(value) => {
-                            let value = value.trim_end_matches('\n');
+                        Some((relative, value)) => {
+                            b.dynamic |= relative;
                             if quoted {
-                                b.text.push_str(value);
+                                b.text.push_str(&value);
                             } else {
-                                b.glob |= has_glob(value);
-                                b.push_split(value);
+                                b.glob |= has_glob(&value);
+                                b.push_split(&value);
                             }
                         }
                         None => {
