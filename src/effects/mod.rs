@@ -144,30 +144,25 @@ pub const AGENT_COMMAND_RUNNER: &str = "an agent running its custom command";
 pub fn deferred_runs(out: &mut Vec<Effect>) {
     let runs: Vec<Effect> = out
         .iter()
-        .filter_map(|e| match e {
-            Effect::Write { path, shell, .. }
-                if matches!(
-                    crate::scan::detect(path, ""),
-                    vocab::Language::McpConfig | vocab::Language::AgentCommand
-                ) =>
-            {
-                let language = crate::scan::detect(path, "");
-                let program = if language == vocab::Language::McpConfig {
-                    MCP_CONFIG_RUNNER
-                } else {
-                    AGENT_COMMAND_RUNNER
-                };
-                Some(Effect::Execute {
-                    program: program.into(),
-                    path: Some(path.clone()),
-                    language: Some(language),
-                    run: Some(ShellRun {
-                        command: shell.as_ref().map_or(0, |w| w.command),
-                        ..Default::default()
-                    }),
-                })
-            }
-            _ => None,
+        .filter_map(|e| {
+            let Effect::Write { path, shell, .. } = e else {
+                return None;
+            };
+            let language = crate::scan::detect(path, "");
+            let program = match language {
+                vocab::Language::McpConfig => MCP_CONFIG_RUNNER,
+                vocab::Language::AgentCommand => AGENT_COMMAND_RUNNER,
+                _ => return None,
+            };
+            Some(Effect::Execute {
+                program: program.into(),
+                path: Some(path.clone()),
+                language: Some(language),
+                run: Some(ShellRun {
+                    command: shell.as_ref().map_or(0, |w| w.command),
+                    ..Default::default()
+                }),
+            })
         })
         .collect();
     for run in runs {
@@ -1293,12 +1288,8 @@ fn command_effects(
                 let names = delete::find_names(find);
                 for (start, path) in listed {
                     if let Some(path) = path {
-                        let found = (!names.is_empty()).then(|| Found {
-                            start,
-                            names: names.clone(),
-                            links: recursive::find_tree(find) == Tree::LinksFollowed,
-                            follows: recursive::find_follows(find),
-                        });
+                        let found = (!names.is_empty())
+                            .then(|| recursive::found(find, start, names.clone()));
                         let tree = names.is_empty().then(|| recursive::find_tree(find));
                         fed.push((path, found, tree));
                     }
@@ -1309,17 +1300,7 @@ fn command_effects(
     }
     // `find … -exec cat {} +`: the reader's operand that is one of find's starts stands for
     // what find selects under it.
-    let exec = exec_find
-        .filter(|(_, names)| !names.is_empty())
-        .map(|(find, names)| {
-            let links = recursive::find_tree(find) == Tree::LinksFollowed;
-            (
-                delete::find_starts(find),
-                names,
-                links,
-                recursive::find_follows(find),
-            )
-        });
+    let exec = exec_find.filter(|(_, names)| !names.is_empty());
     for path in reads {
         let option = path
             .file_name()
@@ -1355,8 +1336,8 @@ fn command_effects(
             });
         }
     }
-    if let Some((starts, names, links, follows)) = exec {
-        for s in starts {
+    if let Some((find, names)) = exec {
+        for s in delete::find_starts(find) {
             let Some((start, _)) = crate::fileops::word_path(&s, c, scope) else {
                 continue;
             };
@@ -1365,12 +1346,7 @@ fn command_effects(
                     && r.command == i
                     && *path == start
                 {
-                    r.found = Some(Found {
-                        start: s.text.clone(),
-                        names: names.clone(),
-                        links,
-                        follows,
-                    });
+                    r.found = Some(recursive::found(find, s.text.clone(), names.clone()));
                 }
             }
         }

@@ -3,7 +3,7 @@
 //! Their read of `~` is a read of `~/.ssh/id_rsa`, and with links followed, a read of what a
 //! link inside the tree points to (`packs::common::held_secret` judges both).
 
-use crate::call::Tree;
+use crate::call::{Found, NameTest, Tree};
 use crate::shell::Command;
 
 /// How command `c` reads the directories among the files it reads: `Some` when it reads every
@@ -67,6 +67,17 @@ pub fn find_tree(find: &Command) -> Tree {
         Tree::LinksFollowed
     } else {
         Tree::LinksKept
+    }
+}
+
+/// What `find` hands a reader under `start` (as written) when its name tests `names` narrow
+/// it: the entries that pass them, with the links among them as `find_tree` says.
+pub fn found(find: &Command, start: String, names: Vec<NameTest>) -> Found {
+    Found {
+        start,
+        names,
+        links: find_tree(find) == Tree::LinksFollowed,
+        follows: find_follows(find),
     }
 }
 
