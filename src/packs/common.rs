@@ -248,9 +248,7 @@ pub fn found_secret(
             .chain(instances)
             .map(|n| start.join(n)),
     );
-    if named_secret(start, &file_name(start), scope).is_some() {
-        entries.extend(crate::protect::listed_below(scope, start));
-    }
+    entries.extend(listed_if_secret(scope, start));
     let shown_at = |path: &Path, root: &Path, shown_root: &str| {
         path.strip_prefix(root)
             .ok()
@@ -282,11 +280,8 @@ pub fn found_secret(
             };
             if target.is_dir() {
                 if found.follows {
-                    let mut below: Vec<PathBuf> =
-                        fixed_places_below(scope, &target, true).collect();
-                    if named_secret(&target, &file_name(&target), scope).is_some() {
-                        below.extend(crate::protect::listed_below(scope, &target));
-                    }
+                    let below = fixed_places_below(scope, &target, true)
+                        .chain(listed_if_secret(scope, &target));
                     for e in below {
                         if passes(&e, shown_at(&e, &target, &shown)) {
                             selected.push(e);
@@ -299,6 +294,16 @@ pub fn found_secret(
         }
     }
     strictest(selected.into_iter(), scope)
+}
+
+/// What the file view lists below `dir` when `dir` is itself a secret place (`~/.ssh`): a
+/// key there may have any name. Nothing for any other directory.
+fn listed_if_secret(scope: &Scope, dir: &Path) -> Vec<PathBuf> {
+    if named_secret(dir, &file_name(dir), scope).is_some() {
+        crate::protect::listed_below(scope, dir)
+    } else {
+        Vec::new()
+    }
 }
 
 /// The secrets at fixed places strictly below `dir` and the directories between (`~/.ssh`
