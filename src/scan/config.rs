@@ -9,6 +9,7 @@
 //! decides whichever file carries the command.
 
 use super::{Finding, ShellEngine, from_verdict, script};
+use crate::shell::indirect::shell_word as quote;
 use crate::verdict::{Effect, Verdict};
 use crate::vocab::Language;
 use regex::Regex;
@@ -168,19 +169,6 @@ fn get<'a>(v: &'a Yaml, key: &str) -> Option<&'a Yaml> {
 
 fn get_str<'a>(v: &'a Yaml, key: &str) -> Option<&'a str> {
     get(v, key)?.as_str()
-}
-
-/// Quotes a word for the shell when it needs it.
-fn quote(word: &str) -> String {
-    if !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./:=,@%+~".contains(c))
-    {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -888,20 +876,9 @@ fn mcp_servers(text: &str) -> Option<Vec<ConfigCommand>> {
             continue;
         };
         for (name, server) in servers {
-            let Some(command) = server.get("command").and_then(|c| c.as_str()) else {
+            let Some(line) = crate::shell::indirect::mcp_server_command(server) else {
                 continue;
             };
-            let mut line = quote(command);
-            for a in server
-                .get("args")
-                .and_then(|a| a.as_array())
-                .into_iter()
-                .flatten()
-                .filter_map(|a| a.as_str())
-            {
-                line.push(' ');
-                line.push_str(&quote(a));
-            }
             out.push(ConfigCommand {
                 line: line_of(text, &format!("\"{name}\"")),
                 section: Some(name.clone()),

@@ -1,6 +1,7 @@
 //! Code a command line runs besides its own program, in the vocabulary of programs
 //! (re-exported by `crate::vocab`) and kept here so the unwrapper reads it without an import
-//! cycle: variables whose value a program runs or loads, and package specs a runner fetches.
+//! cycle: variables whose value a program runs or loads, package specs a runner fetches, and
+//! the command an MCP server's entry starts.
 
 /// Variables whose value is a command line the program runs (git's, pagers, editors,
 /// password prompts, remote shells).
@@ -91,6 +92,33 @@ pub fn remote_package_spec(t: &str, npm: bool) -> bool {
             && !t.starts_with(['@', '.', '/', '-', '~'])
             && t.matches('/').count() == 1
             && !t.ends_with(".tgz"))
+}
+
+/// The command line an MCP server's entry starts (`{"command": "npx", "args": ["-y", "x"]}`),
+/// each word quoted for the shell; `None` for a server at a URL (no `command`). Read by the
+/// MCP config scanner and by `claude mcp add-json`.
+pub fn mcp_server_command(server: &serde_json::Value) -> Option<String> {
+    let command = server.get("command")?.as_str()?;
+    let args = server.get("args").and_then(|a| a.as_array());
+    let words: Vec<String> = std::iter::once(command)
+        .chain(args.into_iter().flatten().filter_map(|a| a.as_str()))
+        .map(shell_word)
+        .collect();
+    Some(words.join(" "))
+}
+
+/// A word as the shell reads it back: as it is when nothing in it is special, else in single
+/// quotes.
+pub fn shell_word(word: &str) -> String {
+    if !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:=,@%+~".contains(c))
+    {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
 }
 
 #[cfg(test)]

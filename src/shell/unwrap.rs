@@ -1013,15 +1013,10 @@ impl Analyser<'_> {
             let Ok(server) = serde_json::from_str::<serde_json::Value>(json.text()) else {
                 return Flow::Emit;
             };
-            let Some(command) = server.get("command").and_then(|c| c.as_str()) else {
+            let Some(line) = super::indirect::mcp_server_command(&server) else {
                 return Flow::Emit;
             };
-            let args = server.get("args").and_then(|a| a.as_array());
-            let words: Vec<String> = std::iter::once(command)
-                .chain(args.into_iter().flatten().filter_map(|a| a.as_str()))
-                .map(|w| format!("'{}'", w.replace('\'', "'\\''")))
-                .collect();
-            let script = Expanded::literal(words.join(" "));
+            let script = Expanded::literal(line);
             let sctx = self.script_ctx(ctx, LABEL, inv);
             return Flow::Done(self.run_script("sh", LABEL, &script, sctx));
         }
