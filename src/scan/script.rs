@@ -833,13 +833,21 @@ fn php_forms(text: &str) -> Option<String> {
             r#"(?m)(?:^|[;{]|<\?php[ \t])[ \t]*\$([A-Za-z_]\w*)[ \t]*=[ \t]*["']([A-Za-z_]\w*)["'][ \t]*;"#,
         )
     });
+    // `$f(`: a variable called as a function.
+    static CALLED: LazyLock<Pattern> = LazyLock::new(|| re(r"\$([A-Za-z_]\w*)[ \t]*\("));
     let text = CALL.replace_all(text, "$1(");
     let text = then(text, |t| CALL_ARRAY.replace_all(t, "$1($2)"));
+    // Only the variables the code calls: a file binds many to names it never calls, and each
+    // rewriting compiles a pattern of its own.
+    let called: HashSet<&str> = CALLED
+        .captures_iter(&text)
+        .filter_map(|c| c.get(1).map(|m| m.as_str()))
+        .collect();
     let bound: Vec<(String, String)> = BOUND
         .captures_iter(&text)
+        .filter(|c| called.contains(&c[1]))
         .map(|c| (c[1].to_string(), c[2].to_string()))
         .collect();
-    // `$f(` calls the function named by `$f`.
     calls_by_name(text, bound, |var| format!(r"\${var}[ \t]*\("))
 }
 
