@@ -177,6 +177,21 @@ impl FileView {
         FileView::Fixed(Default::default())
     }
 
+    /// When what `path` names (links followed) last changed, its inode's change time in
+    /// milliseconds since the epoch; `None` when the view has no such file or no times (a
+    /// fixed view).
+    pub fn changed_at(&self, path: &Path) -> Option<u64> {
+        use std::os::unix::fs::MetadataExt;
+        match self {
+            FileView::Fixed(_) => None,
+            FileView::Disk(_) => {
+                let m = std::fs::metadata(path).ok()?;
+                let ms = m.ctime().checked_mul(1000)? + m.ctime_nsec() / 1_000_000;
+                u64::try_from(ms).ok()
+            }
+        }
+    }
+
     /// The text of the first `max` bytes of the regular file at `path` (lossily UTF-8), or
     /// `None` when the view has no such file or it cannot be read.
     pub fn head(&self, path: &Path, max: usize) -> Option<String> {

@@ -564,6 +564,35 @@ fn cwd_of(scope: &Scope, cmd: &Command) -> PathBuf {
     }
 }
 
+/// The archive an extracting command (`tar -x`, `unzip`) reads: its operand as written, or
+/// `None` when it reads standard input (`curl … | tar xz`, `tar xf -`).
+pub fn extracted_archive(c: &Command) -> Option<&str> {
+    let archive = match c.program.as_str() {
+        "unzip" => crate::vocab::operands_skipping(c, "dxP", &[])
+            .first()
+            .map(|a| a.text.as_str()),
+        _ => crate::vocab::tar_line(c).archive,
+    };
+    archive.filter(|a| *a != "-")
+}
+
+/// Whether the archive command `idx` of a line extracts came from the network: a file the
+/// `downloaded` test names (resolved), or standard input fed by a downloader.
+pub fn extracts_download(
+    analysis: &ShellAnalysis,
+    idx: usize,
+    scope: &Scope,
+    downloaded: impl Fn(&Path) -> bool,
+) -> bool {
+    let Some(c) = analysis.commands.get(idx) else {
+        return false;
+    };
+    match extracted_archive(c) {
+        Some(a) => downloaded(&resolve_for(scope, c, a)),
+        None => upstream_network(analysis, idx),
+    }
+}
+
 /// True when `cmd` or anything piped into it downloads.
 pub fn upstream_network(analysis: &ShellAnalysis, idx: usize) -> bool {
     let mut cur = Some(idx);

@@ -335,6 +335,15 @@ pub fn keys(call: &Call) -> Vec<String> {
                 let mut key = e.path.to_string_lossy().into_owned();
                 if e.directory {
                     key.push('/');
+                } else {
+                    // The directories an archive may have been extracted into.
+                    out.extend(
+                        e.path
+                            .ancestors()
+                            .skip(1)
+                            .take(MAX_ANCESTORS)
+                            .map(|a| a.to_string_lossy().into_owned()),
+                    );
                 }
                 out.push(key);
             }
@@ -527,7 +536,14 @@ fn judge_execution(
     if trail.len() >= MAX_CHAIN_DEPTH || trail.contains(&exec.path) {
         return None;
     }
-    let entry = ledger.get(&exec.path)?;
+    let extracted;
+    let entry = match ledger.get(&exec.path) {
+        Some(e) => e,
+        None => {
+            extracted = extracted_download(ledger, &exec.path, scope)?;
+            &extracted
+        }
+    };
     if let Some(r) = &entry.receipt {
         let link = ChainLink {
             path: entry.path.clone(),
@@ -657,6 +673,48 @@ fn judge_execution(
         trail.pop();
     }
     best
+}
+
+/// A file the session did not write that lies under a directory it extracted a downloaded
+/// archive into (`curl -o t.tgz URL`, then `tar xzf t.tgz`, then `./t/install.sh`): as the
+/// download's own file, with no content known. A file on disk that has not changed since the
+/// extraction was judged is the directory's own, not the archive's.
+fn extracted_download(ledger: &Ledger, path: &Path, scope: &Scope) -> Option<LedgerEntry> {
+    let dir = path
+        .ancestors()
+        .skip(1)
+        .take(MAX_ANCESTORS)
+        .filter_map(|a| ledger.get(a))
+        .find(|e| e.from_network && is_extraction(&e.how))?;
+    // A second of slack: a file system's change times may be coarser than the clock.
+    let before = dir.written_at.saturating_sub(1000);
+    if scope.files.changed_at(path).is_some_and(|t| t < before) {
+        return None;
+    }
+    Some(LedgerEntry {
+        path: path.to_string_lossy().into_owned(),
+        sha256: None,
+        size: None,
+        excerpt: None,
+        excerpt_complete: false,
+        analysis: None,
+        executable: false,
+        confirmed: false,
+        patch: None,
+        ..dir.clone()
+    })
+}
+
+/// Deepest directory above a run's file looked at for an extracted download (`keys` fetches
+/// the same ones).
+const MAX_ANCESTORS: usize = 16;
+
+/// A directory entry's `how` that is an archive's extraction (`tar -x t.tgz`, `unzip a.zip`).
+fn is_extraction(how: &str) -> bool {
+    ["tar -x", "unzip"].iter().any(|h| {
+        how.strip_prefix(h)
+            .is_some_and(|r| r.is_empty() || r.starts_with(' '))
+    })
 }
 
 /// The language a run executes a file as: what the runner forces (`bash f`), else what the
@@ -975,6 +1033,29 @@ fn planned_writes(
                 };
                 let mut seed = base(w.path, w.how);
                 seed.from_network = w.from_network;
+                // An archive from a download extracted into a directory: what lands there is
+                // remote code (`extracted_download`). A later extraction of another archive
+                // into it does not make the download's files seen.
+                if matches!(w.how, "tar -x" | "unzip") {
+                    let from_download =
+                        fileops::extracts_download(analysis, w.command, scope, |a| {
+                            known(a, &out).is_some_and(|e| e.from_network)
+                        });
+                    if from_download {
+                        let c = &analysis.commands[w.command];
+                        seed.from_network = true;
+                        seed.how = match fileops::extracted_archive(c) {
+                            Some(a) => format!(
+                                "{} {}",
+                                w.how,
+                                display(&fileops::resolve_for(scope, c, a), scope)
+                            ),
+                            None => format!("{} of a download", w.how),
+                        };
+                    } else if known(w.path, &out).is_some_and(|e| e.from_network) {
+                        continue;
+                    }
+                }
                 match w.how {
                     "chmod +x" => {
                         if let Some(mut e) = known(w.path, &out) {

@@ -173,20 +173,12 @@ fn extracted_download_run(call: &Call, scope: &Scope) -> Option<String> {
                 how,
                 shell: Some(w),
                 ..
-            } if matches!(how.as_str(), "tar -x" | "unzip") => {
-                let c = analysis.commands.get(w.command)?;
-                let archive = match c.program.as_str() {
-                    "unzip" => crate::vocab::operands_skipping(c, "dxP", &[])
-                        .first()
-                        .map(|a| a.text.as_str()),
-                    _ => crate::vocab::tar_line(c).archive,
-                };
-                let from_file = archive
-                    .map(|a| crate::fileops::resolve_for(scope, c, a))
-                    .is_some_and(|a| downloaded.contains(&&a));
-                let piped = archive.is_none_or(|a| a == "-")
-                    && crate::fileops::upstream_network(analysis, w.command);
-                (from_file || piped).then_some((w.command, path, how.as_str()))
+            } if matches!(how.as_str(), "tar -x" | "unzip")
+                && crate::fileops::extracts_download(analysis, w.command, scope, |a| {
+                    downloaded.iter().any(|d| d.as_path() == a)
+                }) =>
+            {
+                Some((w.command, path, how.as_str()))
             }
             _ => None,
         })
