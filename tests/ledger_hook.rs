@@ -520,6 +520,10 @@ fn an_archive_downloaded_then_extracted_runs_as_the_download_in_a_later_call() {
         assert_eq!(d, "ask", "{run}: {r}");
         assert!(r.contains("remote code"), "{run}: {r}");
     }
+    // Made runnable in a call of its own, it is still the download's.
+    assert_eq!(bash("chmod +x t/setup.sh").0, "pass");
+    let (d, r) = bash("./t/setup.sh");
+    assert_eq!(d, "ask", "{r}");
     // A file that was there before the extraction is the project's own.
     assert_eq!(bash("bash own.sh").0, "pass");
     // An archive the session did not download extracts no remote code.

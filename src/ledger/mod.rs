@@ -540,7 +540,7 @@ fn judge_execution(
     let entry = match ledger.get(&exec.path) {
         Some(e) => e,
         None => {
-            extracted = extracted_download(ledger, &exec.path, scope)?;
+            extracted = downloaded_into(ledger, &exec.path, scope)?;
             &extracted
         }
     };
@@ -675,17 +675,19 @@ fn judge_execution(
     best
 }
 
-/// A file the session did not write that lies under a directory it extracted a downloaded
-/// archive into (`curl -o t.tgz URL`, then `tar xzf t.tgz`, then `./t/install.sh`): as the
-/// download's own file, with no content known. A file on disk that has not changed since the
-/// extraction was judged is the directory's own, not the archive's.
-fn extracted_download(ledger: &Ledger, path: &Path, scope: &Scope) -> Option<LedgerEntry> {
+/// A file the session did not write that lies under a directory it filled from the network:
+/// a downloaded archive extracted there (`curl -o t.tgz URL`, then `tar xzf t.tgz`, then
+/// `./t/install.sh`), release assets or a bucket copied into it (`gh release download -D`,
+/// `aws s3 sync`). It is the download's own file, with no content known. A file on disk that
+/// has not changed since the directory was filled is the directory's own, not the download's.
+fn downloaded_into(ledger: &Ledger, path: &Path, scope: &Scope) -> Option<LedgerEntry> {
+    // Only a directory has files under it: a downloaded file's entry never matches here.
     let dir = path
         .ancestors()
         .skip(1)
         .take(MAX_ANCESTORS)
         .filter_map(|a| ledger.get(a))
-        .find(|e| e.from_network && is_extraction(&e.how))?;
+        .find(|e| e.from_network)?;
     // A second of slack: a file system's change times may be coarser than the clock.
     let before = dir.written_at.saturating_sub(1000);
     if scope.files.changed_at(path).is_some_and(|t| t < before) {
@@ -705,17 +707,9 @@ fn extracted_download(ledger: &Ledger, path: &Path, scope: &Scope) -> Option<Led
     })
 }
 
-/// Deepest directory above a run's file looked at for an extracted download (`keys` fetches
-/// the same ones).
+/// Deepest directory above a file looked at for a download it came in (`keys` fetches the
+/// same ones for a run).
 const MAX_ANCESTORS: usize = 16;
-
-/// A directory entry's `how` that is an archive's extraction (`tar -x t.tgz`, `unzip a.zip`).
-fn is_extraction(how: &str) -> bool {
-    ["tar -x", "unzip"].iter().any(|h| {
-        how.strip_prefix(h)
-            .is_some_and(|r| r.is_empty() || r.starts_with(' '))
-    })
-}
 
 /// The language a run executes a file as: what the runner forces (`bash f`), else what the
 /// file is; a file of no known language run directly is run by the shell.
@@ -1034,12 +1028,15 @@ fn planned_writes(
                 let mut seed = base(w.path, w.how);
                 seed.from_network = w.from_network;
                 // An archive from a download extracted into a directory: what lands there is
-                // remote code (`extracted_download`). A later extraction of another archive
+                // remote code (`downloaded_into`). A later extraction of another archive
                 // into it does not make the download's files seen.
                 if matches!(w.how, "tar -x" | "unzip") {
+                    // The archive, or a directory it came in (`gh release download -D`).
                     let from_download =
                         fileops::extracts_download(analysis, w.command, scope, |a| {
-                            known(a, &out).is_some_and(|e| e.from_network)
+                            a.ancestors()
+                                .take(MAX_ANCESTORS + 1)
+                                .any(|p| known(p, &out).is_some_and(|e| e.from_network))
                         });
                     if from_download {
                         let c = &analysis.commands[w.command];
@@ -1058,7 +1055,10 @@ fn planned_writes(
                 }
                 match w.how {
                     "chmod +x" => {
-                        if let Some(mut e) = known(w.path, &out) {
+                        // A file a download brought stays the download's when made runnable.
+                        if let Some(mut e) =
+                            known(w.path, &out).or_else(|| downloaded_into(ledger, w.path, scope))
+                        {
                             e.executable = true;
                             out.push(e);
                         } else if let Some(text) = read_text(scope, w.path) {
