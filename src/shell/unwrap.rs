@@ -113,6 +113,38 @@ fn skip_options(args: &[Expanded], from: usize, value_short: &str, value_long: &
     args.len().min(i)
 }
 
+/// Long options of `pm2 start` and `forever start` that take a value.
+const PROCESS_MANAGER_VALUES: &[&str] = &[
+    "--name",
+    "--instances",
+    "--interpreter",
+    "--interpreter-args",
+    "--node-args",
+    "--output",
+    "--error",
+    "--log",
+    "--cwd",
+    "--max-memory-restart",
+    "--cron",
+    "--cron-restart",
+    "--env",
+    "--namespace",
+    "--restart-delay",
+    "--max-restarts",
+    "--kill-timeout",
+    "--listen-timeout",
+    "--log-date-format",
+    "--pid",
+    "--uid",
+    "--gid",
+    "--ignore-watch",
+    "--exp-backoff-restart-delay",
+    "--sourceDir",
+    "--workingDir",
+    "--minUptime",
+    "--spinSleepTime",
+];
+
 /// Makes `args[index]` the program and the words after it the arguments.
 fn promote(inv: &mut Invocation, index: usize) -> bool {
     if index >= inv.args.len() {
@@ -577,6 +609,10 @@ impl Analyser<'_> {
                 }
             }
             "watch" => self.run_watch(inv, ctx),
+            "pm2" if arg_at(inv, 0, &["start"]) => self.run_process_manager(inv, ctx, "pm2", 1),
+            "forever" if arg_at(inv, 0, &["start"]) => {
+                self.run_process_manager(inv, ctx, "forever", 1)
+            }
             // Runners that start their command detached, in a unit, a sandbox or under a
             // tracer: the command still runs, with this user's rights.
             "systemd-run" => {
@@ -1039,6 +1075,86 @@ impl Analyser<'_> {
         } else {
             Flow::Emit
         }
+    }
+
+    /// `pm2 start TARGET [options] [-- ARGS]`, `forever start FILE`: the manager keeps TARGET
+    /// running, detached, and starts it again when it exits. A command string (`pm2 start
+    /// "npm run dev"`) runs in a shell; a file runs with the interpreter `--interpreter` or
+    /// its extension names (an ecosystem file is JavaScript pm2 loads); anything else is a
+    /// program, given the words after `--`.
+    fn run_process_manager(
+        &mut self,
+        inv: &mut Invocation,
+        ctx: &Ctx,
+        label: &str,
+        lead: usize,
+    ) -> Flow {
+        let (mut i, mut interpreter, mut target) = (lead, None, None);
+        while i < inv.args.len() {
+            let t = inv.args[i].text();
+            if t == "--" {
+                break;
+            }
+            let (name, inline) = match t.split_once('=') {
+                Some((n, v)) if n.starts_with("--") => (n, Some(v)),
+                _ => (t, None),
+            };
+            if !name.starts_with('-') || name == "-" {
+                target.get_or_insert(i);
+                i += 1;
+                continue;
+            }
+            let takes_value = PROCESS_MANAGER_VALUES.contains(&name)
+                || (name.len() == 2 && "nioelcp".contains(&name[1..]));
+            // forever's `-c` names the command that runs the file.
+            if name == "--interpreter" || (label == "forever" && name == "-c") {
+                interpreter = inline
+                    .map(str::to_string)
+                    .or_else(|| inv.args.get(i + 1).map(|a| a.text().to_string()));
+            }
+            i += if takes_value && inline.is_none() {
+                2
+            } else {
+                1
+            };
+        }
+        let Some(at) = target else {
+            return Flow::Emit;
+        };
+        let text = inv.args[at].text();
+        if text.contains(char::is_whitespace) {
+            let script = inv.args[at].clone();
+            let sctx = self.script_ctx(ctx, label, inv);
+            return Flow::Done(self.run_script("sh", label, &script, sctx));
+        }
+        let by_extension = match text.rsplit_once('.').map(|(_, e)| e) {
+            Some("js" | "cjs" | "mjs" | "ts") => Some("node"),
+            Some("py") => Some("python3"),
+            Some("sh") => Some("bash"),
+            Some("rb") => Some("ruby"),
+            Some("php") => Some("php"),
+            Some("pl") => Some("perl"),
+            _ => None,
+        };
+        let passed: Vec<Expanded> = inv
+            .args
+            .iter()
+            .position(|a| a.text() == "--")
+            .map(|d| inv.args[d + 1..].to_vec())
+            .unwrap_or_default();
+        let mut words = vec![inv.args[at].clone()];
+        words.extend(passed);
+        match interpreter.as_deref().or(by_extension) {
+            Some(run) => {
+                inv.program = Expanded::literal(run);
+                inv.args = words;
+            }
+            None => {
+                inv.program = words.remove(0);
+                inv.args = words;
+            }
+        }
+        Flow::Inner(Wrap::new(label))
     }
 
     fn run_watch(&mut self, inv: &mut Invocation, ctx: &Ctx) -> Flow {
