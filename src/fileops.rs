@@ -1816,18 +1816,6 @@ fn command_executions(
             compose_files(scope, i, cmd, 0, out);
             return;
         }
-        "just" => {
-            let dir = cwd_of(scope, cmd);
-            match cmd.option_value(Some('f'), &["justfile"]) {
-                Some(f) => out.push(exec(res(&f), "just", i, Some(Language::Shell))),
-                None => {
-                    for name in ["justfile", "Justfile", ".justfile"] {
-                        out.push(exec(dir.join(name), "just", i, Some(Language::Shell)));
-                    }
-                }
-            }
-            return;
-        }
         "direnv" if matches!(cmd.subcommand(), Some("allow" | "exec" | "reload")) => {
             let dir = cmd
                 .operands()
@@ -1861,6 +1849,10 @@ fn command_executions(
         }
         "task" | "go-task" => {
             task_files(scope, i, cmd, out);
+            return;
+        }
+        "just" => {
+            just_files(scope, i, cmd, out);
             return;
         }
         "cmake" | "cmake3" | "ccmake" => {
@@ -2012,6 +2004,56 @@ fn task_files(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<Execution>) 
     for d in dirs {
         out.push(directory_run(d, "task", i, Language::Taskfile));
     }
+}
+
+/// `just` runs recipes of the justfile of its directory, or of the first directory above it
+/// that has one, or of the file `-f`/`--justfile` names; the files it imports and the modules
+/// it loads (`*.just`, a module directory's `justfile`) run too, so every justfile the session
+/// wrote under the directory counts. Listing, showing, formatting and a dry run run nothing.
+fn just_files(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<Execution>) {
+    const SHOWS: &[&str] = &[
+        "list",
+        "summary",
+        "show",
+        "dump",
+        "fmt",
+        "init",
+        "variables",
+        "help",
+        "version",
+        "dry-run",
+        "changelog",
+        "completions",
+        "edit",
+        "groups",
+    ];
+    if cmd.args.iter().any(|a| {
+        a.text
+            .strip_prefix("--")
+            .is_some_and(|l| SHOWS.contains(&l))
+            || matches!(a.text.as_str(), "-l" | "-s" | "-h" | "-V" | "-n" | "-e")
+    }) {
+        return;
+    }
+    let res = |raw: &str| resolve_for(scope, cmd, raw);
+    if let Some(f) = cmd.option_value(Some('f'), &["justfile"]) {
+        out.push(exec(res(&f), "just", i, Some(Language::Justfile)));
+        return;
+    }
+    let dir = cmd
+        .option_value(Some('d'), &["working-directory"])
+        .map(|d| res(&d))
+        .unwrap_or_else(|| cwd_of(scope, cmd));
+    let mut dirs = vec![dir.clone()];
+    if dir != scope.project_root && dir.starts_with(&scope.project_root) {
+        dirs.push(scope.project_root.clone());
+    }
+    for d in &dirs {
+        for name in crate::scan::JUSTFILES {
+            out.push(exec(d.join(name), "just", i, Some(Language::Justfile)));
+        }
+    }
+    out.push(directory_run(dir, "just", i, Language::Justfile));
 }
 
 /// `cmake` configures the source directory (`-S DIR`, an operand, or the working directory

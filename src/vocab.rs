@@ -57,6 +57,8 @@ pub enum Language {
     AgentCommand,
     /// Taskfiles (`Taskfile.yml`): the shell commands of their tasks, run by `task`.
     Taskfile,
+    /// justfiles (`justfile`, `*.just`): the shell commands of their recipes, run by `just`.
+    Justfile,
     /// CMake scripts (`CMakeLists.txt`, `*.cmake`): the commands of `execute_process`,
     /// custom commands and the `file()` deletes and downloads, run by `cmake`.
     CMake,
@@ -102,6 +104,7 @@ impl Language {
             Language::AgentCommand => "Claude Code command",
             Language::CargoConfig => "cargo config",
             Language::Taskfile => "Taskfile",
+            Language::Justfile => "justfile",
             Language::CMake => "CMake script",
             Language::Maven => "Maven POM",
             Language::Gradle => "Gradle build script",

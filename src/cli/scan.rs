@@ -180,7 +180,7 @@ pub fn scan_tree(
             }
             "makefile" => scan::analyse(Language::Make, &text, &engine),
             "package.json" => scan::analyse(Language::PackageJson, &text, &engine),
-            "justfile" => scan::analyse(Language::Shell, &justfile_shell(&text), &engine),
+            "justfile" => scan::analyse(Language::Justfile, &text, &engine),
             "dockerfile" => scan::analyse(Language::Shell, &dockerfile_shell(&text), &engine),
             "ci-workflow" => scan::analyse(Language::Shell, &workflow_shell(&text), &engine),
             "claude-settings" => scan::analyse(Language::Shell, &settings_shell(&text), &engine),
@@ -248,7 +248,7 @@ fn kind_of(rel: &str) -> Option<&'static str> {
     }
     match name {
         "Makefile" | "makefile" | "GNUmakefile" => return Some("makefile"),
-        "justfile" | "Justfile" | ".justfile" => return Some("justfile"),
+        n if scan::JUSTFILES.contains(&n) || n.ends_with(".just") => return Some("justfile"),
         "package.json" => return Some("package.json"),
         _ => {}
     }
@@ -284,37 +284,6 @@ fn at_lines(total: usize, commands: Vec<(usize, String)>) -> String {
         lines[i] = c;
     }
     lines.join("\n") + "\n"
-}
-
-/// The recipe bodies of a justfile (indented lines under a `name:` header), without `@`/`-`.
-fn justfile_shell(text: &str) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    let mut cmds = Vec::new();
-    let mut in_recipe = false;
-    let mut shebang = false;
-    for (i, l) in lines.iter().enumerate() {
-        if l.trim().is_empty() {
-            continue;
-        }
-        if !l.starts_with([' ', '\t']) {
-            let header = l.split('#').next().unwrap_or("");
-            in_recipe = header.contains(':') && !header.contains(":=") && !l.starts_with("set ");
-            shebang = false;
-            continue;
-        }
-        if !in_recipe {
-            continue;
-        }
-        let body = l.trim_start();
-        if body.starts_with("#!") {
-            shebang = true;
-        }
-        if shebang || body.starts_with('#') {
-            continue;
-        }
-        cmds.push((i, body.trim_start_matches(['@', '-']).to_string()));
-    }
-    at_lines(lines.len(), cmds)
 }
 
 /// The `RUN` instructions of a Dockerfile (continuation lines kept, exec form joined).

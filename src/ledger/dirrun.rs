@@ -58,6 +58,8 @@ impl DirRun<'static> {
             Language::Maven => run(&["pom.xml"], &[]),
             // The Taskfiles a Taskfile includes.
             Language::Taskfile => run(crate::scan::TASKFILES, &[]),
+            // The justfiles a justfile imports and the modules it loads.
+            Language::Justfile => run(crate::scan::JUSTFILES, &[".just"]),
             // A package and the packages below it; `testdata` is never compiled.
             Language::Go => DirRun {
                 skip: Some("testdata"),

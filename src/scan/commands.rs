@@ -518,6 +518,7 @@ pub fn command_lines(
         | Language::McpConfig
         | Language::AgentCommand
         | Language::Taskfile
+        | Language::Justfile
         | Language::CMake
         | Language::Maven => super::config::command_lines(language, text, sections),
         other => super::commands_run(other, text),

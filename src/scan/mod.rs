@@ -82,6 +82,9 @@ pub const TASKFILES: &[&str] = &[
     "taskfile.dist.yaml",
 ];
 
+/// The names `just` looks for in a directory (it takes any case of them).
+pub const JUSTFILES: &[&str] = &["justfile", "Justfile", ".justfile", "JUSTFILE"];
+
 /// A Markdown file Claude Code reads as a custom command (anywhere below `.claude/commands/`)
 /// or a skill (`SKILL.md` below `.claude/skills/`).
 fn agent_command(path: &Path) -> bool {
@@ -141,6 +144,10 @@ fn config_language(path: &Path, name: &str) -> Option<Language> {
             Language::McpConfig
         }
         n if TASKFILES.contains(&n) => Language::Taskfile,
+        n if n.eq_ignore_ascii_case("justfile") || n.eq_ignore_ascii_case(".justfile") => {
+            Language::Justfile
+        }
+        _ if ext == "just" => Language::Justfile,
         "CMakeLists.txt" => Language::CMake,
         _ if ext == "cmake" => Language::CMake,
         "pom.xml" => Language::Maven,
@@ -254,6 +261,7 @@ pub fn analyse_run(
         | Language::Go => script::scan(language, text, engine),
         Language::HookConfig
         | Language::Taskfile
+        | Language::Justfile
         | Language::CMake
         | Language::Maven
         | Language::CiWorkflow
