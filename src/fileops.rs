@@ -1330,6 +1330,11 @@ const CONVENTION_FILES: &[(&[&str], &[&str], Language)] = &[
     (&["nox"], &["noxfile.py"], Language::Python),
     (&["tox"], &["tox.ini"], Language::PytestConfig),
     // Build and dependency tools whose project file is code they evaluate.
+    (
+        &["pnpm"],
+        &[".pnpmfile.cjs", ".pnpmfile.mjs"],
+        Language::Node,
+    ),
     (&["mix"], &["mix.exs"], Language::Elixir),
     (&["sbt"], &["build.sbt"], Language::Scala),
     (&["bundle", "bundler"], &["Gemfile"], Language::Ruby),
@@ -1882,6 +1887,21 @@ fn command_executions(
             composer_files(scope, i, cmd, out);
             return;
         }
+        // Process managers of a Procfile (`-f FILE`; hivemind takes it as an operand).
+        "foreman" | "honcho" | "overmind" | "forego" | "goreman" | "nf" | "hivemind" | "heroku"
+            if procfile_starts(cmd) =>
+        {
+            let named = cmd.option_value(Some('f'), &["procfile"]).or_else(|| {
+                (program == "hivemind")
+                    .then(|| cmd.operands().first().map(|w| w.text.clone()))
+                    .flatten()
+            });
+            let file = named
+                .map(|f| res(&f))
+                .unwrap_or_else(|| cwd_of(scope, cmd).join("Procfile"));
+            out.push(exec(file, program, i, Some(Language::Procfile)));
+            return;
+        }
         "cmake" | "cmake3" | "ccmake" => {
             cmake_files(scope, i, cmd, out);
             return;
@@ -2081,6 +2101,19 @@ fn just_files(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<Execution>) 
         }
     }
     out.push(directory_run(dir, "just", i, Language::Justfile));
+}
+
+/// Whether a Procfile manager's command line starts the Procfile's processes: `start` (or
+/// overmind's `s`), `heroku local`, hivemind with no subcommand.
+fn procfile_starts(cmd: &Command) -> bool {
+    let ops = crate::vocab::operands_skipping(cmd, "fdep", &["procfile", "root", "env", "port"]);
+    let sub = ops.first().map(|w| w.text.as_str());
+    match cmd.program.as_str() {
+        "hivemind" => true,
+        "heroku" => sub == Some("local"),
+        "overmind" => matches!(sub, Some("start" | "s")),
+        _ => sub == Some("start"),
+    }
 }
 
 /// `composer` runs the scripts of `composer.json` (in `-d`/`--working-dir`): `run-script`
@@ -3332,6 +3365,17 @@ pub(crate) mod tests {
         assert!(conv("mix test").contains(&p("/home/dev/project/mix.exs")));
         assert!(conv("bundle install").contains(&p("/home/dev/project/Gemfile")));
         assert!(conv("sbt compile").contains(&p("/home/dev/project/build.sbt")));
+        assert!(conv("pnpm install").contains(&p("/home/dev/project/.pnpmfile.cjs")));
+        assert_eq!(
+            conv("foreman start web"),
+            vec![p("/home/dev/project/Procfile")]
+        );
+        assert_eq!(
+            conv("honcho -f Procfile.dev start"),
+            vec![p("/home/dev/project/Procfile.dev")]
+        );
+        assert!(conv("heroku local").contains(&p("/home/dev/project/Procfile")));
+        assert!(conv("foreman check").is_empty());
         assert_eq!(
             conv("just -f ci.just"),
             vec![p("/home/dev/project/ci.just")]

@@ -62,6 +62,9 @@ pub enum Language {
     /// Manifests of named shell tasks other than package.json: `composer.json` scripts (run
     /// by `composer install`, `composer run`…), `deno.json` tasks (`deno task`).
     TaskManifest,
+    /// Procfiles (`Procfile`, `Procfile.dev`): a command per process type, started by
+    /// `foreman`, `honcho`, `overmind`, `heroku local`…
+    Procfile,
     /// CMake scripts (`CMakeLists.txt`, `*.cmake`): the commands of `execute_process`,
     /// custom commands and the `file()` deletes and downloads, run by `cmake`.
     CMake,
@@ -109,6 +112,7 @@ impl Language {
             Language::Taskfile => "Taskfile",
             Language::Justfile => "justfile",
             Language::TaskManifest => "task manifest",
+            Language::Procfile => "Procfile",
             Language::CMake => "CMake script",
             Language::Maven => "Maven POM",
             Language::Gradle => "Gradle build script",

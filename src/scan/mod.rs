@@ -149,6 +149,7 @@ fn config_language(path: &Path, name: &str) -> Option<Language> {
         }
         _ if ext == "just" => Language::Justfile,
         "composer.json" | "deno.json" | "deno.jsonc" => Language::TaskManifest,
+        n if n == "Procfile" || n.starts_with("Procfile.") => Language::Procfile,
         "CMakeLists.txt" => Language::CMake,
         _ if ext == "cmake" => Language::CMake,
         "pom.xml" => Language::Maven,
@@ -264,6 +265,7 @@ pub fn analyse_run(
         | Language::Taskfile
         | Language::Justfile
         | Language::TaskManifest
+        | Language::Procfile
         | Language::CMake
         | Language::Maven
         | Language::CiWorkflow
