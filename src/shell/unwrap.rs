@@ -145,6 +145,111 @@ const PROCESS_MANAGER_VALUES: &[&str] = &[
     "--spinSleepTime",
 ];
 
+/// The words of `args` that are not options or their values.
+fn operands_of<'a>(args: &'a [Expanded], value_short: &str, long: &[&str]) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let t = args[i].text();
+        if t.len() > 1 && t.starts_with('-') {
+            let takes = t
+                .strip_prefix("--")
+                .map(|l| long.contains(&l))
+                .unwrap_or_else(|| t.len() == 2 && value_short.contains(&t[1..]));
+            i += if takes { 2 } else { 1 };
+            continue;
+        }
+        out.push(t);
+        i += 1;
+    }
+    out
+}
+
+/// The host of a transfer client's operand: `user@host:path`, `//host/share`,
+/// `sftp://user@host/dir`.
+fn transfer_host(operand: &str) -> String {
+    let rest = operand.split_once("://").map_or(operand, |(_, r)| r);
+    let rest = rest.trim_start_matches('/');
+    let rest = rest.rsplit_once('@').map_or(rest, |(_, h)| h);
+    rest.split(['/', ':']).next().unwrap_or("").to_string()
+}
+
+/// A transfer client's commands as the shell lines that move the same files. Commands are
+/// one per line or `;`-separated (lftp, smbclient); `open HOST` changes the host.
+fn transfer_lines(client: &str, host: &str, script: &str) -> Vec<String> {
+    let scheme = match client {
+        "sftp" => "sftp",
+        "smbclient" => "smb",
+        _ => "ftp",
+    };
+    let mut host = host.to_string();
+    let mut out = Vec::new();
+    // A path as a shell word: bare when plain (so `~` still expands, as the clients do).
+    let word = |p: &str| {
+        if !p.is_empty()
+            && p.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_./~-*+@%,=".contains(c))
+        {
+            p.to_string()
+        } else {
+            super::indirect::shell_word(p)
+        }
+    };
+    for command in script
+        .lines()
+        .flat_map(|l| l.split(';'))
+        .take(MAX_TRANSFER_COMMANDS)
+    {
+        let command = command.trim();
+        if let Some(local) = command.strip_prefix('!') {
+            out.push(local.trim().to_string());
+            continue;
+        }
+        let mut words = command.split_whitespace();
+        let Some(verb) = words.next() else { continue };
+        let rest = command[verb.len()..].trim();
+        let args: Vec<&str> = words.filter(|w| !w.starts_with('-')).collect();
+        let url = |remote: &str| format!("{scheme}://{host}/{}", remote.trim_start_matches('/'));
+        match verb {
+            "open" | "connect" => {
+                if let Some(h) = args.first() {
+                    host = transfer_host(h);
+                }
+            }
+            "put" | "reput" | "append" | "send" => {
+                if let Some(local) = args.first() {
+                    out.push(format!("curl -T {} {}", word(local), word(&url(""))));
+                }
+            }
+            "mput" => {
+                for local in &args {
+                    out.push(format!("curl -T {} {}", word(local), word(&url(""))));
+                }
+            }
+            "get" | "reget" | "recv" => {
+                if let Some(remote) = args.first() {
+                    let local = args
+                        .get(1)
+                        .copied()
+                        .unwrap_or_else(|| remote.rsplit('/').next().unwrap_or(remote));
+                    out.push(format!("curl -o {} {}", word(local), word(&url(remote))));
+                }
+            }
+            "lcd" => {
+                if let Some(dir) = args.first() {
+                    out.push(format!("cd {}", word(dir)));
+                }
+            }
+            "shell" | "system" => out.push(rest.to_string()),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Most commands of a transfer client's script read.
+const MAX_TRANSFER_COMMANDS: usize = 256;
+
 /// Makes `args[index]` the program and the words after it the arguments.
 fn promote(inv: &mut Invocation, index: usize) -> bool {
     if index >= inv.args.len() {
@@ -609,6 +714,7 @@ impl Analyser<'_> {
                 }
             }
             "watch" => self.run_watch(inv, ctx),
+            "sftp" | "ftp" | "lftp" | "tftp" | "smbclient" => self.transfer_job(&name, inv, ctx),
             "pm2" if arg_at(inv, 0, &["start"]) => self.run_process_manager(inv, ctx, "pm2", 1),
             "forever" if arg_at(inv, 0, &["start"]) => {
                 self.run_process_manager(inv, ctx, "forever", 1)
@@ -1429,6 +1535,65 @@ impl Analyser<'_> {
         let index = self.emit(inv, ctx);
         if let Some(script) = script {
             self.run_script(name, label, &script, sctx);
+        }
+        Flow::Done(Some(index))
+    }
+
+    /// A file-transfer client's commands (`sftp HOST <<< 'put F'`, `lftp -c 'open H; put F'`,
+    /// `smbclient //H/S -c 'put F'`, `tftp H -c put F`): each transfer is analysed as the
+    /// `curl` line that moves the same file (`put F` reads F and sends it to the host, `get R
+    /// L` downloads L), `lcd` as `cd`, and a `!cmd` escape as the local command it is. The
+    /// client is recorded as a command of its own.
+    fn transfer_job(&mut self, name: &str, inv: &mut Invocation, ctx: &Ctx) -> Flow {
+        let (value_short, long): (&str, &[&str]) = match name {
+            "lftp" => ("ceupf", &["user", "port"]),
+            "smbclient" => ("cUWIpnsOPmAlDETA", &["command", "user"]),
+            "tftp" => ("cm", &[]),
+            "ftp" => ("P", &[]),
+            _ => ("BbcDFiJlPoRSs", &[]),
+        };
+        let mut scripts: Vec<String> = Vec::new();
+        let option = |short: char, long: &str| {
+            inv.args.iter().enumerate().find_map(|(i, a)| {
+                let t = a.text();
+                (t == format!("-{short}") || t == format!("--{long}"))
+                    .then(|| inv.args.get(i + 1).map(|v| v.text().to_string()))
+                    .flatten()
+            })
+        };
+        match name {
+            "lftp" => {
+                scripts.extend(option('c', "-"));
+                scripts.extend(option('e', "-"));
+            }
+            "smbclient" => scripts.extend(option('c', "command")),
+            "tftp" => {
+                // `tftp HOST -c put FILE`: the words after `-c` are the command.
+                if let Some(at) = inv.args.iter().position(|a| a.text() == "-c") {
+                    let words: Vec<&str> = inv.args[at + 1..].iter().map(|a| a.text()).collect();
+                    scripts.push(words.join(" "));
+                }
+            }
+            _ => {}
+        }
+        if let Some(s) = self.stdin_script(inv) {
+            scripts.push(s.text().to_string());
+        }
+        let operands = operands_of(&inv.args, value_short, long);
+        let host = match name {
+            "sftp" => operands.last(),
+            _ => operands.first(),
+        }
+        .map(|h| transfer_host(h))
+        .unwrap_or_default();
+        let lines = transfer_lines(name, &host, &scripts.join("\n"));
+        let inv = std::mem::take(inv);
+        let label = format!("{name} commands");
+        let mut sctx = self.script_ctx(ctx, &label, &inv);
+        sctx.stdin_from = None;
+        let index = self.emit(inv, ctx);
+        if !lines.is_empty() {
+            self.run_script(name, &label, &Expanded::literal(lines.join("\n")), sctx);
         }
         Flow::Done(Some(index))
     }
