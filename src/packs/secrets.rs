@@ -266,16 +266,16 @@ fn prints_request(c: &Command) -> bool {
 /// secrets included, is printed, unless a filter for a plainly non-secret name follows.
 fn environment_dump(a: &ShellAnalysis, _: &Scope) -> Option<String> {
     a.commands.iter().enumerate().find_map(|(i, c)| {
+        // `declare -x NAME=v` exports NAME; only names alone (or none) are printed.
+        let prints_names = || {
+            c.args
+                .iter()
+                .any(|w| w.text.starts_with('-') && w.text.contains(['x', 'p']))
+                && !c.args.iter().any(|w| w.text.contains('='))
+        };
         let dump = common::dumps_environment(c)
-            || (c.program == "declare"
-                && c.args
-                    .iter()
-                    .any(|w| w.text.starts_with('-') && w.text.contains(['x', 'p'])))
-            || (c.program == "typeset"
-                && (c.args.is_empty()
-                    || c.args
-                        .iter()
-                        .any(|w| w.text.starts_with('-') && w.text.contains(['x', 'p']))));
+            || (c.program == "declare" && prints_names())
+            || (c.program == "typeset" && (c.args.is_empty() || prints_names()));
         let environ = c
             .operands()
             .into_iter()
@@ -413,6 +413,8 @@ pub static RULES: &[Rule] = &[
             Example::bash("env | grep NODE_"),
             Example::bash("printenv PATH"),
             Example::bash("env NODE_ENV=test npm test"),
+            Example::bash("declare -x NODE_ENV=production"),
+            Example::bash("typeset -x LANG=C.UTF-8"),
             Example::bash("ps aux"),
             Example::bash("ps -ef"),
             Example::bash("jq -n env.HOME"),

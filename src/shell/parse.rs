@@ -119,7 +119,15 @@ pub(super) struct Analyser<'s> {
     /// A call of a function defined in the line was not walked (`MAX_CALL_DEPTH`,
     /// `MAX_CALLS_WALKED`): no definition's walk is then dropped.
     calls_cut_short: bool,
+    /// Variables the line put in the environment of the commands after it (`export X=v`,
+    /// `declare -x X=v`, or an assignment to a variable every environment holds: `HOME=…;`),
+    /// by name, each with its value: later commands get them as if written before them.
+    exported: Rc<Vec<(String, Word)>>,
 }
+
+/// Variables every process environment holds: a plain assignment to one (`HOME=/tmp/h;`)
+/// changes what later commands get, as `export` would.
+const ALWAYS_EXPORTED: &[&str] = &["HOME", "PATH", "USER", "SHELL", "TMPDIR"];
 
 /// What a subshell changes only for itself (`Analyser::shell_state`): cheap to copy, its maps
 /// shared until one side changes them.
@@ -130,6 +138,7 @@ pub(super) struct ShellState {
     defined: Rc<Vec<(String, Rc<ast::CompoundCommand>)>>,
     ifs_changed: bool,
     namerefs: bool,
+    exported: Rc<Vec<(String, Word)>>,
 }
 
 /// The state a way through a conditional ends in (`Analyser::merged`): the shell's, and where
@@ -171,6 +180,19 @@ fn merged(a: PathState, b: &PathState) -> PathState {
     a
 }
 
+/// Whether a declaring builtin puts what it assigns in the environment: `export`, or
+/// `declare`/`typeset` with `-x` (and not `+x`).
+fn exports(inv: &Invocation) -> bool {
+    match inv.program.text() {
+        "export" => !inv.args.iter().any(|a| a.text() == "-n"),
+        "declare" | "typeset" => inv
+            .args
+            .iter()
+            .any(|a| a.text().starts_with('-') && a.text().contains('x')),
+        _ => false,
+    }
+}
+
 /// `merged` for the shell's own state: the variables both agree on, each alias value and
 /// function either defines, the IFS and nameref flags if either set them.
 pub(super) fn merged_shell(mut a: ShellState, b: &ShellState) -> ShellState {
@@ -196,6 +218,15 @@ pub(super) fn merged_shell(mut a: ShellState, b: &ShellState) -> ShellState {
     }
     a.ifs_changed |= b.ifs_changed;
     a.namerefs |= b.namerefs;
+    // A variable exported on either way is in the environment after (its value that way's).
+    if !Rc::ptr_eq(&a.exported, &b.exported) {
+        let exported = Rc::make_mut(&mut a.exported);
+        for (name, value) in b.exported.iter() {
+            if !exported.iter().any(|(n, _)| n == name) {
+                exported.push((name.clone(), value.clone()));
+            }
+        }
+    }
     a
 }
 
@@ -408,6 +439,7 @@ impl Analyser<'_> {
             defined: Rc::clone(&self.defined),
             ifs_changed: self.ifs_changed,
             namerefs: self.namerefs,
+            exported: Rc::clone(&self.exported),
         }
     }
 
@@ -419,6 +451,14 @@ impl Analyser<'_> {
         self.defined = before.defined;
         self.ifs_changed = before.ifs_changed;
         self.namerefs = before.namerefs;
+        self.exported = before.exported;
+    }
+
+    /// Puts `name` in the environment of the commands after this one, with `value`.
+    fn export(&mut self, name: &str, value: Word) {
+        let exported = Rc::make_mut(&mut self.exported);
+        exported.retain(|(n, _)| n != name);
+        exported.push((name.to_string(), value));
     }
 
     fn path_state(&self, ctx: &Ctx) -> PathState {
@@ -1079,6 +1119,13 @@ impl Analyser<'_> {
         let Some(program) = &sc.word_or_name else {
             for (a, value) in &assignments {
                 self.store(a, value);
+                let name = assignment_name(&a.name);
+                if let Assigned::Scalar(v) = value
+                    && (ALWAYS_EXPORTED.contains(&name.as_str())
+                        || self.exported.iter().any(|(n, _)| *n == name))
+                {
+                    self.export(&name, v.word.clone());
+                }
             }
             if inv.redirects.is_empty() {
                 return None;
@@ -1105,6 +1152,18 @@ impl Analyser<'_> {
                         let name = assignment_name(&a.name);
                         let value = self.expand_assignment(a, &name, ctx);
                         self.store(a, &value);
+                        if let Assigned::Scalar(v) = &value
+                            && exports(&inv)
+                        {
+                            self.export(&name, v.word.clone());
+                            // A program that later commands run or load through the variable
+                            // is judged once, here (`PAGER`, `LD_PRELOAD`, `GIT_SSH_COMMAND`).
+                            let set = Invocation {
+                                env: vec![(name.clone(), v.word.clone())],
+                                ..Invocation::default()
+                            };
+                            self.env_commands(&set, 0, ctx);
+                        }
                     }
                     inv.args.push(word);
                 }
@@ -1131,6 +1190,10 @@ impl Analyser<'_> {
                     locals.push(name.to_string());
                 }
             }
+        }
+        if inv.program.text() == "unset" && !self.exported.is_empty() {
+            let names: Vec<String> = inv.args.iter().map(|a| a.text().to_string()).collect();
+            Rc::make_mut(&mut self.exported).retain(|(n, _)| !names.contains(n));
         }
         // Builtins that set the variables they name (`read x`, `printf -v x`, `let x=1`):
         // each name an argument starts with is forgotten (more than are set: never fewer).
@@ -1464,11 +1527,24 @@ impl Analyser<'_> {
         let mut redirects = inv.redirects;
         redirects.extend(ctx.redirects.iter().cloned());
         dedup_redirects(&mut redirects);
+        // What the line exported earlier comes first: the command's own assignments win.
+        let env = if self.exported.is_empty() {
+            inv.env
+        } else {
+            let mut env: Vec<(String, Word)> = self
+                .exported
+                .iter()
+                .filter(|(n, _)| !inv.env.iter().any(|(m, _)| m == n))
+                .cloned()
+                .collect();
+            env.extend(inv.env);
+            env
+        };
         self.out.commands.push(Command {
             program,
             program_path: program_word.text,
             args: inv.args.into_iter().map(|a| a.word).collect(),
-            env: inv.env,
+            env,
             redirects,
             stdin_from: inv.stdin_from,
             stdin_text: inv.stdin_text.map(|t| t.word.text),

@@ -336,6 +336,46 @@ fn process_managers_run_what_they_keep_alive() {
 }
 
 #[test]
+fn exported_variables_are_in_later_commands_env() {
+    let env_of = |line: &str, program: &str| -> Vec<(String, String)> {
+        find(&a(line), program)
+            .env
+            .iter()
+            .map(|(k, v)| (k.clone(), v.text.clone()))
+            .collect()
+    };
+    let kv = |k: &str, v: &str| (k.to_string(), v.to_string());
+    assert_eq!(
+        env_of("export CLAUDE_CONFIG_DIR=/tmp/c && claude -p hi", "claude"),
+        [kv("CLAUDE_CONFIG_DIR", "/tmp/c")]
+    );
+    assert_eq!(
+        env_of("declare -x A=1; B=2 cmd", "cmd"),
+        [kv("A", "1"), kv("B", "2")]
+    );
+    // The command's own assignment wins; a variable every environment holds needs no export.
+    assert_eq!(env_of("export A=1; A=2 cmd", "cmd"), [kv("A", "2")]);
+    assert_eq!(
+        env_of("HOME=/tmp/h; claude", "claude"),
+        [kv("HOME", "/tmp/h")]
+    );
+    // Not exported, exported in a subshell only, or unset again: not in the environment.
+    assert!(env_of("A=1; cmd", "cmd").is_empty());
+    assert!(env_of("(export A=1); cmd", "cmd").is_empty());
+    assert!(env_of("export A=1; unset A; cmd", "cmd").is_empty());
+    assert!(env_of("export -n A=1; cmd", "cmd").is_empty());
+    // Exported on one way through a conditional: there after it.
+    assert_eq!(
+        env_of("if test -f x; then export A=1; fi; cmd", "cmd"),
+        [kv("A", "1")]
+    );
+    // A later assignment to an exported variable changes what later commands get.
+    assert_eq!(env_of("export A=1; A=2; cmd", "cmd"), [kv("A", "2")]);
+    // A program the variable makes later commands run is analysed where it is exported.
+    assert_rm_rf_root("export PAGER='rm -rf /'; man ls");
+}
+
+#[test]
 fn prefix_assignments_become_env() {
     let an = a("FOO=bar BAZ=\"a b\" cmd x");
     let c = find(&an, "cmd");

@@ -415,7 +415,7 @@ impl Analyser<'_> {
     /// (`vocab::variable_command`): `PAGER='…' man ls`, `GIT_SSH_COMMAND='…' git fetch`,
     /// `LESSOPEN='|… %s' less f`, `NODE_OPTIONS='--require x.js' node app.js`. Each is analysed
     /// as the command line it amounts to.
-    fn env_commands(&mut self, inv: &Invocation, from: usize, ctx: &Ctx) {
+    pub(super) fn env_commands(&mut self, inv: &Invocation, from: usize, ctx: &Ctx) {
         for (k, v) in &inv.env[from..] {
             let Some(line) = super::indirect::variable_command(k, &v.text) else {
                 continue;
