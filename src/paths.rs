@@ -138,6 +138,12 @@ pub fn strip_home_var(text: &str) -> Option<&str> {
     }
     // `${HOME:-/x}`, `${HOME-x}`, `${HOME:=x}`, `${HOME:?msg}`: the home directory, which is set.
     let inner = text.strip_prefix("${HOME")?;
+    // `${HOME%/}`, `${HOME%%/}`: a trailing slash taken off, the home directory still.
+    for trim in ["%%/}", "%/}"] {
+        if let Some(rest) = inner.strip_prefix(trim) {
+            return (rest.is_empty() || rest.starts_with('/')).then_some(rest);
+        }
+    }
     let op = [":-", ":=", ":?", "-", "=", "?"]
         .iter()
         .find(|op| inner.starts_with(**op))?;
@@ -381,6 +387,13 @@ mod tests {
             PathBuf::from("/home/dev/.bashrc")
         );
         assert_eq!(r().resolve("${HOME}"), PathBuf::from("/home/dev"));
+        assert_eq!(
+            r().resolve("${HOME%/}/.ssh/id_rsa"),
+            PathBuf::from("/home/dev/.ssh/id_rsa")
+        );
+        assert_eq!(r().resolve("${HOME%%/}"), PathBuf::from("/home/dev"));
+        // Another pattern takes more than a slash: not the home directory.
+        assert_ne!(r().resolve("${HOME%/*}"), PathBuf::from("/home/dev"));
         assert_eq!(r().resolve("src/../../x"), PathBuf::from("/home/dev/x"));
         assert_eq!(r().resolve("/../../etc"), PathBuf::from("/etc"));
         assert_eq!(r().resolve("a\\b"), PathBuf::from("/home/dev/project/a/b"));

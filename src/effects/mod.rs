@@ -1068,6 +1068,25 @@ fn command_effects(
     let first = out.len();
     let p = c.program.as_str();
     if p.is_empty() {
+        // `$(<file)`: bash's short form of `$(cat file)`, the file's text is the word.
+        if c.in_substitution {
+            for r in &c.redirects {
+                if r.kind == crate::shell::RedirectKind::Read
+                    && let Some((path, _)) = crate::fileops::word_path(&r.target, c, scope)
+                {
+                    out.push(Effect::Read {
+                        path,
+                        by: Some(Reader {
+                            command: i,
+                            program: "$(<…)".into(),
+                            operand: false,
+                            found: None,
+                            tree: None,
+                        }),
+                    });
+                }
+            }
+        }
         return;
     }
     let res = |raw: &str| crate::fileops::resolve_for(scope, c, raw);
@@ -2566,6 +2585,29 @@ mod tests {
     /// A reader fed by `find` reads each start, with the name tests that narrow what find
     /// hands it there (by a pipe into xargs or by `-exec`); one fed names from any other
     /// input reads the names of its working directory, a `cd` before it included.
+    #[test]
+    fn a_substitution_of_a_file_alone_reads_it() {
+        let reads = |cmd: &str| -> Vec<(String, String)> {
+            effects("Bash", serde_json::json!({ "command": cmd }))
+                .into_iter()
+                .filter_map(|e| match e {
+                    Effect::Read { path, by: Some(r) } => {
+                        Some((path.display().to_string(), r.program))
+                    }
+                    _ => None,
+                })
+                .collect()
+        };
+        let read = |p: &str| vec![(p.to_string(), "$(<…)".to_string())];
+        assert_eq!(
+            reads("echo \"$(<~/.ssh/id_rsa)\""),
+            read("/home/dev/.ssh/id_rsa")
+        );
+        assert_eq!(reads("v=`< VERSION`"), read("/home/dev/project/VERSION"));
+        // Outside a substitution `< f` alone opens the file and prints nothing.
+        assert!(reads("< ~/.ssh/id_rsa").is_empty());
+    }
+
     #[test]
     fn readers_fed_by_find_or_unknown_input_say_what_they_read() {
         // (path read, the start as written and the name patterns of what find hands over).

@@ -17,8 +17,13 @@ fn shell_reads(call: &Call, scope: &Scope, want: Effect) -> Option<String> {
     let secrets = commands_reading_secrets(call, scope);
     analysis.commands.iter().enumerate().find_map(|(i, c)| {
         let (class, path) = secrets.get(i)?.as_ref()?;
-        (class.effect == want)
-            .then(|| format!("`{}` reads {} ({})", c.program, path.display(), class.what))
+        // A command with no program reads only in `$(<file)`.
+        let who = if c.program.is_empty() {
+            "$(<…)"
+        } else {
+            &c.program
+        };
+        (class.effect == want).then(|| format!("`{who}` reads {} ({})", path.display(), class.what))
     })
 }
 
