@@ -83,13 +83,22 @@ pub fn static_text(word: &Word) -> Option<std::borrow::Cow<'_, str>> {
     if let Some(temp) = tmpdir_word(&word.text) {
         return Some(std::borrow::Cow::Owned(temp));
     }
-    // `$PWD/..`: the command's own directory, which `resolve_for` resolves `./…` against.
-    let pwd = ["${PWD}", "$PWD"]
-        .iter()
-        .find_map(|v| word.text.strip_prefix(v))
-        .filter(|rest| (rest.is_empty() || rest.starts_with('/')) && !rest.contains(['$', '`']));
-    if let Some(rest) = pwd {
-        return Some(std::borrow::Cow::Owned(format!(".{rest}")));
+    // `$PWD/..`: the command's own directory, which `resolve_for` resolves `./…` against;
+    // `${PWD%/*}` takes its last component off (its parent), `${PWD%/}` a trailing slash.
+    // `${HOME%/*}` is the home directory's parent.
+    let pwd = [
+        ("${PWD}", "."),
+        ("$PWD", "."),
+        ("${PWD%/}", "."),
+        ("${PWD%%/}", "."),
+        ("${PWD%/*}", ".."),
+        ("${HOME%/*}", "~/.."),
+    ]
+    .iter()
+    .find_map(|(v, dir)| word.text.strip_prefix(v).map(|rest| (*dir, rest)))
+    .filter(|(_, rest)| (rest.is_empty() || rest.starts_with('/')) && !rest.contains(['$', '`']));
+    if let Some((dir, rest)) = pwd {
+        return Some(std::borrow::Cow::Owned(format!("{dir}{rest}")));
     }
     starts_with_home_var(&word.text).then_some(std::borrow::Cow::Borrowed(word.text.as_str()))
 }
@@ -2937,6 +2946,28 @@ fn package_scripts(cmd: &Command) -> Option<Vec<String>> {
 pub(crate) mod tests {
     use super::*;
     use crate::call::{Call, CallKind};
+
+    #[test]
+    fn the_shells_own_directories_with_a_suffix_taken_off_are_known() {
+        let w = |t: &str| Word {
+            text: t.into(),
+            dynamic: true,
+            glob: false,
+        };
+        for (text, want) in [
+            ("$PWD/build", Some("./build")),
+            ("${PWD%/}/build", Some("./build")),
+            ("${PWD%/*}", Some("..")),
+            ("${PWD%/*}/other", Some("../other")),
+            ("${HOME%/*}/dev", Some("~/../dev")),
+            ("${HOME%/}/.ssh", Some("${HOME%/}/.ssh")),
+            // Another pattern, or more unknown text after: not known.
+            ("${PWD%/*/*}", None),
+            ("${PWD%/*}/$X", None),
+        ] {
+            assert_eq!(static_text(&w(text)).as_deref(), want, "{text}");
+        }
+    }
 
     #[test]
     fn unknown_parts_of_a_name_in_a_known_directory_are_globs() {
