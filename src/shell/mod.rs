@@ -147,6 +147,7 @@ pub struct Function {
 
 mod awk;
 mod bounds;
+mod cmd;
 mod escapes;
 mod flags;
 pub mod indirect;

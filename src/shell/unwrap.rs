@@ -715,6 +715,7 @@ impl Analyser<'_> {
             }
             "watch" => self.run_watch(inv, ctx),
             "sftp" | "ftp" | "lftp" | "tftp" | "smbclient" => self.transfer_job(&name, inv, ctx),
+            "cmd" => self.run_cmd(inv, ctx),
             "pm2" if arg_at(inv, 0, &["start"]) => self.run_process_manager(inv, ctx, "pm2", 1),
             "forever" if arg_at(inv, 0, &["start"]) => {
                 self.run_process_manager(inv, ctx, "forever", 1)
@@ -1261,6 +1262,32 @@ impl Analyser<'_> {
             }
         }
         Flow::Inner(Wrap::new(label))
+    }
+
+    /// `cmd /c LINE` (`/k` too, after cmd's own switches): LINE is a cmd.exe command line,
+    /// rewritten as the Bash line with its effects (`shell::cmd`) and judged as such.
+    fn run_cmd(&mut self, inv: &mut Invocation, ctx: &Ctx) -> Flow {
+        let Some(at) = inv.args.iter().position(|a| {
+            let t = a.text();
+            t.eq_ignore_ascii_case("/c") || t.eq_ignore_ascii_case("/k")
+        }) else {
+            return Flow::Emit;
+        };
+        let text = inv.args[at + 1..]
+            .iter()
+            .map(|a| a.text())
+            .collect::<Vec<_>>()
+            .join(" ");
+        if text.len() > super::cmd::MAX_BYTES || inv.args[at + 1..].iter().any(|a| !a.is_static()) {
+            self.finding(ShellFinding::DynamicScript {
+                wrapper: "cmd /c".into(),
+                text,
+            });
+            return Flow::Emit;
+        }
+        let script = Expanded::literal(super::cmd::rewrite(&text));
+        let sctx = self.script_ctx(ctx, "cmd /c", inv);
+        Flow::Done(self.run_script("cmd", "cmd /c", &script, sctx))
     }
 
     fn run_watch(&mut self, inv: &mut Invocation, ctx: &Ctx) -> Flow {
