@@ -2080,6 +2080,9 @@ fn powershell_is_read_as_powershell() {
     )));
     let an = a("pwsh -c 'Remove-Item -Recurse -Force /'");
     assert_eq!(args(find(&an, "rm")), ["-r", "-f", "/"]);
+    // `-Command` takes every argument after it, unquoted or not.
+    let an = a("powershell -NoProfile -c Remove-Item -Recurse -Force /");
+    assert_eq!(args(find(&an, "rm")), ["-r", "-f", "/"]);
     // A Bash line that merely looks like PowerShell keeps its Bash reading.
     assert_rm_rf_root("Get-Date; rm -rf /");
     // Elixir's `iex` with its own options is no Invoke-Expression.

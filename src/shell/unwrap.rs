@@ -1425,8 +1425,17 @@ impl Analyser<'_> {
         if kind != Kind::Shell {
             match source {
                 Source::Code { index, .. } => {
-                    let code = inv.args[index].clone();
                     let option = code_option(kind, &inv.args, index);
+                    // PowerShell's `-Command` takes every argument after it, joined
+                    // (`powershell -c Remove-Item -Recurse ~`); `-EncodedCommand` one word.
+                    let code = if kind == Kind::Pwsh
+                        && !option.to_ascii_lowercase().starts_with("-e")
+                        && index + 1 < inv.args.len()
+                    {
+                        join_words(&inv.args[index..])
+                    } else {
+                        inv.args[index].clone()
+                    };
                     let label = format!("{name} {option}");
                     if kind == Kind::Osascript {
                         // `do shell script "…"` runs its string with sh.
