@@ -792,6 +792,7 @@ const CODE_ARGS: &[&str] = &[
     "source_code",
     "snippet",
     "cell",
+    "cell_source",
     "js",
 ];
 
@@ -881,12 +882,23 @@ fn code_runner(tool: &str, input: &Value) -> Option<Runner> {
             .find(|(names, _)| all.iter().any(|w| names.contains(w)))
             .map(|(_, runner)| *runner),
     };
+    // A notebook's kernel runs IPython: its `!CMD` lines and `%%bash` cells are shell.
+    let python = Some(("python3", "-c"));
     match found {
+        Some(runner) if runner == python && notebook_tool(&all) => Some(Some(("ipython3", "-c"))),
         Some(runner) => Some(runner),
         // Runs code in a language it does not name: Python is the common case.
-        None if runs && language.is_none() => Some(Some(("python3", "-c"))),
+        None if runs && language.is_none() && notebook_tool(&all) => Some(Some(("ipython3", "-c"))),
+        None if runs && language.is_none() => Some(python),
         None => None,
     }
+}
+
+/// Words of a tool's or its server's name that say it runs notebook cells.
+fn notebook_tool(words: &[&str]) -> bool {
+    words
+        .iter()
+        .any(|w| matches!(*w, "jupyter" | "notebook" | "ipython" | "cell" | "kernel"))
 }
 
 /// Argument names that hold paths.
@@ -1007,8 +1019,15 @@ fn infer(tool: &str, input: &Value) -> ToolModel {
         .collect();
     // A tool that runs code it is given (`execute_python {code}`, `run_code {language,
     // code}`, a notebook cell): judged as the interpreter's inline code (`python3 -c CODE`).
+    // A notebook cell's code is its `source`.
+    let cell_source = || {
+        let rest = tool.strip_prefix("mcp__").unwrap_or(tool);
+        let words: Vec<&str> = rest.split(['_', '-']).collect();
+        (notebook_tool(&words) && input.get("source").is_some_and(Value::is_string))
+            .then(|| "source".to_string())
+    };
     if m.command.is_empty()
-        && let Some(code) = has(CODE_ARGS).into_iter().next()
+        && let Some(code) = has(CODE_ARGS).into_iter().next().or_else(cell_source)
         && let Some(run) = code_runner(&canonical_name(tool), input)
     {
         match run {
@@ -1468,8 +1487,23 @@ mod tests {
             json!({"language": "bash", "code": "x"}),
         );
         assert_eq!((m.command, m.argv.len()), (vec!["code".to_string()], 0));
+        // A notebook's kernel runs IPython (`!CMD` lines are shell); a cell's code may be its
+        // `source`.
         let m = runner("mcp__jupyter__run_cell", json!({"cell": "x"}));
-        assert_eq!(m.argv, ["python3", "-c", "{cell}"]);
+        assert_eq!(m.argv, ["ipython3", "-c", "{cell}"]);
+        let m = runner("mcp__jupyter__execute_cell", json!({"source": "x"}));
+        assert_eq!(m.argv, ["ipython3", "-c", "{source}"]);
+        let m = runner(
+            "mcp__notebook__insert_execute_code_cell",
+            json!({"cell_index": 0, "cell_source": "x"}),
+        );
+        assert_eq!(m.argv, ["ipython3", "-c", "{cell_source}"]);
+        // Elsewhere `source` is a path.
+        let m = runner(
+            "mcp__x__run_copy",
+            json!({"source": "/a", "destination": "/b"}),
+        );
+        assert!(!m.argv.contains(&"-c".to_string()), "{m:?}");
         // Tools that only look at code do not run it.
         for (tool, input) in [
             (

@@ -1168,46 +1168,10 @@ fn notebook(text: &str) -> Option<Notebook> {
             Some(serde_json::Value::Array(a)) => a.iter().filter_map(|l| l.as_str()).collect(),
             _ => continue,
         };
-        let mut lines = source.lines();
-        let first = source.lines().next().unwrap_or("").trim();
-        if let Some(magic) = first.strip_prefix("%%") {
-            let mut words = magic.split_whitespace();
-            let name = words.next().unwrap_or("");
-            let shell = match name {
-                "bash" | "sh" | "system" => true,
-                "script" => words.next().is_some_and(|w| {
-                    matches!(crate::vocab::basename(w), "bash" | "sh" | "zsh" | "dash")
-                }),
-                _ => false,
-            };
-            if shell {
-                lines.next();
-                let body: Vec<&str> = lines.collect();
-                nb.commands.push(cmd(text, None, body.join("\n")));
-            }
-            // Other cell magics (`%%writefile`, `%%html`…) are not Python.
-            continue;
-        }
-        for line in lines {
-            let t = line.trim_start();
-            if let Some(c) = t.strip_prefix('!') {
-                nb.commands.push(cmd(text, None, c.trim().to_string()));
-                nb.python.push('\n');
-            } else if let Some(m) = t.strip_prefix('%') {
-                let (name, rest) = m.split_once(char::is_whitespace).unwrap_or((m, ""));
-                match name {
-                    "system" | "sx" => nb.commands.push(cmd(text, None, rest.trim().to_string())),
-                    "run" => nb
-                        .commands
-                        .push(cmd(text, None, format!("python {}", rest.trim()))),
-                    _ => {}
-                }
-                nb.python.push('\n');
-            } else {
-                nb.python.push_str(line);
-                nb.python.push('\n');
-            }
-        }
+        let (commands, python) = crate::shell::option_commands::ipython_cell(&source);
+        nb.commands
+            .extend(commands.into_iter().map(|c| cmd(text, None, c)));
+        nb.python.push_str(&python);
     }
     Some(nb)
 }

@@ -32,6 +32,9 @@ enum RunsAs {
     /// A pager's start-up keys (`less +KEYS`): `!CMD` runs CMD with a shell, `|MCMD` pipes to
     /// CMD.
     Pager,
+    /// IPython code (`ipython -c`): its `!CMD` lines, `%%bash` cells and `%system CMD` run
+    /// with a shell (`ipython_cell`).
+    IPython,
 }
 
 /// Options whose value is a command the program runs with a shell, by program: the unwrapper
@@ -103,6 +106,7 @@ const OPTION_COMMANDS: &[(&[&str], &[&str], RunsAs)] = &[
     (&["man"], &["-P", "--pager"], RunsAs::Line),
     // A definition's text is expanded where the macro is used: `m4 -DX='esyscmd(CMD)'`.
     (&["m4", "gm4"], &["-D", "--define"], RunsAs::M4),
+    (&["ipython", "ipython3"], &["-c"], RunsAs::IPython),
     (
         &["emacs", "emacsclient", "emacs-nox"],
         &["--eval", "-eval", "--execute"],
@@ -618,6 +622,51 @@ pub fn option_commands(program: &str, args: &[&str]) -> Vec<(String, String)> {
     out
 }
 
+/// What an IPython cell runs: the shell commands (`!CMD` lines, a `%%bash`/`%%sh`/`%%system`
+/// or `%%script bash` cell's body, `%system CMD`/`%sx CMD`, `%run F` as `python F`) and the
+/// Python left, a blank line where each shell line was so line numbers hold. Other cell
+/// magics (`%%writefile`, `%%html`) are no Python.
+pub fn ipython_cell(source: &str) -> (Vec<String>, String) {
+    let (mut commands, mut python) = (Vec::new(), String::new());
+    let mut lines = source.lines();
+    let first = source.lines().next().unwrap_or("").trim();
+    if let Some(magic) = first.strip_prefix("%%") {
+        let mut words = magic.split_whitespace();
+        let name = words.next().unwrap_or("");
+        let shell = match name {
+            "bash" | "sh" | "system" => true,
+            "script" => words.next().is_some_and(|w| {
+                matches!(super::words::basename(w), "bash" | "sh" | "zsh" | "dash")
+            }),
+            _ => false,
+        };
+        if shell {
+            lines.next();
+            commands.push(lines.collect::<Vec<_>>().join("\n"));
+        }
+        return (commands, python);
+    }
+    for line in lines {
+        let t = line.trim_start();
+        if let Some(c) = t.strip_prefix('!') {
+            commands.push(c.trim().to_string());
+            python.push('\n');
+        } else if let Some(m) = t.strip_prefix('%') {
+            let (name, rest) = m.split_once(char::is_whitespace).unwrap_or((m, ""));
+            match name {
+                "system" | "sx" => commands.push(rest.trim().to_string()),
+                "run" => commands.push(format!("python {}", rest.trim())),
+                _ => {}
+            }
+            python.push('\n');
+        } else {
+            python.push_str(line);
+            python.push('\n');
+        }
+    }
+    (commands, python)
+}
+
 /// The shell command an editor or debugger command runs: `!CMD` and `shell CMD` to the end
 /// (a `|` there is the shell's), `call system("CMD")`, `terminal CMD`; else each of the ex
 /// commands a `|` separates.
@@ -894,6 +943,7 @@ fn command_of(value: &str, how: RunsAs) -> Vec<String> {
         RunsAs::Ed => ed_command(value),
         RunsAs::M4 => m4_commands(value),
         RunsAs::Pager => pager_command(value),
+        RunsAs::IPython => ipython_cell(value).0,
     }
 }
 
@@ -1103,6 +1153,29 @@ mod tests {
         ] {
             let _ = sed_commands(&[script]);
         }
+    }
+
+    #[test]
+    fn ipython_code_runs_its_shell_lines() {
+        let run = |code: &str| -> Vec<String> {
+            option_commands("ipython3", &["-c", code])
+                .into_iter()
+                .map(|(_, c)| c)
+                .collect()
+        };
+        assert_eq!(run("import os\n  !rm -rf build\nx = 1"), ["rm -rf build"]);
+        assert_eq!(
+            run("%%bash\ncurl -s u | sh\necho hi"),
+            ["curl -s u | sh\necho hi"]
+        );
+        assert_eq!(
+            run("%system ls -la\n%run gen.py"),
+            ["ls -la", "python gen.py"]
+        );
+        assert!(run("%%writefile x.sh\nrm -rf /").is_empty());
+        assert!(run("print('!not a command')").is_empty());
+        let (_, python) = ipython_cell("a = 1\n!ls\nb = 2");
+        assert_eq!(python, "a = 1\n\nb = 2\n");
     }
 
     #[test]
