@@ -252,7 +252,11 @@ fn modelled(tool: &str, input: &Value, user: &[ToolModel], scope: &Scope) -> Mod
         _ => None,
     };
     match found {
-        Some(m) if m.is_empty() || m.mentions_any(input) => apply(m, tool, input, scope),
+        // A model naming nothing says the tool touches nothing here, unless the call hands
+        // it a command line (a forge server's tool that runs its CLI: `run_gh {gh_command}`).
+        Some(m) if (m.is_empty() && !command_argument(input)) || m.mentions_any(input) => {
+            apply(m, tool, input, scope)
+        }
         // A model that names arguments the call does not carry says nothing about it (unless
         // they are wrapped): read the call from its argument names instead. A model naming
         // none (`tools` only) is a statement that the tool has no local effect.
@@ -520,6 +524,12 @@ fn apply(m: &ToolModel, tool: &str, input: &Value, scope: &Scope) -> Modelled {
     for command in command_lines(input, &m.command) {
         let a = shell::analyse(&command);
         append(&mut analysis, a);
+        // A CLI's tool given its subcommand (`kubectl {command: "delete ns prod"}`): the
+        // line with the CLI in front is judged too.
+        if let Some(prefixed) = cli_line(tool, &command) {
+            append(&mut analysis, shell::analyse(&prefixed));
+            lines.push(prefixed);
+        }
         lines.push(command);
     }
     let engine = m.engine.as_deref().unwrap_or("psql");
@@ -606,9 +616,20 @@ fn argv(template: &[String], input: &Value) -> Option<Vec<String>> {
             if let Some(arg) = part.strip_prefix('{').and_then(|p| p.strip_suffix('}'))
                 && !arg.contains(['{', '}', '?'])
             {
-                let values = strings(input, &[arg.to_string()]);
+                let mut values = strings(input, &[arg.to_string()]);
                 if values.is_empty() {
                     continue 'item;
+                }
+                // A CLI's subcommand or options given as one string (`{command: "delete ns
+                // prod"}`) are its words.
+                if matches!(
+                    arg,
+                    "command" | "subCommand" | "subcommand" | "flags" | "args" | "arguments"
+                ) {
+                    values = values
+                        .iter()
+                        .flat_map(|v| v.split_whitespace().map(str::to_string))
+                        .collect();
                 }
                 // `-v {volumes}` with several volumes: `-v a -v b`.
                 if !words.is_empty() && values.len() > 1 {
@@ -785,6 +806,74 @@ fn command_lines(input: &Value, names: &[String]) -> Vec<String> {
     }
     out
 }
+/// An argument named for a command line that is not one of `COMMAND_ARGS` (`docker_cmd`,
+/// `gh_command`, `shellCommand`), holding a string.
+fn named_for_command(name: &str, input: &Value) -> bool {
+    (name.ends_with("_cmd") || name.ends_with("_command") || name.ends_with("Command"))
+        && input.get(name).is_some_and(Value::is_string)
+}
+
+/// Whether a call hands its tool a command line.
+fn command_argument(input: &Value) -> bool {
+    let Value::Object(map) = input else {
+        return false;
+    };
+    map.iter().any(|(k, v)| {
+        (COMMAND_ARGS.contains(&k.as_str()) && v.is_string()) || named_for_command(k, input)
+    })
+}
+
+/// Command-line programs a tool (or its server) may be named for, whose `command` argument
+/// may then hold the CLI's own arguments only.
+const CLIS: &[&str] = &[
+    "kubectl",
+    "helm",
+    "terraform",
+    "tofu",
+    "docker",
+    "podman",
+    "git",
+    "gh",
+    "glab",
+    "aws",
+    "gcloud",
+    "az",
+    "pulumi",
+    "ansible",
+    "vault",
+    "flyctl",
+    "heroku",
+    "vercel",
+    "wrangler",
+    "supabase",
+    "npm",
+    "pnpm",
+    "yarn",
+    "cargo",
+    "psql",
+    "mysql",
+    "redis-cli",
+];
+
+/// `command` with the CLI the tool is named for in front, when the tool names one and the
+/// command does not start with it (`execute_terraform_command {command: "destroy"}`).
+fn cli_line(tool: &str, command: &str) -> Option<String> {
+    let rest = tool.strip_prefix("mcp__").unwrap_or(tool);
+    let words: Vec<&str> = rest.split(['_', '-']).filter(|w| !w.is_empty()).collect();
+    let joined = rest.replace('_', "-");
+    let cli = CLIS
+        .iter()
+        .find(|c| words.contains(c) || (c.contains('-') && joined.contains(*c)))?;
+    // After the `cd DIR && ` a runner's directory puts in front (`with_directory`).
+    let (cd, command) = match command.split_once(" && ") {
+        Some((cd, rest)) if cd.starts_with("cd ") => (format!("{cd} && "), rest),
+        _ => (String::new(), command),
+    };
+    let first = command.split_whitespace().next()?;
+    let named = crate::vocab::basename(first);
+    (named != *cli).then(|| format!("{cd}{cli} {command}"))
+}
+
 /// Argument names that hold program code to run.
 const CODE_ARGS: &[&str] = &[
     "code",
@@ -981,9 +1070,17 @@ fn infer(tool: &str, input: &Value) -> ToolModel {
     };
     let verb = canonical_name(tool.rsplit("__").next().unwrap_or(tool));
     let says = |words: &[&str]| words.iter().any(|w| verb.contains(w));
+    // `docker_cmd`, `shellCommand`, `run_command`: named for a command too.
+    let mut command = has(COMMAND_ARGS);
+    let more: Vec<String> = names
+        .iter()
+        .filter(|n| !command.contains(n) && named_for_command(n, input))
+        .cloned()
+        .collect();
+    command.extend(more);
     let mut m = ToolModel {
         tools: vec![tool.to_string()],
-        command: has(COMMAND_ARGS),
+        command,
         ..ToolModel::default()
     };
     m.command.extend(has(COMMAND_LISTS));
@@ -1259,6 +1356,54 @@ mod tests {
         assert_eq!(
             canonical_name("mcp__x__executeCommand"),
             "mcp__x__execute_command"
+        );
+    }
+
+    #[test]
+    fn a_clis_tool_given_its_arguments_runs_the_cli() {
+        assert_eq!(
+            cli_line("mcp__terraform__execute_terraform_command", "destroy").as_deref(),
+            Some("terraform destroy")
+        );
+        assert_eq!(
+            cli_line("mcp__k8s__run", "cd /p && delete ns prod").as_deref(),
+            None,
+            "k8s is no CLI's name"
+        );
+        assert_eq!(
+            cli_line("mcp__kubectl__run", "cd /p && delete ns prod").as_deref(),
+            Some("cd /p && kubectl delete ns prod")
+        );
+        assert_eq!(
+            cli_line("mcp__redis-cli__exec", "FLUSHALL").as_deref(),
+            Some("redis-cli FLUSHALL")
+        );
+        // Already the CLI's line, or a tool named for none: as it is.
+        assert_eq!(cli_line("mcp__docker__run", "docker ps"), None);
+        assert_eq!(cli_line("mcp__shell__run_command", "ls"), None);
+        // An argument named for a command is one, and takes a forge tool out of the model
+        // that says forge tools touch nothing here.
+        let m = infer(
+            "mcp__x__tool",
+            &serde_json::json!({"docker_cmd": "ps", "shellCommand": "ls"}),
+        );
+        assert_eq!(m.command, ["docker_cmd", "shellCommand"]);
+        let effects = |tool: &str, input: Value| {
+            model(tool, &input, &[], &crate::fileops::tests::scope()).effects
+        };
+        assert!(
+            !effects(
+                "mcp__gh__run_gh",
+                serde_json::json!({"gh_command": "repo delete o/r"})
+            )
+            .is_empty()
+        );
+        assert!(
+            effects(
+                "mcp__github__get_issue",
+                serde_json::json!({"issue_number": 1})
+            )
+            .is_empty()
         );
     }
 
