@@ -172,11 +172,26 @@ fn rewrite_command(command: &str) -> String {
                 .collect(),
         ),
         "cls" | "ver" | "title" | "pause" | "rem" | "::" => "true".into(),
+        // cmd looks in the working directory before the search path: a script named
+        // there (`setup.bat`) is that file.
+        other if is_local_script(other) => line(
+            &format!("./{}", path_word(other)),
+            args.iter().map(|a| path_word(a)).collect(),
+        ),
         other => line(
             &super::indirect::shell_word(other),
             args.iter().map(|a| path_word(a)).collect(),
         ),
     }
+}
+
+/// A program named by a file of the working directory: a batch or PowerShell script, no
+/// directory given.
+fn is_local_script(program: &str) -> bool {
+    !program.contains(['/', '\\', ':'])
+        && [".bat", ".cmd", ".ps1"]
+            .iter()
+            .any(|e| program.ends_with(e))
 }
 
 /// A word with blanks quoted again, for a command line rewritten from its words.
@@ -270,7 +285,8 @@ mod tests {
             ("set \"PAGER=rm -rf ~\"", "export PAGER='rm -rf ~'"),
             ("set", "env"),
             ("start \"\" powershell -c x", "powershell -c x"),
-            ("call build.bat", "build.bat"),
+            ("call build.bat", "./build.bat"),
+            ("setup.cmd /quiet", "./setup.cmd /quiet"),
             ("echo a & del x", "echo a; rm -f x"),
             ("dir && cls", "dir && true"),
             ("@echo off", "echo off"),
