@@ -184,17 +184,8 @@ fn transfer_lines(client: &str, host: &str, script: &str) -> Vec<String> {
     };
     let mut host = host.to_string();
     let mut out = Vec::new();
-    // A path as a shell word: bare when plain (so `~` still expands, as the clients do).
-    let word = |p: &str| {
-        if !p.is_empty()
-            && p.chars()
-                .all(|c| c.is_ascii_alphanumeric() || "_./~-*+@%,=".contains(c))
-        {
-            p.to_string()
-        } else {
-            super::indirect::shell_word(p)
-        }
-    };
+    // Bare when plain, so `~` still expands, as the clients do.
+    let word = super::indirect::shell_word;
     for command in script
         .lines()
         .flat_map(|l| l.split(';'))
