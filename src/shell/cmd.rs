@@ -165,6 +165,8 @@ fn rewrite_command(command: &str) -> String {
                 })
                 .unwrap_or_default()
         }
+        // `reg add KEY …`: PowerShell's reading of it (a Run key is a start-up entry).
+        "reg" => super::powershell::rewrite(command),
         "echo" => line(
             "echo",
             args.iter()
@@ -287,6 +289,10 @@ mod tests {
             ("start \"\" powershell -c x", "powershell -c x"),
             ("call build.bat", "./build.bat"),
             ("setup.cmd /quiet", "./setup.cmd /quiet"),
+            (
+                "reg add HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run /v x /d e.exe",
+                "tee '~/AppData/Roaming/Microsoft/Windows/Start Menu/Programs/Startup/'x >/dev/null",
+            ),
             ("echo a & del x", "echo a; rm -f x"),
             ("dir && cls", "dir && true"),
             ("@echo off", "echo off"),

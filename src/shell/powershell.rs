@@ -10,6 +10,20 @@
 /// Most bytes rewritten; longer PowerShell is analysed as Bash (and fails closed there).
 pub(super) const MAX_BYTES: usize = 64 * 1024;
 
+/// A registry key Windows runs the values of at logon (`…\CurrentVersion\Run`, `RunOnce`,
+/// `RunServices`).
+pub(super) fn run_key(key: &str) -> bool {
+    let key = key.to_ascii_lowercase().replace('/', "\\");
+    let key = key.trim_end_matches('\\');
+    [
+        "\\currentversion\\run",
+        "\\currentversion\\runonce",
+        "\\currentversion\\runservices",
+    ]
+    .iter()
+    .any(|k| key.ends_with(k))
+}
+
 /// Verbs of cmdlet names (`Verb-Noun`) that mark a line as PowerShell.
 const VERBS: &[&str] = &[
     "get",
@@ -467,14 +481,7 @@ fn stage(tokens: &[String], piped: bool, depth: usize) -> String {
                 .trim_matches(['\'', '"'])
                 .to_ascii_lowercase()
                 .replace('/', "\\");
-            let run = [
-                "\\currentversion\\run",
-                "\\currentversion\\runonce",
-                "\\currentversion\\runservices",
-            ]
-            .iter()
-            .any(|k| path.trim_end_matches('\\').ends_with(k));
-            if run {
+            if run_key(&path) {
                 let name = param_value(tokens, &["name"])
                     .or_else(|| {
                         let at = tokens.iter().position(|t| t.eq_ignore_ascii_case("/v"))?;

@@ -276,6 +276,26 @@ fn transfer_clients_move_files_as_the_curl_lines_they_amount_to() {
 }
 
 #[test]
+fn reg_add_of_a_run_key_is_a_start_up_entry_from_any_shell() {
+    for line in [
+        "reg add 'HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run' /v x /d e.exe",
+        "cmd /c \"reg add HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\RunOnce /v x /d e.exe\"",
+    ] {
+        let an = a(line);
+        let tee = find(&an, "tee");
+        assert!(
+            tee.args[0].text.contains("Startup/"),
+            "{line}: {:?}",
+            tee.args
+        );
+    }
+    // Another key is the program's own business; and nothing loops on it.
+    let an = a("reg add 'HKCU\\Software\\Acme' /v Theme /d dark");
+    assert_eq!(programs(&an), ["reg"]);
+    assert!(an.findings.is_empty(), "{an:?}");
+}
+
+#[test]
 fn process_managers_run_what_they_keep_alive() {
     let argv = |c: &Command| -> Vec<String> {
         std::iter::once(c.program.clone())

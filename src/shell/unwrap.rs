@@ -707,6 +707,25 @@ impl Analyser<'_> {
             "watch" => self.run_watch(inv, ctx),
             "sftp" | "ftp" | "lftp" | "tftp" | "smbclient" => self.transfer_job(&name, inv, ctx),
             "cmd" => self.run_cmd(inv, ctx),
+            // `reg add KEY …` from any shell: read as PowerShell reads it (a Run key is a
+            // start-up entry).
+            "reg"
+                if arg_at(inv, 0, &["add"])
+                    && inv
+                        .args
+                        .get(1)
+                        .is_some_and(|k| super::powershell::run_key(k.text()))
+                    && inv.args.iter().all(Expanded::is_static) =>
+            {
+                let line = std::iter::once("reg")
+                    .chain(inv.args.iter().map(|a| a.text()))
+                    .map(super::indirect::shell_word)
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                let script = Expanded::literal(super::powershell::rewrite(&line));
+                let sctx = self.script_ctx(ctx, "reg add", inv);
+                Flow::Done(self.run_script("reg", "reg add", &script, sctx))
+            }
             "pm2" if arg_at(inv, 0, &["start"]) => self.run_process_manager(inv, ctx, "pm2", 1),
             "forever" if arg_at(inv, 0, &["start"]) => {
                 self.run_process_manager(inv, ctx, "forever", 1)
