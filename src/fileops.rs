@@ -2050,16 +2050,24 @@ fn task_files(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<Execution>) 
             .option_value(Some('d'), &["dir"])
             .map(|d| res(&d))
             .unwrap_or_else(|| cwd_of(scope, cmd));
-        dirs.push(dir.clone());
-        if dir != scope.project_root && dir.starts_with(&scope.project_root) {
-            dirs.push(scope.project_root.clone());
-        }
+        dirs = with_project_root(scope, dir);
     }
     // A Taskfile includes others (`includes:`), most often the Taskfiles of sub-directories:
     // every Taskfile the session wrote under the directory counts.
     for d in dirs {
         out.push(directory_run(d, "task", i, Language::Taskfile));
     }
+}
+
+/// A task runner's directory and, when it is below the project root, the root too: a runner
+/// that finds no file in its directory looks in the directories above (`task`, `just`).
+fn with_project_root(scope: &Scope, dir: PathBuf) -> Vec<PathBuf> {
+    let below = dir != scope.project_root && dir.starts_with(&scope.project_root);
+    let mut dirs = vec![dir];
+    if below {
+        dirs.push(scope.project_root.clone());
+    }
+    dirs
 }
 
 /// `just` runs recipes of the justfile of its directory, or of the first directory above it
@@ -2100,11 +2108,7 @@ fn just_files(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<Execution>) 
         .option_value(Some('d'), &["working-directory"])
         .map(|d| res(&d))
         .unwrap_or_else(|| cwd_of(scope, cmd));
-    let mut dirs = vec![dir.clone()];
-    if dir != scope.project_root && dir.starts_with(&scope.project_root) {
-        dirs.push(scope.project_root.clone());
-    }
-    for d in &dirs {
+    for d in &with_project_root(scope, dir.clone()) {
         for name in crate::scan::JUSTFILES {
             out.push(exec(d.join(name), "just", i, Some(Language::Justfile)));
         }
