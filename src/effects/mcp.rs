@@ -855,12 +855,21 @@ const CLIS: &[&str] = &[
     "redis-cli",
 ];
 
+/// The words of a tool's name and its server's (`mcp__redis-cli__exec` → `redis`, `cli`,
+/// `exec`).
+fn name_words(tool: &str) -> Vec<&str> {
+    tool.strip_prefix("mcp__")
+        .unwrap_or(tool)
+        .split(['_', '-'])
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
 /// `command` with the CLI the tool is named for in front, when the tool names one and the
 /// command does not start with it (`execute_terraform_command {command: "destroy"}`).
 fn cli_line(tool: &str, command: &str) -> Option<String> {
-    let rest = tool.strip_prefix("mcp__").unwrap_or(tool);
-    let words: Vec<&str> = rest.split(['_', '-']).filter(|w| !w.is_empty()).collect();
-    let joined = rest.replace('_', "-");
+    let words = name_words(tool);
+    let joined = tool.strip_prefix("mcp__").unwrap_or(tool).replace('_', "-");
     let cli = CLIS
         .iter()
         .find(|c| words.contains(c) || (c.contains('-') && joined.contains(*c)))?;
@@ -1118,9 +1127,7 @@ fn infer(tool: &str, input: &Value) -> ToolModel {
     // code}`, a notebook cell): judged as the interpreter's inline code (`python3 -c CODE`).
     // A notebook cell's code is its `source`.
     let cell_source = || {
-        let rest = tool.strip_prefix("mcp__").unwrap_or(tool);
-        let words: Vec<&str> = rest.split(['_', '-']).collect();
-        (notebook_tool(&words) && input.get("source").is_some_and(Value::is_string))
+        (notebook_tool(&name_words(tool)) && input.get("source").is_some_and(Value::is_string))
             .then(|| "source".to_string())
     };
     if m.command.is_empty()
