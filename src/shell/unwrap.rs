@@ -146,21 +146,12 @@ const PROCESS_MANAGER_VALUES: &[&str] = &[
 ];
 
 /// The words of `args` that are not options or their values.
-fn operands_of<'a>(args: &'a [Expanded], value_short: &str, long: &[&str]) -> Vec<&'a str> {
+fn operands_of<'a>(args: &'a [Expanded], value_short: &str, value_long: &[&str]) -> Vec<&'a str> {
     let mut out = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        let t = args[i].text();
-        if t.len() > 1 && t.starts_with('-') {
-            let takes = t
-                .strip_prefix("--")
-                .map(|l| long.contains(&l))
-                .unwrap_or_else(|| t.len() == 2 && value_short.contains(&t[1..]));
-            i += if takes { 2 } else { 1 };
-            continue;
-        }
-        out.push(t);
-        i += 1;
+    let mut i = skip_options(args, 0, value_short, value_long);
+    while let Some(a) = args.get(i) {
+        out.push(a.text());
+        i = skip_options(args, i + 1, value_short, value_long);
     }
     out
 }
@@ -1592,27 +1583,24 @@ impl Analyser<'_> {
     /// client is recorded as a command of its own.
     fn transfer_job(&mut self, name: &str, inv: &mut Invocation, ctx: &Ctx) -> Flow {
         let (value_short, long): (&str, &[&str]) = match name {
-            "lftp" => ("ceupf", &["user", "port"]),
-            "smbclient" => ("cUWIpnsOPmAlDETA", &["command", "user"]),
+            "lftp" => ("ceupf", &["--user", "--port"]),
+            "smbclient" => ("cUWIpnsOPmAlDETA", &["--command", "--user"]),
             "tftp" => ("cm", &[]),
             "ftp" => ("P", &[]),
             _ => ("BbcDFiJlPoRSs", &[]),
         };
         let mut scripts: Vec<String> = Vec::new();
-        let option = |short: char, long: &str| {
-            inv.args.iter().enumerate().find_map(|(i, a)| {
-                let t = a.text();
-                (t == format!("-{short}") || t == format!("--{long}"))
-                    .then(|| inv.args.get(i + 1).map(|v| v.text().to_string()))
-                    .flatten()
-            })
+        // The word after the first option spelled one of `names`.
+        let option = |names: &[&str]| {
+            let at = inv.args.iter().position(|a| names.contains(&a.text()))?;
+            inv.args.get(at + 1).map(|v| v.text().to_string())
         };
         match name {
             "lftp" => {
-                scripts.extend(option('c', "-"));
-                scripts.extend(option('e', "-"));
+                scripts.extend(option(&["-c"]));
+                scripts.extend(option(&["-e"]));
             }
-            "smbclient" => scripts.extend(option('c', "command")),
+            "smbclient" => scripts.extend(option(&["-c", "--command"])),
             "tftp" => {
                 // `tftp HOST -c put FILE`: the words after `-c` are the command.
                 if let Some(at) = inv.args.iter().position(|a| a.text() == "-c") {
