@@ -765,6 +765,9 @@ fn command_writes(
         "npm" => package_settings(scope, i, cmd, out),
         "curl" => curl_writes(scope, i, cmd, out),
         "wget" => wget_writes(scope, i, cmd, out),
+        "aria2c" | "axel" | "fetch" | "lwp-download" | "http" | "https" | "xh" | "xhs" => {
+            fetcher_writes(scope, i, cmd, out)
+        }
         // `gh release download -O file` / `-D dir`: release assets, code from the network.
         "gh" if cmd.operands().first().is_some_and(|w| w.text == "release")
             && cmd.operands().get(1).is_some_and(|w| w.text == "download") =>
@@ -1144,6 +1147,65 @@ fn wget_writes(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<FileWrite>)
         let mut w = FileWrite::new(path, i, "wget");
         w.from_network = true;
         out.push(w);
+    }
+}
+
+/// The files the other downloaders save, each from the network: `aria2c [-d DIR] [-o NAME]
+/// URL`, `axel [-o FILE] URL`, FreeBSD's `fetch [-o FILE] URL`, `lwp-download URL [FILE]`
+/// (a URL's last segment when no name is given), and httpie's and xh's `-o FILE` or
+/// `--download` (without either they print the body).
+fn fetcher_writes(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<FileWrite>) {
+    let res = |raw: &str| resolve_for(scope, cmd, raw);
+    let program = match cmd.program.as_str() {
+        "aria2c" => "aria2c",
+        "axel" => "axel",
+        "fetch" => "fetch",
+        "lwp-download" => "lwp-download",
+        "xh" | "xhs" => "xh",
+        _ => "http",
+    };
+    let urls = url_operands(cmd);
+    let mut save = |raw: &str| {
+        if !is_device(raw) {
+            let mut w = FileWrite::new(res(raw), i, program);
+            w.from_network = true;
+            out.push(w);
+        }
+    };
+    match program {
+        "lwp-download" => {
+            let ops = cmd.operands();
+            match ops.iter().find(|w| !w.text.contains("://")) {
+                Some(file) => save(&file.text),
+                None => urls
+                    .iter()
+                    .for_each(|u| save(&url_file_name(u, "index.html"))),
+            }
+        }
+        "http" | "xh" => {
+            if let Some(file) = cmd.option_value(Some('o'), &["output"]) {
+                save(&file);
+            } else if cmd.has_flag(Some('d'), &["download"]) {
+                urls.iter()
+                    .for_each(|u| save(&url_file_name(u, "index.html")));
+            }
+        }
+        _ => {
+            let name = cmd.option_value(Some('o'), &["out", "output"]);
+            let dir = (program == "aria2c")
+                .then(|| cmd.option_value(Some('d'), &["dir"]))
+                .flatten();
+            let place = |name: &str| match &dir {
+                Some(d) if !name.starts_with('/') => format!("{d}/{name}"),
+                _ => name.to_string(),
+            };
+            match name {
+                Some(n) => save(&place(&n)),
+                None => urls
+                    .iter()
+                    .for_each(|u| save(&place(&url_file_name(u, "index.html")))),
+            }
+        }
     }
 }
 
@@ -3231,6 +3293,55 @@ pub(crate) mod tests {
             &scope(),
         );
         assert!(w.is_empty());
+    }
+
+    /// The other downloaders save where their options say, else under the URL's last segment,
+    /// each from the network; httpie and xh only with `-o` or `--download`.
+    #[test]
+    fn other_downloaders_save_files_from_the_network() {
+        for (line, want) in [
+            (
+                "aria2c https://e.example/d/tool.sh",
+                "/home/dev/project/tool.sh",
+            ),
+            ("aria2c -d /tmp -o t.sh https://e.example/x", "/tmp/t.sh"),
+            (
+                "aria2c --dir=bin --out=t https://e.example/x",
+                "/home/dev/project/bin/t",
+            ),
+            ("axel -o /tmp/a.bin https://e.example/x", "/tmp/a.bin"),
+            ("fetch https://e.example/i.sh", "/home/dev/project/i.sh"),
+            (
+                "fetch -o run https://e.example/i.sh",
+                "/home/dev/project/run",
+            ),
+            ("lwp-download https://e.example/x.pl /tmp/x.pl", "/tmp/x.pl"),
+            (
+                "lwp-download https://e.example/x.pl",
+                "/home/dev/project/x.pl",
+            ),
+            (
+                "http --download https://e.example/k.sh",
+                "/home/dev/project/k.sh",
+            ),
+            (
+                "xh -o out.sh https://e.example/k",
+                "/home/dev/project/out.sh",
+            ),
+        ] {
+            let w = writes(&analysis(vec![cmd(line)]), &scope());
+            assert_eq!(w.len(), 1, "{line}: {w:?}");
+            assert_eq!(w[0].path, p(want), "{line}");
+            assert!(w[0].from_network, "{line}");
+        }
+        for line in [
+            "http https://e.example/api",
+            "xh get https://e.example/k",
+            "fetch -o - https://e.example/i.sh",
+        ] {
+            let w = writes(&analysis(vec![cmd(line)]), &scope());
+            assert!(w.is_empty(), "{line}: {w:?}");
+        }
     }
 
     /// A cloud copy from a bucket or remote into a local path writes it with content from the
