@@ -56,7 +56,31 @@ fn rm_critical(call: &Call, scope: &Scope) -> Option<String> {
 }
 
 fn rm_outside(call: &Call, scope: &Scope) -> Option<String> {
-    tree_deletes(call).find_map(|t| {
+    tree_deletes(call)
+        .find_map(|t| deleted_outside(t, scope))
+        .or_else(|| moved_root(call, scope))
+}
+
+/// `mv ~/project /tmp/old`: a root moved away is deleted from where it is expected, as
+/// `rm -rf` of it would be, and what follows can delete it where it went unseen.
+fn moved_root(call: &Call, scope: &Scope) -> Option<String> {
+    call.effects.iter().find_map(|e| match e {
+        Effect::Move { from, span, .. }
+            if *span != Span::Pattern && !is_temp(from) && scope.roots.contains(from) =>
+        {
+            let what = if *from == scope.project_root {
+                "the project root"
+            } else {
+                "a whole root directory"
+            };
+            Some(format!("`mv` moves away {what} ({})", from.display()))
+        }
+        _ => None,
+    })
+}
+
+fn deleted_outside(t: &DeleteTarget, scope: &Scope) -> Option<String> {
+    {
         let (written, path, span) = match t {
             DeleteTarget::Stdin { .. } => {
                 return Some("its targets come from stdin and cannot be checked".into());
@@ -98,7 +122,7 @@ fn rm_outside(call: &Call, scope: &Scope) -> Option<String> {
             ""
         };
         Some(format!("`{written}` is {how}{what}"))
-    })
+    }
 }
 
 /// The shared temp directories.
@@ -327,6 +351,8 @@ pub static RULES: &[Rule] = &[
             Example::bash("trash -r ~/Documents"),
             Example::bash("git rm -rf ."),
             Example::bash("zip -rm /tmp/docs.zip ~/Documents"),
+            Example::bash("mv /home/dev/project /tmp/old-project"),
+            Example::bash("cd .. && mv project project.bak"),
             Example::tool(
                 "mcp__filesystem__delete_directory",
                 r#"{"path":"/home/dev/other","recursive":true}"#,

@@ -1,10 +1,13 @@
 //! destructive-git: history rewrites, force pushes and discarding uncommitted work.
 
-use super::common::word_path;
+use super::common::Span;
 use super::{Check, Example, Rule};
-use crate::normalize::Scope;
+use crate::call::NameMatch;
+use crate::effects::{DeleteTarget, Effect as Fx};
+use crate::normalize::{Call, Scope};
 use crate::shell::Command;
 use crate::verdict::Effect::Ask;
+use std::path::Path;
 
 const PACK: &str = "destructive-git";
 
@@ -198,14 +201,48 @@ fn history_rewrite(c: &Command, _: &Scope) -> Option<String> {
     }
 }
 
-fn rm_git_dir(c: &Command, scope: &Scope) -> Option<String> {
-    if !(c.has_flag(Some('r'), &["recursive"]) || c.has_flag(Some('R'), &[])) {
-        return None;
-    }
-    c.operands().iter().find_map(|w| {
-        let (p, _) = word_path(w, c, scope)?;
-        (p.file_name().is_some_and(|n| n == ".git"))
-            .then(|| format!("`{}` is a repository's history", w.text))
+/// A repository's `.git` deleted as a tree (by `rm -r`, `find … -exec rm -rf`, a script's
+/// `shutil.rmtree`) or moved out of the directory it serves (`mv .git /tmp/g`, where what
+/// follows can delete it unseen); renaming it beside itself (`mv .git .git.bak`) keeps it.
+fn rm_git_dir(call: &Call, _: &Scope) -> Option<String> {
+    let git = |p: &Path| p.file_name().is_some_and(|n| n == ".git");
+    call.effects.iter().find_map(|e| match e {
+        Fx::Delete {
+            target:
+                DeleteTarget::Named {
+                    written,
+                    path: Some(p),
+                    span,
+                },
+            recursive: true,
+            ..
+        } if *span != Span::Pattern && git(p) => {
+            Some(format!("`{written}` is a repository's history"))
+        }
+        // `find . -name .git -exec rm -rf {} +`: every entry it removes is a `.git`.
+        Fx::Delete {
+            target: DeleteTarget::Named { written, .. },
+            recursive: true,
+            names,
+            ..
+        } if names
+            .iter()
+            .any(|t| t.on == NameMatch::Name && t.pattern == ".git") =>
+        {
+            Some(format!("`find {written}` deletes each `.git` it finds"))
+        }
+        Fx::Move { from, to, span, .. }
+            if *span != Span::Pattern
+                && git(from)
+                && from.parent().is_some_and(|d| !to.starts_with(d)) =>
+        {
+            Some(format!(
+                "`mv` moves a repository's history ({}) to {}",
+                from.display(),
+                to.display()
+            ))
+        }
+        _ => None,
     })
 }
 
@@ -366,15 +403,21 @@ pub static RULES: &[Rule] = &[
         pack: PACK,
         effect: Ask,
         reason: "Deleting a `.git` directory deletes the repository's history",
-        programs: &["rm"],
-        check: Check::Command(rm_git_dir),
+        programs: &[],
+        check: Check::Call(rm_git_dir),
         refused: &[
             Example::bash("rm -rf .git"),
             Example::bash("rm -rf /home/dev/project/.git"),
+            Example::bash("mv .git /tmp/g && rm -rf /tmp/g"),
+            Example::bash("mv -t /tmp .git"),
+            Example::bash("find . -name .git -type d -exec rm -rf {} +"),
+            Example::bash("python3 -c \"import shutil; shutil.rmtree('.git')\""),
         ],
         allowed: &[
             Example::bash("rm -rf .github/workflows/old.yml"),
             Example::bash("rm .gitignore"),
+            Example::bash("mv .git .git.bak"),
+            Example::bash("find . -name .gitkeep -delete"),
         ],
     },
 ];
