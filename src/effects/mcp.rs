@@ -113,13 +113,50 @@ pub fn model(tool: &str, input: &Value, user: &[ToolModel], scope: &Scope) -> Mo
     let judged = m.effects.iter().any(|e| {
         !e.paths().is_empty() || matches!(e, Effect::Execute { .. } | Effect::Query { .. })
     });
-    if !judged && let Some(what) = destroyed(tool) {
+    if judged {
+        return m;
+    }
+    if let Some(what) = destroyed(tool) {
         m.effects.push(Effect::Destroy {
             what,
             tool: tool.to_string(),
         });
+    } else if let Some((arg, op, what)) = operation_destroyed(input) {
+        m.effects.push(Effect::Destroy {
+            what,
+            tool: format!("{tool} {arg}={op}"),
+        });
     }
     m
+}
+
+/// The arguments in which a generic tool takes the name of the operation it performs
+/// (`{"operation": "delete-bucket"}`, `{"action": "ec2:TerminateInstances"}`).
+const OPERATION_ARGS: &[&str] = &[
+    "operation",
+    "operationName",
+    "operation_name",
+    "operationId",
+    "operation_id",
+    "action",
+    "op",
+    "api",
+    "method",
+    "verb",
+];
+
+/// An operation argument read as a tool's name is (`destroyed`): its last segment after a
+/// service prefix (`s3:`, `ec2.`, `compute/`). The argument, its value and what it destroys.
+fn operation_destroyed(input: &Value) -> Option<(&'static str, &str, String)> {
+    let args = input.as_object()?;
+    OPERATION_ARGS.iter().find_map(|&arg| {
+        let op = args.get(arg)?.as_str()?;
+        let last = op.rsplit([':', '.', '/']).next().unwrap_or(op);
+        if last.len() > 64 || last.contains(char::is_whitespace) {
+            return None;
+        }
+        destroyed(last).map(|what| (arg, op, what))
+    })
 }
 
 /// What a tool's name says it destroys of what a service keeps for everyone, and does not
@@ -1483,6 +1520,38 @@ mod tests {
             ("mcp__x__delete_app_password", None),
         ] {
             assert_eq!(destroyed(tool).as_deref(), what, "{tool}");
+        }
+    }
+
+    /// A generic tool's operation argument names what it destroys as a tool's name would; a
+    /// command line, an HTTP method or an operation on one person's item does not.
+    #[test]
+    fn what_an_operation_argument_destroys() {
+        use serde_json::json;
+        for (input, what) in [
+            (
+                json!({"operation": "delete-bucket", "bucket": "b"}),
+                Some("bucket"),
+            ),
+            (
+                json!({"action": "ec2:TerminateInstances"}),
+                Some("instance"),
+            ),
+            (json!({"op": "compute.instances/delete"}), None),
+            (json!({"operationName": "DropDatabase"}), Some("database")),
+            (json!({"api": "rds.delete_db_cluster"}), Some("cluster")),
+            (
+                json!({"method": "DELETE", "url": "https://x.example/a"}),
+                None,
+            ),
+            (json!({"operation": "delete-object", "key": "k"}), None),
+            (json!({"operation": "list-buckets"}), None),
+            (json!({"action": "delete bucket prod now"}), None),
+            (json!({"command": "delete-bucket"}), None),
+            (json!("delete-bucket"), None),
+        ] {
+            let got = operation_destroyed(&input).map(|(_, _, w)| w);
+            assert_eq!(got.as_deref(), what, "{input}");
         }
     }
 
