@@ -315,7 +315,11 @@ fn tar_reads(cmd: &Command, scope: &Scope) -> Vec<PathBuf> {
     if members {
         for (dir, w) in &t.members {
             let path = match dir {
-                Some(d) if !w.text.starts_with(['/', '~', '$']) => res(d).join(&w.text),
+                // Resolved as one path, as the member named without `-C` is: `-C lnk s/`
+                // goes through the link `s` as `lnk/s/` does.
+                Some(d) if !w.text.starts_with(['/', '~', '$']) => {
+                    res(&format!("{}/{}", d.trim_end_matches('/'), w.text))
+                }
                 _ => {
                     out.extend(
                         word_read_paths(w, cmd, scope)

@@ -100,6 +100,9 @@ fn a_tree_read_that_follows_links_reads_what_they_point_to() {
         "find . -exec cat {} +",
         "find docs | xargs cat",
         "rg -L --hidden '' .",
+        // A member named through a link, relative to `-C`, as without it.
+        "tar czf /tmp/p.tgz -C docs cloud/",
+        "tar czf /tmp/p.tgz docs/cloud/",
     ] {
         expect(&sb, command, "deny");
     }
