@@ -59,8 +59,38 @@ fn publish(c: &Command, _: &Scope) -> Option<String> {
         }
         "dotnet" => first == "nuget" && second == Some("push"),
         "helm" => first == "push",
+        "dart" | "flutter" => first == "pub" && second == Some("publish"),
+        "swift" => first == "package-registry" && second == Some("publish"),
+        "conda" | "anaconda" => first == "upload",
+        "mix" => first == "hex.publish",
+        "rebar3" => first == "hex" && second == Some("publish"),
+        "cabal" => first == "upload",
+        "opam" => first == "publish",
+        "pod" => first == "trunk" && second == Some("push"),
+        "sbt" => ops.iter().any(|o| o.starts_with("publish")),
+        "lein" => first == "deploy",
+        "melos" => first == "publish",
+        // A snapshot build publishes nothing.
+        "goreleaser" => first == "release" && !c.has_flag(None, &["snapshot"]),
+        "jreleaser" => matches!(first, "release" | "full-release" | "deploy" | "publish"),
         _ => false,
     };
+    // Who may publish, which version everyone installs, and who may install, changed on the
+    // registry: each reaches every user of the package as a release does.
+    let registry_change = matches!(c.program.as_str(), "npm" | "pnpm" | "yarn")
+        && match first {
+            "dist-tag" | "dist-tags" => matches!(second, Some("add" | "rm")),
+            "owner" | "author" => matches!(second, Some("add" | "rm")),
+            "access" => matches!(second, Some("public" | "set" | "grant" | "revoke")),
+            "deprecate" => true,
+            _ => false,
+        };
+    if registry_change {
+        return Some(format!(
+            "`{}` changes a published package for everyone who installs it",
+            c.line().chars().take(80).collect::<String>()
+        ));
+    }
     let what = if ops.contains(&"unpublish") {
         "withdraws a published package from everyone who depends on it"
     } else if c.program == "gh" && first == "repo" {
@@ -104,6 +134,21 @@ pub static RULES: &[Rule] = &[Rule {
         "helm",
         "lerna",
         "changeset",
+        "dart",
+        "flutter",
+        "swift",
+        "conda",
+        "anaconda",
+        "mix",
+        "rebar3",
+        "cabal",
+        "opam",
+        "pod",
+        "sbt",
+        "lein",
+        "melos",
+        "goreleaser",
+        "jreleaser",
     ],
     check: Check::Command(publish),
     refused: &[
@@ -118,6 +163,17 @@ pub static RULES: &[Rule] = &[Rule {
         Example::bash("lerna publish from-git --yes"),
         Example::bash("npm unpublish left-pad --force"),
         Example::bash("gh repo edit --visibility public --accept-visibility-change-consequences"),
+        Example::bash("dart pub publish --force"),
+        Example::bash("flutter pub publish -f"),
+        Example::bash("anaconda upload dist/pkg-1.0.tar.bz2"),
+        Example::bash("mix hex.publish --yes"),
+        Example::bash("goreleaser release --clean"),
+        Example::bash("pod trunk push App.podspec"),
+        Example::bash("sbt publishSigned"),
+        Example::bash("npm dist-tag add pkg@2.0.0 latest"),
+        Example::bash("npm owner add mallory pkg"),
+        Example::bash("npm access public @acme/pkg"),
+        Example::bash("npm deprecate pkg@1 \"use 2\""),
     ],
     allowed: &[
         Example::bash("npm pack"),
@@ -128,5 +184,11 @@ pub static RULES: &[Rule] = &[Rule {
         Example::bash("npm run build"),
         Example::bash("npm publish --dry-run"),
         Example::bash("cargo publish --dry-run"),
+        Example::bash("dart pub publish --dry-run"),
+        Example::bash("goreleaser release --snapshot --clean"),
+        Example::bash("npm dist-tag ls pkg"),
+        Example::bash("npm owner ls pkg"),
+        Example::bash("mix hex.info"),
+        Example::bash("sbt test"),
     ],
 }];
