@@ -169,11 +169,20 @@ fn tunnel(c: &Command, _: &Scope) -> Option<String> {
         }
         // An SSH server started by the agent accepts logins from elsewhere.
         "sshd" | "dropbear" => !c.has_flag(Some('t'), &[]) && !c.has_flag(Some('T'), &[]),
+        // Terminal sharing: a web terminal (`ttyd`, `gotty`, `wetty`, `shellinaboxd`) or a
+        // relay's session (`tmate`, `upterm host`, `sshx`) hands a shell on this machine to
+        // whoever has the address. Their version and help pass.
+        "ttyd" | "gotty" | "wetty" | "shellinaboxd" | "tmate" | "sshx" | "teleconsole" => {
+            !c.has_flag(Some('V'), &["version", "help"]) && !c.has_flag(Some('h'), &[])
+        }
+        "upterm" => first == "host",
         _ => false,
     };
     let line: String = c.line().chars().take(60).collect();
     hit.then(|| match c.program.as_str() {
         "sshd" | "dropbear" => format!("`{line}` accepts logins from other machines"),
+        "ttyd" | "gotty" | "wetty" | "shellinaboxd" | "tmate" | "sshx" | "teleconsole"
+        | "upterm" => format!("`{line}` shares a terminal of this machine over the network"),
         _ => format!("`{line}` opens this machine to the internet"),
     })
 }
@@ -446,7 +455,7 @@ pub static RULES: &[Rule] = &[
         id: "tunnel",
         pack: PACK,
         effect: Deny,
-        reason: "A tunnel makes this machine reachable from the internet",
+        reason: "A tunnel or a shared terminal makes this machine reachable from the internet",
         programs: &[
             "ssh",
             "autossh",
@@ -469,6 +478,14 @@ pub static RULES: &[Rule] = &[
             "code-tunnel",
             "sshd",
             "dropbear",
+            "ttyd",
+            "gotty",
+            "wetty",
+            "shellinaboxd",
+            "tmate",
+            "sshx",
+            "teleconsole",
+            "upterm",
         ],
         check: Check::Command(tunnel),
         refused: &[
@@ -484,6 +501,11 @@ pub static RULES: &[Rule] = &[
             Example::bash("code tunnel --accept-server-license-terms"),
             Example::bash("code tunnel service install"),
             Example::bash("/usr/sbin/sshd -p 2222 -f /tmp/sshd_config"),
+            Example::bash("ttyd -p 8080 bash"),
+            Example::bash("gotty -w bash"),
+            Example::bash("tmate -F"),
+            Example::bash("upterm host -- bash"),
+            Example::bash("sshx"),
         ],
         allowed: &[
             Example::bash("ssh -L 5432:db.internal:5432 bastion.example"),
@@ -494,6 +516,9 @@ pub static RULES: &[Rule] = &[
             Example::bash("code tunnel status"),
             Example::bash("code --install-extension rust-lang.rust-analyzer"),
             Example::bash("sshd -t -f /etc/ssh/sshd_config"),
+            Example::bash("tmate -V"),
+            Example::bash("ttyd --version"),
+            Example::bash("upterm session list"),
         ],
     },
     Rule {
