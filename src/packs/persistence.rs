@@ -210,6 +210,69 @@ fn powershell_persistence(c: &Command, _: &Scope) -> Option<String> {
     })
 }
 
+/// A host's own protections turned off: Windows Defender (`Set-MpPreference -Disable…
+/// $true`, an exclusion added), the Windows firewall (`netsh advfirewall … state off`,
+/// `Set-NetFirewallProfile -Enabled False`), SELinux (`setenforce 0`), AppArmor, firewalld and
+/// the audit daemon stopped or disabled, kernel auditing switched off (`auditctl -e 0`).
+fn protection_off(c: &Command, _: &Scope) -> Option<String> {
+    let values: Vec<String> = c.args.iter().map(|a| a.text.to_ascii_lowercase()).collect();
+    let has = |v: &str| values.iter().any(|x| x == v);
+    let after = |flag: &str| {
+        values
+            .iter()
+            .position(|x| x == flag)
+            .and_then(|i| values.get(i + 1))
+            .map(String::as_str)
+    };
+    let hit = match c.program.as_str() {
+        "set-mppreference" => {
+            values.iter().any(|v| v.starts_with("-disable"))
+                && !values
+                    .iter()
+                    .any(|v| matches!(v.as_str(), "$false" | "0" | "false"))
+        }
+        "add-mppreference" => values.iter().any(|v| v.starts_with("-exclusion")),
+        "netsh" | "netsh.exe" => {
+            (has("advfirewall") && has("state") && has("off"))
+                || (has("firewall") && has("opmode") && has("disable"))
+        }
+        "set-netfirewallprofile" => {
+            matches!(after("-enabled"), Some("false" | "0" | "$false"))
+                || values.iter().any(|v| v == "-enabled:$false")
+        }
+        "setenforce" => matches!(values.first().map(String::as_str), Some("0" | "permissive")),
+        "auditctl" => after("-e") == Some("0"),
+        "aa-teardown" => true,
+        "systemctl" | "service" => {
+            let stops = values
+                .iter()
+                .any(|v| matches!(v.as_str(), "stop" | "disable" | "mask" | "kill"));
+            stops
+                && values.iter().any(|v| {
+                    let unit = v.trim_end_matches(".service");
+                    matches!(
+                        unit,
+                        "apparmor"
+                            | "firewalld"
+                            | "auditd"
+                            | "selinux"
+                            | "clamav-daemon"
+                            | "falcon-sensor"
+                            | "osqueryd"
+                            | "wazuh-agent"
+                    )
+                })
+        }
+        _ => false,
+    };
+    hit.then(|| {
+        format!(
+            "`{}` turns off a protection of this machine",
+            c.line().chars().take(70).collect::<String>()
+        )
+    })
+}
+
 fn privileged(c: &Command, _: &Scope) -> Option<String> {
     // `sudo git status`, `sudo ls /root`: inspection changes nothing (secret reads are judged
     // by the secrets pack whatever the privileges).
@@ -494,6 +557,45 @@ pub static RULES: &[Rule] = &[
             Example::bash("xattr -l file.txt"),
             Example::bash("defaults write com.apple.dock autohide -bool true"),
             Example::bash("defaults read com.apple.finder"),
+        ],
+    },
+    Rule {
+        id: "protection-off",
+        pack: PACK,
+        effect: Ask,
+        reason: "Turning off the antivirus, the firewall, mandatory access control or auditing lets unchecked code run unseen",
+        programs: &[
+            "set-mppreference",
+            "add-mppreference",
+            "netsh",
+            "netsh.exe",
+            "set-netfirewallprofile",
+            "setenforce",
+            "auditctl",
+            "aa-teardown",
+            "systemctl",
+            "service",
+        ],
+        check: Check::Command(protection_off),
+        refused: &[
+            Example::bash("pwsh -c 'Set-MpPreference -DisableRealtimeMonitoring $true'"),
+            Example::bash("powershell -Command \"Add-MpPreference -ExclusionPath C:\\Users\""),
+            Example::bash("netsh advfirewall set allprofiles state off"),
+            Example::bash("pwsh -c 'Set-NetFirewallProfile -Profile Domain,Public -Enabled False'"),
+            Example::bash("sudo setenforce 0"),
+            Example::bash("sudo systemctl disable --now apparmor"),
+            Example::bash("systemctl stop firewalld.service"),
+            Example::bash("auditctl -e 0"),
+        ],
+        allowed: &[
+            Example::bash("pwsh -c 'Set-MpPreference -DisableRealtimeMonitoring $false'"),
+            Example::bash("netsh advfirewall show allprofiles"),
+            Example::bash("getenforce"),
+            Example::bash("setenforce 1"),
+            Example::bash("systemctl status apparmor"),
+            Example::bash("systemctl restart firewalld"),
+            Example::bash("systemctl stop nginx"),
+            Example::bash("auditctl -l"),
         ],
     },
     Rule {
