@@ -359,6 +359,26 @@ fn drop_tools(c: &Command, _: &Scope) -> Option<String> {
                     && c.has_flag(None, &["force-reset", "accept-data-loss"]));
             reset.then(|| "prisma resets the database".into())
         }
+        // Key-value stores' wholesale deletes: every key under a prefix (`etcdctl del ""
+        // --prefix`, `consul kv delete -recurse app/`), every point of a bucket in a time range
+        // that no predicate narrows (`influx delete --start … --stop …`).
+        "etcdctl" if has("del") && c.has_flag(None, &["prefix", "from-key"]) => {
+            Some("`etcdctl del --prefix` deletes every key under the prefix".into())
+        }
+        // consul's options take one dash.
+        "consul"
+            if has("kv")
+                && has("delete")
+                && c.args.iter().any(|a| {
+                    let t = a.text.trim_start_matches('-');
+                    a.text.starts_with('-') && (t == "recurse" || t.starts_with("recurse="))
+                }) =>
+        {
+            Some("`consul kv delete -recurse` deletes every key under the prefix".into())
+        }
+        "influx" if ops.first() == Some(&"delete") && !c.has_flag(Some('p'), &["predicate"]) => {
+            Some("`influx delete` without a predicate deletes every point in the range".into())
+        }
         "php" if ops.first() == Some(&"artisan") => wiping_task(c, "artisan"),
         _ if WIPING_TASKS.iter().any(|(p, _)| *p == program) => wiping_task(c, program),
         "python" | "python3" | "django-admin" => {
@@ -474,6 +494,8 @@ pub static RULES: &[Rule] = &[
             "dotnet",
             "dotnet-ef",
             "influx",
+            "etcdctl",
+            "consul",
         ],
         check: Check::Command(drop_tools),
         refused: &[
@@ -491,6 +513,11 @@ pub static RULES: &[Rule] = &[
             Example::bash("npx sequelize-cli db:migrate:undo:all"),
             Example::bash("dotnet ef database drop -f"),
             Example::bash("influx bucket delete -n prod"),
+            Example::bash("etcdctl del \"\" --prefix"),
+            Example::bash("consul kv delete -recurse app/"),
+            Example::bash(
+                "influx delete --bucket b --start 1970-01-01T00:00:00Z --stop 2030-01-01T00:00:00Z",
+            ),
         ],
         allowed: &[
             Example::bash("php artisan migrate"),
@@ -504,6 +531,12 @@ pub static RULES: &[Rule] = &[
             Example::bash("npx prisma migrate dev"),
             Example::bash("dotnet ef database update"),
             Example::bash("influx bucket list"),
+            Example::bash("etcdctl del /app/lock"),
+            Example::bash("consul kv delete app/flags/beta"),
+            Example::bash(
+                "influx delete --bucket b --start 2024-01-01T00:00:00Z --stop 2024-01-02T00:00:00Z --predicate '_measurement=\"tmp\"'",
+            ),
+            Example::bash("etcdctl get \"\" --prefix --keys-only"),
         ],
     },
 ];
