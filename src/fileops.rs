@@ -1757,7 +1757,17 @@ fn command_executions(
                 );
                 e.sections = sections;
                 out.push(e);
-                return;
+                // `bun run x.ts` runs the script named so if package.json has one, else the
+                // file: both are judged.
+                let file = program == "bun"
+                    && cmd.subcommand() == Some("run")
+                    && cmd
+                        .operands()
+                        .get(1)
+                        .is_some_and(|w| w.text.contains(['.', '/']));
+                if !file {
+                    return;
+                }
             }
         }
         "git" => {
@@ -3764,6 +3774,34 @@ pub(crate) mod tests {
         assert!(w("git config --unset alias.x").is_empty());
         assert!(w("git config remote.origin.url https://e.example/x").is_empty());
         assert!(w("git status").is_empty());
+    }
+
+    /// `bun run x.ts` runs package.json's script of that name if there is one, else the file:
+    /// both are runs; `bun run dev` only the script.
+    #[test]
+    fn bun_run_of_a_file_runs_the_file() {
+        let paths = |line: &str| -> Vec<PathBuf> {
+            executions(&shell_call(vec![cmd(line)]), &scope())
+                .into_iter()
+                .map(|e| e.path)
+                .collect()
+        };
+        for line in ["bun run clean.ts", "bun run ./clean.ts"] {
+            let got = paths(line);
+            assert!(
+                got.contains(&p("/home/dev/project/clean.ts")),
+                "{line}: {got:?}"
+            );
+            assert!(
+                got.contains(&p("/home/dev/project/package.json")),
+                "{line}: {got:?}"
+            );
+        }
+        assert_eq!(
+            paths("bun run dev"),
+            vec![p("/home/dev/project/package.json")]
+        );
+        assert_eq!(paths("bun clean.ts"), vec![p("/home/dev/project/clean.ts")]);
     }
 
     #[test]

@@ -894,11 +894,76 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
     // line numbers are the original's (no newline is touched), and quotes the original line.
     // Each text's literals are found once for all the patterns matched against it.
     with_long_text(text, || {
-        let rewritten = substitute_home(text, p);
+        let templates = match language {
+            Language::Node => shell_templates(text),
+            _ => Cow::Borrowed(text),
+        };
+        let rewritten = substitute_home(&templates, p);
         with_long_text(&rewritten, || {
             scan_rewritten(language, p, text, &rewritten, engine)
         })
     })
+}
+
+/// JavaScript's shell templates as the calls they are: `` $`cmd` `` (zx, execa) and
+/// `` Bun.$`cmd` `` run `cmd` in a shell, as `` execSync(`cmd`) `` does, which is what
+/// they are rewritten to (no newline added or removed, so lines keep their numbers).
+fn shell_templates(text: &str) -> Cow<'_, str> {
+    if !text.contains("$`") {
+        return Cow::Borrowed(text);
+    }
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len() + 32);
+    let mut copied = 0;
+    let mut at = 0;
+    while let Some(found) = text[at..].find("$`") {
+        let dollar = at + found;
+        let tag_start = if text[..dollar].ends_with("Bun.") {
+            dollar - 4
+        } else {
+            dollar
+        };
+        let before = text[..tag_start].chars().next_back();
+        // After an expression's end (a word, `)`, `]`, `}`, a template) a `$` is text.
+        let is_tag = before.is_none_or(|c| {
+            !(c.is_alphanumeric() || matches!(c, '_' | '.' | '$' | '`' | ')' | ']' | '}'))
+        });
+        // The template's end: the next backtick not escaped and not inside `${…}`.
+        let mut depth = 0usize;
+        let mut end = None;
+        let mut i = dollar + 2;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\\' => i += 1,
+                b'$' if bytes.get(i + 1) == Some(&b'{') => {
+                    depth += 1;
+                    i += 1;
+                }
+                b'}' if depth > 0 => depth -= 1,
+                b'`' if depth == 0 => {
+                    end = Some(i);
+                    break;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        let Some(end) = end.filter(|_| is_tag) else {
+            at = dollar + 2;
+            continue;
+        };
+        out.push_str(&text[copied..tag_start]);
+        out.push_str(" execSync(");
+        out.push_str(&text[dollar + 1..=end]);
+        out.push(')');
+        copied = end + 1;
+        at = end + 1;
+    }
+    if copied == 0 {
+        return Cow::Borrowed(text);
+    }
+    out.push_str(&text[copied..]);
+    Cow::Owned(out)
 }
 
 /// `scan` of `text`, the program `original` with its home expressions rewritten.
@@ -4855,6 +4920,35 @@ mod tests {
             include_str!("gates.rs") == want,
             "src/scan/gates.rs is stale: regenerate it with PALISADE_WRITE_GATES=1 cargo test --lib"
         );
+    }
+
+    /// zx's and execa's `` $`…` `` and Bun's `` Bun.$`…` `` run their template in a shell;
+    /// a `$` ending another template, or after a word, is text.
+    #[test]
+    fn shell_templates_run_their_command() {
+        for (js, line) in [
+            ("import { $ } from 'zx'\nawait $`rm -rf ~`\n", 2),
+            ("await Bun.$`rm -rf ~`;", 1),
+            (
+                "const x = 1;\nconst out = await $`rm -rf /home/dev`.quiet()\n",
+                2,
+            ),
+        ] {
+            assert_eq!(
+                worst(Language::Node, js).map(|w| (w.0, w.2)),
+                Some((Effect::Deny, Some(line))),
+                "{js}"
+            );
+        }
+        for js in [
+            "console.log(`price: $`)",
+            "const s = a$`rm -rf ~`",
+            "await $`ls -la`",
+            "const t = `${x}$` + `rm -rf ~`",
+        ] {
+            assert_eq!(worst(Language::Node, js).map(|w| w.0), None, "{js}");
+        }
+        assert_eq!(shell_templates("a\n$`x\ny`\nb"), "a\n execSync(`x\ny`)\nb");
     }
 
     #[test]

@@ -142,7 +142,8 @@ fn named(p: &str) -> Option<Switches> {
         _ if p.starts_with("python") || p.starts_with("pypy") => PYTHON,
         // IPython runs Python with the same `-c CODE`.
         "ipython" | "ipython3" => PYTHON,
-        "node" | "nodejs" | "bun" | "tsx" | "ts-node" => NODE,
+        // zx runs a script (or `--eval` code) with its `$` shell templates.
+        "node" | "nodejs" | "bun" | "tsx" | "ts-node" | "zx" => NODE,
         "deno" => Switches {
             eval_subcommand: Some("eval"),
             ..NODE
