@@ -656,12 +656,18 @@ fn named_secret(path: &Path, name: &str, scope: &Scope) -> Option<SecretClass> {
         }
     }
     let p = path.to_string_lossy();
+    let of_process = |leaf: &str| {
+        p.strip_prefix("/proc/")
+            .and_then(|r| r.strip_suffix(leaf))
+            .is_some_and(|pid| !pid.is_empty() && !pid.contains('/'))
+    };
     // A process's environment: its tokens and keys (`/proc/self/environ`, `/proc/1/environ`).
-    if p.strip_prefix("/proc/")
-        .and_then(|r| r.strip_suffix("/environ"))
-        .is_some_and(|pid| !pid.is_empty() && !pid.contains('/'))
-    {
+    if of_process("/environ") {
         return ask("a process's environment, which holds its tokens and keys");
+    }
+    // A process's memory (`/proc/PID/mem`) or the kernel's: every key an agent has loaded.
+    if of_process("/mem") || matches!(p.as_ref(), "/proc/kcore" | "/dev/mem" | "/dev/kmem") {
+        return deny("a process's or the kernel's memory, with every secret loaded in it");
     }
     if p == "/etc/shadow"
         || p == "/etc/gshadow"

@@ -111,6 +111,57 @@ fn keychain(c: &Command, _: &Scope) -> Option<String> {
     }
 }
 
+/// A debugger or tracer attached to a running process, or its memory dumped: what it reads
+/// is that process's memory, keys and tokens included (`gdb -p PID`, `gcore PID`, `lldb
+/// --attach-pid`, `strace -p`, `py-spy dump --pid`, `criu dump -t`). Running a program under
+/// one (`gdb ./a.out`, `strace -f make`) reads nothing of another's.
+fn process_attach(c: &Command, _: &Scope) -> Option<String> {
+    let texts: Vec<&str> = c.args.iter().map(|a| a.text.as_str()).collect();
+    let has = |x: &str| texts.contains(&x);
+    let pid_flag = |short: char, long: &[&str]| {
+        c.option_value(Some(short), long).is_some()
+            || texts
+                .iter()
+                .any(|t| long.iter().any(|l| t.strip_prefix('-') == Some(*l)))
+    };
+    let hit = match c.program.as_str() {
+        "gdb" | "gdb-multiarch" | "cgdb" => {
+            // What follows `--args` is the debugged program's own command line.
+            let own = &texts[..texts
+                .iter()
+                .position(|t| *t == "--args")
+                .unwrap_or(texts.len())];
+            let pid = |t: &str| !t.is_empty() && t.chars().all(|ch| ch.is_ascii_digit());
+            own.iter().any(|t| {
+                matches!(*t, "-p" | "--pid" | "-pid")
+                    || t.starts_with("--pid=")
+                    || t.strip_prefix("-p").is_some_and(pid)
+                    || t.trim_start().starts_with("attach ")
+            })
+                // `gdb PROGRAM PID`
+                || (own.len() == texts.len()
+                    && c.operands().get(1).is_some_and(|w| pid(&w.text)))
+        }
+        "gcore" => !c.operands().is_empty(),
+        "lldb" => {
+            pid_flag('p', &["attach-pid"])
+                || c.option_value(Some('n'), &["attach-name"]).is_some()
+                || texts.iter().any(|t| t.contains("process attach"))
+        }
+        "strace" | "ltrace" => pid_flag('p', &["attach"]),
+        "py-spy" => has("dump") && (pid_flag('p', &["pid"])),
+        "criu" => has("dump"),
+        "procdump" => pid_flag('p', &[]),
+        _ => false,
+    };
+    hit.then(|| {
+        format!(
+            "`{}` reads the memory of a running process",
+            c.line().chars().take(70).collect::<String>()
+        )
+    })
+}
+
 /// Cloud secret managers and cluster secrets that print the secret value itself.
 fn secret_manager(c: &Command, ops: &[&str]) -> bool {
     let at = |i: usize| ops.get(i).copied().unwrap_or("");
@@ -685,6 +736,45 @@ pub static RULES: &[Rule] = &[
         allowed: &[
             Example::bash("gpg --list-keys"),
             Example::bash("security list-keychains"),
+        ],
+    },
+    Rule {
+        id: "process-memory",
+        pack: PACK,
+        effect: Ask,
+        reason: "Attaching to a running process or dumping its memory reads every secret it holds",
+        programs: &[
+            "gdb",
+            "gdb-multiarch",
+            "cgdb",
+            "gcore",
+            "lldb",
+            "strace",
+            "ltrace",
+            "py-spy",
+            "criu",
+            "procdump",
+        ],
+        check: Check::Command(process_attach),
+        refused: &[
+            Example::bash("gdb -p $(pgrep ssh-agent) -batch -ex 'dump memory /tmp/m 0x0 0x1000'"),
+            Example::bash("gdb --batch --pid=1234 -ex 'generate-core-file /tmp/c'"),
+            Example::bash("gdb -batch -ex 'attach 1234' -ex 'info registers'"),
+            Example::bash("gdb /usr/bin/python3 4321"),
+            Example::bash("gcore -o /tmp/core $(pidof gpg-agent)"),
+            Example::bash("lldb --attach-pid 1234"),
+            Example::bash("strace -p 1234 -e trace=read -s 4096"),
+            Example::bash("sudo py-spy dump --pid 1234 --locals"),
+            Example::bash("criu dump -t 1234 -D /tmp/ckpt"),
+        ],
+        allowed: &[
+            Example::bash("gdb ./a.out"),
+            Example::bash("gdb -batch -ex run -ex bt --args ./server --port 8080"),
+            Example::bash("gdb -ex run --args ./server -p 8080"),
+            Example::bash("strace -f -e trace=file make"),
+            Example::bash("lldb ./target/debug/app"),
+            Example::bash("py-spy record -o profile.svg -- python3 app.py"),
+            Example::bash("gcore --version"),
         ],
     },
 ];
