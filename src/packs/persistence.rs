@@ -410,6 +410,30 @@ fn hooks_path(c: &Command, _: &Scope) -> Option<String> {
         .then(|| "it redirects git hooks to another directory".into())
 }
 
+/// `git config include.path F` (or `includeIf.<cond>.path`) set: every later git command
+/// reads F's settings, and those can run code (`core.pager`, `alias.*`, `core.fsmonitor`)
+/// that this call does not show. A read of the key (`--get`) sets nothing.
+fn git_include(c: &Command, _: &Scope) -> Option<String> {
+    if c.subcommand() != Some("config") {
+        return None;
+    }
+    let reads = c.has_flag(
+        None,
+        &["get", "get-all", "get-regexp", "list", "unset", "unset-all"],
+    ) || c.has_flag(Some('l'), &[]);
+    let ops = c.operands();
+    let key = ops.iter().skip(1).find(|w| {
+        let k = w.text.to_ascii_lowercase();
+        k == "include.path" || (k.starts_with("includeif.") && k.ends_with(".path"))
+    })?;
+    let at = ops.iter().position(|w| std::ptr::eq(*w, *key))?;
+    let value = ops.get(at + 1).filter(|_| !reads)?;
+    Some(format!(
+        "`{}` makes git read the settings of {} from now on",
+        key.text, value.text
+    ))
+}
+
 fn setuid(c: &Command, scope: &Scope) -> Option<String> {
     if c.program == "setcap" {
         return Some("it grants file capabilities".into());
@@ -776,6 +800,24 @@ pub static RULES: &[Rule] = &[
         allowed: &[
             Example::bash("git config user.name dev"),
             Example::bash("git config --get core.hooksPath"),
+        ],
+    },
+    Rule {
+        id: "git-config-include",
+        pack: PACK,
+        effect: Ask,
+        reason: "Making git include another config file lets that file's settings run code on later git commands",
+        programs: &["git"],
+        check: Check::Command(git_include),
+        refused: &[
+            Example::bash("git config --global include.path /tmp/evil.gitconfig"),
+            Example::bash("git config includeIf.gitdir:~/work/.path ~/.cache/x.inc"),
+            Example::bash("git config --file .git/config include.path ../shared.gitconfig"),
+        ],
+        allowed: &[
+            Example::bash("git config --get include.path"),
+            Example::bash("git config --global --unset include.path"),
+            Example::bash("git config --global user.email dev@example.com"),
         ],
     },
     Rule {
