@@ -197,6 +197,14 @@ fn history_rewrite(c: &Command, _: &Scope) -> Option<String> {
             Some("`git gc --prune=now` drops unreachable commits".into())
         }
         ("update-ref", _) if c.has_flag(Some('d'), &[]) => Some("it deletes a ref".into()),
+        // `git update-ref refs/heads/main HEAD~5`: a branch or tag moved as `branch -f` moves
+        // one, the commits after it left to the reflog.
+        ("update-ref", Some(r))
+            if (r.starts_with("refs/heads/") || r.starts_with("refs/tags/"))
+                && !c.has_flag(None, &["stdin"]) =>
+        {
+            Some(format!("it moves the ref {r} to another commit"))
+        }
         _ => None,
     }
 }
@@ -395,8 +403,13 @@ pub static RULES: &[Rule] = &[
             Example::bash("git filter-branch --tree-filter 'rm -f x' HEAD"),
             Example::bash("git reflog expire --expire=now --all"),
             Example::bash("git gc --prune=now"),
+            Example::bash("git update-ref refs/heads/main HEAD~5"),
         ],
-        allowed: &[Example::bash("git gc"), Example::bash("git reflog")],
+        allowed: &[
+            Example::bash("git gc"),
+            Example::bash("git reflog"),
+            Example::bash("git update-ref refs/remotes/origin/main abc123"),
+        ],
     },
     Rule {
         id: "rm-git-dir",
