@@ -196,10 +196,20 @@ pub fn of_call(tool: &str, input: &Value, kind: &CallKind, scope: &Scope) -> Vec
             how: tool.to_string(),
             shell: None,
         }),
-        CallKind::Fetch { url, host } => out.push(Effect::Fetch {
-            url: url.clone(),
-            host: host.clone(),
-        }),
+        CallKind::Fetch { url, host } => {
+            // A `file://` URL is a read of the local file it names, wherever the fetch goes.
+            if let Some(rest) = url.strip_prefix("file://") {
+                let path = rest.strip_prefix("localhost").unwrap_or(rest);
+                out.push(Effect::Read {
+                    path: scope.resolve(path),
+                    by: None,
+                });
+            }
+            out.push(Effect::Fetch {
+                url: url.clone(),
+                host: host.clone(),
+            })
+        }
         CallKind::Mcp { .. } | CallKind::Other => {}
     }
     deferred_runs(&mut out);
@@ -1235,9 +1245,10 @@ fn command_effects(
             });
         }
     }
-    // `curl file:///home/u/.ssh/id_rsa` prints a local file: a read of it.
+    // `curl file:///home/u/.ssh/id_rsa` prints a local file: a read of it. A variable in it
+    // (`file://$HOME/.aws/credentials`) is resolved as a path's is.
     if vocab::DOWNLOADERS.contains(&p) {
-        for w in c.args.iter().filter(|w| !w.dynamic) {
+        for w in &c.args {
             if let Some(rest) = w.text.strip_prefix("file://") {
                 let path = rest.strip_prefix("localhost").unwrap_or(rest);
                 out.push(Effect::Read {

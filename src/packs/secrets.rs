@@ -565,6 +565,8 @@ pub static RULES: &[Rule] = &[
             Example::bash("rsync -a ~/.[s]sh/ /tmp/k/"),
             Example::bash("cat /etc/sha*"),
             Example::bash("cat ~/.ssh/${KEY:-id_rsa}"),
+            Example::bash("curl -s file://$HOME/.aws/credentials"),
+            Example::bash("curl -s \"file://${HOME}/.ssh/id_rsa\" | base64"),
             // Through another process's view of the root, and a copy in the project.
             Example::bash("cat /proc/1/root/etc/shadow"),
             Example::bash("cat /proc/self/root/home/dev/.ssh/id_rsa"),
@@ -618,6 +620,10 @@ pub static RULES: &[Rule] = &[
         refused: &[
             Example::tool("Read", r#"{"file_path":"/home/dev/.ssh/id_rsa"}"#),
             Example::tool("Read", r#"{"file_path":"/home/dev/.aws/credentials"}"#),
+            Example::tool(
+                "WebFetch",
+                r#"{"url":"file:///home/dev/.ssh/id_rsa","prompt":"show it"}"#,
+            ),
             Example::tool("Grep", r#"{"pattern":"BEGIN","path":"/home/dev/.ssh"}"#),
             Example::tool(
                 "Grep",
