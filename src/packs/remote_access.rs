@@ -187,6 +187,97 @@ fn tunnel(c: &Command, _: &Scope) -> Option<String> {
     })
 }
 
+/// Tools that scan, brute-force, exploit or flood other hosts, each with the operand or
+/// option that names its target, by how it names it.
+const ATTACK_TOOLS: &[(&str, &str)] = &[
+    ("nmap", "scans"),
+    ("masscan", "scans"),
+    ("zmap", "scans"),
+    ("rustscan", "scans"),
+    ("naabu", "scans"),
+    ("unicornscan", "scans"),
+    ("hydra", "brute-forces logins on"),
+    ("medusa", "brute-forces logins on"),
+    ("ncrack", "brute-forces logins on"),
+    ("patator", "brute-forces logins on"),
+    ("crackmapexec", "attacks"),
+    ("netexec", "attacks"),
+    ("nxc", "attacks"),
+    ("sqlmap", "probes for SQL injection"),
+    ("nikto", "scans for vulnerabilities"),
+    ("wpscan", "scans for vulnerabilities"),
+    ("nuclei", "scans for vulnerabilities"),
+    ("gobuster", "brute-forces paths on"),
+    ("ffuf", "brute-forces paths on"),
+    ("feroxbuster", "brute-forces paths on"),
+    ("dirb", "brute-forces paths on"),
+    ("wfuzz", "brute-forces paths on"),
+    ("msfconsole", "runs exploits against"),
+    ("hping3", "floods"),
+    ("slowloris", "floods"),
+    ("hey", "floods with requests"),
+    ("ab", "floods with requests"),
+    ("wrk", "floods with requests"),
+    ("siege", "floods with requests"),
+    ("vegeta", "floods with requests"),
+];
+
+/// A scanner, brute-forcer, exploit tool or load generator pointed at a host other than this
+/// machine (`nmap -sS 10.0.0.0/8`, `hydra … ssh://host`, `ab -n 100000 https://site`): an
+/// attack on a system the user may not own. Loopback targets (`nmap -p 3000 localhost`, `ab
+/// http://127.0.0.1:8080/`) and the tools' help and version pass.
+fn network_attack(c: &Command, _: &Scope) -> Option<String> {
+    let (_, how) = ATTACK_TOOLS.iter().find(|(p, _)| *p == c.program)?;
+    if c.has_flag(Some('V'), &["version", "help"])
+        || (c.has_flag(Some('h'), &[]) && c.args.len() == 1)
+    {
+        return None;
+    }
+    // The targets: URLs' hosts, `user@host`, and bare host or address operands (a CIDR, a
+    // `host:port`); words that are files or option values are not hosts.
+    let target = |t: &str| -> Option<String> {
+        if t.contains("://") {
+            return crate::vocab::url_host(t);
+        }
+        let t = t.rsplit('@').next().unwrap_or(t);
+        let host = t.split('/').next().unwrap_or(t);
+        let host = host.rsplit_once(':').map_or(host, |(h, _)| h);
+        let looks = host == "localhost"
+            || (host.split('.').count() >= 2
+                && host
+                    .chars()
+                    .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '.' | '-' | '*')))
+            || host.contains(':');
+        // Word lists, request bodies and output files (`-P rockyou.txt`, `-p post.json`,
+        // `-oX scan.xml`) are files, not hosts.
+        const FILES: &[&str] = &[
+            "txt", "lst", "json", "xml", "csv", "yaml", "yml", "gz", "log", "html", "out", "conf",
+            "cfg", "ini", "nse", "lua", "py", "js", "md", "pem", "key", "gnmap", "nmap",
+        ];
+        let file = std::path::Path::new(t)
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| FILES.contains(&e));
+        (looks && !file).then(|| host.to_string())
+    };
+    let hosts: Vec<String> = c
+        .args
+        .iter()
+        .filter(|a| !a.text.starts_with('-'))
+        .filter_map(|a| target(&a.text))
+        .collect();
+    // A range (`0.0.0.0/0`, `10.0.0.0/8`) is other machines, whatever its base address.
+    let range = |h: &str| {
+        c.args
+            .iter()
+            .any(|a| a.text.starts_with(h) && a.text[h.len()..].starts_with('/'))
+    };
+    let remote = hosts
+        .iter()
+        .find(|h| !crate::vocab::is_local_host(h) || (range(h) && !h.starts_with("127.")))?;
+    Some(format!("`{}` {how} {remote}", c.program))
+}
+
 /// A request that changes something through the Docker (or Podman) daemon's API, on its socket
 /// (`curl --unix-socket /var/run/docker.sock -X POST …/containers/create`) or its TCP port on
 /// this machine (2375, 2376): the API starts containers with whatever host mounts the request
@@ -562,6 +653,66 @@ pub static RULES: &[Rule] = &[
                 "curl --unix-socket /var/run/docker.sock http://localhost/containers/json",
             ),
             Example::bash("curl -s http://localhost:2375/version"),
+        ],
+    },
+    Rule {
+        id: "network-attack",
+        pack: PACK,
+        effect: Ask,
+        reason: "Scanning, brute-forcing, exploiting or flooding another host can be an attack on a system you do not own; confirm it",
+        programs: &[
+            "nmap",
+            "masscan",
+            "zmap",
+            "rustscan",
+            "naabu",
+            "unicornscan",
+            "hydra",
+            "medusa",
+            "ncrack",
+            "patator",
+            "crackmapexec",
+            "netexec",
+            "nxc",
+            "sqlmap",
+            "nikto",
+            "wpscan",
+            "nuclei",
+            "gobuster",
+            "ffuf",
+            "feroxbuster",
+            "dirb",
+            "wfuzz",
+            "msfconsole",
+            "hping3",
+            "slowloris",
+            "hey",
+            "ab",
+            "wrk",
+            "siege",
+            "vegeta",
+        ],
+        check: Check::Command(network_attack),
+        refused: &[
+            Example::bash("nmap -sS 10.0.0.0/8"),
+            Example::bash("masscan 0.0.0.0/0 -p0-65535 --rate 100000"),
+            Example::bash("hydra -l admin -P rockyou.txt ssh://203.0.113.5"),
+            Example::bash("sqlmap -u 'https://shop.example.com/item?id=1' --dump"),
+            Example::bash("nikto -h www.example.org"),
+            Example::bash("ffuf -w words.txt -u https://target.example/FUZZ"),
+            Example::bash("ab -n 100000 -c 1000 https://www.example.com/"),
+            Example::bash("hping3 --flood -S -p 80 198.51.100.7"),
+            Example::bash("sudo nmap -p- api.example.com"),
+        ],
+        allowed: &[
+            Example::bash("nmap -p 3000-3010 localhost"),
+            Example::bash("ab -n 1000 -c 10 http://127.0.0.1:8080/"),
+            Example::bash("hey -n 200 http://localhost:3000/api/health"),
+            Example::bash("wrk -t2 -c10 -d5s http://localhost:8080"),
+            Example::bash("ab -n 500 -p post.json -T application/json http://127.0.0.1:8080/api"),
+            Example::bash("nmap -sV -oX scan.xml -p 5432 127.0.0.1"),
+            Example::bash("nmap --version"),
+            Example::bash("sqlmap -h"),
         ],
     },
     Rule {
