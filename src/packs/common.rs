@@ -560,6 +560,20 @@ fn named_secret(path: &Path, name: &str, scope: &Scope) -> Option<SecretClass> {
         if rel.starts_with("Library/Keychains") {
             return deny("the macOS keychain");
         }
+        // Other people's words and the user's: message and mail stores.
+        if [
+            "Library/Messages/",
+            "Library/Mail/",
+            ".thunderbird/",
+            ".local/share/evolution/mail/",
+        ]
+        .iter()
+        .any(|d| rel.starts_with(d) || rel == d.trim_end_matches('/'))
+        {
+            return ask(
+                "a message or mail store, with private conversations and the codes sent in them",
+            );
+        }
         let browser = [
             "Library/Application Support/Google/Chrome",
             "Library/Application Support/Chromium",
@@ -818,6 +832,13 @@ fn windows_critical(s: &str) -> Option<&'static str> {
         | "/program files (x86)"
         | "/programdata"
         | "/users" => Some("the system folder"),
+        // `C:/Users/<name>`: a user's home folder, as `/home/<name>` is.
+        r if r
+            .strip_prefix("/users/")
+            .is_some_and(|name| !name.is_empty() && !name.contains('/')) =>
+        {
+            Some("a user's home folder")
+        }
         _ => None,
     }
 }

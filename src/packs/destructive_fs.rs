@@ -179,6 +179,80 @@ fn redirect_to_disk(call: &Call, _: &Scope) -> Option<String> {
         })
 }
 
+/// A Windows drive formatted or a disk wiped by name rather than by device path: `format
+/// C:`, `Format-Volume`, `Clear-Disk -RemoveData`, `Remove-Partition`.
+fn drive_wipe(c: &Command, _: &Scope) -> Option<String> {
+    let drive = |t: &str| {
+        let b = t.as_bytes();
+        b.len() == 2 && b[0].is_ascii_alphabetic() && b[1] == b':'
+    };
+    let lower: Vec<String> = c.args.iter().map(|a| a.text.to_ascii_lowercase()).collect();
+    let hit = match c.program.as_str() {
+        "format" | "format.com" => c.operands().iter().any(|w| drive(&w.text)),
+        "format-volume" | "remove-partition" => true,
+        "clear-disk" => lower
+            .iter()
+            .any(|a| a == "-removedata" || a == "-removeoem"),
+        _ => false,
+    };
+    hit.then(|| {
+        format!(
+            "`{}` erases a drive",
+            c.line().chars().take(70).collect::<String>()
+        )
+    })
+}
+
+/// Backups and snapshots deleted wholesale: Windows shadow copies (`vssadmin delete
+/// shadows`, `wmic shadowcopy delete`, `Win32_ShadowCopy` objects removed), its backup
+/// catalog (`wbadmin delete …`), Time Machine backups (`tmutil delete`), and a ZFS dataset's
+/// snapshots destroyed recursively. What a loss would be restored from is gone.
+fn backups_destroyed(c: &Command, _: &Scope) -> Option<String> {
+    let lower: Vec<String> = c.args.iter().map(|a| a.text.to_ascii_lowercase()).collect();
+    let has = |x: &str| lower.iter().any(|a| a == x);
+    let hit = match c.program.as_str() {
+        "vssadmin" | "vssadmin.exe" => has("delete") || (has("resize") && has("shadowstorage")),
+        "wmic" | "wmic.exe" => has("shadowcopy") && has("delete"),
+        "wbadmin" | "wbadmin.exe" => has("delete"),
+        "tmutil" => has("delete") || has("deletelocalsnapshots"),
+        "zfs" => {
+            lower.first().is_some_and(|a| a == "destroy")
+                && (c.has_flag(Some('r'), &[]) || c.has_flag(Some('R'), &[]))
+        }
+        _ => false,
+    };
+    hit.then(|| {
+        format!(
+            "`{}` deletes backups or snapshots",
+            c.line().chars().take(70).collect::<String>()
+        )
+    })
+}
+
+/// `Get-CimInstance Win32_ShadowCopy | Remove-CimInstance`, `Get-WmiObject Win32_ShadowCopy
+/// | ForEach-Object { $_.Delete() }`: shadow copies listed and removed in one line.
+fn shadow_copies_removed(a: &ShellAnalysis, _: &Scope) -> Option<String> {
+    let lists = a.commands.iter().any(|c| {
+        matches!(
+            c.program.as_str(),
+            "get-ciminstance" | "get-wmiobject" | "gwmi"
+        ) && c
+            .args
+            .iter()
+            .any(|w| w.text.to_ascii_lowercase().contains("win32_shadowcopy"))
+    });
+    let removes = a.commands.iter().any(|c| {
+        matches!(
+            c.program.as_str(),
+            "remove-ciminstance" | "remove-wmiobject"
+        ) || c
+            .args
+            .iter()
+            .any(|w| w.text.to_ascii_lowercase().contains(".delete()"))
+    });
+    (lists && removes).then(|| "it lists the shadow copies and removes them".into())
+}
+
 /// A function whose body pipes the function into itself: `:(){ :|:& };:`. Only a function's
 /// own body counts: a long pipeline of one program (`tr a b | tr a b | …`) is not a bomb.
 fn fork_bomb(a: &ShellAnalysis, _: &Scope) -> Option<String> {
@@ -424,6 +498,83 @@ pub static RULES: &[Rule] = &[
             Example::bash("find . -name '*.o' -exec rm {} +"),
             Example::bash("find . -name '*.rs' -exec grep -l TODO {} +"),
             Example::bash("find . -type d -exec rmdir {} +"),
+        ],
+    },
+    Rule {
+        id: "drive-wipe",
+        pack: PACK,
+        effect: Deny,
+        reason: "Formatting a drive or wiping a disk destroys everything on it",
+        programs: &[
+            "format",
+            "format.com",
+            "format-volume",
+            "remove-partition",
+            "clear-disk",
+        ],
+        check: Check::Command(drive_wipe),
+        refused: &[
+            Example::bash("format C: /q /y"),
+            Example::bash("cmd /c \"format D: /fs:ntfs /q /y\""),
+            Example::bash("pwsh -c 'Format-Volume -DriveLetter D -FileSystem NTFS'"),
+            Example::bash("pwsh -c 'Clear-Disk -Number 1 -RemoveData -Confirm:$false'"),
+        ],
+        allowed: &[
+            Example::bash("pwsh -c 'Get-Volume'"),
+            Example::bash("format README.md"),
+            Example::bash("pwsh -c 'Clear-Disk -Number 1 -WhatIf'"),
+        ],
+    },
+    Rule {
+        id: "backups-destroyed",
+        pack: PACK,
+        effect: Deny,
+        reason: "Deleting shadow copies, backups or snapshots removes the way back after a loss",
+        programs: &[
+            "vssadmin",
+            "vssadmin.exe",
+            "wmic",
+            "wmic.exe",
+            "wbadmin",
+            "wbadmin.exe",
+            "tmutil",
+            "zfs",
+        ],
+        check: Check::Command(backups_destroyed),
+        refused: &[
+            Example::bash("vssadmin delete shadows /all /quiet"),
+            Example::bash("cmd /c \"vssadmin resize shadowstorage /for=c: /on=c: /maxsize=401MB\""),
+            Example::bash("wmic shadowcopy delete"),
+            Example::bash("wbadmin delete catalog -quiet"),
+            Example::bash(
+                "sudo tmutil delete /Volumes/Backup/Backups.backupdb/mac/2026-01-01-000000",
+            ),
+            Example::bash("zfs destroy -r tank/data@%"),
+        ],
+        allowed: &[
+            Example::bash("vssadmin list shadows"),
+            Example::bash("wmic shadowcopy list brief"),
+            Example::bash("tmutil listbackups"),
+            Example::bash("zfs list -t snapshot"),
+            Example::bash("zfs destroy tank/scratch@old"),
+        ],
+    },
+    Rule {
+        id: "shadow-copies-removed",
+        pack: PACK,
+        effect: Deny,
+        reason: "Deleting shadow copies, backups or snapshots removes the way back after a loss",
+        programs: &[],
+        check: Check::Line(shadow_copies_removed),
+        refused: &[
+            Example::bash("pwsh -c 'Get-CimInstance Win32_ShadowCopy | Remove-CimInstance'"),
+            Example::bash(
+                "powershell -c 'Get-WmiObject Win32_Shadowcopy | ForEach-Object { $_.Delete() }'",
+            ),
+        ],
+        allowed: &[
+            Example::bash("pwsh -c 'Get-CimInstance Win32_ShadowCopy | Select-Object ID'"),
+            Example::bash("pwsh -c 'Get-CimInstance Win32_Process | Remove-CimInstance'"),
         ],
     },
     Rule {

@@ -178,6 +178,7 @@ fn security_settings(c: &Command, _: &Scope) -> Option<String> {
                         || o.contains("com.apple.security")
                         || o.contains("gatekeeper")
                         || o.contains("com.apple.loginwindow")
+                        || o.contains("com.apple.screensaver")
                 })
         }
         "socketfilterfw" => c.args.iter().any(|a| a.text.contains("setglobalstate")),
@@ -243,6 +244,16 @@ fn protection_off(c: &Command, _: &Scope) -> Option<String> {
         "setenforce" => matches!(values.first().map(String::as_str), Some("0" | "permissive")),
         "auditctl" => after("-e") == Some("0"),
         "aa-teardown" => true,
+        // Windows recovery switched off, and its event logs cleared.
+        "bcdedit" | "bcdedit.exe" => {
+            (has("recoveryenabled") && has("no"))
+                || (has("bootstatuspolicy") && has("ignoreallfailures"))
+        }
+        "wevtutil" | "wevtutil.exe" => {
+            matches!(values.first().map(String::as_str), Some("cl" | "clear-log"))
+        }
+        "clear-eventlog" => true,
+        "auditpol" | "auditpol.exe" => has("/clear") || has("/remove"),
         "systemctl" | "service" => {
             let stops = values
                 .iter()
@@ -571,6 +582,7 @@ pub static RULES: &[Rule] = &[
             Example::bash("xattr -d com.apple.quarantine ./downloaded"),
             Example::bash("xattr -cr /Applications/Tool.app"),
             Example::bash("defaults write com.apple.LaunchServices LSQuarantine -bool false"),
+            Example::bash("defaults write com.apple.screensaver askForPassword -int 0"),
             Example::bash(
                 "sudo /usr/libexec/ApplicationFirewall/socketfilterfw --setglobalstate off",
             ),
@@ -599,6 +611,13 @@ pub static RULES: &[Rule] = &[
             "aa-teardown",
             "systemctl",
             "service",
+            "bcdedit",
+            "bcdedit.exe",
+            "wevtutil",
+            "wevtutil.exe",
+            "clear-eventlog",
+            "auditpol",
+            "auditpol.exe",
         ],
         check: Check::Command(protection_off),
         refused: &[
@@ -610,6 +629,9 @@ pub static RULES: &[Rule] = &[
             Example::bash("sudo systemctl disable --now apparmor"),
             Example::bash("systemctl stop firewalld.service"),
             Example::bash("auditctl -e 0"),
+            Example::bash("bcdedit /set {default} recoveryenabled No"),
+            Example::bash("wevtutil cl Security"),
+            Example::bash("pwsh -c 'Clear-EventLog -LogName Application,System'"),
         ],
         allowed: &[
             Example::bash("pwsh -c 'Set-MpPreference -DisableRealtimeMonitoring $false'"),
@@ -620,6 +642,8 @@ pub static RULES: &[Rule] = &[
             Example::bash("systemctl restart firewalld"),
             Example::bash("systemctl stop nginx"),
             Example::bash("auditctl -l"),
+            Example::bash("bcdedit /enum"),
+            Example::bash("wevtutil qe System /c:5 /f:text"),
         ],
     },
     Rule {

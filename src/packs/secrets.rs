@@ -664,6 +664,8 @@ pub static RULES: &[Rule] = &[
             Example::bash("jq -r .private_key firebase-adminsdk-abc12.json"),
             Example::bash("cat config/secrets.yml"),
             Example::bash("cat .htpasswd"),
+            Example::bash("sqlite3 ~/Library/Messages/chat.db 'select text from message'"),
+            Example::bash("tar czf /tmp/m.tgz ~/Library/Mail"),
         ],
         allowed: &[
             Example::bash("cat src/secrets.ts"),
