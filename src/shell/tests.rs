@@ -1859,6 +1859,14 @@ fn runners_unwrap_to_what_they_run() {
         ("npx prisma migrate reset", "prisma", "migrate"),
         ("npx -y prisma@5 db push", "prisma", "db"),
         ("npx @vscode/vsce publish", "vsce", "publish"),
+        // Agents whose package and command have different names.
+        (
+            "npx -y @anthropic-ai/claude-code@latest -p x",
+            "claude",
+            "-p",
+        ),
+        ("npx @google/gemini-cli --yolo", "gemini", "--yolo"),
+        ("pipx run aider-chat --yes-always", "aider", "--yes-always"),
         ("npm exec -- eslint .", "eslint", "."),
         ("pnpm dlx create-vite app", "create-vite", "app"),
         ("bundle exec rails db:drop", "rails", "db:drop"),

@@ -310,8 +310,26 @@ fn strip_runner(
     {
         inv.program.word.text = text[..at].to_string();
     }
+    // A package whose command has another name (`npx @anthropic-ai/claude-code` runs `claude`).
+    if let Some((_, bin)) = PACKAGE_BINARIES
+        .iter()
+        .find(|(package, _)| *package == inv.program.word.text)
+    {
+        inv.program.word.text = (*bin).to_string();
+    }
     Flow::Inner(Wrap::new(label))
 }
+
+/// Packages a runner runs by a command of another name: the coding agents, whose rules know
+/// them by their commands.
+const PACKAGE_BINARIES: &[(&str, &str)] = &[
+    ("@anthropic-ai/claude-code", "claude"),
+    ("@google/gemini-cli", "gemini"),
+    ("@openai/codex", "codex"),
+    ("@sourcegraph/amp", "amp"),
+    ("opencode-ai", "opencode"),
+    ("aider-chat", "aider"),
+];
 
 /// The wrapper label of a command `systemd-run` schedules (a timer, a path or socket trigger):
 /// it runs after this session, as an `at` job does.
