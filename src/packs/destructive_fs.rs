@@ -79,50 +79,50 @@ fn moved_root(call: &Call, scope: &Scope) -> Option<String> {
     })
 }
 
+/// Why tree delete `t` needs confirmation: a target outside the roots, not known until it
+/// runs, or a whole root (the project root itself, `rm -rf .`).
 fn deleted_outside(t: &DeleteTarget, scope: &Scope) -> Option<String> {
-    {
-        let (written, path, span) = match t {
-            DeleteTarget::Stdin { .. } => {
-                return Some("its targets come from stdin and cannot be checked".into());
-            }
-            DeleteTarget::Named {
-                written,
-                path: None,
-                ..
-            } => return Some(format!("the target `{written}` is not known until it runs")),
-            DeleteTarget::Named {
-                written,
-                path: Some(path),
-                span,
-            } => (written, path, *span),
-        };
-        if !scope.within_roots(path) {
-            return Some(format!(
-                "`{written}` resolves to {} outside the project",
-                path.display()
-            ));
+    let (written, path, span) = match t {
+        DeleteTarget::Stdin { .. } => {
+            return Some("its targets come from stdin and cannot be checked".into());
         }
-        let is_root = scope.roots.iter().any(|r| r == path);
-        // Emptying a temp root (`rm -rf /tmp/*`) stays inside it; the root itself is asked.
-        // `find DIR … -exec rm -rf {}` deletes what find selects under DIR (the find rules
-        // judge that), not DIR itself.
-        let temp_contents = span == Span::Contents && *path != scope.project_root && is_temp(path);
-        let whole = matches!(span, Span::Exact | Span::Contents);
-        if !is_root || !whole || temp_contents {
-            return None;
-        }
-        let what = if *path == scope.project_root {
-            "the project root"
-        } else {
-            "a whole root directory"
-        };
-        let how = if span == Span::Contents {
-            "everything in "
-        } else {
-            ""
-        };
-        Some(format!("`{written}` is {how}{what}"))
+        DeleteTarget::Named {
+            written,
+            path: None,
+            ..
+        } => return Some(format!("the target `{written}` is not known until it runs")),
+        DeleteTarget::Named {
+            written,
+            path: Some(path),
+            span,
+        } => (written, path, *span),
+    };
+    if !scope.within_roots(path) {
+        return Some(format!(
+            "`{written}` resolves to {} outside the project",
+            path.display()
+        ));
     }
+    let is_root = scope.roots.iter().any(|r| r == path);
+    // Emptying a temp root (`rm -rf /tmp/*`) stays inside it; the root itself is asked.
+    // `find DIR … -exec rm -rf {}` deletes what find selects under DIR (the find rules
+    // judge that), not DIR itself.
+    let temp_contents = span == Span::Contents && *path != scope.project_root && is_temp(path);
+    let whole = matches!(span, Span::Exact | Span::Contents);
+    if !is_root || !whole || temp_contents {
+        return None;
+    }
+    let what = if *path == scope.project_root {
+        "the project root"
+    } else {
+        "a whole root directory"
+    };
+    let how = if span == Span::Contents {
+        "everything in "
+    } else {
+        ""
+    };
+    Some(format!("`{written}` is {how}{what}"))
 }
 
 /// The shared temp directories.

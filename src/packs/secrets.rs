@@ -149,7 +149,7 @@ fn process_attach(c: &Command, _: &Scope) -> Option<String> {
                 || texts.iter().any(|t| t.contains("process attach"))
         }
         "strace" | "ltrace" => pid_flag('p', &["attach"]),
-        "py-spy" => has("dump") && (pid_flag('p', &["pid"])),
+        "py-spy" => has("dump") && pid_flag('p', &["pid"]),
         "criu" => has("dump"),
         "procdump" => pid_flag('p', &[]),
         _ => false,
