@@ -2861,7 +2861,8 @@ pub const READERS: &[Reader] = &[
         changes: &["-delete", "-fprint", "-fprint0", "-fprintf", "-fls"],
         ..reader("find")
     },
-    // fd's `-x`/`-X` commands are not unwrapped: fd runs programs the analysis cannot see.
+    // fd's `-x`/`-X` lines are read as `find -exec` (`shell::unwrap::run_fd`); one the
+    // rewrite leaves (a `-x` with no command) still changes what it is given.
     Reader {
         changes: &["-x", "--exec", "-X", "--exec-batch"],
         values: "deEtc",
@@ -5281,7 +5282,6 @@ mod tests {
             "cloc --out=r.txt src",
             "ss -K dst 10.0.0.5",
             "ss -tK dst 10.0.0.5",
-            "fd -x rm",
             "find . -delete",
             "journalctl --vacuum-time=1d",
             "sed -i s/a/b/ f",

@@ -113,6 +113,32 @@ fn run_from_url(a: &ShellAnalysis, _: &Scope) -> Option<String> {
             _ => None,
         })
         .or_else(|| a.commands.iter().find_map(deno_url_script))
+        .or_else(|| a.commands.iter().find_map(nix_remote_flake))
+}
+
+/// `nix run|shell|develop REF`, `nix profile install REF` with a flake from a repository or a
+/// URL (`github:o/r`, `git+https://…`, `https://…/x.tar.gz`): Nix fetches that flake and runs
+/// or installs what it builds. The registry's flakes (`nixpkgs#hello`) and local ones (`.#x`,
+/// `path:./x`) pass.
+fn nix_remote_flake(c: &Command) -> Option<String> {
+    if c.program != "nix" {
+        return None;
+    }
+    let ops: Vec<&str> = c.operands().iter().map(|w| w.text.as_str()).collect();
+    let (label, refs) = match ops.as_slice() {
+        [sub @ ("run" | "shell" | "develop"), rest @ ..] => (format!("nix {sub}"), rest),
+        ["profile", sub @ ("install" | "add"), rest @ ..] => (format!("nix profile {sub}"), rest),
+        _ => return None,
+    };
+    // The installables end where the command to run begins (`-c`, `--command`, `--`).
+    let start = refs.first()?;
+    let at = c.args.iter().position(|w| w.text == *start)?;
+    let flake = c.args[at..]
+        .iter()
+        .map(|w| w.text.as_str())
+        .take_while(|t| !matches!(*t, "--" | "-c" | "--command"))
+        .find(|t| crate::shell::indirect::remote_flake(t))?;
+    Some(format!("`{label}` fetches and runs `{flake}`"))
 }
 
 /// Hosts Deno's own modules are served from, which it resolves and caches as packages.
@@ -326,6 +352,9 @@ pub static RULES: &[Rule] = &[
             Example::bash("pipx run --spec git+https://github.com/x/y y"),
             Example::bash("deno run -A https://x.example/mod.ts"),
             Example::bash("deno install -gA https://x.example/cli.ts"),
+            Example::bash("nix run github:someone/flake"),
+            Example::bash("nix shell 'git+https://x.example/r.git' -c tool"),
+            Example::bash("nix profile install github:someone/tools#cli"),
         ],
         allowed: &[
             Example::bash("deno run -A https://deno.land/std/http/file_server.ts"),
@@ -336,6 +365,9 @@ pub static RULES: &[Rule] = &[
             Example::bash("pnpm dlx @biomejs/biome check"),
             Example::bash("uv run pytest"),
             Example::bash("npx ./scripts/local-bin"),
+            Example::bash("nix run nixpkgs#hello"),
+            Example::bash("nix shell nixpkgs#curl -c curl https://example.com"),
+            Example::bash("nix develop .#ci"),
         ],
     },
     Rule {

@@ -94,6 +94,12 @@ pub fn remote_package_spec(t: &str, npm: bool) -> bool {
             && !t.ends_with(".tgz"))
 }
 
+/// A Nix flake reference that Nix fetches from a repository or a URL (`github:o/r`,
+/// `git+https://…`, `sourcehut:~u/r`, `tarball+https://…`), not from its registry or here.
+pub fn remote_flake(t: &str) -> bool {
+    remote_package_spec(t, false) || t.starts_with("sourcehut:") || t.starts_with("tarball+")
+}
+
 /// The command line an MCP server's entry starts (`{"command": "npx", "args": ["-y", "x"]}`),
 /// each word quoted for the shell; `None` for a server at a URL (no `command`). Read by the
 /// MCP config scanner and by `claude mcp add-json`.

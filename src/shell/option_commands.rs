@@ -67,6 +67,8 @@ const OPTION_COMMANDS: &[(&[&str], &[&str], RunsAs)] = &[
         RunsAs::Line,
     ),
     (&["rsync"], &["-e", "--rsh"], RunsAs::Line),
+    // `nix-shell --run CMD` (`--command CMD`) runs CMD in the shell it sets up.
+    (&["nix-shell"], &["--run", "--command"], RunsAs::Line),
     (
         &["ssh", "scp", "sftp", "autossh"],
         &["-o"],

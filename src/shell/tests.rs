@@ -1867,6 +1867,8 @@ fn runners_unwrap_to_what_they_run() {
         ),
         ("npx @google/gemini-cli --yolo", "gemini", "--yolo"),
         ("pipx run aider-chat --yes-always", "aider", "--yes-always"),
+        ("nix shell nixpkgs#coreutils -c rm -rf /x", "rm", "-rf"),
+        ("nix develop .#ci --command cargo test", "cargo", "test"),
         ("npm exec -- eslint .", "eslint", "."),
         ("pnpm dlx create-vite app", "create-vite", "app"),
         ("bundle exec rails db:drop", "rails", "db:drop"),
@@ -2487,4 +2489,60 @@ proptest::proptest! {
         let whole = parse::script_with(&line, true);
         proptest::prop_assert!(cut == whole || refused_by_bounds(&whole), "{line:?}\n{cut:?}\n{whole:?}");
     }
+}
+
+/// `fd … -x CMD` is read as the `find … -exec CMD` it amounts to: the path fd searches, its
+/// type and name tests, and the command it runs on each result (or on all, `-X`); a listing
+/// runs nothing.
+#[test]
+fn fd_exec_reads_as_find_exec() {
+    for (line, find_args, runs) in [
+        ("fd . ~ -x rm -rf {}", "~ -exec rm -rf {} ;", "rm"),
+        (
+            "fd -H . /home/dev -X rm -rf",
+            "/home/dev -exec rm -rf {} +",
+            "rm",
+        ),
+        (
+            "fd -t d node_modules -x rm -rf",
+            ". -type d -regex node_modules -exec rm -rf {} ;",
+            "rm",
+        ),
+        ("fd -e pyc -x rm", ". -name *.pyc -exec rm {} ;", "rm"),
+        (
+            "fd -g '*.log' /var/log -x truncate -s 0",
+            "/var/log -name *.log -exec truncate -s 0 {} ;",
+            "truncate",
+        ),
+    ] {
+        let an = a(line);
+        let find = an
+            .commands
+            .iter()
+            .find(|c| c.program == "find")
+            .unwrap_or_else(|| panic!("{line}: {:?}", an.commands));
+        let args: Vec<&str> = find.args.iter().map(|w| w.text.as_str()).collect();
+        let want: Vec<String> = find_args
+            .split(' ')
+            .map(|w| {
+                if w == "~" {
+                    "/home/dev".to_string()
+                } else {
+                    w.to_string()
+                }
+            })
+            .collect();
+        let home_or_tilde = |a: &str, w: &str| a == w || (w == "/home/dev" && a == "~");
+        assert!(
+            args.len() == want.len() && args.iter().zip(&want).all(|(a, w)| home_or_tilde(a, w)),
+            "{line}: {args:?}"
+        );
+        assert!(an.commands.iter().any(|c| c.program == runs), "{line}");
+    }
+    let an = a("fd TODO src");
+    assert!(
+        an.commands.iter().all(|c| c.program == "fd"),
+        "{:?}",
+        an.commands
+    );
 }

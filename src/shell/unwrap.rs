@@ -584,6 +584,33 @@ impl Analyser<'_> {
                 &["--spec", "--python", "--pip-args", "--index-url"],
                 false,
             ),
+            // `nix shell|develop REFS -c CMD…`: CMD runs with the packages on the path.
+            // A flake it fetches from a repository or URL is run code the line cannot show
+            // (`remote-code/run-from-url`); the command stands in its place otherwise.
+            "nix" if arg_at(inv, 0, &["shell", "develop"]) => {
+                let Some(at) = inv
+                    .args
+                    .iter()
+                    .position(|a| matches!(a.text(), "-c" | "--command"))
+                else {
+                    return Flow::Emit;
+                };
+                let remote = inv.args[1..at]
+                    .iter()
+                    .map(|a| a.text())
+                    .find(|t| super::indirect::remote_flake(t));
+                if let Some(spec) = remote.map(str::to_string) {
+                    self.finding(ShellFinding::PackageFromUrl {
+                        runner: format!("nix {}", inv.args[0].text()),
+                        spec,
+                    });
+                }
+                if promote(inv, at + 1) {
+                    Flow::Inner(Wrap::new("nix shell"))
+                } else {
+                    Flow::Emit
+                }
+            }
             "bundle" if arg_at(inv, 0, &["exec"]) => {
                 strip_runner(inv, "bundle exec", 1, "", &[], 0)
             }
@@ -714,6 +741,7 @@ impl Analyser<'_> {
                 }
             }
             "watch" => self.run_watch(inv, ctx),
+            "fd" | "fdfind" => self.run_fd(inv, ctx),
             "sftp" | "ftp" | "lftp" | "tftp" | "smbclient" => self.transfer_job(&name, inv, ctx),
             "cmd" => self.run_cmd(inv, ctx),
             // `reg add KEY …` from any shell: read as PowerShell reads it (a Run key is a
@@ -1285,6 +1313,139 @@ impl Analyser<'_> {
 
     /// `cmd /c LINE` (`/k` too, after cmd's own switches): LINE is a cmd.exe command line,
     /// rewritten as the Bash line with its effects (`shell::cmd`) and judged as such.
+    /// `fd PATTERN DIR -x CMD` (`-X` for one batch) runs CMD on what it finds: read as the
+    /// `find` line that does the same (`find DIR [-type T] [-name|-regex …] -exec CMD {} ;`),
+    /// which the find rules judge. A pattern that matches every name (none, `.`, `^`, `.*`)
+    /// tests nothing; any other narrows the selection. Without `-x`/`-X` fd only lists.
+    fn run_fd(&mut self, inv: &mut Invocation, ctx: &Ctx) -> Flow {
+        const VALUES: &[&str] = &[
+            "-e",
+            "--extension",
+            "-t",
+            "--type",
+            "-d",
+            "--max-depth",
+            "--min-depth",
+            "--exact-depth",
+            "-E",
+            "--exclude",
+            "-c",
+            "--color",
+            "-j",
+            "--threads",
+            "-S",
+            "--size",
+            "--changed-within",
+            "--changed-before",
+            "-o",
+            "--owner",
+            "--base-directory",
+            "--ignore-file",
+            "--max-results",
+            "--search-path",
+            "--format",
+            "--path-separator",
+            "--batch-size",
+        ];
+        let texts: Vec<String> = inv.args.iter().map(|a| a.text().to_string()).collect();
+        let Some(exec_at) = texts
+            .iter()
+            .position(|t| matches!(t.as_str(), "-x" | "--exec" | "-X" | "--exec-batch"))
+        else {
+            return Flow::Emit;
+        };
+        let batch = matches!(texts[exec_at].as_str(), "-X" | "--exec-batch");
+        let mut command: Vec<&str> = texts[exec_at + 1..]
+            .iter()
+            .map(String::as_str)
+            .take_while(|t| *t != ";")
+            .collect();
+        if command.is_empty() {
+            return Flow::Emit;
+        }
+        let (mut positional, mut types, mut extensions) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut follow, mut glob) = (false, false);
+        let mut search_paths = Vec::new();
+        let mut i = 0;
+        while i < exec_at {
+            let t = texts[i].as_str();
+            let (name, inline) = match t.split_once('=') {
+                Some((n, v)) if n.starts_with("--") => (n, Some(v.to_string())),
+                _ => (t, None),
+            };
+            if VALUES.contains(&name) {
+                let value = inline
+                    .or_else(|| texts.get(i + 1).cloned())
+                    .unwrap_or_default();
+                match name {
+                    "-t" | "--type" => types.push(value),
+                    "-e" | "--extension" => extensions.push(value),
+                    "--search-path" => search_paths.push(value),
+                    _ => {}
+                }
+                i += if t.contains('=') { 1 } else { 2 };
+                continue;
+            }
+            match name {
+                "-L" | "--follow" => follow = true,
+                "-g" | "--glob" => glob = true,
+                "--" => {
+                    positional.extend(texts[i + 1..exec_at].iter().cloned());
+                    break;
+                }
+                _ if !name.starts_with('-') => positional.push(t.to_string()),
+                _ => {}
+            }
+            i += 1;
+        }
+        let mut positional = positional.into_iter();
+        let pattern = positional.next().unwrap_or_default();
+        search_paths.extend(positional);
+        if search_paths.is_empty() {
+            search_paths.push(".".into());
+        }
+        let word = |t: &str| super::indirect::shell_word(t);
+        let mut line = vec!["find".to_string()];
+        if follow {
+            line.push("-L".into());
+        }
+        line.extend(search_paths.iter().map(|p| word(p)));
+        // Several `-t` are alternatives; one narrows, several only when all do.
+        if let [t] = types.as_slice() {
+            match t.as_str() {
+                "f" | "file" | "x" | "executable" => line.push("-type f".into()),
+                "d" | "dir" | "directory" => line.push("-type d".into()),
+                "l" | "symlink" => line.push("-type l".into()),
+                "e" | "empty" => line.push("-empty".into()),
+                _ => {}
+            }
+        }
+        if let [e] = extensions.as_slice() {
+            line.push(format!("-name {}", word(&format!("*.{e}"))));
+        }
+        let every = matches!(pattern.as_str(), "" | "." | "^" | ".*" | "*" | "**");
+        if !every {
+            let test = if glob { "-name" } else { "-regex" };
+            line.push(format!("{test} {}", word(&pattern)));
+        }
+        // fd appends the path when the command names no placeholder.
+        if !command.iter().any(|w| w.contains('{')) {
+            command.push("{}");
+        }
+        line.push("-exec".into());
+        // fd's other placeholders (`{/}`, `{//}`, `{.}`, `{/.}`) name parts of the same path.
+        line.extend(command.iter().map(|w| {
+            let w = ["{/.}", "{//}", "{/}", "{.}"]
+                .iter()
+                .fold(w.to_string(), |w, p| w.replace(p, "{}"));
+            word(&w)
+        }));
+        line.push(if batch { "+".into() } else { "\\;".into() });
+        let script = Expanded::literal(line.join(" "));
+        let sctx = self.script_ctx(ctx, "fd -x", inv);
+        Flow::Done(self.run_script("fd", "fd -x", &script, sctx))
+    }
+
     fn run_cmd(&mut self, inv: &mut Invocation, ctx: &Ctx) -> Flow {
         let Some(at) = inv.args.iter().position(|a| {
             let t = a.text();
