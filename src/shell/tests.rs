@@ -2509,6 +2509,7 @@ fn fd_exec_reads_as_find_exec() {
             "rm",
         ),
         ("fd -e pyc -x rm", ". -name *.pyc -exec rm {} ;", "rm"),
+        ("fd . ~ --exec-batch=rm -rf", "~ -exec rm -rf {} +", "rm"),
         (
             "fd -g '*.log' /var/log -x truncate -s 0",
             "/var/log -name *.log -exec truncate -s 0 {} ;",

@@ -1347,7 +1347,15 @@ impl Analyser<'_> {
             "--path-separator",
             "--batch-size",
         ];
-        let texts: Vec<String> = inv.args.iter().map(|a| a.text().to_string()).collect();
+        // `--exec=CMD` glues the command's first word to the option.
+        let texts: Vec<String> = inv
+            .args
+            .iter()
+            .flat_map(|a| match a.text().split_once('=') {
+                Some((o @ ("--exec" | "--exec-batch"), v)) => vec![o.to_string(), v.to_string()],
+                _ => vec![a.text().to_string()],
+            })
+            .collect();
         let Some(exec_at) = texts
             .iter()
             .position(|t| matches!(t.as_str(), "-x" | "--exec" | "-X" | "--exec-batch"))
