@@ -121,7 +121,7 @@ pub fn model(tool: &str, input: &Value, user: &[ToolModel], scope: &Scope) -> Mo
             what,
             tool: tool.to_string(),
         });
-    } else if let Some((arg, op, what)) = operation_destroyed(input) {
+    } else if let Some((arg, op, what)) = operation_destroyed(tool, input) {
         m.effects.push(Effect::Destroy {
             what,
             tool: format!("{tool} {arg}={op}"),
@@ -145,17 +145,45 @@ const OPERATION_ARGS: &[&str] = &[
     "verb",
 ];
 
+/// The arguments that name what kind of thing an operation acts on (`{"action": "delete",
+/// "kind": "namespace"}`).
+const KIND_ARGS: &[&str] = &[
+    "kind",
+    "type",
+    "resource",
+    "resourceType",
+    "resource_type",
+    "object",
+];
+
 /// An operation argument read as a tool's name is (`destroyed`): its last segment after a
-/// service prefix (`s3:`, `ec2.`, `compute/`). The argument, its value and what it destroys.
-fn operation_destroyed(input: &Value) -> Option<(&'static str, &str, String)> {
+/// service prefix (`s3:`, `ec2.`, `compute/`); a bare verb with the thing it acts on named
+/// by a kind argument or by the tool (`mcp__x__namespace {"action": "delete"}`). The
+/// argument, its value and what it destroys.
+fn operation_destroyed<'a>(
+    tool: &str,
+    input: &'a Value,
+) -> Option<(&'static str, &'a str, String)> {
     let args = input.as_object()?;
+    let kind = KIND_ARGS
+        .iter()
+        .find_map(|k| args.get(*k).and_then(Value::as_str))
+        .filter(|k| k.len() <= 64 && !k.contains(char::is_whitespace));
+    let object = name_words(tool).last().copied();
     OPERATION_ARGS.iter().find_map(|&arg| {
         let op = args.get(arg)?.as_str()?;
         let last = op.rsplit([':', '.', '/']).next().unwrap_or(op);
         if last.len() > 64 || last.contains(char::is_whitespace) {
             return None;
         }
-        destroyed(last).map(|what| (arg, op, what))
+        // Only a bare verb takes its object from elsewhere: `delete-object` on a bucket tool
+        // deletes an object.
+        let bare = !canonical_name(last).contains('_');
+        let elsewhere = [kind, object].into_iter().flatten().filter(|_| bare);
+        std::iter::once(last.to_string())
+            .chain(elsewhere.map(|o| format!("{last}_{o}")))
+            .find_map(|name| destroyed(&name))
+            .map(|what| (arg, op, what))
     })
 }
 
@@ -275,6 +303,11 @@ fn modelled(tool: &str, input: &Value, user: &[ToolModel], scope: &Scope) -> Mod
             super::mcp_table::BUILTIN
                 .iter()
                 .find(|b| b.tools.iter().any(|g| named(g)) && b.requires.iter().all(|a| present(a)))
+                // A generic runner's `script` is a command line, unless the tool is named for a
+                // language or told one (`mcp__pythonrepl__execute`): then it is that code.
+                .filter(|b| {
+                    !(b.command.contains(&"script") && present("script") && names_code(tool, input))
+                })
                 .map(owned)
         });
     let found = found.as_ref();
@@ -1012,10 +1045,7 @@ fn code_runner(tool: &str, input: &Value) -> Option<Runner> {
     }
     let found = match language.as_deref() {
         Some(l) => runner_of_language(l),
-        None => CODE_LANGUAGES
-            .iter()
-            .find(|(names, _)| all.iter().any(|w| names.contains(w)))
-            .map(|(_, runner)| *runner),
+        None => named_runner(&all),
     };
     // A notebook's kernel runs IPython: its `!CMD` lines and `%%bash` cells are shell.
     let python = Some(("python3", "-c"));
@@ -1027,6 +1057,30 @@ fn code_runner(tool: &str, input: &Value) -> Option<Runner> {
         None if runs && language.is_none() => Some(python),
         None => None,
     }
+}
+
+/// The runner of the language a word of a tool's or server's name names: the word itself
+/// (`mcp__node__eval`) or, for a longer language name, a word it begins (`pythonrepl`).
+fn named_runner(words: &[&str]) -> Option<Runner> {
+    CODE_LANGUAGES
+        .iter()
+        .find(|(names, _)| {
+            words.iter().any(|w| {
+                let w = w.to_ascii_lowercase();
+                names
+                    .iter()
+                    .any(|n| w == *n || (n.len() >= 5 && w.starts_with(n)))
+            })
+        })
+        .map(|(_, runner)| *runner)
+}
+
+/// True when a tool's name or its `language` argument names a language other than the
+/// shell's.
+fn names_code(tool: &str, input: &Value) -> bool {
+    let told = language_of(input).and_then(|l| runner_of_language(&l));
+    matches!(told, Some(Some(_)))
+        || (told.is_none() && matches!(named_runner(&name_words(tool)), Some(Some(_))))
 }
 
 /// Words of a tool's or its server's name that say it runs notebook cells.
@@ -1099,6 +1153,30 @@ const MESSAGE_ARGS: &[&str] = &[
     "blocks",
 ];
 
+/// Words of a browser automation server or tool (`puppeteer_evaluate`, `browser_evaluate`):
+/// the script it is given runs in a web page, where it reaches no file or program here.
+fn browser_tool(tool: &str) -> bool {
+    name_words(tool).iter().any(|w| {
+        matches!(
+            w.to_ascii_lowercase().as_str(),
+            "puppeteer"
+                | "playwright"
+                | "browser"
+                | "chrome"
+                | "chromium"
+                | "devtools"
+                | "selenium"
+                | "webdriver"
+                | "browserbase"
+                | "stagehand"
+                | "firefox"
+        )
+    })
+}
+
+/// A browser tool's arguments that hold the page's script.
+const PAGE_SCRIPT_ARGS: &[&str] = &["script", "code", "js", "function", "expression"];
+
 /// A conservative model of a tool nobody described, from its argument names and the verb in
 /// its name: a command is a command, SQL is SQL, a URL is fetched, and a path is read —
 /// written, deleted or moved when the tool's name says so.
@@ -1116,11 +1194,14 @@ fn infer(tool: &str, input: &Value) -> ToolModel {
     };
     let verb = canonical_name(tool.rsplit("__").next().unwrap_or(tool));
     let says = |words: &[&str]| words.iter().any(|w| verb.contains(w));
+    // A browser tool's script runs in a web page, not on this machine.
+    let page = browser_tool(tool);
+    let local = |n: &String| !(page && PAGE_SCRIPT_ARGS.contains(&n.as_str()));
     // `docker_cmd`, `shellCommand`, `run_command`: named for a command too.
-    let mut command = has(COMMAND_ARGS);
+    let mut command: Vec<String> = has(COMMAND_ARGS).into_iter().filter(local).collect();
     let more: Vec<String> = names
         .iter()
-        .filter(|n| !command.contains(n) && named_for_command(n, input))
+        .filter(|n| !command.contains(n) && named_for_command(n, input) && local(n))
         .cloned()
         .collect();
     command.extend(more);
@@ -1152,6 +1233,7 @@ fn infer(tool: &str, input: &Value) -> ToolModel {
     }
     m.url = names
         .iter()
+        .filter(|n| local(n))
         .filter(|n| {
             input
                 .get(n.as_str())
@@ -1167,7 +1249,19 @@ fn infer(tool: &str, input: &Value) -> ToolModel {
         (notebook_tool(&name_words(tool)) && input.get("source").is_some_and(Value::is_string))
             .then(|| "source".to_string())
     };
+    // A tool named for a language (`mcp__pythonrepl__execute {script}`), or told one, is
+    // given code in it, whatever the argument is called.
+    if !page
+        && m.command == ["script"]
+        && names_code(tool, input)
+        && let Some(Some((interpreter, flag))) = code_runner(&canonical_name(tool), input)
+    {
+        m.command.clear();
+        m.argv = vec![interpreter.into(), flag.into(), "{script}".into()];
+        return m;
+    }
     if m.command.is_empty()
+        && !page
         && let Some(code) = has(CODE_ARGS).into_iter().next().or_else(cell_source)
         && let Some(run) = code_runner(&canonical_name(tool), input)
     {
@@ -1549,10 +1643,25 @@ mod tests {
             (json!({"action": "delete bucket prod now"}), None),
             (json!({"command": "delete-bucket"}), None),
             (json!("delete-bucket"), None),
+            (
+                json!({"action": "delete", "kind": "namespace", "name": "prod"}),
+                Some("namespace"),
+            ),
+            (
+                json!({"action": "delete", "kind": "pod", "name": "web-1"}),
+                None,
+            ),
         ] {
-            let got = operation_destroyed(&input).map(|(_, _, w)| w);
+            let got = operation_destroyed("mcp__x__api", &input).map(|(_, _, w)| w);
             assert_eq!(got.as_deref(), what, "{input}");
         }
+        // The tool's name may name the thing a bare verb acts on.
+        let delete = json!({"action": "delete"});
+        let got = operation_destroyed("mcp__k8s__namespace", &delete);
+        assert_eq!(got.map(|(_, _, w)| w).as_deref(), Some("namespace"));
+        assert!(operation_destroyed("mcp__x__issue", &delete).is_none());
+        let object = json!({"operation": "delete-object", "key": "k"});
+        assert!(operation_destroyed("mcp__s3__bucket", &object).is_none());
     }
 
     #[test]
@@ -1688,6 +1797,62 @@ mod tests {
         assert_eq!(m.write, ["path"]);
         let m = infer("mcp__x__upload_file", &json!({"path": "/a"}));
         assert_eq!(m.read, ["path"]);
+    }
+
+    /// A browser tool's script runs in its page: no command, code or URL here. A tool named
+    /// for a language takes its `script` as code in it, past the generic runner's model.
+    #[test]
+    fn page_scripts_stay_in_the_page_and_language_tools_run_code() {
+        use serde_json::json;
+        for (tool, input) in [
+            (
+                "mcp__puppeteer__puppeteer_evaluate",
+                json!({"script": "fetch('https://x.example').then(r => r.text())"}),
+            ),
+            (
+                "mcp__playwright__browser_evaluate",
+                json!({"function": "() => document.title"}),
+            ),
+            (
+                "mcp__chrome-devtools__evaluate_script",
+                json!({"code": "rm -rf ~"}),
+            ),
+        ] {
+            let m = infer(tool, &input);
+            assert!(
+                m.command.is_empty() && m.argv.is_empty() && m.url.is_empty(),
+                "{tool}: {m:?}"
+            );
+        }
+        let m = infer("mcp__shell__run_tool", &json!({"script": "rm -rf ~"}));
+        assert_eq!(m.command, ["script"]);
+        let scope = Scope {
+            paths: crate::paths::PathResolver {
+                cwd: "/home/dev/project".into(),
+                home: "/home/dev".into(),
+                follow_symlinks: false,
+            },
+            project_root: "/home/dev/project".into(),
+            roots: vec!["/home/dev/project".into()],
+            protected: Default::default(),
+            files: Default::default(),
+            lines: Default::default(),
+        };
+        let argv = |tool: &str, input: Value| -> Vec<String> {
+            match model(tool, &input, &[], &scope).kind {
+                CallKind::Shell { command, .. } => vec![command],
+                other => panic!("{tool}: {other:?}"),
+            }
+        };
+        let line = argv("mcp__pythonrepl__execute", json!({"script": "print(1)"}));
+        assert!(line[0].starts_with("python3 -c "), "{line:?}");
+        let line = argv(
+            "mcp__runner__execute",
+            json!({"language": "ruby", "script": "puts 1"}),
+        );
+        assert!(line[0].starts_with("ruby -e "), "{line:?}");
+        let line = argv("mcp__runner__execute", json!({"script": "ls -la"}));
+        assert_eq!(line, ["ls -la"]);
     }
 
     #[test]
