@@ -1826,18 +1826,7 @@ mod tests {
         }
         let m = infer("mcp__shell__run_tool", &json!({"script": "rm -rf ~"}));
         assert_eq!(m.command, ["script"]);
-        let scope = Scope {
-            paths: crate::paths::PathResolver {
-                cwd: "/home/dev/project".into(),
-                home: "/home/dev".into(),
-                follow_symlinks: false,
-            },
-            project_root: "/home/dev/project".into(),
-            roots: vec!["/home/dev/project".into()],
-            protected: Default::default(),
-            files: Default::default(),
-            lines: Default::default(),
-        };
+        let scope = super::super::tests::scope();
         let argv = |tool: &str, input: Value| -> Vec<String> {
             match model(tool, &input, &[], &scope).kind {
                 CallKind::Shell { command, .. } => vec![command],

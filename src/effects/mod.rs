@@ -1469,7 +1469,8 @@ mod tests {
     use serde_json::json;
     use std::path::Path;
 
-    fn scope() -> Scope {
+    /// The scope the effects tests (and the MCP model's) read calls in.
+    pub(super) fn scope() -> Scope {
         Scope {
             paths: PathResolver {
                 cwd: "/home/dev/project".into(),
