@@ -210,6 +210,28 @@ pub fn read_paths(cmd: &Command, scope: &Scope) -> Vec<PathBuf> {
     let mut out = Vec::new();
     if matches!(cmd.program.as_str(), "tar" | "bsdtar") {
         out.extend(tar_reads(cmd, scope));
+    } else if matches!(cmd.program.as_str(), "kubectl" | "oc") {
+        // `kubectl create secret|configmap … --from-file=[KEY=]PATH`, `--from-env-file=PATH`:
+        // the file's content goes into the cluster object.
+        let mut args = cmd.args.iter().peekable();
+        while let Some(a) = args.next() {
+            let t = a.text.as_str();
+            let value = match t.split_once('=') {
+                Some((o @ ("--from-file" | "--from-env-file"), v)) => Some((o, v.to_string())),
+                None if matches!(t, "--from-file" | "--from-env-file") => {
+                    args.next().map(|v| (t, v.text.clone()))
+                }
+                _ => None,
+            };
+            if let Some((option, v)) = value {
+                // `KEY=PATH` names the key the file's content is stored under.
+                let path = match option {
+                    "--from-file" => v.split_once('=').map_or(v.as_str(), |(_, p)| p).to_string(),
+                    _ => v,
+                };
+                out.push(resolve_for(scope, cmd, &path));
+            }
+        }
     } else if cmd.program == "git" {
         // `git diff --no-index A B` and `git hash-object F` read files anywhere.
         let pos = crate::vocab::positionals(cmd);
@@ -3774,6 +3796,25 @@ pub(crate) mod tests {
         assert!(w("git config --unset alias.x").is_empty());
         assert!(w("git config remote.origin.url https://e.example/x").is_empty());
         assert!(w("git status").is_empty());
+    }
+
+    /// `kubectl create secret|configmap --from-file=[KEY=]PATH` and `--from-env-file PATH`
+    /// read the file into the cluster object; a literal reads nothing.
+    #[test]
+    fn kubectl_from_file_reads_the_file() {
+        let reads = |line: &str| read_paths(&cmd(line), &scope());
+        assert_eq!(
+            reads("kubectl create secret generic k --from-file=ssh=/home/dev/.ssh/id_rsa"),
+            vec![p("/home/dev/.ssh/id_rsa")]
+        );
+        assert_eq!(
+            reads("oc create configmap c --from-file config/app.yaml --from-env-file=.env"),
+            vec![
+                p("/home/dev/project/config/app.yaml"),
+                p("/home/dev/project/.env")
+            ]
+        );
+        assert!(reads("kubectl create secret generic x --from-literal=a=b").is_empty());
     }
 
     /// `bun run x.ts` runs package.json's script of that name if there is one, else the file:
