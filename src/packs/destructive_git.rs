@@ -163,6 +163,21 @@ fn stash_destroy(c: &Command, _: &Scope) -> Option<String> {
 }
 
 fn branch_force_delete(c: &Command, _: &Scope) -> Option<String> {
+    // `git checkout -B NAME START`, `git switch -C|--force-create NAME START`: a branch reset
+    // to START as `git branch -f NAME START` does, then checked out.
+    let reset = match sub(c) {
+        Some("checkout") => c.option_value(Some('B'), &[]),
+        Some("switch") => c.option_value(Some('C'), &["force-create"]),
+        _ => None,
+    };
+    if let Some(name) = reset
+        && let Some(start) = c.operands().iter().skip(1).find(|w| w.text != name)
+    {
+        return Some(format!(
+            "it resets the branch {name} to {}, leaving its commits behind",
+            start.text
+        ));
+    }
     if sub(c) != Some("branch") {
         return None;
     }
@@ -384,12 +399,16 @@ pub static RULES: &[Rule] = &[
             Example::bash("git branch --delete --force old"),
             Example::bash("git branch -f main HEAD~3"),
             Example::bash("git branch -M old main"),
+            Example::bash("git checkout -B main origin/main"),
+            Example::bash("git switch --force-create=release v1.2.0"),
         ],
         allowed: &[
             Example::bash("git branch -d merged-feature"),
             Example::bash("git branch -a"),
             Example::bash("git branch feature origin/feature"),
             Example::bash("git branch -m old-name new-name"),
+            Example::bash("git checkout -B feature/login"),
+            Example::bash("git switch -c feature/x origin/main"),
         ],
     },
     Rule {
