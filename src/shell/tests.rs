@@ -2547,3 +2547,27 @@ fn fd_exec_reads_as_find_exec() {
         an.commands
     );
 }
+
+/// An editor variable's command is handed the file the program edits: `EDITOR='tee -a'
+/// visudo` runs `tee -a /etc/sudoers`, `sudoedit F` hands it F.
+#[test]
+fn an_editor_variable_edits_the_programs_file() {
+    for (line, editor, file) in [
+        ("EDITOR='tee -a' visudo", "tee", "/etc/sudoers"),
+        (
+            "sudo EDITOR='tee -a' visudo -f /etc/sudoers.d/x",
+            "tee",
+            "/etc/sudoers.d/x",
+        ),
+        ("VISUAL='sed -i s/x/y/' vipw -s", "sed", "/etc/shadow"),
+        ("SUDO_EDITOR=cp sudoedit /etc/hosts", "cp", "/etc/hosts"),
+    ] {
+        let an = a(line);
+        let c = an
+            .commands
+            .iter()
+            .find(|c| c.program == editor)
+            .unwrap_or_else(|| panic!("{line}: {:?}", an.commands));
+        assert_eq!(c.args.last().map(|w| w.text.as_str()), Some(file), "{line}");
+    }
+}

@@ -348,6 +348,42 @@ const UVX_VALUES: &[&str] = &[
     "--default-index",
 ];
 
+/// The file a program hands its editor: `visudo` the sudoers (or its `-f FILE`), `vipw` and
+/// `vigr` the account files, `sudoedit FILE` (`sudo -e FILE`) its file.
+fn edited_file(inv: &Invocation) -> Option<String> {
+    let args: Vec<&str> = inv.args.iter().map(|a| a.text()).collect();
+    let value_of = |flag: &str| {
+        args.iter()
+            .position(|a| *a == flag)
+            .and_then(|i| args.get(i + 1))
+            .map(|v| v.to_string())
+    };
+    match basename(inv.program.text()) {
+        "visudo" => Some(value_of("-f").unwrap_or_else(|| "/etc/sudoers".into())),
+        "vipw" => Some(
+            if args.contains(&"-s") {
+                "/etc/shadow"
+            } else {
+                "/etc/passwd"
+            }
+            .into(),
+        ),
+        "vigr" => Some(
+            if args.contains(&"-s") {
+                "/etc/gshadow"
+            } else {
+                "/etc/group"
+            }
+            .into(),
+        ),
+        "sudoedit" => args
+            .iter()
+            .find(|a| !a.starts_with('-'))
+            .map(|a| a.to_string()),
+        _ => None,
+    }
+}
+
 /// A wrapper whose inner command follows its options and `skip_operands` operands.
 /// Paths that name the standard input of the process that opens them.
 const STDIN_PATHS: &[&str] = &["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"];
@@ -417,9 +453,16 @@ impl Analyser<'_> {
     /// as the command line it amounts to.
     pub(super) fn env_commands(&mut self, inv: &Invocation, from: usize, ctx: &Ctx) {
         for (k, v) in &inv.env[from..] {
-            let Some(line) = super::indirect::variable_command(k, &v.text) else {
+            let Some(mut line) = super::indirect::variable_command(k, &v.text) else {
                 continue;
             };
+            // The editor is handed the file the program edits (`EDITOR='tee -a' visudo`
+            // appends to the sudoers).
+            if matches!(k.as_str(), "EDITOR" | "VISUAL" | "SUDO_EDITOR")
+                && let Some(file) = edited_file(inv)
+            {
+                line = format!("{line} {}", super::indirect::shell_word(&file));
+            }
             let label = format!("{k}=");
             let mut sctx = ctx.clone();
             sctx.depth += 1;
