@@ -21,6 +21,8 @@ enum Frame {
     /// `((` or `$((`: `<<` is a shift there, not a here-document.
     Arith,
     Brace,
+    /// `${`: a parameter expansion, where `#` is an operator (`${#x}`, `${x#p}`), not a comment.
+    Param,
     Backtick,
 }
 
@@ -274,7 +276,7 @@ fn scan(text: &str, cut: bool) -> Scan {
                 stack.push(if bytes[i + 1] == b'(' {
                     Frame::Paren
                 } else {
-                    Frame::Brace
+                    Frame::Param
                 });
                 i += 1;
             }
@@ -320,10 +322,13 @@ fn scan(text: &str, cut: bool) -> Scan {
             b')' if stack.last() == Some(&Frame::Paren) => {
                 stack.pop();
             }
-            b'}' if stack.last() == Some(&Frame::Brace) => {
+            b'}' if matches!(stack.last(), Some(Frame::Brace | Frame::Param)) => {
                 stack.pop();
             }
-            b'#' if !quoted && (i == 0 || starts_word(bytes[i - 1])) => {
+            b'#' if !quoted
+                && !stack.contains(&Frame::Param)
+                && (i == 0 || starts_word(bytes[i - 1])) =>
+            {
                 while i < bytes.len() && bytes[i] != b'\n' {
                     i += 1;
                 }
@@ -713,6 +718,12 @@ mod unclosed_tests {
         let fuzz = ":()({{)|:{#:|{:|+:&:& }};::|:&:&(((((((A(((((((((((((((((((( }};:";
         assert!(super::check(fuzz).is_err());
         assert!(super::check("echo x {#y}; ls # (((((((((((((").is_ok());
+        // A fuzz input (timeout-4b82ca9d…): inside `${…}` a `#` is an operator, not a
+        // comment, so the `(` after `${(#}` are counted too.
+        let fuzz = "(${HOMEA(#};:@:|:&:&(((((((A((((((((((((((((((((((((((( }};:";
+        assert!(super::check(fuzz).is_err());
+        assert!(super::check("${(#}&(((((((((((((((((((((((((((").is_err());
+        assert!(super::check("echo ${#x} ${y#*/} # (((((((((((((").is_ok());
         for ok in [
             "echo $(( (1+2) * (3+4) ))",
             "( cd a && ( cd b && make ) )",
