@@ -169,26 +169,39 @@ fn tunnel(c: &Command, _: &Scope) -> Option<String> {
         }
         // An SSH server started by the agent accepts logins from elsewhere.
         "sshd" | "dropbear" => !c.has_flag(Some('t'), &[]) && !c.has_flag(Some('T'), &[]),
-        // Terminal sharing: a web terminal (`ttyd`, `gotty`, `wetty`, `shellinaboxd`) or a
-        // relay's session (`tmate`, `upterm host`, `sshx`) hands a shell on this machine to
-        // whoever has the address. Their version and help pass.
-        "ttyd" | "gotty" | "wetty" | "shellinaboxd" | "tmate" | "sshx" | "teleconsole" => {
+        // Terminal sharing hands a shell here to whoever has the address; upterm only as
+        // `upterm host`, the others unless asked for their version or help.
+        "upterm" => first == "host",
+        p if TERMINAL_SHARERS.contains(&p) => {
             !c.has_flag(Some('V'), &["version", "help"]) && !c.has_flag(Some('h'), &[])
         }
-        "upterm" => first == "host",
         _ => false,
     };
     let line: String = c.line().chars().take(60).collect();
     hit.then(|| match c.program.as_str() {
         "sshd" | "dropbear" => format!("`{line}` accepts logins from other machines"),
-        "ttyd" | "gotty" | "wetty" | "shellinaboxd" | "tmate" | "sshx" | "teleconsole"
-        | "upterm" => format!("`{line}` shares a terminal of this machine over the network"),
+        p if TERMINAL_SHARERS.contains(&p) => {
+            format!("`{line}` shares a terminal of this machine over the network")
+        }
         _ => format!("`{line}` opens this machine to the internet"),
     })
 }
 
-/// Tools that scan, brute-force, exploit or flood other hosts, each with the operand or
-/// option that names its target, by how it names it.
+/// Web terminals (`ttyd`, `gotty`, `wetty`, `shellinaboxd`) and relayed terminal sessions
+/// (`tmate`, `upterm`, `sshx`, `teleconsole`): what `tunnel` reads as sharing a terminal.
+const TERMINAL_SHARERS: &[&str] = &[
+    "ttyd",
+    "gotty",
+    "wetty",
+    "shellinaboxd",
+    "tmate",
+    "sshx",
+    "teleconsole",
+    "upterm",
+];
+
+/// Tools that scan, brute-force, exploit or flood other hosts, each with what it does to its
+/// target (for the reason).
 const ATTACK_TOOLS: &[(&str, &str)] = &[
     ("nmap", "scans"),
     ("masscan", "scans"),
