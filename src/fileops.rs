@@ -278,6 +278,9 @@ pub fn read_paths(cmd: &Command, scope: &Scope) -> Vec<PathBuf> {
             }
             out.extend(word_read_paths(w, cmd, scope));
         }
+    } else if let Some((source, _)) = bind_mount(cmd) {
+        // What a bind mount shows at its mount point is read there, as through a link.
+        out.extend(word_read_paths(source, cmd, scope));
     } else if let Some(upload) = crate::vocab::cli_upload(cmd) {
         // What an upload CLI sends it reads (`docker cp f c1:/tmp`, `croc send f`, `gh gist
         // create f`), as `scp` reads its sources.
@@ -1001,9 +1004,7 @@ fn copy_writes(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<FileWrite>)
     if program == "install" && cmd.has_flag(Some('d'), &["directory"]) {
         return;
     }
-    if program == "ln" && !cmd.has_flag(Some('s'), &["symbolic"]) {
-        // A hard link shares the content: the same as a copy for our purpose.
-    }
+    // A hard link shares the content: the same as a copy for our purpose.
     let short = match program {
         "install" => "mogtSZ",
         "ln" => "tS",
@@ -1064,6 +1065,43 @@ fn copy_writes(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<FileWrite>)
             res(&src.text)
         });
         out.push(w);
+    }
+}
+
+/// `mount --bind SRC DIR` (`-B`, `--rbind`, `-o bind,ro`), `bindfs SRC DIR`: the source and
+/// the mount point, where the source's files can then be reached, as through a link.
+pub fn bind_mount(cmd: &Command) -> Option<(&Word, &Word)> {
+    let bind = match cmd.program.as_str() {
+        "bindfs" => true,
+        "mount" => {
+            cmd.has_flag(Some('B'), &["bind", "rbind"])
+                || cmd
+                    .option_value(Some('o'), &["options"])
+                    .is_some_and(|o| o.split(',').any(|x| matches!(x, "bind" | "rbind")))
+        }
+        _ => false,
+    };
+    if !bind {
+        return None;
+    }
+    let ops = operands_skipping(
+        cmd,
+        "otOLUNTuMgp",
+        &[
+            "options",
+            "types",
+            "test-opts",
+            "label",
+            "uuid",
+            "namespace",
+            "fstab",
+            "map",
+            "perms",
+        ],
+    );
+    match ops[..] {
+        [.., source, point] => Some((source, point)),
+        _ => None,
     }
 }
 

@@ -1151,6 +1151,15 @@ fn command_effects(
         "rename" | "prename" | "perl-rename" | "mmv" => renames(c, scope, out),
         "rsync" => sync_deletes(c, scope, out),
         "ln" => links(c, scope, out),
+        "mount" | "bindfs" => {
+            if let Some((source, point)) = crate::fileops::bind_mount(c) {
+                out.push(Effect::Link {
+                    link: res(&point.text),
+                    target: res(&source.text),
+                    symbolic: true,
+                });
+            }
+        }
         "chmod" | "chown" | "chgrp" | "chattr" | "chflags" | "setfacl" => {
             let recursive = c.has_flag(Some('R'), &["recursive"]);
             // A path known only when it runs stays as written (`$X`), as a move's source

@@ -585,8 +585,13 @@ pub static RULES: &[Rule] = &[
             Example::bash("cp -a ~ /tmp/h"),
             Example::bash("zip -qr /tmp/h.zip $HOME"),
             Example::bash("tar cz ~/.config | base64"),
+            // A bind mount shows the source's files at its mount point, as a link does.
+            Example::bash("sudo mount --bind ~/.ssh /mnt/k"),
+            Example::bash("mount -o ro,bind $HOME/.aws ./aws"),
+            Example::bash("bindfs -u dev ~/.gnupg g"),
         ],
         allowed: &[
+            Example::bash("sudo mount --bind src /srv/app"),
             Example::bash("find ~/.ssh -name '*.pub' | xargs cat"),
             Example::bash("find ~ -name '*.log' | xargs grep error"),
             Example::bash("cd src && ls | xargs cat"),
