@@ -120,11 +120,27 @@ pub(super) fn effects(analysis: &ShellAnalysis, i: usize, scope: &Scope, out: &m
     };
     if c.args_from_stdin {
         // `find DIR … | xargs rm`: the names come from what find lists under its starts.
-        let (listed, names) = match find_fed(c, analysis, scope) {
-            Some((find, listed)) => (listed, Select::of(find).names),
+        let fed = find_fed(c, analysis, scope);
+        let (listed, names) = match &fed {
+            Some((find, listed)) => (listed.clone(), Select::of(find).names),
             None => Default::default(),
         };
         out.push(delete(DeleteTarget::Stdin { listed }, names));
+        // And what goes is what the lister selects, judged as `find … -delete` is: `find .
+        // -type f | xargs rm` and `git ls-files | xargs rm` empty the project.
+        if let Some((find, _)) = fed {
+            let select = Select::of(find);
+            for s in find_starts(find) {
+                out.push(found(&s, find, scope, &select, recursive, p));
+            }
+        } else if let Some((git, select)) = ls_files_fed(c, analysis) {
+            let here = Word {
+                text: ".".into(),
+                dynamic: false,
+                glob: false,
+            };
+            out.push(found(&here, git, scope, &select, recursive, p));
+        }
     }
     // Run by `find … -exec`: an operand that is one of find's starts (`{}`) removes what find
     // selects under it, not the start alone. `rmdir` removes only empty directories, a
@@ -391,6 +407,29 @@ pub fn find_fed<'a>(
         .map(|s| (s.text.clone(), word_path(s, find, scope).map(|(p, _)| p)))
         .collect();
     Some((find, listed))
+}
+
+/// The `git ls-files` that feeds command `c` its operands on its input, with what it selects
+/// of the work tree under its directory: everything tracked (or, with `--others`, everything
+/// untracked) unless a pathspec or a state option (`--modified`, `--deleted`…) narrows it.
+fn ls_files_fed<'a>(c: &Command, analysis: &'a ShellAnalysis) -> Option<(&'a Command, Select)> {
+    let git = c
+        .stdin_from
+        .and_then(|up| analysis.commands.get(up))
+        .filter(|up| up.program == "git" && crate::vocab::subcommand(up) == Some("ls-files"))?;
+    let narrowed = crate::vocab::positionals(git).len() > 1
+        || git.has_flag(Some('m'), &["modified"])
+        || git.has_flag(Some('d'), &["deleted"])
+        || git.has_flag(Some('u'), &["unmerged"])
+        || git.has_flag(Some('k'), &["killed"])
+        || git.has_flag(Some('i'), &["ignored"]);
+    Some((
+        git,
+        Select {
+            filtered: narrowed,
+            names: Vec::new(),
+        },
+    ))
 }
 
 /// The `find` whose output is one of `c`'s operands (`cat $(find ~/.ssh -name 'id_*')`), as

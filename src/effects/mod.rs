@@ -1874,9 +1874,15 @@ mod tests {
             names("sudo find ~/.claude -iname 'SETTINGS*' -exec rm -f {} +"),
             one(NameMatch::Name, true, "SETTINGS*")
         );
+        // A piped delete: the names standard input gives, and what find selects under `.`.
+        let piped = [
+            one(NameMatch::Path, false, "./build/*"),
+            one(NameMatch::Path, false, "./build/*"),
+        ]
+        .concat();
         assert_eq!(
             names("find . -path './build/*' -print0 | xargs -0 rm"),
-            one(NameMatch::Path, false, "./build/*")
+            piped
         );
         assert_eq!(
             names("find . -regextype posix-extended -iregex '.*\\.(o|a)' -delete"),

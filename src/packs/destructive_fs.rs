@@ -132,20 +132,22 @@ fn is_temp(path: &std::path::Path) -> bool {
 
 fn find_delete(call: &Call, scope: &Scope) -> Option<String> {
     find_deletes(call).find_map(|(written, path, _)| {
-        critical(path?, scope).map(|what| format!("`find {written}` deletes under {what}"))
+        critical(path?, scope)
+            .map(|what| format!("it deletes the files listed under `{written}`, in {what}"))
     })
 }
 
 fn find_delete_outside(call: &Call, scope: &Scope) -> Option<String> {
     find_deletes(call).find_map(|(written, path, filtered)| match path {
         None => Some(format!(
-            "`find {written}` deletes from a path not known until it runs"
+            "it deletes the files listed under `{written}`, a path not known until it runs"
         )),
-        Some(path) if !scope.within_roots(path) => {
-            Some(format!("`find {written}` deletes under {}", path.display()))
-        }
+        Some(path) if !scope.within_roots(path) => Some(format!(
+            "it deletes the files listed under `{written}` ({})",
+            path.display()
+        )),
         Some(path) if *path == scope.project_root && !filtered => Some(format!(
-            "`find {written}` deletes everything in the project root"
+            "it deletes every file listed under `{written}`: everything in the project root"
         )),
         Some(_) => None,
     })
@@ -475,7 +477,7 @@ pub static RULES: &[Rule] = &[
         id: "find-delete-outside",
         pack: PACK,
         effect: Ask,
-        reason: "`find` deleting outside the project, or everything in it, needs confirmation",
+        reason: "Deleting what `find` or `git ls-files` lists outside the project, or everything in it, needs confirmation",
         programs: &[],
         check: Check::Call(find_delete_outside),
         refused: &[
@@ -487,8 +489,17 @@ pub static RULES: &[Rule] = &[
             Example::bash("find \"$DIR\" -name '*.o' -delete"),
             Example::bash("find . -exec sh -c 'rm -rf \"$1\"' _ {} \\;"),
             Example::bash("find . -type f -exec truncate -s 0 {} +"),
+            // What a lister hands `xargs rm` goes as surely as what `-delete` removes.
+            Example::bash("find . -type f | xargs rm"),
+            Example::bash("git ls-files -z | xargs -0 rm -f"),
+            Example::bash("git ls-files --others | xargs rm"),
+            Example::bash("find ~/Downloads -name '*.part' -print0 | xargs -0 rm"),
         ],
         allowed: &[
+            Example::bash("find . -name '*.pyc' -print0 | xargs -0 rm"),
+            Example::bash("git ls-files '*.orig' | xargs rm"),
+            Example::bash("git ls-files | xargs wc -l"),
+            Example::bash("find build -type f | xargs rm"),
             Example::bash("find . -name '*.log' -exec truncate -s 0 {} +"),
             Example::bash("truncate -s 0 app.log"),
             Example::bash("find . -name '*.pyc' -delete"),
