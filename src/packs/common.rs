@@ -457,6 +457,37 @@ fn file_name(path: &Path) -> String {
         .unwrap_or_default()
 }
 
+/// Whether a file's name is one tools give their stored logins: `auth.json`, `credentials`,
+/// `token`, `api_key.txt`… (a data format's extension or none).
+fn login_file_name(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    let stem = match lower.rsplit_once('.') {
+        Some((stem, "json" | "yaml" | "yml" | "toml" | "txt" | "cfg" | "conf" | "ini")) => stem,
+        Some(_) => return false,
+        None => lower.as_str(),
+    };
+    let stem = stem.replace('-', "_");
+    matches!(
+        stem.as_str(),
+        "auth"
+            | "credentials"
+            | "credential"
+            | "creds"
+            | "oauth_creds"
+            | "token"
+            | "tokens"
+            | "access_token"
+            | "accesstoken"
+            | "auth_token"
+            | "refresh_token"
+            | "api_key"
+            | "apikey"
+            | "api_token"
+            | "secret"
+            | "secrets"
+    )
+}
+
 /// `secret_class` of a path read as named (a pattern's characters taken literally).
 fn named_secret(path: &Path, name: &str, scope: &Scope) -> Option<SecretClass> {
     let home = scope.home();
@@ -654,6 +685,11 @@ fn named_secret(path: &Path, name: &str, scope: &Scope) -> Option<SecretClass> {
                 return ask("a file holding access tokens");
             }
             _ => {}
+        }
+        // Any other tool's stored login in its own directory under home, by the names such
+        // files take (`~/.vercel/auth.json`, `~/.heroku/credentials`, `~/.config/x/api_key`).
+        if rel.starts_with('.') && rel.contains('/') && login_file_name(name) {
+            return ask("a tool's stored login or access token");
         }
         // A directory above credentials (`grep -r token ~/.config`, `tar cz ~/.kube`): what
         // reads it whole reads them. The home directory itself is `key-material-search`'s.

@@ -671,8 +671,14 @@ pub static RULES: &[Rule] = &[
             Example::bash("cat .htpasswd"),
             Example::bash("sqlite3 ~/Library/Messages/chat.db 'select text from message'"),
             Example::bash("tar czf /tmp/m.tgz ~/Library/Mail"),
+            // Any tool's stored login under home, by the names such files take.
+            Example::bash("cat ~/.vercel/auth.json"),
+            Example::bash("cat ~/.config/some-cli/api-key.txt"),
+            Example::bash("jq . ~/.local/share/foo/Credentials.json"),
         ],
         allowed: &[
+            Example::bash("cat ~/.config/some-cli/settings.json"),
+            Example::bash("cat ~/.cache/tool/auth.py"),
             Example::bash("cat src/secrets.ts"),
             Example::bash("cat secret_santa.py"),
             Example::bash("terraform show -json plan.out"),
