@@ -412,13 +412,29 @@ fn scheduled_unit(c: &Command, _: &Scope) -> Option<String> {
         .then(|| format!("`systemd-run` schedules `{}` to run later", c.program))
 }
 
+/// Where git takes hooks from, moved: `core.hooksPath` set (or given for one command with
+/// `-c`, other than `/dev/null`, which runs none), and the template a new repository copies
+/// its hooks from (`init.templateDir`, `git init|clone --template`).
 fn hooks_path(c: &Command, _: &Scope) -> Option<String> {
-    (c.subcommand() == Some("config")
-        && c.args
-            .iter()
-            .any(|a| a.text.eq_ignore_ascii_case("core.hooksPath"))
-        && c.operands().len() >= 3)
-        .then(|| "it redirects git hooks to another directory".into())
+    let key = |t: &str, k: &str| t.eq_ignore_ascii_case(k);
+    let sub = c.subcommand();
+    if sub == Some("config") && c.operands().len() >= 3 {
+        if c.args.iter().any(|a| key(&a.text, "core.hooksPath")) {
+            return Some("it redirects git hooks to another directory".into());
+        }
+        if c.args.iter().any(|a| key(&a.text, "init.templateDir")) {
+            return Some("new repositories take their hooks from another template".into());
+        }
+    }
+    let one_shot = crate::vocab::git_one_shot_config(c)
+        .iter()
+        .any(|(k, v)| key(k, "core.hooksPath") && !matches!(v.as_str(), "/dev/null" | ""));
+    if one_shot {
+        return Some("it runs git hooks from another directory".into());
+    }
+    let template =
+        matches!(sub, Some("init" | "clone")) && c.option_value(None, &["template"]).is_some();
+    template.then(|| "the new repository takes its hooks from another template".into())
 }
 
 /// `git config include.path F` (or `includeIf.<cond>.path`) set: every later git command
@@ -817,13 +833,22 @@ pub static RULES: &[Rule] = &[
         id: "git-hooks-path",
         pack: PACK,
         effect: Ask,
-        reason: "Pointing git at another hooks directory makes its scripts run on every commit",
+        reason: "Pointing git at another hooks directory or template makes its scripts run on every commit",
         programs: &["git"],
         check: Check::Command(hooks_path),
-        refused: &[Example::bash("git config core.hooksPath /tmp/hooks")],
+        refused: &[
+            Example::bash("git config core.hooksPath /tmp/hooks"),
+            Example::bash("git config --global init.templateDir /tmp/tpl"),
+            Example::bash("git -c core.hooksPath=/tmp/h commit -m x"),
+            Example::bash("git clone --template=/tmp/tpl https://github.com/x/y"),
+            Example::bash("git init --template /tmp/tpl"),
+        ],
         allowed: &[
             Example::bash("git config user.name dev"),
             Example::bash("git config --get core.hooksPath"),
+            Example::bash("git -c core.hooksPath=/dev/null commit -m wip"),
+            Example::bash("git clone https://github.com/x/y"),
+            Example::bash("git config --get init.templateDir"),
         ],
     },
     Rule {
