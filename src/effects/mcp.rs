@@ -257,6 +257,16 @@ fn destroyed(tool: &str) -> Option<String> {
         "dataset",
         "tenant",
         "vault",
+        "user",
+        "certificate",
+        "network",
+        "vpc",
+        "subnet",
+        "firewall",
+        "gateway",
+        "loadbalancer",
+        "balancer",
+        "distribution",
     ];
     let name = canonical_name(tool.rsplit("__").next().unwrap_or(tool));
     let words: Vec<&str> = name.split('_').filter(|w| !w.is_empty()).collect();
@@ -286,6 +296,10 @@ fn destroyed(tool: &str) -> Option<String> {
         [.., last] => last,
         [] => return None,
     };
+    // `dns_delete_record`, `delete_dns_records`: a record of a zone everyone resolves.
+    if matches!(*head, "record" | "records") {
+        return words.contains(&"dns").then(|| "DNS record".to_string());
+    }
     singular(head).map(str::to_string)
 }
 
@@ -1612,6 +1626,13 @@ mod tests {
             ("mcp__x__delete_project_branch", Some("branch")),
             ("mcp__x__remove_env_var", None),
             ("mcp__x__delete_app_password", None),
+            ("mcp__cloudflare__dns_delete_record", Some("DNS record")),
+            ("mcp__x__delete_dns_records", Some("DNS record")),
+            ("mcp__airtable__delete_record", None),
+            ("mcp__auth0__delete_user", Some("user")),
+            ("mcp__aws__delete_load_balancer", Some("balancer")),
+            ("mcp__aws__delete_loadbalancer", Some("loadbalancer")),
+            ("mcp__x__delete_firewall_rules", None),
         ] {
             assert_eq!(destroyed(tool).as_deref(), what, "{tool}");
         }
