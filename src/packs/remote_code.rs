@@ -42,6 +42,13 @@ fn code_to_interpreter(a: &ShellAnalysis, _: &Scope) -> Option<String> {
             "`{interpreter}` runs code piped from `{}`",
             upstream.first().map(String::as_str).unwrap_or("?")
         )),
+        // `eval "$(pyenv init -)"`, `eval "$(ssh-agent -s)"`: a local tool prints
+        // the setup code of its own, which is what it is for.
+        ShellFinding::InterpreterFromSubstitution { inner, .. }
+            if crate::vocab::prints_shell_setup(inner) =>
+        {
+            None
+        }
         ShellFinding::InterpreterFromSubstitution { interpreter, .. } => {
             Some(format!("`{interpreter}` runs code from a substitution"))
         }
@@ -288,10 +295,19 @@ pub static RULES: &[Rule] = &[
         refused: &[
             Example::bash("cat setup.sh | bash"),
             Example::bash("echo 'ls' | sh"),
+            Example::bash("eval \"$(python3 gen_env.py)\""),
+            Example::bash("eval \"$(pyenv init -; cat x.sh)\""),
+            Example::bash("eval \"$(pyenv exec python gen.py)\""),
+            Example::bash("source <(kubectl get cm env -o jsonpath='{.data.sh}')"),
         ],
         allowed: &[
             Example::bash("bash setup.sh"),
             Example::bash("python3 -m pytest"),
+            Example::bash("eval \"$(ssh-agent -s)\" && ssh-add ~/.ssh/id_ed25519"),
+            Example::bash("eval \"$(pyenv init -)\" && python --version"),
+            Example::bash("eval \"$(/opt/homebrew/bin/brew shellenv)\""),
+            Example::bash("source <(starship init bash --print-full-init)"),
+            Example::bash("eval $(minikube docker-env) && docker ps"),
         ],
     },
     Rule {

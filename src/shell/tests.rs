@@ -1893,6 +1893,38 @@ fn runners_unwrap_to_what_they_run() {
             "node",
             "app.js",
         ),
+        // Profilers, debuggers, resource and namespace wrappers, proxies, init shims and
+        // secret injectors run the command they are given.
+        ("perf stat -e cycles -r 5 ./x.sh a", "x.sh", "a"),
+        ("perf record -g --call-graph dwarf -- ./x.sh a", "x.sh", "a"),
+        ("rr record ./x.sh a", "x.sh", "a"),
+        ("gdb -batch -ex run --args bash x.sh", "bash", "x.sh"),
+        ("lldb -o run -- bash x.sh", "bash", "x.sh"),
+        ("heaptrack -o out ./x.sh a", "x.sh", "a"),
+        ("numactl -N 0 --membind 0 ./x.sh a", "x.sh", "a"),
+        ("prlimit --nofile=1024 ./x.sh a", "x.sh", "a"),
+        ("cgexec -g cpu:grp ./x.sh a", "x.sh", "a"),
+        ("proot -r / -b /dev ./x.sh a", "x.sh", "a"),
+        (
+            "bwrap --ro-bind / / --dev /dev --unshare-net --chdir /w ./x.sh a",
+            "x.sh",
+            "a",
+        ),
+        ("torsocks -P 9050 ./x.sh a", "x.sh", "a"),
+        ("proxychains4 -q -f p.conf ./x.sh a", "x.sh", "a"),
+        ("tini -s -- ./x.sh a", "x.sh", "a"),
+        ("dumb-init --rewrite 15:2 ./x.sh a", "x.sh", "a"),
+        ("direnv exec . ./x.sh a", "x.sh", "a"),
+        ("mise exec node@20 -- ./x.sh a", "x.sh", "a"),
+        ("asdf exec ./x.sh a", "x.sh", "a"),
+        ("devbox run ./x.sh a", "x.sh", "a"),
+        ("op run --env-file .env -- ./x.sh a", "x.sh", "a"),
+        ("doppler run -p app -- ./x.sh a", "x.sh", "a"),
+        ("aws-vault exec prod -- ./x.sh a", "x.sh", "a"),
+        ("aws-vault exec prod ./x.sh a", "x.sh", "a"),
+        // hyperfine runs each command, and its preparations, as a script.
+        ("hyperfine -w 3 --prepare 'sh x.sh a' ls", "sh", "x.sh"),
+        ("hyperfine -N --runs=5 './x.sh a'", "x.sh", "a"),
     ] {
         let an = a(line);
         let c = find(&an, program);
@@ -1908,6 +1940,11 @@ fn runners_unwrap_to_what_they_run() {
         "dotenv -p KEY",
         "dotenv -f .env list",
         "dotenvx get KEY -f .env",
+        "perf report -i perf.data",
+        "op read op://vault/item/field",
+        "gdb ./app core",
+        "mise install",
+        "prlimit -p 1234 --nofile=4096",
     ] {
         assert_eq!(
             programs(&a(line))[0],
@@ -1917,6 +1954,39 @@ fn runners_unwrap_to_what_they_run() {
     }
     assert_eq!(programs(&a("npm test")), vec!["npm"]);
     assert_eq!(programs(&a("python3 script.py")), vec!["python3"]);
+}
+
+/// `sh -c "$(cat F)"` and `eval "$(<F)"` run F's text: the analysis holds the run of F, so
+/// what judges `sh F` and `. F` judges them; a file not named plainly is no such run.
+#[test]
+fn code_substituted_from_a_file_runs_the_file() {
+    for (line, program) in [
+        ("sh -c \"$(cat x.sh)\"", "sh"),
+        ("bash -c \"`cat -- ./x.sh`\"", "bash"),
+        ("eval \"$(<x.sh)\"", "source"),
+        ("eval $(cat x.sh)", "source"),
+    ] {
+        let an = a(line);
+        let c = find(&an, program);
+        assert!(
+            args(c).last().is_some_and(|f| f.ends_with("x.sh")),
+            "{line}: {:?}",
+            an.commands
+        );
+    }
+    for line in [
+        "eval \"$(cat x.sh | grep -v y)\"",
+        "sh -c \"$(cat $F)\"",
+        "eval \"$(cat a.sh b.sh)\"",
+    ] {
+        let an = a(line);
+        assert!(
+            !an.commands.iter().any(|c| c.program == "source"
+                || (c.program == "sh" && !c.args.is_empty() && !c.args[0].text.starts_with('-'))),
+            "{line}: {:?}",
+            an.commands
+        );
+    }
 }
 
 #[test]

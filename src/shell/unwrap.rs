@@ -286,6 +286,116 @@ fn arg_at(inv: &Invocation, index: usize, names: &[&str]) -> bool {
         .is_some_and(|a| names.contains(&a.text()))
 }
 
+/// Whether `text` is one command substitution and nothing else (`$(…)` or `` `…` ``).
+fn is_one_substitution(text: &str) -> bool {
+    let t = text.trim();
+    let inner = t
+        .strip_prefix("$(")
+        .and_then(|r| r.strip_suffix(')'))
+        .or_else(|| t.strip_prefix('`').and_then(|r| r.strip_suffix('`')));
+    inner.is_some_and(|i| !i.contains(['$', '`', '(', ')', ';', '&', '|', '\n']))
+}
+
+/// The file a word is the whole text of: `$(cat F)`, `$(< F)`, `` `cat F` `` with one plain
+/// path F (no expansion, quoting or pattern in it).
+fn substituted_file(w: &Expanded) -> Option<String> {
+    let t = w.text().trim();
+    let inner = t
+        .strip_prefix("$(")
+        .and_then(|r| r.strip_suffix(')'))
+        .or_else(|| t.strip_prefix('`').and_then(|r| r.strip_suffix('`')))?
+        .trim();
+    let file = match inner.strip_prefix('<') {
+        Some(f) => f.trim(),
+        None => {
+            let rest = inner.strip_prefix("cat ")?.trim_start();
+            rest.strip_prefix("-- ").unwrap_or(rest).trim()
+        }
+    };
+    let plain = !file.is_empty()
+        && !file.starts_with('-')
+        && !file.contains(|c: char| c.is_whitespace() || "$`'\"\\*?[]{}()<>|;&".contains(c));
+    plain.then(|| file.to_string())
+}
+
+/// The command after the first `--` of a runner that takes it there (`op run -- CMD`,
+/// `lldb -- PROG ARGS`); nothing unwrapped without one.
+fn promote_after_dashdash(inv: &mut Invocation, label: &str) -> Flow {
+    match inv.args.iter().position(|a| a.text() == "--") {
+        Some(dd) if promote(inv, dd + 1) => Flow::Inner(Wrap::new(label)),
+        _ => Flow::Emit,
+    }
+}
+
+/// Index of the command in `bwrap`'s arguments: its options take zero, one or two values
+/// (`--bind SRC DEST`, `--chdir DIR`, `--unshare-all`).
+fn bwrap_command(args: &[Expanded]) -> usize {
+    const TWO: &[&str] = &[
+        "--bind",
+        "--bind-try",
+        "--ro-bind",
+        "--ro-bind-try",
+        "--dev-bind",
+        "--dev-bind-try",
+        "--symlink",
+        "--setenv",
+        "--file",
+        "--bind-data",
+        "--ro-bind-data",
+        "--chmod",
+        "--overlay-src",
+    ];
+    const ONE: &[&str] = &[
+        "--chdir",
+        "--proc",
+        "--dev",
+        "--tmpfs",
+        "--mqueue",
+        "--dir",
+        "--unsetenv",
+        "--uid",
+        "--gid",
+        "--hostname",
+        "--remount-ro",
+        "--seccomp",
+        "--exec-label",
+        "--file-label",
+        "--lock-file",
+        "--sync-fd",
+        "--info-fd",
+        "--json-status-fd",
+        "--block-fd",
+        "--userns-block-fd",
+        "--userns",
+        "--userns2",
+        "--pidns",
+        "--cap-add",
+        "--cap-drop",
+        "--perms",
+        "--size",
+        "--args",
+        "--argv0",
+        "--tmp-overlay",
+        "--ro-overlay",
+    ];
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        let t = a.text();
+        if t == "--" {
+            return i + 1;
+        }
+        if !t.starts_with("--") {
+            return i;
+        }
+        i += 1 + if TWO.contains(&t) {
+            2
+        } else {
+            usize::from(ONE.contains(&t))
+        };
+    }
+    i
+}
+
 /// A runner (`npx`, `npm exec`, `bundle exec`, `python -m`, `docker exec`…): after `lead` words
 /// of its own, its options and `skip_operands` operands, the command it runs. A package
 /// version (`prisma@5`) is not part of the program's name.
@@ -737,6 +847,127 @@ impl Analyser<'_> {
                 ],
                 1,
             ),
+            // Programs that run the command they are given, after their own options:
+            // profilers and debuggers, resource and namespace wrappers, proxies, init shims,
+            // environment and secret injectors. What runs is that command.
+            "perf" if arg_at(inv, 0, &["stat", "record", "trace"]) => strip_runner(
+                inv,
+                "perf",
+                1,
+                "eopPtCcFrGjuIxmD",
+                &[
+                    "--event",
+                    "--output",
+                    "--pid",
+                    "--tid",
+                    "--cpu",
+                    "--count",
+                    "--freq",
+                    "--repeat",
+                    "--call-graph",
+                    "--cgroup",
+                    "--delay",
+                    "--mmap-pages",
+                    "--field-separator",
+                    "--interval-print",
+                ],
+                0,
+            ),
+            "rr" if arg_at(inv, 0, &["record"]) => strip_runner(inv, "rr record", 1, "", &[], 0),
+            "heaptrack" | "with-contenv" => strip_simple(inv, &name, "o", &["--output"], 0),
+            "torsocks" => strip_simple(
+                inv,
+                "torsocks",
+                "upaP",
+                &["--user", "--pass", "--address", "--port"],
+                0,
+            ),
+            "proxychains" | "proxychains4" => strip_simple(inv, &name, "f", &[], 0),
+            "tini" => strip_simple(inv, "tini", "pe", &[], 0),
+            "dumb-init" => strip_simple(inv, "dumb-init", "r", &["--rewrite"], 0),
+            "numactl" => strip_simple(
+                inv,
+                "numactl",
+                "NmCipP",
+                &[
+                    "--cpunodebind",
+                    "--membind",
+                    "--physcpubind",
+                    "--interleave",
+                    "--preferred",
+                    "--preferred-many",
+                ],
+                0,
+            ),
+            "prlimit" if !inv.args.iter().any(|a| matches!(a.text(), "-p" | "--pid")) => {
+                strip_simple(inv, "prlimit", "o", &["--output"], 0)
+            }
+            "cgexec" => strip_simple(inv, "cgexec", "g", &[], 0),
+            "proot" => strip_simple(
+                inv,
+                "proot",
+                "rbwqkm",
+                &[
+                    "--rootfs",
+                    "--bind",
+                    "--mount",
+                    "--cwd",
+                    "--qemu",
+                    "--kernel-release",
+                ],
+                0,
+            ),
+            "bwrap" => {
+                let i = bwrap_command(&inv.args);
+                if promote(inv, i) {
+                    Flow::Inner(Wrap::new("bwrap"))
+                } else {
+                    Flow::Emit
+                }
+            }
+            "direnv" if arg_at(inv, 0, &["exec"]) => {
+                strip_runner(inv, "direnv exec", 1, "", &[], 1)
+            }
+            "asdf" | "pyenv" | "rbenv" | "nodenv" | "goenv" | "jenv" | "plenv" | "phpenv"
+                if arg_at(inv, 0, &["exec"]) =>
+            {
+                let label = format!("{name} exec");
+                strip_runner(inv, &label, 1, "", &[], 0)
+            }
+            "fnm" if arg_at(inv, 0, &["exec"]) => {
+                strip_runner(inv, "fnm exec", 1, "", &["--using"], 0)
+            }
+            "opam" if arg_at(inv, 0, &["exec"]) => promote_after_dashdash(inv, "opam exec"),
+            "devbox" if arg_at(inv, 0, &["run"]) => {
+                strip_runner(inv, "devbox run", 1, "c", &["--config", "--environment"], 0)
+            }
+            "aws-vault" if arg_at(inv, 0, &["exec"]) => {
+                if inv.args.iter().any(|a| a.text() == "--") {
+                    promote_after_dashdash(inv, "aws-vault exec")
+                } else {
+                    strip_runner(
+                        inv,
+                        "aws-vault exec",
+                        1,
+                        "d",
+                        &["--duration", "--region"],
+                        1,
+                    )
+                }
+            }
+            "mise" | "rtx" if arg_at(inv, 0, &["exec", "x"]) => {
+                promote_after_dashdash(inv, "mise exec")
+            }
+            "op" | "doppler" | "infisical" if arg_at(inv, 0, &["run"]) => {
+                let label = format!("{name} run");
+                promote_after_dashdash(inv, &label)
+            }
+            "lldb" => promote_after_dashdash(inv, "lldb"),
+            "gdb" | "cgdb" => match inv.args.iter().position(|a| a.text() == "--args") {
+                Some(at) if promote(inv, at + 1) => Flow::Inner(Wrap::new("gdb --args")),
+                _ => Flow::Emit,
+            },
+            "hyperfine" => self.run_hyperfine(inv, ctx),
             "gcloud" if has_arg(inv, 3, &["ssh"]) => self.run_remote(&name, inv, ctx),
             n if n != "gcloud" && super::option_commands::is_remote_client(n) => {
                 self.run_remote(&name, inv, ctx)
@@ -1539,6 +1770,87 @@ impl Analyser<'_> {
         Flow::Done(self.run_script("watch", "watch", &script, sctx))
     }
 
+    /// `hyperfine [opts] CMD…`: each command, and each `--prepare`, `--setup`, `--cleanup`
+    /// and `--conclude` command, runs with `sh -c` (or split into words with `-N`), as a
+    /// script does.
+    fn run_hyperfine(&mut self, inv: &mut Invocation, ctx: &Ctx) -> Flow {
+        const SCRIPTS: &[&str] = &[
+            "-p",
+            "--prepare",
+            "-s",
+            "--setup",
+            "-c",
+            "--cleanup",
+            "--conclude",
+        ];
+        const VALUES: &[&str] = &[
+            "-w",
+            "--warmup",
+            "-m",
+            "--min-runs",
+            "-M",
+            "--max-runs",
+            "-r",
+            "--runs",
+            "-S",
+            "--shell",
+            "-u",
+            "--time-unit",
+            "--style",
+            "--sort",
+            "-n",
+            "--command-name",
+            "--export-asciidoc",
+            "--export-csv",
+            "--export-json",
+            "--export-markdown",
+            "--export-orgmode",
+            "--output",
+            "--input",
+            "-D",
+            "--parameter-step-size",
+            "--min-benchmarking-time",
+            "--reference",
+        ];
+        let mut commands = Vec::new();
+        let mut i = 0;
+        while let Some(a) = inv.args.get(i) {
+            let t = a.text();
+            let (name, glued) = match t.split_once('=') {
+                Some((n, _)) if t.starts_with("--") => (n, true),
+                _ => (t, false),
+            };
+            let skip = if SCRIPTS.contains(&name) {
+                if glued {
+                    let mut v = a.clone();
+                    v.word.text = t[name.len() + 1..].to_string();
+                    commands.push(v);
+                } else if let Some(v) = inv.args.get(i + 1) {
+                    commands.push(v.clone());
+                }
+                usize::from(!glued)
+            } else if VALUES.contains(&name) {
+                usize::from(!glued)
+            } else if matches!(name, "-P" | "--parameter-scan") {
+                3
+            } else if matches!(name, "-L" | "--parameter-list") {
+                2
+            } else {
+                if !t.starts_with('-') {
+                    commands.push(a.clone());
+                }
+                0
+            };
+            i += 1 + skip;
+        }
+        if commands.is_empty() {
+            return Flow::Emit;
+        }
+        let script = join_words_with(&commands, '\n');
+        let sctx = self.script_ctx(ctx, "hyperfine", inv);
+        Flow::Done(self.run_script("hyperfine", "hyperfine", &script, sctx))
+    }
+
     /// `tmux new-session|new-window|split-window|respawn-*|run-shell … 'CMD'` runs CMD with
     /// `sh -c`, and `send-keys … 'CMD' Enter` types it into a shell: either way CMD is a script.
     fn run_tmux(&mut self, inv: &mut Invocation, ctx: &Ctx) -> Flow {
@@ -1571,7 +1883,29 @@ impl Analyser<'_> {
     }
 
     fn run_eval(&mut self, inv: &mut Invocation, ctx: &Ctx) -> Flow {
+        // `eval "$(cat F)"`: this shell runs F's text, as `. F` does; the code is still not
+        // on the line (reported as any substituted code is).
+        if let [word] = &inv.args[..]
+            && let Some(file) = substituted_file(word)
+        {
+            let word = word.clone();
+            self.report_code("eval", "eval", &word);
+            let mut run = std::mem::take(inv);
+            run.program = Expanded::literal("source".to_string());
+            run.args = vec![Expanded::literal(file)];
+            return Flow::Done(self.run(run, ctx));
+        }
         let script = join_words(&inv.args);
+        // `eval "$(ssh-agent -s)"`, `eval "$(pyenv init -)"`: the setup code a local tool
+        // prints of its own (its run is analysed as the substitution's).
+        if script
+            .substitutions
+            .as_ref()
+            .is_some_and(|p| crate::vocab::prints_shell_setup(p))
+            && is_one_substitution(script.text())
+        {
+            return Flow::Emit;
+        }
         let sctx = self.script_ctx(ctx, "eval", inv);
         Flow::Done(self.run_script_here("eval", "eval", &script, sctx))
     }
@@ -1728,6 +2062,16 @@ impl Analyser<'_> {
                 _ => self.report_source(name, source, inv, ctx),
             }
             return Flow::Emit;
+        }
+        // `sh -c "$(cat F)"`: the shell runs F's text, as `sh F` does; the code is still not
+        // on the line (reported as any substituted code is).
+        if let Source::Code { index, offset: 0 } = source
+            && let Some(file) = substituted_file(&inv.args[index])
+        {
+            self.report_code(name, &format!("{name} -c"), &inv.args[index]);
+            let mut run = std::mem::take(inv);
+            run.args = vec![Expanded::literal(file)];
+            return Flow::Done(self.run(run, ctx));
         }
         let inv = std::mem::take(inv);
         match source {
@@ -2359,10 +2703,15 @@ fn git_config_command_script(args: &[Expanded]) -> Option<(String, Expanded)> {
 
 /// Words joined with spaces, as `eval` and `watch` do; dynamic if any part is.
 fn join_words(words: &[Expanded]) -> Expanded {
+    join_words_with(words, ' ')
+}
+
+/// Words joined with `sep` (a newline: commands of one script); dynamic if any part is.
+fn join_words_with(words: &[Expanded], sep: char) -> Expanded {
     let mut out = Expanded::default();
     for (i, w) in words.iter().enumerate() {
         if i > 0 {
-            out.word.text.push(' ');
+            out.word.text.push(sep);
         }
         out.word.text.push_str(w.text());
         out.word.dynamic |= w.word.dynamic;
