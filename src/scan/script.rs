@@ -114,6 +114,22 @@ fn bare_calls(table: &[(Op, &str)]) -> Vec<(Op, Pattern)> {
         .collect()
 }
 
+/// Like `bare_calls`, for Ruby: the name then a string (`"…"`, `'…'`, `%q(…)`, `%(…)`) or
+/// an instance or global variable.
+fn ruby_bare_calls(table: &[(Op, &str)]) -> Vec<(Op, Pattern)> {
+    table
+        .iter()
+        .map(|(op, p)| {
+            (
+                *op,
+                re(&format!(
+                    r#"(?:{p})(?:\s*\(\s*|[ \t]+(?:["'$@]|%[qQ]?[(\[{{<|!/]))"#
+                )),
+            )
+        })
+        .collect()
+}
+
 fn calls(table: &[(Op, &str)]) -> Vec<(Op, Pattern)> {
     table
         .iter()
@@ -236,10 +252,16 @@ static NODE: LazyLock<Patterns> = LazyLock::new(|| Patterns {
 });
 
 static RUBY: LazyLock<Patterns> = LazyLock::new(|| Patterns {
-    calls: calls(&[
+    // `system "cmd"` and Rake's `sh "cmd"` are called without parentheses as often as with.
+    calls: ruby_bare_calls(&[(
+        Op::Shell,
+        r"(?:^|[^.\w:])(?:system|exec|spawn|sh)|\bKernel\.(?:system|exec|spawn)",
+    )])
+    .into_iter()
+    .chain(calls(&[
         (
             Op::Shell,
-            r"(?:^|[^.\w])(?:system|exec|spawn)|\bKernel\.(?:system|exec|spawn)|\bOpen3\.(?:capture2e?|capture3|popen2e?|popen3)|\bIO\.popen",
+            r"\bOpen3\.(?:capture2e?|capture3|popen2e?|popen3)|\bIO\.popen",
         ),
         (
             Op::RemoveTree,
@@ -268,7 +290,8 @@ static RUBY: LazyLock<Patterns> = LazyLock::new(|| Patterns {
             Op::Mode,
             r"\bFile\.(?:chmod|lchmod|chown|lchown)|\bFileUtils\.(?:chmod|chmod_R|chown|chown_R)",
         ),
-    ]),
+    ]))
+    .collect(),
     eval: re(r"\b(?:eval|instance_eval|class_eval|module_eval)\s*[\( ]"),
     hidden: re(
         r"Base64\.(?:decode64|strict_decode64|urlsafe_decode64)|\.unpack1?\(|Net::HTTP\.get|URI\.open|\bopen-uri|Zlib::Inflate",
@@ -5173,6 +5196,27 @@ mod tests {
             Some(Effect::Deny)
         );
         assert_eq!(worst(Language::Ruby, "puts `git status`\n"), None);
+        // Without parentheses, as Ruby is mostly written, and Rake's `sh`.
+        for code in [
+            "system \"rm -rf ~\"\n",
+            "exec 'rm', '-rf', Dir.home\n",
+            "Kernel.system \"rm -rf ~\"\n",
+            "task :clean do\n  sh \"rm -rf ~\"\nend\n",
+            "sh(\"rm -rf ~\")\n",
+        ] {
+            assert_eq!(
+                worst(Language::Ruby, code).map(|w| w.0),
+                Some(Effect::Deny),
+                "{code}"
+            );
+        }
+        for code in [
+            "system \"bundle exec rspec\"\n",
+            "task :db do\n  sh \"rake db:migrate\"\nend\n",
+            "puts \"ssh host\"\nsystem_info = 1\nx.sh \"y\"\n",
+        ] {
+            assert_eq!(worst(Language::Ruby, code), None, "{code}");
+        }
         assert_eq!(
             worst(Language::Perl, "system(\"rm -rf $ENV{HOME}\");\n").map(|w| w.0),
             Some(Effect::Deny)
