@@ -2650,6 +2650,12 @@ fn an_editor_variable_edits_the_programs_file() {
         ),
         ("VISUAL='sed -i s/x/y/' vipw -s", "sed", "/etc/shadow"),
         ("SUDO_EDITOR=cp sudoedit /etc/hosts", "cp", "/etc/hosts"),
+        (
+            "SUDO_EDITOR='tee -a' sudo -u root -e /etc/hosts",
+            "tee",
+            "/etc/hosts",
+        ),
+        ("EDITOR=cp sudo --edit /etc/sudoers", "cp", "/etc/sudoers"),
     ] {
         let an = a(line);
         let c = an

@@ -490,6 +490,14 @@ fn edited_file(inv: &Invocation) -> Option<String> {
             .iter()
             .find(|a| !a.starts_with('-'))
             .map(|a| a.to_string()),
+        // `sudo -e FILE` is `sudoedit FILE`: the first operand after the flag.
+        "sudo" => {
+            let at = args.iter().position(|a| matches!(*a, "-e" | "--edit"))?;
+            args[at + 1..]
+                .iter()
+                .find(|a| !a.starts_with('-'))
+                .map(|a| a.to_string())
+        }
         _ => None,
     }
 }
