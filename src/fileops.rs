@@ -48,6 +48,14 @@ impl FileWrite {
             source: None,
         }
     }
+
+    /// A file saved from the network (`curl -o`, `wget`, a cloud copy into a local path).
+    pub(crate) fn downloaded(path: PathBuf, command: usize, how: impl Into<String>) -> FileWrite {
+        FileWrite {
+            from_network: true,
+            ..FileWrite::new(path, command, how)
+        }
+    }
 }
 
 /// One file a command line executes (or hands to an interpreter, `make`, `npm`, `git`).
@@ -805,9 +813,7 @@ fn command_writes(
                 .option_value(Some('O'), &["output"])
                 .or_else(|| cmd.option_value(Some('D'), &["dir"]));
             if let Some(t) = target.filter(|t| !is_device(t)) {
-                let mut w = FileWrite::new(res(&t), i, "gh release download");
-                w.from_network = true;
-                out.push(w);
+                out.push(FileWrite::downloaded(res(&t), i, "gh release download"));
             }
         }
         "chmod" => {
@@ -959,9 +965,7 @@ fn command_writes(
             && !is_device(&dst.text) =>
         {
             let how = format!("{} download", cmd.program);
-            let mut w = FileWrite::new(res(&dst.text), i, &how);
-            w.from_network = true;
-            out.push(w);
+            out.push(FileWrite::downloaded(res(&dst.text), i, &how));
         }
         "truncate" => {
             let size = cmd.option_value(Some('s'), &["size"]);
@@ -1176,15 +1180,15 @@ fn curl_writes(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<FileWrite>)
         if let Some(v) = value
             && !is_device(&v)
         {
-            let mut w = FileWrite::new(place(&v), i, "curl -o");
-            w.from_network = true;
-            out.push(w);
+            out.push(FileWrite::downloaded(place(&v), i, "curl -o"));
         }
     }
     for url in urls.iter().take(remote_names) {
-        let mut w = FileWrite::new(place(&url_file_name(url, "index.html")), i, "curl -O");
-        w.from_network = true;
-        out.push(w);
+        out.push(FileWrite::downloaded(
+            place(&url_file_name(url, "index.html")),
+            i,
+            "curl -O",
+        ));
     }
 }
 
@@ -1192,9 +1196,7 @@ fn wget_writes(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<FileWrite>)
     let res = |raw: &str| resolve_for(scope, cmd, raw);
     if let Some(doc) = cmd.option_value(Some('O'), &["output-document"]) {
         if !is_device(&doc) {
-            let mut w = FileWrite::new(res(&doc), i, "wget -O");
-            w.from_network = true;
-            out.push(w);
+            out.push(FileWrite::downloaded(res(&doc), i, "wget -O"));
         }
         return;
     }
@@ -1208,9 +1210,7 @@ fn wget_writes(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<FileWrite>)
             Some(p) => res(&format!("{p}/{name}")),
             None => res(&name),
         };
-        let mut w = FileWrite::new(path, i, "wget");
-        w.from_network = true;
-        out.push(w);
+        out.push(FileWrite::downloaded(path, i, "wget"));
     }
 }
 
@@ -1231,9 +1231,7 @@ fn fetcher_writes(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<FileWrit
     let urls = url_operands(cmd);
     let mut save = |raw: &str| {
         if !is_device(raw) {
-            let mut w = FileWrite::new(res(raw), i, program);
-            w.from_network = true;
-            out.push(w);
+            out.push(FileWrite::downloaded(res(raw), i, program));
         }
     };
     match program {
