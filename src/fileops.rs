@@ -1109,6 +1109,48 @@ pub fn bind_mount(cmd: &Command) -> Option<(&Word, &Word)> {
     }
 }
 
+/// Where `git clone URL [DIR]` puts the repository it fetches from another host: DIR, or the
+/// URL's last segment without `.git`. `None` for a local source or another command.
+pub fn cloned_dir(cmd: &Command, scope: &Scope) -> Option<PathBuf> {
+    if cmd.program != "git" {
+        return None;
+    }
+    let at = cmd.args.iter().position(|a| a.text == "clone")?;
+    let ops = crate::vocab::operands_in(
+        &cmd.args[at + 1..],
+        "bocuj",
+        &[
+            "branch",
+            "depth",
+            "origin",
+            "config",
+            "reference",
+            "reference-if-able",
+            "separate-git-dir",
+            "upload-pack",
+            "template",
+            "filter",
+            "shallow-since",
+            "shallow-exclude",
+            "jobs",
+            "bundle-uri",
+            "server-option",
+        ],
+    );
+    let url = ops.first()?.text.as_str();
+    if !(url.contains("://") || (url.contains('@') && url.contains(':'))) {
+        return None;
+    }
+    let dir = match ops.get(1) {
+        Some(d) => d.text.clone(),
+        None => {
+            let last = url.trim_end_matches('/').rsplit(['/', ':']).next()?;
+            last.trim_end_matches(".git").to_string()
+        }
+    };
+    (!dir.is_empty()).then(|| resolve_for(scope, cmd, &dir))
+}
+
 fn url_operands(cmd: &Command) -> Vec<String> {
     cmd.args
         .iter()
