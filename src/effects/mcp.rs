@@ -1110,6 +1110,11 @@ const PATH_ARGS: &[&str] = &[
     "paths",
     "file",
     "files",
+    // Files a send or a request carries: a mail's attachments, a request's body.
+    "attachment",
+    "attachments",
+    "body_file",
+    "bodyFile",
     "file_path",
     "filePath",
     "filename",
@@ -1305,14 +1310,14 @@ fn infer(tool: &str, input: &Value) -> ToolModel {
             .collect();
         paths.extend(more);
     }
+    // `post_message {channel, text}`, `create_ticket {title, description}`: text the tool
+    // sends to its service, another host (a credential in it is judged like a gist's).
+    let words: Vec<&str> = verb.split('_').collect();
+    let reads = words.iter().any(|w| READ_VERBS.contains(w));
+    if !reads && words.iter().any(|w| SEND_VERBS.contains(w)) {
+        m.content = has(MESSAGE_ARGS);
+    }
     if paths.is_empty() {
-        // `post_message {channel, text}`, `create_ticket {title, description}`: text the tool
-        // sends to its service, another host (a credential in it is judged like a gist's).
-        let words: Vec<&str> = verb.split('_').collect();
-        let reads = words.iter().any(|w| READ_VERBS.contains(w));
-        if !reads && words.iter().any(|w| SEND_VERBS.contains(w)) {
-            m.content = has(MESSAGE_ARGS);
-        }
         return m;
     }
     // Sources first, so `mv`/`cp` take the last path as the destination.
@@ -1405,10 +1410,11 @@ fn change_of(verb: &str) -> Option<ToolChange> {
         ToolChange::Into
     } else if says(&["copy"]) {
         ToolChange::Copy
-    } else if says(&["upload"]) {
+    } else if says(&["upload"]) || word(&["put"]) {
+        // `put_object {bucket, key, file}` sends the local file; given content, it writes.
         ToolChange::Upload
     } else if says(&[
-        "write", "create", "edit", "update", "save", "append", "put", "patch", "replace", "insert",
+        "write", "create", "edit", "update", "save", "append", "patch", "replace", "insert",
         "mkdir", "touch", "truncate", "apply", "set",
     ]) {
         ToolChange::Write
@@ -1818,6 +1824,29 @@ mod tests {
         assert_eq!(m.write, ["path"]);
         let m = infer("mcp__x__upload_file", &json!({"path": "/a"}));
         assert_eq!(m.read, ["path"]);
+        // A put is an upload too: the object store's `put_object {file}` sends the file.
+        let m = infer(
+            "mcp__s3__put_object",
+            &json!({"bucket": "b", "key": "k", "file": "/a"}),
+        );
+        assert_eq!(m.read, ["file"]);
+        let m = infer("mcp__x__put_file", &json!({"path": "/a", "content": "x"}));
+        assert_eq!(m.write, ["path"]);
+        // A send's attachments and a request's body file are read and sent; its text is
+        // judged as what the service receives.
+        let m = infer(
+            "mcp__mail__send_email",
+            &json!({"to": "a@b.c", "body": "hi", "attachments": ["/a"]}),
+        );
+        assert_eq!(
+            (m.read, m.content),
+            (vec!["attachments".into()], vec!["body".into()])
+        );
+        let m = infer(
+            "mcp__http__request",
+            &json!({"url": "https://x.example", "body_file": "/a"}),
+        );
+        assert_eq!(m.read, ["body_file"]);
     }
 
     /// A browser tool's script runs in its page: no command, code or URL here. A tool named
