@@ -1138,6 +1138,13 @@ fn scan_rewritten(
             }
         }
     }
+    for (at, statement) in database_statements(text) {
+        if lines.in_comment(at) {
+            continue;
+        }
+        let cmd = format!("psql -c {}", quote(&statement));
+        judge(engine, &cmd, lines.line_of(at), &line_text(at), &mut out);
+    }
     if let Some(bt) = &p.backticks {
         for c in bt.captures_iter(text) {
             let Some(m) = c.iter().skip(1).flatten().next() else {
@@ -1587,6 +1594,57 @@ fn transfer_command(op: Op, first: &Arg, second: Option<&Arg>) -> Option<String>
         _ => return None,
     };
     Some(format!("{verb} {} {}", quote(a), quote(b)))
+}
+
+/// The statements code hands a database that change or remove its data, with the offset of
+/// each: a literal statement given to a driver's call (`cursor.execute("DROP TABLE t")`,
+/// `db.run('DELETE FROM t')`, `$dbh->do(…)`, `db.ExecContext(ctx, "…")`), and an ORM's
+/// wholesale delete as the statement it issues (`User.delete_all`,
+/// `User.objects.all().delete()`, `session.query(User).delete()`, `prisma.user.deleteMany()`,
+/// `coll.deleteMany({})`, `db.dropDatabase()`). The database rules judge them as the SQL
+/// client's line (`psql -c …`): a `WHERE` keeps a delete ordinary.
+fn database_statements(text: &str) -> Vec<(usize, String)> {
+    const KW: &str = r"(?i:drop|truncate|delete|update|alter)\b";
+    static CALL: LazyLock<Pattern> = LazyLock::new(|| {
+        re(&format!(
+            r#"(?:\.|->)(?:execute|executescript|executemany|exec|exec_query|query|raw|run|do|sql|Exec|ExecContext|executeUpdate)\s*\(\s*(?:[A-Za-z_]\w*\s*,\s*)?[rRbBuU]{{0,2}}(?:"(?:"")?\s*({KW}[^"]*)"|'(?:'')?\s*({KW}[^']*)'|`\s*({KW}[^`]*)`)"#
+        ))
+    });
+    static ORM: LazyLock<Pattern> = LazyLock::new(|| {
+        re(concat!(
+            r"\b([A-Z]\w*)\.(?:delete_all|destroy_all)\b",
+            r"|\b([A-Z]\w*)\.objects(?:\.all\(\))?\.delete\(\)",
+            r"|\.query\(\s*([A-Z]\w*)\s*\)\.delete\(",
+            r"|\b([A-Z]\w*)\.query\.delete\(",
+            r"|\bprisma\.(\w+)\.deleteMany\(\s*(?:\{\s*\})?\s*\)",
+            r"|\b(\w+)\.deleteMany\(\s*\{\s*\}\s*\)",
+            r"|\b([A-Z]\w*)\.truncate\(",
+            r"|\.(dropDatabase)\(\s*\)",
+            r"|\)\.(deleteMany)\(\s*\{\s*\}\s*\)",
+        ))
+    });
+    let mut out: Vec<(usize, String)> = CALL
+        .captures_iter(text)
+        .filter_map(|c| {
+            let s = (1..=3).find_map(|i| c.get(i))?;
+            Some((c.get(0)?.start(), s.as_str().trim().to_string()))
+        })
+        .collect();
+    for c in ORM.captures_iter(text) {
+        let Some((i, name)) = (1..=9).find_map(|i| c.get(i).map(|m| (i, m.as_str()))) else {
+            continue;
+        };
+        let table = name.to_ascii_lowercase();
+        let statement = match i {
+            7 => format!("TRUNCATE {table}"),
+            8 => "DROP DATABASE current".to_string(),
+            // `db.collection('users').deleteMany({})`: the collection named in the call before.
+            9 => "DELETE FROM collection".to_string(),
+            _ => format!("DELETE FROM {table}"),
+        };
+        out.push((c.get(0).map_or(0, |m| m.start()), statement));
+    }
+    out
 }
 
 /// pathlib's methods on a path known statically (a literal, after home and joins are
@@ -5175,6 +5233,55 @@ mod tests {
         ] {
             assert_eq!(worst(language, code), None, "{code}");
         }
+    }
+
+    /// A statement handed to a driver and an ORM's wholesale delete are the SQL client's line
+    /// with the same statement; a scoped one, another method, a comment are not.
+    #[test]
+    fn database_statements_in_code_are_the_clients_statements() {
+        for (code, statement) in [
+            ("c.execute(\"DROP TABLE users\")\n", "DROP TABLE users"),
+            (
+                "cur.execute('''\n TRUNCATE orders\n''')\n",
+                "TRUNCATE orders",
+            ),
+            ("db.run(`DELETE FROM t`)\n", "DELETE FROM t"),
+            (
+                "$dbh->do('ALTER TABLE t DROP COLUMN c');\n",
+                "ALTER TABLE t DROP COLUMN c",
+            ),
+            ("db.ExecContext(ctx, \"DROP TABLE t\")\n", "DROP TABLE t"),
+            ("User.delete_all\n", "DELETE FROM user"),
+            ("Order.objects.all().delete()\n", "DELETE FROM order"),
+            ("session.query(User).delete()\n", "DELETE FROM user"),
+            ("await prisma.post.deleteMany()\n", "DELETE FROM post"),
+            (
+                "db.collection('u').deleteMany({})\n",
+                "DELETE FROM collection",
+            ),
+            ("await Session.truncate()\n", "TRUNCATE session"),
+        ] {
+            let found: Vec<String> = database_statements(code)
+                .into_iter()
+                .map(|(_, s)| s)
+                .collect();
+            assert_eq!(found, vec![statement.to_string()], "{code}");
+        }
+        for code in [
+            "cur.execute(\"SELECT * FROM users\")\n",
+            "session.query(User).filter(User.id == 1).delete()\n",
+            "prisma.user.deleteMany({ where: { a: 1 } })\n",
+            "/delete/.exec(s)\n",
+            "User.where(active: false).delete_all\n",
+        ] {
+            assert!(database_statements(code).is_empty(), "{code}");
+        }
+        // The scan judges them as the client's line, except in a comment.
+        assert_eq!(
+            judged(Language::Python, "c.execute(\"DROP TABLE users\")\n"),
+            ["psql -c 'DROP TABLE users'"]
+        );
+        assert!(judged(Language::Python, "# c.execute(\"DROP TABLE users\")\n").is_empty());
     }
 
     #[test]

@@ -1922,6 +1922,9 @@ fn runners_unwrap_to_what_they_run() {
         ("doppler run -p app -- ./x.sh a", "x.sh", "a"),
         ("aws-vault exec prod -- ./x.sh a", "x.sh", "a"),
         ("aws-vault exec prod ./x.sh a", "x.sh", "a"),
+        // `rails runner` runs Ruby code or a Ruby file in the application.
+        ("rails runner -e production 'User.delete_all'", "ruby", "-e"),
+        ("bin/rails r scripts/fix.rb", "ruby", "scripts/fix.rb"),
         // hyperfine runs each command, and its preparations, as a script.
         ("hyperfine -w 3 --prepare 'sh x.sh a' ls", "sh", "x.sh"),
         ("hyperfine -N --runs=5 './x.sh a'", "x.sh", "a"),

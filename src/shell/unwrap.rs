@@ -970,6 +970,21 @@ impl Analyser<'_> {
                 let label = format!("{name} run");
                 promote_after_dashdash(inv, &label)
             }
+            // `rails runner CODE` (or a `.rb` file) is Ruby run in the application:
+            // `ruby -e CODE`, `ruby FILE`.
+            "rails" if arg_at(inv, 0, &["runner", "r"]) => {
+                let i = skip_options(&inv.args, 1, "e", &["--environment"]);
+                if i >= inv.args.len() {
+                    return Flow::Emit;
+                }
+                let mut rest = inv.args.split_off(i);
+                if !rest[0].text().ends_with(".rb") {
+                    rest.insert(0, Expanded::literal("-e".to_string()));
+                }
+                inv.program = Expanded::literal("ruby".to_string());
+                inv.args = rest;
+                Flow::Inner(Wrap::new("rails runner"))
+            }
             "lldb" => promote_after_dashdash(inv, "lldb"),
             "gdb" | "cgdb" => match inv.args.iter().position(|a| a.text() == "--args") {
                 Some(at) if promote(inv, at + 1) => Flow::Inner(Wrap::new("gdb --args")),
