@@ -192,6 +192,47 @@ fn security_settings(c: &Command, _: &Scope) -> Option<String> {
     })
 }
 
+/// The machine's traffic routed through a proxy: macOS `networksetup -set…proxy`, GNOME's
+/// `gsettings set org.gnome.system.proxy…`, Windows' `netsh winhttp set proxy`. Turning a
+/// proxy off, or reading the settings, passes.
+fn system_proxy(c: &Command, _: &Scope) -> Option<String> {
+    let lower: Vec<String> = c.args.iter().map(|a| a.text.to_ascii_lowercase()).collect();
+    let at = |i: usize| lower.get(i).map(String::as_str).unwrap_or("");
+    let hit = match c.program.as_str() {
+        "networksetup" => lower.iter().enumerate().any(|(i, a)| {
+            let set = matches!(
+                a.as_str(),
+                "-setwebproxy"
+                    | "-setsecurewebproxy"
+                    | "-setsocksfirewallproxy"
+                    | "-setftpproxy"
+                    | "-setautoproxyurl"
+            );
+            let on = matches!(
+                a.as_str(),
+                "-setwebproxystate"
+                    | "-setsecurewebproxystate"
+                    | "-setsocksfirewallproxystate"
+                    | "-setautoproxystate"
+            ) && at(i + 2) == "on";
+            set || on
+        }),
+        "gsettings" => {
+            at(0) == "set"
+                && at(1).starts_with("org.gnome.system.proxy")
+                && !(at(2) == "mode" && at(3).trim_matches('\'') == "none")
+        }
+        "netsh" => at(0) == "winhttp" && at(1) == "set" && at(2) == "proxy",
+        _ => false,
+    };
+    hit.then(|| {
+        format!(
+            "`{}` routes the machine's traffic through a proxy",
+            c.line().chars().take(70).collect::<String>()
+        )
+    })
+}
+
 /// PowerShell (rewritten to lower-case cmdlet names) weakening script policy or scheduling code.
 fn powershell_persistence(c: &Command, _: &Scope) -> Option<String> {
     let values: Vec<String> = c.args.iter().map(|a| a.text.to_ascii_lowercase()).collect();
@@ -609,6 +650,32 @@ pub static RULES: &[Rule] = &[
             Example::bash("xattr -l file.txt"),
             Example::bash("defaults write com.apple.dock autohide -bool true"),
             Example::bash("defaults read com.apple.finder"),
+        ],
+    },
+    Rule {
+        id: "system-proxy",
+        pack: PACK,
+        effect: Ask,
+        reason: "Routing the machine's traffic through a proxy lets that proxy read and change what every program sends",
+        programs: &["networksetup", "gsettings", "netsh"],
+        check: Check::Command(system_proxy),
+        refused: &[
+            Example::bash("networksetup -setwebproxy Wi-Fi 10.0.0.5 8080"),
+            Example::bash("sudo networksetup -setsecurewebproxy Ethernet proxy.example 3128"),
+            Example::bash("networksetup -setautoproxyurl Wi-Fi http://x.example/proxy.pac"),
+            Example::bash("networksetup -setsocksfirewallproxystate Wi-Fi on"),
+            Example::bash("gsettings set org.gnome.system.proxy mode 'manual'"),
+            Example::bash("gsettings set org.gnome.system.proxy.http host 10.0.0.5"),
+            Example::bash("netsh winhttp set proxy 10.0.0.5:8080"),
+        ],
+        allowed: &[
+            Example::bash("networksetup -getwebproxy Wi-Fi"),
+            Example::bash("networksetup -setwebproxystate Wi-Fi off"),
+            Example::bash("networksetup -listallnetworkservices"),
+            Example::bash("gsettings set org.gnome.system.proxy mode 'none'"),
+            Example::bash("gsettings get org.gnome.system.proxy mode"),
+            Example::bash("netsh winhttp show proxy"),
+            Example::bash("gsettings set org.gnome.desktop.interface color-scheme prefer-dark"),
         ],
     },
     Rule {
