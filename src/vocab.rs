@@ -140,7 +140,9 @@ impl Language {
     }
 }
 
-pub use crate::shell::indirect::{remote_package_spec, variable_command};
+pub use crate::shell::indirect::{
+    SHELL_SETUP_PRINTERS, prints_shell_setup, remote_package_spec, variable_command,
+};
 pub use crate::shell::switches::{Source, Switches, family};
 
 /// The last component of a path (`/usr/bin/rm` → `rm`).
@@ -1937,51 +1939,6 @@ pub struct FileServer {
 }
 
 const NO_OPTION: (Option<char>, &[&str]) = (None, &[]);
-
-/// Programs whose output is shell code of their own, which the shell is meant to run: `eval
-/// "$(ssh-agent -s)"`, `eval "$(pyenv init -)"`, `eval "$(brew shellenv)"`. Only programs that
-/// run nothing else, or whose runners are unwrapped (`pyenv exec`, `mise exec`, `opam exec
-/// --`), so the substitution's programs are theirs; tools that print a project's or a
-/// cluster's data (`npm run`, `kubectl get`) are not here.
-pub const SHELL_SETUP_PRINTERS: &[&str] = &[
-    "ssh-agent",
-    "gpg-agent",
-    "keychain",
-    "direnv",
-    "pyenv",
-    "rbenv",
-    "nodenv",
-    "goenv",
-    "jenv",
-    "plenv",
-    "phpenv",
-    "brew",
-    "conda",
-    "mamba",
-    "micromamba",
-    "starship",
-    "zoxide",
-    "fnm",
-    "mise",
-    "rtx",
-    "opam",
-    "dircolors",
-    "luarocks",
-    "atuin",
-    "mcfly",
-    "oh-my-posh",
-    "minikube",
-    "docker-machine",
-];
-
-/// Whether the programs of a substitution are all `SHELL_SETUP_PRINTERS` (and there are some):
-/// what it prints is their setup code.
-pub fn prints_shell_setup(programs: &[String]) -> bool {
-    !programs.is_empty()
-        && programs
-            .iter()
-            .all(|p| SHELL_SETUP_PRINTERS.contains(&basename(p)))
-}
 
 /// The file servers palisade knows (`python -m http.server` is the program `http.server`).
 pub const FILE_SERVERS: &[FileServer] = &[

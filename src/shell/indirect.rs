@@ -1,7 +1,7 @@
 //! Code a command line runs besides its own program, in the vocabulary of programs
 //! (re-exported by `crate::vocab`) and kept here so the unwrapper reads it without an import
-//! cycle: variables whose value a program runs or loads, package specs a runner fetches, and
-//! the command an MCP server's entry starts.
+//! cycle: variables whose value a program runs or loads, package specs a runner fetches, the
+//! command an MCP server's entry starts, and the programs that print their own setup code.
 
 /// Variables whose value is a command line the program runs (git's, pagers, editors,
 /// password prompts, remote shells).
@@ -125,6 +125,51 @@ pub fn shell_word(word: &str) -> String {
     } else {
         format!("'{}'", word.replace('\'', r"'\''"))
     }
+}
+
+/// Programs whose output is shell code of their own, which the shell is meant to run: `eval
+/// "$(ssh-agent -s)"`, `eval "$(pyenv init -)"`, `eval "$(brew shellenv)"`. Only programs that
+/// run nothing else, or whose runners are unwrapped (`pyenv exec`, `mise exec`, `opam exec
+/// --`), so the substitution's programs are theirs; tools that print a project's or a
+/// cluster's data (`npm run`, `kubectl get`) are not here.
+pub const SHELL_SETUP_PRINTERS: &[&str] = &[
+    "ssh-agent",
+    "gpg-agent",
+    "keychain",
+    "direnv",
+    "pyenv",
+    "rbenv",
+    "nodenv",
+    "goenv",
+    "jenv",
+    "plenv",
+    "phpenv",
+    "brew",
+    "conda",
+    "mamba",
+    "micromamba",
+    "starship",
+    "zoxide",
+    "fnm",
+    "mise",
+    "rtx",
+    "opam",
+    "dircolors",
+    "luarocks",
+    "atuin",
+    "mcfly",
+    "oh-my-posh",
+    "minikube",
+    "docker-machine",
+];
+
+/// Whether the programs of a substitution are all `SHELL_SETUP_PRINTERS` (and there are some):
+/// what it prints is their setup code.
+pub fn prints_shell_setup(programs: &[String]) -> bool {
+    !programs.is_empty()
+        && programs
+            .iter()
+            .all(|p| SHELL_SETUP_PRINTERS.contains(&p.rsplit('/').next().unwrap_or(p)))
 }
 
 #[cfg(test)]

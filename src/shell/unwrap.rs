@@ -1924,7 +1924,7 @@ impl Analyser<'_> {
         if script
             .substitutions
             .as_ref()
-            .is_some_and(|p| crate::vocab::prints_shell_setup(p))
+            .is_some_and(|p| super::indirect::prints_shell_setup(p))
             && is_one_substitution(script.text())
         {
             return Flow::Emit;
