@@ -217,10 +217,16 @@ fn system_proxy(c: &Command, _: &Scope) -> Option<String> {
             ) && at(i + 2) == "on";
             set || on
         }),
+        // The mode turned on, or where the proxy is; its exceptions (`ignore-hosts`) move
+        // no traffic.
         "gsettings" => {
             at(0) == "set"
                 && at(1).starts_with("org.gnome.system.proxy")
-                && !(at(2) == "mode" && at(3).trim_matches('\'') == "none")
+                && match at(2) {
+                    "mode" => at(3).trim_matches(['\'', '"']) != "none",
+                    "host" | "autoconfig-url" => true,
+                    _ => false,
+                }
         }
         "netsh" => at(0) == "winhttp" && at(1) == "set" && at(2) == "proxy",
         _ => false,
@@ -474,7 +480,9 @@ fn hooks_path(c: &Command, _: &Scope) -> Option<String> {
         return Some("it runs git hooks from another directory".into());
     }
     let template =
-        matches!(sub, Some("init" | "clone")) && c.option_value(None, &["template"]).is_some();
+        // An empty template (`--template=`) copies no hooks at all.
+        matches!(sub, Some("init" | "clone"))
+            && c.option_value(None, &["template"]).is_some_and(|t| !t.is_empty());
     template.then(|| "the new repository takes its hooks from another template".into())
 }
 
@@ -674,6 +682,7 @@ pub static RULES: &[Rule] = &[
             Example::bash("networksetup -listallnetworkservices"),
             Example::bash("gsettings set org.gnome.system.proxy mode 'none'"),
             Example::bash("gsettings get org.gnome.system.proxy mode"),
+            Example::bash("gsettings set org.gnome.system.proxy ignore-hosts \"['localhost']\""),
             Example::bash("netsh winhttp show proxy"),
             Example::bash("gsettings set org.gnome.desktop.interface color-scheme prefer-dark"),
         ],
@@ -914,6 +923,7 @@ pub static RULES: &[Rule] = &[
             Example::bash("git config user.name dev"),
             Example::bash("git config --get core.hooksPath"),
             Example::bash("git -c core.hooksPath=/dev/null commit -m wip"),
+            Example::bash("git clone --template= https://github.com/x/y"),
             Example::bash("git clone https://github.com/x/y"),
             Example::bash("git config --get init.templateDir"),
         ],
