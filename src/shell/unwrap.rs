@@ -286,25 +286,23 @@ fn arg_at(inv: &Invocation, index: usize, names: &[&str]) -> bool {
         .is_some_and(|a| names.contains(&a.text()))
 }
 
-/// Whether `text` is one command substitution and nothing else (`$(…)` or `` `…` ``).
-fn is_one_substitution(text: &str) -> bool {
+/// The body of a text that is one command substitution and nothing else (`$(…)`, `` `…` ``).
+fn substitution_body(text: &str) -> Option<&str> {
     let t = text.trim();
-    let inner = t
-        .strip_prefix("$(")
+    t.strip_prefix("$(")
         .and_then(|r| r.strip_suffix(')'))
-        .or_else(|| t.strip_prefix('`').and_then(|r| r.strip_suffix('`')));
-    inner.is_some_and(|i| !i.contains(['$', '`', '(', ')', ';', '&', '|', '\n']))
+        .or_else(|| t.strip_prefix('`').and_then(|r| r.strip_suffix('`')))
+}
+
+/// Whether `text` is one command substitution of one simple command.
+fn is_one_substitution(text: &str) -> bool {
+    substitution_body(text).is_some_and(|i| !i.contains(['$', '`', '(', ')', ';', '&', '|', '\n']))
 }
 
 /// The file a word is the whole text of: `$(cat F)`, `$(< F)`, `` `cat F` `` with one plain
 /// path F (no expansion, quoting or pattern in it).
 fn substituted_file(w: &Expanded) -> Option<String> {
-    let t = w.text().trim();
-    let inner = t
-        .strip_prefix("$(")
-        .and_then(|r| r.strip_suffix(')'))
-        .or_else(|| t.strip_prefix('`').and_then(|r| r.strip_suffix('`')))?
-        .trim();
+    let inner = substitution_body(w.text())?.trim();
     let file = match inner.strip_prefix('<') {
         Some(f) => f.trim(),
         None => {
@@ -318,12 +316,22 @@ fn substituted_file(w: &Expanded) -> Option<String> {
     plain.then(|| file.to_string())
 }
 
-/// The command after the first `--` of a runner that takes it there (`op run -- CMD`,
-/// `lldb -- PROG ARGS`); nothing unwrapped without one.
-fn promote_after_dashdash(inv: &mut Invocation, label: &str) -> Flow {
-    match inv.args.iter().position(|a| a.text() == "--") {
-        Some(dd) if promote(inv, dd + 1) => Flow::Inner(Wrap::new(label)),
-        _ => Flow::Emit,
+/// `promote`s `args[index]` to the program, as the command a wrapper named `label` runs;
+/// nothing unwrapped when there is no such argument.
+fn promote_as(inv: &mut Invocation, index: usize, label: &str) -> Flow {
+    if promote(inv, index) {
+        Flow::Inner(Wrap::new(label))
+    } else {
+        Flow::Emit
+    }
+}
+
+/// The command after the first `marker` of a runner that takes it there (`op run -- CMD`,
+/// `lldb -- PROG ARGS`, `gdb --args PROG ARGS`); nothing unwrapped without one.
+fn promote_after(inv: &mut Invocation, marker: &str, label: &str) -> Flow {
+    match inv.args.iter().position(|a| a.text() == marker) {
+        Some(at) => promote_as(inv, at + 1, label),
+        None => Flow::Emit,
     }
 }
 
@@ -514,11 +522,7 @@ fn strip_simple(
     skip_operands: usize,
 ) -> Flow {
     let i = skip_options(&inv.args, 0, value_short, value_long) + skip_operands;
-    if promote(inv, i) {
-        Flow::Inner(Wrap::new(label))
-    } else {
-        Flow::Emit
-    }
+    promote_as(inv, i, label)
 }
 
 impl Analyser<'_> {
@@ -766,11 +770,7 @@ impl Analyser<'_> {
                         spec,
                     });
                 }
-                if promote(inv, at + 1) {
-                    Flow::Inner(Wrap::new("nix shell"))
-                } else {
-                    Flow::Emit
-                }
+                promote_as(inv, at + 1, "nix shell")
             }
             "bundle" if arg_at(inv, 0, &["exec"]) => {
                 strip_runner(inv, "bundle exec", 1, "", &[], 0)
@@ -820,12 +820,7 @@ impl Analyser<'_> {
             "claude" if arg_at(inv, 0, &["mcp"]) && arg_at(inv, 1, &["add", "add-json"]) => {
                 self.run_mcp_add(inv, ctx)
             }
-            "dotenvx" if arg_at(inv, 0, &["run"]) => {
-                match inv.args.iter().position(|a| a.text() == "--") {
-                    Some(dd) if promote(inv, dd + 1) => Flow::Inner(Wrap::new("dotenvx run")),
-                    _ => Flow::Emit,
-                }
-            }
+            "dotenvx" if arg_at(inv, 0, &["run"]) => promote_after(inv, "--", "dotenvx run"),
             "conda" | "mamba" | "micromamba" if arg_at(inv, 0, &["run"]) => {
                 strip_runner(inv, &name, 1, "np", &["--name", "--prefix", "--cwd"], 0)
             }
@@ -927,11 +922,7 @@ impl Analyser<'_> {
             ),
             "bwrap" => {
                 let i = bwrap_command(&inv.args);
-                if promote(inv, i) {
-                    Flow::Inner(Wrap::new("bwrap"))
-                } else {
-                    Flow::Emit
-                }
+                promote_as(inv, i, "bwrap")
             }
             "direnv" if arg_at(inv, 0, &["exec"]) => {
                 strip_runner(inv, "direnv exec", 1, "", &[], 1)
@@ -945,13 +936,13 @@ impl Analyser<'_> {
             "fnm" if arg_at(inv, 0, &["exec"]) => {
                 strip_runner(inv, "fnm exec", 1, "", &["--using"], 0)
             }
-            "opam" if arg_at(inv, 0, &["exec"]) => promote_after_dashdash(inv, "opam exec"),
+            "opam" if arg_at(inv, 0, &["exec"]) => promote_after(inv, "--", "opam exec"),
             "devbox" if arg_at(inv, 0, &["run"]) => {
                 strip_runner(inv, "devbox run", 1, "c", &["--config", "--environment"], 0)
             }
             "aws-vault" if arg_at(inv, 0, &["exec"]) => {
                 if inv.args.iter().any(|a| a.text() == "--") {
-                    promote_after_dashdash(inv, "aws-vault exec")
+                    promote_after(inv, "--", "aws-vault exec")
                 } else {
                     strip_runner(
                         inv,
@@ -964,11 +955,11 @@ impl Analyser<'_> {
                 }
             }
             "mise" | "rtx" if arg_at(inv, 0, &["exec", "x"]) => {
-                promote_after_dashdash(inv, "mise exec")
+                promote_after(inv, "--", "mise exec")
             }
             "op" | "doppler" | "infisical" if arg_at(inv, 0, &["run"]) => {
                 let label = format!("{name} run");
-                promote_after_dashdash(inv, &label)
+                promote_after(inv, "--", &label)
             }
             // `rails runner CODE` (or a `.rb` file) is Ruby run in the application:
             // `ruby -e CODE`, `ruby FILE`.
@@ -985,21 +976,15 @@ impl Analyser<'_> {
                 inv.args = rest;
                 Flow::Inner(Wrap::new("rails runner"))
             }
-            "lldb" => promote_after_dashdash(inv, "lldb"),
-            "gdb" | "cgdb" => match inv.args.iter().position(|a| a.text() == "--args") {
-                Some(at) if promote(inv, at + 1) => Flow::Inner(Wrap::new("gdb --args")),
-                _ => Flow::Emit,
-            },
+            "lldb" => promote_after(inv, "--", "lldb"),
+            "gdb" | "cgdb" => promote_after(inv, "--args", "gdb --args"),
             "hyperfine" => self.run_hyperfine(inv, ctx),
             "gcloud" if has_arg(inv, 3, &["ssh"]) => self.run_remote(&name, inv, ctx),
             n if n != "gcloud" && super::option_commands::is_remote_client(n) => {
                 self.run_remote(&name, inv, ctx)
             }
             "kubectl" | "oc" if arg_at(inv, 0, &["exec"]) => {
-                match inv.args.iter().position(|a| a.text() == "--") {
-                    Some(dd) if promote(inv, dd + 1) => Flow::Inner(Wrap::new("kubectl exec")),
-                    _ => Flow::Emit,
-                }
+                promote_after(inv, "--", "kubectl exec")
             }
             "env" => strip_env(inv),
             "command" => {
@@ -1521,11 +1506,7 @@ impl Analyser<'_> {
         {
             return Flow::Emit;
         }
-        if promote(inv, start) {
-            Flow::Inner(Wrap::new(LABEL))
-        } else {
-            Flow::Emit
-        }
+        promote_as(inv, start, LABEL)
     }
 
     /// `pm2 start TARGET [options] [-- ARGS]`, `forever start FILE`: the manager keeps TARGET
@@ -1778,11 +1759,7 @@ impl Analyser<'_> {
     fn run_watch(&mut self, inv: &mut Invocation, ctx: &Ctx) -> Flow {
         let i = skip_options(&inv.args, 0, "nq", &["--interval", "--equexit"]);
         if has_arg(inv, i, &["-x", "--exec"]) {
-            return if promote(inv, i) {
-                Flow::Inner(Wrap::new("watch"))
-            } else {
-                Flow::Emit
-            };
+            return promote_as(inv, i, "watch");
         }
         if i >= inv.args.len() {
             return Flow::Emit;
