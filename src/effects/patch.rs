@@ -140,15 +140,11 @@ const HEADER_STARTS: &[&str] = &[
 
 /// Whether a line of `text` starts as a header does (`HEADER_STARTS`).
 fn has_header_start(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    let mut starts = std::iter::once(0).chain(memchr::memchr_iter(b'\n', bytes).map(|i| i + 1));
-    starts.any(|at| {
-        bytes.get(at).is_some_and(|first| {
-            HEADER_STARTS
-                .iter()
-                .any(|h| h.as_bytes()[0] == *first && bytes[at..].starts_with(h.as_bytes()))
-        })
-    })
+    // The standard library's split, not `memchr`: the first `memchr` call of a process
+    // detects the CPU's features, and each `cpuid` costs about 7 µs on these VMs
+    // (docs/PERFORMANCE.md, "What `cpuid` costs"); every Write and Edit comes here.
+    text.split('\n')
+        .any(|line| HEADER_STARTS.iter().any(|h| line.starts_with(h)))
 }
 
 /// The names one line outside a hunk gives, when it is a header.
