@@ -117,19 +117,31 @@ fn load_policy_for_cli(locations: &Locations) -> palisade::policy::Policy {
     }
 }
 
-/// Logs go to stderr only, at `-v` (info) / `-vv` (debug) or per `RUST_LOG`.
+/// Logs go to stderr only, at `-v` (info) / `-vv` (debug) or per `RUST_LOG`
+/// (`level` or `target=level,…`).
 fn init_logging(verbose: u8) {
-    use tracing_subscriber::EnvFilter;
+    use tracing_subscriber::filter::{LevelFilter, Targets};
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
     let default = match verbose {
-        0 => "warn",
-        1 => "info",
-        _ => "debug",
+        0 => LevelFilter::WARN,
+        1 => LevelFilter::INFO,
+        _ => LevelFilter::DEBUG,
     };
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
+    // `Targets`, not `EnvFilter`: the same directives without span and field matching, and
+    // without the regex engine's dense DFA that `EnvFilter` brings into every build, where
+    // the scanners' patterns then built one each (Cargo.toml, regex-automata).
+    let filter = std::env::var("RUST_LOG")
+        .ok()
+        .and_then(|v| v.parse::<Targets>().ok())
+        .unwrap_or_else(|| Targets::new().with_default(default));
+    // The builder's own level (INFO unless set) would filter before `filter` sees an event.
     let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
+        .with_max_level(LevelFilter::TRACE)
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .finish()
+        .with(filter)
         .try_init();
 }
 
