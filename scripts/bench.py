@@ -127,6 +127,17 @@ def code_text(size):
     return "".join(lines)[:size]
 
 
+# Modules as an agent writes them: imports, assignments, paths, file calls. Each makes the
+# scanner compile the patterns its language's text can match (nine for the Python one); the
+# `write` class's generated handlers open almost none of them.
+MODULES = {
+    'src/store.py': 'import os\nimport json\nfrom pathlib import Path\nfrom typing import Optional\n\nCONFIG = Path(__file__).parent / "config.json"\n\n\nclass Store:\n    def __init__(self, path: Optional[Path] = None):\n        self.path = path or CONFIG\n        self.items = {}\n\n    def load(self):\n        with open(self.path) as f:\n            self.items = json.load(f)\n        return self.items\n\n    def save(self):\n        tmp = self.path.with_suffix(".tmp")\n        tmp.write_text(json.dumps(self.items, indent=2))\n        os.replace(tmp, self.path)\n\n\ndef main():\n    s = Store()\n    print(len(s.load()))\n\n\nif __name__ == "__main__":\n    main()\n',
+    'web/server.ts': 'import { readFile } from "fs/promises";\nimport path from "path";\nimport express from "express";\n\nconst app = express();\nconst PORT = process.env.PORT ?? 3000;\n\nexport async function loadConfig(dir: string): Promise<Record<string, unknown>> {\n  const text = await readFile(path.join(dir, "config.json"), "utf8");\n  return JSON.parse(text);\n}\n\napp.get("/health", (_req, res) => {\n  res.json({ ok: true });\n});\n\napp.listen(PORT, () => console.log(`listening on ${PORT}`));\n',
+    'src/words.rs': 'use std::collections::HashMap;\nuse std::fs;\nuse std::path::Path;\n\n/// Counts words in a file.\npub fn count_words(path: &Path) -> std::io::Result<HashMap<String, usize>> {\n    let text = fs::read_to_string(path)?;\n    let mut counts = HashMap::new();\n    for word in text.split_whitespace() {\n        *counts.entry(word.to_lowercase()).or_insert(0) += 1;\n    }\n    Ok(counts)\n}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    fn empty() {\n        let dir = std::env::temp_dir().join("wc-empty");\n        fs::write(&dir, "").unwrap();\n        assert!(count_words(&dir).unwrap().is_empty());\n    }\n}\n',
+    'cmd/health/main.go': 'package main\n\nimport (\n\t"encoding/json"\n\t"fmt"\n\t"net/http"\n\t"os"\n)\n\ntype Health struct {\n\tOK bool `json:"ok"`\n}\n\nfunc main() {\n\thttp.HandleFunc("/health", func(w http.ResponseWriter, r *http.Request) {\n\t\tjson.NewEncoder(w).Encode(Health{OK: true})\n\t})\n\tport := os.Getenv("PORT")\n\tif port == "" {\n\t\tport = "8080"\n\t}\n\tfmt.Println("listening on", port)\n\thttp.ListenAndServe(":"+port, nil)\n}\n',
+}
+
+
 def corpus(session):
     """(class, event) pairs: every tool kind, Bash benign and dangerous of each pack."""
     b = lambda c: ev(session, "Bash", {"command": c})
@@ -195,6 +206,8 @@ def corpus(session):
         ("heredoc-100k", b("cat > data.txt <<'EOF'\n" + code_text(100 * 1024) + "\nEOF")),
         ("write-1m", ev(session, "Write", {"file_path": p("big.py"), "content": code_text(1024 * 1024)})),
     ]
+    out += [("write-code", ev(session, "Write", {"file_path": p(name), "content": text}))
+            for name, text in MODULES.items()]
     return out
 
 
