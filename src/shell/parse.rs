@@ -82,8 +82,8 @@ pub(super) struct Analyser<'s> {
     stopped: bool,
     /// Current depth of the AST walk, bounded independently of the pre-scan.
     walk_depth: usize,
-    /// IFS was assigned in the line: unquoted values no longer split predictably.
-    pub ifs_changed: bool,
+    /// What the line has set IFS to: how an unquoted value splits.
+    pub ifs: Ifs,
     /// A name reference was declared in the line (`declare -n r=x`): an assignment to one
     /// name may then change another, so no variable's value is known after it.
     pub namerefs: bool,
@@ -136,9 +136,32 @@ pub(super) struct ShellState {
     vars: Variables,
     aliases: Rc<HashMap<String, Vec<String>>>,
     defined: Rc<Vec<(String, Rc<ast::CompoundCommand>)>>,
-    ifs_changed: bool,
+    ifs: Ifs,
     namerefs: bool,
     exported: Rc<Vec<(String, Word)>>,
+}
+
+/// IFS as the line has set it, which is how an unquoted value's expansion splits into words.
+#[derive(Default, Clone, PartialEq, Eq, Debug)]
+pub(super) enum Ifs {
+    /// Not assigned: space, tab and newline.
+    #[default]
+    Default,
+    /// Assigned a literal value (`IFS=,`): `x=rm,-rf,/; $x` is `rm -rf /`.
+    Set(String),
+    /// Assigned a value not known, or possibly through a name reference.
+    Unknown,
+}
+
+impl Ifs {
+    /// The characters that split an unquoted value, when known.
+    pub(super) fn separators(&self) -> Option<&str> {
+        match self {
+            Ifs::Default => Some(super::words::DEFAULT_IFS),
+            Ifs::Set(s) => Some(s),
+            Ifs::Unknown => None,
+        }
+    }
 }
 
 /// The state a way through a conditional ends in (`Analyser::merged`): the shell's, and where
@@ -216,7 +239,9 @@ pub(super) fn merged_shell(mut a: ShellState, b: &ShellState) -> ShellState {
             }
         }
     }
-    a.ifs_changed |= b.ifs_changed;
+    if a.ifs != b.ifs {
+        a.ifs = Ifs::Unknown;
+    }
     a.namerefs |= b.namerefs;
     // A variable exported on either way is in the environment after (its value that way's).
     if !Rc::ptr_eq(&a.exported, &b.exported) {
@@ -247,7 +272,7 @@ fn same_place(a: &PathState, b: &PathState) -> bool {
     a.shell.vars.is(&b.shell.vars)
         && Rc::ptr_eq(&a.shell.aliases, &b.shell.aliases)
         && Rc::ptr_eq(&a.shell.defined, &b.shell.defined)
-        && a.shell.ifs_changed == b.shell.ifs_changed
+        && a.shell.ifs == b.shell.ifs
         && a.shell.namerefs == b.shell.namerefs
         && a.cwd == b.cwd
         && a.old_cwd == b.old_cwd
@@ -261,7 +286,7 @@ fn same_state(a: &PathState, b: &PathState) -> bool {
     a.shell.vars.same_as(&b.shell.vars)
         && a.cwd == b.cwd
         && a.positional == b.positional
-        && a.shell.ifs_changed == b.shell.ifs_changed
+        && a.shell.ifs == b.shell.ifs
         && a.shell.namerefs == b.shell.namerefs
 }
 
@@ -437,7 +462,7 @@ impl Analyser<'_> {
             vars: self.vars.clone(),
             aliases: Rc::clone(&self.aliases),
             defined: Rc::clone(&self.defined),
-            ifs_changed: self.ifs_changed,
+            ifs: self.ifs.clone(),
             namerefs: self.namerefs,
             exported: Rc::clone(&self.exported),
         }
@@ -449,7 +474,7 @@ impl Analyser<'_> {
         self.vars = before.vars;
         self.aliases = before.aliases;
         self.defined = before.defined;
-        self.ifs_changed = before.ifs_changed;
+        self.ifs = before.ifs;
         self.namerefs = before.namerefs;
         self.exported = before.exported;
     }
@@ -1219,7 +1244,7 @@ impl Analyser<'_> {
             })
         {
             self.namerefs = true;
-            self.ifs_changed = true;
+            self.ifs = Ifs::Unknown;
             self.vars.clear();
         }
         let called = self.called(&inv, ctx);

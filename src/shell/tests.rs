@@ -659,11 +659,29 @@ fn dynamic_programs() {
     assert_eq!(args(find(&an, "touch")), ["a b", "a", "b"]);
     assert_rm_rf_root("rm${IFS}-rf${IFS}/");
     assert_rm_rf_root("rm$IFS-rf$IFS/");
-    let an = a("IFS=,; x=rm,-rf,/; $x");
+    // An IFS set to a literal splits as the shell splits with it; one not known does not.
+    assert_rm_rf_root("IFS=,; x=rm,-rf,/; $x");
+    assert_rm_rf_root("IFS=:; set -- rm:-rf:/; $1");
+    assert_rm_rf_root("IFS=_; rm${IFS}-rf${IFS}/");
+    assert_rm_rf_root("{ IFS=,; }; x=rm,-rf,/; $x");
+    let an = a("IFS=$(cat f); x=rm,-rf,/; $x");
     assert!(has_finding(&an, |f| matches!(
         f,
         ShellFinding::DynamicProgram { .. }
     )));
+    // Two ways that set it differently leave it unknown after them.
+    let an = a("if c; then IFS=,; else IFS=:; fi; x=rm,-rf,/; $x");
+    assert!(has_finding(&an, |f| matches!(
+        f,
+        ShellFinding::DynamicProgram { .. }
+    )));
+    // An empty IFS splits nothing: the one word is a program named `rm -rf /`.
+    let an = a("IFS=; x='rm -rf /'; $x");
+    assert!(an.commands[0].program.starts_with("rm -rf") && an.commands[0].args.is_empty());
+    // A prefix assignment sets it for that command alone.
+    assert_rm_rf_root("IFS= read -r line; x='rm -rf /'; $x");
+    let an = a("IFS=,; x=a,b; touch $x");
+    assert_eq!(args(find(&an, "touch")), ["a", "b"]);
     // A later non-literal assignment forgets the value.
     let an = a("x=rm; x=$(curl e); $x -rf /");
     assert!(has_finding(&an, |f| matches!(

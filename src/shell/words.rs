@@ -3,13 +3,16 @@
 
 use super::Word;
 use super::escapes::{Dialect, unescape};
-use super::parse::{Analyser, Ctx};
+use super::parse::{Analyser, Ctx, Ifs};
 use brush_parser::ParserOptions;
 use brush_parser::word::{
     self, BraceExpressionMember, BraceExpressionOrText, Parameter, ParameterExpr, SpecialParameter,
     WordPiece,
 };
 use std::sync::LazyLock;
+
+/// IFS when the line has not set it: space, tab and newline.
+pub(super) const DEFAULT_IFS: &str = " \t\n";
 
 /// Values longer than this are not remembered, so `a=$a$a` chains cannot grow without bound.
 const MAX_VARIABLE_BYTES: usize = 16 * 1024;
@@ -68,9 +71,10 @@ impl Builder {
             .extend(programs);
     }
 
-    /// Appends an unquoted variable value, splitting it on blanks as the shell does.
-    fn push_split(&mut self, value: &str) {
-        let mut parts = value.split([' ', '\t', '\n']);
+    /// Appends an unquoted variable value, splitting it on IFS's characters (`separators`) as
+    /// the shell does; an empty field between two separators is dropped (as between blanks).
+    fn push_split(&mut self, value: &str, separators: &str) {
+        let mut parts = value.split(|c: char| separators.contains(c));
         if let Some(first) = parts.next() {
             self.text.push_str(first);
         }
@@ -240,8 +244,8 @@ impl Analyser<'_> {
                     }
                 }
                 WordPiece::ParameterExpansion(expr) => {
-                    // Once IFS is changed, how an unquoted value splits is not known.
-                    let resolved = if quoted || !self.ifs_changed {
+                    // Once IFS is set to a value not known, how an unquoted value splits is not.
+                    let resolved = if quoted || self.ifs != Ifs::Unknown {
                         self.resolve_expansion(expr, quoted, ctx)
                     } else {
                         None
@@ -307,12 +311,13 @@ impl Analyser<'_> {
                         resolved.filter(|_| !(quoted && each && parts.iter().any(blank)));
                     if let Some(value) = resolved {
                         if quoted && each {
-                            b.push_split(&value);
+                            // The parameters, joined by spaces above: a word each.
+                            b.push_split(&value, DEFAULT_IFS);
                         } else if quoted {
                             b.text.push_str(&value);
                         } else {
                             b.glob |= has_glob(&value);
-                            b.push_split(&value);
+                            b.push_split(&value, self.ifs.separators().unwrap_or(DEFAULT_IFS));
                         }
                     } else {
                         b.text.push_str(source);
@@ -355,7 +360,8 @@ impl Analyser<'_> {
                                 b.text.push_str(&value);
                             } else {
                                 b.glob |= has_glob(&value);
-                                b.push_split(&value);
+                                let separators = self.ifs.separators().unwrap_or(DEFAULT_IFS);
+                                b.push_split(&value, separators);
                             }
                         }
                         None => {
@@ -630,10 +636,8 @@ impl Analyser<'_> {
         match parameter {
             // `$HOME` stays as written: path resolution knows the real home.
             Parameter::Named(name) if name == "HOME" => None,
-            // `rm${IFS}-rf${IFS}/`: the default IFS is known.
-            Parameter::Named(name) if name == "IFS" && !self.ifs_changed => {
-                Some(" \t\n".to_string())
-            }
+            // `rm${IFS}-rf${IFS}/`: the default IFS is known, and one set to a literal.
+            Parameter::Named(name) if name == "IFS" => self.ifs.separators().map(str::to_string),
             Parameter::Named(name) => self.vars.get(name).cloned(),
             // An element not set is empty.
             Parameter::NamedWithIndex { .. } => self
@@ -692,7 +696,10 @@ impl Analyser<'_> {
     /// while no name reference may redirect it. Notes IFS's change.
     pub(super) fn value_kept(&mut self, name: &str, value: Option<&Expanded>) -> Option<String> {
         if name == "IFS" {
-            self.ifs_changed = true;
+            self.ifs = match value {
+                Some(v) if v.is_static() && !self.namerefs => Ifs::Set(v.text().to_string()),
+                _ => Ifs::Unknown,
+            };
         }
         value
             .filter(|v| {
