@@ -99,7 +99,8 @@ fn interp(home: &Pattern) -> Pattern {
 }
 
 /// Like `calls`, for a language whose built-ins are called without parentheses too (Perl's
-/// `unlink "x"`, `system "cmd"`): the name then followed by a string or a variable.
+/// `unlink "x"`, `system "cmd"`): the name then followed by a string, a variable, or a glob
+/// of a pattern (`unlink glob "~/x/*"`, read by `glob_call`).
 fn bare_calls(table: &[(Op, &str)]) -> Vec<(Op, Pattern)> {
     table
         .iter()
@@ -107,7 +108,7 @@ fn bare_calls(table: &[(Op, &str)]) -> Vec<(Op, Pattern)> {
             (
                 *op,
                 re(&format!(
-                    r#"(?:{p})(?:\s*\(\s*|[ \t]+(?:["'$@]|q[qw]?[(\[{{/]))"#
+                    r#"(?:{p})(?:\s*\(\s*|[ \t]+(?:["'$@]|q[qw]?[(\[{{/]|glob[ \t(]))"#
                 )),
             )
         })
@@ -842,10 +843,12 @@ fn calls_by_name(
 
 /// PHP's calls by a function's name written as the calls: `call_user_func('system', $c)`,
 /// `call_user_func_array('system', [$c])`, and `$f = 'system';` then `$f($c)`, all
-/// `system($c)`. Line numbers kept.
+/// `system($c)`; `array_map('unlink', $files)` as `unlink($files)` (the call on each, which
+/// for a `glob(…)` is the call on the files its pattern names). Line numbers kept.
 fn php_forms(text: &str) -> Option<String> {
-    static CALL: LazyLock<Pattern> =
-        LazyLock::new(|| re(r#"\bcall_user_func[ \t]*\([ \t]*["'](\w+)["'][ \t]*,[ \t]*"#));
+    static CALL: LazyLock<Pattern> = LazyLock::new(|| {
+        re(r#"\b(?:call_user_func|array_map)[ \t]*\([ \t]*["'](\w+)["'][ \t]*,[ \t]*"#)
+    });
     static CALL_ARRAY: LazyLock<Pattern> = LazyLock::new(|| {
         re(
             r#"\bcall_user_func_array[ \t]*\([ \t]*["'](\w+)["'][ \t]*,[ \t]*(?:\[|array[ \t]*\()([^\]\)\n]*)[\]\)][ \t]*\)"#,
@@ -919,6 +922,7 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
     with_long_text(text, || {
         let templates = match language {
             Language::Node => shell_templates(text),
+            Language::Perl => perl_quotes(text),
             _ => Cow::Borrowed(text),
         };
         let rewritten = substitute_home(&templates, p);
@@ -987,6 +991,69 @@ fn shell_templates(text: &str) -> Cow<'_, str> {
     }
     out.push_str(&text[copied..]);
     Cow::Owned(out)
+}
+
+/// Perl's `q(…)`, `q[…]`, `q<…>`, `q/…/`, `q|…|`, `q#…#` (and `qq`) as the `q{…}` the
+/// literal reader takes (`perl_quote`, which other languages' text shares, where `q(x)` is a
+/// call): `system q(rm -rf /)` is `system q{rm -rf /}`. Only the two delimiters change, so
+/// every offset and line stays; a body holding a brace or the closing delimiter unbalanced is
+/// left as written.
+fn perl_quotes(text: &str) -> Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let mut out: Option<Vec<u8>> = None;
+    let mut at = 0;
+    while let Some(found) = text[at..].find('q') {
+        let q = at + found;
+        at = q + 1;
+        // Where a term may start: not inside a name, a variable, a regex (`s/q//`) or a path.
+        let term_start = q == 0
+            || bytes[q - 1].is_ascii_whitespace()
+            || matches!(
+                bytes[q - 1],
+                b'(' | b',' | b'=' | b';' | b'{' | b'[' | b'!' | b'.' | b'?'
+            );
+        let op_end = if bytes.get(q + 1) == Some(&b'q') {
+            q + 2
+        } else {
+            q + 1
+        };
+        let Some(&open) = bytes.get(op_end).filter(|_| term_start) else {
+            continue;
+        };
+        let close = match open {
+            b'(' => b')',
+            b'[' => b']',
+            b'<' => b'>',
+            b'/' | b'|' | b'#' => open,
+            _ => continue,
+        };
+        let mut depth = 0usize;
+        let mut end = None;
+        for (i, &c) in bytes.iter().enumerate().skip(op_end + 1) {
+            if c == b'{' || c == b'}' || c == b'\\' {
+                break;
+            }
+            if c == open && open != close {
+                depth += 1;
+            } else if c == close {
+                if depth == 0 {
+                    end = Some(i);
+                    break;
+                }
+                depth -= 1;
+            }
+        }
+        let Some(end) = end else { continue };
+        let buf = out.get_or_insert_with(|| bytes.to_vec());
+        buf[op_end] = b'{';
+        buf[end] = b'}';
+        at = end + 1;
+    }
+    match out {
+        // Only ASCII delimiters were replaced by ASCII braces: still UTF-8.
+        Some(buf) => Cow::Owned(String::from_utf8(buf).unwrap_or_else(|_| text.to_string())),
+        None => Cow::Borrowed(text),
+    }
 }
 
 /// `scan` of `text`, the program `original` with its home expressions rewritten.
@@ -3564,7 +3631,7 @@ fn expression(s: &str, vars: &HashMap<String, String>, concat: &str) -> (Arg, us
             }
             return (Arg::List(items), consumed);
         }
-        let (piece, used) = match literal(trimmed) {
+        let (piece, used) = match glob_call(trimmed, vars, concat).or_else(|| literal(trimmed)) {
             Some((lit, used)) => (Some(lit), used),
             None => {
                 let ident: String = trimmed
@@ -3601,6 +3668,58 @@ fn expression(s: &str, vars: &HashMap<String, String>, concat: &str) -> (Arg, us
             _ => (Arg::Unknown, pos),
         };
     }
+}
+
+/// Calls that list the files a pattern matches, in the languages scanned: Python's
+/// `glob.glob`, Ruby's `Dir.glob`, Go's `filepath.Glob`, node-glob's `glob.sync` and
+/// `globSync`, Rust's `glob::glob`, Perl's and PHP's `glob`.
+const GLOB_CALLS: &[&str] = &[
+    "glob.glob(",
+    "glob.iglob(",
+    "Dir.glob(",
+    "filepath.Glob(",
+    "glob.sync(",
+    "globSync(",
+    "glob::glob(",
+    "glob(",
+];
+
+/// A glob call at the start of `s` whose pattern is known (`glob("~/.ssh/*")`, Perl's `glob
+/// "…"`), as that pattern: the files it lists are the files the pattern names, so
+/// `unlink glob(P)` deletes what `unlink P` would name. The value and bytes used, the call's
+/// further arguments (flags) skipped.
+fn glob_call(s: &str, vars: &HashMap<String, String>, concat: &str) -> Option<(String, usize)> {
+    let (inner, paren) = match GLOB_CALLS.iter().find_map(|c| s.strip_prefix(c)) {
+        Some(inner) => (inner, true),
+        // Perl's list operator without parentheses, before a string.
+        None => {
+            let inner = s.strip_prefix("glob")?;
+            let trimmed = inner.trim_start();
+            (trimmed.len() < inner.len() && trimmed.starts_with(['"', '\'', 'q']))
+                .then_some((trimmed, false))?
+        }
+    };
+    let (Arg::Text(pattern), used) = expression(inner, vars, concat) else {
+        return None;
+    };
+    let mut end = s.len() - inner.len() + used;
+    if paren {
+        let mut depth = 0usize;
+        let close = s[end..].char_indices().find(|&(_, c)| match c {
+            '(' | '[' | '{' => {
+                depth += 1;
+                false
+            }
+            ')' if depth == 0 => true,
+            ')' | ']' | '}' => {
+                depth = depth.saturating_sub(1);
+                false
+            }
+            _ => false,
+        })?;
+        end += close.0 + 1;
+    }
+    Some((pattern, end))
 }
 
 /// What follows a value in an expression.
@@ -5180,6 +5299,61 @@ mod tests {
             worst(Language::Perl, "system(qq{rm -rf /});\n").map(|w| w.0),
             Some(Effect::Deny)
         );
+        // Perl's other delimiters, read in Perl code only (`q(x)` is a call elsewhere).
+        for code in [
+            "system q(rm -rf /);\n",
+            "exec qq[rm -rf /];\n",
+            "system(q<rm -rf />);\n",
+            "exec q|rm -rf /|;\n",
+            "my $c = q#rm -rf /#; system $c;\n",
+        ] {
+            assert_eq!(
+                worst(Language::Perl, code).map(|w| w.0),
+                Some(Effect::Deny),
+                "{code}"
+            );
+        }
+        assert_eq!(perl_quotes("system q(a (b) c);"), "system q{a (b) c};");
+        // A brace in the body, a name ending in q, a hash key, an unclosed body: as written.
+        for code in ["q(a {b})", "seq(1)", "$h{q} = q => 1", "q(open", "s/q//"] {
+            assert_eq!(perl_quotes(code), code);
+        }
+    }
+
+    #[test]
+    fn a_glob_of_a_pattern_names_the_files_the_pattern_names() {
+        for (language, code) in [
+            (Language::Perl, "unlink glob(\"$ENV{HOME}/.ssh/*\");\n"),
+            (Language::Perl, "unlink glob \"$ENV{HOME}/.ssh/*\";\n"),
+            (
+                Language::Ruby,
+                "FileUtils.rm(Dir.glob(Dir.home + '/.ssh/*'))\n",
+            ),
+            (
+                Language::Ruby,
+                "FileUtils.rm_rf(Dir.glob('~/.aws/*', File::FNM_DOTMATCH))\n",
+            ),
+        ] {
+            assert_eq!(
+                worst(language, code).map(|w| w.0),
+                Some(Effect::Deny),
+                "{language:?}: {code}"
+            );
+        }
+        // A glob inside the project deletes files inside it.
+        for (language, code) in [
+            (Language::Perl, "unlink glob \"build/*.o\";\n"),
+            (Language::Ruby, "FileUtils.rm_rf(Dir.glob('build/*'))\n"),
+        ] {
+            assert_eq!(worst(language, code), None, "{language:?}: {code}");
+        }
+        let vars = HashMap::new();
+        assert_eq!(
+            glob_call("glob.glob('src/**/*.py', recursive=True)) + x", &vars, "+"),
+            Some(("src/**/*.py".into(), 40))
+        );
+        assert_eq!(glob_call("glob(pattern)", &vars, "."), None);
+        assert_eq!(glob_call("globals()", &vars, "."), None);
     }
 
     #[test]
@@ -5205,6 +5379,10 @@ mod tests {
             (
                 Language::Php,
                 "<?php call_user_func_array('passthru', ['rm -rf ~']);\n",
+            ),
+            (
+                Language::Php,
+                "<?php array_map('unlink', glob(getenv('HOME') . '/.ssh/*'));\n",
             ),
             (Language::Php, "<?php $f = 'system';\n$f('rm -rf ~');\n"),
         ] {
