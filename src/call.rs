@@ -861,6 +861,11 @@ pub enum Effect {
     /// name says so: `delete_repository`, `drop_database`, `terminate_instances`). `what` is
     /// the thing (`repository`), `tool` the tool.
     Destroy { what: String, tool: String },
+    /// Moves money through a service, which does not come back by undoing the call: a
+    /// payment, refund, payout or transfer (an MCP tool whose name says so: `create_refund`,
+    /// `create_payout`, `pay_invoice`, `transfer_funds`). `what` is the movement, `tool` the
+    /// tool.
+    Pay { what: String, tool: String },
 }
 
 /// Calls `$f` on every filesystem path the effect `$effect` names (not what a send carries):
@@ -912,7 +917,8 @@ macro_rules! each_path {
             | Effect::Fetch { .. }
             | Effect::Signal { .. }
             | Effect::StartAgent { .. }
-            | Effect::Destroy { .. } => {}
+            | Effect::Destroy { .. }
+            | Effect::Pay { .. } => {}
         }
     }};
 }

@@ -126,8 +126,86 @@ pub fn model(tool: &str, input: &Value, user: &[ToolModel], scope: &Scope) -> Mo
             what,
             tool: format!("{tool} {arg}={op}"),
         });
+    } else if let Some(what) = paid(tool) {
+        m.effects.push(Effect::Pay {
+            what,
+            tool: tool.to_string(),
+        });
     }
     m
+}
+
+/// What money a tool's name says it moves: `create_refund`, `create_payout`,
+/// `createTransfer`, `send_payment`, `capture_payment_intent` → `refund`, `payout`,
+/// `transfer`, `payment`; `refund_charge`, `pay_invoice`, `transfer_funds`, `send_money` too.
+/// `None` for a tool that reads (`list_refunds`), and for one that only prepares what a person
+/// pays later (`create_payment_link`, `create_invoice`, `create_payment_intent`) or moves
+/// something else (`transfer_issue`, `transfer_repository`).
+fn paid(tool: &str) -> Option<String> {
+    // What a call moves, by the name's head noun.
+    const MOVEMENTS: &[&str] = &[
+        "payment",
+        "payout",
+        "refund",
+        "transfer",
+        "charge",
+        "disbursement",
+        "remittance",
+        "withdrawal",
+        "wire",
+        "funds",
+        "money",
+        "tip",
+    ];
+    // Verbs that make a movement happen when its noun is the head (`create_refund`).
+    const MAKE: &[&str] = &[
+        "create", "send", "make", "issue", "initiate", "execute", "submit", "process", "confirm",
+        "capture", "new", "add", "post", "do",
+    ];
+    // Verbs that move money by themselves (`refund_charge`, `pay_invoice`).
+    const MOVE: &[&str] = &["pay", "refund", "payout", "withdraw", "disburse", "remit"];
+    let name = canonical_name(tool.rsplit("__").next().unwrap_or(tool));
+    let words: Vec<&str> = name.split('_').filter(|w| !w.is_empty()).collect();
+    let first = *words.first()?;
+    if READ_VERBS.contains(&first) {
+        return None;
+    }
+    let singular = |w: &str| -> Option<&'static str> {
+        [Some(w), w.strip_suffix('s')]
+            .into_iter()
+            .flatten()
+            .find_map(|f| MOVEMENTS.iter().find(|m| **m == f).copied())
+    };
+    // `refund_charge` refunds, whatever its object.
+    if MOVE.contains(&first) {
+        return Some(if first == "pay" { "payment" } else { first }.to_string());
+    }
+    if let [.., last] = words.as_slice()
+        && let Some(movement) = singular(last)
+        && words.iter().any(|w| MAKE.contains(w) || MOVE.contains(w))
+    {
+        let movement = match movement {
+            "funds" | "money" | "wire" => "transfer",
+            m => m,
+        };
+        return Some(movement.to_string());
+    }
+    // A payment intent is charged when it is confirmed or captured.
+    if words.iter().any(|w| matches!(*w, "confirm" | "capture"))
+        && words.iter().any(|w| matches!(*w, "payment" | "charge"))
+    {
+        return Some("payment".to_string());
+    }
+    // `transfer_funds`, `send_money`: a verb that moves anything, money its object.
+    if matches!(first, "transfer" | "send" | "wire")
+        && words
+            .iter()
+            .skip(1)
+            .any(|w| matches!(*w, "funds" | "money" | "balance"))
+    {
+        return Some("transfer".to_string());
+    }
+    None
 }
 
 /// The arguments in which a generic tool takes the name of the operation it performs
@@ -1612,6 +1690,37 @@ mod tests {
             lines(serde_json::json!({"cmd": "ls", "args": ["-la"]})),
             ["ls -la"]
         );
+    }
+
+    #[test]
+    fn a_tools_name_says_what_money_it_moves() {
+        for (tool, what) in [
+            ("mcp__stripe__create_refund", Some("refund")),
+            ("mcp__stripe__createPayout", Some("payout")),
+            ("mcp__stripe__create_transfer", Some("transfer")),
+            ("mcp__stripe__create_charge", Some("charge")),
+            ("mcp__stripe__refund_charge", Some("refund")),
+            ("mcp__stripe__capture_payment_intent", Some("payment")),
+            ("mcp__stripe__confirm_payment_intent", Some("payment")),
+            ("mcp__paypal__pay_invoice", Some("payment")),
+            ("mcp__bank__transfer_funds", Some("transfer")),
+            ("mcp__wise__send_money", Some("transfer")),
+            ("mcp__x__initiate_wire", Some("transfer")),
+            ("mcp__x__create_payouts", Some("payout")),
+            // Reads, preparations a person pays later, and moves of other things.
+            ("mcp__stripe__list_refunds", None),
+            ("mcp__stripe__get_payment", None),
+            ("mcp__stripe__search_charges", None),
+            ("mcp__stripe__create_payment_link", None),
+            ("mcp__stripe__create_payment_intent", None),
+            ("mcp__stripe__create_invoice", None),
+            ("mcp__stripe__create_customer", None),
+            ("mcp__github__transfer_issue", None),
+            ("mcp__github__transfer_repository", None),
+            ("mcp__slack__send_message", None),
+        ] {
+            assert_eq!(paid(tool).as_deref(), what, "{tool}");
+        }
     }
 
     #[test]

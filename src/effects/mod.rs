@@ -61,6 +61,10 @@ pub const KINDS: &[(&str, &str)] = &[
         "destroy",
         "destroys what a service keeps (a hosted repository, a project, a database)",
     ),
+    (
+        "pay",
+        "moves money through a service (a payment, refund, payout or transfer)",
+    ),
 ];
 
 /// The kind named `name`, if `KINDS` has it (the `&'static` spelling of it).
@@ -111,6 +115,7 @@ impl Effect {
             "configure" => matches!(self, Effect::Configure { .. }),
             "start-agent" => matches!(self, Effect::StartAgent { .. }),
             "destroy" => matches!(self, Effect::Destroy { .. }),
+            "pay" => matches!(self, Effect::Pay { .. }),
             _ => false,
         }
     }

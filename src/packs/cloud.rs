@@ -307,4 +307,44 @@ pub static RULES: &[Rule] = &[
             Example::tool("mcp__supabase__create_project", r#"{"name":"x"}"#),
         ],
     },
+    Rule {
+        id: "service-payment",
+        pack: PACK,
+        effect: Ask,
+        reason: "Moving money through a service (a payment, refund, payout or transfer) cannot be taken back; confirm it",
+        programs: &[],
+        check: Check::Call(service_payment),
+        refused: &[
+            Example::tool("mcp__stripe__create_refund", r#"{"payment_intent":"pi_1"}"#),
+            Example::tool(
+                "mcp__stripe__createPayout",
+                r#"{"amount":5000,"currency":"usd"}"#,
+            ),
+            Example::tool(
+                "mcp__payments__transfer_funds",
+                r#"{"to":"acct_9","amount":100}"#,
+            ),
+            Example::tool("mcp__paypal__pay_invoice", r#"{"invoice_id":"INV-1"}"#),
+            Example::tool("mcp__stripe__capture_payment_intent", r#"{"id":"pi_1"}"#),
+            Example::tool("mcp__bank__send_payment", r#"{"iban":"DE00","amount":1}"#),
+        ],
+        allowed: &[
+            Example::tool("mcp__stripe__list_refunds", r#"{}"#),
+            Example::tool("mcp__stripe__retrieve_balance", r#"{}"#),
+            Example::tool("mcp__stripe__create_payment_link", r#"{"price":"p_1"}"#),
+            Example::tool("mcp__stripe__create_invoice", r#"{"customer":"c_1"}"#),
+            Example::tool("mcp__stripe__create_customer", r#"{"email":"a@b.c"}"#),
+            Example::tool("mcp__github__transfer_issue", r#"{"issue":"1","repo":"r"}"#),
+            Example::tool("mcp__stripe__get_payment", r#"{"id":"pi_1"}"#),
+        ],
+    },
 ];
+
+/// A tool that moves money (`Effect::Pay`: an MCP tool's `create_refund`, `create_payout`,
+/// `transfer_funds`): like destroying what a service keeps, nothing undoes it.
+fn service_payment(call: &Call, _: &Scope) -> Option<String> {
+    call.effects.iter().find_map(|e| match e {
+        Fx::Pay { what, tool } => Some(format!("`{tool}` makes a {what}")),
+        _ => None,
+    })
+}
