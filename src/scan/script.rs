@@ -3361,12 +3361,23 @@ fn loop_bindings(
             .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
             .collect()
     };
-    let list_at = |s: &str| match expression(s, vars, concat).0 {
-        Arg::List(items) => Some(items),
-        _ => None,
+    // A loop over a glob's files binds each to a file its pattern names: the pattern.
+    let list_at = |s: &str| match glob_call(s, vars, concat) {
+        Some((pattern, _)) => Some(vec![pattern]),
+        None => match expression(s, vars, concat).0 {
+            Arg::List(items) => Some(items),
+            _ => None,
+        },
     };
-    // The list literal a method call follows (`['a', 'b'].each`), ending at `end`.
+    // The list literal a method call follows (`['a', 'b'].each`, `Dir.glob('x/*').each`),
+    // ending at `end`.
     let list_before = |end: usize| {
+        if text[..end].ends_with(')')
+            && let Some(start) = GLOB_CALLS.iter().filter_map(|c| text[..end].rfind(c)).max()
+            && glob_call(&text[start..end], vars, concat).is_some_and(|(_, n)| n == end - start)
+        {
+            return list_at(&text[start..end]);
+        }
         let open = text[..end].rfind('[')?;
         let start = if text[..open].ends_with("%w") {
             open - 2
@@ -5340,10 +5351,41 @@ mod tests {
                 "{language:?}: {code}"
             );
         }
+        // A loop over a glob's files, each bound to the pattern: the command each judged by.
+        for (language, code) in [
+            (
+                Language::Python,
+                "import glob, shutil\nfor d in glob.glob('/etc/*'):\n    shutil.rmtree(d)\n",
+            ),
+            (
+                Language::Ruby,
+                "Dir.glob('/etc/*').each { |d| FileUtils.rm_rf(d) }\n",
+            ),
+            (
+                Language::Node,
+                "for (const d of globSync('/etc/*')) fs.rmSync(d, { recursive: true })\n",
+            ),
+        ] {
+            let judged = judged(language, code);
+            assert!(
+                judged
+                    .iter()
+                    .any(|c| c.starts_with("rm -") && c.contains("/etc/*")),
+                "{language:?}: {code} {judged:?}"
+            );
+        }
         // A glob inside the project deletes files inside it.
         for (language, code) in [
             (Language::Perl, "unlink glob \"build/*.o\";\n"),
             (Language::Ruby, "FileUtils.rm_rf(Dir.glob('build/*'))\n"),
+            (
+                Language::Python,
+                "import glob, shutil\nfor d in glob.glob('build/*'):\n    shutil.rmtree(d)\n",
+            ),
+            (
+                Language::Ruby,
+                "Dir.glob('tmp/*').each { |f| File.delete(f) }\n",
+            ),
         ] {
             assert_eq!(worst(language, code), None, "{language:?}: {code}");
         }
