@@ -1559,7 +1559,15 @@ fn empty_and_errors() {
         let an = a(line);
         assert!(an.commands.is_empty() && an.findings.is_empty(), "{line:?}");
     }
-    for line in ["if true; then", "bash -c 'echo \"'", "case x in"] {
+    // The last: an expansion the input ends inside, on a here-document's line, made the
+    // vendored tokenizer panic (vendor/brush-parser/PATCHED.md).
+    for line in [
+        "if true; then",
+        "bash -c 'echo \"'",
+        "case x in",
+        "<<EOF $((~)``\nEOF",
+        "cat <<EOF $((~)``\nrm -rf ~\nEOF",
+    ] {
         let an = a(line);
         assert!(
             has_finding(&an, |f| matches!(f, ShellFinding::ParseError { .. })),

@@ -662,7 +662,10 @@ impl<'a, R: ?Sized + std::io::BufRead> Tokenizer<'a, R> {
                     if nesting_count == 0 {
                         break;
                     }
-                    state.append_char(self.next_char()?.unwrap());
+                    // palisade: the input may end here (`<<EOF $((~)``` then the body); an
+                    // unterminated expansion, not a panic.
+                    let c = self.next_char()?.ok_or(TokenizerError::UnterminatedExpansion)?;
+                    state.append_char(c);
                 }
                 TokenEndReason::EndOfInput => {
                     return Err(TokenizerError::UnterminatedExpansion);
@@ -671,7 +674,9 @@ impl<'a, R: ?Sized + std::io::BufRead> Tokenizer<'a, R> {
             }
         }
 
-        state.append_char(self.next_char()?.unwrap());
+        // palisade: as above.
+        let c = self.next_char()?.ok_or(TokenizerError::UnterminatedExpansion)?;
+        state.append_char(c);
         Ok(())
     }
 
