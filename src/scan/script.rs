@@ -923,6 +923,7 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
         let templates = match language {
             Language::Node => shell_templates(text),
             Language::Perl => perl_quotes(text),
+            Language::Python => python_maps(text),
             _ => Cow::Borrowed(text),
         };
         let rewritten = substitute_home(&templates, p);
@@ -985,6 +986,52 @@ fn shell_templates(text: &str) -> Cow<'_, str> {
         out.push(')');
         copied = end + 1;
         at = end + 1;
+    }
+    if copied == 0 {
+        return Cow::Borrowed(text);
+    }
+    out.push_str(&text[copied..]);
+    Cow::Owned(out)
+}
+
+/// Python's `map(F, X)` with `F` a function named by its (dotted) name, as `F(X)`: the call on
+/// each element, which for a `glob.glob(…)` is the call on the files its pattern names
+/// (`list(map(os.remove, glob.glob(P)))`). By hand, not a pattern: every Python file comes here.
+fn python_maps(text: &str) -> Cow<'_, str> {
+    if !text.contains("map(") {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::new();
+    let mut copied = 0;
+    let mut at = 0;
+    while let Some(found) = text[at..].find("map(") {
+        let start = at + found;
+        at = start + 4;
+        if text[..start]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '.'))
+        {
+            continue;
+        }
+        let rest = &text[at..];
+        let arg = rest.trim_start_matches([' ', '\t']);
+        let name_len = arg
+            .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '.')))
+            .unwrap_or(arg.len());
+        let name = &arg[..name_len];
+        let after = arg[name_len..].trim_start_matches([' ', '\t']);
+        if name.is_empty()
+            || name.starts_with(|c: char| c.is_ascii_digit())
+            || !after.starts_with(',')
+        {
+            continue;
+        }
+        out.push_str(&text[copied..start]);
+        out.push_str(name);
+        out.push('(');
+        copied = text.len() - after.len() + 1;
+        at = copied;
     }
     if copied == 0 {
         return Cow::Borrowed(text);
@@ -5374,6 +5421,29 @@ mod tests {
                 "{language:?}: {code} {judged:?}"
             );
         }
+        // Python's map of a function named by its name is that function's call.
+        assert_eq!(
+            python_maps("list(map(os.remove, glob.glob('/etc/*')))\nx = map(str, [1])\n"),
+            "list(os.remove( glob.glob('/etc/*')))\nx = str( [1])\n"
+        );
+        for code in [
+            "bitmap(a, b)",
+            "m.map(f, x)",
+            "map(lambda p: p, x)",
+            "map(f)",
+        ] {
+            assert_eq!(python_maps(code), code);
+        }
+        let judged = judged(
+            Language::Python,
+            "import glob, os\nlist(map(os.remove, glob.glob('/etc/*')))\n",
+        );
+        assert!(
+            judged
+                .iter()
+                .any(|c| c.starts_with("rm ") && c.contains("/etc/*")),
+            "{judged:?}"
+        );
         // A glob inside the project deletes files inside it.
         for (language, code) in [
             (Language::Perl, "unlink glob \"build/*.o\";\n"),
