@@ -170,18 +170,12 @@ fn paid(tool: &str) -> Option<String> {
     if READ_VERBS.contains(&first) {
         return None;
     }
-    let singular = |w: &str| -> Option<&'static str> {
-        [Some(w), w.strip_suffix('s')]
-            .into_iter()
-            .flatten()
-            .find_map(|f| MOVEMENTS.iter().find(|m| **m == f).copied())
-    };
     // `refund_charge` refunds, whatever its object.
     if MOVE.contains(&first) {
         return Some(if first == "pay" { "payment" } else { first }.to_string());
     }
     if let [.., last] = words.as_slice()
-        && let Some(movement) = singular(last)
+        && let Some(movement) = one_of(last, MOVEMENTS)
         && words.iter().any(|w| MAKE.contains(w) || MOVE.contains(w))
     {
         let movement = match movement {
@@ -353,19 +347,6 @@ fn destroyed(tool: &str) -> Option<String> {
     {
         return None;
     }
-    // `instances`, `repositories`, `indexes`, `branches`: the thing, one or many.
-    let singular = |w: &str| -> Option<&'static str> {
-        let forms = [
-            Some(w.to_string()),
-            w.strip_suffix('s').map(str::to_string),
-            w.strip_suffix("es").map(str::to_string),
-            w.strip_suffix("ies").map(|s| format!("{s}y")),
-        ];
-        forms
-            .into_iter()
-            .flatten()
-            .find_map(|f| THINGS.iter().find(|t| **t == f).copied())
-    };
     // The thing is the name's head noun: its last word (`delete_project_branch` deletes a
     // branch, `remove_env_var` a variable), or the word before a verb that ends the name
     // (`repositories_delete`).
@@ -378,7 +359,22 @@ fn destroyed(tool: &str) -> Option<String> {
     if matches!(*head, "record" | "records") {
         return words.contains(&"dns").then(|| "DNS record".to_string());
     }
-    singular(head).map(str::to_string)
+    one_of(head, THINGS).map(str::to_string)
+}
+
+/// The entry of `list` a name's word is, one or many (`instances`, `repositories`,
+/// `indexes`, `payouts`): what `destroyed` and `paid` read a head noun with.
+fn one_of(word: &str, list: &'static [&'static str]) -> Option<&'static str> {
+    let forms = [
+        Some(word.to_string()),
+        word.strip_suffix('s').map(str::to_string),
+        word.strip_suffix("es").map(str::to_string),
+        word.strip_suffix("ies").map(|s| format!("{s}y")),
+    ];
+    forms
+        .into_iter()
+        .flatten()
+        .find_map(|f| list.iter().find(|t| **t == f).copied())
 }
 
 /// `model` without the destroyed thing.

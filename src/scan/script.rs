@@ -3421,9 +3421,10 @@ fn loop_bindings(
     let list_before = |end: usize| {
         if text[..end].ends_with(')')
             && let Some(start) = GLOB_CALLS.iter().filter_map(|c| text[..end].rfind(c)).max()
-            && glob_call(&text[start..end], vars, concat).is_some_and(|(_, n)| n == end - start)
+            && let Some((pattern, n)) = glob_call(&text[start..end], vars, concat)
+            && n == end - start
         {
-            return list_at(&text[start..end]);
+            return Some(vec![pattern]);
         }
         let open = text[..end].rfind('[')?;
         let start = if text[..open].ends_with("%w") {
@@ -3762,20 +3763,7 @@ fn glob_call(s: &str, vars: &HashMap<String, String>, concat: &str) -> Option<(S
     };
     let mut end = s.len() - inner.len() + used;
     if paren {
-        let mut depth = 0usize;
-        let close = s[end..].char_indices().find(|&(_, c)| match c {
-            '(' | '[' | '{' => {
-                depth += 1;
-                false
-            }
-            ')' if depth == 0 => true,
-            ')' | ']' | '}' => {
-                depth = depth.saturating_sub(1);
-                false
-            }
-            _ => false,
-        })?;
-        end += close.0 + 1;
+        end += closing(&s[end..], '(', ')')? + 1;
     }
     Some((pattern, end))
 }
