@@ -16,7 +16,7 @@
 //! current; a pattern not in it is parsed as before.
 
 use super::literals::LiteralSet;
-use regex::{Captures, Match, Regex, Replacer};
+use regex::Regex;
 use std::borrow::Cow;
 use std::cell::RefCell;
 use std::sync::{Arc, LazyLock, Mutex, OnceLock};
@@ -48,8 +48,83 @@ pub(super) fn ascii_words(source: &str) -> String {
     out
 }
 
+/// Unicode's white space (`\s` of the regex crate: the `White_Space` property), as members
+/// of a class. `regex-lite` reads `\s` as ASCII's six; a script may separate a call from its
+/// parenthesis with any of these (JavaScript takes U+00A0), so both engines must.
+const WHITE_SPACE: &str =
+    r"\t\n\x0B\x0C\r \x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}";
+
+/// The pattern for `regex-lite`, which matches as the regex crate does on [`ascii_words`]'s
+/// form (leftmost-first, `\w` and `\b` on ASCII, a class outside ASCII by code point) except
+/// for `\s`, spelled out here. `None` for a construct whose meaning could differ (`\S`, `\d`,
+/// `\D`, `\W`, `\B`, `\p`, a case-insensitive part): the regex crate then matches.
+fn lite_source(source: &str) -> Option<String> {
+    if source.contains("(?i") || source.contains("(?-u") {
+        return None;
+    }
+    let mut out = String::with_capacity(source.len() + 64);
+    let mut chars = source.chars();
+    // How deep in `[…]` the pattern is; a `]` first in a class is a member, not its end.
+    let mut depth = 0usize;
+    let mut class_start = false;
+    while let Some(c) = chars.next() {
+        let first = std::mem::take(&mut class_start);
+        match c {
+            '\\' => match chars.next()? {
+                's' if depth > 0 => out.push_str(WHITE_SPACE),
+                's' => {
+                    out.push('[');
+                    out.push_str(WHITE_SPACE);
+                    out.push(']');
+                }
+                'S' | 'd' | 'D' | 'W' | 'B' | 'p' | 'P' => return None,
+                other => {
+                    out.push('\\');
+                    out.push(other);
+                }
+            },
+            '[' => {
+                out.push('[');
+                depth += 1;
+                class_start = true;
+                // `[^` and `[]` open a class whose next `]` is a member.
+                let mut rest = chars.clone();
+                match rest.next() {
+                    Some('^') => {
+                        out.push('^');
+                        chars.next();
+                        if rest.next() == Some(']') {
+                            out.push(']');
+                            chars.next();
+                        }
+                        class_start = false;
+                    }
+                    Some(']') => {
+                        out.push(']');
+                        chars.next();
+                        class_start = false;
+                    }
+                    _ => {}
+                }
+            }
+            ']' if depth > 0 && !first => {
+                out.push(']');
+                depth -= 1;
+            }
+            other => out.push(other),
+        }
+    }
+    Some(out)
+}
+
 /// Texts longer than this are gated by one pass for all literals ([`LongTexts`]).
 const GATE_MAX_BYTES: usize = 64 * 1024;
+
+/// Texts up to this long are matched by `regex-lite`. It compiles a scanner pattern in about
+/// a quarter of the regex crate's time (28 µs against 100 µs, `scripts/pattern-cost`), which
+/// is most of what a short `Write` or `Edit` of code costs, but searches with a PikeVM only,
+/// at about 37 ns a byte: past 2 KiB, compiling the regex crate's lazy DFA is cheaper.
+const LITE_MAX_BYTES: usize = 2 * 1024;
 
 /// A pattern, compiled when a text first needs it.
 pub(super) struct Pattern {
@@ -57,6 +132,16 @@ pub(super) struct Pattern {
     /// The literals a match must contain one of (`required`), found on first use.
     gate: OnceLock<Gate>,
     compiled: OnceLock<Regex>,
+    /// The pattern for short texts; `None` when `regex-lite` cannot read it as the regex crate
+    /// does (`lite_source`).
+    lite: OnceLock<Option<regex_lite::Regex>>,
+}
+
+/// The engine that matches a pattern against one text.
+#[derive(Clone, Copy)]
+enum Engine<'r> {
+    Full(&'r Regex),
+    Lite(&'r regex_lite::Regex),
 }
 
 impl Pattern {
@@ -66,6 +151,7 @@ impl Pattern {
             source: source.to_string(),
             gate: OnceLock::new(),
             compiled: OnceLock::new(),
+            lite: OnceLock::new(),
         }
     }
 
@@ -83,8 +169,17 @@ impl Pattern {
         })
     }
 
-    /// The compiled pattern when `text` may hold a match; `None` when it cannot.
-    fn for_text(&self, text: &str) -> Option<&Regex> {
+    /// The pattern as `regex-lite` compiles it, when it can.
+    fn lite(&self) -> Option<&regex_lite::Regex> {
+        self.lite
+            .get_or_init(|| regex_lite::Regex::new(&lite_source(&self.source)?).ok())
+            .as_ref()
+    }
+
+    /// The engine for `text` when it may hold a match; `None` when it cannot. A short text is
+    /// matched by `regex-lite`, whatever was compiled before: the engine depends on the text
+    /// alone, so a scan answers the same in any process.
+    fn for_text(&self, text: &str) -> Option<Engine<'_>> {
         if let Some(needles) = self.gate.get_or_init(|| gate_of(&self.source)) {
             let open = if text.len() <= GATE_MAX_BYTES {
                 needles.iter().any(|n| text.contains(n.as_str()))
@@ -95,41 +190,215 @@ impl Pattern {
                 return None;
             }
         }
-        Some(self.regex())
+        if text.len() <= LITE_MAX_BYTES
+            && let Some(lite) = self.lite()
+        {
+            return Some(Engine::Lite(lite));
+        }
+        Some(Engine::Full(self.regex()))
     }
 
     pub(super) fn is_match(&self, text: &str) -> bool {
-        self.for_text(text).is_some_and(|r| r.is_match(text))
+        match self.for_text(text) {
+            Some(Engine::Full(r)) => r.is_match(text),
+            Some(Engine::Lite(r)) => r.is_match(text),
+            None => false,
+        }
     }
 
     pub(super) fn find<'h>(&self, text: &'h str) -> Option<Match<'h>> {
-        self.for_text(text).and_then(|r| r.find(text))
+        match self.for_text(text)? {
+            Engine::Full(r) => r.find(text).map(Match::from),
+            Engine::Lite(r) => r.find(text).map(Match::from),
+        }
     }
 
     pub(super) fn captures<'h>(&self, text: &'h str) -> Option<Captures<'h>> {
-        self.for_text(text).and_then(|r| r.captures(text))
-    }
-
-    pub(super) fn find_iter<'r, 'h>(&'r self, text: &'h str) -> impl Iterator<Item = Match<'h>> {
-        self.for_text(text)
-            .into_iter()
-            .flat_map(move |r: &'r Regex| r.find_iter(text))
-    }
-
-    pub(super) fn captures_iter<'r, 'h>(
-        &'r self,
-        text: &'h str,
-    ) -> impl Iterator<Item = Captures<'h>> {
-        self.for_text(text)
-            .into_iter()
-            .flat_map(move |r: &'r Regex| r.captures_iter(text))
-    }
-
-    pub(super) fn replace_all<'h, R: Replacer>(&self, text: &'h str, rep: R) -> Cow<'h, str> {
-        match self.for_text(text) {
-            Some(r) => r.replace_all(text, rep),
-            None => Cow::Borrowed(text),
+        match self.for_text(text)? {
+            Engine::Full(r) => r.captures(text).map(Captures::Full),
+            Engine::Lite(r) => r.captures(text).map(Captures::Lite),
         }
+    }
+
+    pub(super) fn find_iter<'h>(&self, text: &'h str) -> impl Iterator<Item = Match<'h>> {
+        let (full, lite) = match self.for_text(text) {
+            Some(Engine::Full(r)) => (Some(r.find_iter(text)), None),
+            Some(Engine::Lite(r)) => (None, Some(r.find_iter(text))),
+            None => (None, None),
+        };
+        let full = full.into_iter().flatten().map(Match::from);
+        full.chain(lite.into_iter().flatten().map(Match::from))
+    }
+
+    pub(super) fn captures_iter<'h>(&self, text: &'h str) -> impl Iterator<Item = Captures<'h>> {
+        let (full, lite) = match self.for_text(text) {
+            Some(Engine::Full(r)) => (Some(r.captures_iter(text)), None),
+            Some(Engine::Lite(r)) => (None, Some(r.captures_iter(text))),
+            None => (None, None),
+        };
+        let full = full.into_iter().flatten().map(Captures::Full);
+        full.chain(lite.into_iter().flatten().map(Captures::Lite))
+    }
+
+    /// `text` with every match replaced by `rep`'s text for it (a `$1` template, or a
+    /// function of the match's groups); borrowed when nothing matched.
+    pub(super) fn replace_all<'h, R: Replace>(&self, text: &'h str, mut rep: R) -> Cow<'h, str> {
+        if let Some(literal) = rep.literal() {
+            // No group to expand: the matches' bounds are all it needs, which the engines
+            // find without tracking groups.
+            let mut matches = self.find_iter(text).peekable();
+            if matches.peek().is_none() {
+                return Cow::Borrowed(text);
+            }
+            let mut out = String::with_capacity(text.len());
+            let mut last = 0;
+            for m in matches {
+                out.push_str(&text[last..m.start()]);
+                out.push_str(literal);
+                last = m.end();
+            }
+            out.push_str(&text[last..]);
+            return Cow::Owned(out);
+        }
+        let mut matches = self.captures_iter(text).peekable();
+        if matches.peek().is_none() {
+            return Cow::Borrowed(text);
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut last = 0;
+        for caps in matches {
+            let whole = caps.get(0).expect("group 0 is the match");
+            out.push_str(&text[last..whole.start()]);
+            rep.append(&caps, &mut out);
+            last = whole.end();
+        }
+        out.push_str(&text[last..]);
+        Cow::Owned(out)
+    }
+}
+
+/// Where a pattern matched in a text, whichever engine found it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Match<'h> {
+    start: usize,
+    matched: &'h str,
+}
+
+impl<'h> Match<'h> {
+    pub(super) fn start(&self) -> usize {
+        self.start
+    }
+
+    pub(super) fn end(&self) -> usize {
+        self.start + self.matched.len()
+    }
+
+    #[cfg(test)]
+    pub(super) fn range(&self) -> std::ops::Range<usize> {
+        self.start..self.end()
+    }
+
+    pub(super) fn as_str(&self) -> &'h str {
+        self.matched
+    }
+}
+
+impl<'h> From<regex::Match<'h>> for Match<'h> {
+    fn from(m: regex::Match<'h>) -> Match<'h> {
+        Match {
+            start: m.start(),
+            matched: m.as_str(),
+        }
+    }
+}
+
+impl<'h> From<regex_lite::Match<'h>> for Match<'h> {
+    fn from(m: regex_lite::Match<'h>) -> Match<'h> {
+        Match {
+            start: m.start(),
+            matched: m.as_str(),
+        }
+    }
+}
+
+/// A match's groups, from whichever engine found it.
+pub(super) enum Captures<'h> {
+    Full(regex::Captures<'h>),
+    Lite(regex_lite::Captures<'h>),
+}
+
+impl<'h> Captures<'h> {
+    /// Group `i` (0 is the whole match), when it took part in the match.
+    pub(super) fn get(&self, i: usize) -> Option<Match<'h>> {
+        match self {
+            Captures::Full(c) => c.get(i).map(Match::from),
+            Captures::Lite(c) => c.get(i).map(Match::from),
+        }
+    }
+
+    /// How many groups the pattern has, the whole match included.
+    pub(super) fn len(&self) -> usize {
+        match self {
+            Captures::Full(c) => c.len(),
+            Captures::Lite(c) => c.len(),
+        }
+    }
+
+    /// Every group in order, the whole match first; `None` for one that took no part.
+    pub(super) fn iter(&self) -> impl Iterator<Item = Option<Match<'h>>> + '_ {
+        (0..self.len()).map(|i| self.get(i))
+    }
+
+    /// `template` with `$1`, `${name}` and `$$` expanded, appended to `dst`.
+    pub(super) fn expand(&self, template: &str, dst: &mut String) {
+        match self {
+            Captures::Full(c) => c.expand(template, dst),
+            Captures::Lite(c) => c.expand(template, dst),
+        }
+    }
+}
+
+impl std::ops::Index<usize> for Captures<'_> {
+    type Output = str;
+
+    /// Group `i`'s text; panics when the group did not take part, as the regex crate's does.
+    fn index(&self, i: usize) -> &str {
+        match self {
+            Captures::Full(c) => &c[i],
+            Captures::Lite(c) => &c[i],
+        }
+    }
+}
+
+/// What a match is replaced with (`Pattern::replace_all`).
+pub(super) trait Replace {
+    /// Appends the replacement of the match `caps` to `dst`.
+    fn append(&mut self, caps: &Captures<'_>, dst: &mut String);
+
+    /// The replacement when it is the same text for every match.
+    fn literal(&self) -> Option<&str> {
+        None
+    }
+}
+
+/// A template: `$1`, `${1}`, `${name}` stand for groups, `$$` for a dollar sign.
+impl Replace for &str {
+    fn append(&mut self, caps: &Captures<'_>, dst: &mut String) {
+        caps.expand(self, dst);
+    }
+
+    fn literal(&self) -> Option<&str> {
+        (!self.contains('$')).then_some(*self)
+    }
+}
+
+impl<F, T> Replace for F
+where
+    F: FnMut(&Captures<'_>) -> T,
+    T: AsRef<str>,
+{
+    fn append(&mut self, caps: &Captures<'_>, dst: &mut String) {
+        dst.push_str(self(caps).as_ref());
     }
 }
 
@@ -402,6 +671,146 @@ pub(super) mod tests {
         let assign = Pattern::new(r"(?m)^[ \t]*([a-z_]\w*)[ \t]*=");
         assert!(assign.is_match("home_dir = 1"));
         assert!(!assign.is_match("é = 1"));
+    }
+
+    /// `regex-lite` reads `\s` as ASCII's six; its form of a pattern spells out Unicode's
+    /// white space, inside a class and out, and leaves alone what only looks like `\s`.
+    #[test]
+    fn lite_reads_white_space_as_the_regex_crate_does() {
+        let ws = format!("[{WHITE_SPACE}]");
+        assert_eq!(lite_source(r"a\s*b").unwrap(), format!("a{ws}*b"));
+        assert_eq!(
+            lite_source(r#"[^"\s]+"#).unwrap(),
+            format!(r#"[^"{WHITE_SPACE}]+"#)
+        );
+        assert_eq!(lite_source(r"\\s").unwrap(), r"\\s");
+        assert_eq!(lite_source(r"[]\s]").unwrap(), format!("[]{WHITE_SPACE}]"));
+        assert_eq!(
+            lite_source(r"[^]\s]").unwrap(),
+            format!("[^]{WHITE_SPACE}]")
+        );
+        assert_eq!(
+            lite_source(r"[[a-z]\s]x\s").unwrap(),
+            format!("[[a-z]{WHITE_SPACE}]x{ws}")
+        );
+        for other in [
+            r"(?i)rm",
+            r"a(?i:b)",
+            r"\S",
+            r"\d",
+            r"\W",
+            r"\B",
+            r"\pL",
+            r"(?-u:\b)",
+        ] {
+            assert_eq!(lite_source(other), None, "{other}");
+        }
+        let p = r#"\brequire\s*\(\s*["']child_process["']\s*\)"#;
+        let lite = regex_lite::Regex::new(&lite_source(p).unwrap()).unwrap();
+        let full = Regex::new(&ascii_words(p)).unwrap();
+        for space in [
+            " ", "\t", "\n", "\u{a0}", "\u{2028}", "\u{3000}", "\u{feff}", "\u{200b}",
+        ] {
+            let text = format!("require{space}('child_process')");
+            assert_eq!(lite.is_match(&text), full.is_match(&text), "{space:?}");
+        }
+        assert!(lite.is_match("require\u{a0}('child_process')"));
+        assert!(!lite.is_match("require\u{200b}('child_process')"));
+    }
+
+    /// The engines agree on every scanner pattern: the same matches and groups, over every
+    /// text of the challenge sets the pattern's gate lets through, and over the same texts
+    /// with their spaces and letters moved outside ASCII.
+    #[test]
+    fn both_engines_find_the_same_matches() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("challenge-sets");
+        let mut texts: BTreeSet<String> = BTreeSet::new();
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "jsonl") {
+                continue;
+            }
+            for line in std::fs::read_to_string(&path).unwrap().lines() {
+                let case: serde_json::Value = serde_json::from_str(line).unwrap();
+                let input = &case["event"]["tool_input"];
+                for key in ["command", "content", "new_string"] {
+                    if let Some(t) = input[key].as_str().filter(|t| t.len() <= 4096) {
+                        texts.insert(t.to_string());
+                        texts.insert(t.replace(' ', "\u{a0}").replace('e', "é"));
+                        texts.insert(t.replace('(', "\u{3000}(").replace('\n', "\r\n"));
+                    }
+                }
+            }
+        }
+        assert!(
+            texts.len() > 3000,
+            "the challenge sets' texts: {}",
+            texts.len()
+        );
+        let groups = |c: &Captures| c.iter().map(|m| m.map(|m| m.range())).collect::<Vec<_>>();
+        let mut compared = 0;
+        for (source, gate) in super::super::gates::GATES {
+            let full = Regex::new(&ascii_words(source)).unwrap();
+            let Some(lite) = lite_source(source) else {
+                assert!(
+                    source.contains("(?i"),
+                    "only a case-insensitive pattern stays: {source}"
+                );
+                continue;
+            };
+            let lite = regex_lite::Regex::new(&lite)
+                .unwrap_or_else(|e| panic!("regex-lite rejects {source:?}: {e}"));
+            for t in &texts {
+                if gate.is_some_and(|g| !g.iter().any(|l| t.contains(l))) {
+                    continue;
+                }
+                compared += 1;
+                let a: Vec<_> = full.captures_iter(t).map(Captures::Full).collect();
+                let b: Vec<_> = lite.captures_iter(t).map(Captures::Lite).collect();
+                assert_eq!(
+                    a.iter().map(groups).collect::<Vec<_>>(),
+                    b.iter().map(groups).collect::<Vec<_>>(),
+                    "{source} on {t:?}"
+                );
+            }
+        }
+        assert!(compared > 10_000, "pairs compared: {compared}");
+    }
+
+    /// A short text goes to `regex-lite`, a long one to the regex crate, and `replace_all`
+    /// answers alike from both: templates, functions, and nothing replaced.
+    #[test]
+    fn short_and_long_texts_replace_alike() {
+        let p = Pattern::new(r#"\bos\.path\.join\(\s*"([^"]*)"\s*,\s*"([^"]*)"\s*\)"#);
+        let call = r#"f(os.path.join("~", ".ssh")) + os.path.join( "a","b" )"#;
+        let short = format!("x = {call}\n");
+        let long = format!("{short}{}", "#\n".repeat(LITE_MAX_BYTES));
+        assert!(matches!(p.for_text(&short), Some(Engine::Lite(_))));
+        assert!(matches!(p.for_text(&long), Some(Engine::Full(_))));
+        for text in [&short, &long] {
+            let by_template = p.replace_all(text, "$1/$2");
+            assert!(
+                by_template.starts_with("x = f(~/.ssh) + a/b\n"),
+                "{by_template}"
+            );
+            let by_function = p.replace_all(text, |c: &Captures| format!("<{}>", &c[2]));
+            assert!(
+                by_function.starts_with("x = f(<.ssh>) + <b>\n"),
+                "{by_function}"
+            );
+            assert!(matches!(
+                p.replace_all("nothing here", "$1"),
+                Cow::Borrowed(_)
+            ));
+            let by_literal = p.replace_all(text, "J(");
+            assert!(by_literal.starts_with("x = f(J() + J(\n"), "{by_literal}");
+            assert!(matches!(
+                p.replace_all("nothing here", "J"),
+                Cow::Borrowed(_)
+            ));
+            assert_eq!(p.find_iter(text).count(), 2);
+            assert_eq!(p.captures(text).unwrap().get(1).unwrap().as_str(), "~");
+        }
     }
 
     /// `gates.rs` as it should be for `sources`.

@@ -5,7 +5,7 @@
 //! read together with network use (exfiltration), and code evaluated from a decoder or a
 //! download (remote or hidden code).
 
-use super::pattern::{Pattern, with_long_text};
+use super::pattern::{Captures, Match, Pattern, with_long_text};
 use super::{Finding, Language, ShellEngine, from_verdict, shorten};
 use crate::verdict::Effect;
 use std::borrow::Cow;
@@ -646,7 +646,7 @@ fn gradle_dsl(text: &str) -> Option<String> {
         LazyLock::new(|| re(r"(?:\b[A-Za-z_]\w*[ \t]*\.[ \t]*)*\b(?:fileTree|files?)[ \t]*\("));
     // The separator's newlines are kept (lines keep their numbers), a `;` is not: the
     // arguments go on.
-    let text = EXECUTABLE.replace_all(text, |c: &regex::Captures| {
+    let text = EXECUTABLE.replace_all(text, |c: &Captures| {
         let newlines: String = c[2].chars().filter(|&ch| ch == '\n').collect();
         format!("commandLine {}, {newlines}", &c[1])
     });
@@ -688,7 +688,7 @@ fn gradle_dsl(text: &str) -> Option<String> {
     });
     let text = then(text, |t| COMMAND_LINE.replace_all(t, "ProcessBuilder("));
     let text = then(text, |t| {
-        WRAPPER.replace_all(t, |c: &regex::Captures| {
+        WRAPPER.replace_all(t, |c: &Captures| {
             let all = &c[0];
             let inner = balanced(&t[c.get(0).map_or(0, |m| m.end())..]);
             // `files(a, b)` is two files, `fileTree(dir: d, include: …)` a map: no one path.
@@ -751,7 +751,7 @@ fn go_forms(text: &str) -> Option<String> {
     let text = GENERATE.replace_all(text, "__generate(`$1`)");
     let text = then(text, |t| CONTEXT.replace_all(t, "exec.Command("));
     let text = then(text, |t| {
-        JOIN.replace_all(t, |c: &regex::Captures| {
+        JOIN.replace_all(t, |c: &Captures| {
             let parts: Vec<&str> = c[1]
                 .split(',')
                 .map(|s| s.trim().trim_matches('"').trim_end_matches('/'))
@@ -788,7 +788,7 @@ fn ruby_forms(text: &str) -> Option<String> {
         return None;
     }
     // The method's name, a symbol or a string, in capture `at` or the one after it.
-    let name = |c: &regex::Captures, at: usize| {
+    let name = |c: &Captures, at: usize| {
         c.get(at)
             .or(c.get(at + 1))
             .map_or("", |m| m.as_str())
@@ -796,7 +796,7 @@ fn ruby_forms(text: &str) -> Option<String> {
     };
     // A module's own methods keep their module (`FileUtils.send(:rm_rf, d)`); any other
     // receiver's `send` reaches Kernel's private methods, `system` among them.
-    let text = SEND.replace_all(text, |c: &regex::Captures| {
+    let text = SEND.replace_all(text, |c: &Captures| {
         let method = name(c, 2);
         match c.get(1).map(|m| m.as_str()) {
             Some(module @ ("FileUtils" | "File" | "IO" | "Open3" | "Dir")) => {
@@ -806,7 +806,7 @@ fn ruby_forms(text: &str) -> Option<String> {
         }
     });
     let text = then(text, |t| {
-        METHOD.replace_all(t, |c: &regex::Captures| format!(" {}(", name(c, 1)))
+        METHOD.replace_all(t, |c: &Captures| format!(" {}(", name(c, 1)))
     });
     let bound: Vec<(String, String)> = BOUND
         .captures_iter(&text)
@@ -1564,7 +1564,7 @@ pub struct CodeChange {
 fn write_call(
     language: Language,
     text: &str,
-    m: &regex::Match,
+    m: &Match,
     op: Op,
     args: &[Arg],
     vars: &HashMap<String, String>,
@@ -1643,7 +1643,7 @@ enum PathCall {
     Other,
 }
 
-fn path_call(text: &str, m: &regex::Match, op: Op) -> PathCall {
+fn path_call(text: &str, m: &Match, op: Op) -> PathCall {
     if !(m.as_str().contains("Path") && op == Op::Remove) {
         return PathCall::Removes;
     }
@@ -1666,7 +1666,7 @@ fn path_call(text: &str, m: &regex::Match, op: Op) -> PathCall {
 fn mode_command(
     language: Language,
     text: &str,
-    m: &regex::Match,
+    m: &Match,
     vars: &HashMap<String, String>,
     concat: &str,
 ) -> Option<String> {
@@ -3208,7 +3208,7 @@ fn substitute_home_in<'t>(text: &'t str, p: &Patterns) -> Cow<'t, str> {
     static SELF_EXE: LazyLock<Pattern> =
         LazyLock::new(|| re(r"\bsys\.executable\b|\bprocess\.execPath\b"));
     let text = then(text, |t| {
-        SELF_EXE.replace_all(t, |c: &regex::Captures| {
+        SELF_EXE.replace_all(t, |c: &Captures| {
             if c[0].starts_with("sys") {
                 "\"python3\""
             } else {
@@ -3223,7 +3223,7 @@ fn substitute_home_in<'t>(text: &'t str, p: &Patterns) -> Cow<'t, str> {
         )
     });
     let text = then(text, |t| {
-        EXPAND.replace_all(t, |c: &regex::Captures| {
+        EXPAND.replace_all(t, |c: &Captures| {
             c.get(1)
                 .or(c.get(2))
                 .map(|m| m.as_str().to_string())
@@ -3238,7 +3238,7 @@ fn substitute_home_in<'t>(text: &'t str, p: &Patterns) -> Cow<'t, str> {
         )
     });
     let text = then(text, |t| {
-        JOIN.replace_all(t, |c: &regex::Captures| {
+        JOIN.replace_all(t, |c: &Captures| {
             let parts: Vec<String> = c
                 .get(1)
                 .map(|m| {
@@ -3265,7 +3265,7 @@ fn substitute_home_in<'t>(text: &'t str, p: &Patterns) -> Cow<'t, str> {
         )
     });
     let text = then(text, |t| {
-        JOINPATH.replace_all(t, |c: &regex::Captures| {
+        JOINPATH.replace_all(t, |c: &Captures| {
             let mut parts = vec![c[1].trim_end_matches('/').to_string()];
             parts.extend(c[2].split(',').map(|s| {
                 s.trim()
@@ -3583,17 +3583,12 @@ fn opens_for_writing(language: Language, mode: Option<&Arg>) -> bool {
 /// The arguments of the call a `calls`/`bare_calls` pattern matched: after its parenthesis,
 /// or, for a call without parentheses, from the start of the first argument the match ends
 /// in (`unlink "`).
-fn call_arguments(
-    text: &str,
-    m: &regex::Match,
-    vars: &HashMap<String, String>,
-    concat: &str,
-) -> Vec<Arg> {
+fn call_arguments(text: &str, m: &Match, vars: &HashMap<String, String>, concat: &str) -> Vec<Arg> {
     arguments(&text[arguments_start(m)..], vars, concat)
 }
 
 /// Where the arguments of the call `m` matched start.
-fn arguments_start(m: &regex::Match) -> usize {
+fn arguments_start(m: &Match) -> usize {
     match m.as_str().chars().last() {
         Some('(' | ',') | None => m.end(),
         Some(c) if c.is_whitespace() => m.end(),
