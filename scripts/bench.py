@@ -273,7 +273,8 @@ def run_corpus(rounds):
         print(row)
     print(f"\nAll calls: palisade median {ms(statistics.median(pal_all)):.2f} ms, cat median {ms(statistics.median(cat_all)):.2f} ms.")
     if BASELINE:
-        print(f"\nbaseline: `{BASELINE}`, with its own state dir.")
+        shown = os.environ.get("BASELINE_FROM") or BASELINE
+        print(f"\nbaseline: `{shown}` (a copy timed), with its own state dir.")
     return statistics.median(pal_all)
 
 
