@@ -777,6 +777,75 @@ pub(super) mod tests {
         assert!(compared > 10_000, "pairs compared: {compared}");
     }
 
+    /// Every gated scanner pattern in both engines, for the property below.
+    static BOTH: LazyLock<Vec<(Regex, Option<regex_lite::Regex>)>> = LazyLock::new(|| {
+        super::super::gates::GATES
+            .iter()
+            .map(|(source, _)| {
+                let full = Regex::new(&ascii_words(source)).unwrap();
+                let lite = lite_source(source).map(|l| regex_lite::Regex::new(&l).unwrap());
+                (full, lite)
+            })
+            .collect()
+    });
+
+    /// What goes between the literals in the property's texts: code's punctuation, and
+    /// white space and letters outside ASCII next to it.
+    const SEPARATORS: &[&str] = &[
+        "",
+        " ",
+        "(",
+        "('",
+        "(\"",
+        " = ",
+        "\n",
+        "\r\n",
+        "\t(",
+        ".",
+        "/",
+        "~/",
+        ", ",
+        ")",
+        "$",
+        "\u{a0}",
+        "\u{a0}(",
+        "(\u{a0}\"",
+        "\u{2028}",
+        "\u{3000}(",
+        "\u{200b}(",
+        "é",
+        "ß(",
+        "\\",
+        "{",
+        "}",
+        ";",
+        "`",
+        "\"~/.ssh\"",
+        "'/etc/passwd')",
+    ];
+
+    proptest::proptest! {
+        /// The engines agree on texts made of the patterns' own literals in any order, with
+        /// code's punctuation between them: every pattern, on each text.
+        #[test]
+        fn both_engines_agree_on_any_arrangement_of_the_patterns_literals(
+            picks in proptest::collection::vec(
+                (proptest::prelude::any::<proptest::sample::Index>(), proptest::sample::select(SEPARATORS)),
+                0..12,
+            ),
+        ) {
+            let literals = table_literals();
+            let text: String = picks.iter().flat_map(|(l, sep)| [*l.get(&literals), *sep]).collect();
+            let groups = |c: &Captures| c.iter().map(|m| m.map(|m| m.range())).collect::<Vec<_>>();
+            for (which, (full, lite)) in BOTH.iter().enumerate() {
+                let Some(lite) = lite else { continue };
+                let a: Vec<_> = full.captures_iter(&text).map(|c| groups(&Captures::Full(c))).collect();
+                let b: Vec<_> = lite.captures_iter(&text).map(|c| groups(&Captures::Lite(c))).collect();
+                proptest::prop_assert_eq!(a, b, "{} on {:?}", super::super::gates::GATES[which].0, text);
+            }
+        }
+    }
+
     /// A short text goes to `regex-lite`, a long one to the regex crate, and `replace_all`
     /// answers alike from both: templates, functions, and nothing replaced.
     #[test]
