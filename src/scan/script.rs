@@ -920,17 +920,155 @@ pub(super) fn scan(language: Language, text: &str, engine: &dyn ShellEngine) -> 
     // line numbers are the original's (no newline is touched), and quotes the original line.
     // Each text's literals are found once for all the patterns matched against it.
     with_long_text(text, || {
-        let templates = match language {
-            Language::Node => shell_templates(text),
-            Language::Perl => perl_quotes(text),
-            Language::Python => python_maps(text),
-            _ => Cow::Borrowed(text),
-        };
+        let templates = plain_forms(language, text);
         let rewritten = substitute_home(&templates, p);
         with_long_text(&rewritten, || {
             scan_rewritten(language, p, text, &rewritten, engine)
         })
     })
+}
+
+/// The program with the forms the patterns do not read written as forms they do, the same
+/// for what `scan` judges, what `commands_run` follows and what `changes` records: shell
+/// templates, Perl's quote-like strings, and a function passed by its name to run on each
+/// element of a list (Python's `map`, JavaScript's `forEach` and `map`, Ruby's
+/// `each(&method)`). No newline is added or removed, so lines keep their numbers.
+fn plain_forms(language: Language, text: &str) -> Cow<'_, str> {
+    match language {
+        Language::Node => then(shell_templates(text), js_function_refs),
+        Language::Perl => perl_quotes(text),
+        Language::Python => python_maps(text),
+        Language::Ruby => ruby_method_refs(text),
+        _ => Cow::Borrowed(text),
+    }
+}
+
+/// The name a rewritten pass over a list binds to each element, one per rewrite so that two
+/// passes in one program keep their own lists (`loop_bindings`).
+fn each_name(n: usize) -> String {
+    format!("__each{n}")
+}
+
+/// A function's (dotted) name at the start of `s`: letters, digits, `_`, `$` and `.`, not
+/// starting with a digit; its length.
+fn function_name(s: &str) -> Option<usize> {
+    let len = s
+        .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '$' | '.')))
+        .unwrap_or(s.len());
+    (len > 0 && !s.starts_with(|c: char| c.is_ascii_digit() || c == '.')).then_some(len)
+}
+
+/// The length of a function named by a path at the start of `s` whose steps may be calls:
+/// `fs.unlinkSync`, `require('fs').unlinkSync`; `None` when it ends in a call or is none.
+fn callee(s: &str) -> Option<usize> {
+    let mut len = function_name(s)?;
+    while s[len..].starts_with('(') {
+        len += 1 + closing(&s[len + 1..], '(', ')')? + 1;
+        let step = s[len..].strip_prefix('.')?;
+        len += 1 + function_name(step)?;
+    }
+    Some(len)
+}
+
+/// JavaScript's `LIST.forEach(F)` and `LIST.map(F)` with `F` a function named by its name, as
+/// the arrow functions `loop_bindings` reads: `LIST.forEach((__each1) => F(__each1))`
+/// (`['/etc/hosts'].forEach(fs.unlinkSync)`). By hand: every JavaScript file comes here.
+fn js_function_refs(text: &str) -> Cow<'_, str> {
+    if !text.contains(".forEach(") && !text.contains(".map(") {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::new();
+    let mut copied = 0;
+    let mut n = 0;
+    let mut at = 0;
+    while let Some(found) = [".forEach(", ".map("]
+        .iter()
+        .filter_map(|m| text[at..].find(m).map(|i| (i, m.len())))
+        .min()
+    {
+        let open = at + found.0 + found.1;
+        at = open;
+        let arg = text[open..].trim_start_matches([' ', '\t']);
+        let Some(len) = callee(arg) else {
+            continue;
+        };
+        let name = &arg[..len];
+        let after = arg[len..].trim_start_matches([' ', '\t']);
+        if !after.starts_with(')') || matches!(name, "function" | "async") {
+            continue;
+        }
+        n += 1;
+        let each = each_name(n);
+        out.push_str(&text[copied..open]);
+        out.push_str(&format!("({each}) => {name}({each})"));
+        copied = text.len() - after.len();
+        at = copied;
+    }
+    if copied == 0 {
+        return Cow::Borrowed(text);
+    }
+    out.push_str(&text[copied..]);
+    Cow::Owned(out)
+}
+
+/// Ruby's `LIST.each(&method(:NAME))` and `LIST.each(&RECEIVER.method(:NAME))`, as the block
+/// `loop_bindings` reads: `LIST.each { |__each1| RECEIVER.NAME(__each1) }`
+/// (`['/etc/hosts'].each(&File.method(:delete))`).
+fn ruby_method_refs(text: &str) -> Cow<'_, str> {
+    if !text.contains("method(:") {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::new();
+    let mut copied = 0;
+    let mut n = 0;
+    let mut at = 0;
+    while let Some(found) = text[at..].find(".each(") {
+        let open = at + found + ".each(".len();
+        at = open;
+        let Some(arg) = text[open..]
+            .trim_start_matches([' ', '\t'])
+            .strip_prefix('&')
+        else {
+            continue;
+        };
+        let Some(m) = arg.find("method(:") else {
+            continue;
+        };
+        let receiver = &arg[..m];
+        if !(receiver.is_empty()
+            || receiver.ends_with('.') && function_name(receiver) == Some(receiver.len()))
+        {
+            continue;
+        }
+        let rest = &arg[m + "method(:".len()..];
+        let len = rest
+            .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '!' | '?')))
+            .unwrap_or(rest.len());
+        let Some(after) = rest[len..]
+            .strip_prefix(')')
+            .map(|a| a.trim_start_matches([' ', '\t']))
+            .and_then(|a| a.strip_prefix(')'))
+        else {
+            continue;
+        };
+        if len == 0 {
+            continue;
+        }
+        n += 1;
+        let each = each_name(n);
+        out.push_str(&text[copied..open - 1]);
+        out.push_str(&format!(
+            " {{ |{each}| {receiver}{}({each}) }}",
+            &rest[..len]
+        ));
+        copied = text.len() - after.len();
+        at = copied;
+    }
+    if copied == 0 {
+        return Cow::Borrowed(text);
+    }
+    out.push_str(&text[copied..]);
+    Cow::Owned(out)
 }
 
 /// JavaScript's shell templates as the calls they are: `` $`cmd` `` (zx, execa) and
@@ -994,15 +1132,18 @@ fn shell_templates(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// Python's `map(F, X)` with `F` a function named by its (dotted) name, as `F(X)`: the call on
-/// each element, which for a `glob.glob(…)` is the call on the files its pattern names
-/// (`list(map(os.remove, glob.glob(P)))`). By hand, not a pattern: every Python file comes here.
+/// Python's `map(F, X)` with `F` a function named by its (dotted) name, as the comprehension
+/// `[F(__each1) for __each1 in X]` that `loop_bindings` reads: the call on each element of a
+/// list, or on the files a `glob.glob(…)` names (`list(map(os.remove, glob.glob(P)))`). When
+/// the end of the call is not found, `F(X)`. By hand, not a pattern: every Python file comes
+/// here.
 fn python_maps(text: &str) -> Cow<'_, str> {
     if !text.contains("map(") {
         return Cow::Borrowed(text);
     }
     let mut out = String::new();
     let mut copied = 0;
+    let mut n = 0;
     let mut at = 0;
     while let Some(found) = text[at..].find("map(") {
         let start = at + found;
@@ -1014,23 +1155,35 @@ fn python_maps(text: &str) -> Cow<'_, str> {
         {
             continue;
         }
-        let rest = &text[at..];
-        let arg = rest.trim_start_matches([' ', '\t']);
-        let name_len = arg
-            .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '.')))
-            .unwrap_or(arg.len());
+        let arg = text[at..].trim_start_matches([' ', '\t']);
+        let Some(name_len) = function_name(arg).filter(|_| !arg.starts_with('$')) else {
+            continue;
+        };
         let name = &arg[..name_len];
-        let after = arg[name_len..].trim_start_matches([' ', '\t']);
-        if name.is_empty()
-            || name.starts_with(|c: char| c.is_ascii_digit())
-            || !after.starts_with(',')
-        {
+        let Some(after) = arg[name_len..]
+            .trim_start_matches([' ', '\t'])
+            .strip_prefix(',')
+        else {
+            continue;
+        };
+        if name == "lambda" {
             continue;
         }
         out.push_str(&text[copied..start]);
-        out.push_str(name);
-        out.push('(');
-        copied = text.len() - after.len() + 1;
+        let list_at = text.len() - after.len();
+        match closing(after, '(', ')') {
+            Some(end) => {
+                n += 1;
+                let each = each_name(n);
+                out.push_str(&format!("[{name}({each}) for {each} in {}]", &after[..end]));
+                copied = list_at + end + 1;
+            }
+            None => {
+                out.push_str(name);
+                out.push('(');
+                copied = list_at;
+            }
+        }
         at = copied;
     }
     if copied == 0 {
@@ -1328,7 +1481,8 @@ pub(super) fn commands_run(language: Language, text: &str) -> Vec<String> {
     let Some(p) = patterns(language) else {
         return Vec::new();
     };
-    let text = substitute_home(text, p);
+    let plain = plain_forms(language, text);
+    let text = substitute_home(&plain, p);
     let lines = Lines::new(&text);
     let mut out: Vec<String> = Vec::new();
     for vars in literal_var_sets(language, &text, p) {
@@ -1439,7 +1593,8 @@ pub fn changes(language: Language, text: &str) -> Vec<CodeChange> {
     let Some(p) = patterns(language) else {
         return Vec::new();
     };
-    let text = substitute_home(text, p);
+    let plain = plain_forms(language, text);
+    let text = substitute_home(&plain, p);
     let lines = Lines::new(&text);
     let var_sets = literal_var_sets(language, &text, p);
     let mut out: Vec<CodeChange> = Vec::new();
@@ -3468,7 +3623,8 @@ fn loop_bindings(
                 }
             }
         }
-        // `for (const NAME of LIST)`, `LIST.forEach((NAME) => …)`, `LIST.forEach(function (NAME)`.
+        // `for (const NAME of LIST)`, `LIST.forEach((NAME) => …)`, `LIST.forEach(function (NAME)`,
+        // and the same with `map`.
         Language::Node => {
             for (at, _) in text.match_indices("for").take(64) {
                 let rest = words(text[at + 3..].trim_start_matches([' ', '(']));
@@ -3482,8 +3638,11 @@ fn loop_bindings(
                     found(name, list_at(list.trim_start()));
                 }
             }
-            for (at, _) in text.match_indices(".forEach(").take(64) {
-                let rest = text[at + ".forEach(".len()..].trim_start();
+            let passes = text
+                .match_indices(".forEach(")
+                .chain(text.match_indices(".map("));
+            for (at, pass) in passes.take(64) {
+                let rest = text[at + pass.len()..].trim_start();
                 let rest = rest.strip_prefix("function").unwrap_or(rest);
                 let rest = rest.trim_start().trim_start_matches(['(', ' ']);
                 found(ident(rest), list_before(at));
@@ -5404,18 +5563,99 @@ mod tests {
                 "{language:?}: {code} {judged:?}"
             );
         }
-        // Python's map of a function named by its name is that function's call.
+        // Python's map of a function named by its name is that function's call on each
+        // element; an unfinished call, on the rest.
         assert_eq!(
-            python_maps("list(map(os.remove, glob.glob('/etc/*')))\nx = map(str, [1])\n"),
-            "list(os.remove( glob.glob('/etc/*')))\nx = str( [1])\n"
+            python_maps("list(map(os.remove, glob.glob('/etc/*')))\nx = map(str, [1, f(2)])\n"),
+            "list([os.remove(__each1) for __each1 in  glob.glob('/etc/*')])\n\
+             x = [str(__each2) for __each2 in  [1, f(2)]]\n"
         );
+        assert_eq!(python_maps("map(os.remove, ['a'"), "os.remove( ['a'");
         for code in [
             "bitmap(a, b)",
             "m.map(f, x)",
             "map(lambda p: p, x)",
             "map(f)",
+            "map(1, x)",
         ] {
             assert_eq!(python_maps(code), code);
+        }
+        // JavaScript's forEach and map of a function named by its name, and Ruby's each of a
+        // method, are arrow functions and blocks over the list.
+        assert_eq!(
+            js_function_refs("['/a'].forEach(fs.unlinkSync);\nxs.map( Number )"),
+            "['/a'].forEach((__each1) => fs.unlinkSync(__each1));\nxs.map((__each2) => Number(__each2))"
+        );
+        for code in [
+            "xs.forEach((f) => g(f))",
+            "xs.forEach(function (f) { g(f) })",
+            "xs.map(async (f) => g(f))",
+            "xs.map(f, thisArg)",
+            "xs.forEach(1)",
+            "xs.mapper(f)",
+            "xs.map(make())",
+            "xs.map(make(1)(2))",
+        ] {
+            assert_eq!(js_function_refs(code), code);
+        }
+        assert_eq!(
+            ruby_method_refs("['/a'].each(&File.method(:delete))\nxs.each(&method(:puts))"),
+            "['/a'].each { |__each1| File.delete(__each1) }\nxs.each { |__each2| puts(__each2) }"
+        );
+        for code in [
+            "xs.each(&:unlink)",
+            "xs.each { |f| method(:x) }",
+            "xs.each(&obj.call.method(:x), 1)",
+            "xs.each(&(a + b).method(:x))",
+        ] {
+            assert_eq!(ruby_method_refs(code), code);
+        }
+        for (language, code) in [
+            (
+                Language::Python,
+                "import os\nlist(map(os.remove, ['/etc/hosts']))\n",
+            ),
+            (
+                Language::Node,
+                "const fs = require('fs');\n['/etc/hosts'].forEach(fs.unlinkSync);\n",
+            ),
+            (
+                Language::Node,
+                "const fs = require('fs');\n['/etc/hosts'].map(fs.rmSync);\n",
+            ),
+            (
+                Language::Node,
+                "['/etc/hosts'].map(require('fs').unlinkSync);\n",
+            ),
+            (
+                Language::Ruby,
+                "['/etc/hosts'].each(&File.method(:delete))\n",
+            ),
+        ] {
+            let judged = judged(language, code);
+            assert!(
+                judged
+                    .iter()
+                    .any(|c| c.starts_with("rm ") && c.contains("/etc/hosts")),
+                "{language:?}: {code} {judged:?}"
+            );
+        }
+        // The same passes over the project's files, and over values that are not files.
+        for (language, code) in [
+            (
+                Language::Python,
+                "import os\nlist(map(os.remove, ['build/a.o']))\nlist(map(str.strip, lines))\n",
+            ),
+            (
+                Language::Node,
+                "['dist/a.js'].forEach(fs.unlinkSync);\nxs.map(Number).forEach(console.log);\n",
+            ),
+            (
+                Language::Ruby,
+                "['tmp/a'].each(&File.method(:delete))\nxs.each(&method(:puts))\n",
+            ),
+        ] {
+            assert_eq!(worst(language, code), None, "{language:?}: {code}");
         }
         let judged = judged(
             Language::Python,
