@@ -261,7 +261,8 @@ fn operation_destroyed<'a>(
 
 /// What a tool's name says it destroys of what a service keeps for everyone, and does not
 /// give back: `delete_repository`, `drop_database`, `terminate_instances`,
-/// `destroy_environment`, `deleteProject` → `repository`, `database`, `instance`… `None` for
+/// `destroy_environment`, `deleteProject` → `repository`, `database`, `instance`…; handed
+/// to another owner, which takes it away as surely (`transfer_repository`). `None` for
 /// a tool that reads (`get_deleted_projects`), and for what is one person's work the service
 /// keeps track of (an issue, a comment, a file, a message, a label, a key in a store).
 fn destroyed(tool: &str) -> Option<String> {
@@ -342,16 +343,16 @@ fn destroyed(tool: &str) -> Option<String> {
     ];
     let name = canonical_name(tool.rsplit("__").next().unwrap_or(tool));
     let words: Vec<&str> = name.split('_').filter(|w| !w.is_empty()).collect();
-    if words.first().is_some_and(|w| READ_VERBS.contains(w))
-        || !words.iter().any(|w| VERBS.contains(w))
-    {
+    let verb = |w: &&str| VERBS.contains(w) || HANDS_OVER.contains(w);
+    if words.first().is_some_and(|w| READ_VERBS.contains(w)) || !words.iter().any(verb) {
         return None;
     }
     // The thing is the name's head noun: its last word (`delete_project_branch` deletes a
     // branch, `remove_env_var` a variable), or the word before a verb that ends the name
-    // (`repositories_delete`).
+    // (`repositories_delete`), or before the ownership handed over
+    // (`transfer_repository_ownership`).
     let head = match words.as_slice() {
-        [.., before, last] if VERBS.contains(last) => before,
+        [.., before, last] if verb(last) || matches!(*last, "ownership" | "owner") => before,
         [.., last] => last,
         [] => return None,
     };
@@ -360,6 +361,19 @@ fn destroyed(tool: &str) -> Option<String> {
         return words.contains(&"dns").then(|| "DNS record".to_string());
     }
     one_of(head, THINGS).map(str::to_string)
+}
+
+/// Verbs that hand what a service keeps for everyone to another owner, which takes it from
+/// its owners as deleting it does (`transfer_repository`, `transfer_project`): `destroyed`
+/// reads them with its own.
+const HANDS_OVER: &[&str] = &["transfer", "handover"];
+
+/// Whether a tool's name says it hands what it acts on to another owner, rather than
+/// deleting it (`transfer_repository`): how `Effect::Destroy` is worded.
+pub fn hands_over(tool: &str) -> bool {
+    let name = canonical_name(tool.rsplit("__").next().unwrap_or(tool));
+    let words: Vec<&str> = name.split('_').collect();
+    words.iter().any(|w| HANDS_OVER.contains(w))
 }
 
 /// The entry of `list` a name's word is, one or many (`instances`, `repositories`,
@@ -1744,9 +1758,20 @@ mod tests {
             ("mcp__aws__delete_load_balancer", Some("balancer")),
             ("mcp__aws__delete_loadbalancer", Some("loadbalancer")),
             ("mcp__x__delete_firewall_rules", None),
+            ("mcp__github__transfer_repository", Some("repository")),
+            ("mcp__gitlab__transfer_project", Some("project")),
+            ("mcp__x__transferRepositoryOwnership", Some("repository")),
+            ("mcp__registrar__transfer_domain", Some("domain")),
+            ("mcp__github__transfer_issue", None),
+            ("mcp__bank__transfer_funds", None),
+            ("mcp__x__create_transfer", None),
+            ("mcp__x__list_transfers", None),
+            ("mcp__x__get_transfer_status", None),
         ] {
             assert_eq!(destroyed(tool).as_deref(), what, "{tool}");
         }
+        assert!(hands_over("mcp__github__transfer_repository"));
+        assert!(!hands_over("mcp__github__delete_repository"));
     }
 
     /// A generic tool's operation argument names what it destroys as a tool's name would; a

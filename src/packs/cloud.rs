@@ -120,14 +120,31 @@ fn infra(c: &Command, _: &Scope) -> Option<String> {
         }
         // `wrangler delete`, `wrangler d1 delete`, `wrangler r2 bucket delete`.
         "wrangler" => ops.iter().take(3).any(|o| *o == "delete"),
-        // A hosted repository or release deleted goes for everyone who uses it.
+        // A hosted repository or release deleted goes for everyone who uses it; a repository
+        // handed to another owner goes from its owners (`glab repo transfer`).
         "gh" | "glab" => {
             matches!(first, "repo" | "release") && matches!(second, "delete" | "del" | "rm")
+                || (first == "repo" && second == "transfer")
                 // `gh api -X DELETE repos/o/r`, `--method=DELETE`, `-XDELETE`.
                 || (first == "api"
                     && c
                         .option_value(Some('X'), &["method"])
                         .is_some_and(|m| m.eq_ignore_ascii_case("DELETE")))
+                // `gh api repos/o/r/transfer -f new_owner=x`, `glab api -X PUT
+                // projects/42/transfer`: the endpoints that hand a repository over (asked
+                // with any method but a read's).
+                || (first == "api"
+                    && !c
+                        .option_value(Some('X'), &["method"])
+                        .is_some_and(|m| m.eq_ignore_ascii_case("GET") || m.eq_ignore_ascii_case("HEAD"))
+                    && c.args.iter().any(|a| {
+                        let path = a.text.split(['?', '#']).next().unwrap_or("");
+                        let steps: Vec<&str> = path.trim_matches('/').split('/').collect();
+                        matches!(
+                            steps.as_slice(),
+                            ["repos", _, _, "transfer"] | ["projects", _, "transfer"]
+                        )
+                    }))
         }
         "gsutil" => (has("rm") && c.has_flag(Some('r'), &[])) || has("rb"),
         // Object-store CLIs: a recursive remove, a bucket removed, or a sync that deletes at
@@ -157,6 +174,9 @@ fn infra(c: &Command, _: &Scope) -> Option<String> {
 /// `delete_repository`, `drop_database`, `terminate_instances`), as the commands above do.
 fn service_destroy(call: &Call, _: &Scope) -> Option<String> {
     call.effects.iter().find_map(|e| match e {
+        Fx::Destroy { what, tool } if crate::effects::mcp::hands_over(tool) => Some(format!(
+            "`{tool}` hands a {what} the service keeps for everyone to another owner"
+        )),
         Fx::Destroy { what, tool } => Some(format!(
             "`{tool}` destroys a {what} the service keeps for everyone"
         )),
@@ -244,6 +264,9 @@ pub static RULES: &[Rule] = &[
             Example::bash("rclone purge remote:bucket"),
             Example::bash("mc rb --force local/b"),
             Example::bash("gh api -X DELETE repos/o/r"),
+            Example::bash("gh api repos/acme/app/transfer -f new_owner=someone"),
+            Example::bash("glab repo transfer acme/app --target-namespace other"),
+            Example::bash("glab api -X PUT 'projects/42/transfer?namespace=other'"),
             Example::bash("podman system reset -f"),
         ],
         allowed: &[
@@ -267,6 +290,8 @@ pub static RULES: &[Rule] = &[
             Example::bash("rclone copy ./x remote:b"),
             Example::bash("mc ls local/b"),
             Example::bash("gh api -X GET repos/o/r"),
+            Example::bash("gh api repos/o/r/issues/1/transfer -f repository_id=x"),
+            Example::bash("gh issue transfer 12 acme/other"),
             Example::bash("cdk diff"),
         ],
     },
@@ -274,7 +299,7 @@ pub static RULES: &[Rule] = &[
         id: "service-destroy",
         pack: PACK,
         effect: Ask,
-        reason: "Deleting what a service keeps for everyone (a repository, a project, a database, instances) needs confirmation",
+        reason: "Deleting what a service keeps for everyone (a repository, a project, a database, instances), or handing it to another owner, needs confirmation",
         programs: &[],
         check: Check::Call(service_destroy),
         refused: &[
@@ -293,8 +318,17 @@ pub static RULES: &[Rule] = &[
                 "mcp__neon__delete_branch",
                 r#"{"projectId":"p","branchId":"b"}"#,
             ),
+            Example::tool(
+                "mcp__github__transfer_repository",
+                r#"{"owner":"acme","repo":"app","new_owner":"someone"}"#,
+            ),
+            Example::tool(
+                "mcp__gitlab__transfer_project",
+                r#"{"id":"42","namespace":"other-group"}"#,
+            ),
         ],
         allowed: &[
+            Example::tool("mcp__github__transfer_issue", r#"{"issue":"1","repo":"r"}"#),
             Example::tool("mcp__github__list_repositories", r#"{"owner":"acme"}"#),
             Example::tool("mcp__linear__delete_issue", r#"{"id":"ENG-1"}"#),
             Example::tool("mcp__slack__delete_message", r#"{"channel":"c","ts":"1"}"#),
