@@ -3563,20 +3563,32 @@ fn loop_bindings(
             .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
             .collect()
     };
-    // A loop over a glob's files binds each to a file its pattern names: the pattern.
-    let list_at = |s: &str| match glob_call(s, vars, concat) {
-        Some((pattern, _)) => Some(vec![pattern]),
-        None => match expression(s, vars, concat).0 {
-            Arg::List(items) => Some(items),
-            _ => None,
-        },
-    };
-    // The list literal a method call follows (`['a', 'b'].each`, `Dir.glob('x/*').each`),
-    // ending at `end`.
+    // A loop over a glob's files binds each to a file its pattern names: the pattern; over a
+    // directory's entries, to any name (`listing_call`).
+    let list_at =
+        |s: &str| match glob_call(s, vars, concat).or_else(|| listing_call(s, vars, concat)) {
+            Some((pattern, _)) => Some(vec![pattern]),
+            None => match expression(s, vars, concat).0 {
+                Arg::List(items) => Some(items),
+                _ => None,
+            },
+        };
+    // The list literal a method call follows (`['a', 'b'].each`, `Dir.glob('x/*').each`,
+    // `Dir.children('x').each`), ending at `end`.
     let list_before = |end: usize| {
         if text[..end].ends_with(')')
             && let Some(start) = GLOB_CALLS.iter().filter_map(|c| text[..end].rfind(c)).max()
             && let Some((pattern, n)) = glob_call(&text[start..end], vars, concat)
+            && n == end - start
+        {
+            return Some(vec![pattern]);
+        }
+        if text[..end].ends_with(')')
+            && let Some(start) = LISTING_CALLS
+                .iter()
+                .filter_map(|c| text[..end].rfind(c))
+                .max()
+            && let Some((pattern, n)) = listing_call(&text[start..end], vars, concat)
             && n == end - start
         {
             return Some(vec![pattern]);
@@ -3844,7 +3856,10 @@ fn expression(s: &str, vars: &HashMap<String, String>, concat: &str) -> (Arg, us
             }
             return (Arg::List(items), consumed);
         }
-        let (piece, used) = match glob_call(trimmed, vars, concat).or_else(|| literal(trimmed)) {
+        let (piece, used) = match join_call(trimmed, vars, concat)
+            .or_else(|| glob_call(trimmed, vars, concat))
+            .or_else(|| literal(trimmed))
+        {
             Some((lit, used)) => (Some(lit), used),
             None => {
                 let ident: String = trimmed
@@ -3920,6 +3935,84 @@ fn glob_call(s: &str, vars: &HashMap<String, String>, concat: &str) -> Option<(S
         end += closing(&s[end..], '(', ')')? + 1;
     }
     Some((pattern, end))
+}
+
+/// Calls that join path components, and whether a later absolute component starts the path
+/// again (Python's `os.path.join`, Node's `path.resolve`) or is appended (`path.join`,
+/// Ruby's `File.join`, Go's `filepath.Join`).
+const JOIN_CALLS: &[(&str, bool)] = &[
+    ("os.path.join(", true),
+    ("posixpath.join(", true),
+    ("path.resolve(", true),
+    ("path.join(", false),
+    ("File.join(", false),
+    ("filepath.Join(", false),
+];
+
+/// A path-joining call at the start of `s` whose components are all known, literals or
+/// variables (`os.path.join("/etc", name)` in a loop over a directory's names): the path it
+/// makes, and the bytes used. The literal-only form is rewritten before matching (`JOIN`);
+/// this one reads variables, which only the expression knows.
+fn join_call(s: &str, vars: &HashMap<String, String>, concat: &str) -> Option<(String, usize)> {
+    let (call, restarts) = JOIN_CALLS.iter().find(|(c, _)| s.starts_with(c))?;
+    let body_at = call.len();
+    let close = closing(&s[body_at..], '(', ')')?;
+    let mut path = String::new();
+    for part in split_top(&s[body_at..body_at + close]) {
+        let (Arg::Text(part), _) = expression(part.trim(), vars, concat) else {
+            return None;
+        };
+        if path.is_empty() || (*restarts && part.starts_with('/')) {
+            path = part;
+        } else {
+            path = format!(
+                "{}/{}",
+                path.trim_end_matches('/'),
+                part.trim_start_matches('/')
+            );
+        }
+    }
+    (!path.is_empty()).then_some((path, body_at + close + 1))
+}
+
+/// Calls that list a directory's entries by their names: `os.listdir(D)`,
+/// `fs.readdirSync(D)`, Ruby's `Dir.children(D)` and `Dir.entries(D)`, PHP's `scandir(D)`.
+const LISTING_CALLS: &[&str] = &[
+    "os.listdir(",
+    "readdirSync(",
+    "Dir.children(",
+    "Dir.entries(",
+    "scandir(",
+];
+
+/// A listing call at the start of `s` (after a receiver such as `fs.` or `require('fs').`)
+/// of a known directory, as the name `*`: a loop over its entries binds each to any name in
+/// it, so `os.path.join(D, name)` or `D + "/" + name` is `D/*`, every file the directory
+/// holds, as a glob of `D/*` would be. The value and the bytes used.
+fn listing_call(s: &str, vars: &HashMap<String, String>, concat: &str) -> Option<(String, usize)> {
+    let (at, call) = LISTING_CALLS
+        .iter()
+        .filter_map(|c| s.find(c).map(|i| (i, *c)))
+        .min()?;
+    let receiver = &s[..at];
+    if !(receiver.is_empty()
+        || receiver.ends_with('.')
+            && !receiver
+                .contains(|c: char| c.is_whitespace() || matches!(c, ';' | ',' | '=' | '{')))
+    {
+        return None;
+    }
+    // `os.scandir` and a method named `xscandir` are other calls.
+    if call == "scandir(" && receiver.ends_with('.') {
+        return None;
+    }
+    let inner = &s[at + call.len()..];
+    let (Arg::Text(_), used) = expression(inner, vars, concat) else {
+        return None;
+    };
+    let end = s.len() - inner.len() + used;
+    let end = end + closing(&s[end..], '(', ')')? + 1;
+    Some(("*".to_string(), end))
 }
 
 /// What follows a value in an expression.
@@ -5688,6 +5781,41 @@ mod tests {
             Some(("src/**/*.py".into(), 40))
         );
         assert_eq!(glob_call("glob(pattern)", &vars, "."), None);
+        // A directory's entries are any name in it; a path joined from known parts is known.
+        for call in [
+            "os.listdir('/etc')",
+            "fs.readdirSync('/etc')",
+            "require('fs').readdirSync('/etc', { withFileTypes: false })",
+            "Dir.children('/etc')",
+            "scandir('/etc')",
+        ] {
+            assert_eq!(
+                listing_call(&format!("{call}: x"), &vars, "+"),
+                Some(("*".to_string(), call.len())),
+                "{call}"
+            );
+        }
+        for call in [
+            "os.listdir(d)",
+            "x = fs.readdirSync('/etc')",
+            "os.scandir('/etc')",
+        ] {
+            assert_eq!(listing_call(call, &vars, "+"), None, "{call}");
+        }
+        let name = HashMap::from([("f".to_string(), "hosts".to_string())]);
+        for (call, path) in [
+            ("os.path.join('/etc', f)", Some("/etc/hosts")),
+            ("os.path.join('/a', '/etc', f)", Some("/etc/hosts")),
+            ("path.join('/a/', '/etc', f)", Some("/a/etc/hosts")),
+            ("File.join('/etc', f)", Some("/etc/hosts")),
+            ("os.path.join('/etc', g)", None),
+        ] {
+            assert_eq!(
+                join_call(call, &name, "+").map(|(p, n)| (p, n == call.len())),
+                path.map(|p| (p.to_string(), true)),
+                "{call}"
+            );
+        }
         assert_eq!(glob_call("globals()", &vars, "."), None);
     }
 
