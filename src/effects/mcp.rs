@@ -131,6 +131,11 @@ pub fn model(tool: &str, input: &Value, user: &[ToolModel], scope: &Scope) -> Mo
             what,
             tool: tool.to_string(),
         });
+    } else if let Some((arg, op, what)) = operation_named(tool, input, paid) {
+        m.effects.push(Effect::Pay {
+            what,
+            tool: format!("{tool} {arg}={op}"),
+        });
     }
     m
 }
@@ -236,6 +241,17 @@ fn operation_destroyed<'a>(
     tool: &str,
     input: &'a Value,
 ) -> Option<(&'static str, &'a str, String)> {
+    operation_named(tool, input, destroyed)
+}
+
+/// An operation argument read as a tool's name is by `judge` (`destroyed`, `paid`): see
+/// `operation_destroyed`. A generic payments tool's `{"operation": "create_refund"}` moves
+/// money as `create_refund` does.
+fn operation_named<'a>(
+    tool: &str,
+    input: &'a Value,
+    judge: fn(&str) -> Option<String>,
+) -> Option<(&'static str, &'a str, String)> {
     let args = input.as_object()?;
     let kind = KIND_ARGS
         .iter()
@@ -254,7 +270,7 @@ fn operation_destroyed<'a>(
         let elsewhere = [kind, object].into_iter().flatten().filter(|_| bare);
         std::iter::once(last.to_string())
             .chain(elsewhere.map(|o| format!("{last}_{o}")))
-            .find_map(|name| destroyed(&name))
+            .find_map(|name| judge(&name))
             .map(|what| (arg, op, what))
     })
 }
@@ -1819,6 +1835,23 @@ mod tests {
         assert!(operation_destroyed("mcp__x__issue", &delete).is_none());
         let object = json!({"operation": "delete-object", "key": "k"});
         assert!(operation_destroyed("mcp__s3__bucket", &object).is_none());
+        // Money moved by an operation argument, as by a tool's name.
+        for (input, what) in [
+            (
+                json!({"operation": "create_refund", "charge": "ch_1"}),
+                Some("refund"),
+            ),
+            (json!({"action": "payouts.create", "amount": 5}), None),
+            (json!({"method": "transfer_funds"}), Some("transfer")),
+            (json!({"operation": "list_refunds"}), None),
+            (json!({"operation": "create_payment_link"}), None),
+        ] {
+            let got = operation_named("mcp__stripe__api", &input, paid).map(|(_, _, w)| w);
+            assert_eq!(got.as_deref(), what, "{input}");
+        }
+        let bare = json!({"action": "create"});
+        let got = operation_named("mcp__x__refund", &bare, paid).map(|(_, _, w)| w);
+        assert_eq!(got.as_deref(), Some("refund"));
     }
 
     #[test]
