@@ -19,7 +19,9 @@ if [ -z "${PALISADE_BIN:-}" ]; then
   if [ -z "${NO_BUILD:-}" ]; then
     PALISADE_BIN=$(scripts/build.sh)
   else
-    PALISADE_BIN=$(ls -t target/*/release/palisade target/release/palisade 2>/dev/null | head -1)
+    # `|| true`: ls fails on whichever of the two paths does not exist, and pipefail is on.
+    PALISADE_BIN=$(ls -t target/*/release/palisade target/release/palisade 2>/dev/null | head -1 || true)
+    [ -n "$PALISADE_BIN" ] || { echo "bench.sh: NO_BUILD=1 but no release build under target/" >&2; exit 1; }
   fi
 fi
 export PALISADE_BIN
