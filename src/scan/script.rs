@@ -943,6 +943,43 @@ fn plain_forms(language: Language, text: &str) -> Cow<'_, str> {
     }
 }
 
+/// A text with some of its spans replaced, built as the replacements are found, left to
+/// right; borrowed when none was made (what each rewrite below returns).
+struct Splice<'t> {
+    text: &'t str,
+    out: String,
+    /// The end of the text already in `out`.
+    copied: usize,
+    changed: bool,
+}
+
+impl<'t> Splice<'t> {
+    fn new(text: &'t str) -> Splice<'t> {
+        Splice {
+            text,
+            out: String::new(),
+            copied: 0,
+            changed: false,
+        }
+    }
+
+    /// Replaces `text[start..end]` by `with`; `start` is at or past the last span's end.
+    fn replace(&mut self, start: usize, end: usize, with: &str) {
+        self.out.push_str(&self.text[self.copied..start]);
+        self.out.push_str(with);
+        self.copied = end;
+        self.changed = true;
+    }
+
+    fn finish(mut self) -> Cow<'t, str> {
+        if !self.changed {
+            return Cow::Borrowed(self.text);
+        }
+        self.out.push_str(&self.text[self.copied..]);
+        Cow::Owned(self.out)
+    }
+}
+
 /// The name a rewritten pass over a list binds to each element, one per rewrite so that two
 /// passes in one program keep their own lists (`loop_bindings`).
 fn each_name(n: usize) -> String {
@@ -977,8 +1014,7 @@ fn js_function_refs(text: &str) -> Cow<'_, str> {
     if !text.contains(".forEach(") && !text.contains(".map(") {
         return Cow::Borrowed(text);
     }
-    let mut out = String::new();
-    let mut copied = 0;
+    let mut out = Splice::new(text);
     let mut n = 0;
     let mut at = 0;
     while let Some(found) = [".forEach(", ".map("]
@@ -999,16 +1035,10 @@ fn js_function_refs(text: &str) -> Cow<'_, str> {
         }
         n += 1;
         let each = each_name(n);
-        out.push_str(&text[copied..open]);
-        out.push_str(&format!("({each}) => {name}({each})"));
-        copied = text.len() - after.len();
-        at = copied;
+        at = text.len() - after.len();
+        out.replace(open, at, &format!("({each}) => {name}({each})"));
     }
-    if copied == 0 {
-        return Cow::Borrowed(text);
-    }
-    out.push_str(&text[copied..]);
-    Cow::Owned(out)
+    out.finish()
 }
 
 /// Ruby's `LIST.each(&method(:NAME))` and `LIST.each(&RECEIVER.method(:NAME))`, as the block
@@ -1018,8 +1048,7 @@ fn ruby_method_refs(text: &str) -> Cow<'_, str> {
     if !text.contains("method(:") {
         return Cow::Borrowed(text);
     }
-    let mut out = String::new();
-    let mut copied = 0;
+    let mut out = Splice::new(text);
     let mut n = 0;
     let mut at = 0;
     while let Some(found) = text[at..].find(".each(") {
@@ -1056,19 +1085,11 @@ fn ruby_method_refs(text: &str) -> Cow<'_, str> {
         }
         n += 1;
         let each = each_name(n);
-        out.push_str(&text[copied..open - 1]);
-        out.push_str(&format!(
-            " {{ |{each}| {receiver}{}({each}) }}",
-            &rest[..len]
-        ));
-        copied = text.len() - after.len();
-        at = copied;
+        at = text.len() - after.len();
+        let block = format!(" {{ |{each}| {receiver}{}({each}) }}", &rest[..len]);
+        out.replace(open - 1, at, &block);
     }
-    if copied == 0 {
-        return Cow::Borrowed(text);
-    }
-    out.push_str(&text[copied..]);
-    Cow::Owned(out)
+    out.finish()
 }
 
 /// JavaScript's shell templates as the calls they are: `` $`cmd` `` (zx, execa) and
@@ -1079,8 +1100,7 @@ fn shell_templates(text: &str) -> Cow<'_, str> {
         return Cow::Borrowed(text);
     }
     let bytes = text.as_bytes();
-    let mut out = String::with_capacity(text.len() + 32);
-    let mut copied = 0;
+    let mut out = Splice::new(text);
     let mut at = 0;
     while let Some(found) = text[at..].find("$`") {
         let dollar = at + found;
@@ -1118,18 +1138,14 @@ fn shell_templates(text: &str) -> Cow<'_, str> {
             at = dollar + 2;
             continue;
         };
-        out.push_str(&text[copied..tag_start]);
-        out.push_str(" execSync(");
-        out.push_str(&text[dollar + 1..=end]);
-        out.push(')');
-        copied = end + 1;
+        out.replace(
+            tag_start,
+            end + 1,
+            &format!(" execSync({})", &text[dollar + 1..=end]),
+        );
         at = end + 1;
     }
-    if copied == 0 {
-        return Cow::Borrowed(text);
-    }
-    out.push_str(&text[copied..]);
-    Cow::Owned(out)
+    out.finish()
 }
 
 /// Python's `map(F, X)` with `F` a function named by its (dotted) name, as the comprehension
@@ -1141,8 +1157,7 @@ fn python_maps(text: &str) -> Cow<'_, str> {
     if !text.contains("map(") {
         return Cow::Borrowed(text);
     }
-    let mut out = String::new();
-    let mut copied = 0;
+    let mut out = Splice::new(text);
     let mut n = 0;
     let mut at = 0;
     while let Some(found) = text[at..].find("map(") {
@@ -1169,28 +1184,22 @@ fn python_maps(text: &str) -> Cow<'_, str> {
         if name == "lambda" {
             continue;
         }
-        out.push_str(&text[copied..start]);
         let list_at = text.len() - after.len();
         match closing(after, '(', ')') {
             Some(end) => {
                 n += 1;
                 let each = each_name(n);
-                out.push_str(&format!("[{name}({each}) for {each} in {}]", &after[..end]));
-                copied = list_at + end + 1;
+                at = list_at + end + 1;
+                let pass = format!("[{name}({each}) for {each} in {}]", &after[..end]);
+                out.replace(start, at, &pass);
             }
             None => {
-                out.push_str(name);
-                out.push('(');
-                copied = list_at;
+                at = list_at;
+                out.replace(start, at, &format!("{name}("));
             }
         }
-        at = copied;
     }
-    if copied == 0 {
-        return Cow::Borrowed(text);
-    }
-    out.push_str(&text[copied..]);
-    Cow::Owned(out)
+    out.finish()
 }
 
 /// Perl's `q(…)`, `q[…]`, `q<…>`, `q/…/`, `q|…|`, `q#…#` (and `qq`) as the `q{…}` the
