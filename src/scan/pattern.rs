@@ -64,11 +64,9 @@ fn lite_source(source: &str) -> Option<String> {
     }
     let mut out = String::with_capacity(source.len() + 64);
     let mut chars = source.chars();
-    // How deep in `[…]` the pattern is; a `]` first in a class is a member, not its end.
+    // How deep in `[…]` the pattern is (a class may hold classes).
     let mut depth = 0usize;
-    let mut class_start = false;
     while let Some(c) = chars.next() {
-        let first = std::mem::take(&mut class_start);
         match c {
             '\\' => match chars.next()? {
                 's' if depth > 0 => out.push_str(WHITE_SPACE),
@@ -86,28 +84,15 @@ fn lite_source(source: &str) -> Option<String> {
             '[' => {
                 out.push('[');
                 depth += 1;
-                class_start = true;
-                // `[^` and `[]` open a class whose next `]` is a member.
-                let mut rest = chars.clone();
-                match rest.next() {
-                    Some('^') => {
-                        out.push('^');
+                // A `]` first in a class, or first after its `^`, is a member, not its end.
+                for member in ['^', ']'] {
+                    if chars.clone().next() == Some(member) {
+                        out.push(member);
                         chars.next();
-                        if rest.next() == Some(']') {
-                            out.push(']');
-                            chars.next();
-                        }
-                        class_start = false;
                     }
-                    Some(']') => {
-                        out.push(']');
-                        chars.next();
-                        class_start = false;
-                    }
-                    _ => {}
                 }
             }
-            ']' if depth > 0 && !first => {
+            ']' if depth > 0 => {
                 out.push(']');
                 depth -= 1;
             }
@@ -243,37 +228,60 @@ impl Pattern {
     /// `text` with every match replaced by `rep`'s text for it (a `$1` template, or a
     /// function of the match's groups); borrowed when nothing matched.
     pub(super) fn replace_all<'h, R: Replace>(&self, text: &'h str, mut rep: R) -> Cow<'h, str> {
+        let mut out = Splice::new(text);
         if let Some(literal) = rep.literal() {
             // No group to expand: the matches' bounds are all it needs, which the engines
             // find without tracking groups.
-            let mut matches = self.find_iter(text).peekable();
-            if matches.peek().is_none() {
-                return Cow::Borrowed(text);
+            for m in self.find_iter(text) {
+                out.replace(m.start(), m.end(), literal);
             }
-            let mut out = String::with_capacity(text.len());
-            let mut last = 0;
-            for m in matches {
-                out.push_str(&text[last..m.start()]);
-                out.push_str(literal);
-                last = m.end();
+        } else {
+            let mut with = String::new();
+            for caps in self.captures_iter(text) {
+                let whole = caps.get(0).expect("group 0 is the match");
+                with.clear();
+                rep.append(&caps, &mut with);
+                out.replace(whole.start(), whole.end(), &with);
             }
-            out.push_str(&text[last..]);
-            return Cow::Owned(out);
         }
-        let mut matches = self.captures_iter(text).peekable();
-        if matches.peek().is_none() {
-            return Cow::Borrowed(text);
+        out.finish()
+    }
+}
+
+/// A text with some of its spans replaced, built as the replacements are found, left to
+/// right; borrowed when none was made (`Pattern::replace_all`, and the scanner's rewrites).
+pub(super) struct Splice<'t> {
+    text: &'t str,
+    out: String,
+    /// The end of the text already in `out`.
+    copied: usize,
+    changed: bool,
+}
+
+impl<'t> Splice<'t> {
+    pub(super) fn new(text: &'t str) -> Splice<'t> {
+        Splice {
+            text,
+            out: String::new(),
+            copied: 0,
+            changed: false,
         }
-        let mut out = String::with_capacity(text.len());
-        let mut last = 0;
-        for caps in matches {
-            let whole = caps.get(0).expect("group 0 is the match");
-            out.push_str(&text[last..whole.start()]);
-            rep.append(&caps, &mut out);
-            last = whole.end();
+    }
+
+    /// Replaces `text[start..end]` by `with`; `start` is at or past the last span's end.
+    pub(super) fn replace(&mut self, start: usize, end: usize, with: &str) {
+        self.out.push_str(&self.text[self.copied..start]);
+        self.out.push_str(with);
+        self.copied = end;
+        self.changed = true;
+    }
+
+    pub(super) fn finish(mut self) -> Cow<'t, str> {
+        if !self.changed {
+            return Cow::Borrowed(self.text);
         }
-        out.push_str(&text[last..]);
-        Cow::Owned(out)
+        self.out.push_str(&self.text[self.copied..]);
+        Cow::Owned(self.out)
     }
 }
 

@@ -5,7 +5,7 @@
 //! read together with network use (exfiltration), and code evaluated from a decoder or a
 //! download (remote or hidden code).
 
-use super::pattern::{Captures, Match, Pattern, with_long_text};
+use super::pattern::{Captures, Match, Pattern, Splice, with_long_text};
 use super::{Finding, Language, ShellEngine, from_verdict, shorten};
 use crate::verdict::Effect;
 use std::borrow::Cow;
@@ -940,43 +940,6 @@ fn plain_forms(language: Language, text: &str) -> Cow<'_, str> {
         Language::Python => python_maps(text),
         Language::Ruby => ruby_method_refs(text),
         _ => Cow::Borrowed(text),
-    }
-}
-
-/// A text with some of its spans replaced, built as the replacements are found, left to
-/// right; borrowed when none was made (what each rewrite below returns).
-struct Splice<'t> {
-    text: &'t str,
-    out: String,
-    /// The end of the text already in `out`.
-    copied: usize,
-    changed: bool,
-}
-
-impl<'t> Splice<'t> {
-    fn new(text: &'t str) -> Splice<'t> {
-        Splice {
-            text,
-            out: String::new(),
-            copied: 0,
-            changed: false,
-        }
-    }
-
-    /// Replaces `text[start..end]` by `with`; `start` is at or past the last span's end.
-    fn replace(&mut self, start: usize, end: usize, with: &str) {
-        self.out.push_str(&self.text[self.copied..start]);
-        self.out.push_str(with);
-        self.copied = end;
-        self.changed = true;
-    }
-
-    fn finish(mut self) -> Cow<'t, str> {
-        if !self.changed {
-            return Cow::Borrowed(self.text);
-        }
-        self.out.push_str(&self.text[self.copied..]);
-        Cow::Owned(self.out)
     }
 }
 
