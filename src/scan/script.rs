@@ -3687,8 +3687,18 @@ fn loop_bindings(
                 let Some(rest) = rest.strip_prefix('(') else {
                     continue;
                 };
-                let (list, used) = expression(rest.trim_start(), vars, concat);
-                let after = rest.trim_start()[used..].trim_start();
+                // A glob's files and a directory's entries, as `list_at` reads them.
+                let body = rest.trim_start();
+                let (list, used) = match glob_call(body, vars, concat)
+                    .or_else(|| listing_call(body, vars, concat))
+                {
+                    Some((pattern, used)) => (Some(vec![pattern]), used),
+                    None => match expression(body, vars, concat) {
+                        (Arg::List(items), used) => (Some(items), used),
+                        (_, used) => (None, used),
+                    },
+                };
+                let after = body[used..].trim_start();
                 let Some(after) = after.strip_prefix("as") else {
                     continue;
                 };
@@ -3699,13 +3709,7 @@ fn loop_bindings(
                     }
                     _ => ident(after),
                 };
-                found(
-                    name,
-                    match list {
-                        Arg::List(items) => Some(items),
-                        _ => None,
-                    },
-                );
+                found(name, list);
             }
         }
         _ => {}
