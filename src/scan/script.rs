@@ -3536,15 +3536,18 @@ fn loop_bindings(
             .collect()
     };
     // A loop over a glob's files binds each to a file its pattern names: the pattern; over a
-    // directory's entries, to any name (`listing_call`).
-    let list_at =
-        |s: &str| match glob_call(s, vars, concat).or_else(|| listing_call(s, vars, concat)) {
-            Some((pattern, _)) => Some(vec![pattern]),
-            None => match expression(s, vars, concat).0 {
-                Arg::List(items) => Some(items),
-                _ => None,
-            },
-        };
+    // directory's entries, to any name (`listing_call`); over pathlib's, to the glob of the
+    // paths they are (`path_listing`).
+    let list_at = |s: &str| match glob_call(s, vars, concat)
+        .or_else(|| listing_call(s, vars, concat))
+        .or_else(|| path_listing(s, vars, concat))
+    {
+        Some((pattern, _)) => Some(vec![pattern]),
+        None => match expression(s, vars, concat).0 {
+            Arg::List(items) => Some(items),
+            _ => None,
+        },
+    };
     // The list literal a method call follows (`['a', 'b'].each`, `Dir.glob('x/*').each`,
     // `Dir.children('x').each`), ending at `end`.
     let list_before = |end: usize| {
@@ -3989,6 +3992,52 @@ fn listing_call(s: &str, vars: &HashMap<String, String>, concat: &str) -> Option
     let end = s.len() - inner.len() + used;
     let end = end + closing(&s[end..], '(', ')')? + 1;
     Some(("*".to_string(), end))
+}
+
+/// pathlib's listings of a known directory, as the glob of the files they yield:
+/// `Path(D).iterdir()` is `D/*`, `Path(D).glob(P)` is `D/P`, `Path(D).rglob(P)` is `D/**/P`
+/// (each entry is a path, so `for p in Path('/etc').iterdir(): p.unlink()` deletes `/etc/*`).
+/// The pattern and the bytes used.
+fn path_listing(s: &str, vars: &HashMap<String, String>, concat: &str) -> Option<(String, usize)> {
+    let (dir, end) = match s
+        .strip_prefix("pathlib.Path(")
+        .or_else(|| s.strip_prefix("Path("))
+    {
+        Some(inner) => {
+            let (Arg::Text(dir), used) = expression(inner, vars, concat) else {
+                return None;
+            };
+            let end = s.len() - inner.len() + used;
+            (dir, end + closing(&s[end..], '(', ')')? + 1)
+        }
+        // `Path('/etc')` is already its literal when the scanner's joins were rewritten (the
+        // module's name, when written, is left before it).
+        None => {
+            let bare = s.strip_prefix("pathlib.").unwrap_or(s);
+            let (dir, used) = literal(bare)?;
+            (dir, s.len() - bare.len() + used)
+        }
+    };
+    let dir = match dir.as_str() {
+        "" => ".",
+        d => d.trim_end_matches('/'),
+    };
+    let rest = &s[end..];
+    if rest.starts_with(".iterdir()") {
+        return Some((format!("{dir}/*"), end + ".iterdir()".len()));
+    }
+    let (method, deep) = [(".glob(", ""), (".rglob(", "**/")]
+        .into_iter()
+        .find(|(m, _)| rest.starts_with(m))?;
+    let args = &rest[method.len()..];
+    let (Arg::Text(pattern), used) = expression(args, vars, concat) else {
+        return None;
+    };
+    let close = closing(&args[used..], '(', ')')?;
+    Some((
+        format!("{dir}/{deep}{pattern}"),
+        end + method.len() + used + close + 1,
+    ))
 }
 
 /// What follows a value in an expression.
@@ -5777,6 +5826,25 @@ mod tests {
             "os.scandir('/etc')",
         ] {
             assert_eq!(listing_call(call, &vars, "+"), None, "{call}");
+        }
+        for (call, pattern) in [
+            ("Path('/etc').iterdir()", Some("/etc/*")),
+            ("pathlib.Path('/etc/').glob('*.conf')", Some("/etc/*.conf")),
+            ("Path('~').rglob('id_*')", Some("~/**/id_*")),
+            ("Path('/').iterdir()", Some("/*")),
+            ("Path('').iterdir()", Some("./*")),
+            ("Path(d).iterdir()", None),
+            ("Path('/etc').read_text()", None),
+            ("Path('/etc').glob(p)", None),
+            ("'/etc'.iterdir()", Some("/etc/*")),
+            ("pathlib.'/etc'.glob('*.conf')", Some("/etc/*.conf")),
+            ("'/etc'", None),
+        ] {
+            assert_eq!(
+                path_listing(&format!("{call}: x"), &vars, "+"),
+                pattern.map(|p| (p.to_string(), call.len())),
+                "{call}"
+            );
         }
         let name = HashMap::from([("f".to_string(), "hosts".to_string())]);
         for (call, path) in [
