@@ -169,7 +169,7 @@ fn paid(tool: &str) -> Option<String> {
     ];
     // Verbs that move money by themselves (`refund_charge`, `pay_invoice`).
     const MOVE: &[&str] = &["pay", "refund", "payout", "withdraw", "disburse", "remit"];
-    let name = canonical_name(tool.rsplit("__").next().unwrap_or(tool));
+    let name = own_name(tool);
     let words: Vec<&str> = name.split('_').filter(|w| !w.is_empty()).collect();
     let first = *words.first()?;
     if READ_VERBS.contains(&first) {
@@ -357,7 +357,7 @@ fn destroyed(tool: &str) -> Option<String> {
         "balancer",
         "distribution",
     ];
-    let name = canonical_name(tool.rsplit("__").next().unwrap_or(tool));
+    let name = own_name(tool);
     let words: Vec<&str> = name.split('_').filter(|w| !w.is_empty()).collect();
     let verb = |w: &&str| VERBS.contains(w) || HANDS_OVER.contains(w);
     if words.first().is_some_and(|w| READ_VERBS.contains(w)) || !words.iter().any(verb) {
@@ -387,9 +387,15 @@ const HANDS_OVER: &[&str] = &["transfer", "handover"];
 /// Whether a tool's name says it hands what it acts on to another owner, rather than
 /// deleting it (`transfer_repository`): how `Effect::Destroy` is worded.
 pub fn hands_over(tool: &str) -> bool {
-    let name = canonical_name(tool.rsplit("__").next().unwrap_or(tool));
+    let name = own_name(tool);
     let words: Vec<&str> = name.split('_').collect();
     words.iter().any(|w| HANDS_OVER.contains(w))
+}
+
+/// The tool's own name (after its server's), in canonical form: what `destroyed`, `paid`
+/// and the other readers of a name's words split.
+fn own_name(tool: &str) -> String {
+    canonical_name(tool.rsplit("__").next().unwrap_or(tool))
 }
 
 /// The entry of `list` a name's word is, one or many (`instances`, `repositories`,
@@ -1315,7 +1321,7 @@ fn infer(tool: &str, input: &Value) -> ToolModel {
             .cloned()
             .collect()
     };
-    let verb = canonical_name(tool.rsplit("__").next().unwrap_or(tool));
+    let verb = own_name(tool);
     let says = |words: &[&str]| words.iter().any(|w| verb.contains(w));
     // A browser tool's script runs in a web page, not on this machine.
     let page = browser_tool(tool);

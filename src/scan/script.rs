@@ -3538,10 +3538,7 @@ fn loop_bindings(
     // A loop over a glob's files binds each to a file its pattern names: the pattern; over a
     // directory's entries, to any name (`listing_call`); over pathlib's, to the glob of the
     // paths they are (`path_listing`).
-    let list_at = |s: &str| match glob_call(s, vars, concat)
-        .or_else(|| listing_call(s, vars, concat))
-        .or_else(|| path_listing(s, vars, concat))
-    {
+    let list_at = |s: &str| match list_source(s, vars, concat) {
         Some((pattern, _)) => Some(vec![pattern]),
         None => match expression(s, vars, concat).0 {
             Arg::List(items) => Some(items),
@@ -3551,22 +3548,16 @@ fn loop_bindings(
     // The list literal a method call follows (`['a', 'b'].each`, `Dir.glob('x/*').each`,
     // `Dir.children('x').each`), ending at `end`.
     let list_before = |end: usize| {
-        if text[..end].ends_with(')')
-            && let Some(start) = GLOB_CALLS.iter().filter_map(|c| text[..end].rfind(c)).max()
-            && let Some((pattern, n)) = glob_call(&text[start..end], vars, concat)
-            && n == end - start
-        {
-            return Some(vec![pattern]);
-        }
-        if text[..end].ends_with(')')
-            && let Some(start) = LISTING_CALLS
-                .iter()
-                .filter_map(|c| text[..end].rfind(c))
-                .max()
-            && let Some((pattern, n)) = listing_call(&text[start..end], vars, concat)
-            && n == end - start
-        {
-            return Some(vec![pattern]);
+        type Read = fn(&str, &HashMap<String, String>, &str) -> Option<(String, usize)>;
+        let calls: [(&[&str], Read); 2] = [(GLOB_CALLS, glob_call), (LISTING_CALLS, listing_call)];
+        for (names, read) in calls {
+            if text[..end].ends_with(')')
+                && let Some(start) = names.iter().filter_map(|c| text[..end].rfind(c)).max()
+                && let Some((pattern, n)) = read(&text[start..end], vars, concat)
+                && n == end - start
+            {
+                return Some(vec![pattern]);
+            }
         }
         let open = text[..end].rfind('[')?;
         let start = if text[..open].ends_with("%w") {
@@ -3692,9 +3683,7 @@ fn loop_bindings(
                 };
                 // A glob's files and a directory's entries, as `list_at` reads them.
                 let body = rest.trim_start();
-                let (list, used) = match glob_call(body, vars, concat)
-                    .or_else(|| listing_call(body, vars, concat))
-                {
+                let (list, used) = match list_source(body, vars, concat) {
                     Some((pattern, used)) => (Some(vec![pattern]), used),
                     None => match expression(body, vars, concat) {
                         (Arg::List(items), used) => (Some(items), used),
@@ -3914,6 +3903,15 @@ fn glob_call(s: &str, vars: &HashMap<String, String>, concat: &str) -> Option<(S
         end += closing(&s[end..], '(', ')')? + 1;
     }
     Some((pattern, end))
+}
+
+/// A call whose elements are files named by a pattern: a glob's (`glob_call`), a directory's
+/// entries (`listing_call`), pathlib's listings (`path_listing`). The pattern and the bytes
+/// used.
+fn list_source(s: &str, vars: &HashMap<String, String>, concat: &str) -> Option<(String, usize)> {
+    glob_call(s, vars, concat)
+        .or_else(|| listing_call(s, vars, concat))
+        .or_else(|| path_listing(s, vars, concat))
 }
 
 /// Calls that join path components, and whether a later absolute component starts the path
