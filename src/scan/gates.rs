@@ -8,7 +8,7 @@ pub(super) static GATES: &[(&str, Option<&[&str]>)] = &[
     ("\"([^\"\\n]*)\"\\s*/\\s*[\"']([^\"'\\n]*)[\"']", Some(&["/"])),
     ("(\"[^\"\\n]*\"|'[^'\\n]*')\\s*\\.(deleteDir\\(\\)|deleteRecursively\\(\\)|delete\\(\\)|text\\b|getText\\(\\)|readText\\(\\)|readBytes\\(\\)|bytes\\b)", Some(&["deleteDir()", "deleteRecursively()", "delete()", "text", "getText()", "readText()", "readBytes()", "bytes"])),
     ("(\"[^\"\\n]*\"|'[^'\\n]*'|\\[[^\\[\\]\\n]*\\])\\s*\\.execute\\(\\s*(\\))?", Some(&[".execute("])),
-    ("(?:\"([^\"\\n]*)\"|'([^'\\n]*)'|\\b([A-Za-z_]\\w*))\\s*\\)?\\s*\\.(write_text|write_bytes|touch|open|unlink|rename|symlink_to|hardlink_to|chmod)\\s*\\(", Some(&["write_text", "write_bytes", "touch", "open", "unlink", "rename", "symlink_to", "hardlink_to", "chmod"])),
+    ("(?:\"([^\"\\n]*)\"|'([^'\\n]*)'|\\b([A-Za-z_]\\w*))\\s*\\)?\\s*\\.(write_text|write_bytes|touch|open|read_text|read_bytes|unlink|rename|symlink_to|hardlink_to|chmod)\\s*\\(", Some(&["write_text", "write_bytes", "touch", "open", "read_text", "read_bytes", "unlink", "rename", "symlink_to", "hardlink_to", "chmod"])),
     ("(?:(?:\\b(?:child_process|childProcess|cp|proc)\\.|child_process['\"`]\\)\\.|[^.\\w]|^)(?:exec|execSync))\\s*\\(\\s*", Some(&["exec", "execSync"])),
     ("(?:(?:\\b(?:child_process|childProcess|cp|proc)\\.|child_process['\"`]\\)\\.|[^.\\w]|^)(?:exec|execSync)|child_process['\"`]\\)\\[['\"`](?:exec|execSync)['\"`]\\])\\s*\\(\\s*", Some(&["exec", "execSync", "child_process"])),
     ("(?:(?:\\b(?:child_process|childProcess|cp|proc)\\.|child_process['\"`]\\)\\.|[^.\\w]|^)(?:spawn|spawnSync|execFile|execFileSync|execa|execaSync))\\s*\\(\\s*", Some(&["spawn", "spawnSync", "execFile", "execFileSync", "execa", "execaSync"])),

@@ -1900,7 +1900,7 @@ fn path_methods(
     let text = lines.text;
     static METHOD: LazyLock<Pattern> = LazyLock::new(|| {
         re(
-            r#"(?:"([^"\n]*)"|'([^'\n]*)'|\b([A-Za-z_]\w*))\s*\)?\s*\.(write_text|write_bytes|touch|open|unlink|rename|symlink_to|hardlink_to|chmod)\s*\("#,
+            r#"(?:"([^"\n]*)"|'([^'\n]*)'|\b([A-Za-z_]\w*))\s*\)?\s*\.(write_text|write_bytes|touch|open|read_text|read_bytes|unlink|rename|symlink_to|hardlink_to|chmod)\s*\("#,
         )
     });
     let mut out = Vec::new();
@@ -1945,6 +1945,7 @@ fn path_methods(
                 }
                 _ => (format!("cat {p}"), None),
             },
+            "read_text" | "read_bytes" => (format!("cat {p}"), None),
             "unlink" => (remove_command(&path, false), None),
             "rename" => match arg(0) {
                 Some(dst) => (format!("mv {p} {}", quote(&dst)), Some(dst)),
@@ -3597,7 +3598,25 @@ fn loop_bindings(
                     .strip_prefix("in ")
                     .or_else(|| after.strip_prefix("in	"))
                 {
-                    found(name, list_at(list.trim_start()));
+                    let list = list.trim_start();
+                    let values = list_at(list).or_else(|| {
+                        // `with os.scandir(D) as it:` then `for e in it:`.
+                        let source = ident(list);
+                        let bound = format!(" as {source}");
+                        text.match_indices("with ")
+                            .take(64)
+                            .filter_map(|(w, _)| {
+                                let (pattern, used) = list_source(&text[w + 5..], vars, concat)?;
+                                let after = &text[w + 5 + used..];
+                                (!source.is_empty()
+                                    && after.starts_with(&bound)
+                                    && !after[bound.len()..]
+                                        .starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+                                .then(|| vec![pattern])
+                            })
+                            .next()
+                    });
+                    found(name, values);
                 }
             }
         }
@@ -3835,7 +3854,11 @@ fn expression(s: &str, vars: &HashMap<String, String>, concat: &str) -> (Arg, us
                     .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$' || *c == '.')
                     .collect();
                 let key = ident.trim_start_matches('$');
-                match vars.get(key) {
+                // A directory entry's `.path` (Python's `os.scandir`) is the path it stands for.
+                let value = vars
+                    .get(key)
+                    .or_else(|| key.strip_suffix(".path").and_then(|k| vars.get(k)));
+                match value {
                     Some(v) if !ident.is_empty() => (Some(v.clone()), ident.len()),
                     _ => (None, 0),
                 }
@@ -3912,6 +3935,29 @@ fn list_source(s: &str, vars: &HashMap<String, String>, concat: &str) -> Option<
     glob_call(s, vars, concat)
         .or_else(|| listing_call(s, vars, concat))
         .or_else(|| path_listing(s, vars, concat))
+        .or_else(|| scandir_listing(s, vars, concat))
+}
+
+/// Python's `os.scandir(D)`, as the glob `D/*`: its entries' `.path` is each file's path
+/// (`for e in os.scandir('/etc'): os.remove(e.path)` deletes `/etc/*`). The pattern and the
+/// bytes used.
+fn scandir_listing(
+    s: &str,
+    vars: &HashMap<String, String>,
+    concat: &str,
+) -> Option<(String, usize)> {
+    let inner = s.strip_prefix("os.scandir(")?;
+    let (Arg::Text(dir), used) = expression(inner, vars, concat) else {
+        return None;
+    };
+    let end = s.len() - inner.len() + used;
+    let end = end + closing(&s[end..], '(', ')')? + 1;
+    let dir = match dir.trim_end_matches('/') {
+        "" if dir.is_empty() => ".",
+        "" => "",
+        d => d,
+    };
+    Some((format!("{dir}/*"), end))
 }
 
 /// Calls that join path components, and whether a later absolute component starts the path
@@ -5859,6 +5905,60 @@ mod tests {
             );
         }
         assert_eq!(glob_call("globals()", &vars, "."), None);
+    }
+
+    #[test]
+    fn a_scandir_entrys_path_is_each_file_of_the_directory() {
+        for code in [
+            "import os\nfor e in os.scandir('/etc'):\n    os.remove(e.path)\n",
+            "import os\n[os.remove(e.path) for e in os.scandir('/etc/')]\n",
+            "import os\nwith os.scandir('/etc') as it:\n    for e in it:\n        os.unlink(e.path)\n",
+        ] {
+            let judged = judged(Language::Python, code);
+            assert!(
+                judged
+                    .iter()
+                    .any(|c| c.starts_with("rm ") && c.contains("/etc/*")),
+                "{code} {judged:?}"
+            );
+        }
+        // Another context's name, another variable's `.path`, the project's own directory.
+        for code in [
+            "import os\nwith os.scandir('/etc') as it:\n    pass\nfor e in its:\n    os.remove(e.path)\n",
+            "import os\nfor e in os.scandir('build'):\n    os.remove(e.path)\n",
+            "import os\nfor e in os.scandir('.'):\n    print(e.name, e.stat().st_size)\n",
+        ] {
+            assert_eq!(worst(Language::Python, code), None, "{code}");
+        }
+        let vars = HashMap::new();
+        assert_eq!(
+            scandir_listing("os.scandir('/etc/') as it", &vars, "+"),
+            Some(("/etc/*".to_string(), "os.scandir('/etc/')".len()))
+        );
+        assert_eq!(scandir_listing("os.scandir(d)", &vars, "+"), None);
+    }
+
+    #[test]
+    fn pathlib_reads_are_reads_of_the_path() {
+        for code in [
+            "from pathlib import Path\nprint(Path.home().joinpath('.ssh', 'id_rsa').read_text())\n",
+            "from pathlib import Path\nk = (Path.home() / '.ssh/id_rsa').read_bytes()\n",
+            "from pathlib import Path\np = Path.home() / '.aws' / 'credentials'\nprint(p.read_text())\n",
+        ] {
+            let judged = judged(Language::Python, code);
+            assert!(
+                judged.iter().any(|c| c.starts_with("cat ~/.")),
+                "{code} {judged:?}"
+            );
+            assert!(worst(Language::Python, code).is_some(), "{code}");
+        }
+        assert_eq!(
+            worst(
+                Language::Python,
+                "from pathlib import Path\nprint(Path('README.md').read_text())\n"
+            ),
+            None
+        );
     }
 
     #[test]
