@@ -363,8 +363,8 @@ fn environment_dump(a: &ShellAnalysis, _: &Scope) -> Option<String> {
     })
 }
 
-/// `grep -r 'PRIVATE KEY' ~`: a search for key material over the home or the whole disk.
-fn key_material_search(c: &Command, scope: &Scope) -> Option<String> {
+/// What a search for key material looks for by name: `PRIVATE KEY`, `AKIA`, `password`…
+fn names_key_material(pattern: &str) -> bool {
     const MARKERS: &[&str] = &[
         "PRIVATE KEY",
         "BEGIN RSA",
@@ -381,19 +381,93 @@ fn key_material_search(c: &Command, scope: &Scope) -> Option<String> {
         "GHP_",
         "XOXB-",
     ];
+    let up = pattern.to_ascii_uppercase();
+    MARKERS.iter().any(|m| up.contains(m))
+}
+
+/// Whether `pattern`, read as a regular expression with case ignored, finds three characters
+/// or more of a secret's usual lines and nothing of ordinary text: `api[_-]?key`,
+/// `pass(word|wd)`, `BEGIN [A-Z]+ PRIVATE`, which name no marker literally. A pattern that
+/// also finds ordinary words (`.`, `e`, `the`) searches for everything, not for secrets.
+fn finds_key_material(pattern: &str) -> bool {
+    const SECRET_LINES: &[&str] = &[
+        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG",
+        "aws_access_key_id = AKIAIOSFODNN7EXAMPLE",
+        "API_KEY=sk-abc123 apikey: x api-key access_token refresh_token",
+        "password: hunter2 passwd PASS=",
+        "-----BEGIN RSA PRIVATE KEY----- -----BEGIN OPENSSH PRIVATE KEY-----",
+        "-----BEGIN EC PRIVATE KEY----- -----BEGIN PGP PRIVATE KEY BLOCK-----",
+        "//registry.npmjs.org/:_authToken=npm_abc ghp_abc xoxb-123 client_secret",
+    ];
+    const ORDINARY: &str = "the quick brown fox jumps over the lazy dog; fn main() { let x = 1; } \
+        TODO FIXME import os def class return if else for while 0123456789 README.md src/lib.rs";
+    if pattern.chars().count() < 3 || pattern.len() > 200 {
+        return false;
+    }
+    let Ok(re) = regex_lite::RegexBuilder::new(pattern)
+        .case_insensitive(true)
+        .size_limit(1 << 16)
+        .build()
+    else {
+        return false;
+    };
+    !re.is_match(ORDINARY)
+        && SECRET_LINES
+            .iter()
+            .any(|line| re.find_iter(line).any(|m| m.len() >= 3))
+}
+
+/// The home directory, the root, or a directory above the home: a search there reaches
+/// every secret file the user has.
+fn holds_the_home(p: &std::path::Path, scope: &Scope) -> bool {
+    p == scope.home() || p == std::path::Path::new("/") || scope.home().starts_with(p)
+}
+
+/// `grep -r 'PRIVATE KEY' ~`: a search for key material over the home or the whole disk.
+fn key_material_search(c: &Command, scope: &Scope) -> Option<String> {
     let pattern = c.args.iter().find(|w| {
-        let up = w.text.to_ascii_uppercase();
-        MARKERS.iter().any(|m| up.contains(m))
+        names_key_material(&w.text)
+            || !w.text.starts_with('-') && !w.dynamic && finds_key_material(&w.text)
     })?;
-    let wide = c.operands().iter().any(|w| {
-        common::word_path(w, c, scope).is_some_and(|(p, _)| {
-            p == scope.home() || p == std::path::Path::new("/") || scope.home().starts_with(&p)
-        })
-    });
+    let wide = c
+        .operands()
+        .iter()
+        .any(|w| common::word_path(w, c, scope).is_some_and(|(p, _)| holds_the_home(&p, scope)));
     wide.then(|| {
         format!(
             "it searches for `{}` across the home or the disk",
             pattern.text
+        )
+    })
+}
+
+/// The same search by a tool (Claude Code's `Grep`, an MCP server's `search_files`): its
+/// `pattern` names key material and what it searches holds the home.
+fn key_material_search_tool(call: &Call, scope: &Scope) -> Option<String> {
+    if matches!(call.kind, CallKind::Shell { .. }) {
+        return None;
+    }
+    let pattern = call.input.get("pattern")?.as_str()?;
+    if !names_key_material(pattern) && !finds_key_material(pattern) {
+        return None;
+    }
+    let mut searched = call.effects.iter().filter_map(|e| match e {
+        crate::effects::Effect::Read { path, .. } | crate::effects::Effect::List { path } => {
+            Some(path)
+        }
+        _ => None,
+    });
+    let wide = match &call.kind {
+        CallKind::Read { paths } => paths
+            .iter()
+            .chain(searched)
+            .any(|p| holds_the_home(p, scope)),
+        _ => searched.any(|p| holds_the_home(p, scope)),
+    };
+    wide.then(|| {
+        format!(
+            "{} searches for `{pattern}` across the home or the disk",
+            call.tool
         )
     })
 }
@@ -435,11 +509,48 @@ pub static RULES: &[Rule] = &[
             Example::bash("grep -r 'BEGIN RSA PRIVATE KEY' ~"),
             Example::bash("rg -i 'aws_secret_access_key' /home/dev"),
             Example::bash("grep -rIl password /"),
+            // Patterns that find secrets without naming a marker.
+            Example::bash("grep -rE 'api[_-]?key' ~"),
+            Example::bash("rg -l 'BEGIN [A-Z]+ PRIVATE' /home/dev"),
+            Example::bash("grep -rniE 'pass(word|wd)' /"),
+            Example::bash("grep --regexp=PASSWORD -r /"),
         ],
         allowed: &[
             Example::bash("grep -r password src/"),
             Example::bash("rg TOKEN ."),
             Example::bash("grep -r TODO ~"),
+            Example::bash("grep -rn 'def main' ~"),
+            Example::bash("rg -n 'import (os|sys)' /home/dev"),
+            Example::bash("grep -rn 'e' ~"),
+        ],
+    },
+    Rule {
+        id: "key-material-search-tool",
+        pack: PACK,
+        effect: Ask,
+        reason: "Searching the home directory or the disk for keys and passwords harvests secrets",
+        programs: &[],
+        check: Check::Call(key_material_search_tool),
+        refused: &[
+            Example::tool(
+                "Grep",
+                r#"{"pattern":"aws_secret_access_key","path":"/home/dev"}"#,
+            ),
+            Example::tool(
+                "Grep",
+                r#"{"pattern":"BEGIN (RSA|OPENSSH) PRIVATE KEY","path":"/","output_mode":"content"}"#,
+            ),
+            Example::tool("Grep", r#"{"pattern":"password\\s*=","path":"/home"}"#),
+            Example::tool("Grep", r#"{"pattern":"(?i)api[_-]?key","path":"~"}"#),
+        ],
+        allowed: &[
+            Example::tool(
+                "Grep",
+                r#"{"pattern":"password","path":"/home/dev/project/src"}"#,
+            ),
+            Example::tool("Grep", r#"{"pattern":"TOKEN"}"#),
+            Example::tool("Grep", r#"{"pattern":"TODO","path":"/home/dev"}"#),
+            Example::tool("Grep", r#"{"pattern":"fn \\w+\\(","path":"/home/dev"}"#),
         ],
     },
     Rule {
@@ -797,3 +908,29 @@ pub static RULES: &[Rule] = &[
         ],
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::finds_key_material;
+
+    #[test]
+    fn a_pattern_finds_key_material_when_it_finds_secrets_and_not_ordinary_text() {
+        for p in [
+            "api[_-]?key",
+            "pass(word|wd)",
+            "BEGIN [A-Z]+ PRIVATE",
+            "AKIA[0-9A-Z]{16}",
+            "secret",
+            "_authToken",
+            "ghp_[a-zA-Z0-9]+",
+        ] {
+            assert!(finds_key_material(p), "{p}");
+        }
+        // Everything, too little, ordinary words, what no regex reads.
+        for p in [
+            ".", "", "e", "ke", "the", ".*", "fn main", "import", "TODO", "(", "[a-z]+",
+        ] {
+            assert!(!finds_key_material(p), "{p}");
+        }
+    }
+}
