@@ -160,6 +160,15 @@ fn infra(c: &Command, _: &Scope) -> Option<String> {
                 || first == "rb"
                 || (first == "mirror" && c.has_flag(None, &["remove"]))
         }
+        // `vault secrets disable` removes the engine with every secret in it; `vault kv
+        // destroy` and `vault kv metadata delete` remove a secret's versions for good (a `kv
+        // delete` keeps them to undelete).
+        "vault" => {
+            (first == "secrets" && second == "disable")
+                || (first == "kv"
+                    && (second == "destroy" || (second == "metadata" && has("delete"))))
+        }
+        program if SERVICE_CLIS.contains(&program) => destroys_by_verb(&ops),
         _ => false,
     };
     hit.then(|| {
@@ -168,6 +177,56 @@ fn infra(c: &Command, _: &Scope) -> Option<String> {
             c.line().chars().take(80).collect::<String>()
         )
     })
+}
+
+/// Command-line clients of hosted services whose commands name a resource and a verb (`neonctl
+/// branches delete`, `pscale database delete`, `turso db destroy`, `bq rm -r`, `argocd app
+/// delete`): a destroying verb among the first words deletes what the service keeps.
+const SERVICE_CLIS: &[&str] = &[
+    "neonctl",
+    "neon",
+    "pscale",
+    "turso",
+    "railway",
+    "render",
+    "upstash",
+    "vultr-cli",
+    "civo",
+    "oci",
+    "openstack",
+    "aliyun",
+    "exo",
+    "tccli",
+    "ionosctl",
+    "atlas",
+    "mongocli",
+    "cf",
+    "koyeb",
+    "northflank",
+    "databricks",
+    "bq",
+    "argocd",
+    "flux",
+    "nomad",
+];
+
+/// A destroying verb among a service command's first three words, alone or in a compound
+/// (`delete`, `permanent-delete`, `apps:destroy`, `delete_bucket`).
+fn destroys_by_verb(ops: &[&str]) -> bool {
+    const VERBS: &[&str] = &[
+        "delete",
+        "destroy",
+        "purge",
+        "remove",
+        "rm",
+        "terminate",
+        "drop",
+        "uninstall",
+        "wipe",
+    ];
+    ops.iter()
+        .take(3)
+        .any(|o| o.split(['-', ':', '_']).any(|w| VERBS.contains(&w)))
 }
 
 /// A tool that destroys what a service keeps for everyone (`Effect::Destroy`: an MCP tool's
@@ -235,6 +294,32 @@ pub static RULES: &[Rule] = &[
             "virsh",
             "VBoxManage",
             "vboxmanage",
+            "vault",
+            "neonctl",
+            "neon",
+            "pscale",
+            "turso",
+            "railway",
+            "render",
+            "upstash",
+            "vultr-cli",
+            "civo",
+            "oci",
+            "openstack",
+            "aliyun",
+            "exo",
+            "tccli",
+            "ionosctl",
+            "atlas",
+            "mongocli",
+            "cf",
+            "koyeb",
+            "northflank",
+            "databricks",
+            "bq",
+            "argocd",
+            "flux",
+            "nomad",
         ],
         check: Check::Command(infra),
         refused: &[
@@ -268,6 +353,17 @@ pub static RULES: &[Rule] = &[
             Example::bash("glab repo transfer acme/app --target-namespace other"),
             Example::bash("glab api -X PUT 'projects/42/transfer?namespace=other'"),
             Example::bash("podman system reset -f"),
+            // Hosted services' clients, by the verb of their command.
+            Example::bash("neonctl branches delete main --project-id p"),
+            Example::bash("pscale database delete prod --force"),
+            Example::bash("turso db destroy app --yes"),
+            Example::bash("bq rm -r -f -d proj:analytics"),
+            Example::bash("argocd app delete prod --cascade"),
+            Example::bash("atlas clusters delete Cluster0 --force"),
+            Example::bash("databricks clusters permanent-delete 0123"),
+            Example::bash("vault kv destroy -versions=1 secret/app"),
+            Example::bash("vault secrets disable secret/"),
+            Example::bash("vault kv metadata delete secret/app"),
         ],
         allowed: &[
             Example::bash("vagrant up && vagrant ssh -c 'make test'"),
@@ -293,6 +389,14 @@ pub static RULES: &[Rule] = &[
             Example::bash("gh api repos/o/r/issues/1/transfer -f repository_id=x"),
             Example::bash("gh issue transfer 12 acme/other"),
             Example::bash("cdk diff"),
+            Example::bash("neonctl branches list"),
+            Example::bash("turso db shell app"),
+            Example::bash("bq query --use_legacy_sql=false 'SELECT 1'"),
+            Example::bash("argocd app sync prod"),
+            Example::bash("pscale branch create db feature-x"),
+            Example::bash("vault kv get secret/app"),
+            Example::bash("vault kv delete secret/app"),
+            Example::bash("railway up"),
         ],
     },
     Rule {
