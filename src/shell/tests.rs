@@ -78,12 +78,34 @@ fn substitutions_that_print_the_paths_they_are_given_are_those_paths() {
         cat("cat $(readlink -f k)"),
         (known(&["$PWD/k"]), true, false)
     );
+    // `dirname` prints the directory holding its operand.
+    assert_eq!(
+        cat("cat $(dirname ~/.ssh/x)/id_rsa"),
+        (known(&["~/.ssh/id_rsa"]), false, false)
+    );
+    assert_eq!(
+        cat("cat \"$(dirname \"$PWD\")\"/x"),
+        (known(&["$PWD/../x"]), true, false)
+    );
+    for (operand, parent) in [
+        ("a/b/", "a"),
+        ("a", "."),
+        ("/a", "/"),
+        ("/", "/"),
+        ("//a//b", "//a"),
+        ("~", "~/.."),
+        ("~/", "~/.."),
+        ("$HOME", "$HOME/.."),
+    ] {
+        assert_eq!(super::words::parent_of(operand), parent, "{operand}");
+    }
     // Output that is not the operands stays unknown.
     for line in [
         "cat $(realpath --relative-to=/ x)",
         "cat $(ls $D)",
         "cat $(ls)",
-        "cat $(dirname ~/.ssh/x)/id_rsa",
+        "cat $(dirname $D)/id_rsa",
+        "cat $(basename ~/.ssh/x)",
         "cat $(ls x > f)",
     ] {
         assert!(cat(line).1, "{line}");

@@ -719,10 +719,20 @@ impl Analyser<'_> {
 /// files given (a directory given lists names below it, taken as the directory). `None` for
 /// any other command, no operand (`ls` alone prints nothing in an empty directory, where `*`
 /// would stay `*`), an operand not known, or an option that prints something else
-/// (`realpath --relative-to`). `dirname` and `basename` are not computed: a path built from
-/// them is judged as one known only when it runs.
+/// (`realpath --relative-to`). `dirname f` prints the directory holding `f` (`$PWD/..` for
+/// `$PWD`, `~/..` for `~`); `basename` prints a bare name, which names no place by itself.
 fn printed_paths(c: &super::Command) -> Option<Vec<String>> {
-    if !c.redirects.is_empty() || c.args.iter().any(|a| a.dynamic) {
+    // `$PWD` and `$HOME` are known where paths are resolved: `dirname "$PWD"` is `$PWD/..`.
+    let known = |a: &Word| {
+        !a.dynamic
+            || c.program == "dirname"
+                && ["$PWD", "${PWD}", "$HOME", "${HOME}"].iter().any(|v| {
+                    a.text.strip_prefix(v).is_some_and(|r| {
+                        (r.is_empty() || r.starts_with('/')) && !r.contains(['$', '`'])
+                    })
+                })
+    };
+    if !c.redirects.is_empty() || !c.args.iter().all(known) {
         return None;
     }
     let (options, operands): (Vec<&str>, Vec<&str>) = c
@@ -745,7 +755,27 @@ fn printed_paths(c: &super::Command) -> Option<Vec<String>> {
             Some(operands.iter().map(absolute).collect())
         }
         "ls" => Some(operands.iter().map(|s| s.to_string()).collect()),
+        "dirname" if options.iter().all(|o| matches!(*o, "-z" | "--zero")) => {
+            Some(operands.iter().map(|s| parent_of(s)).collect())
+        }
         _ => None,
+    }
+}
+
+/// What `dirname` prints for `s`: the path without its last component, `.` for a bare name,
+/// `/` for the root; a bare `~` or `$NAME` is a directory whose parent is `…/..`.
+pub(super) fn parent_of(s: &str) -> String {
+    let trimmed = s.trim_end_matches('/');
+    if trimmed.is_empty() {
+        return if s.is_empty() { ".".into() } else { "/".into() };
+    }
+    match trimmed.rfind('/') {
+        Some(at) => match trimmed[..at].trim_end_matches('/') {
+            "" => "/".into(),
+            dir => dir.to_string(),
+        },
+        None if trimmed.starts_with(['~', '$']) => format!("{trimmed}/.."),
+        None => ".".into(),
     }
 }
 
