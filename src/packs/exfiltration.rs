@@ -741,7 +741,13 @@ pub static LINE_RULES: &[Rule] = &[
             Example::bash("curl http://169.254.169.254/latest/meta-data/iam/security-credentials/"),
             Example::bash("wget -qO- http://[fd00:ec2::254]/latest/meta-data/"),
             Example::bash(
+                "curl -H 'Metadata-Flavor: Google' 'http://[fd20:ce::254]/computeMetadata/v1/'",
+            ),
+            Example::bash(
                 "curl -H 'Metadata-Flavor: Google' http://metadata.google.internal/computeMetadata/v1/",
+            ),
+            Example::bash(
+                "curl -H 'Metadata-Flavor: Google' http://metadata/computeMetadata/v1/instance/service-accounts/default/token",
             ),
             Example::bash("curl $ECS_HOST/169.254.170.2/v2/credentials"),
             Example::bash(
@@ -767,6 +773,8 @@ pub static LINE_RULES: &[Rule] = &[
             Example::bash("curl http://localhost:8080/metadata"),
             Example::bash("ping 169.254.1.1"),
             Example::bash("curl https://example.com/docs/169.254.169.254.html"),
+            Example::bash("curl https://metadata.example.com/v1/items"),
+            Example::bash("curl http://localhost:3000/api/metadata"),
             Example::tool(
                 "WebFetch",
                 r#"{"url":"https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/instancedata-data-retrieval.html","prompt":"x"}"#,
@@ -891,6 +899,7 @@ const METADATA_HOSTS: &[&str] = &[
     "169.254.169.254",
     "169.254.170.2",
     "fd00:ec2::254",
+    "fd20:ce::254",
     "metadata.google.internal",
     "metadata.goog",
     "100.100.100.200",
@@ -927,8 +936,11 @@ fn metadata_endpoint(call: &Call, _: &Scope) -> Option<String> {
             _ => return None,
         };
         let dynamic = host.is_none_or(|h| h.contains(['$', '`']));
-        let hit = host
-            .and_then(metadata_host_in)
+        // Google's metadata server also answers to the bare name `metadata` on its VMs.
+        let bare = host.filter(|h| h.trim_end_matches('.').eq_ignore_ascii_case("metadata"));
+        let hit = bare
+            .map(|_| "metadata")
+            .or_else(|| host.and_then(metadata_host_in))
             .or_else(|| url.filter(|_| dynamic).and_then(metadata_host_in))?;
         Some(match (who, url) {
             (Some(p), _) => format!("`{p}` reaches {hit}"),
