@@ -312,10 +312,15 @@ const WIPING_TASKS: &[(&str, &[&str])] = &[
     ("sqlx", &["database", "reset"]),
     ("dbmate", &["drop"]),
     ("goose", &["reset"]),
+    ("goose", &["down-to", "0"]),
+    ("atlas", &["schema", "clean"]),
+    ("sqitch", &["revert", "-y"]),
+    ("mix", &["ecto.rollback", "--all"]),
     ("flyway", &["clean"]),
     ("liquibase", &["dropAll"]),
     ("liquibase", &["drop-all"]),
     ("migrate", &["drop"]),
+    ("migrate", &["down", "-all"]),
     ("supabase", &["db", "reset"]),
     ("dotnet", &["ef", "database", "drop"]),
     ("dotnet-ef", &["database", "drop"]),
@@ -351,7 +356,12 @@ fn drop_tools(c: &Command, _: &Scope) -> Option<String> {
                     "db:drop" | "db:reset" | "db:schema:load" | "db:purge" | "db:truncate_all"
                 )
             })
-            .map(|o| format!("`{} {o}` wipes the database", c.program)),
+            .map(|o| format!("`{} {o}` wipes the database", c.program))
+            // `db:migrate VERSION=0` rolls every migration back.
+            .or_else(|| {
+                (has("db:migrate") && has("VERSION=0"))
+                    .then(|| format!("`{} db:migrate VERSION=0` drops every table", c.program))
+            }),
         "prisma" => {
             let reset = (has("migrate") && has("reset"))
                 || (has("db")
@@ -384,11 +394,18 @@ fn drop_tools(c: &Command, _: &Scope) -> Option<String> {
         "python" | "python3" | "django-admin" => {
             let manage = c.program == "django-admin"
                 || ops.first().is_some_and(|o| o.ends_with("manage.py"));
-            (manage
-                && ops
-                    .iter()
-                    .any(|o| matches!(*o, "flush" | "reset_db" | "sqlflush")))
-            .then(|| "Django `flush` deletes all data".into())
+            if !manage {
+                return None;
+            }
+            if ops
+                .iter()
+                .any(|o| matches!(*o, "flush" | "reset_db" | "sqlflush"))
+            {
+                return Some("Django `flush` deletes all data".into());
+            }
+            // `migrate APP zero` unapplies every migration of the app: its tables go.
+            (has("migrate") && has("zero"))
+                .then(|| "Django `migrate … zero` drops the app's tables".into())
         }
         _ => None,
     }
@@ -487,6 +504,8 @@ pub static RULES: &[Rule] = &[
             "sqlx",
             "dbmate",
             "goose",
+            "atlas",
+            "sqitch",
             "flyway",
             "liquibase",
             "migrate",
@@ -499,6 +518,14 @@ pub static RULES: &[Rule] = &[
         ],
         check: Check::Command(drop_tools),
         refused: &[
+            // Every migration rolled back: the tables go with them.
+            Example::bash("python manage.py migrate billing zero"),
+            Example::bash("goose -dir db/migrations postgres \"$DATABASE_URL\" down-to 0"),
+            Example::bash("migrate -path db/migrations -database \"$DATABASE_URL\" down -all"),
+            Example::bash("atlas schema clean -u \"$DATABASE_URL\" --auto-approve"),
+            Example::bash("bin/rails db:migrate VERSION=0"),
+            Example::bash("mix ecto.rollback --all"),
+            Example::bash("sqitch revert -y db:pg://prod"),
             Example::bash("dropdb app_dev"),
             Example::bash("rails db:drop"),
             Example::bash("npx prisma migrate reset --force"),
@@ -537,6 +564,12 @@ pub static RULES: &[Rule] = &[
                 "influx delete --bucket b --start 2024-01-01T00:00:00Z --stop 2024-01-02T00:00:00Z --predicate '_measurement=\"tmp\"'",
             ),
             Example::bash("etcdctl get \"\" --prefix --keys-only"),
+            Example::bash("python manage.py migrate billing 0007"),
+            Example::bash("goose -dir db/migrations postgres \"$DATABASE_URL\" down"),
+            Example::bash("migrate -path db/migrations -database \"$DATABASE_URL\" down 1"),
+            Example::bash("atlas schema inspect -u \"$DATABASE_URL\""),
+            Example::bash("bin/rails db:migrate VERSION=20240101000000"),
+            Example::bash("mix ecto.rollback"),
         ],
     },
 ];
