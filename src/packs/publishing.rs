@@ -17,6 +17,28 @@ fn is_version_tag(t: &str) -> bool {
             .is_some_and(|m| !m.is_empty() && m.chars().all(|c| c.is_ascii_digit()))
 }
 
+/// `gh api -X PATCH repos/O/R -f private=false`, `glab api -X PUT projects/ID -f
+/// visibility=public`: the REST call that makes a repository public, which `gh repo edit
+/// --visibility public` is too.
+fn api_makes_public(c: &Command) -> bool {
+    let read = c
+        .option_value(Some('X'), &["method"])
+        .is_some_and(|m| m.eq_ignore_ascii_case("GET") || m.eq_ignore_ascii_case("HEAD"));
+    let repository = c.args.iter().any(|a| {
+        let path = a.text.split(['?', '#']).next().unwrap_or("");
+        let steps: Vec<&str> = path.trim_matches('/').split('/').collect();
+        matches!(steps.as_slice(), ["repos", _, _] | ["projects", _])
+    });
+    let public = c.args.iter().any(|a| {
+        let field = a.text.to_ascii_lowercase().replace(' ', "");
+        let field = field
+            .rsplit_once("field=")
+            .map_or(field.as_str(), |(_, f)| f);
+        matches!(field, "private=false" | "visibility=public")
+    });
+    !read && repository && public
+}
+
 fn publish(c: &Command, _: &Scope) -> Option<String> {
     if c.has_flag(Some('n'), &["dry-run"]) && c.program != "git" {
         return None;
@@ -40,6 +62,7 @@ fn publish(c: &Command, _: &Scope) -> Option<String> {
                 || (first == "image" && second == Some("push"))
                 || (first == "buildx" && c.args.iter().any(|a| a.text == "--push"))
         }
+        "gh" | "glab" if first == "api" => api_makes_public(c),
         "gh" => {
             (first == "release" && matches!(second, Some("create" | "upload" | "edit")))
                 // Making a repository public publishes all of its history.
@@ -93,7 +116,7 @@ fn publish(c: &Command, _: &Scope) -> Option<String> {
     }
     let what = if ops.contains(&"unpublish") {
         "withdraws a published package from everyone who depends on it"
-    } else if c.program == "gh" && first == "repo" {
+    } else if (c.program == "gh" && first == "repo") || first == "api" {
         "makes the repository and its whole history public"
     } else {
         "publishes a release"
@@ -123,6 +146,7 @@ pub static RULES: &[Rule] = &[Rule {
         "podman",
         "buildah",
         "gh",
+        "glab",
         "vsce",
         "ovsx",
         "mvn",
@@ -163,6 +187,9 @@ pub static RULES: &[Rule] = &[Rule {
         Example::bash("lerna publish from-git --yes"),
         Example::bash("npm unpublish left-pad --force"),
         Example::bash("gh repo edit --visibility public --accept-visibility-change-consequences"),
+        Example::bash("gh api -X PATCH repos/acme/app -f private=false"),
+        Example::bash("gh api --method PATCH /repos/acme/app -F visibility=public"),
+        Example::bash("glab api -X PUT projects/42 --field visibility=public"),
         Example::bash("dart pub publish --force"),
         Example::bash("flutter pub publish -f"),
         Example::bash("anaconda upload dist/pkg-1.0.tar.bz2"),
@@ -176,6 +203,9 @@ pub static RULES: &[Rule] = &[Rule {
         Example::bash("npm deprecate pkg@1 \"use 2\""),
     ],
     allowed: &[
+        Example::bash("gh api repos/acme/app --jq .visibility"),
+        Example::bash("gh api -X PATCH repos/acme/app -f description='CLI tools'"),
+        Example::bash("gh api -X PATCH repos/acme/app/issues/1 -f state=closed"),
         Example::bash("npm pack"),
         Example::bash("cargo package --list"),
         Example::bash("docker build -t app ."),
