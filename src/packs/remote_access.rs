@@ -456,13 +456,19 @@ fn container_host_access(c: &Command, scope: &Scope) -> Option<String> {
         {
             return Some(format!("`{t}` breaks the container's isolation"));
         }
-        let value = if matches!(t, "-v" | "--volume" | "--mount") {
+        // `-v SRC:DST`, also at the end of a cluster of run's flags (`-itv /:/h`, `-itv/:/h`).
+        let short_volume = t
+            .strip_prefix('-')
+            .filter(|c| !c.starts_with('-'))
+            .map(|c| c.trim_start_matches(['d', 'i', 't', 'P', 'q']))
+            .and_then(|c| c.strip_prefix('v'));
+        let value = if matches!(t, "--volume" | "--mount") || short_volume == Some("") {
             c.args.get(i + 1).map(|w| w.text.clone())
         } else {
             t.strip_prefix("--volume=")
                 .or_else(|| t.strip_prefix("--mount="))
                 .or_else(|| {
-                    t.strip_prefix("-v")
+                    short_volume
                         .filter(|v| v.starts_with('/') || v.starts_with('~') || v.starts_with('$'))
                 })
                 .map(str::to_string)
@@ -738,6 +744,8 @@ pub static RULES: &[Rule] = &[
         programs: &["docker", "podman", "nerdctl"],
         check: Check::Command(container_host_access),
         refused: &[
+            Example::bash("docker run -itv/:/h alpine chroot /h sh"),
+            Example::bash("docker run --rm -itv /:/host alpine sh"),
             Example::bash("docker run -v /:/host ubuntu"),
             Example::bash("docker run -it -v ~/.ssh:/root/.ssh alpine"),
             Example::bash("docker run -v /var/run/docker.sock:/var/run/docker.sock alpine"),

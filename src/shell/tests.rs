@@ -1924,6 +1924,18 @@ fn runners_unwrap_to_what_they_run() {
         ("uv run --with rich python x.py", "python", "x.py"),
         ("python3 -m twine upload dist/x", "twine", "upload"),
         ("docker exec -it -u root db psql -c x", "psql", "-c"),
+        ("docker compose exec -T -u root db psql -c x", "psql", "-c"),
+        (
+            "docker-compose run --rm -e A=1 web rm -rf /data",
+            "rm",
+            "-rf",
+        ),
+        (
+            "podman compose run --entrypoint rm web -rf /data",
+            "rm",
+            "-rf",
+        ),
+        ("docker compose run --entrypoint=psql db -c x", "psql", "-c"),
         ("kubectl exec -n prod pod -- rm -rf /data", "rm", "-rf"),
         // The environment-file loaders run their command with the file's variables.
         (

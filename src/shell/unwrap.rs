@@ -407,6 +407,44 @@ fn bwrap_command(args: &[Expanded]) -> usize {
 /// A runner (`npx`, `npm exec`, `bundle exec`, `python -m`, `docker exec`…): after `lead` words
 /// of its own, its options and `skip_operands` operands, the command it runs. A package
 /// version (`prisma@5`) is not part of the program's name.
+/// The options of `docker compose exec` and `run` that take a value.
+const COMPOSE_SHORT: &str = "eluwpv";
+const COMPOSE_LONG: &[&str] = &[
+    "--env",
+    "--env-file",
+    "--label",
+    "--user",
+    "--workdir",
+    "--index",
+    "--name",
+    "--entrypoint",
+    "--publish",
+    "--volume",
+    "--pull",
+    "--cap-add",
+    "--cap-drop",
+];
+
+/// `docker compose exec|run [opts] SERVICE CMD…`, options from `lead`: CMD, or with
+/// `--entrypoint E` the entrypoint given the words after the service.
+fn compose_command(inv: &mut Invocation, lead: usize) -> Flow {
+    let entrypoint = inv.args.iter().enumerate().find_map(|(i, a)| {
+        match a.text().strip_prefix("--entrypoint") {
+            Some("") => inv.args.get(i + 1).cloned(),
+            Some(v) => v.strip_prefix('=').map(Expanded::literal),
+            None => None,
+        }
+    });
+    if let Some(entrypoint) = entrypoint {
+        let service = skip_options(&inv.args, lead, COMPOSE_SHORT, COMPOSE_LONG);
+        if service < inv.args.len() {
+            inv.args[service] = entrypoint;
+            return strip_runner(inv, "docker compose", lead, COMPOSE_SHORT, COMPOSE_LONG, 0);
+        }
+    }
+    strip_runner(inv, "docker compose", lead, COMPOSE_SHORT, COMPOSE_LONG, 1)
+}
+
 fn strip_runner(
     inv: &mut Invocation,
     label: &str,
@@ -850,6 +888,16 @@ impl Analyser<'_> {
                 ],
                 1,
             ),
+            // `docker compose exec [opts] SERVICE CMD…` (and `run`, and `docker-compose`): CMD
+            // runs in the service's container, as with `docker exec`.
+            "docker" | "podman"
+                if arg_at(inv, 0, &["compose"]) && arg_at(inv, 1, &["exec", "run"]) =>
+            {
+                compose_command(inv, 2)
+            }
+            "docker-compose" | "podman-compose" if arg_at(inv, 0, &["exec", "run"]) => {
+                compose_command(inv, 1)
+            }
             // Programs that run the command they are given, after their own options:
             // profilers and debuggers, resource and namespace wrappers, proxies, init shims,
             // environment and secret injectors. What runs is that command.
