@@ -2138,11 +2138,16 @@ fn hidden_code(lines: &Lines<'_>, p: &Patterns, out: &mut Vec<Finding>) {
     }
     // A program that downloads or decodes anywhere: what its evaluator is handed when that
     // is no literal may come from a callback's parameter (`.then(t => eval(t))`, `r.on('end',
-    // () => eval(body))`), which no assignment names.
-    let fetches = p
-        .hidden
-        .find_iter(text)
-        .any(|m| !lines.in_comment(m.start()));
+    // () => eval(body))`), which no assignment names. Looked for only once an evaluator is
+    // found, so a long text without one is not searched again.
+    let mut fetched: Option<bool> = None;
+    let mut fetches = || {
+        *fetched.get_or_insert_with(|| {
+            p.hidden
+                .find_iter(text)
+                .any(|m| !lines.in_comment(m.start()))
+        })
+    };
     const REASON: &str =
         "evaluates code that is decoded or downloaded at run time, so what runs cannot be checked";
     for m in p.eval.find_iter(text) {
@@ -2155,10 +2160,10 @@ fn hidden_code(lines: &Lines<'_>, p: &Patterns, out: &mut Vec<Finding>) {
             .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
             .any(|w| tainted.contains(w.trim_start_matches('$')));
         // (Python's `compile` makes code without running it: `exec` on it is judged.)
-        let computed = fetches
-            && !m.as_str().starts_with("compile")
+        let computed = !m.as_str().starts_with("compile")
             && !args.trim().is_empty()
-            && literal(args.trim()).is_none_or(|(_, n)| n < args.trim().len());
+            && literal(args.trim()).is_none_or(|(_, n)| n < args.trim().len())
+            && fetches();
         if direct || via_var || computed {
             out.push(finding(
                 Effect::Deny,
@@ -2170,9 +2175,9 @@ fn hidden_code(lines: &Lines<'_>, p: &Patterns, out: &mut Vec<Finding>) {
         }
     }
     // The evaluator itself handed over in such a program: `.then(eval)`, `.then(Function)`.
-    if fetches
-        && let Some(at) = evaluator_passed(text)
+    if let Some(at) = evaluator_passed(text)
         && !lines.in_comment(at)
+        && fetches()
     {
         out.push(finding(
             Effect::Deny,
