@@ -137,6 +137,14 @@ fn discard_all(c: &Command, _: &Scope) -> Option<String> {
                 && (c.has_flag(Some('a'), &["all"]) || c.operands().len() > 1))
                 .then(|| "`git checkout-index -f` overwrites work-tree files".into());
         }
+        // `git submodule deinit -f`: each submodule's work tree is emptied, changes and all.
+        "submodule" => {
+            let deinit = c.operands().get(1).is_some_and(|w| w.text == "deinit");
+            return (deinit && c.has_flag(Some('f'), &["force"])).then(|| {
+                "`git submodule deinit --force` deletes submodules' work trees with their changes"
+                    .into()
+            });
+        }
         "worktree" => {
             let remove = c.operands().get(1).is_some_and(|w| w.text == "remove");
             return (remove && c.has_flag(Some('f'), &["force"])).then(|| {
@@ -354,11 +362,14 @@ pub static RULES: &[Rule] = &[
             Example::bash("git switch -f main"),
             Example::bash("git reset --merge"),
             Example::bash("git worktree remove --force ../wt"),
+            Example::bash("git submodule deinit -f --all"),
             Example::bash("git checkout-index -a -f"),
             Example::bash("git read-tree --reset -u HEAD"),
             Example::bash("git read-tree -m -u HEAD~1"),
         ],
         allowed: &[
+            Example::bash("git submodule deinit vendor/lib"),
+            Example::bash("git submodule update --init --recursive"),
             Example::bash("git read-tree HEAD"),
             Example::bash("git checkout -b feature"),
             Example::bash("git checkout main"),
