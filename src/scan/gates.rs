@@ -191,6 +191,7 @@ pub(super) static GATES: &[(&str, Option<&[&str]>)] = &[
     ("Net::HTTP|\\bURI\\.open|open-uri|RestClient|HTTParty|Faraday|TCPSocket|Net::SMTP", Some(&["Net::HTTP", "URI.open", "open-uri", "RestClient", "HTTParty", "Faraday", "TCPSocket", "Net::SMTP"])),
     ("Sys\\.getenv\\(\\s*[\"']HOME[\"']\\s*\\)|path\\.expand\\(\\s*[\"']~[\"']\\s*\\)|normalizePath\\(\\s*[\"']~[\"']\\s*\\)", Some(&["Sys.getenv(", "path.expand(", "normalizePath("])),
     ("System\\.getProperty\\(\\s*[\"']user\\.home[\"']\\s*\\)|System\\.getenv\\(\\s*[\"']HOME[\"']\\s*\\)|System\\.getenv\\(\\)\\[\\s*[\"']HOME[\"']\\s*\\]|System\\.env\\.HOME\\b|System\\.properties\\[\\s*[\"']user\\.home[\"']\\s*\\]", Some(&["System.getProperty(", "System.getenv(", "System.getenv()[", "System.env.HOME", "System.properties["])),
+    ("[(,]\\s*(?:eval|exec|Function)\\s*[),]", Some(&["eval", "exec", "Function"])),
     ("\\$([A-Za-z_]\\w*)[ \\t]*\\(", Some(&["("])),
     ("\\$ENV\\{\\s*['\"]?HOME['\"]?\\s*\\}|\\(getpwuid\\(\\$<\\)\\)\\[7\\]", Some(&["$ENV{", "(getpwuid($<))[7]"])),
     ("\\.[ \\t]*(?:([A-Za-z]\\w*)|(!!?))", Some(&["."])),

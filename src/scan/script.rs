@@ -2192,18 +2192,12 @@ fn hidden_code(lines: &Lines<'_>, p: &Patterns, out: &mut Vec<Finding>) {
 /// Where `eval`, `exec` or `Function` is passed as an argument (`.then(eval)`,
 /// `map(exec, codes)`) rather than called.
 fn evaluator_passed(text: &str) -> Option<usize> {
-    ["eval", "exec", "Function"].iter().find_map(|name| {
-        text.match_indices(name).find_map(|(at, _)| {
-            let before = text[..at].trim_end().chars().next_back();
-            let after = text[at + name.len()..].trim_start().chars().next();
-            let word_before = text[..at]
-                .chars()
-                .next_back()
-                .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '.');
-            (!word_before && matches!(before, Some('(' | ',')) && matches!(after, Some(')' | ',')))
-                .then_some(at)
-        })
-    })
+    // A gated pattern, so a long text without these names is not searched again.
+    static PASSED: LazyLock<Pattern> =
+        LazyLock::new(|| re(r"[(,]\s*(?:eval|exec|Function)\s*[),]"));
+    PASSED
+        .find(text)
+        .map(|m| m.start() + 1 + (m.as_str()[1..].len() - m.as_str()[1..].trim_start().len()))
 }
 
 /// The text up to the parenthesis that closes an already opened one (bounded to a few lines).
