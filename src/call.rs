@@ -866,6 +866,11 @@ pub enum Effect {
     /// `create_payout`, `pay_invoice`, `transfer_funds`). `what` is the movement, `tool` the
     /// tool.
     Pay { what: String, tool: String },
+    /// Publishes to everyone what a service held back: a package or a release put out, or a
+    /// repository or project made public (an MCP tool whose name and arguments say so:
+    /// `publish_package`, `create_release`, `update_repository {"private": false}`). `what`
+    /// says which, `tool` the tool.
+    Publish { what: String, tool: String },
 }
 
 /// Calls `$f` on every filesystem path the effect `$effect` names (not what a send carries):
@@ -918,7 +923,8 @@ macro_rules! each_path {
             | Effect::Signal { .. }
             | Effect::StartAgent { .. }
             | Effect::Destroy { .. }
-            | Effect::Pay { .. } => {}
+            | Effect::Pay { .. }
+            | Effect::Publish { .. } => {}
         }
     }};
 }

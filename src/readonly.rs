@@ -64,6 +64,7 @@ pub fn change(call: &Call) -> Option<String> {
             Fx::StartAgent { program } => format!("starts another agent ({program})"),
             Fx::Destroy { what, tool } => format!("destroys a {what} ({tool})"),
             Fx::Pay { what, tool } => format!("moves money: a {what} ({tool})"),
+            Fx::Publish { what, tool } => format!("{what} ({tool})"),
             // Only a command serves a directory; it is judged with its arguments below.
             Fx::Serve { .. } => continue,
         };

@@ -485,6 +485,7 @@ fn describe(e: &crate::effects::Effect, shell: bool) -> Option<String> {
         Fx::StartAgent { program } => format!("starts another agent ({program})"),
         Fx::Destroy { what, tool } => format!("destroys a {what} a service keeps ({tool})"),
         Fx::Pay { what, tool } => format!("moves money: a {what} ({tool})"),
+        Fx::Publish { what, tool } => format!("{what} ({tool})"),
         Fx::Serve { root, program } => {
             format!("serves {} over HTTP ({program})", root.display())
         }

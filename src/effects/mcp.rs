@@ -105,11 +105,19 @@ pub struct Modelled {
     pub effects: Vec<Effect>,
 }
 
-/// Models an MCP call: the user's models first, then the built-in ones, then inference; and
-/// what the tool's name says it destroys of a service's, when the model gives it no command,
-/// statement or path of its own to be judged by (`destroyed`).
+/// Models an MCP call: the user's models first, then the built-in ones, then inference; what
+/// the tool's name and arguments say it publishes (`published`); and what its name says it
+/// destroys of a service's or pays, when the model gives it no command, statement or path of
+/// its own to be judged by (`destroyed`, `paid`).
 pub fn model(tool: &str, input: &Value, user: &[ToolModel], scope: &Scope) -> Modelled {
     let mut m = modelled(tool, input, user, scope);
+    // A package published from a path is published whatever else the model reads of the path.
+    if let Some(what) = published(tool, input) {
+        m.effects.push(Effect::Publish {
+            what,
+            tool: tool.to_string(),
+        });
+    }
     let judged = m.effects.iter().any(|e| {
         !e.paths().is_empty() || matches!(e, Effect::Execute { .. } | Effect::Query { .. })
     });
@@ -138,6 +146,81 @@ pub fn model(tool: &str, input: &Value, user: &[ToolModel], scope: &Scope) -> Mo
         });
     }
     m
+}
+
+/// What a tool's name and arguments say it publishes: a package, version or release put out
+/// (`publish_package`, `npm_publish`, `unpublish_version`, `create_release`), or a repository
+/// or project made public (`update_repository {"private": false}`, `edit_project
+/// {"visibility": "public"}`, `set_repository_visibility {"visibility": "public"}`), as `npm
+/// publish`, `gh release create` and `gh repo edit --visibility public` do. `None` for a
+/// tool that reads (`get_release`), creates a new repository (nothing in it is published
+/// yet) or drafts a release (`{"draft": true}`).
+fn published(tool: &str, input: &Value) -> Option<String> {
+    const THINGS: &[&str] = &["repository", "repo", "project"];
+    const PACKAGES: &[&str] = &[
+        "package", "version", "module", "crate", "gem", "release", "image",
+    ];
+    let name = own_name(tool);
+    let words: Vec<&str> = name.split('_').filter(|w| !w.is_empty()).collect();
+    let first = *words.first()?;
+    if READ_VERBS.contains(&first) {
+        return None;
+    }
+    let arg = |k: &str| input.get(k);
+    // A package's registry publishes; a message broker's or a blog's `publish` is their own
+    // ordinary work (`publish_message`, `publish_post`).
+    if words.iter().any(|w| matches!(*w, "publish" | "unpublish")) {
+        let registry = name_words(tool).iter().any(|w| {
+            matches!(
+                w.to_ascii_lowercase().as_str(),
+                "npm"
+                    | "pypi"
+                    | "crates"
+                    | "cargo"
+                    | "rubygems"
+                    | "gem"
+                    | "nuget"
+                    | "maven"
+                    | "hex"
+                    | "jsr"
+                    | "registry"
+            )
+        });
+        let what = words
+            .iter()
+            .rev()
+            .find_map(|w| one_of(w, PACKAGES))
+            .or_else(|| (registry && words.len() == 1).then_some("package"))?;
+        let verb = if words.contains(&"unpublish") {
+            "withdraws"
+        } else {
+            "publishes"
+        };
+        return Some(format!("{verb} a {what}"));
+    }
+    if words
+        .last()
+        .is_some_and(|w| one_of(w, &["release"]).is_some())
+        && matches!(first, "create" | "new" | "make")
+        && arg("draft").and_then(Value::as_bool) != Some(true)
+    {
+        return Some("publishes a release".to_string());
+    }
+    let public = arg("private").and_then(Value::as_bool) == Some(false)
+        || arg("isPrivate").and_then(Value::as_bool) == Some(false)
+        || arg("public").and_then(Value::as_bool) == Some(true)
+        || arg("visibility")
+            .and_then(Value::as_str)
+            .is_some_and(|v| v.eq_ignore_ascii_case("public"));
+    let changes = matches!(
+        first,
+        "update" | "edit" | "patch" | "set" | "change" | "modify" | "make"
+    );
+    let thing = words.iter().find_map(|w| one_of(w, THINGS));
+    match thing {
+        Some(thing) if public && changes => Some(format!("makes a {thing} public")),
+        _ => None,
+    }
 }
 
 /// What money a tool's name says it moves: `create_refund`, `create_payout`,
@@ -1752,6 +1835,58 @@ mod tests {
             ("mcp__slack__send_message", None),
         ] {
             assert_eq!(paid(tool).as_deref(), what, "{tool}");
+        }
+    }
+
+    #[test]
+    fn what_a_tool_publishes_comes_from_its_name_and_arguments() {
+        use serde_json::json;
+        let p = |tool: &str, input: Value| published(tool, &input);
+        assert_eq!(
+            p("mcp__github__update_repository", json!({"private": false})).as_deref(),
+            Some("makes a repository public")
+        );
+        assert_eq!(
+            p("mcp__gitlab__edit_project", json!({"visibility": "PUBLIC"})).as_deref(),
+            Some("makes a project public")
+        );
+        assert_eq!(
+            p("mcp__x__setRepoVisibility", json!({"visibility": "public"})).as_deref(),
+            Some("makes a repo public")
+        );
+        assert_eq!(
+            p("mcp__npm__publish_package", json!({})).as_deref(),
+            Some("publishes a package")
+        );
+        assert_eq!(
+            p("mcp__npm__publish", json!({})).as_deref(),
+            Some("publishes a package")
+        );
+        assert_eq!(
+            p("mcp__registry__unpublish_version", json!({})).as_deref(),
+            Some("withdraws a version")
+        );
+        assert_eq!(
+            p("mcp__github__create_release", json!({"tag_name": "v1"})).as_deref(),
+            Some("publishes a release")
+        );
+        for (tool, input) in [
+            ("mcp__github__create_repository", json!({"private": false})),
+            ("mcp__github__update_repository", json!({"private": true})),
+            (
+                "mcp__github__update_repository",
+                json!({"description": "x"}),
+            ),
+            ("mcp__github__get_repository", json!({"private": false})),
+            ("mcp__github__create_release", json!({"draft": true})),
+            ("mcp__github__list_releases", json!({})),
+            ("mcp__github__update_issue", json!({"visibility": "public"})),
+            ("mcp__blog__get_published_posts", json!({})),
+            ("mcp__pubsub__publish_message", json!({"topic": "t"})),
+            ("mcp__wordpress__publish_post", json!({"id": 1})),
+            ("mcp__mqtt__publish", json!({"topic": "t"})),
+        ] {
+            assert_eq!(p(tool, input.clone()), None, "{tool} {input}");
         }
     }
 

@@ -65,6 +65,10 @@ pub const KINDS: &[(&str, &str)] = &[
         "pay",
         "moves money through a service (a payment, refund, payout or transfer)",
     ),
+    (
+        "publish",
+        "publishes a package or release, or makes a repository public, through a service",
+    ),
 ];
 
 /// The kind named `name`, if `KINDS` has it (the `&'static` spelling of it).
@@ -116,6 +120,7 @@ impl Effect {
             "start-agent" => matches!(self, Effect::StartAgent { .. }),
             "destroy" => matches!(self, Effect::Destroy { .. }),
             "pay" => matches!(self, Effect::Pay { .. }),
+            "publish" => matches!(self, Effect::Publish { .. }),
             _ => false,
         }
     }
