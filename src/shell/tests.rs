@@ -2343,6 +2343,7 @@ fn mktemp_substitutions_name_a_temp_path() {
 fn detached_sandboxed_and_traced_runners_are_unwrapped() {
     for line in [
         "systemd-run --user rm -rf /",
+        "launchctl submit -l x -- rm -rf /",
         "systemd-run --user --unit=x -p MemoryMax=1G --setenv A=b rm -rf /",
         "screen -dmS b rm -rf /",
         "screen -d -m rm -rf /",

@@ -859,6 +859,10 @@ impl Analyser<'_> {
                 self.run_mcp_add(inv, ctx)
             }
             "dotenvx" if arg_at(inv, 0, &["run"]) => promote_after(inv, "--", "dotenvx run"),
+            // `launchctl submit -l LABEL -- CMD…`: launchd runs CMD (and keeps it running).
+            "launchctl" if arg_at(inv, 0, &["submit"]) => {
+                promote_after(inv, "--", "launchctl submit")
+            }
             "conda" | "mamba" | "micromamba" if arg_at(inv, 0, &["run"]) => {
                 strip_runner(inv, &name, 1, "np", &["--name", "--prefix", "--cwd"], 0)
             }
