@@ -672,7 +672,17 @@ impl Sent {
     /// into it, or a push to a URL; `None` when it carries only text the line gives.
     pub fn upload(&self) -> Option<String> {
         let p = &self.program;
+        // A file read into a substitution is sent as `@file` is (`-d "$(cat f)"`, a URL's
+        // `?d=$(base64 f)`); in a header only, it is how a token reaches its API.
+        let outside_headers = self.items.iter().any(|i| {
+            matches!(i, Payload::Text { text, part } if *part != Part::Header
+                && (text.contains("$(") || text.contains('`')))
+        });
         self.items.iter().find_map(|i| match i {
+            Payload::Output(s) if outside_headers && !s.reads.is_empty() => Some(format!(
+                "`{p}` sends the content of {} (a substitution's output)",
+                s.reads[0].display()
+            )),
             Payload::File(f) => Some(format!("`{p}` sends the file `{}`", f.written)),
             Payload::Stdin(Feed::File(f)) => {
                 Some(format!("`{p}` sends the file `{}` on its input", f.written))
