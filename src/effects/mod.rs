@@ -1174,6 +1174,30 @@ fn command_effects(
             let recursive = c.has_flag(Some('R'), &["recursive"]);
             // A path known only when it runs stays as written (`$X`), as a move's source
             // does, so protection can judge what it names.
+            // Handed everything a `find` selects under a start, with no name test narrowing
+            // it (`find ~ -exec chmod 777 {} +`, `find / -type f | xargs chmod 666`): the
+            // whole tree under the start, as `chmod -R` does.
+            let whole_tree = delete::exec_parent(analysis, i)
+                .or_else(|| delete::find_fed(c, analysis, scope).map(|(f, _)| f))
+                .filter(|f| delete::find_names(f).is_empty())
+                .map(delete::find_starts);
+            if let Some(starts) = &whole_tree {
+                let placeholder = c.args_from_stdin
+                    || mode_changed(c)
+                        .iter()
+                        .any(|w| w.text.contains("{}") || starts.iter().any(|s| s.text == w.text));
+                if placeholder {
+                    for s in starts {
+                        let path = crate::fileops::word_target(s, c, scope)
+                            .unwrap_or_else(|| res(&s.text));
+                        out.push(Effect::Chmod {
+                            path,
+                            how: p.to_string(),
+                            recursive: true,
+                        });
+                    }
+                }
+            }
             let paths = mode_changed(c)
                 .into_iter()
                 .map(|w| crate::fileops::word_target(w, c, scope).unwrap_or_else(|| res(&w.text)));

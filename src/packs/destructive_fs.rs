@@ -792,8 +792,15 @@ pub static RULES: &[Rule] = &[
             Example::bash("sudo chown -R --reference=/tmp/f /usr"),
             Example::bash("chmod -R -x /"),
             Example::bash("find . -maxdepth 0 -exec sudo chmod -R 777 ~ \\;"),
+            // Everything a find selects under the home or the root, no name narrowing it.
+            Example::bash("find ~ -type f -exec chmod 666 {} +"),
+            Example::bash("find / -type f | xargs chmod 666"),
+            Example::bash("find /etc -exec chattr +i {} \\;"),
         ],
         allowed: &[
+            Example::bash("find . -type f -exec chmod 644 {} +"),
+            Example::bash("find src -type d -print0 | xargs -0 chmod 755"),
+            Example::bash("find ~/bin -name '*.sh' -exec chmod +x {} +"),
             Example::bash("chmod -R u+w ./build"),
             Example::bash("chmod +x scripts/run.sh"),
             Example::bash("setfacl -m u:eve:r /etc/app.conf"),
