@@ -211,3 +211,18 @@ fn run_check(rule: &Rule, call: &Call, scope: &Scope, index: &ProgramIndex) -> O
         _ => None,
     }
 }
+
+/// `a` then `b`, in a constant.
+pub(crate) const fn concat<const A: usize, const B: usize, const C: usize>(
+    a: [&'static str; A],
+    b: [&'static str; B],
+) -> [&'static str; C] {
+    assert!(A + B == C);
+    let mut out = [""; C];
+    let mut i = 0;
+    while i < C {
+        out[i] = if i < A { a[i] } else { b[i - A] };
+        i += 1;
+    }
+    out
+}

@@ -294,22 +294,7 @@ const TUNNELS: [&str; 21] = [
 
 /// The programs `tunnel` is run for: the tunnels and the terminal sharers, each named once.
 const TUNNEL_PROGRAMS: [&str; TUNNELS.len() + TERMINAL_SHARERS.len()] =
-    concat(TUNNELS, TERMINAL_SHARERS);
-
-/// `a` then `b`, in a constant.
-const fn concat<const A: usize, const B: usize, const C: usize>(
-    a: [&'static str; A],
-    b: [&'static str; B],
-) -> [&'static str; C] {
-    assert!(A + B == C);
-    let mut out = [""; C];
-    let mut i = 0;
-    while i < C {
-        out[i] = if i < A { a[i] } else { b[i - A] };
-        i += 1;
-    }
-    out
-}
+    super::concat(TUNNELS, TERMINAL_SHARERS);
 
 /// Tools that scan, brute-force, exploit or flood other hosts, each with what it does to its
 /// target (for the reason).
