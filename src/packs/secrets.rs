@@ -426,8 +426,14 @@ fn holds_the_home(p: &std::path::Path, scope: &Scope) -> bool {
 /// `grep -r 'PRIVATE KEY' ~`: a search for key material over the home or the whole disk.
 fn key_material_search(c: &Command, scope: &Scope) -> Option<String> {
     let pattern = c.args.iter().find(|w| {
+        // `--regexp=P`, `-eP`: the pattern glued to its option.
+        let pattern = w
+            .text
+            .strip_prefix("--regexp=")
+            .or_else(|| w.text.strip_prefix("-e").filter(|p| !p.is_empty()))
+            .unwrap_or(&w.text);
         names_key_material(&w.text)
-            || !w.text.starts_with('-') && !w.dynamic && finds_key_material(&w.text)
+            || (!pattern.starts_with('-') && !w.dynamic && finds_key_material(pattern))
     })?;
     let wide = c
         .operands()
@@ -514,6 +520,7 @@ pub static RULES: &[Rule] = &[
             Example::bash("rg -l 'BEGIN [A-Z]+ PRIVATE' /home/dev"),
             Example::bash("grep -rniE 'pass(word|wd)' /"),
             Example::bash("grep --regexp=PASSWORD -r /"),
+            Example::bash("rg --regexp='api[_-]?key' ~"),
         ],
         allowed: &[
             Example::bash("grep -r password src/"),

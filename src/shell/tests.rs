@@ -87,6 +87,10 @@ fn substitutions_that_print_the_paths_they_are_given_are_those_paths() {
         cat("cat \"$(dirname \"$PWD\")\"/x"),
         (known(&["$PWD/../x"]), true, false)
     );
+    assert_eq!(
+        cat("cat \"$(dirname -- ~/.ssh/x)\"/id_rsa"),
+        (known(&["~/.ssh/id_rsa"]), false, false)
+    );
     for (operand, parent) in [
         ("a/b/", "a"),
         ("a", "."),
@@ -1925,6 +1929,16 @@ fn runners_unwrap_to_what_they_run() {
         ("python3 -m twine upload dist/x", "twine", "upload"),
         ("docker exec -it -u root db psql -c x", "psql", "-c"),
         ("docker compose exec -T -u root db psql -c x", "psql", "-c"),
+        (
+            "docker compose -f prod.yml -p app exec -T db psql -c x",
+            "psql",
+            "-c",
+        ),
+        (
+            "docker-compose --env-file .env run web rm -rf /x",
+            "rm",
+            "-rf",
+        ),
         (
             "docker-compose run --rm -e A=1 web rm -rf /data",
             "rm",

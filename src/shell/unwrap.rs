@@ -425,6 +425,27 @@ const COMPOSE_LONG: &[&str] = &[
     "--cap-drop",
 ];
 
+/// Where `exec` or `run` stands after compose's own options (`-f FILE`, `-p NAME`,
+/// `--env-file F`, `--profile P`…), from `from`.
+fn compose_subcommand(inv: &Invocation, from: usize) -> Option<usize> {
+    let at = skip_options(
+        &inv.args,
+        from,
+        "fp",
+        &[
+            "--file",
+            "--project-name",
+            "--env-file",
+            "--profile",
+            "--project-directory",
+            "--ansi",
+            "--progress",
+            "--parallel",
+        ],
+    );
+    matches!(inv.args.get(at)?.text(), "exec" | "run").then_some(at)
+}
+
 /// `docker compose exec|run [opts] SERVICE CMD…`, options from `lead`: CMD, or with
 /// `--entrypoint E` the entrypoint given the words after the service.
 fn compose_command(inv: &mut Invocation, lead: usize) -> Flow {
@@ -894,14 +915,15 @@ impl Analyser<'_> {
             ),
             // `docker compose exec [opts] SERVICE CMD…` (and `run`, and `docker-compose`): CMD
             // runs in the service's container, as with `docker exec`.
-            "docker" | "podman"
-                if arg_at(inv, 0, &["compose"]) && arg_at(inv, 1, &["exec", "run"]) =>
+            "docker" | "podman" if arg_at(inv, 0, &["compose"]) => match compose_subcommand(inv, 1)
             {
-                compose_command(inv, 2)
-            }
-            "docker-compose" | "podman-compose" if arg_at(inv, 0, &["exec", "run"]) => {
-                compose_command(inv, 1)
-            }
+                Some(at) => compose_command(inv, at + 1),
+                None => Flow::Emit,
+            },
+            "docker-compose" | "podman-compose" => match compose_subcommand(inv, 0) {
+                Some(at) => compose_command(inv, at + 1),
+                None => Flow::Emit,
+            },
             // Programs that run the command they are given, after their own options:
             // profilers and debuggers, resource and namespace wrappers, proxies, init shims,
             // environment and secret injectors. What runs is that command.

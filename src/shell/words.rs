@@ -755,7 +755,7 @@ fn printed_paths(c: &super::Command) -> Option<Vec<String>> {
             Some(operands.iter().map(absolute).collect())
         }
         "ls" => Some(operands.iter().map(|s| s.to_string()).collect()),
-        "dirname" if options.iter().all(|o| matches!(*o, "-z" | "--zero")) => {
+        "dirname" if options.iter().all(|o| matches!(*o, "-z" | "--zero" | "--")) => {
             Some(operands.iter().map(|s| parent_of(s)).collect())
         }
         _ => None,
