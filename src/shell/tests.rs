@@ -2031,6 +2031,11 @@ fn runners_unwrap_to_what_they_run() {
     }
     assert_eq!(programs(&a("npm test")), vec!["npm"]);
     assert_eq!(programs(&a("python3 script.py")), vec!["python3"]);
+    // The compose command stays a command of its own: its files are read for what `run`
+    // makes (a privileged service).
+    let an = a("docker compose -f a.yml run app rm -rf /x");
+    assert!(an.commands.iter().any(|c| c.program == "docker"), "{an:#?}");
+    assert!(an.commands.iter().any(|c| c.program == "rm"), "{an:#?}");
 }
 
 /// `sh -c "$(cat F)"` and `eval "$(<F)"` run F's text: the analysis holds the run of F, so

@@ -915,13 +915,21 @@ impl Analyser<'_> {
             ),
             // `docker compose exec [opts] SERVICE CMD…` (and `run`, and `docker-compose`): CMD
             // runs in the service's container, as with `docker exec`.
+            // The compose command is recorded too: `run` makes a container from the service's
+            // definition, which the compose file's reading judges (a privileged service).
             "docker" | "podman" if arg_at(inv, 0, &["compose"]) => match compose_subcommand(inv, 1)
             {
-                Some(at) => compose_command(inv, at + 1),
+                Some(at) => {
+                    self.emit(inv.clone(), ctx);
+                    compose_command(inv, at + 1)
+                }
                 None => Flow::Emit,
             },
             "docker-compose" | "podman-compose" => match compose_subcommand(inv, 0) {
-                Some(at) => compose_command(inv, at + 1),
+                Some(at) => {
+                    self.emit(inv.clone(), ctx);
+                    compose_command(inv, at + 1)
+                }
                 None => Flow::Emit,
             },
             // Programs that run the command they are given, after their own options:
