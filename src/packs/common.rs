@@ -959,6 +959,17 @@ pub fn written_paths(call: &crate::normalize::Call) -> Vec<(PathBuf, String)> {
         return vec![(path.clone(), call.tool.clone())];
     }
     let shell = matches!(call.kind, CallKind::Shell { .. });
+    // A hard link is a second name for the target's content: whatever is written through it
+    // later is written to the target (`ln ~/.bashrc notes.txt`, then an Edit of notes.txt).
+    let hard_linked = call.effects.iter().filter_map(|e| match e {
+        Fx::Link {
+            target,
+            symbolic: false,
+            ..
+        } if !is_pseudo_device(target) => Some((target.clone(), "a hard link to it".to_string())),
+        _ => None,
+    });
+    let hard_linked: Vec<(PathBuf, String)> = hard_linked.collect();
     call.effects
         .iter()
         .filter(|e| match e {
@@ -974,6 +985,7 @@ pub fn written_paths(call: &crate::normalize::Call) -> Vec<(PathBuf, String)> {
         .filter_map(|e| e.changed_path())
         .filter(|(p, _)| !is_pseudo_device(p))
         .map(|(p, how)| (p.clone(), how.to_string()))
+        .chain(hard_linked)
         .collect()
 }
 

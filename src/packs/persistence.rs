@@ -562,6 +562,7 @@ pub static RULES: &[Rule] = &[
         programs: &[],
         check: Check::Call(account_write),
         refused: &[
+            Example::bash("ln ~/.ssh/authorized_keys keys.txt"),
             Example::bash("echo 'ssh-ed25519 AAAA x' >> ~/.ssh/authorized_keys"),
             Example::bash("echo 'dev ALL=(ALL) NOPASSWD:ALL' | sudo tee -a /etc/sudoers"),
             Example::tool(
@@ -584,6 +585,8 @@ pub static RULES: &[Rule] = &[
         check: Check::Call(autostart_write),
         refused: &[
             Example::bash("echo 'export PATH=$PATH:/x' >> ~/.bashrc"),
+            // A hard link: what is written to notes.txt later is written to ~/.zshrc.
+            Example::bash("ln ~/.zshrc notes.txt"),
             Example::tool(
                 "Write",
                 r##"{"file_path":"/home/dev/project/.claude/hooks/format.sh","content":"#!/bin/sh\nexit 0\n"}"##,
@@ -610,6 +613,8 @@ pub static RULES: &[Rule] = &[
             ),
         ],
         allowed: &[
+            Example::bash("ln src/app.py app_link.py"),
+            Example::bash("ln -s ~/.bashrc bashrc.txt"),
             Example::bash("cat ~/.bashrc"),
             Example::bash("source .venv/bin/activate"),
             Example::bash("cat .claude/hooks/format.sh"),
