@@ -1161,6 +1161,8 @@ fn command_effects(
         "rename" | "prename" | "perl-rename" | "mmv" => renames(c, scope, out),
         "rsync" => sync_deletes(c, scope, out),
         "ln" => links(c, scope, out),
+        // `cp -l` (`--link`) makes hard links where it would copy: `ln`'s effect.
+        "cp" | "gcp" if c.has_flag(Some('l'), &["link"]) => links(c, scope, out),
         "mount" | "bindfs" => {
             if let Some((source, point)) = crate::fileops::bind_mount(c) {
                 out.push(Effect::Link {

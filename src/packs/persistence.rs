@@ -587,6 +587,7 @@ pub static RULES: &[Rule] = &[
             Example::bash("echo 'export PATH=$PATH:/x' >> ~/.bashrc"),
             // A hard link: what is written to notes.txt later is written to ~/.zshrc.
             Example::bash("ln ~/.zshrc notes.txt"),
+            Example::bash("cp -l ~/.bashrc rc.txt"),
             Example::tool(
                 "Write",
                 r##"{"file_path":"/home/dev/project/.claude/hooks/format.sh","content":"#!/bin/sh\nexit 0\n"}"##,
@@ -614,6 +615,8 @@ pub static RULES: &[Rule] = &[
         ],
         allowed: &[
             Example::bash("ln src/app.py app_link.py"),
+            Example::bash("cp ~/.bashrc bashrc.backup"),
+            Example::bash("cp -al build/ release/"),
             Example::bash("ln -s ~/.bashrc bashrc.txt"),
             Example::bash("cat ~/.bashrc"),
             Example::bash("source .venv/bin/activate"),
