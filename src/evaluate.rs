@@ -45,6 +45,12 @@ pub fn evaluate(policy: &Policy, call: &Call, scope: &Scope) -> Verdict {
         best_rank = inline.effect;
         best = inline;
     }
+    if let Some(pushed) = pushed_workflow_verdict(policy, call, scope)
+        && pushed.effect > best_rank
+    {
+        best_rank = pushed.effect;
+        best = pushed;
+    }
 
     let outcome = policy.evaluate(call, scope);
     for hit in &outcome.hits {
@@ -97,6 +103,65 @@ pub fn headless(policy: &Policy, mut verdict: Verdict) -> Verdict {
         verdict.reason = format!("{} (headless policy: asks are denied)", verdict.reason);
     }
     verdict
+}
+
+/// A CI workflow written straight into a hosted repository by an MCP forge tool
+/// (`create_or_update_file`, `push_files` of `.github/workflows/x.yml`): it runs on the forge's
+/// runners, with the repository's secrets, as soon as it lands, as a pushed one does; its
+/// steps are judged as `git push` judges a workflow the session wrote (what matters in CI).
+fn pushed_workflow_verdict(policy: &Policy, call: &Call, scope: &Scope) -> Option<Verdict> {
+    use crate::scan::{self, Language};
+    if !call.tool.starts_with("mcp__") {
+        return None;
+    }
+    let input: &serde_json::Value = &call.input;
+    // A hosted repository's, not a local file's (a local write runs nothing until it is
+    // pushed, and the push is judged).
+    let hosted = ["repo", "repository", "project_id", "projectId", "repo_name"]
+        .iter()
+        .any(|k| input.get(k).is_some());
+    if !hosted {
+        return None;
+    }
+    let files = input.get("files").and_then(serde_json::Value::as_array);
+    let pairs = std::iter::once(input)
+        .chain(files.into_iter().flatten())
+        .filter_map(|f| {
+            let path = f.get("path").and_then(serde_json::Value::as_str)?;
+            let content = f.get("content").and_then(serde_json::Value::as_str)?;
+            Some((path, content))
+        });
+    let mut worst: Option<Verdict> = None;
+    for (path, content) in pairs {
+        if scan::detect(std::path::Path::new(path), content) != Language::CiWorkflow {
+            continue;
+        }
+        let analysis = scan::analyse(
+            Language::CiWorkflow,
+            content,
+            &StaticEngine { policy, scope },
+        );
+        if let Some(f) = analysis.worst(&[]) {
+            let category = f.rule.split('/').next().unwrap_or("ci").to_string();
+            let v = Verdict::decided(
+                f.effect,
+                format!("pushed-workflow/{}", f.rule),
+                category,
+                format!(
+                    "`{}` puts the CI workflow {path} in the repository, where it runs with the repository's secrets; its line {} `{}`: {}",
+                    call.tool,
+                    f.line.unwrap_or(0),
+                    f.text,
+                    f.reason
+                ),
+                Source::Static,
+            );
+            if worst.as_ref().is_none_or(|w| v.effect > w.effect) {
+                worst = Some(v);
+            }
+        }
+    }
+    worst
 }
 
 /// How deep inline code may nest inline code (`python -c "os.system('node -e …')"`).
