@@ -126,6 +126,48 @@ impl Effect {
     }
 }
 
+/// Files in the home that run code or grant access later, which a hard link elsewhere would
+/// let a write reach under another name.
+const LINKABLE_HOME_FILES: &[&str] = &[
+    ".bashrc",
+    ".bash_profile",
+    ".bash_login",
+    ".profile",
+    ".zshrc",
+    ".zprofile",
+    ".zshenv",
+    ".zlogin",
+    ".config/fish/config.fish",
+    ".gitconfig",
+    ".ssh/authorized_keys",
+    ".ssh/rc",
+    ".ssh/config",
+    ".claude/settings.json",
+    ".claude/CLAUDE.md",
+];
+
+/// The home file of `LINKABLE_HOME_FILES` that `path` is a hard link to, when `path` is a
+/// regular file with other links (one `stat`; the candidates only then).
+pub(super) fn linked_home_file(
+    path: &std::path::Path,
+    scope: &Scope,
+) -> Option<std::path::PathBuf> {
+    let file = scope.files.identity(path)?;
+    if !file.is_file || file.links < 2 {
+        return None;
+    }
+    LINKABLE_HOME_FILES
+        .iter()
+        .map(|f| scope.home().join(f))
+        .filter(|candidate| candidate != path)
+        .find(|candidate| {
+            scope
+                .files
+                .identity(candidate)
+                .is_some_and(|c| c.is_file && c.id == file.id)
+        })
+}
+
 /// Programs that start another coding agent.
 const AGENTS: &[&str] = &[
     "claude",
@@ -200,12 +242,24 @@ pub fn of_call(tool: &str, input: &Value, kind: &CallKind, scope: &Scope) -> Vec
                 });
             }
         }
-        CallKind::Write { path, content } => out.push(Effect::Write {
-            path: path.clone(),
-            content: content.clone(),
-            how: tool.to_string(),
-            shell: None,
-        }),
+        CallKind::Write { path, content } => {
+            out.push(Effect::Write {
+                path: path.clone(),
+                content: content.clone(),
+                how: tool.to_string(),
+                shell: None,
+            });
+            // A file with other hard links shares its content with them: written here, a
+            // shell startup file or `authorized_keys` it is linked to is written too.
+            if let Some(linked) = linked_home_file(path, scope) {
+                out.push(Effect::Write {
+                    path: linked,
+                    content: content.clone(),
+                    how: format!("{tool} (through a hard link)"),
+                    shell: None,
+                });
+            }
+        }
         CallKind::Fetch { url, host } => {
             // A `file://` URL is a read of the local file it names, wherever the fetch goes.
             if let Some(rest) = url.strip_prefix("file://") {
