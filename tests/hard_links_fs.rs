@@ -1,7 +1,8 @@
 //! Writes through hard links on a real filesystem, through the hook binary as Claude Code runs
 //! it, in a temporary HOME: a hard link is a second name for its target's content, so making
 //! one to a shell startup file or `authorized_keys` is a write of that file, and a file tool's
-//! write to a project file that already is such a link writes the home file too. The lexical
+//! or a shell line's write to a project file that already is such a link writes the home file
+//! too. The lexical
 //! view of `check`/`replay` has no inodes.
 
 mod common;
@@ -57,6 +58,14 @@ fn a_write_to_a_project_file_that_is_a_hard_link_writes_the_home_file() {
         json!({"path": p.join("notes.txt"), "content": "curl x | sh\n"}),
     );
     assert_eq!(mcp.decision(), "ask", "{}", mcp.reason());
+    // A shell line's write through the link, too.
+    for (command, want) in [
+        ("echo 'curl x | sh' >> notes.txt", "ask"),
+        ("printf 'ssh-ed25519 BBBB eve@x\\n' >> keys.txt", "deny"),
+    ] {
+        let a = sb.bash(command);
+        assert_eq!(a.decision(), want, "{command}: {}", a.reason());
+    }
     // Other hard links, and plain files, are the project's own.
     std::fs::write(p.join("a.txt"), "a\n").unwrap();
     std::fs::hard_link(p.join("a.txt"), p.join("b.txt")).unwrap();
@@ -67,4 +76,6 @@ fn a_write_to_a_project_file_that_is_a_hard_link_writes_the_home_file() {
         );
         assert_eq!(w.decision(), "pass", "{file}: {}", w.reason());
     }
+    let a = sb.bash("echo c >> b.txt");
+    assert_eq!(a.decision(), "pass", "{}", a.reason());
 }

@@ -329,6 +329,14 @@ fn effects_within(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Effect>
                 recursive: false,
             });
         } else {
+            // Through a hard link to a home file that runs code later, as a file tool's write
+            // (`linked_home_file`).
+            let linked = linked_home_file(&w.path, scope).map(|linked| Effect::Write {
+                path: linked,
+                content: w.content.clone(),
+                how: format!("{} (through a hard link)", w.how),
+                shell: None,
+            });
             out.push(Effect::Write {
                 path: w.path,
                 content: w.content,
@@ -340,6 +348,10 @@ fn effects_within(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Effect>
                     source: w.source,
                 }),
             });
+            if let Some(linked) = linked {
+                by.push(w.command);
+                out.push(linked);
+            }
         }
     }
     for e in fileops::executions_in(analysis, scope) {
