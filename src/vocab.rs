@@ -458,6 +458,24 @@ pub fn is_downloader(program: &str) -> bool {
     DOWNLOADERS.contains(&program)
 }
 
+/// The shells' startup files, relative to the home: what a login or interactive shell runs.
+pub const SHELL_STARTUP_FILES: &[&str] = &[
+    ".bashrc",
+    ".bash_profile",
+    ".bash_login",
+    ".profile",
+    ".zshrc",
+    ".zprofile",
+    ".zshenv",
+    ".zlogin",
+    ".config/fish/config.fish",
+    ".kshrc",
+    ".tcshrc",
+    ".cshrc",
+    ".inputrc",
+    ".bash_logout",
+];
+
 /// Programs that send data to another host.
 pub const NETWORK_SENDERS: &[&str] = &[
     "curl", "wget", "nc", "ncat", "netcat", "socat", "telnet", "scp", "sftp", "ftp", "rsync",

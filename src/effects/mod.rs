@@ -126,18 +126,10 @@ impl Effect {
     }
 }
 
-/// Files in the home that run code or grant access later, which a hard link elsewhere would
-/// let a write reach under another name.
+/// Files in the home besides the shells' startup files (`vocab::SHELL_STARTUP_FILES`) that run
+/// code or grant access later, which a hard link elsewhere would let a write reach under
+/// another name.
 const LINKABLE_HOME_FILES: &[&str] = &[
-    ".bashrc",
-    ".bash_profile",
-    ".bash_login",
-    ".profile",
-    ".zshrc",
-    ".zprofile",
-    ".zshenv",
-    ".zlogin",
-    ".config/fish/config.fish",
     ".gitconfig",
     ".ssh/authorized_keys",
     ".ssh/rc",
@@ -156,8 +148,9 @@ pub(super) fn linked_home_file(
     if !file.is_file || file.links < 2 {
         return None;
     }
-    LINKABLE_HOME_FILES
+    vocab::SHELL_STARTUP_FILES
         .iter()
+        .chain(LINKABLE_HOME_FILES)
         .map(|f| scope.home().join(f))
         .filter(|candidate| candidate != path)
         .find(|candidate| {

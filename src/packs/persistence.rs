@@ -62,23 +62,7 @@ fn autostart_kind(p: &Path, scope: &Scope) -> Option<&'static str> {
             );
         }
         let rel = rel.to_string_lossy();
-        let rc = [
-            ".bashrc",
-            ".bash_profile",
-            ".bash_login",
-            ".profile",
-            ".zshrc",
-            ".zprofile",
-            ".zshenv",
-            ".zlogin",
-            ".config/fish/config.fish",
-            ".kshrc",
-            ".tcshrc",
-            ".cshrc",
-            ".inputrc",
-            ".bash_logout",
-        ];
-        if rc.contains(&rel.as_ref()) {
+        if crate::vocab::SHELL_STARTUP_FILES.contains(&rel.as_ref()) {
             return Some("a shell startup file");
         }
         if rel.starts_with(".config/systemd/user")
