@@ -765,15 +765,12 @@ fn apply(m: &ToolModel, tool: &str, input: &Value, scope: &Scope) -> Modelled {
         how: tool.to_string(),
         shell: None,
     }));
-    // Through a hard link, as a file tool's write (`super::linked_home_file`).
-    effects.extend(writes.iter().filter_map(|p| {
-        super::linked_home_file(p, scope).map(|linked| Effect::Write {
-            path: linked,
-            content: content.clone(),
-            how: format!("{tool} (through a hard link)"),
-            shell: None,
-        })
-    }));
+    // Through a hard link, as a file tool's write.
+    effects.extend(
+        writes
+            .iter()
+            .filter_map(|p| super::through_hard_link(p, &content, tool, scope)),
+    );
     for u in &urls {
         // A browser or fetcher given a `file://` URL opens a local file: a read of it.
         if let Some(local) = u.strip_prefix("file://") {

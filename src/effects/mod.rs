@@ -138,12 +138,26 @@ const LINKABLE_HOME_FILES: &[&str] = &[
     ".claude/CLAUDE.md",
 ];
 
+/// The write a write of `path` (by `how`) also makes, when `path` is a hard link to a home
+/// file that runs code or grants access later: a file with other links shares its content
+/// with them, so the shell startup file or `authorized_keys` it is linked to is written too.
+pub(super) fn through_hard_link(
+    path: &std::path::Path,
+    content: &Option<String>,
+    how: &str,
+    scope: &Scope,
+) -> Option<Effect> {
+    linked_home_file(path, scope).map(|linked| Effect::Write {
+        path: linked,
+        content: content.clone(),
+        how: format!("{how} (through a hard link)"),
+        shell: None,
+    })
+}
+
 /// The home file of `LINKABLE_HOME_FILES` that `path` is a hard link to, when `path` is a
 /// regular file with other links (one `stat`; the candidates only then).
-pub(super) fn linked_home_file(
-    path: &std::path::Path,
-    scope: &Scope,
-) -> Option<std::path::PathBuf> {
+fn linked_home_file(path: &std::path::Path, scope: &Scope) -> Option<std::path::PathBuf> {
     let file = scope.files.identity(path)?;
     if !file.is_file || file.links < 2 {
         return None;
@@ -242,16 +256,7 @@ pub fn of_call(tool: &str, input: &Value, kind: &CallKind, scope: &Scope) -> Vec
                 how: tool.to_string(),
                 shell: None,
             });
-            // A file with other hard links shares its content with them: written here, a
-            // shell startup file or `authorized_keys` it is linked to is written too.
-            if let Some(linked) = linked_home_file(path, scope) {
-                out.push(Effect::Write {
-                    path: linked,
-                    content: content.clone(),
-                    how: format!("{tool} (through a hard link)"),
-                    shell: None,
-                });
-            }
+            out.extend(through_hard_link(path, content, tool, scope));
         }
         CallKind::Fetch { url, host } => {
             // A `file://` URL is a read of the local file it names, wherever the fetch goes.
@@ -322,14 +327,7 @@ fn effects_within(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Effect>
                 recursive: false,
             });
         } else {
-            // Through a hard link to a home file that runs code later, as a file tool's write
-            // (`linked_home_file`).
-            let linked = linked_home_file(&w.path, scope).map(|linked| Effect::Write {
-                path: linked,
-                content: w.content.clone(),
-                how: format!("{} (through a hard link)", w.how),
-                shell: None,
-            });
+            let linked = through_hard_link(&w.path, &w.content, &w.how, scope);
             out.push(Effect::Write {
                 path: w.path,
                 content: w.content,

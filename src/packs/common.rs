@@ -969,7 +969,6 @@ pub fn written_paths(call: &crate::normalize::Call) -> Vec<(PathBuf, String)> {
         } if !is_pseudo_device(target) => Some((target.clone(), "a hard link to it".to_string())),
         _ => None,
     });
-    let hard_linked: Vec<(PathBuf, String)> = hard_linked.collect();
     call.effects
         .iter()
         .filter(|e| match e {
