@@ -332,6 +332,13 @@ def run_sizes(rounds, reference=None):
         # The hook reads at most 1 MiB of command line per the shell bounds; the here-doc
         # is measured up to what the analysis accepts.
         cases.append((f"Bash here-doc {label}", ev("bench-sizes", "Bash", {"command": f"cat > out_{size}.txt <<'EOF'\n{text}\nEOF"})))
+    # Modules as an agent writes them, repeated to 1 MB: loops, imports and file calls on
+    # every line, where `code_text`'s handlers open almost none of the scanner's readers (a
+    # loop's listing call searched the rest of the text once per loop: seconds, before 2026-12-07).
+    for path, module in MODULES.items():
+        ext = path.rsplit(".", 1)[1]
+        text = (module * (1024 * 1024 // len(module) + 1))[: 1024 * 1024]
+        cases.append((f"Write 1 MB of .{ext} modules", ev("bench-sizes", "Write", {"file_path": p(f"size_mod.{ext}"), "content": text})))
     small = ev("bench-sizes", "Bash", {"command": "git status"})
     times = {}
     for _ in range(rounds):

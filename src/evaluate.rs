@@ -139,7 +139,7 @@ fn pushed_workflow_verdict(policy: &Policy, call: &Call, scope: &Scope) -> Optio
         let analysis = scan::analyse(
             Language::CiWorkflow,
             content,
-            &StaticEngine { policy, scope },
+            &StaticEngine::new(policy, scope),
         );
         if let Some(f) = analysis.worst(&[]) {
             let category = f.rule.split('/').next().unwrap_or("ci").to_string();
@@ -235,7 +235,7 @@ fn inline_code_verdict(policy: &Policy, call: &Call, scope: &Scope) -> Option<Ve
             (language, code, what)
         };
         INLINE_DEPTH.with(|d| d.set(depth + 1));
-        let content = scan::analyse(language, &code, &StaticEngine { policy, scope });
+        let content = scan::analyse(language, &code, &StaticEngine::new(policy, scope));
         INLINE_DEPTH.with(|d| d.set(depth));
         if let Some(f) = content.worst(&[]) {
             let category = f
@@ -262,12 +262,36 @@ fn inline_code_verdict(policy: &Policy, call: &Call, scope: &Scope) -> Option<Ve
 /// The real engine that judges the shell lines inside scripts (`scan`): `shell::analyse` and
 /// `evaluate` under a policy and scope. It lives here so `scan` does not import `evaluate`.
 pub struct StaticEngine<'a> {
-    pub policy: &'a Policy,
-    pub scope: &'a Scope,
+    policy: &'a Policy,
+    scope: &'a Scope,
+    /// The verdicts given so far, by command line: a long script repeats its lines (a module
+    /// that deletes the same build directory in each of a thousand functions), and the verdict
+    /// depends on the line alone.
+    judged: crate::call::Memo<String, Verdict, MAX_JUDGED>,
 }
+
+impl<'a> StaticEngine<'a> {
+    /// The engine of `policy` in `scope`.
+    pub fn new(policy: &'a Policy, scope: &'a Scope) -> StaticEngine<'a> {
+        StaticEngine {
+            policy,
+            scope,
+            judged: Default::default(),
+        }
+    }
+}
+
+/// Most command lines an engine keeps the verdict of.
+const MAX_JUDGED: usize = 4096;
 
 impl crate::scan::ShellEngine for StaticEngine<'_> {
     fn judge(&self, command: &str) -> Verdict {
+        self.judged.get_or(command, || self.judge_anew(command))
+    }
+}
+
+impl StaticEngine<'_> {
+    fn judge_anew(&self, command: &str) -> Verdict {
         let call = Call::new(
             "Bash",
             serde_json::json!({ "command": command }),

@@ -139,10 +139,7 @@ pub fn scan_tree(
     locations: &Locations,
 ) -> (usize, Vec<ScanFinding>) {
     let scope = crate::hook::scope_for(policy, locations, root, root, true);
-    let engine = StaticEngine {
-        policy,
-        scope: &scope,
-    };
+    let engine = StaticEngine::new(policy, &scope);
     let mut paths = Vec::new();
     walk(root, root, &mut paths);
     paths.sort();

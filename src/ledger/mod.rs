@@ -383,7 +383,7 @@ pub fn check(
     policy: &Policy,
     patches: &[AppliedPatch],
 ) -> LedgerVerdict {
-    let engine = StaticEngine { policy, scope };
+    let engine = StaticEngine::new(policy, scope);
     let mut v = check_planned(ledger, call, scope, &engine, patches);
     v.verdict = crate::evaluate::headless(policy, v.verdict);
     v
@@ -400,7 +400,7 @@ pub fn record(
     ctx: &WriteContext,
     patches: &[AppliedPatch],
 ) -> usize {
-    let engine = StaticEngine { policy, scope };
+    let engine = StaticEngine::new(policy, scope);
     record_planned(ledger, call, scope, &engine, ctx, patches)
 }
 
@@ -412,7 +412,7 @@ pub fn confirm(
     policy: &Policy,
     ctx: &WriteContext,
 ) {
-    let engine = StaticEngine { policy, scope };
+    let engine = StaticEngine::new(policy, scope);
     confirm_with(ledger, call, scope, &engine, ctx);
 }
 

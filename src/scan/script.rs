@@ -3315,6 +3315,14 @@ fn node_imports(text: &str) -> Option<String> {
 /// line's end), not after a dot, replaced by what it stands for: a module name before a dot or
 /// a bracket, a function name before `(`.
 fn rename_names(text: &str, names: &[(String, String, bool)], comment: &str) -> String {
+    // By name and whether it names a module, the first binding kept: a long module binds the
+    // same names over and over, and a list searched at every word was quadratic.
+    let mut stands_for: HashMap<(&str, bool), &str> = HashMap::with_capacity(names.len());
+    for (name, full, module) in names {
+        stands_for
+            .entry((name.as_str(), *module))
+            .or_insert(full.as_str());
+    }
     let mut out = String::with_capacity(text.len() + 64);
     let bytes = text.as_bytes();
     let mut i = 0;
@@ -3346,12 +3354,7 @@ fn rename_names(text: &str, names: &[(String, String, bool)], comment: &str) -> 
                 let module = after.starts_with(['.', '[']);
                 let called = after.starts_with('(');
                 let stands = (!after_dot && (module || called))
-                    .then(|| {
-                        names
-                            .iter()
-                            .find(|(n, _, m)| n == word && *m == module)
-                            .map(|(_, full, _)| full.as_str())
-                    })
+                    .then(|| stands_for.get(&(word, module)).copied())
                     .flatten();
                 out.push_str(stands.unwrap_or(word));
                 i = end;
@@ -3567,6 +3570,26 @@ fn literal_var_sets(language: Language, text: &str, p: &Patterns) -> Vec<HashMap
     sets
 }
 
+/// Where each of `names` occurs in `text`: start and length, by start.
+fn occurrences_of(text: &str, names: &[&str]) -> Vec<(usize, usize)> {
+    let mut found: Vec<(usize, usize)> = names
+        .iter()
+        .flat_map(|n| text.match_indices(n).map(|(at, m)| (at, m.len())))
+        .collect();
+    found.sort_unstable();
+    found
+}
+
+/// The start of the last of `occurrences` (by start) that ends by `end`: what the greatest
+/// `text[..end].rfind(name)` over the names would be.
+fn last_ending_by(occurrences: &[(usize, usize)], end: usize) -> Option<usize> {
+    occurrences[..occurrences.partition_point(|&(at, _)| at < end)]
+        .iter()
+        .rev()
+        .find(|&&(at, len)| at + len <= end)
+        .map(|&(at, _)| at)
+}
+
 /// Loops over a literal list: the name each pass binds, and the values it takes.
 fn loop_bindings(
     language: Language,
@@ -3591,17 +3614,26 @@ fn loop_bindings(
     };
     // The list literal a method call follows (`['a', 'b'].each`, `Dir.glob('x/*').each`,
     // `Dir.children('x').each`), ending at `end`.
+    // Where the calls' names occur, found once a text: searching back from each method call
+    // for each name was quadratic in a long module.
+    let occurrences: [std::cell::OnceCell<Vec<(usize, usize)>>; 2] = Default::default();
     let list_before = |end: usize| {
         type Read = fn(&str, &HashMap<String, String>, &str) -> Option<(String, usize)>;
         let calls: [(&[&str], Read); 2] = [(GLOB_CALLS, glob_call), (LISTING_CALLS, listing_call)];
-        for (names, read) in calls {
+        for (k, (names, read)) in calls.into_iter().enumerate() {
             if text[..end].ends_with(')')
-                && let Some(start) = names.iter().filter_map(|c| text[..end].rfind(c)).max()
+                && let Some(start) = last_ending_by(
+                    occurrences[k].get_or_init(|| occurrences_of(text, names)),
+                    end,
+                )
                 && let Some((pattern, n)) = read(&text[start..end], vars, concat)
                 && n == end - start
             {
                 return Some(vec![pattern]);
             }
+        }
+        if !text[..end].ends_with(']') {
+            return None;
         }
         let open = text[..end].rfind('[')?;
         let start = if text[..open].ends_with("%w") {
@@ -3609,9 +3641,7 @@ fn loop_bindings(
         } else {
             open
         };
-        (text[..end].ends_with(']'))
-            .then(|| list_at(&text[start..end]))
-            .flatten()
+        list_at(&text[start..end])
     };
     let mut out = Vec::new();
     let mut found = |name: String, values: Option<Vec<String>>| {
@@ -3622,7 +3652,6 @@ fn loop_bindings(
             out.push((name.trim_start_matches('$').to_string(), values));
         }
     };
-    let words = |s: &str| s.trim_start().to_string();
     match language {
         // `for NAME in LIST` (Python, Julia), `for (NAME in LIST)` (R).
         Language::Python | Language::Julia | Language::R => {
@@ -3634,8 +3663,8 @@ fn loop_bindings(
                 {
                     continue;
                 }
-                let rest = words(text[at + 3..].trim_start_matches([' ', '(']));
-                let name = ident(&rest);
+                let rest = text[at + 3..].trim_start_matches([' ', '(']).trim_start();
+                let name = ident(rest);
                 let after = rest[name.len()..].trim_start();
                 if let Some(list) = after
                     .strip_prefix("in ")
@@ -3667,7 +3696,7 @@ fn loop_bindings(
         // and the same with `map`.
         Language::Node => {
             for (at, _) in text.match_indices("for").take(64) {
-                let rest = words(text[at + 3..].trim_start_matches([' ', '(']));
+                let rest = text[at + 3..].trim_start_matches([' ', '(']).trim_start();
                 let rest = ["const ", "let ", "var "]
                     .iter()
                     .find_map(|k| rest.strip_prefix(k))
@@ -4056,16 +4085,21 @@ const LISTING_CALLS: &[&str] = &[
 /// it, so `os.path.join(D, name)` or `D + "/" + name` is `D/*`, every file the directory
 /// holds, as a glob of `D/*` would be. The value and the bytes used.
 fn listing_call(s: &str, vars: &HashMap<String, String>, concat: &str) -> Option<(String, usize)> {
+    // The receiver is one word: the call starts before the first character that ends one, so
+    // only that far is searched (the whole rest of a long text was searched once for each loop
+    // of it, and a 1 MB Python module took seconds).
+    let reach = s
+        .find(|c: char| c.is_whitespace() || matches!(c, ';' | ',' | '=' | '{'))
+        .unwrap_or(s.len());
     let (at, call) = LISTING_CALLS
         .iter()
-        .filter_map(|c| s.find(c).map(|i| (i, *c)))
+        .filter_map(|c| {
+            let window = s.get(..reach + c.len()).unwrap_or(s);
+            window.find(c).map(|i| (i, *c))
+        })
         .min()?;
     let receiver = &s[..at];
-    if !(receiver.is_empty()
-        || receiver.ends_with('.')
-            && !receiver
-                .contains(|c: char| c.is_whitespace() || matches!(c, ';' | ',' | '=' | '{')))
-    {
+    if !(receiver.is_empty() || receiver.ends_with('.')) {
         return None;
     }
     // `os.scandir` and a method named `xscandir` are other calls.
