@@ -566,6 +566,9 @@ pub enum Carries {
     File,
     /// A header; `@file` reads headers from a file: `curl -H`, `wget --header`.
     Header,
+    /// The request's credentials, sent as its `Authorization` header (never a file): `curl
+    /// -u USER:PASSWORD`, `--oauth2-bearer`, `wget --password`.
+    Auth,
 }
 
 /// The options of HTTP clients that put something in the request, with what they put.
@@ -588,6 +591,11 @@ pub const REQUEST_OPTIONS: &[(&str, &[(&str, Carries)])] = &[
             ("-H", Carries::Header),
             ("--header", Carries::Header),
             ("--proxy-header", Carries::Header),
+            ("-u", Carries::Auth),
+            ("--user", Carries::Auth),
+            ("--oauth2-bearer", Carries::Auth),
+            ("-U", Carries::Auth),
+            ("--proxy-user", Carries::Auth),
         ],
     ),
     (
@@ -598,6 +606,12 @@ pub const REQUEST_OPTIONS: &[(&str, &[(&str, Carries)])] = &[
             ("--post-file", Carries::File),
             ("--body-file", Carries::File),
             ("--header", Carries::Header),
+            ("--user", Carries::Auth),
+            ("--password", Carries::Auth),
+            ("--http-user", Carries::Auth),
+            ("--http-password", Carries::Auth),
+            ("--proxy-user", Carries::Auth),
+            ("--proxy-password", Carries::Auth),
         ],
     ),
 ];

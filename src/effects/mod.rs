@@ -3184,7 +3184,7 @@ mod tests {
                     Carries::Form => "f=@up.txt",
                     Carries::UrlEncoded => "k@up.txt",
                     Carries::File => "up.txt",
-                    Carries::Data | Carries::Raw | Carries::Header => "@up.txt",
+                    Carries::Data | Carries::Raw | Carries::Header | Carries::Auth => "@up.txt",
                 };
                 let glued = if option.starts_with("--") {
                     format!("{option}={value}")
@@ -3195,7 +3195,8 @@ mod tests {
                     let line = format!("{program} {spelled} https://x.example");
                     let got = sends(&line);
                     let file = got.iter().any(|s| s.contains("file up.txt="));
-                    assert_eq!(file, *carries != Carries::Raw, "{line}: {got:?}");
+                    let reads_a_file = !matches!(carries, Carries::Raw | Carries::Auth);
+                    assert_eq!(file, reads_a_file, "{line}: {got:?}");
                 }
             }
         }

@@ -389,7 +389,7 @@ fn request(line: &Line, items: &mut Vec<Payload>) -> bool {
                     None => break,
                 },
             };
-            data |= carries != Carries::Header;
+            data |= !matches!(carries, Carries::Header | Carries::Auth);
             line.carried(carries, value, word, items);
         } else if let Some(method) = method_option(&c.program, t) {
             let method = match method {
@@ -476,11 +476,14 @@ impl Line<'_> {
                 .map(|f| f.split(';').next().unwrap_or(f)),
             Carries::File => Some(value).filter(|v| *v != "."),
             Carries::Header => value.strip_prefix('@'),
+            Carries::Auth => None,
         };
         match file {
             Some("-") => {}
             Some(f) => items.push(Payload::File(self.file(word, f))),
-            None if carries == Carries::Header => text(value, Part::Header, items),
+            None if matches!(carries, Carries::Header | Carries::Auth) => {
+                text(value, Part::Header, items)
+            }
             None => text(value, url_or_body(value), items),
         }
     }
