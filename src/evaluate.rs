@@ -192,7 +192,15 @@ fn inline_code_verdict(policy: &Policy, call: &Call, scope: &Scope) -> Option<Ve
             Some(_) => None,
             None => crate::vocab::program_code(analysis, i),
         };
-        let (language, code, what) = if let Some((text, from)) = makefile {
+        let escapes = crate::packs::database::shell_escapes(analysis, cmd);
+        let (language, code, what) = if !escapes.is_empty() {
+            let what = format!("the SQL given to `{}` runs a shell command:", cmd.program);
+            (
+                Language::Shell,
+                std::borrow::Cow::Owned(escapes.join("\n")),
+                what,
+            )
+        } else if let Some((text, from)) = makefile {
             let what = match from {
                 crate::vocab::MakefileFrom::Stdin => format!(
                     "a recipe of the makefile `{}` reads from its standard input:",

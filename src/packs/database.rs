@@ -99,6 +99,39 @@ const SQL_CLIENTS: &[&str] = &[
 /// The SQL (or shell-of-database) text a client would run: inline options, operands, here-docs
 /// and what is piped in from `echo`/`printf`.
 fn statements(a: &ShellAnalysis, c: &Command) -> String {
+    given_texts(a, c).join(" ")
+}
+
+/// The clients with shell escapes in their SQL (`\!`, `system`, `.shell`, `.system`).
+const ESCAPING_CLIENTS: &[&str] = &[
+    "psql",
+    "mysql",
+    "mariadb",
+    "sqlite3",
+    "duckdb",
+    "pgcli",
+    "mycli",
+    "litecli",
+    "usql",
+    "cockroach",
+];
+
+/// The shell commands SQL client `c` runs through the shell escapes of the text it is given
+/// (`psql -c '\! cmd'`, `mysql -e 'system cmd'`, `sqlite3 db ".shell cmd"`, the same on
+/// standard input, `COPY … PROGRAM 'cmd'`): each argument and input read as SQL text.
+pub fn shell_escapes(a: &ShellAnalysis, c: &Command) -> Vec<String> {
+    if !ESCAPING_CLIENTS.contains(&c.program.as_str()) {
+        return Vec::new();
+    }
+    given_texts(a, c)
+        .into_iter()
+        .flat_map(crate::scan::sql_shell_commands)
+        .collect()
+}
+
+/// Each text client `c` is given: its words, its here-doc or here-string, and what `echo`,
+/// `printf` or `cat` pipe into it.
+fn given_texts<'a>(a: &'a ShellAnalysis, c: &'a Command) -> Vec<&'a str> {
     let mut text: Vec<&str> = c.args.iter().map(|w| w.text.as_str()).collect();
     if let Some(s) = &c.stdin_text {
         text.push(s);
@@ -111,7 +144,7 @@ fn statements(a: &ShellAnalysis, c: &Command) -> String {
             text.push(s);
         }
     }
-    text.join(" ")
+    text
 }
 
 /// SQL with `-- …` and `/* … */` comments removed, so a commented-out `WHERE` counts as absent.
@@ -577,6 +610,37 @@ pub static RULES: &[Rule] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The shell commands of the SQL a client is given inline, on standard input or piped in
+    /// from `echo`, and none from a client without escapes or SQL without them.
+    #[test]
+    fn shell_escapes_are_read_from_every_text_a_client_is_given() {
+        let escapes = |line: &str| {
+            let a = crate::shell::analyse(line);
+            let c = a.commands.iter().find(|c| c.program != "echo").unwrap();
+            shell_escapes(&a, c)
+        };
+        for line in [
+            "psql -c '\\! rm -rf ~'",
+            "psql -U app <<< '\\! rm -rf ~'",
+            "echo '\\! rm -rf ~' | psql",
+            "mysql -e 'system rm -rf ~'",
+            "sqlite3 a.db '.shell rm -rf ~'",
+            "psql -c \"SELECT 1;\n\\! rm -rf ~\"",
+            "psql -c \"COPY (SELECT 1) TO PROGRAM 'rm -rf ~'\"",
+        ] {
+            assert_eq!(escapes(line), vec!["rm -rf ~"], "{line}");
+        }
+        for line in [
+            "psql -c 'SELECT 1'",
+            "psql -c '\\dt'",
+            "sqlite3 dev.db .tables",
+            "redis-cli -e 'system rm -rf ~'",
+            "mysql -e 'SELECT \"system rm\"'",
+        ] {
+            assert!(escapes(line).is_empty(), "{line}");
+        }
+    }
 
     /// The Unicode patterns these replaced, for comparison.
     const UNICODE_DESTRUCTIVE: &str = r"(?is)\b(drop\s+(database|table|schema|index|view|collection|keyspace|user|role)\b|truncate\s+(table\s+)?\w|delete\s+from\s+[\w.`\x22\[\]]+\s*(;|$|\))|alter\s+table\s+\S+\s+drop\b|flushall|flushdb|dropdatabase\s*\()|\.drop\s*\(\s*\)|\.(deletemany|remove)\s*\(\s*(\{\s*\})?\s*\)";

