@@ -565,6 +565,36 @@ fn git_global_options_and_aliases() {
 }
 
 #[test]
+fn programs_a_git_transport_runs_are_commands() {
+    for line in [
+        "git clone -u 'rm -rf /;' . /tmp/x",
+        "git clone --upload-pack='rm -rf /;' . /tmp/x",
+        "git fetch --upload-pack 'rm -rf /;' .",
+        "git ls-remote --upload-pack='rm -rf /;' .",
+        "git push --receive-pack='rm -rf /' origin main",
+        "git archive --remote=. --exec='rm -rf /' HEAD",
+        "git -c protocol.ext.allow=always clone 'ext::sh -c rm% -rf% /' x",
+    ] {
+        assert_rm_rf_root(line);
+    }
+    // Ordinary transports: the git commands alone.
+    for line in [
+        "git clone https://github.com/acme/app.git",
+        "git push -u origin main",
+        "git fetch --upload-pack=git-upload-pack origin",
+    ] {
+        let an = a(line);
+        assert!(
+            an.commands
+                .iter()
+                .all(|c| c.program == "git" || c.program == "git-upload-pack"),
+            "{line}: {:?}",
+            programs(&an)
+        );
+    }
+}
+
+#[test]
 fn more_wrappers() {
     for (line, wrappers) in [
         ("git config alias.x '!rm -rf /'", &["git config alias"][..]),

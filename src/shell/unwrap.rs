@@ -2542,6 +2542,7 @@ impl Analyser<'_> {
         if inv.args.first().is_some_and(|a| a.text() == "config") {
             scripts.extend(git_config_command_script(&inv.args[1..]));
         }
+        scripts.extend(git_transport_programs(&inv.args));
         let index = self.emit(inv, &gctx);
         for (label, script) in scripts {
             let mut sctx = gctx.clone();
@@ -2738,6 +2739,88 @@ fn git_config_script(kv: &Expanded) -> Option<(String, Expanded)> {
             substitutions: kv.substitutions.clone(),
         },
     ))
+}
+
+/// The programs a git transport runs through the shell, named on its command line: the other
+/// side's `--upload-pack`, `--receive-pack` or `--exec` (run here when the repository is a
+/// local path: `git clone -u 'CMD;' . x`) and an `ext::CMD` remote (`% ` is a space, `%%` a
+/// percent sign).
+fn git_transport_programs(args: &[Expanded]) -> Vec<(String, Expanded)> {
+    let Some(sub) = args.first().map(Expanded::text) else {
+        return Vec::new();
+    };
+    let options: &[&str] = match sub {
+        "clone" => &["-u", "--upload-pack"],
+        "fetch" | "pull" | "ls-remote" => &["--upload-pack"],
+        "fetch-pack" => &["--upload-pack", "--exec"],
+        "push" | "send-pack" => &["--receive-pack", "--exec"],
+        "archive" => &["--exec"],
+        _ => &[],
+    };
+    let transports = matches!(
+        sub,
+        "clone" | "fetch" | "pull" | "ls-remote" | "push" | "archive" | "submodule" | "remote"
+    );
+    let code = |label: String, from: &Expanded, text: String| {
+        (
+            label,
+            Expanded {
+                word: Word {
+                    text,
+                    dynamic: from.word.dynamic,
+                    glob: false,
+                },
+                substitutions: from.substitutions.clone(),
+            },
+        )
+    };
+    let mut out = Vec::new();
+    let mut i = 1;
+    while let Some(a) = args.get(i) {
+        let t = a.text();
+        i += 1;
+        if let Some(&option) = options.iter().find(|o| **o == t) {
+            if let Some(v) = args.get(i) {
+                out.push(code(format!("git {sub} {option}"), v, v.text().to_string()));
+                i += 1;
+            }
+            continue;
+        }
+        if let Some((option, value)) = t.split_once('=')
+            && options.contains(&option)
+            && option.starts_with("--")
+        {
+            out.push(code(format!("git {sub} {option}"), a, value.to_string()));
+            continue;
+        }
+        let url = t.strip_prefix("--remote=").unwrap_or(t);
+        if transports && let Some(command) = url.strip_prefix("ext::") {
+            // Git splits the command at spaces and runs it without a shell: each word is
+            // quoted as one.
+            let mut words = Vec::new();
+            let mut word = String::new();
+            let mut chars = command.chars().peekable();
+            while let Some(c) = chars.next() {
+                match (c, chars.peek()) {
+                    ('%', Some(&n @ (' ' | '%'))) => {
+                        word.push(n);
+                        chars.next();
+                    }
+                    (' ', _) => words.push(std::mem::take(&mut word)),
+                    _ => word.push(c),
+                }
+            }
+            words.push(word);
+            let command = words
+                .iter()
+                .filter(|w| !w.is_empty())
+                .map(|w| format!("'{}'", w.replace('\'', "'\\''")))
+                .collect::<Vec<_>>()
+                .join(" ");
+            out.push(code(format!("git {sub} ext::"), a, command));
+        }
+    }
+    out
 }
 
 /// The shell code a `git config [options] KEY VALUE` stores, when KEY runs shell code.
