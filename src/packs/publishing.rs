@@ -40,6 +40,19 @@ fn api_makes_public(c: &Command) -> bool {
     !read && repository && public
 }
 
+/// Whether an image reference names a registry on this machine (`localhost:5000/app`,
+/// `127.0.0.1:5000/app:dev`): a push there publishes nothing.
+fn local_registry(image: &str) -> bool {
+    let Some((host, _)) = image.split_once('/') else {
+        return false;
+    };
+    let name = match host.rsplit_once(':') {
+        Some((h, port)) if port.chars().all(|c| c.is_ascii_digit()) => h,
+        _ => host,
+    };
+    crate::vocab::is_local_host(name.trim_matches(['[', ']']))
+}
+
 fn publish(c: &Command, _: &Scope) -> Option<String> {
     if c.has_flag(Some('n'), &["dry-run"]) && c.program != "git" {
         return None;
@@ -52,20 +65,54 @@ fn publish(c: &Command, _: &Scope) -> Option<String> {
             matches!(first, "publish" | "unpublish")
                 || (first == "npm" && matches!(second, Some("publish" | "unpublish")))
         }
-        "cargo" => first == "publish",
+        "cargo" => {
+            first == "publish" || (first == "release" && c.has_flag(Some('x'), &["execute"]))
+        }
         "twine" => first == "upload",
         "poetry" | "flit" | "hatch" | "uv" | "pdm" => first == "publish",
         "gem" => first == "push",
         "lerna" => first == "publish",
         "changeset" => first == "publish",
-        "docker" | "podman" | "buildah" => {
-            first == "push"
-                || (first == "image" && second == Some("push"))
+        "docker" | "podman" | "buildah" | "nerdctl" => {
+            let pushed = match (first, second) {
+                ("push", _) => second,
+                ("image", Some("push")) => ops.get(2).copied(),
+                _ => None,
+            };
+            pushed.is_some_and(|image| !local_registry(image))
                 || (first == "buildx" && c.args.iter().any(|a| a.text == "--push"))
         }
+        // A copy to a remote registry (`docker://HOST/…`), not to a local one or a directory.
+        "skopeo" => {
+            first == "copy"
+                && ops
+                    .last()
+                    .and_then(|d| d.strip_prefix("docker://"))
+                    .is_some_and(|image| !local_registry(image))
+        }
+        "crane" | "gcrane" => {
+            matches!(first, "push" | "copy" | "cp")
+                && ops.get(2).is_some_and(|image| !local_registry(image))
+        }
+        "maturin" => matches!(first, "publish" | "upload"),
+        "deno" | "jsr" => first == "publish",
+        "snapcraft" => matches!(first, "upload" | "push" | "release"),
+        // Each run releases what the commits say, unless it is a dry run.
+        "semantic-release" | "release-it" => true,
+        "cargo-release" => c.has_flag(Some('x'), &["execute"]),
         "gh" | "glab" if first == "api" => api_makes_public(c),
         "gh" => {
-            (first == "release" && matches!(second, Some("create" | "upload" | "edit")))
+            // A draft is seen by the repository's writers only, until it is published.
+            let draft = c.args.iter().any(|a| a.text == "--draft" || a.text == "-d");
+            (first == "release"
+                && matches!(second, Some("create" | "upload" | "edit"))
+                && !(draft && second != Some("upload")))
+                // A new public repository given the local code.
+                || (first == "repo"
+                    && second == Some("create")
+                    && c.has_flag(None, &["public"])
+                    && (c.has_flag(None, &["push"])
+                        || c.option_value(Some('s'), &["source"]).is_some()))
                 // Making a repository public publishes all of its history.
                 || (first == "repo"
                     && second == Some("edit")
@@ -157,6 +204,17 @@ pub static RULES: &[Rule] = &[
             "docker",
             "podman",
             "buildah",
+            "nerdctl",
+            "skopeo",
+            "crane",
+            "gcrane",
+            "maturin",
+            "deno",
+            "jsr",
+            "snapcraft",
+            "semantic-release",
+            "release-it",
+            "cargo-release",
             "gh",
             "glab",
             "vsce",
@@ -215,6 +273,17 @@ pub static RULES: &[Rule] = &[
             Example::bash("npm owner add mallory pkg"),
             Example::bash("npm access public @acme/pkg"),
             Example::bash("npm deprecate pkg@1 \"use 2\""),
+            Example::bash("gh repo create acme/leak --public --source=. --push"),
+            Example::bash("nerdctl push ghcr.io/acme/app:1.0"),
+            Example::bash("skopeo copy docker-archive:app.tar docker://docker.io/acme/app:1"),
+            Example::bash("crane push app.tar ghcr.io/acme/app:1"),
+            Example::bash("maturin publish"),
+            Example::bash("deno publish"),
+            Example::bash("npx jsr publish"),
+            Example::bash("snapcraft upload --release stable app.snap"),
+            Example::bash("npx semantic-release --no-ci"),
+            Example::bash("npx release-it --ci"),
+            Example::bash("cargo release --execute"),
         ],
         allowed: &[
             Example::bash("gh api repos/acme/app --jq .visibility"),
@@ -234,6 +303,15 @@ pub static RULES: &[Rule] = &[
             Example::bash("npm owner ls pkg"),
             Example::bash("mix hex.info"),
             Example::bash("sbt test"),
+            Example::bash("gh release create v1.2.3 --draft --generate-notes"),
+            Example::bash("docker push localhost:5000/app:dev"),
+            Example::bash("podman push 127.0.0.1:5000/app"),
+            Example::bash("gh repo create acme/new-tool --private --source=. --push"),
+            Example::bash("gh repo create acme/empty --public"),
+            Example::bash("skopeo copy docker://ghcr.io/acme/app:1 dir:./app"),
+            Example::bash("cargo release patch"),
+            Example::bash("npx semantic-release --dry-run"),
+            Example::bash("deno task build"),
         ],
     },
     Rule {
