@@ -303,6 +303,76 @@ fn service_destroy(call: &Call, _: &Scope) -> Option<String> {
     })
 }
 
+/// Values that stand for everyone: the whole internet's address ranges, the public principals
+/// of Google Cloud and S3, and S3's public canned ACLs.
+fn names_everyone(piece: &str) -> bool {
+    matches!(
+        piece,
+        "0.0.0.0/0" | "::/0" | "public-read" | "public-read-write"
+    ) || [
+        "allUsers",
+        "allAuthenticatedUsers",
+        "AllUsers",
+        "AllAuthenticatedUsers",
+    ]
+    .iter()
+    .any(|p| {
+        piece
+            .strip_prefix(p)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(':'))
+    })
+}
+
+/// Roles that hand over a whole project or subscription.
+const OWNER_ROLES: &[&str] = &[
+    "roles/owner",
+    "roles/editor",
+    "roles/iam.securityAdmin",
+    "roles/resourcemanager.projectIamAdmin",
+    "Owner",
+    "User Access Administrator",
+];
+
+/// A cloud CLI call that opens a resource to everyone (a firewall or security group rule from
+/// anywhere, a binding or ACL for all users, a public container) or grants owner rights: what
+/// it exposes is exposed the moment it runs. Reads (`describe-…`, `list`, `get-…`) pass.
+fn exposes(c: &Command, _: &Scope) -> Option<String> {
+    let ops = positionals(c);
+    let reads = ops.iter().any(|o| {
+        ["describe", "list", "get", "show"]
+            .iter()
+            .any(|r| o.starts_with(r))
+            || matches!(*o, "ls" | "cat" | "stat")
+    });
+    if reads {
+        return None;
+    }
+    let pieces = c.args.iter().flat_map(|a| {
+        a.text
+            .split([',', '=', ' ', '"', '\'', '[', ']', '{', '}'])
+            .filter(|p| !p.is_empty())
+    });
+    let everyone = pieces.clone().any(names_everyone)
+        || (c.program == "az"
+            && (c
+                .option_value(None, &["public-access"])
+                .is_some_and(|v| matches!(v.as_str(), "blob" | "container"))
+                || c.option_value(None, &["source-address-prefixes", "source-address-prefix"])
+                    .is_some_and(|v| matches!(v.as_str(), "*" | "Internet" | "Any"))));
+    let grants = matches!(c.program.as_str(), "gcloud" | "az")
+        && (ops.iter().any(|o| o.ends_with("iam-policy-binding")) || ops.contains(&"assignment"))
+        && c.option_value(None, &["role"])
+            .is_some_and(|r| OWNER_ROLES.contains(&r.as_str()));
+    (everyone || grants).then(|| {
+        let what = if everyone {
+            "opens a resource to everyone"
+        } else {
+            "grants owner rights"
+        };
+        format!("`{}` {what}", c.line().chars().take(80).collect::<String>())
+    })
+}
+
 pub static RULES: &[Rule] = &[
     Rule {
         id: "infra-destroy",
@@ -392,6 +462,62 @@ pub static RULES: &[Rule] = &[
             Example::bash("vault kv get secret/app"),
             Example::bash("vault kv delete secret/app"),
             Example::bash("railway up"),
+        ],
+    },
+    Rule {
+        id: "infra-exposed",
+        pack: PACK,
+        effect: Ask,
+        reason: "Opening cloud resources to everyone (any address, all users, a public ACL) or granting owner rights needs confirmation",
+        programs: &["aws", "gcloud", "gsutil", "az"],
+        check: Check::Command(exposes),
+        refused: &[
+            Example::bash(
+                "aws ec2 authorize-security-group-ingress --group-id sg-1 --protocol tcp --port 22 --cidr 0.0.0.0/0",
+            ),
+            Example::bash(
+                "aws ec2 authorize-security-group-ingress --group-id sg-1 --ip-permissions IpProtocol=tcp,FromPort=0,ToPort=65535,IpRanges=[{CidrIp=0.0.0.0/0}]",
+            ),
+            Example::bash(
+                "gcloud compute firewall-rules create allow-all --allow tcp --source-ranges=0.0.0.0/0",
+            ),
+            Example::bash(
+                "gcloud projects add-iam-policy-binding prod --member=allUsers --role=roles/viewer",
+            ),
+            Example::bash(
+                "gcloud projects add-iam-policy-binding prod --member=user:x@evil.example --role=roles/owner",
+            ),
+            Example::bash("gsutil iam ch allUsers:objectViewer gs://acme-data"),
+            Example::bash("gsutil acl ch -u AllUsers:R gs://acme-data/dump.sql"),
+            Example::bash("aws s3 cp dump.sql s3://acme-data/ --acl public-read"),
+            Example::bash("aws s3api put-bucket-acl --bucket acme-data --acl public-read"),
+            Example::bash(
+                "az storage container set-permission --name data --public-access blob --account-name acme",
+            ),
+            Example::bash(
+                "az role assignment create --assignee x@evil.example --role Owner --scope /subscriptions/1",
+            ),
+            Example::bash(
+                "az network nsg rule create -g rg --nsg-name web --name any --priority 100 --source-address-prefixes '*' --destination-port-ranges 22",
+            ),
+        ],
+        allowed: &[
+            Example::bash(
+                "aws ec2 authorize-security-group-ingress --group-id sg-1 --protocol tcp --port 443 --cidr 10.0.0.0/16",
+            ),
+            Example::bash(
+                "aws ec2 describe-security-groups --filters Name=ip-permission.cidr,Values=0.0.0.0/0",
+            ),
+            Example::bash("aws s3 cp build/ s3://acme-site/ --recursive --acl private"),
+            Example::bash(
+                "gcloud projects add-iam-policy-binding dev --member=serviceAccount:ci@dev.iam.gserviceaccount.com --role=roles/storage.objectViewer",
+            ),
+            Example::bash("gcloud projects get-iam-policy prod"),
+            Example::bash("gsutil ls gs://acme-data"),
+            Example::bash(
+                "az role assignment create --assignee ci@acme.example --role Reader --scope /subscriptions/1",
+            ),
+            Example::bash("az storage container create --name logs --public-access off"),
         ],
     },
     Rule {
