@@ -123,8 +123,12 @@ enum RemoteAt {
     AfterHost,
     /// Every operand: `pdsh -w HOSTS CMD…`, `pssh -h FILE CMD…`, `clush -w HOSTS CMD…`.
     Operands,
-    /// An option's value: `gcloud compute ssh VM --command CMD`.
-    Option(&'static str),
+    /// An option's value, by any of its spellings: `gcloud compute ssh VM --command CMD`,
+    /// `fly ssh console -C CMD`.
+    Option(&'static [&'static str]),
+    /// The words after the subcommand's options, with its long options that take a value:
+    /// `heroku run --app APP CMD…`.
+    AfterSubcommand(&'static [&'static str]),
     /// ansible's module arguments (`-a ARGS`), when the module (`-m`, `command` when none is
     /// named) runs them as a command line.
     AnsibleModule,
@@ -140,7 +144,20 @@ const REMOTE_COMMANDS: &[(&[&str], &str, RemoteAt)] = &[
         "bcDEeFIiJLlmOopQRSWw",
         RemoteAt::AfterHost,
     ),
-    (&["gcloud"], "", RemoteAt::Option("--command")),
+    (&["gcloud"], "", RemoteAt::Option(&["--command"])),
+    // `az vm run-command invoke … --scripts CMD`, `fly ssh console -C CMD`, `heroku run CMD`
+    // (the unwrapper sends only those subcommands here).
+    (&["az"], "", RemoteAt::Option(&["--scripts"])),
+    (
+        &["fly", "flyctl"],
+        "",
+        RemoteAt::Option(&["-C", "--command"]),
+    ),
+    (
+        &["heroku"],
+        "ares",
+        RemoteAt::AfterSubcommand(&["--app", "--remote", "--env", "--size", "--type"]),
+    ),
     (&["pdsh"], "wxgXltufRMF", RemoteAt::Operands),
     (
         &["pssh", "parallel-ssh", "prsh"],
@@ -186,14 +203,16 @@ pub fn remote_command(program: &str, args: &[&str]) -> Option<Option<RemoteComma
     let (_, value_short, at) = REMOTE_COMMANDS
         .iter()
         .find(|(programs, _, _)| programs.contains(&program))?;
-    let first_operand = |from: usize| {
+    // The first operand from `from` on; `long_values` are long options whose value is the
+    // next word.
+    let first_operand = |from: usize, long_values: &[&str]| {
         let mut i = from;
         while let Some(a) = args.get(i) {
             if *a == "--" {
                 return i + 1;
             }
             if a.starts_with("--") {
-                i += 1;
+                i += if long_values.contains(a) { 2 } else { 1 };
                 continue;
             }
             if a.len() < 2 || !a.starts_with('-') {
@@ -216,9 +235,15 @@ pub fn remote_command(program: &str, args: &[&str]) -> Option<Option<RemoteComma
         })
     };
     Some(match at {
-        RemoteAt::AfterHost => words(first_operand(0) + 1),
-        RemoteAt::Operands => words(first_operand(0)),
-        RemoteAt::Option(option) => args.iter().enumerate().find_map(|(i, a)| {
+        RemoteAt::AfterHost => words(first_operand(0, &[]) + 1),
+        RemoteAt::Operands => words(first_operand(0, &[])),
+        RemoteAt::AfterSubcommand(long_values) => {
+            words(first_operand(first_operand(0, &[]) + 1, long_values))
+        }
+        RemoteAt::Option(options) => args.iter().enumerate().find_map(|(i, a)| {
+            let option = options
+                .iter()
+                .find(|o| a == *o || a.strip_prefix(**o).is_some_and(|v| v.starts_with('=')))?;
             if a == option {
                 (i + 1 < args.len()).then_some(RemoteCommand {
                     index: i + 1,
@@ -1281,6 +1306,23 @@ mod tests {
         assert_eq!(
             at("gcloud", "compute ssh vm --command=id"),
             Some(Some((3, 10, true)))
+        );
+        assert_eq!(
+            at("fly", "ssh console -a app -C id"),
+            Some(Some((5, 0, true)))
+        );
+        assert_eq!(
+            at("fly", "ssh console --command=id"),
+            Some(Some((2, 10, true)))
+        );
+        assert_eq!(
+            at("heroku", "run -a app rails c"),
+            Some(Some((3, 0, false)))
+        );
+        assert_eq!(at("heroku", "run"), Some(None));
+        assert_eq!(
+            at("az", "vm run-command invoke --scripts id"),
+            Some(Some((4, 0, true)))
         );
         assert_eq!(at("ls", "-la"), None);
     }

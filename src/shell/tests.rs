@@ -2242,6 +2242,11 @@ fn remote_commands_and_command_variables_are_analysed() {
         "env pssh -h hosts -l root 'rm -rf /'",
         "parallel-ssh -i -h hosts rm -rf /",
         "clush -bw 'node[1-4]' 'rm -rf /'",
+        "az vm run-command invoke -g prod -n web --command-id RunShellScript --scripts 'rm -rf /'",
+        "fly ssh console -a prod -C 'rm -rf /'",
+        "flyctl ssh console --command='rm -rf /'",
+        "heroku run -a my-app rm -rf /",
+        "heroku run:detached --app my-app 'rm -rf /'",
     ] {
         assert_rm_rf_root(line);
     }

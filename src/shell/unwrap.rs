@@ -1062,7 +1062,18 @@ impl Analyser<'_> {
             "gdb" | "cgdb" => promote_after(inv, "--args", "gdb --args"),
             "hyperfine" => self.run_hyperfine(inv, ctx),
             "gcloud" if has_arg(inv, 3, &["ssh"]) => self.run_remote(&name, inv, ctx),
-            n if n != "gcloud" && super::option_commands::is_remote_client(n) => {
+            // A command run on a cloud VM or app: `az vm run-command invoke --scripts`, `fly
+            // ssh console -C`, `heroku run`.
+            "az" if arg_at(inv, 0, &["vm"]) && has_arg(inv, 3, &["run-command"]) => {
+                self.run_remote(&name, inv, ctx)
+            }
+            "fly" | "flyctl" if arg_at(inv, 0, &["ssh"]) => self.run_remote(&name, inv, ctx),
+            "heroku" if arg_at(inv, 0, &["run", "run:detached"]) => {
+                self.run_remote(&name, inv, ctx)
+            }
+            n if !matches!(n, "gcloud" | "az" | "fly" | "flyctl" | "heroku")
+                && super::option_commands::is_remote_client(n) =>
+            {
                 self.run_remote(&name, inv, ctx)
             }
             "kubectl" | "oc" if arg_at(inv, 0, &["exec"]) => {
