@@ -69,6 +69,22 @@ fn substitutions_that_print_the_paths_they_are_given_are_those_paths() {
         (known(&["~/.ssh/id_*"]), false, true)
     );
     assert_eq!(cat("cat $(ls -1 a b)"), (known(&["a", "b"]), false, false));
+    // Filters after the listing print some of its lines: the paths are among its operands.
+    for line in [
+        "cat $(ls ~/.ssh/id_* | head -1)",
+        "cat $(ls ~/.ssh/id_* | head -n 1)",
+        "cat $(ls ~/.ssh/id_* | grep -v pub | sort -r | tail -1)",
+    ] {
+        assert_eq!(cat(line), (known(&["~/.ssh/id_*"]), false, true), "{line}");
+    }
+    // Not a filter of its input: a file read, a count, a rewrite.
+    for line in [
+        "cat $(ls ~/.ssh | head -1 other.txt)",
+        "cat $(ls ~/.ssh/id_* | grep -c x)",
+        "cat $(ls ~/.ssh/id_* | sed s/a/b/)",
+    ] {
+        assert!(cat(line).1, "{line}");
+    }
     assert_eq!(
         cat("cat \"$(realpath ~/x)\""),
         (known(&["~/x"]), false, false)

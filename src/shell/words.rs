@@ -344,7 +344,10 @@ impl Analyser<'_> {
                     // its literal operands are those operands (`printed_paths`; a relative one
                     // as `$PWD/f`, which path resolution reads as it reads `$(pwd)`). `$(echo
                     // build)`: a lone `echo`/`printf` of literals prints a known text.
-                    let known = if !lone {
+                    let listed = self.out.commands.len() > start
+                        && self.out.commands[start].stdin_from.is_none()
+                        && selected_from_first(&self.out.commands, start);
+                    let known = if !lone && !listed {
                         None
                     } else if let Some(paths) = printed_paths(&self.out.commands[start]) {
                         let value = paths.join(" ");
@@ -776,6 +779,48 @@ pub(super) fn parent_of(s: &str) -> String {
         },
         None if trimmed.starts_with(['~', '$']) => format!("{trimmed}/.."),
         None => ".".into(),
+    }
+}
+
+/// Whether the commands from `start` on, a pipeline, print some of the lines its first
+/// command prints: each later command reads the one before it and selects lines (`ls
+/// ~/.ssh/id_* | head -1`, `| sort | grep -v pub`), so the paths it prints are among the first
+/// command's.
+fn selected_from_first(commands: &[super::Command], start: usize) -> bool {
+    commands.len() > start + 1
+        && commands[start + 1..].iter().enumerate().all(|(i, c)| {
+            c.stdin_from == Some(start + i) && c.redirects.is_empty() && selects_lines(c)
+        })
+}
+
+/// A filter that prints some of its input's lines as they are, from standard input.
+fn selects_lines(c: &super::Command) -> bool {
+    let texts: Vec<&str> = c.args.iter().map(|a| a.text.as_str()).collect();
+    let counts_only = |t: &&str| t.starts_with('-') || t.chars().all(|ch| ch.is_ascii_digit());
+    match c.program.as_str() {
+        "head" | "tail" | "sort" | "uniq" | "shuf" | "tac" => texts.iter().all(counts_only),
+        "grep" | "egrep" | "fgrep" => {
+            // Options that print counts, names, numbers or parts of lines instead.
+            let reshapes = texts.iter().any(|t| {
+                t.starts_with("--")
+                    && [
+                        "--only-matching",
+                        "--count",
+                        "--files-with",
+                        "--line-number",
+                        "--byte-offset",
+                        "--with-filename",
+                    ]
+                    .iter()
+                    .any(|o| t.starts_with(o))
+                    || (t.starts_with('-')
+                        && !t.starts_with("--")
+                        && t[1..].contains(['o', 'c', 'l', 'L', 'n', 'b', 'H']))
+            });
+            // The pattern, as an operand or `-e`'s value; another operand is a file read.
+            !reshapes && texts.iter().filter(|t| !t.starts_with('-')).count() <= 1
+        }
+        _ => false,
     }
 }
 
