@@ -362,9 +362,14 @@ fn stage(tokens: &[String], piped: bool, depth: usize) -> String {
         };
         return format!("{safe}={}", value.join(""));
     }
-    // `$PSVersionTable.PSVersion`, `$_.CPU -gt 10`: an expression, nothing runs.
+    // `$env:TOKEN`, `$PSVersionTable.PSVersion`: an expression, nothing runs; at the start of
+    // a statement its value is printed.
     if first.starts_with('$') && !first.starts_with("$(") {
-        return "true".to_string();
+        return if piped {
+            "true".to_string()
+        } else {
+            format!("echo {}", w(first))
+        };
     }
     // `(…).Prop`, `(New-Object Net.WebClient).DownloadString('u')`: the group runs.
     if first.starts_with('(') || first.starts_with("$(") {
@@ -380,11 +385,21 @@ fn stage(tokens: &[String], piped: bool, depth: usize) -> String {
     if first.starts_with('[') {
         // `[IO.File]::WriteAllText(…)`: a .NET call; downloads are the effect we can name, and
         // `[Environment]::GetEnvironmentVariables()`, which is `env`.
-        if first
-            .to_ascii_lowercase()
-            .contains("::getenvironmentvariables(")
-        {
+        let lower = first.to_ascii_lowercase();
+        if lower.contains("::getenvironmentvariables(") {
             return "env".to_string();
+        }
+        // `[Environment]::GetEnvironmentVariable('NAME')` is `$env:NAME`, printed.
+        if let Some(at) = lower.find("::getenvironmentvariable(") {
+            let arg = &first[at + "::getenvironmentvariable(".len()..];
+            let name: String = arg
+                .trim_start_matches(['\'', '"', ' '])
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() && !name.starts_with(|c: char| c.is_ascii_digit()) {
+                return format!("echo \"${name}\"");
+            }
         }
         if let Some(cmd) = dotnet_file_call(first, depth) {
             return cmd;
@@ -652,6 +667,11 @@ fn stage(tokens: &[String], piped: bool, depth: usize) -> String {
                 param_value(tokens, &["verb"]).is_some_and(|v| v.eq_ignore_ascii_case("runas"));
             format!("{}{target} {more}", if elevated { "sudo " } else { "" })
         }
+        "write-output" | "write" | "echo" | "write-host" => joined(
+            std::iter::once("echo".to_string())
+                .chain(args(&[]))
+                .collect(),
+        ),
         "pwsh" | "powershell" | "powershell.exe" | "pwsh.exe" => {
             // Nested PowerShell: its code is rewritten too.
             match param_value(tokens, &["command"]) {

