@@ -2170,6 +2170,45 @@ fn command_executions(
                         Some(Language::Rust),
                     ));
                 }
+                // A run, a test or a bench runs the crate's own code: every Rust file the
+                // session wrote in it (its binaries, modules, tests, examples, benches), as
+                // `go run`/`go test` run a package's.
+                if let Some(sub @ ("run" | "r" | "test" | "t" | "bench")) = cmd.subcommand() {
+                    out.push(directory_run(
+                        root,
+                        &format!("cargo {sub}"),
+                        i,
+                        Language::Rust,
+                    ));
+                }
+            }
+            return;
+        }
+        // `java X.java`: the launcher compiles and runs a source file (JEP 330).
+        "java" => {
+            const VALUED: &[&str] = &[
+                "-cp",
+                "-classpath",
+                "--class-path",
+                "-p",
+                "--module-path",
+                "--add-modules",
+                "--source",
+                "--enable-native-access",
+            ];
+            let mut words = cmd.args.iter();
+            while let Some(w) = words.next() {
+                let t = w.text.as_str();
+                if VALUED.contains(&t) {
+                    words.next();
+                } else if t == "-jar" || t == "-m" || t == "--module" {
+                    break;
+                } else if !t.starts_with('-') {
+                    if t.ends_with(".java") {
+                        out.push(exec(res(t), "java", i, Some(Language::Java)));
+                    }
+                    break;
+                }
             }
             return;
         }
@@ -4091,6 +4130,25 @@ pub(crate) mod tests {
         ));
         assert!(runs("go build ./...").is_empty());
         assert!(runs("go test net/http").is_empty());
+        // A crate's run, test or bench runs its own code; a build runs its build script only.
+        for line in [
+            "cargo run",
+            "cargo test --release",
+            "cargo r -- --help",
+            "cargo bench",
+        ] {
+            assert!(dir(line, p), "{line}");
+        }
+        assert!(!dir("cargo build", p));
+        assert!(file("cargo build", &format!("{p}/build.rs")));
+        // The Java launcher runs a source file; a class or a jar was compiled elsewhere.
+        assert!(file("java Main.java arg", &format!("{p}/Main.java")));
+        assert!(file(
+            "java -cp lib/a.jar src/Main.java",
+            &format!("{p}/src/Main.java")
+        ));
+        assert!(runs("java -jar app.jar Main.java").is_empty());
+        assert!(runs("java -cp build Main").is_empty());
     }
 
     #[test]

@@ -65,6 +65,11 @@ impl DirRun<'static> {
                 skip: Some("testdata"),
                 ..run(&[], &[".go"])
             },
+            // A crate's sources, tests, examples and benches; its build output is not source.
+            Language::Rust => DirRun {
+                skip: Some("target"),
+                ..run(&[], &[".rs"])
+            },
             _ => return None,
         })
     }
