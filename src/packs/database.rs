@@ -56,7 +56,7 @@ static DESTRUCTIVE_SQL: LazyLock<meta::Regex> = LazyLock::new(|| {
     // A mongo method call follows a `)` as often as a name (`db.getCollection('u').drop()`),
     // so it needs no word boundary before its dot.
     sql_matcher(
-        r"(?is)\b(drop\s+(database|table|schema|index|view|collection|keyspace|user|role)\b|truncate\s+(table\s+)?\w|delete\s+from\s+[\w.`\x22\[\]]+\s*(;|$|\))|alter\s+table\s+\S+\s+drop\b|flushall|flushdb|dropdatabase\s*\()|\.drop\s*\(\s*\)|\.(deletemany|remove)\s*\(\s*(\{\s*\})?\s*\)",
+        r"(?is)\b(drop\s+(database|table|schema|index|view|collection|keyspace|user|role|owned\s+by)\b|truncate\s+(table\s+)?\w|delete\s+from\s+[\w.`\x22\[\]]+\s*(;|$|\))|alter\s+table\s+\S+\s+drop\b|flushall|flushdb|dropdatabase\s*\()|\.drop\s*\(\s*\)|\.(deletemany|remove)\s*\(\s*(\{\s*\})?\s*\)",
     )
 });
 
@@ -193,6 +193,9 @@ fn destructive_sql(call: &Call, _: &Scope) -> Option<String> {
             if let Some(stmt) = unbounded_update(&text) {
                 return Some(format!("`{}` runs `{stmt}` on every row", c.program));
             }
+            if let Some(call) = update_of_every_document(&text) {
+                return Some(format!("`{}` runs `{call}` on every document", c.program));
+            }
             // `redis-cli --scan | xargs redis-cli del`: keys not known in advance.
             (c.program == "redis-cli"
                 && c.args_from_stdin
@@ -226,6 +229,22 @@ fn unbounded_update(sql: &str) -> Option<String> {
             let text = String::from_utf8_lossy(m.as_bytes());
             text.split_whitespace().collect::<Vec<_>>().join(" ")
         })
+    })
+}
+
+/// A MongoDB update whose filter is empty (`db.users.updateMany({}, …)`, `.update({}, …,
+/// {multi: true})`): every document of the collection changes.
+fn update_of_every_document(text: &str) -> Option<String> {
+    let lower = text.to_ascii_lowercase();
+    ["updatemany", "replacemany"].iter().find_map(|call| {
+        let at = lower.find(&format!(".{call}"))?;
+        let rest = lower[at + call.len() + 1..]
+            .trim_start()
+            .strip_prefix('(')?;
+        let rest = rest.trim_start().strip_prefix('{')?;
+        rest.trim_start()
+            .starts_with('}')
+            .then(|| format!("{}({{}}, …)", &text[at + 1..at + 1 + call.len()]))
     })
 }
 
@@ -380,6 +399,40 @@ fn drop_tools(c: &Command, _: &Scope) -> Option<String> {
     let has = |x: &str| ops.contains(&x);
     match program {
         "dropdb" | "dropuser" => Some(format!("`{}` deletes a database object", c.program)),
+        // A restore that drops what is there first: the database's current data goes.
+        "pg_restore" if c.has_flag(Some('c'), &["clean"]) => {
+            Some("`pg_restore --clean` drops the database's objects before restoring".into())
+        }
+        "mongorestore" if c.has_flag(None, &["drop"]) => {
+            Some("`mongorestore --drop` drops each collection before restoring".into())
+        }
+        // A broker's topic or queue deleted or emptied, a stream removed.
+        "kafka-topics" | "kafka-topics.sh" if c.has_flag(None, &["delete"]) => Some(format!(
+            "`{} --delete` deletes a topic and its messages",
+            c.program
+        )),
+        "rabbitmqctl" | "rabbitmqadmin"
+            if ops.iter().any(|o| {
+                matches!(
+                    *o,
+                    "purge_queue" | "delete_queue" | "delete_vhost" | "reset" | "force_reset"
+                ) || (matches!(*o, "purge" | "delete") && has("queue"))
+            }) =>
+        {
+            Some(format!("`{}` deletes or empties queues", c.program))
+        }
+        "nats" if (has("stream") || has("str")) && (has("rm") || has("purge") || has("delete")) => {
+            Some("`nats stream rm|purge` deletes a stream's messages".into())
+        }
+        // A graph store's every node (`MATCH (n) DETACH DELETE n`).
+        "cypher-shell"
+            if c.args.iter().any(|a| {
+                let q = a.text.to_ascii_lowercase();
+                q.contains("detach delete") && !q.contains("where")
+            }) =>
+        {
+            Some("`cypher-shell` deletes every matched node".into())
+        }
         "mysqladmin" if has("drop") => Some("`mysqladmin drop` deletes a database".into()),
         "rails" | "rake" | "bin/rails" | "rake.rb" => ops
             .iter()
@@ -471,6 +524,8 @@ pub static RULES: &[Rule] = &[
         programs: &[],
         check: Check::Call(destructive_sql),
         refused: &[
+            Example::bash("mongosh --eval 'db.users.updateMany({}, {$unset: {email: 1}})'"),
+            Example::bash("psql -c 'DROP OWNED BY app CASCADE'"),
             Example::bash("psql -c 'DROP DATABASE app'"),
             Example::bash("mysql -e \"truncate table users\" app"),
             Example::bash("sqlite3 app.db 'DELETE FROM users;'"),
@@ -502,6 +557,9 @@ pub static RULES: &[Rule] = &[
             Example::bash("psql -c \"UPDATE users SET n=1 WHERE id = 1 AND 1=1\""),
             Example::bash("psql -c \"DELETE FROM t WHERE a = b OR c = 'x'\""),
             Example::bash("redis-cli --scan --pattern 'sess:*'"),
+            Example::bash(
+                "mongosh --eval 'db.users.updateMany({active: false}, {$set: {archived: true}})'",
+            ),
         ],
     },
     Rule {
@@ -548,11 +606,25 @@ pub static RULES: &[Rule] = &[
             "influx",
             "etcdctl",
             "consul",
+            "pg_restore",
+            "mongorestore",
+            "kafka-topics",
+            "kafka-topics.sh",
+            "rabbitmqctl",
+            "rabbitmqadmin",
+            "nats",
+            "cypher-shell",
         ],
         check: Check::Command(drop_tools),
         refused: &[
             // Every migration rolled back: the tables go with them.
             Example::bash("python manage.py migrate billing zero"),
+            Example::bash("pg_restore --clean -d prod backup.dump"),
+            Example::bash("mongorestore --drop --uri mongodb://db.example/shop dump/"),
+            Example::bash("kafka-topics.sh --bootstrap-server k:9092 --delete --topic orders"),
+            Example::bash("rabbitmqctl purge_queue orders"),
+            Example::bash("nats stream rm ORDERS -f"),
+            Example::bash("cypher-shell -u neo4j 'MATCH (n) DETACH DELETE n'"),
             Example::bash("goose -dir db/migrations postgres \"$DATABASE_URL\" down-to 0"),
             Example::bash("migrate -path db/migrations -database \"$DATABASE_URL\" down -all"),
             Example::bash("atlas schema clean -u \"$DATABASE_URL\" --auto-approve"),
@@ -593,6 +665,12 @@ pub static RULES: &[Rule] = &[
             Example::bash("influx bucket list"),
             Example::bash("etcdctl del /app/lock"),
             Example::bash("consul kv delete app/flags/beta"),
+            Example::bash("pg_restore -d dev backup.dump"),
+            Example::bash("mongorestore --uri mongodb://localhost/dev dump/"),
+            Example::bash("kafka-topics.sh --bootstrap-server k:9092 --list"),
+            Example::bash("rabbitmqctl list_queues"),
+            Example::bash("nats stream info ORDERS"),
+            Example::bash("cypher-shell 'MATCH (n:Temp) WHERE n.ttl < 0 DETACH DELETE n'"),
             Example::bash(
                 "influx delete --bucket b --start 2024-01-01T00:00:00Z --stop 2024-01-02T00:00:00Z --predicate '_measurement=\"tmp\"'",
             ),
@@ -643,7 +721,7 @@ mod tests {
     }
 
     /// The Unicode patterns these replaced, for comparison.
-    const UNICODE_DESTRUCTIVE: &str = r"(?is)\b(drop\s+(database|table|schema|index|view|collection|keyspace|user|role)\b|truncate\s+(table\s+)?\w|delete\s+from\s+[\w.`\x22\[\]]+\s*(;|$|\))|alter\s+table\s+\S+\s+drop\b|flushall|flushdb|dropdatabase\s*\()|\.drop\s*\(\s*\)|\.(deletemany|remove)\s*\(\s*(\{\s*\})?\s*\)";
+    const UNICODE_DESTRUCTIVE: &str = r"(?is)\b(drop\s+(database|table|schema|index|view|collection|keyspace|user|role|owned\s+by)\b|truncate\s+(table\s+)?\w|delete\s+from\s+[\w.`\x22\[\]]+\s*(;|$|\))|alter\s+table\s+\S+\s+drop\b|flushall|flushdb|dropdatabase\s*\()|\.drop\s*\(\s*\)|\.(deletemany|remove)\s*\(\s*(\{\s*\})?\s*\)";
     const UNICODE_COMMENT: &str = r"(?s)(^|\s)--(\s[^\n]*|$)|/\*.*?\*/";
 
     const STATEMENTS: &[&str] = &[
