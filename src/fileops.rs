@@ -108,6 +108,17 @@ pub fn static_text(word: &Word) -> Option<std::borrow::Cow<'_, str>> {
     if let Some((dir, rest)) = pwd {
         return Some(std::borrow::Cow::Owned(format!("{dir}{rest}")));
     }
+    // `$(git rev-parse --show-toplevel)/…`: the top of the work tree, which the scope finds
+    // (`Scope::resolve`; `resolve_for` leaves it unknown after a `cd`).
+    if let Some(rest) = crate::shell::git_toplevel(&word.text)
+        && (rest.is_empty() || rest.starts_with('/'))
+        && !rest.contains(['$', '`'])
+    {
+        return Some(std::borrow::Cow::Owned(format!(
+            "{}{rest}",
+            crate::shell::GIT_TOPLEVEL
+        )));
+    }
     starts_with_home_var(&word.text).then_some(std::borrow::Cow::Borrowed(word.text.as_str()))
 }
 
@@ -591,6 +602,10 @@ pub fn resolve_for(scope: &Scope, cmd: &Command, raw: &str) -> PathBuf {
         None => raw,
     };
     match &cmd.cwd {
+        // The work tree's top as seen from another directory is not the line's.
+        Some(_) if raw.starts_with(crate::shell::GIT_TOPLEVEL) => {
+            PathBuf::from(format!("/(cd {raw})"))
+        }
         Some(dir)
             if !raw.starts_with('/')
                 && !raw.starts_with('~')

@@ -423,6 +423,9 @@ pub static RULES: &[Rule] = &[
             Example::bash("rm -rf ."),
             Example::bash("rm -rf *"),
             Example::bash("rm -rf \"$BUILD_DIR\""),
+            Example::bash("rm -rf \"$(git rev-parse --show-toplevel)\""),
+            // The top of the work tree as seen from elsewhere is not known.
+            Example::bash("cd /tmp && rm -rf \"$(git rev-parse --show-toplevel)/x\""),
             Example::bash("ls | xargs rm -rf"),
             Example::bash("trash -r ~/Documents"),
             Example::bash("git rm -rf ."),
@@ -445,6 +448,7 @@ pub static RULES: &[Rule] = &[
             Example::bash("rm -rf \"$TMPDIR/build\""),
             Example::bash("rm -rf ${TMPDIR:-/tmp}/cache"),
             Example::bash("rm -rf $(echo build)"),
+            Example::bash("rm -rf \"$(git rev-parse --show-toplevel)/target\""),
             Example::bash("rm -rf *.egg-info"),
             Example::bash("find . -type d -name __pycache__ -exec rm -rf {} +"),
         ],

@@ -163,6 +163,7 @@ mod unwrap;
 mod variables;
 mod words;
 
+pub use parse::git_toplevel;
 pub use printed::printed_text;
 pub use unwrap::SCHEDULED_UNIT;
 

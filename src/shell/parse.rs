@@ -1672,7 +1672,7 @@ fn known_dynamic_dir(text: &str, at_start: bool) -> Option<String> {
 
 /// What follows a leading `$(git rev-parse --show-toplevel)` (or its backquoted form) in
 /// `text`, however the inner command is spaced.
-fn git_toplevel(text: &str) -> Option<&str> {
+pub fn git_toplevel(text: &str) -> Option<&str> {
     let (inner, rest) = if let Some(t) = text.strip_prefix("$(") {
         let end = t.find(')')?;
         (&t[..end], &t[end + 1..])
