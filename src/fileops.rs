@@ -787,6 +787,26 @@ fn command_writes(
             }
         }
         "cp" | "mv" | "install" | "ln" => copy_writes(scope, i, cmd, out),
+        // `ssh-copy-id` to this machine appends a login key to the user's authorized_keys.
+        "ssh-copy-id" => {
+            let target = operands_skipping(cmd, "ipoFtx", &[])
+                .last()
+                .map(|w| w.text.clone())
+                .unwrap_or_default();
+            let host = target.rsplit('@').next().unwrap_or("");
+            let user = target.rsplit_once('@').map(|(u, _)| u);
+            if crate::vocab::is_local_host(host.trim_matches(['[', ']'])) {
+                let keys = match user {
+                    Some(u) if u != "$USER" && u != "${USER}" => {
+                        format!("~{u}/.ssh/authorized_keys")
+                    }
+                    _ => "~/.ssh/authorized_keys".to_string(),
+                };
+                let mut w = FileWrite::new(res(&keys), i, "ssh-copy-id");
+                w.append = true;
+                out.push(w);
+            }
+        }
         // rsync/scp into a local destination (a remote one is not a write here).
         "rsync" | "scp" => {
             let ops = cmd.operands();

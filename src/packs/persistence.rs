@@ -554,10 +554,14 @@ pub static RULES: &[Rule] = &[
                 r#"{"file_path":"/home/dev/.ssh/authorized_keys","content":"ssh-rsa AAA"}"#,
             ),
             Example::bash("cp keys.txt /root/.ssh/authorized_keys"),
+            // A key copied to this machine is appended to its authorized_keys.
+            Example::bash("ssh-copy-id -i ~/.ssh/other.pub localhost"),
+            Example::bash("ssh-copy-id -i k.pub root@127.0.0.1"),
         ],
         allowed: &[
             Example::bash("cat ~/.ssh/authorized_keys"),
             Example::bash("ssh-keygen -lf ~/.ssh/id_rsa.pub"),
+            Example::bash("ssh-copy-id -i ~/.ssh/id_ed25519.pub deploy@web-1"),
         ],
     },
     Rule {
