@@ -131,7 +131,10 @@ fn infra(c: &Command, _: &Scope) -> Option<String> {
         // handed to another owner goes from its owners (`glab repo transfer`).
         "gh" | "glab" => {
             matches!(first, "repo" | "release") && matches!(second, "delete" | "del" | "rm")
-                || (first == "repo" && second == "transfer")
+                || (first == "repo" && matches!(second, "transfer" | "archive"))
+                // A CI secret deleted: its value cannot be read back, and the deploys that
+                // use it stop.
+                || (first == "secret" && matches!(second, "delete" | "remove"))
                 // `gh api -X DELETE repos/o/r`, `--method=DELETE`, `-XDELETE`.
                 || (first == "api"
                     && c
@@ -388,6 +391,8 @@ pub static RULES: &[Rule] = &[
             Example::bash("virsh undefine db1 --remove-all-storage"),
             Example::bash("VBoxManage unregistervm build --delete"),
             Example::bash("kubectl scale deploy --all --replicas=0"),
+            Example::bash("gh secret delete PROD_DB_PASSWORD"),
+            Example::bash("gh repo archive acme/api --yes"),
             Example::bash(
                 "kubectl create clusterrolebinding me-admin --clusterrole=cluster-admin --user=me@example.com",
             ),
@@ -433,6 +438,8 @@ pub static RULES: &[Rule] = &[
             Example::bash("lxc list"),
             Example::bash("virsh undefine scratch-vm"),
             Example::bash("kubectl scale deploy api --replicas=3"),
+            Example::bash("gh secret list"),
+            Example::bash("gh secret set STAGING_URL --body https://staging.acme.example"),
             Example::bash(
                 "kubectl create rolebinding ci-view --clusterrole=view --serviceaccount=ci:runner",
             ),

@@ -195,6 +195,28 @@ fn drive_wipe(c: &Command, _: &Scope) -> Option<String> {
         "clear-disk" => lower
             .iter()
             .any(|a| a == "-removedata" || a == "-removeoem"),
+        // Volume managers' and drives' own erases: a logical volume, group or physical
+        // volume removed, a pool destroyed, a subvolume deleted, a drive formatted or
+        // sanitized, a RAID member's or an encrypted volume's header erased.
+        "lvremove" | "vgremove" | "pvremove" => !c.operands().is_empty(),
+        "zpool" => lower
+            .first()
+            .is_some_and(|a| matches!(a.as_str(), "destroy" | "labelclear")),
+        "btrfs" => {
+            lower
+                .first()
+                .is_some_and(|a| a == "subvolume" || a == "sub")
+                && lower
+                    .get(1)
+                    .is_some_and(|a| matches!(a.as_str(), "delete" | "del"))
+        }
+        "nvme" => lower
+            .first()
+            .is_some_and(|a| matches!(a.as_str(), "format" | "sanitize")),
+        "mdadm" => lower.iter().any(|a| a == "--zero-superblock"),
+        "cryptsetup" => lower
+            .first()
+            .is_some_and(|a| matches!(a.as_str(), "erase" | "lukserase")),
         _ => false,
     };
     hit.then(|| {
@@ -526,10 +548,24 @@ pub static RULES: &[Rule] = &[
             "format-volume",
             "remove-partition",
             "clear-disk",
+            "lvremove",
+            "vgremove",
+            "pvremove",
+            "zpool",
+            "btrfs",
+            "nvme",
+            "mdadm",
+            "cryptsetup",
         ],
         check: Check::Command(drive_wipe),
         refused: &[
             Example::bash("format C: /q /y"),
+            Example::bash("lvremove -f vg0/data"),
+            Example::bash("zpool destroy -f tank"),
+            Example::bash("btrfs subvolume delete /mnt/data/@home"),
+            Example::bash("nvme format /dev/nvme0n1 -s 1"),
+            Example::bash("mdadm --zero-superblock /dev/sdb1"),
+            Example::bash("cryptsetup erase /dev/sdc2"),
             Example::bash("cmd /c \"format D: /fs:ntfs /q /y\""),
             Example::bash("pwsh -c 'Format-Volume -DriveLetter D -FileSystem NTFS'"),
             Example::bash("pwsh -c 'Clear-Disk -Number 1 -RemoveData -Confirm:$false'"),
@@ -538,6 +574,11 @@ pub static RULES: &[Rule] = &[
             Example::bash("pwsh -c 'Get-Volume'"),
             Example::bash("format README.md"),
             Example::bash("pwsh -c 'Clear-Disk -Number 1 -WhatIf'"),
+            Example::bash("lvs"),
+            Example::bash("zpool status tank"),
+            Example::bash("btrfs subvolume list /mnt/data"),
+            Example::bash("nvme list"),
+            Example::bash("cryptsetup luksDump /dev/sdc2"),
         ],
     },
     Rule {
