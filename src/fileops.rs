@@ -194,6 +194,37 @@ fn builds_python_project(cmd: &Command) -> bool {
     }
 }
 
+/// The requirements files a pip command reads: each `-r`/`-c FILE` (glued or `=`), and for
+/// `pip-sync` its operands (`requirements.txt` when none).
+fn requirement_files(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<Execution>) {
+    let res = |raw: &str| resolve_for(scope, cmd, raw);
+    let how = format!("{} -r", program_name(cmd));
+    let mut words = cmd.args.iter().map(|w| w.text.as_str());
+    let mut files: Vec<&str> = Vec::new();
+    while let Some(t) = words.next() {
+        match t {
+            "-r" | "--requirement" | "-c" | "--constraint" => files.extend(words.next()),
+            _ => files.extend(
+                ["--requirement=", "--constraint="]
+                    .iter()
+                    .find_map(|p| t.strip_prefix(p))
+                    .or_else(|| t.strip_prefix("-r").filter(|f| !f.is_empty())),
+            ),
+        }
+    }
+    if cmd.program == "pip-sync" {
+        let ops: Vec<&str> = cmd.operands().iter().map(|w| w.text.as_str()).collect();
+        files.extend(if ops.is_empty() {
+            vec!["requirements.txt"]
+        } else {
+            ops
+        });
+    }
+    for f in files {
+        out.push(exec(res(f), how.clone(), i, Some(Language::Requirements)));
+    }
+}
+
 /// `$TMPDIR/x`, `${TMPDIR}/x`, `${TMPDIR:-/tmp}/x` as a path under the temp root: the variable
 /// names a temp directory wherever it is set (an assignment in the line is substituted before).
 fn tmpdir_word(text: &str) -> Option<String> {
@@ -2098,6 +2129,29 @@ fn command_executions(
                 .unwrap_or_else(|| cwd_of(scope, cmd));
             for name in [".envrc", ".env"] {
                 out.push(exec(dir.join(name), "direnv", i, Some(Language::Shell)));
+            }
+            return;
+        }
+        // `pip install -r FILE` (`-c FILE` too, `uv pip install -r`, `pip-sync FILE`) installs
+        // what each line of the file names.
+        "pip" | "pip3" | "uv" | "pip-sync"
+            if cmd.program == "pip-sync"
+                || cmd.args.iter().any(|w| {
+                    matches!(
+                        w.text.as_str(),
+                        "-r" | "--requirement" | "-c" | "--constraint"
+                    ) || w.text.starts_with("--requirement=")
+                        || w.text.starts_with("--constraint=")
+                }) =>
+        {
+            requirement_files(scope, i, cmd, out);
+            if builds_python_project(cmd) {
+                out.push(exec(
+                    cwd_of(scope, cmd).join("setup.py"),
+                    "a Python build",
+                    i,
+                    Some(Language::Python),
+                ));
             }
             return;
         }
@@ -4184,6 +4238,21 @@ pub(crate) mod tests {
         ));
         assert!(runs("java -jar app.jar Main.java").is_empty());
         assert!(runs("java -cp build Main").is_empty());
+        // pip installs what its requirements files name.
+        assert!(file(
+            "pip install -r requirements-dev.txt",
+            &format!("{p}/requirements-dev.txt")
+        ));
+        assert!(file(
+            "python3 -m pip install --requirement=req/base.txt",
+            &format!("{p}/req/base.txt")
+        ));
+        assert!(file(
+            "uv pip install -c constraints.txt flask",
+            &format!("{p}/constraints.txt")
+        ));
+        assert!(file("pip-sync", &format!("{p}/requirements.txt")));
+        assert!(runs("pip install flask").is_empty());
     }
 
     #[test]

@@ -65,6 +65,9 @@ pub enum Language {
     /// Procfiles (`Procfile`, `Procfile.dev`): a command per process type, started by
     /// `foreman`, `honcho`, `overmind`, `heroku local`…
     Procfile,
+    /// pip requirements files (`requirements.txt`, `requirements-dev.txt`, `constraints.txt`):
+    /// each line a package `pip install -r` installs, or another file it reads.
+    Requirements,
     /// CMake scripts (`CMakeLists.txt`, `*.cmake`): the commands of `execute_process`,
     /// custom commands and the `file()` deletes and downloads, run by `cmake`.
     CMake,
@@ -113,6 +116,7 @@ impl Language {
             Language::Justfile => "justfile",
             Language::TaskManifest => "task manifest",
             Language::Procfile => "Procfile",
+            Language::Requirements => "pip requirements file",
             Language::CMake => "CMake script",
             Language::Maven => "Maven POM",
             Language::Gradle => "Gradle build script",

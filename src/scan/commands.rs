@@ -521,6 +521,7 @@ pub fn command_lines(
         | Language::Justfile
         | Language::TaskManifest
         | Language::Procfile
+        | Language::Requirements
         | Language::CMake
         | Language::Maven => super::config::command_lines(language, text, sections),
         other => super::commands_run(other, text),

@@ -77,6 +77,7 @@ pub(super) fn commands(language: Language, text: &str) -> Vec<ConfigCommand> {
         Language::Justfile => Some(justfile(text)),
         Language::TaskManifest => task_manifest(text),
         Language::Procfile => Some(procfile(text)),
+        Language::Requirements => Some(requirements(text)),
         Language::CMake => Some(cmake(text)),
         Language::Maven => Some(maven(text)),
         _ => None,
@@ -1340,6 +1341,46 @@ fn procfile(text: &str) -> Vec<ConfigCommand> {
         .collect()
 }
 
+/// What `pip install -r` does with each line of a requirements file: a package spec is `pip
+/// install SPEC` (a URL or VCS spec is then an install straight from it), `-r`/`-c FILE` reads
+/// another file, `-e SPEC` installs it editable, an index option points pip at another
+/// index. Comments and blank lines do nothing.
+fn requirements(text: &str) -> Vec<ConfigCommand> {
+    text.lines()
+        .enumerate()
+        .filter_map(|(n, l)| {
+            // A comment starts at `#` at the line's start or after a blank.
+            let code = match l.find(" #") {
+                Some(at) => &l[..at],
+                None if l.trim_start().starts_with('#') => "",
+                None => l,
+            };
+            let code = code.trim();
+            if code.is_empty() {
+                return None;
+            }
+            let words: Vec<&str> = code.split_whitespace().collect();
+            let command = match words.as_slice() {
+                [option, rest @ ..] if option.starts_with('-') => {
+                    let mut line = String::from("pip install");
+                    for w in std::iter::once(option).chain(rest) {
+                        line.push(' ');
+                        line.push_str(&quote(w));
+                    }
+                    line
+                }
+                _ => format!("pip install {}", quote(code)),
+            };
+            Some(ConfigCommand {
+                line: Some(n + 1),
+                section: None,
+                command,
+            })
+        })
+        .take(MAX_COMMANDS)
+        .collect()
+}
+
 // ---------------------------------------------------------------------------------------------
 // Notebooks
 
@@ -2097,6 +2138,23 @@ mod tests {
         );
         assert_eq!(commands(Language::TaskManifest, deno)[1].line, Some(5));
         assert!(lines(Language::TaskManifest, "{not json").is_empty());
+    }
+
+    #[test]
+    fn requirements_lines_are_what_pip_installs() {
+        let r = "# deps\nflask==3.0  # web\npytest>=8\nevil @ https://e.example/e-1.0.tar.gz\n-r dev.txt\n-e git+https://e.example/r.git#egg=r\n\n--index-url https://pypi.e.example/simple\n";
+        assert_eq!(
+            lines(Language::Requirements, r),
+            vec![
+                "pip install flask==3.0",
+                "pip install 'pytest>=8'",
+                "pip install 'evil @ https://e.example/e-1.0.tar.gz'",
+                "pip install -r dev.txt",
+                "pip install -e 'git+https://e.example/r.git#egg=r'",
+                "pip install --index-url https://pypi.e.example/simple",
+            ]
+        );
+        assert_eq!(commands(Language::Requirements, r)[2].line, Some(4));
     }
 
     #[test]

@@ -150,6 +150,11 @@ fn config_language(path: &Path, name: &str) -> Option<Language> {
         _ if ext == "just" => Language::Justfile,
         "composer.json" | "deno.json" | "deno.jsonc" => Language::TaskManifest,
         n if n == "Procfile" || n.starts_with("Procfile.") => Language::Procfile,
+        n if (n.starts_with("requirements") || n.starts_with("constraints"))
+            && (n.ends_with(".txt") || n.ends_with(".in")) =>
+        {
+            Language::Requirements
+        }
         "CMakeLists.txt" => Language::CMake,
         _ if ext == "cmake" => Language::CMake,
         "pom.xml" => Language::Maven,
@@ -266,6 +271,7 @@ pub fn analyse_run(
         | Language::Justfile
         | Language::TaskManifest
         | Language::Procfile
+        | Language::Requirements
         | Language::CMake
         | Language::Maven
         | Language::CiWorkflow
