@@ -3238,6 +3238,7 @@ fn package_scripts(cmd: &Command) -> Option<Vec<String>> {
     };
     let install = || {
         let mut v = vec![
+            crate::scan::REMOTE_DEPENDENCIES.to_string(),
             "preinstall".to_string(),
             "install".into(),
             "postinstall".into(),

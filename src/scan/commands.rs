@@ -443,11 +443,15 @@ pub(super) fn package_json(text: &str, engine: &dyn ShellEngine) -> Vec<Finding>
         .collect()
 }
 
+/// The section an install reads for the dependencies a package names by URL or repository
+/// (`"dependencies": {"x": "https://…/x.tgz"}`), each as the `npm install` that fetches it.
+pub const REMOTE_DEPENDENCIES: &str = "(remote dependencies)";
+
 fn package_scripts(text: &str) -> Vec<(String, String)> {
     let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else {
         return fragment_scripts(text);
     };
-    value
+    let mut out: Vec<(String, String)> = value
         .get("scripts")
         .and_then(|s| s.as_object())
         .map(|scripts| {
@@ -456,7 +460,41 @@ fn package_scripts(text: &str) -> Vec<(String, String)> {
                 .filter_map(|(k, v)| v.as_str().map(|v| (k.clone(), v.to_string())))
                 .collect()
         })
-        .unwrap_or_default()
+        .unwrap_or_default();
+    for kind in [
+        "dependencies",
+        "devDependencies",
+        "optionalDependencies",
+        "peerDependencies",
+    ] {
+        let Some(deps) = value.get(kind).and_then(|d| d.as_object()) else {
+            continue;
+        };
+        for (name, spec) in deps {
+            // Local and registry protocols (`file:../x`, `workspace:*`, `npm:alias@1`) name
+            // no URL, whatever their slashes.
+            let local = [
+                "file:",
+                "link:",
+                "workspace:",
+                "npm:",
+                "portal:",
+                "patch:",
+                "catalog:",
+            ];
+            if let Some(spec) = spec.as_str()
+                && !local.iter().any(|p| spec.starts_with(p))
+                && crate::shell::indirect::remote_package_spec(spec, true)
+            {
+                let install = format!(
+                    "npm install {}",
+                    crate::shell::indirect::shell_word(&format!("{name}@{spec}"))
+                );
+                out.push((REMOTE_DEPENDENCIES.to_string(), install));
+            }
+        }
+    }
+    out
 }
 
 /// `"name": "command"` pairs of a fragment of package.json (the new text of an Edit): the
@@ -617,6 +655,25 @@ mod tests {
         assert_eq!(t, vec!["clean", "%.o"]);
         let lines = command_lines(Language::Make, mk, &t, &[]);
         assert_eq!(lines, vec!["cc -c target", "rm -rf out"]);
+    }
+
+    #[test]
+    fn an_install_fetches_the_dependencies_named_by_url_or_repository() {
+        let pj = r#"{"dependencies": {"react": "^18", "y": "https://e.example/y.tgz", "w": "workspace:*", "l": "file:../l"}, "devDependencies": {"t": "github:acme/tool", "u": "acme/util#v1"}}"#;
+        assert_eq!(
+            command_lines(
+                Language::PackageJson,
+                pj,
+                &[REMOTE_DEPENDENCIES.into()],
+                &[]
+            ),
+            vec![
+                "npm install y@https://e.example/y.tgz",
+                "npm install t@github:acme/tool",
+                "npm install 'u@acme/util#v1'",
+            ]
+        );
+        assert!(command_lines(Language::PackageJson, pj, &["test".into()], &[]).is_empty());
     }
 
     #[test]
