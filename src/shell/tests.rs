@@ -2263,6 +2263,9 @@ fn remote_commands_and_command_variables_are_analysed() {
         "flyctl ssh console --command='rm -rf /'",
         "heroku run -a my-app rm -rf /",
         "heroku run:detached --app my-app 'rm -rf /'",
+        "aws ssm send-command --document-name AWS-RunShellScript --parameters 'commands=[\"id\",\"rm -rf /\"]'",
+        "aws ssm send-command --instance-ids i-1 --parameters commands='rm -rf /'",
+        "aws --region eu-west-1 ssm send-command --parameters='{\"commands\": [\"rm -rf /\"]}'",
     ] {
         assert_rm_rf_root(line);
     }

@@ -1068,6 +1068,9 @@ impl Analyser<'_> {
                 self.run_remote(&name, inv, ctx)
             }
             "fly" | "flyctl" if arg_at(inv, 0, &["ssh"]) => self.run_remote(&name, inv, ctx),
+            "aws" if has_arg(inv, 4, &["ssm"]) && has_arg(inv, 4, &["send-command"]) => {
+                self.run_ssm(inv, ctx)
+            }
             "heroku" if arg_at(inv, 0, &["run", "run:detached"]) => {
                 self.run_remote(&name, inv, ctx)
             }
@@ -2349,6 +2352,36 @@ impl Analyser<'_> {
         Flow::Done(Some(index))
     }
 
+    /// `aws ssm send-command --parameters commands=[…]` (or `'{"commands": […]}'`): each
+    /// command is shell code run on the instances, analysed as a remote command is.
+    fn run_ssm(&mut self, inv: &mut Invocation, ctx: &Ctx) -> Flow {
+        let inv = std::mem::take(inv);
+        let mut scripts: Vec<Expanded> = Vec::new();
+        let mut words = inv.args.iter();
+        while let Some(a) = words.next() {
+            let value = match a.text().strip_prefix("--parameters") {
+                Some("") => words.next(),
+                Some(v) if v.starts_with('=') => Some(a),
+                _ => None,
+            };
+            let Some(value) = value else { continue };
+            let text = value.text();
+            let text = text.strip_prefix("--parameters=").unwrap_or(text);
+            for command in ssm_commands(text) {
+                let mut w = value.clone();
+                w.word.text = command;
+                scripts.push(w);
+            }
+        }
+        let label = "aws ssm send-command".to_string();
+        let sctx = self.script_ctx(ctx, &label, &inv);
+        let index = self.emit(inv, ctx);
+        for script in scripts.iter().take(16) {
+            self.run_script("aws", &label, script, sctx.clone());
+        }
+        Flow::Done(Some(index))
+    }
+
     fn run_find(&mut self, inv: &mut Invocation, ctx: &Ctx) -> Flow {
         let inv = std::mem::take(inv);
         let args = &inv.args;
@@ -2562,6 +2595,38 @@ impl Analyser<'_> {
             self.run_script("git", &label, &script, sctx);
         }
         Flow::Done(Some(index))
+    }
+}
+
+/// The commands of an SSM `--parameters` value: `commands=["a","b"]`, `commands=a`,
+/// `{"commands": ["a"]}`.
+fn ssm_commands(text: &str) -> Vec<String> {
+    let strings = |v: &serde_json::Value| -> Vec<String> {
+        match v {
+            serde_json::Value::String(s) => vec![s.clone()],
+            serde_json::Value::Array(items) => items
+                .iter()
+                .filter_map(|i| i.as_str().map(str::to_string))
+                .collect(),
+            _ => Vec::new(),
+        }
+    };
+    let t = text.trim();
+    if t.starts_with('{') {
+        return serde_json::from_str::<serde_json::Value>(t)
+            .ok()
+            .and_then(|v| v.get("commands").map(strings))
+            .unwrap_or_default();
+    }
+    let Some(rest) = t.strip_prefix("commands=") else {
+        return Vec::new();
+    };
+    if rest.starts_with('[') {
+        serde_json::from_str::<serde_json::Value>(rest)
+            .map(|v| strings(&v))
+            .unwrap_or_else(|_| vec![rest.trim_matches(['[', ']']).to_string()])
+    } else {
+        vec![rest.to_string()]
     }
 }
 
