@@ -1774,6 +1774,19 @@ fn command_executions(
         };
         return command_executions(analysis, scope, i, &shifted, out, depth + 1);
     }
+    // Python imports `sitecustomize` and `usercustomize` at start-up from its path: the
+    // directories of a `PYTHONPATH` set for the command (`PYTHONPATH=. python3 -c 1`).
+    if interpreter(program).is_some_and(|i| i.language == Language::Python)
+        && let Some((_, dirs)) = cmd.env.iter().find(|(n, _)| n == "PYTHONPATH")
+        && let Some(dirs) = static_text(dirs)
+    {
+        for dir in dirs.split(':').filter(|d| !d.is_empty()).take(8) {
+            for module in ["sitecustomize.py", "usercustomize.py"] {
+                let path = res(dir).join(module);
+                out.push(exec(path, "python start-up", i, Some(Language::Python)));
+            }
+        }
+    }
     // `sh gradlew build`, `bash ./mvnw test`: a build tool's wrapper script run by a shell
     // is that build tool, and runs the same build files.
     if matches!(program, "sh" | "bash" | "dash" | "zsh" | "ksh")
@@ -4254,6 +4267,16 @@ pub(crate) mod tests {
         ));
         assert!(file("pip-sync", &format!("{p}/requirements.txt")));
         assert!(runs("pip install flask").is_empty());
+        // Python's start-up modules, from a PYTHONPATH set for the command.
+        assert!(file(
+            "PYTHONPATH=. python3 -c 1",
+            &format!("{p}/sitecustomize.py")
+        ));
+        assert!(file(
+            "PYTHONPATH=lib:/opt/x python app.py",
+            "/opt/x/usercustomize.py"
+        ));
+        assert!(!file("python3 app.py", &format!("{p}/sitecustomize.py")));
     }
 
     #[test]
