@@ -663,6 +663,8 @@ pub fn extracted_archive(c: &Command) -> Option<&str> {
         "unzip" => crate::vocab::operands_skipping(c, "dxP", &[])
             .first()
             .map(|a| a.text.as_str()),
+        // `python -m zipfile -e ARCHIVE DIR`, `-m tarfile -e ARCHIVE [DIR]`.
+        "zipfile" | "tarfile" => c.args.get(1).map(|a| a.text.as_str()),
         _ => crate::vocab::tar_line(c).archive,
     };
     archive.filter(|a| *a != "-")
@@ -864,6 +866,22 @@ fn command_writes(
                 .option_value(Some('d'), &[])
                 .unwrap_or_else(|| ".".into());
             out.push(FileWrite::new(res(&dir), i, "unzip"));
+        }
+        // Python's archive modules extract into the directory given: `python3 -m zipfile -e
+        // x.zip DIR`, `-m tarfile -e x.tar [DIR]` (`.` when none).
+        // (The unwrapper makes the module the program.)
+        "zipfile" | "tarfile" if cmd.wrappers.iter().any(|w| w == "python -m") => {
+            let words: Vec<&str> = cmd.args.iter().map(|w| w.text.as_str()).collect();
+            if let ["-e" | "--extract", _archive, rest @ ..] = words.as_slice() {
+                let dir = rest.first().copied().unwrap_or(".");
+                // Written as the extractors they are, so what lands there is read as theirs.
+                let how = if cmd.program == "zipfile" {
+                    "unzip"
+                } else {
+                    "tar -x"
+                };
+                out.push(FileWrite::new(res(dir), i, how));
+            }
         }
         "npm" => package_settings(scope, i, cmd, out),
         "curl" => curl_writes(scope, i, cmd, out),
@@ -3435,6 +3453,27 @@ pub(crate) mod tests {
 
     fn p(s: &str) -> PathBuf {
         PathBuf::from(s)
+    }
+
+    #[test]
+    fn pythons_archive_modules_extract_into_the_directory_given() {
+        let of = |line: &str| -> Vec<(PathBuf, String)> {
+            writes(&crate::shell::analyse(line), &scope())
+                .into_iter()
+                .map(|w| (w.path, w.how.to_string()))
+                .collect()
+        };
+        assert_eq!(
+            of("python3 -m zipfile -e x.zip ~"),
+            vec![(p("/home/dev"), "unzip".to_string())]
+        );
+        assert_eq!(
+            of("python -m tarfile -e x.tar"),
+            vec![(p("/home/dev/project"), "tar -x".to_string())]
+        );
+        assert!(of("python3 -m zipfile -l x.zip").is_empty());
+        let a = crate::shell::analyse("python3 -m zipfile -e a.zip vendor/");
+        assert_eq!(extracted_archive(&a.commands[0]), Some("a.zip"));
     }
 
     #[test]
