@@ -867,6 +867,35 @@ fn command_writes(
                 .unwrap_or_else(|| ".".into());
             out.push(FileWrite::new(res(&dir), i, "unzip"));
         }
+        // Dotfile managers link or copy the files they manage into a directory: stow's
+        // target (`-t`, else the parent of its `-d` directory or of the working directory),
+        // chezmoi's destination (the home directory unless `-D` names another).
+        "stow"
+            if !cmd.has_flag(Some('D'), &["delete"])
+                && !cmd.has_flag(Some('n'), &["no", "simulate"]) =>
+        {
+            let target = cmd
+                .option_value(Some('t'), &["target"])
+                .map(|t| res(&t))
+                .unwrap_or_else(|| {
+                    let dir = cmd
+                        .option_value(Some('d'), &["dir"])
+                        .map(|d| res(&d))
+                        .unwrap_or_else(|| cwd_of(scope, cmd));
+                    dir.parent().map(Path::to_path_buf).unwrap_or(dir)
+                });
+            out.push(FileWrite::new(target, i, crate::effects::DOTFILES));
+        }
+        "chezmoi"
+            if matches!(cmd.subcommand(), Some("apply" | "update" | "init"))
+                && (cmd.subcommand() != Some("init") || cmd.has_flag(None, &["apply"]))
+                && !cmd.has_flag(Some('n'), &["dry-run"]) =>
+        {
+            let dest = cmd
+                .option_value(Some('D'), &["destination"])
+                .unwrap_or_else(|| "~".into());
+            out.push(FileWrite::new(res(&dest), i, crate::effects::DOTFILES));
+        }
         // Python's archive modules extract into the directory given: `python3 -m zipfile -e
         // x.zip DIR`, `-m tarfile -e x.tar [DIR]` (`.` when none).
         // (The unwrapper makes the module the program.)
@@ -3472,6 +3501,15 @@ pub(crate) mod tests {
             vec![(p("/home/dev/project"), "tar -x".to_string())]
         );
         assert!(of("python3 -m zipfile -l x.zip").is_empty());
+        // Dotfile managers write into their target, the home directory for chezmoi.
+        let dotfiles = crate::effects::DOTFILES.to_string();
+        assert_eq!(
+            of("stow -t ~ vim"),
+            vec![(p("/home/dev"), dotfiles.clone())]
+        );
+        assert_eq!(of("stow vim"), vec![(p("/home/dev"), dotfiles.clone())]);
+        assert_eq!(of("chezmoi apply"), vec![(p("/home/dev"), dotfiles)]);
+        assert!(of("stow -n vim").is_empty() && of("chezmoi diff").is_empty());
         let a = crate::shell::analyse("python3 -m zipfile -e a.zip vendor/");
         assert_eq!(extracted_archive(&a.commands[0]), Some("a.zip"));
     }

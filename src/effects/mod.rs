@@ -28,7 +28,9 @@ pub use crate::call::{
 };
 pub use delete::{FIND_DELETE, exec_selection, find_starts};
 pub use recursive::matches_every_line;
-pub use tree::{APPLY_DIR, INTO_DIRECTORY, PATCH_DIR, TOOL_INTO, WORK_TREE, WORKTREE_ADD};
+pub use tree::{
+    APPLY_DIR, DOTFILES, INTO_DIRECTORY, PATCH_DIR, TOOL_INTO, WORK_TREE, WORKTREE_ADD,
+};
 
 /// The kinds of effect a policy can name (`limits: [{count: …}]`, read-only mode), each with
 /// what it covers. The one list of these names: policy validation and reasons read it.
