@@ -124,7 +124,7 @@ pub fn model(tool: &str, input: &Value, user: &[ToolModel], scope: &Scope) -> Mo
     if judged {
         return m;
     }
-    if let Some(what) = destroyed(tool) {
+    if let Some(what) = destroyed(tool).or_else(|| every_document(tool, input)) {
         m.effects.push(Effect::Destroy {
             what,
             tool: tool.to_string(),
@@ -358,6 +358,45 @@ fn operation_named<'a>(
     })
 }
 
+/// A document store's delete or update of many documents (`delete-many`, `updateMany`)
+/// whose filter is empty or missing: every document of the collection, as
+/// `db.c.deleteMany({})` is.
+fn every_document(tool: &str, input: &Value) -> Option<String> {
+    let words: Vec<String> = name_words(tool)
+        .iter()
+        .flat_map(|w| split_camel(w))
+        .map(|w| w.to_ascii_lowercase())
+        .collect();
+    let verb = ["delete", "update", "replace", "remove"]
+        .into_iter()
+        .find(|v| words.iter().any(|w| w == v))?;
+    if !words.iter().any(|w| w == "many" || w == "all") {
+        return None;
+    }
+    let filter = input.get("filter").or_else(|| input.get("query"));
+    let empty = match filter {
+        None => true,
+        Some(Value::Object(o)) => o.is_empty(),
+        Some(Value::String(s)) => matches!(s.trim(), "" | "{}"),
+        _ => false,
+    };
+    empty.then(|| format!("collection's documents (all of them: {verb} with an empty filter)"))
+}
+
+/// A name's camel-case words: `deleteMany` is `delete`, `Many`.
+fn split_camel(word: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, c) in word.char_indices().skip(1) {
+        if c.is_ascii_uppercase() {
+            out.push(&word[start..i]);
+            start = i;
+        }
+    }
+    out.push(&word[start..]);
+    out
+}
+
 /// What a tool's name says it destroys of what a service keeps for everyone, and does not
 /// give back: `delete_repository`, `drop_database`, `terminate_instances`,
 /// `destroy_environment`, `deleteProject` → `repository`, `database`, `instance`…; handed
@@ -429,6 +468,8 @@ fn destroyed(tool: &str) -> Option<String> {
         "dataset",
         "tenant",
         "vault",
+        // A cloud's resource group: everything in it goes with it.
+        "group",
         "user",
         "certificate",
         "network",
@@ -444,6 +485,10 @@ fn destroyed(tool: &str) -> Option<String> {
     let words: Vec<&str> = name.split('_').filter(|w| !w.is_empty()).collect();
     let verb = |w: &&str| VERBS.contains(w) || HANDS_OVER.contains(w);
     if words.first().is_some_and(|w| READ_VERBS.contains(w)) || !words.iter().any(verb) {
+        return None;
+    }
+    // `remove_user_from_group`: a membership ended, neither the member nor the group gone.
+    if words.contains(&"from") {
         return None;
     }
     // The thing is the name's head noun: its last word (`delete_project_branch` deletes a
@@ -1930,9 +1975,37 @@ mod tests {
             ("mcp__x__create_transfer", None),
             ("mcp__x__list_transfers", None),
             ("mcp__x__get_transfer_status", None),
+            ("mcp__azure__group_delete", Some("group")),
+            ("mcp__x__remove_user_from_group", None),
         ] {
             assert_eq!(destroyed(tool).as_deref(), what, "{tool}");
         }
+        // Many documents with an empty filter: the whole collection.
+        let every = |tool: &str, input: Value| every_document(tool, &input).is_some();
+        assert!(every(
+            "mcp__mongodb__delete-many",
+            serde_json::json!({"collection": "u", "filter": {}})
+        ));
+        assert!(every(
+            "mcp__mongo__deleteMany",
+            serde_json::json!({"collection": "u"})
+        ));
+        assert!(every(
+            "mcp__mongodb__update-many",
+            serde_json::json!({"filter": "{}", "update": {}})
+        ));
+        assert!(!every(
+            "mcp__mongodb__delete-many",
+            serde_json::json!({"filter": {"active": false}})
+        ));
+        assert!(!every(
+            "mcp__mongodb__delete-one",
+            serde_json::json!({"filter": {}})
+        ));
+        assert!(!every(
+            "mcp__mongodb__find",
+            serde_json::json!({"filter": {}})
+        ));
         assert!(hands_over("mcp__github__transfer_repository"));
         assert!(!hands_over("mcp__github__delete_repository"));
     }
