@@ -194,6 +194,11 @@ fn builds_python_project(cmd: &Command) -> bool {
     }
 }
 
+/// `how` of a dotfile manager's apply (`stow -t DIR PKG`, `chezmoi apply`): the files it
+/// manages are linked or copied into the target directory, which ones not known here (one of
+/// `effects::INTO_DIRECTORY`).
+pub const DOTFILES: &str = "a dotfile manager";
+
 /// The requirements files a pip command reads: each `-r`/`-c FILE` (glued or `=`), and for
 /// `pip-sync` its operands (`requirements.txt` when none).
 fn requirement_files(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<Execution>) {
@@ -884,7 +889,7 @@ fn command_writes(
                         .unwrap_or_else(|| cwd_of(scope, cmd));
                     dir.parent().map(Path::to_path_buf).unwrap_or(dir)
                 });
-            out.push(FileWrite::new(target, i, crate::effects::DOTFILES));
+            out.push(FileWrite::new(target, i, DOTFILES));
         }
         "chezmoi"
             if matches!(cmd.subcommand(), Some("apply" | "update" | "init"))
@@ -894,7 +899,7 @@ fn command_writes(
             let dest = cmd
                 .option_value(Some('D'), &["destination"])
                 .unwrap_or_else(|| "~".into());
-            out.push(FileWrite::new(res(&dest), i, crate::effects::DOTFILES));
+            out.push(FileWrite::new(res(&dest), i, DOTFILES));
         }
         // Python's archive modules extract into the directory given: `python3 -m zipfile -e
         // x.zip DIR`, `-m tarfile -e x.tar [DIR]` (`.` when none).
@@ -3502,7 +3507,7 @@ pub(crate) mod tests {
         );
         assert!(of("python3 -m zipfile -l x.zip").is_empty());
         // Dotfile managers write into their target, the home directory for chezmoi.
-        let dotfiles = crate::effects::DOTFILES.to_string();
+        let dotfiles = DOTFILES.to_string();
         assert_eq!(
             of("stow -t ~ vim"),
             vec![(p("/home/dev"), dotfiles.clone())]

@@ -23,9 +23,8 @@ pub const APPLY_DIR: &str = "git apply --directory";
 /// `how` of an MCP tool's `into` directory: an archive extracted or a tree synced there.
 pub const TOOL_INTO: &str = "an MCP tool's extraction or sync";
 
-/// `how` of a dotfile manager's apply (`stow -t DIR PKG`, `chezmoi apply`): the files it
-/// manages are linked or copied into the target directory, which ones not known here.
-pub const DOTFILES: &str = "a dotfile manager";
+/// `how` of a dotfile manager's apply (kept where the write is made, `fileops::DOTFILES`).
+pub use crate::fileops::DOTFILES;
 
 /// `how` of a mount: another file system, or another directory (`--bind`), shows in place of
 /// the mount point's own files.
