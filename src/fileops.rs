@@ -201,9 +201,7 @@ pub const DOTFILES: &str = "a dotfile manager";
 
 /// The requirements files a pip command reads: each `-r`/`-c FILE` (glued or `=`), and for
 /// `pip-sync` its operands (`requirements.txt` when none).
-fn requirement_files(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<Execution>) {
-    let res = |raw: &str| resolve_for(scope, cmd, raw);
-    let how = format!("{} -r", program_name(cmd));
+fn requirement_files(cmd: &Command) -> Vec<&str> {
     let mut words = cmd.args.iter().map(|w| w.text.as_str());
     let mut files: Vec<&str> = Vec::new();
     while let Some(t) = words.next() {
@@ -225,9 +223,7 @@ fn requirement_files(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<Execu
             ops
         });
     }
-    for f in files {
-        out.push(exec(res(f), how.clone(), i, Some(Language::Requirements)));
-    }
+    files
 }
 
 /// `$TMPDIR/x`, `${TMPDIR}/x`, `${TMPDIR:-/tmp}/x` as a path under the temp root: the variable
@@ -831,8 +827,10 @@ fn command_writes(
                 .last()
                 .map(|w| w.text.clone())
                 .unwrap_or_default();
-            let host = target.rsplit('@').next().unwrap_or("");
-            let user = target.rsplit_once('@').map(|(u, _)| u);
+            let (user, host) = match target.rsplit_once('@') {
+                Some((u, h)) => (Some(u), h),
+                None => (None, target.as_str()),
+            };
             if crate::vocab::is_local_host(host.trim_matches(['[', ']'])) {
                 let keys = match user {
                     Some(u) if u != "$USER" && u != "${USER}" => {
@@ -1893,6 +1891,14 @@ fn command_executions(
         e.sections = vec![task.to_string()];
         out.push(e);
     }
+    // `pip install -r FILE` (`-c FILE` too, `uv pip install -r`, `pip-sync FILE`) installs what
+    // each line of the file names; a build of the project besides is the arm below.
+    if matches!(program, "pip" | "pip3" | "uv" | "pip-sync") {
+        let how = format!("{} -r", program_name(cmd));
+        for f in requirement_files(cmd) {
+            out.push(exec(res(f), how.clone(), i, Some(Language::Requirements)));
+        }
+    }
     match program {
         "source" | "." => {
             if let Some(f) = cmd.args.first() {
@@ -2194,29 +2200,6 @@ fn command_executions(
                 .unwrap_or_else(|| cwd_of(scope, cmd));
             for name in [".envrc", ".env"] {
                 out.push(exec(dir.join(name), "direnv", i, Some(Language::Shell)));
-            }
-            return;
-        }
-        // `pip install -r FILE` (`-c FILE` too, `uv pip install -r`, `pip-sync FILE`) installs
-        // what each line of the file names.
-        "pip" | "pip3" | "uv" | "pip-sync"
-            if cmd.program == "pip-sync"
-                || cmd.args.iter().any(|w| {
-                    matches!(
-                        w.text.as_str(),
-                        "-r" | "--requirement" | "-c" | "--constraint"
-                    ) || w.text.starts_with("--requirement=")
-                        || w.text.starts_with("--constraint=")
-                }) =>
-        {
-            requirement_files(scope, i, cmd, out);
-            if builds_python_project(cmd) {
-                out.push(exec(
-                    cwd_of(scope, cmd).join("setup.py"),
-                    "a Python build",
-                    i,
-                    Some(Language::Python),
-                ));
             }
             return;
         }

@@ -362,15 +362,12 @@ fn operation_named<'a>(
 /// whose filter is empty or missing: every document of the collection, as
 /// `db.c.deleteMany({})` is.
 fn every_document(tool: &str, input: &Value) -> Option<String> {
-    let words: Vec<String> = name_words(tool)
-        .iter()
-        .flat_map(|w| split_camel(w))
-        .map(|w| w.to_ascii_lowercase())
-        .collect();
+    let name = canonical_name(tool.strip_prefix("mcp__").unwrap_or(tool));
+    let words: Vec<&str> = name.split('_').collect();
     let verb = ["delete", "update", "replace", "remove"]
         .into_iter()
-        .find(|v| words.iter().any(|w| w == v))?;
-    if !words.iter().any(|w| w == "many" || w == "all") {
+        .find(|v| words.contains(v))?;
+    if !words.iter().any(|w| matches!(*w, "many" | "all")) {
         return None;
     }
     let filter = input.get("filter").or_else(|| input.get("query"));
@@ -381,20 +378,6 @@ fn every_document(tool: &str, input: &Value) -> Option<String> {
         _ => false,
     };
     empty.then(|| format!("collection's documents (all of them: {verb} with an empty filter)"))
-}
-
-/// A name's camel-case words: `deleteMany` is `delete`, `Many`.
-fn split_camel(word: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    for (i, c) in word.char_indices().skip(1) {
-        if c.is_ascii_uppercase() {
-            out.push(&word[start..i]);
-            start = i;
-        }
-    }
-    out.push(&word[start..]);
-    out
 }
 
 /// What a tool's name says it destroys of what a service keeps for everyone, and does not

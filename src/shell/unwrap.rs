@@ -2837,18 +2837,12 @@ fn git_transport_programs(args: &[Expanded]) -> Vec<(String, Expanded)> {
         sub,
         "clone" | "fetch" | "pull" | "ls-remote" | "push" | "archive" | "submodule" | "remote"
     );
+    // The word the program is read from, its text the program's.
     let code = |label: String, from: &Expanded, text: String| {
-        (
-            label,
-            Expanded {
-                word: Word {
-                    text,
-                    dynamic: from.word.dynamic,
-                    glob: false,
-                },
-                substitutions: from.substitutions.clone(),
-            },
-        )
+        let mut w = from.clone();
+        w.word.text = text;
+        w.word.glob = false;
+        (label, w)
     };
     let mut out = Vec::new();
     let mut i = 1;

@@ -344,9 +344,7 @@ impl Analyser<'_> {
                     // its literal operands are those operands (`printed_paths`; a relative one
                     // as `$PWD/f`, which path resolution reads as it reads `$(pwd)`). `$(echo
                     // build)`: a lone `echo`/`printf` of literals prints a known text.
-                    let listed = self.out.commands.len() > start
-                        && self.out.commands[start].stdin_from.is_none()
-                        && selected_from_first(&self.out.commands, start);
+                    let listed = selected_from_first(&self.out.commands, start);
                     let known = if !lone && !listed {
                         None
                     } else if let Some(paths) = printed_paths(&self.out.commands[start]) {
@@ -788,6 +786,7 @@ pub(super) fn parent_of(s: &str) -> String {
 /// command's.
 fn selected_from_first(commands: &[super::Command], start: usize) -> bool {
     commands.len() > start + 1
+        && commands[start].stdin_from.is_none()
         && commands[start + 1..].iter().enumerate().all(|(i, c)| {
             c.stdin_from == Some(start + i) && c.redirects.is_empty() && selects_lines(c)
         })
