@@ -2006,11 +2006,11 @@ fn command_executions(
             if !(program == "bun" && cmd.subcommand().is_some_and(|s| s.contains('.'))) =>
         {
             if let Some(sections) = package_scripts(cmd) {
-                let dir = cmd
-                    .option_value(Some('C'), &["prefix", "cwd", "dir"])
+                let dir = package_dir(cmd)
                     .map(|d| res(&d))
                     .unwrap_or_else(|| cwd_of(scope, cmd));
-                let how = format!("{program} {}", cmd.subcommand().unwrap_or("install"));
+                let sub = package_operands(cmd).first().map(|w| w.text.as_str());
+                let how = format!("{program} {}", sub.unwrap_or("install"));
                 let mut e = exec(
                     dir.join("package.json"),
                     how,
@@ -2022,9 +2022,8 @@ fn command_executions(
                 // `bun run x.ts` runs the script named so if package.json has one, else the
                 // file: both are judged.
                 let file = program == "bun"
-                    && cmd.subcommand() == Some("run")
-                    && cmd
-                        .operands()
+                    && sub == Some("run")
+                    && package_operands(cmd)
                         .get(1)
                         .is_some_and(|w| w.text.contains(['.', '/']));
                 if !file {
@@ -3274,8 +3273,45 @@ fn compose_files(scope: &Scope, i: usize, cmd: &Command, skip: usize, out: &mut 
 
 /// The npm/yarn/pnpm scripts a command runs, with their `pre`/`post` companions; `None` when
 /// the command runs no package script.
+/// The package managers' options that take a value, by program: where they run and which
+/// workspace (`npm --prefix web test`, `npm run build -w web`, `pnpm -C web build`, `pnpm
+/// --filter ./web build`, `yarn --cwd web build`), so the value is not read as the script.
+fn package_options(program: &str) -> (&'static str, &'static [&'static str]) {
+    let long: &[&str] = &["prefix", "cwd", "dir", "workspace", "filter"];
+    match program {
+        "npm" => ("w", long),
+        "pnpm" => ("CF", long),
+        _ => ("", long),
+    }
+}
+
+/// A package manager's operands, its options' values left out.
+fn package_operands(cmd: &Command) -> Vec<&Word> {
+    let (short, long) = package_options(&cmd.program);
+    crate::vocab::operands_skipping(cmd, short, long)
+}
+
+/// The directory whose package.json a package manager runs, when an option names it: a
+/// folder (`--prefix`, `--cwd`, `-C`, `--dir`) or a workspace, which names its folder too in
+/// the common layouts (`-w web`, `--filter ./web`).
+fn package_dir(cmd: &Command) -> Option<String> {
+    let (short, _) = package_options(&cmd.program);
+    let c = short.contains('C').then_some('C');
+    cmd.option_value(c, &["prefix", "cwd", "dir"])
+        .or_else(|| {
+            let w = short.contains('w').then_some('w');
+            cmd.option_value(w, &["workspace"])
+        })
+        .or_else(|| {
+            let f = short.contains('F').then_some('F');
+            cmd.option_value(f, &["filter"])
+        })
+        .map(|d| d.trim_start_matches("./").to_string())
+        .filter(|d| !d.is_empty())
+}
+
 fn package_scripts(cmd: &Command) -> Option<Vec<String>> {
-    let ops = cmd.operands();
+    let ops = package_operands(cmd);
     let sub = ops.first().map(|w| w.text.as_str());
     let with_hooks = |name: &str| {
         vec![
@@ -4166,6 +4202,42 @@ pub(crate) mod tests {
             vec![p("/home/dev/project/package.json")]
         );
         assert_eq!(paths("bun clean.ts"), vec![p("/home/dev/project/clean.ts")]);
+    }
+
+    /// A package manager's folder and workspace options name the package.json it runs, and
+    /// their values are not read as the script's name.
+    #[test]
+    fn package_managers_run_the_package_their_options_name() {
+        let run = |line: &str| {
+            let e = executions(&shell_call(vec![cmd(line)]), &scope());
+            e.into_iter()
+                .map(|e| (e.path, e.sections))
+                .collect::<Vec<_>>()
+        };
+        let web = p("/home/dev/project/web/package.json");
+        for (line, script) in [
+            ("npm --prefix web test", "test"),
+            ("npm test --prefix=web", "test"),
+            ("npm run build -w web", "build"),
+            ("npm run build --workspace ./web", "build"),
+            ("yarn --cwd web build", "build"),
+            ("pnpm -C web build", "build"),
+            ("pnpm --filter ./web run build", "build"),
+            ("pnpm -F web build", "build"),
+        ] {
+            let got = run(line);
+            let manifests: Vec<_> = got
+                .iter()
+                .filter(|(p, _)| p.ends_with("package.json"))
+                .collect();
+            assert_eq!(manifests.len(), 1, "{line}: {got:?}");
+            assert_eq!(manifests[0].0, web, "{line}");
+            assert!(
+                manifests[0].1.contains(&script.to_string()),
+                "{line}: {got:?}"
+            );
+        }
+        assert_eq!(run("npm test")[0].0, p("/home/dev/project/package.json"));
     }
 
     #[test]

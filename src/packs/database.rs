@@ -399,6 +399,9 @@ fn drop_tools(c: &Command, _: &Scope) -> Option<String> {
     let has = |x: &str| ops.contains(&x);
     match program {
         "dropdb" | "dropuser" => Some(format!("`{}` deletes a database object", c.program)),
+        // Debian's wrapper removes a whole PostgreSQL cluster: its data directory with every
+        // database in it.
+        "pg_dropcluster" => Some("`pg_dropcluster` deletes a PostgreSQL cluster's data".into()),
         // A restore that drops what is there first: the database's current data goes.
         "pg_restore" if c.has_flag(Some('c'), &["clean"]) => {
             Some("`pg_restore --clean` drops the database's objects before restoring".into())
@@ -570,6 +573,7 @@ pub static RULES: &[Rule] = &[
         programs: &[
             "dropdb",
             "dropuser",
+            "pg_dropcluster",
             "mysqladmin",
             "rails",
             "rake",
@@ -632,6 +636,7 @@ pub static RULES: &[Rule] = &[
             Example::bash("mix ecto.rollback --all"),
             Example::bash("sqitch revert -y db:pg://prod"),
             Example::bash("dropdb app_dev"),
+            Example::bash("pg_dropcluster --stop 14 main"),
             Example::bash("rails db:drop"),
             Example::bash("npx prisma migrate reset --force"),
             Example::bash("python manage.py flush --no-input"),
