@@ -821,6 +821,12 @@ fn command_writes(
             }
         }
         "cp" | "mv" | "install" | "ln" => copy_writes(scope, i, cmd, out),
+        program
+            if BUILDS.contains(&program)
+                || (program == "go" && cmd.subcommand() == Some("build")) =>
+        {
+            build_writes(scope, i, cmd, out)
+        }
         // `ssh-copy-id` to this machine appends a login key to the user's authorized_keys.
         "ssh-copy-id" => {
             let target = operands_skipping(cmd, "ipoFtx", &[])
@@ -1115,6 +1121,177 @@ fn program_name(cmd: &Command) -> &'static str {
     match cmd.program.as_str() {
         "scp" => "scp",
         _ => "rsync",
+    }
+}
+
+/// Compilers whose output is the program their sources make (`go build` too): what the
+/// output does when run is what the sources say.
+pub const BUILDS: &[&str] = &[
+    "gcc", "cc", "clang", "g++", "c++", "clang++", "tcc", "rustc", "javac",
+];
+
+/// Whether a write's `how` is a build: each of its sources adds to what the output does.
+pub fn is_build(how: &str) -> bool {
+    BUILDS.contains(&how) || how == "go build"
+}
+
+/// A compiler's output, one write per source (the ledger joins them): `gcc a.c b.c -o app`,
+/// `cc x.c` (`a.out`), `gcc -c x.c` (`x.o`, which a later link takes as its source), `rustc
+/// x.rs` (`x`), `javac X.java` (`X.class`), `go build -o app .` (the package's files: the
+/// directory is the source).
+fn build_writes(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<FileWrite>) {
+    let res = |raw: &str| resolve_for(scope, cmd, raw);
+    let program = cmd.program.as_str();
+    // The options that take the next word as their value.
+    let valued: &[&str] = match program {
+        "rustc" => &[
+            "-o",
+            "--out-dir",
+            "--crate-name",
+            "--crate-type",
+            "-C",
+            "--codegen",
+            "--edition",
+            "-L",
+            "-l",
+            "--cfg",
+            "--target",
+            "--emit",
+            "-A",
+            "-W",
+            "-D",
+            "-F",
+            "--cap-lints",
+        ],
+        "javac" => &[
+            "-d",
+            "-cp",
+            "-classpath",
+            "--class-path",
+            "-sourcepath",
+            "-s",
+            "-h",
+            "--release",
+            "-source",
+            "-target",
+            "-encoding",
+            "-processorpath",
+            "-p",
+            "--module-path",
+        ],
+        "go" => &[
+            "-o",
+            "-tags",
+            "-ldflags",
+            "-gcflags",
+            "-C",
+            "-mod",
+            "-p",
+            "-buildmode",
+        ],
+        _ => &[
+            "-o",
+            "-I",
+            "-L",
+            "-D",
+            "-U",
+            "-x",
+            "-l",
+            "-MF",
+            "-MT",
+            "-MQ",
+            "-include",
+            "-isystem",
+            "-iquote",
+            "-idirafter",
+            "-Xlinker",
+            "-T",
+            "-B",
+        ],
+    };
+    let mut sources: Vec<&Word> = Vec::new();
+    let mut words = cmd.args.iter();
+    if program == "go" {
+        words.next();
+    }
+    while let Some(w) = words.next() {
+        let t = w.text.as_str();
+        if valued.contains(&t) {
+            words.next();
+        } else if !t.starts_with('-') {
+            sources.push(w);
+        }
+    }
+    let named = cmd.option_value(Some('o'), &[]);
+    let stem = |t: &str| {
+        let base = basename(t);
+        base.rsplit_once('.').map_or(base, |(s, _)| s).to_string()
+    };
+    let cwd = cwd_of(scope, cmd);
+    let mut push = |path: PathBuf, src: &Word| {
+        let mut w = FileWrite::new(path, i, if program == "go" { "go build" } else { program });
+        w.source = Some(res(&src.text));
+        out.push(w);
+    };
+    match program {
+        "javac" => {
+            let dir = cmd.option_value(Some('d'), &[]);
+            for src in sources.iter().filter(|s| s.text.ends_with(".java")) {
+                let class = format!("{}.class", stem(&src.text));
+                let path = match &dir {
+                    Some(d) => res(d).join(class),
+                    None => res(&src.text).with_file_name(class),
+                };
+                push(path, src);
+            }
+        }
+        "go" => {
+            // Files named: the output is named after the first; a package (or none: the
+            // current one) after its directory.
+            let dot = Word::literal(".");
+            let packages: Vec<&Word> = if sources.is_empty() {
+                vec![&dot]
+            } else {
+                sources
+            };
+            let first = packages[0].text.as_str();
+            let default = if first.ends_with(".go") {
+                cwd.join(stem(first))
+            } else {
+                let dir = res(first);
+                cwd.join(
+                    dir.file_name()
+                        .map_or_else(|| "main".into(), |n| n.to_os_string()),
+                )
+            };
+            let path = match named {
+                Some(o) if o.ends_with('/') => {
+                    res(&o).join(default.file_name().unwrap_or_default())
+                }
+                Some(o) => res(&o),
+                None => default,
+            };
+            for src in packages {
+                push(path.clone(), src);
+            }
+        }
+        _ => {
+            let objects = cmd.has_flag(Some('c'), &[]) || cmd.has_flag(Some('S'), &[]);
+            if cmd.has_flag(Some('E'), &[])
+                || (program == "tcc" && cmd.args.iter().any(|w| w.text == "-run"))
+            {
+                return;
+            }
+            for src in &sources {
+                let path = match (&named, objects) {
+                    (Some(o), _) => res(o),
+                    (None, true) => cwd.join(format!("{}.o", stem(&src.text))),
+                    (None, false) if program == "rustc" => cwd.join(stem(&src.text)),
+                    (None, false) => cwd.join("a.out"),
+                };
+                push(path, src);
+            }
+        }
     }
 }
 
@@ -1858,12 +2035,13 @@ fn command_executions(
     }
     // A program named by a path runs that file: `./x.sh`, `/abs/x`, `scripts/x`.
     if cmd.program_path.contains('/') && !cmd.program_path.contains('$') {
-        out.push(exec(
-            res(&cmd.program_path),
-            cmd.program_path.clone(),
-            i,
-            None,
-        ));
+        let path = res(&cmd.program_path);
+        // A binary cargo built (`target/debug/app`, `target/x86_64-…/release/app`) does what
+        // the crate's Rust files say, as `cargo run` of the crate does.
+        if let Some(root) = cargo_built(&path) {
+            out.push(directory_run(root, "cargo build", i, Language::Rust));
+        }
+        out.push(exec(path, cmd.program_path.clone(), i, None));
     }
     conventional_runs(scope, i, cmd, out);
     // A task of pyproject.toml run by name: `poe NAME`, and `pdm run NAME`, `hatch run
@@ -2342,9 +2520,31 @@ fn command_executions(
                 } else if !t.starts_with('-') {
                     if t.ends_with(".java") {
                         out.push(exec(res(t), "java", i, Some(Language::Java)));
+                    } else if !t.contains(['/', '.']) {
+                        // `java X`: the class `javac X.java` wrote, run if the session built it.
+                        let dir = cmd
+                            .args
+                            .windows(2)
+                            .find(|p| VALUED[..3].contains(&p[0].text.as_str()))
+                            .and_then(|p| p[1].text.split(':').next().map(str::to_string))
+                            .map_or_else(|| cwd_of(scope, cmd), |d| res(&d));
+                        out.push(looked_up(
+                            dir.join(format!("{t}.class")),
+                            "java",
+                            i,
+                            Some(Language::Java),
+                        ));
                     }
                     break;
                 }
+            }
+            return;
+        }
+        // `tcc -run x.c`: compiled in memory and run at once.
+        "tcc" => {
+            let mut words = cmd.args.iter().skip_while(|w| w.text != "-run").skip(1);
+            if let Some(src) = words.find(|w| !w.text.starts_with('-')) {
+                out.push(exec(res(&src.text), "tcc -run", i, Some(Language::C)));
             }
             return;
         }
@@ -2397,6 +2597,16 @@ fn command_executions(
 
 /// A run of every file of the runner's kind the session wrote under `dir`, at any depth
 /// (`Execution::directory`; the ledger picks the files by `language`).
+/// The crate whose build output `path` is: `ROOT/target/[TRIPLE/]PROFILE/[examples/]NAME`.
+fn cargo_built(path: &Path) -> Option<PathBuf> {
+    let target = path
+        .ancestors()
+        .skip(2)
+        .take(3)
+        .find(|d| d.file_name().is_some_and(|n| n == "target"))?;
+    target.parent().map(Path::to_path_buf)
+}
+
 fn directory_run(dir: PathBuf, how: &str, command: usize, language: Language) -> Execution {
     let mut e = exec(dir, how, command, Some(language));
     e.directory = true;
@@ -3506,6 +3716,80 @@ pub(crate) mod tests {
 
     fn p(s: &str) -> PathBuf {
         PathBuf::from(s)
+    }
+
+    /// A compiler writes its output from its sources: one write per source, which the ledger
+    /// joins.
+    #[test]
+    fn compilers_write_their_output_from_their_sources() {
+        let of = |line: &str| -> Vec<(PathBuf, PathBuf, String)> {
+            writes(&crate::shell::analyse(line), &scope())
+                .into_iter()
+                .map(|w| (w.path, w.source.unwrap_or_default(), w.how.to_string()))
+                .collect()
+        };
+        let proj = |s: &str| p(&format!("/home/dev/project/{s}"));
+        let w = |out: &str, src: &str, how: &str| (proj(out), proj(src), how.to_string());
+        assert_eq!(of("gcc x.c -o x"), [w("x", "x.c", "gcc")]);
+        assert_eq!(
+            of("gcc -Wall -I include -o bin/app a.c b.c -lm"),
+            [w("bin/app", "a.c", "gcc"), w("bin/app", "b.c", "gcc")]
+        );
+        assert_eq!(of("cc x.c"), [w("a.out", "x.c", "cc")]);
+        assert_eq!(of("clang -c x.c"), [w("x.o", "x.c", "clang")]);
+        assert_eq!(
+            of("g++ -shared -fPIC -o e.so e.cpp"),
+            [w("e.so", "e.cpp", "g++")]
+        );
+        assert_eq!(of("rustc src/main.rs"), [w("main", "src/main.rs", "rustc")]);
+        assert_eq!(
+            of("rustc -C opt-level=3 -o t x.rs"),
+            [w("t", "x.rs", "rustc")]
+        );
+        assert_eq!(of("javac X.java"), [w("X.class", "X.java", "javac")]);
+        assert_eq!(
+            of("javac -d out X.java"),
+            [w("out/X.class", "X.java", "javac")]
+        );
+        assert_eq!(of("go build main.go"), [w("main", "main.go", "go build")]);
+        assert_eq!(
+            of("go build -o app ."),
+            [(proj("app"), p("/home/dev/project"), "go build".into())]
+        );
+        assert_eq!(
+            of("go build -o bin/ ./cmd/tool"),
+            [w("bin/tool", "cmd/tool", "go build")]
+        );
+        // Preprocessing and checking write no program; `tcc -run` runs the source itself.
+        assert!(of("gcc -E x.c").is_empty());
+        assert!(of("tcc -run x.c").is_empty());
+        assert!(of("go vet ./...").is_empty());
+    }
+
+    /// A program cargo built does what its crate's sources say; `java X` runs the class
+    /// `javac` wrote, if the session built it; `tcc -run` runs its source.
+    #[test]
+    fn built_programs_run_their_sources() {
+        let runs = |line: &str| -> Vec<(PathBuf, bool, bool)> {
+            executions(&shell_call(vec![cmd(line)]), &scope())
+                .into_iter()
+                .map(|e| (e.path, e.directory, e.looked_up))
+                .collect()
+        };
+        let root = (p("/home/dev/project"), true, false);
+        assert!(runs("./target/release/app").contains(&root));
+        assert!(runs("target/x86_64-unknown-linux-musl/debug/app --help").contains(&root));
+        assert!(runs("./target/debug/examples/demo").contains(&root));
+        assert!(!runs("./bin/app").contains(&root));
+        assert_eq!(
+            runs("java -cp classes X"),
+            [(p("/home/dev/project/classes/X.class"), false, true)]
+        );
+        assert_eq!(runs("java -jar app.jar"), []);
+        assert_eq!(
+            runs("tcc -run x.c"),
+            [(p("/home/dev/project/x.c"), false, false)]
+        );
     }
 
     #[test]

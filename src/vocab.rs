@@ -77,6 +77,9 @@ pub enum Language {
     Gradle,
     /// Go source files, compiled and run by `go test`, `go run` and `go generate`.
     Go,
+    /// C and C++ sources: what their program does once a compiler has built it and it is run
+    /// (`gcc x.c -o x && ./x`), or at once (`tcc -run x.c`).
+    C,
     /// Data or a language without a scanner: no findings.
     Other,
 }
@@ -121,6 +124,7 @@ impl Language {
             Language::Maven => "Maven POM",
             Language::Gradle => "Gradle build script",
             Language::Go => "Go",
+            Language::C => "C",
             Language::Other => "data",
         }
     }

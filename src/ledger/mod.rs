@@ -1016,6 +1016,9 @@ fn planned_writes(
             }
         }
         CallKind::Shell { analysis, .. } => {
+            // A build's output, by path: its index in `out`, where each further source of
+            // the same build adds its findings.
+            let mut built: BTreeMap<PathBuf, usize> = BTreeMap::new();
             for w in effects::shell_writes(&call.effects) {
                 let known = |p: &Path, out: &Vec<LedgerEntry>| -> Option<LedgerEntry> {
                     let key = p.to_string_lossy();
@@ -1168,6 +1171,31 @@ fn planned_writes(
                             (None, None) => seed,
                         };
                         let mut entry = entry;
+                        if fileops::is_build(w.how) {
+                            if let Some(src) = w.source {
+                                built_from_package(&mut entry, ledger, src, w.how, scope);
+                            }
+                            // No source the session wrote or that can be read: nothing known
+                            // of what the output does.
+                            let Some(found) = entry.analysis.clone() else {
+                                continue;
+                            };
+                            entry.executable = true;
+                            if let Some(&at) = built.get(w.path) {
+                                let earlier = &mut out[at];
+                                match &mut earlier.analysis {
+                                    Some(a) => a.findings.extend(found.findings),
+                                    None => earlier.analysis = Some(found),
+                                }
+                                let source = w.source.map(|s| display(s, scope));
+                                earlier.how =
+                                    format!("{} {}", earlier.how, source.unwrap_or_default());
+                                continue;
+                            }
+                            built.insert(w.path.to_path_buf(), out.len());
+                            out.push(entry);
+                            continue;
+                        }
                         if w.append
                             && let Some(p) = &prior
                         {
@@ -1194,6 +1222,42 @@ fn planned_writes(
         }
     }
     out
+}
+
+/// `go build` of a package: the output does what the session's Go files of its directory
+/// do (a source that is a `.go` file is a copy's source, already read).
+fn built_from_package(
+    entry: &mut LedgerEntry,
+    ledger: &Ledger,
+    src: &Path,
+    how: &str,
+    scope: &Scope,
+) {
+    if how != "go build" || src.extension().is_some_and(|e| e == "go") {
+        return;
+    }
+    let Some(run) = DirRun::of(Some(Language::Go)) else {
+        return;
+    };
+    let files = ledger.files_under(src, &run);
+    let mut findings: Vec<Finding> = files
+        .iter()
+        .filter_map(|e| e.analysis.as_ref())
+        .flat_map(|a| a.findings.iter().cloned())
+        .collect();
+    if files.is_empty() {
+        return;
+    }
+    match &mut entry.analysis {
+        Some(a) => a.findings.append(&mut findings),
+        None => {
+            entry.analysis = Some(ContentAnalysis {
+                language: Language::Go,
+                findings,
+            })
+        }
+    }
+    entry.how = format!("go build {}", display(src, scope));
 }
 
 fn edit_of(v: &Value) -> (String, String, bool) {

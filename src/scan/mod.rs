@@ -63,6 +63,7 @@ pub fn detect(path: &Path, text: &str) -> Language {
         "scala" | "sc" => Language::Scala,
         "kt" | "kts" => Language::Kotlin,
         "rs" => Language::Rust,
+        _ if C_EXTENSIONS.contains(&ext) => Language::C,
         "mk" | "mak" => Language::Make,
         "" => Language::Shell,
         _ if path.components().any(|c| c.as_os_str() == "hooks") => Language::Shell,
@@ -84,6 +85,9 @@ pub const TASKFILES: &[&str] = &[
 
 /// The names `just` looks for in a directory (it takes any case of them).
 pub const JUSTFILES: &[&str] = &["justfile", "Justfile", ".justfile", "JUSTFILE"];
+
+/// Extensions of C and C++ sources and headers, which C compilers build from.
+pub const C_EXTENSIONS: &[&str] = &["c", "h", "cc", "cpp", "cxx", "c++", "C", "hpp", "hh", "hxx"];
 
 /// A Markdown file Claude Code reads as a custom command (anywhere below `.claude/commands/`)
 /// or a skill (`SKILL.md` below `.claude/skills/`).
@@ -265,7 +269,8 @@ pub fn analyse_run(
         | Language::Kotlin
         | Language::Rust
         | Language::Gradle
-        | Language::Go => script::scan(language, text, engine),
+        | Language::Go
+        | Language::C => script::scan(language, text, engine),
         Language::HookConfig
         | Language::Taskfile
         | Language::Justfile
