@@ -670,6 +670,36 @@ fn judge_execution(
                 }
             }
         }
+        // The modules it loads from beside it (`import helper`, `require('./lib')`), each
+        // judged as run when the session wrote it.
+        for module in scan::local_modules(want, &exec.path, t) {
+            let path = scope.resolve(&module.to_string_lossy());
+            if path == exec.path {
+                continue;
+            }
+            let load = fileops::Execution {
+                path,
+                how: format!("loaded by {disp}"),
+                language: Some(want),
+                sections: Vec::new(),
+                defines: Vec::new(),
+                directory: false,
+                looked_up: true,
+                command: exec.command,
+            };
+            if let Some(j) = judge_execution(ledger, &load, scope, engine, trail, links) {
+                consider(
+                    Judged {
+                        reason: format!(
+                            "runs {disp}, which loads {}",
+                            j.reason.trim_start_matches("runs ")
+                        ),
+                        ..j
+                    },
+                    &mut best,
+                );
+            }
+        }
         trail.pop();
     }
     best

@@ -9,6 +9,7 @@ mod config;
 mod environment;
 mod gates;
 mod literals;
+mod modules;
 mod pattern;
 mod script;
 
@@ -18,6 +19,7 @@ use std::path::Path;
 
 pub use commands::{REMOTE_DEPENDENCIES, command_lines, make_targets};
 pub use config::{pytest_option_commands, sql_shell_commands};
+pub use modules::local_modules;
 pub use script::{CodeChange, with_inputs};
 
 /// Longest line kept in a finding (the reason quotes it).
