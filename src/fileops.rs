@@ -2269,6 +2269,63 @@ fn command_executions(
             pytest_files(scope, i, cmd, &dir, out);
             return;
         }
+        // Test runners collect the project's test files: jest and vitest `*.test.*` and
+        // `*.spec.*`, RSpec `*_spec.rb`, `python -m unittest` (and `discover`) `test*.py`.
+        "jest" | "vitest" | "rspec" | "unittest"
+            if !matches!(cmd.subcommand(), Some("init" | "list" | "--version")) =>
+        {
+            let language = match program {
+                "rspec" => Language::Ruby,
+                "unittest" => Language::Python,
+                _ => Language::Node,
+            };
+            let how = if program == "unittest" {
+                "python -m unittest"
+            } else {
+                program
+            };
+            let start = match program {
+                "unittest" => cmd.option_value(Some('s'), &["start-directory"]),
+                _ => None,
+            };
+            // Test files named are run as files (`rspec spec/x_spec.rb`, `python -m unittest
+            // tests/test_x.py`); a directory named, or none, is searched.
+            let named: Vec<&Word> = operands_skipping(
+                cmd,
+                "spt",
+                &[
+                    "start-directory",
+                    "pattern",
+                    "top-level-directory",
+                    "config",
+                    "project",
+                ],
+            )
+            .into_iter()
+            .filter(|w| !matches!(w.text.as_str(), "discover" | "run" | "watch"))
+            .collect();
+            let mut dirs: Vec<PathBuf> = start.map(|s| res(&s)).into_iter().collect();
+            for w in &named {
+                let t = w.text.split("::").next().unwrap_or(&w.text);
+                let path = if program == "unittest" && !t.contains('/') && !t.ends_with(".py") {
+                    res(&format!("{}.py", t.replace('.', "/")))
+                } else {
+                    res(t)
+                };
+                if path.extension().is_some() {
+                    out.push(exec(path, how, i, Some(language)));
+                } else {
+                    dirs.push(path);
+                }
+            }
+            if named.is_empty() && dirs.is_empty() {
+                dirs.push(cwd_of(scope, cmd));
+            }
+            for d in dirs {
+                out.push(directory_run(d, how, i, language));
+            }
+            return;
+        }
         // Hook managers run by hand: `pre-commit run`, `lefthook run HOOK`.
         "pre-commit" if matches!(cmd.subcommand(), Some("run" | "try-repo") | None) => {
             let file = cmd
@@ -3764,6 +3821,36 @@ pub(crate) mod tests {
         assert!(of("gcc -E x.c").is_empty());
         assert!(of("tcc -run x.c").is_empty());
         assert!(of("go vet ./...").is_empty());
+    }
+
+    /// Test runners collect the project's test files: a directory run over what they search,
+    /// the files they are given as runs of those files.
+    #[test]
+    fn test_runners_run_the_test_files_they_collect() {
+        let runs = |line: &str| -> Vec<(PathBuf, bool, Option<Language>)> {
+            executions_in(&crate::shell::analyse(line), &scope())
+                .into_iter()
+                .map(|e| (e.path, e.directory, e.language))
+                .collect()
+        };
+        let dir = |d: &str, l: Language| (p(&format!("/home/dev/project{d}")), true, Some(l));
+        let file = |f: &str, l: Language| (p(&format!("/home/dev/project/{f}")), false, Some(l));
+        assert!(runs("npx jest --ci").contains(&dir("", Language::Node)));
+        assert!(runs("vitest run src").contains(&dir("/src", Language::Node)));
+        assert!(runs("python3 -m unittest").contains(&dir("", Language::Python)));
+        assert!(
+            runs("python -m unittest discover -s tests -p 'test_*.py'")
+                .contains(&dir("/tests", Language::Python))
+        );
+        assert!(
+            runs("python -m unittest tests.test_api")
+                .contains(&file("tests/test_api.py", Language::Python))
+        );
+        assert!(runs("bundle exec rspec").contains(&dir("", Language::Ruby)));
+        assert!(
+            runs("rspec spec/models/user_spec.rb")
+                .contains(&file("spec/models/user_spec.rb", Language::Ruby))
+        );
     }
 
     /// A program cargo built does what its crate's sources say; `java X` runs the class

@@ -26,6 +26,22 @@ pub struct DirRun<'a> {
     pub skip: Option<&'a str>,
 }
 
+/// The names of the test files jest and vitest collect by default (`*.test.*`, `*.spec.*`).
+const NODE_TESTS: &[&str] = &[
+    ".test.js",
+    ".test.ts",
+    ".test.mjs",
+    ".test.cjs",
+    ".test.jsx",
+    ".test.tsx",
+    ".spec.js",
+    ".spec.ts",
+    ".spec.mjs",
+    ".spec.cjs",
+    ".spec.jsx",
+    ".spec.tsx",
+];
+
 /// Separates the directory and the parts of a `DirRun` in a view's miss key: a path and a file
 /// name cannot hold a NUL, so the key cannot be mistaken for a path or split anywhere else.
 const SEP: char = '\0';
@@ -70,6 +86,13 @@ impl DirRun<'static> {
                 skip: Some("target"),
                 ..run(&[], &[".rs"])
             },
+            // The test files jest and vitest collect; installed packages are not the project's.
+            Language::Node => DirRun {
+                skip: Some("node_modules"),
+                ..run(&[], NODE_TESTS)
+            },
+            // RSpec's specs and minitest's tests.
+            Language::Ruby => run(&[], &["_spec.rb", "_test.rb"]),
             _ => return None,
         })
     }

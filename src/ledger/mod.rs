@@ -658,7 +658,8 @@ fn judge_execution(
     if let Some(t) = &text {
         trail.push(exec.path.clone());
         for line in scan::command_lines(want, t, &sections, &exec.defines) {
-            for e in effects::file_runs(&shell_call(&line, scope).effects) {
+            let runs = effects::file_runs(&shell_call(&line, scope).effects);
+            for e in expand_directories(ledger, runs) {
                 if let Some(j) = judge_execution(ledger, &e, scope, engine, trail, links) {
                     consider(
                         Judged {

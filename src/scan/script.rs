@@ -4580,10 +4580,12 @@ impl<'a> Lines<'a> {
         self.text[starts[line - 1]..end].to_string()
     }
 
-    /// True when `offset` is in a line comment (`#`, `//`, or a `*` line of a block comment).
+    /// True when `offset` is in a line comment (`#`, `//`, or a `*` line of a block comment);
+    /// `#{` (Ruby's interpolation) and `#[` (Rust's attributes: `#[test] fn t() { … }`) start
+    /// code.
     fn in_comment(&self, offset: usize) -> bool {
         let prefix = self.text[self.start_of(offset)..offset].trim_start();
-        prefix.starts_with('#') && !prefix.starts_with("#{")
+        prefix.starts_with('#') && !prefix.starts_with("#{") && !prefix.starts_with("#[")
             || prefix.starts_with("//")
             || prefix.starts_with('*')
     }
@@ -5433,9 +5435,10 @@ mod tests {
             let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
             assert_eq!(lines.text_at(at), &text[start..end], "{at}");
             let prefix = text[start..at].trim_start();
-            let comment = prefix.starts_with('#') && !prefix.starts_with("#{")
-                || prefix.starts_with("//")
-                || prefix.starts_with('*');
+            let comment =
+                prefix.starts_with('#') && !prefix.starts_with("#{") && !prefix.starts_with("#[")
+                    || prefix.starts_with("//")
+                    || prefix.starts_with('*');
             assert_eq!(lines.in_comment(at), comment, "{at}");
         }
     }
