@@ -483,6 +483,8 @@ pub struct ShellRun {
     /// The file runs only if it is there: one a program loads by name or finds on its search
     /// path. It matters when the session wrote it; otherwise it is no run of a file.
     pub looked_up: bool,
+    /// The arguments the run gives the file (`python3 x.py ~`), each `None` when not known.
+    pub args: Vec<Option<String>>,
 }
 
 /// How much of a directory a delete's path covers.

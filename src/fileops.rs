@@ -79,6 +79,8 @@ pub struct Execution {
     pub directory: bool,
     /// The file runs only if it is there (`call::ShellRun::looked_up`).
     pub looked_up: bool,
+    /// The arguments the run gives the file (`call::ShellRun::args`).
+    pub args: Vec<Option<String>>,
 }
 
 /// The text of a path word when it is known statically: the word itself, a `$HOME/…` word
@@ -1663,6 +1665,7 @@ fn exec(
         defines: Vec::new(),
         directory: false,
         looked_up: false,
+        args: Vec::new(),
     }
 }
 
@@ -2041,7 +2044,9 @@ fn command_executions(
         if let Some(root) = cargo_built(&path) {
             out.push(directory_run(root, "cargo build", i, Language::Rust));
         }
-        out.push(exec(path, cmd.program_path.clone(), i, None));
+        let mut e = exec(path, cmd.program_path.clone(), i, None);
+        e.args = cmd.args.iter().map(crate::vocab::input_value).collect();
+        out.push(e);
     }
     conventional_runs(scope, i, cmd, out);
     // A task of pyproject.toml run by name: `poe NAME`, and `pdm run NAME`, `hatch run
@@ -2615,12 +2620,14 @@ fn command_executions(
         };
         let texts: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
         match interp.switches.source(&texts) {
-            crate::vocab::Source::File(word) => out.push(exec(
-                res(&args[word].text),
-                program,
-                i,
-                Some(interp.language),
-            )),
+            crate::vocab::Source::File(word) => {
+                let mut e = exec(res(&args[word].text), program, i, Some(interp.language));
+                e.args = args[word + 1..]
+                    .iter()
+                    .map(crate::vocab::input_value)
+                    .collect();
+                out.push(e);
+            }
             // The interpreter reads its code from stdin: `sh < x.sh`, `cat x.sh | sh`.
             crate::vocab::Source::Stdin { .. } => {
                 let mut fed = reads(cmd, scope);
@@ -2652,8 +2659,6 @@ fn command_executions(
     }
 }
 
-/// A run of every file of the runner's kind the session wrote under `dir`, at any depth
-/// (`Execution::directory`; the ledger picks the files by `language`).
 /// The crate whose build output `path` is: `ROOT/target/[TRIPLE/]PROFILE/[examples/]NAME`.
 fn cargo_built(path: &Path) -> Option<PathBuf> {
     let target = path
@@ -2664,6 +2669,8 @@ fn cargo_built(path: &Path) -> Option<PathBuf> {
     target.parent().map(Path::to_path_buf)
 }
 
+/// A run of every file of the runner's kind the session wrote under `dir`, at any depth
+/// (`Execution::directory`; the ledger picks the files by `language`).
 fn directory_run(dir: PathBuf, how: &str, command: usize, language: Language) -> Execution {
     let mut e = exec(dir, how, command, Some(language));
     e.directory = true;
@@ -4752,14 +4759,18 @@ pub(crate) mod tests {
         }
         assert!(!dir("cargo build", p));
         assert!(file("cargo build", &format!("{p}/build.rs")));
-        // The Java launcher runs a source file; a class or a jar was compiled elsewhere.
+        // The Java launcher runs a source file; a jar was built elsewhere, a class is looked
+        // up (judged only if the session's javac wrote it).
         assert!(file("java Main.java arg", &format!("{p}/Main.java")));
         assert!(file(
             "java -cp lib/a.jar src/Main.java",
             &format!("{p}/src/Main.java")
         ));
         assert!(runs("java -jar app.jar Main.java").is_empty());
-        assert!(runs("java -cp build Main").is_empty());
+        assert!(file(
+            "java -cp build Main",
+            &format!("{p}/build/Main.class")
+        ));
         // pip installs what its requirements files name.
         assert!(file(
             "pip install -r requirements-dev.txt",

@@ -312,23 +312,25 @@ pub struct ProgramInputs {
     pub stdin: bool,
 }
 
+/// A word as the program it is given to sees it, when known: `$HOME/x` as `~/x`.
+pub fn input_value(w: &Word) -> Option<String> {
+    if !w.dynamic {
+        return Some(w.text.clone());
+    }
+    crate::paths::strip_home_var(&w.text)
+        .filter(|rest| !rest.contains(['$', '`']))
+        .map(|rest| format!("~{rest}"))
+}
+
 impl ProgramCode<'_> {
     /// The arguments and variables as the program sees them (`$HOME/x` as `~/x`).
     pub fn inputs(&self) -> ProgramInputs {
-        let value = |w: &Word| {
-            if !w.dynamic {
-                return Some(w.text.clone());
-            }
-            crate::paths::strip_home_var(&w.text)
-                .filter(|rest| !rest.contains(['$', '`']))
-                .map(|rest| format!("~{rest}"))
-        };
         ProgramInputs {
-            args: self.args.iter().map(|w| value(w)).collect(),
+            args: self.args.iter().map(|w| input_value(w)).collect(),
             env: self
                 .env
                 .iter()
-                .map(|(name, w)| (name.to_string(), value(w)))
+                .map(|(name, w)| (name.to_string(), input_value(w)))
                 .collect(),
             stdin: self.stdin,
         }

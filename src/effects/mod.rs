@@ -359,6 +359,7 @@ fn effects_within(analysis: &ShellAnalysis, scope: &Scope, out: &mut Vec<Effect>
                 defines: e.defines,
                 directory: e.directory,
                 looked_up: e.looked_up,
+                args: e.args,
             }),
         });
     }
@@ -881,6 +882,7 @@ pub fn file_runs(effects: &[Effect]) -> Vec<crate::fileops::Execution> {
                 defines: r.defines.clone(),
                 directory: r.directory,
                 looked_up: r.looked_up,
+                args: r.args.clone(),
             }),
             _ => None,
         })

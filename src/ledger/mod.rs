@@ -574,9 +574,16 @@ fn judge_execution(
         None => None,
     };
     let want = run_language(exec, entry, text.as_deref());
+    // The arguments the run gives, put in where the script reads them (`python3 x.py ~` of
+    // `shutil.rmtree(sys.argv[1])`, `bash x.sh build` of `rm -rf "$1"`).
+    let given = text.as_deref().and_then(|t| with_args(want, t, &exec.args));
+    let with_given = given.is_some();
+    let text = given.or(text);
     let sections = run_sections(exec, want, text.as_deref());
     let analysis: Option<ContentAnalysis> = match (&text, &entry.analysis) {
-        (Some(_), Some(a)) if !changed && a.language == want && exec.defines.is_empty() => {
+        (Some(_), Some(a))
+            if !changed && !with_given && a.language == want && exec.defines.is_empty() =>
+        {
             Some(a.clone())
         }
         (Some(t), _) => Some(scan::analyse_run(want, t, &exec.defines, engine)),
@@ -687,6 +694,7 @@ fn judge_execution(
                 directory: false,
                 looked_up: true,
                 command: exec.command,
+                args: Vec::new(),
             };
             if let Some(j) = judge_execution(ledger, &load, scope, engine, trail, links) {
                 consider(
@@ -704,6 +712,47 @@ fn judge_execution(
         trail.pop();
     }
     best
+}
+
+/// A script's text with the arguments of its run put in, when it reads them and they are
+/// known: a shell script gets them as its positional parameters (`set --` before its first
+/// line, which keeps the lines' numbers), another language where it reads its argument list.
+fn with_args(language: Language, text: &str, args: &[Option<String>]) -> Option<String> {
+    if args.is_empty() {
+        return None;
+    }
+    if language == Language::Shell {
+        let known: Option<Vec<&str>> = args.iter().map(Option::as_deref).collect();
+        // A leading `~` was the home directory when the caller's shell expanded it: left
+        // unquoted, so it still is.
+        let quote = |a: &str| format!("'{}'", a.replace('\'', "'\\''"));
+        let quoted: Vec<String> = known?
+            .iter()
+            .map(|a| match a.strip_prefix('~') {
+                Some(rest) if rest.is_empty() || rest.starts_with('/') => {
+                    format!(
+                        "~{}",
+                        if rest.is_empty() {
+                            String::new()
+                        } else {
+                            quote(rest)
+                        }
+                    )
+                }
+                _ => quote(a),
+            })
+            .collect();
+        return Some(format!("set -- {}; {text}", quoted.join(" ")));
+    }
+    let inputs = crate::vocab::ProgramInputs {
+        args: args.to_vec(),
+        env: Vec::new(),
+        stdin: false,
+    };
+    match scan::with_inputs(language, text, &inputs) {
+        std::borrow::Cow::Owned(t) => Some(t),
+        std::borrow::Cow::Borrowed(_) => None,
+    }
 }
 
 /// A file the session did not write that lies under a directory it filled from the network:

@@ -854,14 +854,19 @@ impl Analyser<'_> {
         if c.program != "set" {
             return;
         }
-        let options = c
-            .args
-            .iter()
-            .take_while(|a| a.text != "--" && a.text.starts_with(['-', '+']))
-            .count();
-        let rest = match c.args.get(options) {
-            Some(w) if w.text == "--" => &c.args[options + 1..],
-            Some(_) => &c.args[options..],
+        // Options up to `--` or the first word that is none; `-o`/`+o` (also ending a
+        // cluster, `-euo pipefail`) takes the next word as an option's name.
+        let mut at = 0;
+        while let Some(w) = c.args.get(at) {
+            let t = w.text.as_str();
+            if t == "--" || !t.starts_with(['-', '+']) || t.len() < 2 {
+                break;
+            }
+            at += if t.ends_with('o') { 2 } else { 1 };
+        }
+        let rest = match c.args.get(at) {
+            Some(w) if w.text == "--" => &c.args[at + 1..],
+            Some(_) => &c.args[at..],
             // `set -e`, `set -o pipefail`: the parameters stay.
             None => return,
         };

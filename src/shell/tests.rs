@@ -814,6 +814,11 @@ fn all_positional_parameters_expand_when_known() {
     assert_rm_rf_root("bash -c 'rm \"$@\"' x -rf /");
     assert_rm_rf_root("sh -c '\"$@\"' sh rm -rf /");
     assert_rm_rf_root("set -- /; rm -rf \"$1\"");
+    // `-o NAME` (alone or ending a cluster) names an option: the parameters stay.
+    assert_rm_rf_root("set -- /; set -euo pipefail; rm -rf \"$1\"");
+    assert_rm_rf_root("set -- /; set -o pipefail; rm -rf \"$1\"");
+    assert_rm_rf_root("f() { set -euo pipefail; rm -rf \"$1\"; }; f /");
+    assert_rm_rf_root("set -o pipefail -- -rf /; rm \"$@\"");
     let an = a("set -- build dist; rm -rf \"$@\"");
     assert_eq!(args(find(&an, "rm")), ["-rf", "build", "dist"]);
     // Quoted `"$*"` is one word; a parameter with a blank in quoted `"$@"` is not known.
