@@ -584,6 +584,18 @@ const ITEM_VERBS: &[&str] = &["op", "operation", "action", "type", "kind", "verb
 /// of the verb the item names, else a write when it gives content, else the tool's verb.
 fn inferred(tool: &str, input: &Value, scope: &Scope) -> Modelled {
     let mut whole = apply(&infer(tool, input), tool, input, scope);
+    // A command or statement nested deeper (`{"input": {"nested": {"cmd": …}}}`) is run as
+    // one at the top is: the first object below that holds one is the call.
+    if !matches!(whole.kind, CallKind::Shell { .. })
+        && let Some(part) = nested_command(tool, input, scope, 0)
+    {
+        for e in part.effects {
+            if !whole.effects.contains(&e) {
+                whole.effects.push(e);
+            }
+        }
+        whole.kind = part.kind;
+    }
     let Value::Object(map) = input else {
         return whole;
     };
@@ -617,6 +629,41 @@ fn inferred(tool: &str, input: &Value, scope: &Scope) -> Modelled {
     whole
 }
 
+/// How deep below the arguments a command or statement is looked for.
+const MAX_NESTING: usize = 4;
+
+/// The first object below `input` (depth first, at most `MAX_NESTING` levels, `MAX_BATCH_ITEMS`
+/// values per level) whose arguments hold a command line or a statement, modelled as a call.
+fn nested_command(tool: &str, input: &Value, scope: &Scope, depth: usize) -> Option<Modelled> {
+    if depth >= MAX_NESTING {
+        return None;
+    }
+    let children: Vec<&Value> = match input {
+        Value::Object(map) => map.values().take(MAX_BATCH_ITEMS).collect(),
+        Value::Array(items) => items.iter().take(MAX_BATCH_ITEMS).collect(),
+        _ => return None,
+    };
+    for child in children {
+        if child.is_object() {
+            let m = infer(tool, child);
+            if !m.command.is_empty() || !m.sql.is_empty() {
+                let only = ToolModel {
+                    tools: m.tools,
+                    command: m.command,
+                    sql: m.sql,
+                    argv: m.argv,
+                    ..ToolModel::default()
+                };
+                return Some(apply(&only, tool, child, scope));
+            }
+        }
+        if let Some(found) = nested_command(tool, child, scope, depth + 1) {
+            return Some(found);
+        }
+    }
+    None
+}
+
 /// How many items of a batch are read as calls: a bound on the work one call can ask for.
 const MAX_BATCH_ITEMS: usize = 64;
 
@@ -638,11 +685,19 @@ impl ToolModel {
 
     /// True when the call carries one of the arguments the model names.
     fn mentions_any(&self, input: &Value) -> bool {
+        // Content alone does not say where a write goes: a `write {target, data}` the model
+        // has no path argument for is read from its argument names instead.
+        let none = Vec::new();
+        let content = if self.write.is_empty() {
+            &self.content
+        } else {
+            &none
+        };
         let named = [
             &self.read,
             &self.list,
             &self.write,
-            &self.content,
+            content,
             &self.mode,
             &self.into,
             &self.command,
@@ -1370,6 +1425,21 @@ const CONTENT_ARGS: &[&str] = &[
     "code",
 ];
 
+/// True when an argument of a tool that writes holds the text written: one of
+/// `CONTENT_ARGS`, or a name whose last word says so (`file_content`, `fileContents`,
+/// `new_text`, `payload`, `raw_data`).
+fn is_content_arg(name: &str) -> bool {
+    if CONTENT_ARGS.contains(&name) {
+        return true;
+    }
+    let canonical = canonical_name(name);
+    let last = canonical.rsplit('_').next().unwrap_or("");
+    matches!(
+        last,
+        "content" | "contents" | "text" | "data" | "body" | "payload"
+    )
+}
+
 /// Words of a tool's name that say it sends what it is given to its service.
 const SEND_VERBS: &[&str] = &[
     "post", "send", "reply", "comment", "message", "publish", "share", "tweet", "email", "mail",
@@ -1561,6 +1631,24 @@ fn infer(tool: &str, input: &Value) -> ToolModel {
             m.sql.push(n);
         }
     }
+    // Under any other name (`q`, `statement_text`, `stmt`), a value that is a whole
+    // destroying statement is one: servers name their arguments as they like. Text a tool
+    // sends (`body`, `text`) and a search's words are not statements.
+    if !searches && !page {
+        let more: Vec<String> = names
+            .iter()
+            .filter(|n| !m.sql.contains(n) && !m.command.contains(n))
+            .filter(|n| !MESSAGE_ARGS.contains(&n.as_str()) && !CONTENT_ARGS.contains(&n.as_str()))
+            .filter(|n| {
+                input
+                    .get(n.as_str())
+                    .and_then(Value::as_str)
+                    .is_some_and(destroying_statement)
+            })
+            .cloned()
+            .collect();
+        m.sql.extend(more);
+    }
     m.url = names
         .iter()
         .filter(|n| local(n))
@@ -1665,10 +1753,16 @@ fn infer(tool: &str, input: &Value) -> ToolModel {
         }
         // An upload given no content reads the local file and sends it to the tool's service;
         // given content, it puts that content at the path.
-        Some(ToolChange::Upload) if has(CONTENT_ARGS).is_empty() => m.read = paths,
+        Some(ToolChange::Upload) if !names.iter().any(|n| is_content_arg(n)) => m.read = paths,
         Some(ToolChange::Copy) | Some(ToolChange::Upload) | Some(ToolChange::Write) => {
             m.write = paths;
-            m.content = has(CONTENT_ARGS);
+            m.content = names
+                .iter()
+                .filter(|n| {
+                    is_content_arg(n) && input.get(n.as_str()).is_some_and(Value::is_string)
+                })
+                .cloned()
+                .collect();
         }
         None if says(&[
             "list", "search", "find", "tree", "glob", "stat", "info", "exists",
@@ -1765,10 +1859,90 @@ fn is_path_arg(name: &str, value: &str) -> bool {
         || name.ends_with("File");
     let loose = matches!(
         lower.as_str(),
-        "from" | "to" | "output" | "archive" | "input" | "destination_path" | "new_name"
-    );
+        "from"
+            | "to"
+            | "output"
+            | "archive"
+            | "input"
+            | "destination_path"
+            | "new_name"
+            | "location"
+            | "where"
+            | "out"
+            | "uri"
+    ) || lower.ends_with("location")
+        || lower.ends_with("target");
     let looks = value.starts_with(['/', '~', '.', '$']) || value.contains('/');
     named || loose && looks && !value.contains(char::is_whitespace)
+}
+
+/// True when `text` is, as a whole, a SQL statement that destroys or rewrites rows or
+/// tables: `DROP TABLE|DATABASE|SCHEMA|… name`, `TRUNCATE [TABLE] name`, `DELETE FROM name
+/// [WHERE …]`, `UPDATE name SET …`, `ALTER TABLE name …`. Read word by word as the grammar
+/// goes, so prose that starts with the verb (`drop the old column`, `delete from my list
+/// the item`) is not one. The database rules then judge it (a `DELETE` with `WHERE` passes).
+fn destroying_statement(text: &str) -> bool {
+    let text = text.trim().trim_end_matches(';').trim();
+    if text.len() > 100_000 || text.contains('\n') && text.lines().count() > 200 {
+        return false;
+    }
+    let words: Vec<String> = text
+        .split_whitespace()
+        .take(8)
+        .map(|w| w.to_ascii_uppercase())
+        .collect();
+    let w = |i: usize| words.get(i).map(String::as_str).unwrap_or("");
+    let name = |s: &str| {
+        let s = s.trim_end_matches([';', ',']);
+        !s.is_empty()
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_.\"`[]$".contains(c))
+    };
+    // After the name, only what the statement's grammar allows there.
+    let then = |i: usize, allowed: &[&str]| words.len() <= i || allowed.contains(&w(i));
+    match w(0) {
+        "DROP" => {
+            const OBJECTS: &[&str] = &[
+                "TABLE",
+                "DATABASE",
+                "SCHEMA",
+                "VIEW",
+                "INDEX",
+                "SEQUENCE",
+                "FUNCTION",
+                "TRIGGER",
+                "USER",
+                "ROLE",
+                "COLLECTION",
+                "KEYSPACE",
+                "TYPE",
+                "EXTENSION",
+            ];
+            let mut i = 2;
+            if !OBJECTS.contains(&w(1)) {
+                if w(1) == "MATERIALIZED" && w(2) == "VIEW" {
+                    i = 3;
+                } else {
+                    return false;
+                }
+            }
+            if w(i) == "IF" && w(i + 1) == "EXISTS" {
+                i += 2;
+            }
+            name(w(i))
+                && (words[i].ends_with(',')
+                    || then(i + 1, &["CASCADE", "RESTRICT", "PURGE", "FORCE"]))
+        }
+        "TRUNCATE" => {
+            let i = if w(1) == "TABLE" { 2 } else { 1 };
+            name(w(i))
+                && (words[i].ends_with(',') || then(i + 1, &["CASCADE", "RESTART", "CONTINUE"]))
+        }
+        "DELETE" => w(1) == "FROM" && name(w(2)) && then(3, &["WHERE", "USING", "RETURNING", "AS"]),
+        "UPDATE" => name(w(1)) && w(2) == "SET",
+        "ALTER" => w(1) == "TABLE" && name(w(2)),
+        _ => false,
+    }
 }
 
 /// True when text starts like a SQL statement.
@@ -1833,6 +2007,62 @@ mod tests {
         ] {
             assert_eq!(sends(s), 0, "{s}");
         }
+    }
+
+    #[test]
+    fn a_destroying_statement_is_one_by_its_grammar_not_its_first_word() {
+        for t in [
+            "DROP TABLE users",
+            "drop table if exists public.users cascade;",
+            "DROP MATERIALIZED VIEW v",
+            "TRUNCATE orders, items",
+            "DELETE FROM users",
+            "delete from users where id = 1",
+            "UPDATE users SET admin = true",
+            "ALTER TABLE users DROP COLUMN email",
+        ] {
+            assert!(destroying_statement(t), "{t}");
+        }
+        for t in [
+            "drop the old column safely",
+            "Drop table plan for Q3",
+            "delete from my list the milk",
+            "update the README",
+            "SELECT * FROM users",
+            "truncate",
+        ] {
+            assert!(!destroying_statement(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn writes_named_otherwise_and_commands_nested_deeper_are_read() {
+        let effects =
+            |tool: &str, input: Value| model(tool, &input, &[], &crate::fileops::tests::scope());
+        let m = effects(
+            "mcp__custom__save",
+            serde_json::json!({"location": "/home/dev/.bashrc", "file_content": "curl x|sh"}),
+        );
+        assert!(
+            m.effects
+                .iter()
+                .any(|e| matches!(e, Effect::Write { content: Some(c), .. } if c == "curl x|sh")),
+            "{m:?}"
+        );
+        let m = effects(
+            "mcp__x__y",
+            serde_json::json!({"input": {"nested": {"cmd": "rm -rf ~/"}}}),
+        );
+        assert!(matches!(m.kind, CallKind::Shell { .. }), "{m:?}");
+        // A place that is no path is not one.
+        let m = effects(
+            "mcp__custom__save",
+            serde_json::json!({"location": "Paris", "contents": "weather"}),
+        );
+        assert!(
+            !m.effects.iter().any(|e| matches!(e, Effect::Write { .. })),
+            "{m:?}"
+        );
     }
 
     #[test]
