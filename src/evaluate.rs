@@ -105,10 +105,14 @@ pub fn headless(policy: &Policy, mut verdict: Verdict) -> Verdict {
     verdict
 }
 
-/// A CI workflow written straight into a hosted repository by an MCP forge tool
-/// (`create_or_update_file`, `push_files` of `.github/workflows/x.yml`): it runs on the forge's
-/// runners, with the repository's secrets, as soon as it lands, as a pushed one does; its
-/// steps are judged as `git push` judges a workflow the session wrote (what matters in CI).
+/// A file written straight into a hosted repository by an MCP forge tool
+/// (`create_or_update_file`, `push_files`) that runs code without anyone naming it: a CI
+/// workflow runs on the forge's runners, with the repository's secrets, as soon as it lands,
+/// as a pushed one does, and its steps are judged as `git push` judges a workflow the session
+/// wrote (what matters in CI); a `package.json`'s install scripts run on the next `npm install`
+/// of whoever checks it out (CI included), an `.mcp.json`'s servers when the project is opened,
+/// a `.cargo/config.toml`'s programs on the next build: judged as running them after a local
+/// write is. Nothing later in this session sees that run, so the commit is where it is judged.
 fn pushed_workflow_verdict(policy: &Policy, call: &Call, scope: &Scope) -> Option<Verdict> {
     use crate::scan::{self, Language};
     if !call.tool.starts_with("mcp__") {
@@ -123,33 +127,48 @@ fn pushed_workflow_verdict(policy: &Policy, call: &Call, scope: &Scope) -> Optio
     if !hosted {
         return None;
     }
-    let files = input.get("files").and_then(serde_json::Value::as_array);
-    let pairs = std::iter::once(input)
-        .chain(files.into_iter().flatten())
-        .filter_map(|f| {
-            let path = f.get("path").and_then(serde_json::Value::as_str)?;
-            let content = f.get("content").and_then(serde_json::Value::as_str)?;
-            Some((path, content))
-        });
+    let files = ["files", "actions"]
+        .iter()
+        .filter_map(|k| input.get(*k).and_then(serde_json::Value::as_array))
+        .flatten();
+    let pairs = std::iter::once(input).chain(files).filter_map(|f| {
+        let field = |keys: &[&str]| {
+            keys.iter()
+                .find_map(|k| f.get(*k).and_then(serde_json::Value::as_str))
+        };
+        Some((
+            field(&["path", "file_path", "filePath"])?,
+            field(&["content", "contents"])?,
+        ))
+    });
     let mut worst: Option<Verdict> = None;
     for (path, content) in pairs {
-        if scan::detect(std::path::Path::new(path), content) != Language::CiWorkflow {
-            continue;
-        }
-        let analysis = scan::analyse(
-            Language::CiWorkflow,
-            content,
-            &StaticEngine::new(policy, scope),
-        );
-        if let Some(f) = analysis.worst(&[]) {
+        let language = scan::detect(std::path::Path::new(path), content);
+        // What runs without being named: a package's install scripts, a config's every command.
+        let sections: Vec<String> = match language {
+            Language::CiWorkflow | Language::McpConfig | Language::CargoConfig => Vec::new(),
+            Language::PackageJson => crate::scan::INSTALL_SCRIPTS
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            _ => continue,
+        };
+        let analysis = scan::analyse(language, content, &StaticEngine::new(policy, scope));
+        if let Some(f) = analysis.worst(&sections) {
             let category = f.rule.split('/').next().unwrap_or("ci").to_string();
+            let when = match language {
+                Language::CiWorkflow => "where it runs with the repository's secrets",
+                Language::PackageJson => "where its install scripts run on the next install",
+                _ => "where what it starts runs for whoever opens or builds the project",
+            };
             let v = Verdict::decided(
                 f.effect,
                 format!("pushed-workflow/{}", f.rule),
                 category,
                 format!(
-                    "`{}` puts the CI workflow {path} in the repository, where it runs with the repository's secrets; its line {} `{}`: {}",
+                    "`{}` puts the {} {path} in the repository, {when}; its line {} `{}`: {}",
                     call.tool,
+                    language.as_str(),
                     f.line.unwrap_or(0),
                     f.text,
                     f.reason

@@ -3595,18 +3595,10 @@ fn package_scripts(cmd: &Command) -> Option<Vec<String>> {
         ]
     };
     let install = || {
-        let mut v = vec![
-            crate::scan::REMOTE_DEPENDENCIES.to_string(),
-            "preinstall".to_string(),
-            "install".into(),
-            "postinstall".into(),
-            "prepublish".into(),
-            "preprepare".into(),
-            "prepare".into(),
-            "postprepare".into(),
-        ];
-        v.dedup();
-        v
+        std::iter::once(crate::scan::REMOTE_DEPENDENCIES)
+            .chain(crate::scan::INSTALL_SCRIPTS.iter().copied())
+            .map(str::to_string)
+            .collect::<Vec<_>>()
     };
     Some(match (cmd.program.as_str(), sub) {
         (_, Some("run" | "run-script" | "rum" | "urn")) => with_hooks(&ops.get(1)?.text),

@@ -105,6 +105,37 @@ pub(super) static BUILTIN: &[Builtin] = &[
         send: Some("gist.github.com"),
         ..NONE
     },
+    // Forge tools that amount to a git or gh command: judged as that command is.
+    Builtin {
+        // Moving a branch through the API is a push; with `force` it is `git push --force`.
+        tools: &[
+            "mcp__*__update_ref",
+            "mcp__*__update_reference",
+            "mcp__*__update_git_ref",
+        ],
+        requires: &["owner", "repo", "ref", "sha"],
+        argv: &["git", "push", "{force?--force}", "origin", "{sha}:{ref}"],
+        ..NONE
+    },
+    Builtin {
+        // Granting a repository permission is the REST call `gh api` makes.
+        tools: &[
+            "mcp__*__add_collaborator",
+            "mcp__*__add_repository_collaborator",
+            "mcp__*__add_repo_collaborator",
+            "mcp__*__update_collaborator",
+        ],
+        requires: &["owner", "repo"],
+        argv: &[
+            "gh",
+            "api",
+            "-X",
+            "PUT",
+            "repos/{owner}/{repo}/collaborators/{username}",
+            "-f permission={permission}",
+        ],
+        ..NONE
+    },
     Builtin {
         // Other forge tools (search, get_file_contents, list_issues…) touch no local resource.
         tools: &["mcp__*github*__*", "mcp__*gitlab*__*", "mcp__gh__*"],

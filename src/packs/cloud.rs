@@ -339,6 +339,51 @@ const OWNER_ROLES: &[&str] = &[
 /// A cloud CLI call that opens a resource to everyone (a firewall or security group rule from
 /// anywhere, a binding or ACL for all users, a public container) or grants owner rights: what
 /// it exposes is exposed the moment it runs. Reads (`describe-…`, `list`, `get-…`) pass.
+/// `gh api -X PUT repos/O/R/collaborators/U -f permission=admin`, `glab api -X POST
+/// projects/ID/members -f access_level=50`: a forge's REST call that makes someone an
+/// administrator or maintainer of a repository (settings, secrets, branch protection, who
+/// else gets in), as an owner role binding does for a cloud project.
+fn forge_grants_admin(c: &Command) -> bool {
+    if !matches!(c.program.as_str(), "gh" | "glab") || positionals(c).first() != Some(&"api") {
+        return false;
+    }
+    let read = c
+        .option_value(Some('X'), &["method"])
+        .is_none_or(|m| m.eq_ignore_ascii_case("GET") || m.eq_ignore_ascii_case("HEAD"));
+    // `gh api` sends a POST when given fields and no method.
+    let fields = c
+        .args
+        .iter()
+        .any(|a| matches!(a.text.as_str(), "-f" | "-F" | "--field" | "--raw-field"));
+    if read && !fields {
+        return false;
+    }
+    let membership = c.args.iter().any(|a| {
+        let path = a.text.split(['?', '#']).next().unwrap_or("");
+        let steps: Vec<&str> = path.trim_matches('/').split('/').collect();
+        steps
+            .iter()
+            .any(|s| matches!(*s, "collaborators" | "members" | "memberships"))
+            && matches!(
+                steps.first(),
+                Some(&"repos" | &"projects" | &"orgs" | &"groups")
+            )
+    });
+    let admin = c.args.iter().any(|a| {
+        let field = a.text.to_ascii_lowercase().replace(' ', "");
+        matches!(
+            field.as_str(),
+            "permission=admin"
+                | "permission=maintain"
+                | "role=admin"
+                | "role=maintainer"
+                | "access_level=40"
+                | "access_level=50"
+        )
+    });
+    membership && admin
+}
+
 fn exposes(c: &Command, _: &Scope) -> Option<String> {
     let ops = positionals(c);
     let reads = ops.iter().any(|o| {
@@ -366,6 +411,7 @@ fn exposes(c: &Command, _: &Scope) -> Option<String> {
         && (ops.iter().any(|o| o.ends_with("iam-policy-binding")) || ops.contains(&"assignment"))
         && c.option_value(None, &["role"])
             .is_some_and(|r| OWNER_ROLES.contains(&r.as_str()));
+    let grants = grants || forge_grants_admin(c);
     (everyone || grants).then(|| {
         let what = if everyone {
             "opens a resource to everyone"
@@ -476,7 +522,7 @@ pub static RULES: &[Rule] = &[
         pack: PACK,
         effect: Ask,
         reason: "Opening cloud resources to everyone (any address, all users, a public ACL) or granting owner rights needs confirmation",
-        programs: &["aws", "gcloud", "gsutil", "az"],
+        programs: &["aws", "gcloud", "gsutil", "az", "gh", "glab"],
         check: Check::Command(exposes),
         refused: &[
             Example::bash(
@@ -507,6 +553,13 @@ pub static RULES: &[Rule] = &[
             Example::bash(
                 "az network nsg rule create -g rg --nsg-name web --name any --priority 100 --source-address-prefixes '*' --destination-port-ranges 22",
             ),
+            Example::bash("gh api -X PUT repos/acme/app/collaborators/someone -f permission=admin"),
+            Example::bash("gh api repos/acme/app/collaborators/someone -f permission=maintain"),
+            Example::bash("glab api -X POST projects/42/members -f user_id=7 -f access_level=50"),
+            Example::tool(
+                "mcp__github__add_collaborator",
+                r#"{"owner":"acme","repo":"app","username":"someone","permission":"admin"}"#,
+            ),
         ],
         allowed: &[
             Example::bash(
@@ -525,6 +578,12 @@ pub static RULES: &[Rule] = &[
                 "az role assignment create --assignee ci@acme.example --role Reader --scope /subscriptions/1",
             ),
             Example::bash("az storage container create --name logs --public-access off"),
+            Example::bash("gh api -X PUT repos/acme/app/collaborators/bob -f permission=push"),
+            Example::bash("gh api repos/acme/app/collaborators/bob/permission"),
+            Example::tool(
+                "mcp__github__add_collaborator",
+                r#"{"owner":"acme","repo":"app","username":"bob","permission":"triage"}"#,
+            ),
         ],
     },
     Rule {

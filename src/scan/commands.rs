@@ -447,6 +447,17 @@ pub(super) fn package_json(text: &str, engine: &dyn ShellEngine) -> Vec<Finding>
 /// (`"dependencies": {"x": "https://…/x.tgz"}`), each as the `npm install` that fetches it.
 pub const REMOTE_DEPENDENCIES: &str = "(remote dependencies)";
 
+/// The package.json scripts an install runs by itself (`npm install`, `npm ci`, `yarn`).
+pub const INSTALL_SCRIPTS: &[&str] = &[
+    "preinstall",
+    "install",
+    "postinstall",
+    "prepublish",
+    "preprepare",
+    "prepare",
+    "postprepare",
+];
+
 fn package_scripts(text: &str) -> Vec<(String, String)> {
     let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else {
         return fragment_scripts(text);

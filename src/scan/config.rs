@@ -370,27 +370,55 @@ fn ci_walk(
     }
 }
 
-/// `${{ secrets.X }}`, `${{ github.token }}`: a value the CI system fills from a secret.
+/// `${{ secrets.X }}`, `${{ github.token }}`, `${{ toJSON(secrets) }}`: a value the CI system
+/// fills from a secret.
 fn is_secret_expression(v: &str) -> bool {
-    static RE: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"\$\{\{\s*(secrets\.|github\.token)").expect("static regex"));
-    RE.is_match(v)
+    static EXPR: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"\$\{\{\s*([^}]*?)\s*\}\}").expect("static regex"));
+    EXPR.captures_iter(v)
+        .any(|c| secret_of_expression(&c[1]).is_some())
+}
+
+/// The secret variable an expression stands for, when it reads a secret-bearing context:
+/// `secrets.NAME` → `SECRET_NAME`; the whole `secrets` context however it is reached
+/// (`toJSON(secrets)`, `secrets['NAME']`, `fromJSON(toJSON(secrets))`, `format('{0}',
+/// secrets.A)`) → `SECRETS_JSON`, since an operator or function over it still yields secrets;
+/// `github.token`, and the `github` context dumped whole (`toJSON(github)`, which holds the
+/// token) → `GITHUB_TOKEN`.
+fn secret_of_expression(e: &str) -> Option<String> {
+    // A context is named at the start of a reference: not after `.` (`steps.secrets`), nor
+    // inside a word or a quoted string (`'secrets'`).
+    static SECRETS: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?:^|[^\w.'])secrets\b").expect("static regex"));
+    static GITHUB_WHOLE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?:^|[^\w.'])github\s*(?:$|[),\]]|\.token\b|\[)").expect("static regex")
+    });
+    let plain = e.strip_prefix("secrets.").filter(|n| {
+        !n.is_empty()
+            && n.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    });
+    if let Some(name) = plain {
+        return Some(format!("SECRET_{}", sanitize(name)));
+    }
+    if SECRETS.is_match(e) {
+        return Some("SECRETS_JSON".to_string());
+    }
+    GITHUB_WHOLE.is_match(e).then(|| "GITHUB_TOKEN".to_string())
 }
 
 /// Rewrites CI expressions into the shell variables they stand for, so the engine sees a
-/// secret where one is sent: `${{ secrets.NAME }}` → `${SECRET_NAME}`, `${{ github.token }}`
-/// → `${GITHUB_TOKEN}`, `${{ env.X }}` → `${X}`, any other expression → `${CI_EXPR}`; a
-/// variable that an `env:` block sets from a secret becomes `${SECRET_X}`.
+/// secret where one is sent: `${{ secrets.NAME }}` → `${SECRET_NAME}`, `${{ toJSON(secrets)
+/// }}` → `${SECRETS_JSON}`, `${{ github.token }}` → `${GITHUB_TOKEN}` (`secret_of_expression`),
+/// `${{ env.X }}` → `${X}`, any other expression → `${CI_EXPR}`; a variable that an `env:` block sets from a secret becomes `${SECRET_X}`.
 fn ci_expressions(script: &str, secret_env: &[String]) -> String {
     static EXPR: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"\$\{\{\s*([^}]*?)\s*\}\}").expect("static regex"));
     let mut s = EXPR
         .replace_all(script, |c: &regex::Captures| {
             let e = &c[1];
-            if let Some(name) = e.strip_prefix("secrets.") {
-                format!("${{SECRET_{}}}", sanitize(name))
-            } else if e == "github.token" {
-                "${GITHUB_TOKEN}".to_string()
+            if let Some(var) = secret_of_expression(e) {
+                format!("${{{var}}}")
             } else if let Some(name) = e.strip_prefix("env.") {
                 format!("${{{}}}", sanitize(name))
             } else {
@@ -2235,6 +2263,47 @@ mod tests {
             )
             .is_empty()
         );
+    }
+
+    #[test]
+    fn the_whole_secrets_context_is_secret_however_it_is_reached() {
+        for e in [
+            "toJSON(secrets)",
+            "fromJSON(toJSON(secrets))",
+            "secrets['NPM_TOKEN']",
+            "format('{0}', secrets.A)",
+            "join(secrets, ',')",
+        ] {
+            assert_eq!(
+                secret_of_expression(e).as_deref(),
+                Some("SECRETS_JSON"),
+                "{e}"
+            );
+        }
+        assert_eq!(
+            secret_of_expression("secrets.NPM_TOKEN").as_deref(),
+            Some("SECRET_NPM_TOKEN")
+        );
+        for e in ["github.token", "toJSON(github)", "github['token']"] {
+            assert_eq!(
+                secret_of_expression(e).as_deref(),
+                Some("GITHUB_TOKEN"),
+                "{e}"
+            );
+        }
+        // Other contexts and strings that only mention the word are not secrets.
+        for e in [
+            "github.event.pull_request.title",
+            "toJSON(matrix)",
+            "steps.secrets.outputs.x",
+            "'secrets'",
+            "env.SECRETS_DIR",
+            "needs.build.outputs.has_secrets",
+        ] {
+            assert_eq!(secret_of_expression(e), None, "{e}");
+        }
+        assert!(is_secret_expression("${{ toJSON(secrets) }}"));
+        assert!(!is_secret_expression("${{ matrix.os }}"));
     }
 
     #[test]

@@ -17,7 +17,7 @@ use crate::verdict::{Effect, Verdict};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-pub use commands::{REMOTE_DEPENDENCIES, command_lines, make_targets};
+pub use commands::{INSTALL_SCRIPTS, REMOTE_DEPENDENCIES, command_lines, make_targets};
 pub use config::{pytest_option_commands, sql_shell_commands};
 pub use modules::local_modules;
 pub use script::{CodeChange, with_inputs};
