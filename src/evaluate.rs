@@ -213,7 +213,10 @@ fn inline_code_verdict(policy: &Policy, call: &Call, scope: &Scope) -> Option<Ve
         };
         let escapes = crate::packs::database::shell_escapes(analysis, cmd);
         let (language, code, what) = if !escapes.is_empty() {
-            let what = format!("the SQL given to `{}` runs a shell command:", cmd.program);
+            let what = format!(
+                "the SQL given to `{}` runs a shell command, or reads or writes a file as one would:",
+                cmd.program
+            );
             (
                 Language::Shell,
                 std::borrow::Cow::Owned(escapes.join("\n")),

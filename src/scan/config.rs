@@ -995,7 +995,8 @@ enum SqlPart {
 }
 
 /// The shell commands SQL text given to a client runs through its shell escapes (`\! cmd`,
-/// `system cmd`, `.shell cmd`, `.system cmd`) and `COPY … PROGRAM 'cmd'`: a statement given
+/// `system cmd`, `.shell cmd`, `.system cmd`) and `COPY … PROGRAM 'cmd'`, and those with the
+/// effect of its file functions (`readfile('F')` as `cat F`, `file_functions`): a statement given
 /// inline (`psql -c`, `mysql -e`, `sqlite3 db ".shell cmd"`) or on standard input runs them as
 /// a SQL file does.
 pub fn sql_shell_commands(text: &str) -> Vec<String> {
@@ -1080,8 +1081,47 @@ fn flush_statement(
     for c in captures.into_iter().flatten() {
         out.push((command_at(line, c[1].replace("''", "'")), SqlPart::Shell));
     }
+    for command in file_functions(s) {
+        out.push((command_at(line, command), SqlPart::Shell));
+    }
     let statement = format!("psql -c {}", quote(s));
     out.push((command_at(line, statement), SqlPart::Statement));
+}
+
+/// The files a statement has the database read or write on this machine, as the shell
+/// commands with the same effect: SQLite's `readfile`/`writefile`, PostgreSQL's
+/// `pg_read_file`, `lo_import`/`lo_export` and `COPY … FROM|TO 'file'`, MySQL's `LOAD_FILE`,
+/// `LOAD DATA INFILE` and `INTO OUTFILE|DUMPFILE`. A key read so is a key read (`cat F`), a
+/// startup file written so a startup file written (`tee F`).
+fn file_functions(statement: &str) -> Vec<String> {
+    static FILES: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r"(?is)\b(?:(readfile|pg_read_file|pg_read_binary_file|load_file|lo_import)\s*\(|(writefile)\s*\(|(lo_export)\s*\([^,()]*,|copy\s+[\w.]+(?:\s*\([^)]*\))?\s+(from|to)|load\s+data\s+(?:local\s+)?(infile)|into\s+(outfile|dumpfile))\s*'((?:[^']|'')*)'",
+        )
+        .expect("static regex")
+    });
+    // Compiled only for a statement that can match (none of these letters has a non-ASCII
+    // case fold).
+    let lower = statement.to_ascii_lowercase();
+    if !["file", "copy", "lo_"].iter().any(|w| lower.contains(w)) {
+        return Vec::new();
+    }
+    FILES
+        .captures_iter(statement)
+        .map(|c| {
+            let path = quote(&c[7].replace("''", "'"));
+            let writes = c.get(2).is_some()
+                || c.get(3).is_some()
+                || c.get(6).is_some()
+                || c.get(4)
+                    .is_some_and(|d| d.as_str().eq_ignore_ascii_case("to"));
+            if writes {
+                format!("tee {path}")
+            } else {
+                format!("cat {path}")
+            }
+        })
+        .collect()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2495,6 +2535,46 @@ serve = { cmd = "uvicorn app:app" }
         );
         assert!(sql_shell_commands("SELECT 1; \\dt").is_empty());
         assert_eq!(lines(Language::Sql, ".shell rm -rf ~\n"), vec!["rm -rf ~"]);
+    }
+
+    /// The files a statement has the database read or write, as the commands with that effect.
+    #[test]
+    fn sql_file_functions_read_and_write_files() {
+        for (sql, want) in [
+            (
+                "select readfile('/home/dev/.ssh/id_rsa')",
+                "cat /home/dev/.ssh/id_rsa",
+            ),
+            ("SELECT pg_read_file('~/.pgpass');", "cat ~/.pgpass"),
+            ("select LOAD_FILE('/etc/shadow')", "cat /etc/shadow"),
+            (
+                "COPY t FROM '/home/dev/.aws/credentials' CSV;",
+                "cat /home/dev/.aws/credentials",
+            ),
+            ("copy t (a, b) to '/tmp/out.csv'", "tee /tmp/out.csv"),
+            (
+                "LOAD DATA LOCAL INFILE 'it''s.csv' INTO TABLE t",
+                "cat 'it'\\''s.csv'",
+            ),
+            (
+                "select 1 into outfile '/home/dev/.bashrc'",
+                "tee /home/dev/.bashrc",
+            ),
+            (
+                "select writefile('/home/dev/.bashrc', x) from t",
+                "tee /home/dev/.bashrc",
+            ),
+            ("select lo_export(42, '/tmp/x')", "tee /tmp/x"),
+        ] {
+            assert_eq!(sql_shell_commands(sql), vec![want.to_string()], "{sql}");
+        }
+        for sql in [
+            "COPY t FROM STDIN",
+            "select profile from users",
+            "copy t to stdout",
+        ] {
+            assert!(sql_shell_commands(sql).is_empty(), "{sql}");
+        }
     }
 
     #[test]
