@@ -59,6 +59,29 @@ fn rm_outside(call: &Call, scope: &Scope) -> Option<String> {
     tree_deletes(call)
         .find_map(|t| deleted_outside(t, scope))
         .or_else(|| moved_root(call, scope))
+        .or_else(|| synced_root(call, scope))
+}
+
+/// `rsync -a --delete empty/ .`: a sync into a root deletes whatever of it the source lacks,
+/// all of it from an empty source, `.git` with it, as `rm -rf` of the root would.
+fn synced_root(call: &Call, scope: &Scope) -> Option<String> {
+    call.effects.iter().find_map(|e| match e {
+        Effect::Delete {
+            target: DeleteTarget::Named {
+                path: Some(path), ..
+            },
+            how,
+            ..
+        } if how == SYNC_DELETE && scope.roots.contains(path) => Some(format!(
+            "`rsync --delete` into {} deletes what the source lacks",
+            if *path == scope.project_root {
+                "the project root".to_string()
+            } else {
+                format!("the root directory {}", path.display())
+            }
+        )),
+        _ => None,
+    })
 }
 
 /// `mv ~/project /tmp/old`: a root moved away is deleted from where it is expected, as
@@ -449,6 +472,7 @@ pub static RULES: &[Rule] = &[
             // The top of the work tree as seen from elsewhere is not known.
             Example::bash("cd /tmp && rm -rf \"$(git rev-parse --show-toplevel)/x\""),
             Example::bash("ls | xargs rm -rf"),
+            Example::bash("mkdir -p empty && rsync -a --delete empty/ ."),
             Example::bash("trash -r ~/Documents"),
             Example::bash("git rm -rf ."),
             Example::bash("zip -rm /tmp/docs.zip ~/Documents"),
@@ -461,6 +485,8 @@ pub static RULES: &[Rule] = &[
         ],
         allowed: &[
             Example::bash("rm -rf target/ node_modules/ dist build .next __pycache__"),
+            Example::bash("rsync -a --delete src/ /tmp/mirror/"),
+            Example::bash("rsync -av --delete dist/ public/"),
             Example::bash("rm -rf /tmp/scratch"),
             Example::bash("rm -f old.log"),
             Example::bash("cd src && rm -rf generated"),
