@@ -63,16 +63,17 @@ const PATTERNS: &[(&[&str], &str)] = &[
         r"()(\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,})()",
     ),
     // `password=…` in any form: query strings, env assignments, flags, `password: "…"` in
-    // YAML/JSON/code.
+    // YAML/JSON/code. The value is on the name's line: a YAML key with none (`PASSWORD:`)
+    // does not take the next line's key for its value.
     (
         &["passw"],
-        r"(?i)(\b[\w\-]*(?:password|passwd)['\x22]?\s*[=:]\s*['\x22]?)([^\s&'\x22;,]+)()",
+        r"(?i)(\b[\w\-]*(?:password|passwd)['\x22]?\s*[=:][ \t]*['\x22]?)([^\s&'\x22;,]+)()",
     ),
     // Long hex/base64 after `token=`, `key:`, `secret=` (`api_key=`, `GITHUB_TOKEN=`,
-    // `"client_secret": "…"`).
+    // `"client_secret": "…"`), on the same line.
     (
         &["token =", "key =", "secret ="],
-        r"(?i)(\b[\w\-]*(?:token|key|secret)['\x22]?\s*[=:]\s*['\x22]?)([A-Za-z0-9+/_\-\.]{16,}={0,2})()",
+        r"(?i)(\b[\w\-]*(?:token|key|secret)['\x22]?\s*[=:][ \t]*['\x22]?)([A-Za-z0-9+/_\-\.]{16,}={0,2})()",
     ),
     // Passwords in URLs: `https://user:pw@host`.
     (
@@ -110,7 +111,10 @@ const PATTERNS: &[(&[&str], &str)] = &[
         r"(?i)(\bconfigure\s+set\s+[\w.\-]*(?:secret|token|key|password)[\w.\-]*\s+['\x22]?)([^\s'\x22;&|]+)()",
     ),
     // Secret-named variables of any length: `DB_PASS=x`, `export API_TOKEN="y"`,
-    // `SECRET: z` (env files, YAML). Upper-case names only: `key=short` stays.
+    // `SECRET: z` (env files, YAML). Upper-case names only: `key=short` stays. The value is
+    // on the name's line (a YAML key with none does not take the next line's key), and is not
+    // an escape of JSON text (`NPM_TOKEN: \n` of an escaped file is an empty value) nor a
+    // reference to where the secret is kept (`NPM_TOKEN: ${{ secrets.NPM_TOKEN }}`, `KEY=$KEY`).
     (
         &[
             "PASS* =",
@@ -119,12 +123,12 @@ const PATTERNS: &[(&[&str], &str)] = &[
             "KEY* =",
             "CREDENTIAL* =",
         ],
-        r"(\b[A-Z0-9_]*(?:PASS|SECRET|TOKEN|KEY|CREDENTIAL)[A-Z0-9_]*['\x22]?\s*[=:]\s*['\x22]?)([^\s'\x22`;&|]+)()",
+        r"(\b[A-Z0-9_]*(?:PASS|SECRET|TOKEN|KEY|CREDENTIAL)[A-Z0-9_]*['\x22]?\s*[=:][ \t]*['\x22]?)([^\s'\x22`;&|\\$][^\s'\x22`;&|]*)()",
     ),
     // A password given in prose (`my password is hunter2`), as users type it in a message.
     (
         &["password is", "password was", "passphrase is", "password:"],
-        r"(?i)(\bpass(?:word|phrase)\s*(?:is|was|:)\s*['\x22]?)([^\s'\x22]+)()",
+        r"(?i)(\bpass(?:word|phrase)\s*(?:is|was|:)[ \t]*['\x22]?)([^\s'\x22]+)()",
     ),
     // GitLab tokens (personal, pipeline trigger, deploy, runner).
     (
@@ -780,6 +784,25 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_secret_names_value_is_on_its_line_and_is_no_reference() {
+        // A YAML key with no value, an escaped newline, a reference to where the secret is kept.
+        for t in [
+            "env:\n  NPM_TOKEN: \n  RELEASE_NAME_FOR_THE_CHANGELOG: x\n",
+            "{\"content\":\"x\\n  NPM_TOKEN: \\n  RELEASE_NAME_FOR_THE_CHANGELOG: x\"}",
+            "env:\n  NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}\n",
+            "API_KEY=$API_KEY make deploy",
+            "password:\n  - rotate monthly\n",
+        ] {
+            assert_eq!(redact_text(t), t, "{t}");
+        }
+        assert_eq!(
+            redact_text("env:\n  NPM_TOKEN: npm_abcdefghij0123456789\n"),
+            "env:\n  NPM_TOKEN: [redacted]\n"
+        );
+        assert_eq!(redact_text("DB_PASS='x1'"), "DB_PASS='[redacted]'");
     }
 
     #[test]
