@@ -2602,6 +2602,56 @@ fn command_executions(
             }
             return;
         }
+        // `pwsh x.ps1`, `powershell -File x.ps1`: a PowerShell script file, whose lines the
+        // shell analysis reads as PowerShell (as it reads `-Command` code, its own).
+        "pwsh" | "powershell" | "pwsh.exe" | "powershell.exe" => {
+            const VALUED: &[&str] = &[
+                "-executionpolicy",
+                "-ep",
+                "-ex",
+                "-workingdirectory",
+                "-wd",
+                "-configurationname",
+                "-outputformat",
+                "-of",
+                "-inputformat",
+                "-if",
+                "-windowstyle",
+                "-w",
+                "-version",
+                "-v",
+                "-settingsfile",
+                "-custompipename",
+            ];
+            let mut words = cmd.args.iter();
+            while let Some(w) = words.next() {
+                let t = w.text.to_ascii_lowercase();
+                if matches!(
+                    t.as_str(),
+                    "-command" | "-c" | "-encodedcommand" | "-e" | "-ec"
+                ) {
+                    break;
+                }
+                if VALUED.contains(&t.as_str()) {
+                    words.next();
+                    continue;
+                }
+                let file = if matches!(t.as_str(), "-file" | "-f") {
+                    words.next()
+                } else if t.starts_with('-') {
+                    continue;
+                } else {
+                    Some(w)
+                };
+                if let Some(f) = file {
+                    let mut e = exec(res(&f.text), program, i, Some(Language::Shell));
+                    e.args = words.map(crate::vocab::input_value).collect();
+                    out.push(e);
+                }
+                break;
+            }
+            return;
+        }
         // `tcc -run x.c`: compiled in memory and run at once.
         "tcc" => {
             let mut words = cmd.args.iter().skip_while(|w| w.text != "-run").skip(1);
@@ -3872,6 +3922,18 @@ pub(crate) mod tests {
             [(p("/home/dev/project/classes/X.class"), false, true)]
         );
         assert_eq!(runs("java -jar app.jar"), []);
+        for line in [
+            "pwsh x.ps1 a",
+            "pwsh -NoProfile -File x.ps1",
+            "powershell.exe -ExecutionPolicy Bypass -File ./x.ps1",
+        ] {
+            assert_eq!(
+                runs(line),
+                [(p("/home/dev/project/x.ps1"), false, false)],
+                "{line}"
+            );
+        }
+        assert_eq!(runs("pwsh -Command ./x.ps1"), []);
         assert_eq!(
             runs("tcc -run x.c"),
             [(p("/home/dev/project/x.c"), false, false)]
