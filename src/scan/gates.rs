@@ -130,7 +130,7 @@ pub(super) static GATES: &[(&str, Option<&[&str]>)] = &[
     ("(?:\\b__read|\\bFiles\\.(?:readString|readAllBytes|readAllLines))(?:\\s*\\(\\s*|[ \\t]+[\"'\\[]|[ \\t]*=[ \\t]*)", Some(&["__read", "readString", "readAllBytes", "readAllLines"])),
     ("(?:\\b__rm|\\bFiles\\.(?:delete|deleteIfExists))(?:\\s*\\(\\s*|[ \\t]+[\"'\\[]|[ \\t]*=[ \\t]*)", Some(&["__rm", "Files."])),
     ("(?:\\bcommandLine|(?:\\bnew[ \\t]+)?\\bProcessBuilder)(?:\\s*\\(\\s*|[ \\t]+[\"'\\[]|[ \\t]*=[ \\t]*)", Some(&["commandLine", "ProcessBuilder"])),
-    ("(?:\\benviron|\\benv|\\bENV|\\bgetenv|\\bGetenv|\\bgetEnv|\\bvar)\\s*(?:\\.\\s*(?:get|fetch)\\s*)?[\\[({.]\\s*['\"]?([A-Z][A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL|AUTH)[A-Z0-9_]*)", Some(&["environ", "env", "ENV", "getenv", "Getenv", "getEnv", "var"])),
+    ("(?:\\benviron|\\bprocess\\.env|\\bBun\\.env|\\bDeno\\.env|\\bENV|\\bgetenv|\\bGetenv|\\bgetEnv|\\benv::var)\\s*(?:\\.\\s*(?:get|fetch)\\s*)?[\\[({.]\\s*['\"]?([A-Z][A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL|AUTH)[A-Z0-9_]*)", Some(&["TOKEN", "SECRET", "PASSWORD", "PASSWD", "KEY", "PRIVATE_KEY", "ACCESS_KEY", "CREDENTIAL", "AUTH"])),
     ("(?:\\bexec\\.Command)\\s*\\(\\s*", Some(&["exec.Command"])),
     ("(?:\\bfile\\.(?:symlink|link))\\s*\\(\\s*", Some(&["file."])),
     ("(?:\\bfile\\.copy)\\s*\\(\\s*", Some(&["file.copy"])),

@@ -2024,7 +2024,7 @@ fn secret_variables_sent(
 ) {
     static READ: LazyLock<Pattern> = LazyLock::new(|| {
         re(
-            r#"(?:\benviron|\benv|\bENV|\bgetenv|\bGetenv|\bgetEnv|\bvar)\s*(?:\.\s*(?:get|fetch)\s*)?[\[({.]\s*['"]?([A-Z][A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL|AUTH)[A-Z0-9_]*)"#,
+            r#"(?:\benviron|\bprocess\.env|\bBun\.env|\bDeno\.env|\bENV|\bgetenv|\bGetenv|\bgetEnv|\benv::var)\s*(?:\.\s*(?:get|fetch)\s*)?[\[({.]\s*['"]?([A-Z][A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|PRIVATE_KEY|ACCESS_KEY|CREDENTIAL|AUTH)[A-Z0-9_]*)"#,
         )
     });
     for c in READ.captures_iter(text).take(MAX_OPERATIONS) {
