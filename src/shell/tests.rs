@@ -2242,6 +2242,19 @@ fn literal_substitutions_and_powershell_lookalikes() {
     assert!(!find(&an, "rm").args[1].dynamic);
     let an = a("rm -rf $(echo a b)");
     assert_eq!(args(find(&an, "rm")), ["-rf", "a", "b"]);
+    // A literal decoded: the word it decodes to.
+    let an = a("rm -rf \"$(echo YnVpbGQ= | base64 -d)\"/out");
+    assert_eq!(args(find(&an, "rm")), ["-rf", "build/out"]);
+    assert_rm_rf_root("rm -rf $(echo Lw== | base64 --decode)");
+    // Not decodable, not a decoder, or its input not literal: not known.
+    for line in [
+        "rm -rf $(echo 'not base64!' | base64 -d)",
+        "rm -rf $(echo Lw== | base64)",
+        "rm -rf $(echo $X | base64 -d)",
+        "rm -rf $(cat f | base64 -d)",
+    ] {
+        assert!(find(&a(line), "rm").args[1].dynamic, "{line}");
+    }
 }
 
 #[test]

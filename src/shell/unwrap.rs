@@ -3003,6 +3003,20 @@ fn interpreter_source(kind: Kind, name: &str, args: &[Expanded]) -> Source {
 /// The text of a PowerShell `-EncodedCommand` argument: standard base64 of UTF-16LE. `None`
 /// when it is not exactly that (the caller then treats the code as unknowable).
 fn decode_encoded_command(b64: &str) -> Option<String> {
+    let bytes = base64_bytes(b64)?;
+    if !bytes.len().is_multiple_of(2) {
+        return None;
+    }
+    let units: Vec<u16> = bytes
+        .chunks(2)
+        .map(|p| u16::from_le_bytes([p[0], p[1]]))
+        .collect();
+    String::from_utf16(&units).ok()
+}
+
+/// The bytes of standard base64 (blanks ignored, padded to a multiple of four); `None` when
+/// the text is not that.
+pub(super) fn base64_bytes(b64: &str) -> Option<Vec<u8>> {
     let digits: Vec<u8> = b64.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
     let body = digits
         .strip_suffix(b"==")
@@ -3030,14 +3044,7 @@ fn decode_encoded_command(b64: &str) -> Option<String> {
         let take = chunk.len() - 1;
         bytes.extend_from_slice(&n.to_be_bytes()[1..1 + take]);
     }
-    if !bytes.len().is_multiple_of(2) {
-        return None;
-    }
-    let units: Vec<u16> = bytes
-        .chunks(2)
-        .map(|p| u16::from_le_bytes([p[0], p[1]]))
-        .collect();
-    String::from_utf16(&units).ok()
+    Some(bytes)
 }
 
 /// A `tmux send-keys` key name (`Enter`, `C-m`, `Escape`…) rather than text to type.
