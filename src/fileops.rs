@@ -1126,6 +1126,9 @@ fn program_name(cmd: &Command) -> &'static str {
     }
 }
 
+/// `how` of an awk program file's run (`awk -f prog.awk`).
+pub const AWK_PROGRAM: &str = "awk -f";
+
 /// Compilers whose output is the program their sources make (`go build` too): what the
 /// output does when run is what the sources say.
 pub const BUILDS: &[&str] = &[
@@ -2652,6 +2655,24 @@ fn command_executions(
             }
             return;
         }
+        // `awk -f prog.awk`: the program file, judged as the same text given inline is
+        // (`ledger::awk_program`).
+        "awk" | "gawk" | "mawk" | "nawk" => {
+            let mut words = cmd.args.iter();
+            while let Some(w) = words.next() {
+                let file = match w.text.as_str() {
+                    "-f" | "--file" | "-E" | "--exec" => words.next().map(|f| f.text.clone()),
+                    t => t
+                        .strip_prefix("--file=")
+                        .or_else(|| t.strip_prefix("-f").filter(|f| !f.is_empty()))
+                        .map(str::to_string),
+                };
+                if let Some(f) = file {
+                    out.push(exec(res(&f), AWK_PROGRAM, i, Some(Language::Shell)));
+                }
+            }
+            return;
+        }
         // `tcc -run x.c`: compiled in memory and run at once.
         "tcc" => {
             let mut words = cmd.args.iter().skip_while(|w| w.text != "-run").skip(1);
@@ -3934,6 +3955,14 @@ pub(crate) mod tests {
             );
         }
         assert_eq!(runs("pwsh -Command ./x.ps1"), []);
+        for line in ["awk -f x.awk data.txt", "gawk --file=x.awk", "awk -fx.awk"] {
+            assert_eq!(
+                runs(line),
+                [(p("/home/dev/project/x.awk"), false, false)],
+                "{line}"
+            );
+        }
+        assert_eq!(runs("awk '{print $1}' x.awk"), []);
         assert_eq!(
             runs("tcc -run x.c"),
             [(p("/home/dev/project/x.c"), false, false)]

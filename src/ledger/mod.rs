@@ -576,7 +576,9 @@ fn judge_execution(
     let want = run_language(exec, entry, text.as_deref());
     // The arguments the run gives, put in where the script reads them (`python3 x.py ~` of
     // `shutil.rmtree(sys.argv[1])`, `bash x.sh build` of `rm -rf "$1"`).
-    let given = text.as_deref().and_then(|t| with_args(want, t, &exec.args));
+    let given = text
+        .as_deref()
+        .and_then(|t| awk_program(exec, t).or_else(|| with_args(want, t, &exec.args)));
     let with_given = given.is_some();
     let text = given.or(text);
     let sections = run_sections(exec, want, text.as_deref());
@@ -712,6 +714,13 @@ fn judge_execution(
         trail.pop();
     }
     best
+}
+
+/// An awk program file (`awk -f prog.awk`) as the command line that gives awk the same text
+/// inline, which the shell analysis reads (its `system()`, pipes into commands, redirects).
+fn awk_program(exec: &Execution, text: &str) -> Option<String> {
+    (exec.how == fileops::AWK_PROGRAM)
+        .then(|| format!("awk {}", crate::shell::indirect::shell_word(text)))
 }
 
 /// A script's text with the arguments of its run put in, when it reads them and they are
