@@ -2673,6 +2673,38 @@ fn command_executions(
             }
             return;
         }
+        // `ansible-playbook site.yml`: the playbooks' tasks.
+        "ansible-playbook" => {
+            const VALUED: &str = "iefulkMtTc";
+            for p in operands_skipping(
+                cmd,
+                VALUED,
+                &[
+                    "inventory",
+                    "extra-vars",
+                    "forks",
+                    "user",
+                    "limit",
+                    "tags",
+                    "skip-tags",
+                    "connection",
+                    "vault-password-file",
+                    "become-user",
+                    "private-key",
+                    "module-path",
+                    "timeout",
+                    "start-at-task",
+                ],
+            ) {
+                out.push(exec(
+                    res(&p.text),
+                    "ansible-playbook",
+                    i,
+                    Some(Language::Ansible),
+                ));
+            }
+            return;
+        }
         // `tcc -run x.c`: compiled in memory and run at once.
         "tcc" => {
             let mut words = cmd.args.iter().skip_while(|w| w.text != "-run").skip(1);

@@ -80,6 +80,9 @@ pub enum Language {
     /// C and C++ sources: what their program does once a compiler has built it and it is run
     /// (`gcc x.c -o x && ./x`), or at once (`tcc -run x.c`).
     C,
+    /// Ansible playbooks run by `ansible-playbook`: the commands of their `shell`, `command`
+    /// and `raw` tasks.
+    Ansible,
     /// Data or a language without a scanner: no findings.
     Other,
 }
@@ -125,6 +128,7 @@ impl Language {
             Language::Gradle => "Gradle build script",
             Language::Go => "Go",
             Language::C => "C",
+            Language::Ansible => "Ansible playbook",
             Language::Other => "data",
         }
     }

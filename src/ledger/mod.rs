@@ -915,10 +915,10 @@ fn describe(f: &Finding, language: Language) -> String {
         Effect::Deny => "is refused",
         _ => "needs confirmation",
     };
-    let part = if language == Language::Make {
-        "target"
-    } else {
-        "script"
+    let part = match language {
+        Language::Make => "target",
+        Language::Ansible => "task",
+        _ => "script",
     };
     let place = match (&f.section, f.line) {
         (Some(s), Some(n)) => format!("whose {part} `{s}` (line {n}) `{}`", f.text),

@@ -80,6 +80,7 @@ pub(super) fn commands(language: Language, text: &str) -> Vec<ConfigCommand> {
         Language::Requirements => Some(requirements(text)),
         Language::CMake => Some(cmake(text)),
         Language::Maven => Some(maven(text)),
+        Language::Ansible => yaml(text).map(|d| ansible(&d, text)),
         _ => None,
     }
     .unwrap_or_default();
@@ -284,6 +285,59 @@ fn lefthook_hook(v: &Yaml, hook: &str, text: &str, out: &mut Vec<ConfigCommand>,
             section: Some(hook.to_string()),
             command: PLACEHOLDER.replace_all(&command, "files").into_owned(),
         });
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ansible playbooks
+
+/// The modules whose argument is a command line (`shell: CMD`, `command: CMD`, `raw: CMD`,
+/// by short or collection name), or a mapping whose `cmd` is.
+const ANSIBLE_COMMANDS: &[&str] = &["shell", "command", "raw"];
+
+/// Each command a playbook's tasks run, wherever they are nested (plays' `tasks`,
+/// `pre_tasks`, `handlers`, `block`/`rescue`/`always`); the section is the task's `name`.
+fn ansible(doc: &Yaml, text: &str) -> Vec<ConfigCommand> {
+    let mut out = Vec::new();
+    ansible_walk(doc, None, text, &mut out, 0);
+    out
+}
+
+fn ansible_walk(
+    v: &Yaml,
+    name: Option<&str>,
+    text: &str,
+    out: &mut Vec<ConfigCommand>,
+    depth: usize,
+) {
+    if depth > MAX_DEPTH || out.len() >= MAX_COMMANDS {
+        return;
+    }
+    match v {
+        Yaml::Sequence(items) => {
+            for item in items {
+                ansible_walk(item, name, text, out, depth + 1);
+            }
+        }
+        Yaml::Mapping(m) => {
+            let name = get_str(v, "name").or(name);
+            for (k, value) in m {
+                let Some(key) = k.as_str() else {
+                    continue;
+                };
+                let module = key.rsplit('.').next().unwrap_or(key);
+                let line = if ANSIBLE_COMMANDS.contains(&module) {
+                    value.as_str().or_else(|| get_str(value, "cmd"))
+                } else {
+                    None
+                };
+                match line {
+                    Some(command) => out.push(cmd(text, name, command.to_string())),
+                    None => ansible_walk(value, name, text, out, depth + 1),
+                }
+            }
+        }
+        _ => {}
     }
 }
 
@@ -2575,6 +2629,26 @@ serve = { cmd = "uvicorn app:app" }
         ] {
             assert!(sql_shell_commands(sql).is_empty(), "{sql}");
         }
+    }
+
+    #[test]
+    fn ansible_tasks_commands_wherever_they_are_nested() {
+        let pb = "- hosts: web\n  pre_tasks:\n    - name: a\n      shell: make a\n  tasks:\n    - name: pkgs\n      ansible.builtin.apt:\n        name: nginx\n    - block:\n        - name: b\n          ansible.builtin.command:\n            cmd: make b\n      rescue:\n        - raw: make c\n  handlers:\n    - name: d\n      ansible.builtin.shell: |\n        make d\n";
+        let got: Vec<(Option<String>, String)> = commands(Language::Ansible, pb)
+            .into_iter()
+            .map(|c| (c.section, c.command.trim().to_string()))
+            .collect();
+        let s = |n: &str| Some(n.to_string());
+        assert_eq!(
+            got,
+            [
+                (s("a"), "make a".to_string()),
+                (s("b"), "make b".into()),
+                (None, "make c".into()),
+                (s("d"), "make d".into()),
+            ]
+        );
+        assert!(commands(Language::Ansible, "not: [yaml").is_empty());
     }
 
     #[test]

@@ -289,6 +289,7 @@ pub fn analyse_run(
         | Language::Notebook
         | Language::CargoConfig
         | Language::McpConfig
+        | Language::Ansible
         | Language::AgentCommand => config::findings(language, text, engine),
         Language::Other => Vec::new(),
     };
