@@ -1427,6 +1427,11 @@ fn scan_rewritten(
         let cmd = format!("psql -c {}", quote(&statement));
         judge(engine, &cmd, lines.line_of(at), &line_text(at), &mut out);
     }
+    for (at, cmd) in sdk_commands(text) {
+        if !lines.in_comment(at) {
+            judge(engine, &cmd, lines.line_of(at), &line_text(at), &mut out);
+        }
+    }
     if let Some(bt) = &p.backticks {
         for c in bt.captures_iter(text) {
             let Some(m) = c.iter().skip(1).flatten().next() else {
@@ -1928,6 +1933,92 @@ fn database_statements(text: &str) -> Vec<(usize, String)> {
             _ => format!("DELETE FROM {table}"),
         };
         out.push((c.get(0).map_or(0, |m| m.start()), statement));
+    }
+    out
+}
+
+/// Cloud, cluster and store SDK calls that destroy, as the command-line call with the same
+/// effect, which the rules judge (`boto3`'s `delete_bucket(…)` as `aws boto3 delete-bucket`, a
+/// bucket's `objects.all().delete()` as `aws s3 rm --recursive`, the AWS SDK for JavaScript's
+/// `new DeleteBucketCommand(…)`, Google's and Azure's `delete_*`/`begin_delete`, the
+/// Kubernetes client's `delete_namespace`/`delete_namespaced_*`, redis' `flushall()`). Read
+/// only in a file that uses the SDK: an application's own `delete_user()` is not one.
+fn sdk_commands(text: &str) -> Vec<(usize, String)> {
+    // (marker the file holds, pattern of the call, the CLI it stands for)
+    static SDKS: LazyLock<Vec<(&str, Pattern, &str)>> = LazyLock::new(|| {
+        vec![
+            (
+                "boto3",
+                re(
+                    r"\.((?:delete|terminate|deregister|purge|batch_delete)_\w+|schedule_key_deletion)\s*\(",
+                ),
+                "aws boto3",
+            ),
+            (
+                "boto3",
+                re(r"\.(objects|object_versions)(?:\.all\(\))?\.delete\(\)"),
+                "aws s3 rm --recursive s3://bucket",
+            ),
+            (
+                "@aws-sdk",
+                re(r"\bnew\s+((?:Delete|Terminate|Deregister|Purge|BatchDelete)\w*)Command\s*\("),
+                "aws aws-sdk",
+            ),
+            (
+                "google.cloud",
+                re(r"\.(delete\w*)\s*\("),
+                "gcloud google-cloud",
+            ),
+            (
+                "azure.mgmt",
+                re(r"\.(begin_delete\w*|delete\w*)\s*\("),
+                "az azure-mgmt",
+            ),
+            (
+                "kubernetes",
+                re(
+                    r"\.(delete_namespace|delete_namespaced_\w+|delete_collection_\w+|delete_persistent_volume)\s*\(",
+                ),
+                "kubectl delete",
+            ),
+            ("redis", re(r"\.(flushall|flushdb)\s*\("), "redis-cli"),
+        ]
+    });
+    let mut out = Vec::new();
+    for (marker, call, cli) in SDKS.iter() {
+        if !text.contains(marker) {
+            continue;
+        }
+        for c in call.captures_iter(text).take(MAX_OPERATIONS) {
+            let (Some(all), Some(method)) = (c.get(0), c.get(1)) else {
+                continue;
+            };
+            // The Kubernetes client's `delete_namespace` is `kubectl delete namespace`.
+            let method = match *cli {
+                "kubectl delete" => method.as_str().trim_start_matches("delete_"),
+                _ => method.as_str(),
+            };
+            let verb = kebab(method);
+            out.push((all.start(), format!("{cli} {verb}")));
+        }
+    }
+    out
+}
+
+/// `delete_bucket`, `DeleteBucket` as `delete-bucket`.
+fn kebab(name: &str) -> String {
+    let mut out = String::new();
+    for (i, ch) in name.chars().enumerate() {
+        if ch == '_' {
+            out.push('-');
+        } else if ch.is_ascii_uppercase() {
+            if i > 0 && !out.ends_with('-') {
+                out.push('-');
+            }
+            out.push(ch.to_ascii_lowercase());
+        } else {
+            out.push(ch);
+        }
     }
     out
 }
@@ -6325,6 +6416,41 @@ mod tests {
         ] {
             assert_eq!(worst(language, code), None, "{code}");
         }
+    }
+
+    /// An SDK's destroying call is the command-line call with the same effect, in a file that
+    /// uses the SDK; an application's own method of the same name is not.
+    #[test]
+    fn sdk_destroying_calls_are_their_command_lines() {
+        for (code, cmd) in [
+            (
+                "import boto3\ns3 = boto3.client('s3')\ns3.delete_bucket(Bucket='prod-data')\n",
+                "aws boto3 delete-bucket",
+            ),
+            (
+                "import boto3\nb = boto3.resource('s3').Bucket('prod')\nb.objects.all().delete()\n",
+                "aws s3 rm --recursive s3://bucket objects",
+            ),
+            (
+                "import { S3Client, DeleteBucketCommand } from '@aws-sdk/client-s3';\nawait c.send(new DeleteBucketCommand({ Bucket: 'b' }));\n",
+                "aws aws-sdk delete-bucket",
+            ),
+            (
+                "from kubernetes import client\nclient.CoreV1Api().delete_namespace('prod')\n",
+                "kubectl delete namespace",
+            ),
+            (
+                "import redis\nredis.Redis().flushall()\n",
+                "redis-cli flushall",
+            ),
+        ] {
+            let got: Vec<String> = sdk_commands(code).into_iter().map(|(_, c)| c).collect();
+            assert_eq!(got, [cmd], "{code}");
+        }
+        assert!(sdk_commands("def delete_user(u):\n    db.delete_user(u)\n").is_empty());
+        assert!(
+            sdk_commands("import boto3\ns3.list_buckets()\ns3.put_object(Bucket='b')\n").is_empty()
+        );
     }
 
     /// A statement handed to a driver and an ORM's wholesale delete are the SQL client's line
