@@ -1427,9 +1427,19 @@ fn scan_rewritten(
         let cmd = format!("psql -c {}", quote(&statement));
         judge(engine, &cmd, lines.line_of(at), &line_text(at), &mut out);
     }
-    for (at, cmd) in sdk_commands(text) {
+    for (at, cmd) in sdk_commands(text).into_iter().chain(walked_deletes(text)) {
         if !lines.in_comment(at) {
             judge(engine, &cmd, lines.line_of(at), &line_text(at), &mut out);
+        }
+    }
+    // A walk's root as written, too: the rewriting reads `Path("/")` as a path expression.
+    if original != text {
+        let original_lines = Lines::new(original);
+        for (at, cmd) in walked_deletes(original) {
+            let line = original_lines.line_of(at);
+            if !original_lines.in_comment(at) && !out.iter().any(|f| f.line == Some(line)) {
+                judge(engine, &cmd, line, &original_lines.text_at(at), &mut out);
+            }
         }
     }
     if let Some(bt) = &p.backticks {
@@ -2004,6 +2014,62 @@ fn sdk_commands(text: &str) -> Vec<(usize, String)> {
     }
     out
 }
+
+/// A Python loop over every file under a literal directory that deletes what it walks
+/// (`for root, dirs, files in os.walk("~"):` … `os.remove(os.path.join(root, f))`, `for p in
+/// Path("~").rglob("*"):` … `p.unlink()`, `glob.glob("~/**", recursive=True)`) empties that
+/// tree as `rm -rf` of it does: the command, with the offset of the loop. The home directory is
+/// already the literal `~` here (`substitute_home`).
+fn walked_deletes(text: &str) -> Vec<(usize, String)> {
+    if !["os.walk", ".rglob(", "glob.glob(", "glob.iglob("]
+        .iter()
+        .any(|m| text.contains(m))
+    {
+        return Vec::new();
+    }
+    static WALK: LazyLock<Pattern> = LazyLock::new(|| {
+        re(
+            r#"(?m)^([ \t]*)for\s[^\n]*\bin\s+(?:os\.walk\(\s*|(?:pathlib\.)?Path\(\s*|glob\.i?glob\(\s*)(?:"([^"\n]*)"|'([^'\n]*)')[^\n]*:[ \t]*$"#,
+        )
+    });
+    const DELETES: &[&str] = &[
+        "os.remove(",
+        "os.unlink(",
+        "os.rmdir(",
+        "shutil.rmtree(",
+        ".unlink(",
+        ".rmdir(",
+    ];
+    let mut out = Vec::new();
+    for c in WALK.captures_iter(text).take(MAX_OPERATIONS) {
+        let (Some(all), Some(indent)) = (c.get(0), c.get(1)) else {
+            continue;
+        };
+        let Some(root) = c.get(2).or(c.get(3)) else {
+            continue;
+        };
+        // `glob.glob("~/**")`: the tree is the part before the first wildcard.
+        let dir = root.as_str().split(['*', '?', '[']).next().unwrap_or("");
+        let dir = dir.trim_end_matches('/');
+        let dir = if dir.is_empty() { "/" } else { dir };
+        // The loop's body: the lines after it indented deeper than it.
+        let body: Vec<&str> = text[all.end()..]
+            .lines()
+            .skip(1)
+            .take_while(|l| {
+                l.trim().is_empty() || l.len() - l.trim_start().len() > indent.as_str().len()
+            })
+            .take(MAX_BODY_LINES)
+            .collect();
+        if body.iter().any(|l| DELETES.iter().any(|d| l.contains(d))) {
+            out.push((indent.end(), format!("rm -rf {}", quote(dir))));
+        }
+    }
+    out
+}
+
+/// Most lines of a loop's body looked at for what it does.
+const MAX_BODY_LINES: usize = 64;
 
 /// `delete_bucket`, `DeleteBucket` as `delete-bucket`.
 fn kebab(name: &str) -> String {
@@ -5747,6 +5813,10 @@ mod tests {
     /// Programs that reach every scanner pattern, for the gate table.
     const GATE_CORPUS: &[(Language, &str)] = &[
         (
+            Language::Python,
+            "import os\nfor root, dirs, files in os.walk('/tmp/x'):\n    for f in files:\n        os.remove(os.path.join(root, f))\n",
+        ),
+        (
             Language::C,
             "#include <stdlib.h>\n#include <sys/socket.h>\nstatic const char *cmd = \"rm -rf ~\";\nint main(){\n  char *h = getenv(\"HOME\");\n  system(cmd);\n  FILE *p = popen(\"ls\", \"r\");\n  execlp(\"rm\", \"rm\", \"-rf\", h, NULL);\n  remove(\"x\"); unlink(\"y\"); rename(\"a\", \"b\"); symlink(\"a\", \"b\");\n  FILE *f = fopen(\"/root/.ssh/id_rsa\", \"r\");\n  std::filesystem::remove_all(\"/tmp/x\");\n  std::ifstream in(\"z\");\n  curl_easy_init();\n}\n",
         ),
@@ -6451,6 +6521,35 @@ mod tests {
         assert!(
             sdk_commands("import boto3\ns3.list_buckets()\ns3.put_object(Bucket='b')\n").is_empty()
         );
+    }
+
+    /// A loop over every file under a literal directory that deletes what it walks is `rm -rf`
+    /// of the directory; a loop that reads, or deletes nothing, is not.
+    #[test]
+    fn a_walk_that_deletes_what_it_walks_is_a_recursive_delete() {
+        for (code, cmd) in [
+            (
+                "import os\nfor root, dirs, files in os.walk(\"~\"):\n    for f in files:\n        os.remove(os.path.join(root, f))\n",
+                "rm -rf ~",
+            ),
+            (
+                "from pathlib import Path\nfor p in Path('/srv/data').rglob('*'):\n    if p.is_file():\n        p.unlink()\n",
+                "rm -rf /srv/data",
+            ),
+            (
+                "import glob, os\nfor f in glob.glob('build/**', recursive=True):\n    os.remove(f)\n",
+                "rm -rf build",
+            ),
+        ] {
+            let got: Vec<String> = walked_deletes(code).into_iter().map(|(_, c)| c).collect();
+            assert_eq!(got, [cmd], "{code}");
+        }
+        for code in [
+            "import os\nfor root, dirs, files in os.walk('.'):\n    print(root)\nos.remove('x')\n",
+            "for root, d, f in os.walk('src'):\n    total += len(f)\n",
+        ] {
+            assert!(walked_deletes(code).is_empty(), "{code}");
+        }
     }
 
     /// A statement handed to a driver and an ORM's wholesale delete are the SQL client's line
