@@ -93,6 +93,9 @@ pub fn static_text(word: &Word) -> Option<std::borrow::Cow<'_, str>> {
     if let Some(temp) = tmpdir_word(&word.text) {
         return Some(std::borrow::Cow::Owned(temp));
     }
+    if let Some(decoded) = crate::shell::decoded_path(&word.text) {
+        return Some(std::borrow::Cow::Owned(decoded));
+    }
     // `$PWD/..`: the command's own directory, which `resolve_for` resolves `./…` against;
     // `${PWD%/*}` takes its last component off (its parent), `${PWD%/}` a trailing slash.
     // `${HOME%/*}` is the home directory's parent.

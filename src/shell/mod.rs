@@ -164,7 +164,7 @@ mod variables;
 mod words;
 
 pub use parse::git_toplevel;
-pub use printed::printed_text;
+pub use printed::{decoded_path, printed_text};
 pub use unwrap::SCHEDULED_UNIT;
 
 /// Set by `keep_syntax_trees`: the process ends after one call, so syntax trees are not freed.

@@ -28,6 +28,37 @@ pub fn printed_text(cmd: &Command) -> Option<String> {
     }
 }
 
+/// What a word that is one substitution decoding a literal prints (`$(echo
+/// LnNzaC9pZF9yc2E= | base64 -d)`): the path a reader, a copy or a delete is given hidden so.
+/// `None` for any other word. The word stays unknown to the shell analysis (a program hidden
+/// so is still one only known when it runs); only path readers look through it.
+pub fn decoded_path(word: &str) -> Option<String> {
+    if !word.contains("base64") {
+        return None;
+    }
+    let inner = word
+        .strip_prefix("$(")
+        .and_then(|w| w.strip_suffix(')'))
+        .or_else(|| word.strip_prefix('`').and_then(|w| w.strip_suffix('`')))?;
+    let analysis = super::analyse(inner);
+    let [printer, decoder] = analysis.commands.as_slice() else {
+        return None;
+    };
+    let decodes = decoder.program == "base64"
+        && decoder.stdin_from == Some(0)
+        && !decoder.args.is_empty()
+        && decoder
+            .args
+            .iter()
+            .all(|a| matches!(a.text.as_str(), "-d" | "-D" | "--decode"));
+    if !decodes || printer.stdin_from.is_some() {
+        return None;
+    }
+    let bytes = super::unwrap::base64_bytes(&printed_text(printer)?)?;
+    let text = String::from_utf8(bytes).ok()?;
+    Some(text.trim_end_matches('\n').to_string())
+}
+
 /// `echo [-n] [-e] words…`: words joined by spaces, newline unless `-n`.
 fn echo_text(args: &[Word]) -> String {
     let mut newline = true;

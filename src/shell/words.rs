@@ -345,9 +345,7 @@ impl Analyser<'_> {
                     // as `$PWD/f`, which path resolution reads as it reads `$(pwd)`). `$(echo
                     // build)`: a lone `echo`/`printf` of literals prints a known text.
                     let listed = selected_from_first(&self.out.commands, start);
-                    let known = if let Some(text) = self.decoded_text(start) {
-                        Some((false, text))
-                    } else if !lone && !listed {
+                    let known = if !lone && !listed {
                         None
                     } else if let Some(paths) = printed_paths(&self.out.commands[start]) {
                         let value = paths.join(" ");
@@ -381,29 +379,6 @@ impl Analyser<'_> {
                 }
             }
         }
-    }
-
-    /// What a substitution of two commands from `start` prints when the second decodes what
-    /// the first prints literally (`$(echo fi5zc2gvaWRfcnNh | base64 -d)`): a word hidden so is
-    /// the word it decodes to. Text that is not UTF-8 is not known.
-    fn decoded_text(&self, start: usize) -> Option<String> {
-        let [printer, decoder] = self.out.commands.get(start..)? else {
-            return None;
-        };
-        let decodes = decoder.program == "base64"
-            && decoder.stdin_from == Some(start)
-            && decoder
-                .args
-                .iter()
-                .all(|a| matches!(a.text.as_str(), "-d" | "-D" | "--decode"))
-            && !decoder.args.is_empty();
-        if !decodes || printer.stdin_from.is_some() {
-            return None;
-        }
-        let printed = super::printed_text(printer)?;
-        let bytes = super::unwrap::base64_bytes(&printed)?;
-        let text = String::from_utf8(bytes).ok()?;
-        Some(text.trim_end_matches('\n').to_string())
     }
 
     /// Finds the substitutions inside text that is itself expanded later (arithmetic, the
