@@ -2611,50 +2611,14 @@ fn command_executions(
         // `pwsh x.ps1`, `powershell -File x.ps1`: a PowerShell script file, whose lines the
         // shell analysis reads as PowerShell (as it reads `-Command` code, its own).
         "pwsh" | "powershell" | "pwsh.exe" | "powershell.exe" => {
-            const VALUED: &[&str] = &[
-                "-executionpolicy",
-                "-ep",
-                "-ex",
-                "-workingdirectory",
-                "-wd",
-                "-configurationname",
-                "-outputformat",
-                "-of",
-                "-inputformat",
-                "-if",
-                "-windowstyle",
-                "-w",
-                "-version",
-                "-v",
-                "-settingsfile",
-                "-custompipename",
-            ];
-            let mut words = cmd.args.iter();
-            while let Some(w) = words.next() {
-                let t = w.text.to_ascii_lowercase();
-                if matches!(
-                    t.as_str(),
-                    "-command" | "-c" | "-encodedcommand" | "-e" | "-ec"
-                ) {
-                    break;
-                }
-                if VALUED.contains(&t.as_str()) {
-                    words.next();
-                    continue;
-                }
-                let file = if matches!(t.as_str(), "-file" | "-f") {
-                    words.next()
-                } else if t.starts_with('-') {
-                    continue;
-                } else {
-                    Some(w)
-                };
-                if let Some(f) = file {
-                    let mut e = exec(res(&f.text), program, i, Some(Language::Shell));
-                    e.args = words.map(crate::vocab::input_value).collect();
-                    out.push(e);
-                }
-                break;
+            let texts: Vec<&str> = cmd.args.iter().map(|w| w.text.as_str()).collect();
+            if let crate::vocab::Source::File(at) = crate::shell::switches::pwsh_source(&texts) {
+                let mut e = exec(res(&cmd.args[at].text), program, i, Some(Language::Shell));
+                e.args = cmd.args[at + 1..]
+                    .iter()
+                    .map(crate::vocab::input_value)
+                    .collect();
+                out.push(e);
             }
             return;
         }

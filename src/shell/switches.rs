@@ -350,6 +350,76 @@ pub enum Source {
     Stdin { from: usize },
 }
 
+/// Where PowerShell (`pwsh`, `powershell`) takes its code from in `args`: its options are
+/// single-dash long ones, case-insensitive, by any unambiguous prefix.
+pub fn pwsh_source(args: &[&str]) -> Source {
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        let t = a.to_ascii_lowercase();
+        let Some(name) = t.strip_prefix('-').filter(|n| !n.is_empty()) else {
+            break;
+        };
+        let next_is_stdin = args.get(i + 1).is_some_and(|n| *n == "-");
+        if "command".starts_with(name) || name == "commandwithargs" || name == "cwa" {
+            return match (next_is_stdin, args.get(i + 1)) {
+                (true, _) => Source::Stdin { from: i + 2 },
+                (false, Some(_)) => Source::Code {
+                    index: i + 1,
+                    offset: 0,
+                },
+                (false, None) => Source::MissingCode,
+            };
+        }
+        if name.starts_with("e") && "encodedcommand".starts_with(name.trim_end_matches('c'))
+            || name == "ec"
+        {
+            return match args.get(i + 1) {
+                Some(_) => Source::Code {
+                    index: i + 1,
+                    offset: 0,
+                },
+                None => Source::MissingCode,
+            };
+        }
+        if "file".starts_with(name) {
+            return if next_is_stdin {
+                Source::Stdin { from: i + 2 }
+            } else if i + 1 < args.len() {
+                Source::File(i + 1)
+            } else {
+                Source::MissingCode
+            };
+        }
+        let takes_value = [
+            "executionpolicy",
+            "ep",
+            "ex",
+            "workingdirectory",
+            "wd",
+            "inputformat",
+            "inp",
+            "if",
+            "outputformat",
+            "of",
+            "o",
+            "configurationname",
+            "config",
+            "windowstyle",
+            "w",
+            "settingsfile",
+            "custompipename",
+            "version",
+            "v",
+        ];
+        i += if takes_value.contains(&name) { 2 } else { 1 };
+    }
+    if i < args.len() {
+        Source::File(i)
+    } else {
+        Source::Stdin { from: i }
+    }
+}
+
 impl Switches {
     /// Where the program comes from in `args`, read as the interpreter reads its options.
     pub fn source(&self, args: &[&str]) -> Source {

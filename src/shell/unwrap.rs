@@ -2986,10 +2986,10 @@ fn code_option(kind: Kind, args: &[Expanded], index: usize) -> String {
 /// Where an interpreter invoked with `args` takes its code from, by its own option grammar
 /// (`shell::switches`; PowerShell's below).
 fn interpreter_source(kind: Kind, name: &str, args: &[Expanded]) -> Source {
-    if kind == Kind::Pwsh {
-        return pwsh_source(args);
-    }
     let texts: Vec<&str> = args.iter().map(|a| a.text()).collect();
+    if kind == Kind::Pwsh {
+        return super::switches::pwsh_source(&texts);
+    }
     match super::switches::switches(name) {
         // A script file that names standard input (`. /dev/stdin`, `bash /dev/fd/0`) is it.
         Some(switches) => match switches.source(&texts) {
@@ -3053,73 +3053,4 @@ fn is_tmux_key(word: &str) -> bool {
         word,
         "Enter" | "KPEnter" | "Escape" | "Space" | "Tab" | "BSpace"
     ) || word.len() <= 4 && (word.starts_with("C-") || word.starts_with("M-"))
-}
-
-/// PowerShell: single-dash long options, case-insensitive, any unambiguous prefix.
-fn pwsh_source(args: &[Expanded]) -> Source {
-    let mut i = 0;
-    while let Some(a) = args.get(i) {
-        let t = a.text().to_ascii_lowercase();
-        let Some(name) = t.strip_prefix('-').filter(|n| !n.is_empty()) else {
-            break;
-        };
-        let next_is_stdin = args.get(i + 1).is_some_and(|n| n.text() == "-");
-        if "command".starts_with(name) || name == "commandwithargs" || name == "cwa" {
-            return match (next_is_stdin, args.get(i + 1)) {
-                (true, _) => Source::Stdin { from: i + 2 },
-                (false, Some(_)) => Source::Code {
-                    index: i + 1,
-                    offset: 0,
-                },
-                (false, None) => Source::MissingCode,
-            };
-        }
-        if name.starts_with("e") && "encodedcommand".starts_with(name.trim_end_matches('c'))
-            || name == "ec"
-        {
-            return match args.get(i + 1) {
-                Some(_) => Source::Code {
-                    index: i + 1,
-                    offset: 0,
-                },
-                None => Source::MissingCode,
-            };
-        }
-        if "file".starts_with(name) {
-            return if next_is_stdin {
-                Source::Stdin { from: i + 2 }
-            } else if i + 1 < args.len() {
-                Source::File(i + 1)
-            } else {
-                Source::MissingCode
-            };
-        }
-        let takes_value = [
-            "executionpolicy",
-            "ep",
-            "ex",
-            "workingdirectory",
-            "wd",
-            "inputformat",
-            "inp",
-            "if",
-            "outputformat",
-            "of",
-            "o",
-            "configurationname",
-            "config",
-            "windowstyle",
-            "w",
-            "settingsfile",
-            "custompipename",
-            "version",
-            "v",
-        ];
-        i += if takes_value.contains(&name) { 2 } else { 1 };
-    }
-    if i < args.len() {
-        Source::File(i)
-    } else {
-        Source::Stdin { from: i }
-    }
 }
