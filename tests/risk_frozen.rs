@@ -49,6 +49,14 @@ fn replay(case: &Value, settings: &RiskSettings) -> (Verdict, Option<String>) {
     (risk::combine(static_verdict, outcome), step)
 }
 
+/// `v` with its risk record's `latency_ms` set to 0: the one field a replay may change.
+fn without_latency(mut v: Verdict) -> Verdict {
+    if let Some(latency) = v.risk.as_mut().and_then(|r| r.get_mut("latency_ms")) {
+        *latency = 0.into();
+    }
+    v
+}
+
 #[test]
 fn frozen_risk_cases_follow_the_ladder() {
     let cases = cases();
@@ -81,9 +89,10 @@ fn frozen_risk_cases_follow_the_ladder() {
                 got.reason
             ));
         }
-        // Frozen replay is deterministic.
+        // Frozen replay is deterministic, but for the time it took: a loaded machine can
+        // take a millisecond or more over a replay (a CI run failed on `latency_ms` 4 against 0).
         let (again, _) = replay(case, &settings);
-        assert_eq!(again, got, "{id}");
+        assert_eq!(without_latency(again), without_latency(got), "{id}");
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     for step in [
