@@ -185,8 +185,51 @@ fn secret_manager(c: &Command, ops: &[&str]) -> bool {
         "az" => at(0) == "keyvault" && at(1) == "secret" && matches!(at(2), "show" | "download"),
         "doppler" | "infisical" => at(0) == "secrets" && matches!(at(1), "" | "get" | "download"),
         "heroku" if at(0) == "config" => true,
+        // Infrastructure state holds every resource's secrets in clear (a database's password,
+        // a generated private key); `-raw` and `-json` print a sensitive output unredacted.
+        "terraform" | "tofu" | "terragrunt" => {
+            let whole = texts_have(c, &["-json", "--json"]);
+            (at(0) == "state" && at(1) == "pull")
+                || (at(0) == "show" && whole)
+                || (at(0) == "output"
+                    && (whole || texts_have(c, &["-raw", "--raw"]))
+                    && names_secret(at(1)))
+        }
+        "pulumi" => {
+            (matches!(at(0), "stack" | "config") && c.has_flag(None, &["show-secrets"]))
+                || (at(0) == "config" && at(1) == "get" && names_secret(at(2)))
+        }
+        "lpass" => at(0) == "show",
+        "keepassxc-cli" => {
+            at(0) == "show"
+                && (c.has_flag(Some('s'), &["show-protected"])
+                    || c.option_value(Some('a'), &["attributes"])
+                        .is_some_and(|a| a.eq_ignore_ascii_case("password")))
+        }
+        "chamber" => matches!(at(0), "read" | "export" | "env"),
+        "aws-vault" => at(0) == "export",
+        "consul" => at(0) == "kv" && at(1) == "get" && names_secret(at(2)),
+        "etcdctl" => at(0) == "get" && names_secret(at(1)),
         _ => false,
     }
+}
+
+/// Whether the command has one of `words` among its arguments, as written (`terraform`'s
+/// single-dash long options).
+fn texts_have(c: &Command, words: &[&str]) -> bool {
+    c.args.iter().any(|w| words.contains(&w.text.as_str()))
+}
+
+/// Whether a key, path or store entry names a secret by one of its parts (`prod/db_password`,
+/// `/secrets/db`, `apiToken`).
+fn names_secret(key: &str) -> bool {
+    key.split(['/', ':', '.']).any(|part| {
+        let lower = part.to_ascii_lowercase();
+        crate::redact::is_secret_key(part)
+            || ["secret", "credential", "password", "passwd"]
+                .iter()
+                .any(|w| lower.contains(w))
+    })
 }
 
 /// CLIs that print a live credential: `gh auth token`, `gcloud auth print-access-token`…
@@ -294,13 +337,24 @@ fn shown(a: &ShellAnalysis, i: usize, depth: usize) -> bool {
         let login = next.args.iter().any(|w| {
             w.text.starts_with("--") && (w.text.contains("stdin") || w.text == "--with-token")
         });
-        if login || (is_network_client(&next.program) && !prints_request(next)) {
+        if login
+            || (is_network_client(&next.program) && !prints_request(next))
+            || applies_stdin(next)
+        {
             return false;
         }
         // A filter (`base64`, `jq`) prints what it makes of it; `cat`/`tee` pass it on.
         return !ECHOES.contains(&next.program.as_str()) || shown(a, k, depth + 1);
     }
     true
+}
+
+/// A cluster client that applies its input as a manifest (`kubectl apply -f -`): it prints
+/// what it changed, not what it read.
+fn applies_stdin(c: &Command) -> bool {
+    matches!(c.program.as_str(), "kubectl" | "oc")
+        && matches!(c.subcommand(), Some("apply" | "create" | "replace"))
+        && c.option_value(Some('f'), &["filename"]).as_deref() == Some("-")
 }
 
 /// Clients that send what they are given to a host (judged by the exfiltration pack) rather
@@ -625,6 +679,18 @@ pub static RULES: &[Rule] = &[
             Example::bash("gcloud secrets versions access latest --secret=db"),
             Example::bash("az keyvault secret show --vault-name v --name db"),
             Example::bash("doppler secrets download --no-file"),
+            Example::bash("terraform state pull"),
+            Example::bash("terraform -chdir=infra show -json"),
+            Example::bash("terraform output -raw db_password"),
+            Example::bash("tofu output -json admin_token"),
+            Example::bash("pulumi stack output --show-secrets"),
+            Example::bash("pulumi config get dbPassword"),
+            Example::bash("lpass show --password github"),
+            Example::bash("keepassxc-cli show -s db.kdbx github"),
+            Example::bash("chamber read prod db_url"),
+            Example::bash("aws-vault export prod"),
+            Example::bash("consul kv get app/prod/db_password"),
+            Example::bash("etcdctl get /secrets/db"),
             Example::bash("echo $(gh auth token)"),
             Example::bash("gh auth token | base64"),
             Example::bash("T=$(gh auth token); echo $T"),
@@ -657,6 +723,16 @@ pub static RULES: &[Rule] = &[
             Example::bash("aws secretsmanager list-secrets"),
             Example::bash("gcloud secrets list"),
             Example::bash("aws ssm get-parameter --name /app/region"),
+            Example::bash("terraform output"),
+            Example::bash("terraform output -raw bucket_name"),
+            Example::bash("terraform show"),
+            Example::bash("terraform state list"),
+            Example::bash("pulumi stack output"),
+            Example::bash("pulumi config get aws:region"),
+            Example::bash("keepassxc-cli ls db.kdbx"),
+            Example::bash("consul kv get app/prod/replicas"),
+            Example::bash("etcdctl get /registry/pods"),
+            Example::bash("kubectl get secret db -n staging -o yaml | kubectl apply -n prod -f -"),
         ],
     },
     Rule {
