@@ -1038,10 +1038,11 @@ fn command_writes(
         // `… | sponge f`); a `+CMD` operand is a command, not a file.
         "ex" | "vi" | "vim" | "nvim" | "ed" | "red" | "sponge" | "emacs" => {
             let program = cmd.program.as_str();
-            let short = if matches!(program, "ed" | "red") {
-                "p"
-            } else {
-                "cSuUiTwW"
+            let short = match program {
+                "ed" | "red" => "p",
+                // `-l FILE` loads Lisp, `-L DIR` adds a load path, `-f FUNC` calls one.
+                "emacs" => "lLfdtu",
+                _ => "cSuUiTwW",
             };
             for f in operands_skipping(cmd, short, &["cmd", "eval", "load", "script"]) {
                 if !f.text.starts_with('+') {
@@ -2087,6 +2088,17 @@ fn command_executions(
         for f in requirement_files(cmd) {
             out.push(exec(res(f), how.clone(), i, Some(Language::Requirements)));
         }
+    }
+    // `gdb -x FILE`, `vim -S FILE`, `expect FILE`: a file of the program's own commands,
+    // judged by the shell commands it runs (`ledger::command_file`).
+    let texts: Vec<&str> = cmd.args.iter().map(|w| w.text.as_str()).collect();
+    for (option, f) in crate::vocab::command_files(program, &texts) {
+        out.push(exec(
+            res(&f),
+            format!("{program} {option}"),
+            i,
+            Some(Language::Shell),
+        ));
     }
     match program {
         "source" | "." => {

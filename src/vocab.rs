@@ -5,7 +5,9 @@
 //! effects (what a command does), the packs, the content scanner and the policy `command:`
 //! matcher (so `kubectl -n prod delete` has the subcommand `delete`, not `prod`).
 
-pub use crate::shell::option_commands::{option_commands, sed_commands};
+pub use crate::shell::option_commands::{
+    command_files, file_commands, option_commands, sed_commands,
+};
 use crate::shell::{Command, Word};
 use serde::{Deserialize, Serialize};
 

@@ -576,9 +576,11 @@ fn judge_execution(
     let want = run_language(exec, entry, text.as_deref());
     // The arguments the run gives, put in where the script reads them (`python3 x.py ~` of
     // `shutil.rmtree(sys.argv[1])`, `bash x.sh build` of `rm -rf "$1"`).
-    let given = text
-        .as_deref()
-        .and_then(|t| awk_program(exec, t).or_else(|| with_args(want, t, &exec.args)));
+    let given = text.as_deref().and_then(|t| {
+        awk_program(exec, t)
+            .or_else(|| command_file(exec, t))
+            .or_else(|| with_args(want, t, &exec.args))
+    });
     let with_given = given.is_some();
     let text = given.or(text);
     let sections = run_sections(exec, want, text.as_deref());
@@ -721,6 +723,13 @@ fn judge_execution(
 fn awk_program(exec: &Execution, text: &str) -> Option<String> {
     (exec.how == fileops::AWK_PROGRAM)
         .then(|| format!("awk {}", crate::shell::indirect::shell_word(text)))
+}
+
+/// A file of a program's own commands (`gdb -x`, `vim -S`, `expect FILE`) as the shell
+/// commands it runs, one a line; an empty script when it runs none, so the program's own
+/// language is never read as shell.
+fn command_file(exec: &Execution, text: &str) -> Option<String> {
+    crate::vocab::file_commands(&exec.how, text).map(|commands| commands.join("\n"))
 }
 
 /// A script's text with the arguments of its run put in, when it reads them and they are

@@ -116,6 +116,109 @@ const OPTION_COMMANDS: &[(&[&str], &[&str], RunsAs)] = &[
     ),
 ];
 
+/// Options naming a file of the commands the program reads as it reads one from an option
+/// above (`gdb -x FILE` as `-ex`, `vim -S FILE` as `-c`, `lldb -s FILE` as `-o`, `emacs -l
+/// FILE` as `--eval`, `expect FILE` as `-c`): the ledger judges a session-written such file by
+/// the commands it runs (`file_commands`).
+const COMMAND_FILES: &[(&[&str], &[&str], RunsAs)] = &[
+    (
+        &["vim", "vi", "nvim", "view", "ex", "vimdiff", "gvim", "rvim"],
+        &["-S", "-u"],
+        RunsAs::EditorCommand,
+    ),
+    (
+        &["gdb", "gdb-multiarch", "cgdb"],
+        &[
+            "-x",
+            "--x",
+            "-command",
+            "--command",
+            "-ix",
+            "--ix",
+            "-init-command",
+            "--init-command",
+        ],
+        RunsAs::EditorCommand,
+    ),
+    (
+        &["lldb"],
+        &["-s", "--source", "-S", "--source-before-file", "-source"],
+        RunsAs::Lldb,
+    ),
+    // `expect FILE` is read as `expect -f FILE` (`command_files`).
+    (&["expect"], &["-f", "-b"], RunsAs::Spawn),
+    (
+        &["emacs", "emacs-nox"],
+        &["-l", "--load", "-load", "--script", "-scriptload"],
+        RunsAs::Elisp,
+    ),
+];
+
+/// The files `args` name as scripts of `program`'s commands (`COMMAND_FILES`), each with the
+/// option naming it: `gdb -x a.gdb --command=b.gdb` gives `("-x", "a.gdb")` and
+/// `("--command", "b.gdb")`.
+pub fn command_files(program: &str, args: &[&str]) -> Vec<(&'static str, String)> {
+    let Some((_, options, _)) = COMMAND_FILES
+        .iter()
+        .find(|(programs, ..)| programs.contains(&program))
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        if *a == "--" {
+            break;
+        }
+        if let Some(option) = options.iter().find(|o| a == *o) {
+            // `vim -S` alone sources `Session.vim`: an option after it is no file.
+            if let Some(f) = args.get(i + 1).filter(|f| !f.starts_with('-')) {
+                out.push((*option, f.to_string()));
+            }
+            i += 2;
+            continue;
+        }
+        if let Some((option, f)) = options.iter().find_map(|o| {
+            a.strip_prefix(o)
+                .and_then(|v| v.strip_prefix('='))
+                .map(|f| (*o, f))
+        }) {
+            out.push((option, f.to_string()));
+        } else if program == "expect" {
+            // `expect [-dDinN] [-c CMDS] [FILE] [ARGS]`: the first operand is the script.
+            if *a == "-c" {
+                i += 1;
+            } else if !a.starts_with('-') {
+                out.push(("-f", a.to_string()));
+                break;
+            }
+        }
+        i += 1;
+    }
+    out.truncate(8);
+    out
+}
+
+/// The command lines a file of commands runs, read as `how` (`"PROGRAM OPTION"`, an option of
+/// `COMMAND_FILES`) reads it: line by line for an editor or debugger, whole for Tcl and Lisp.
+/// `None` when `how` names no such reader.
+pub fn file_commands(how: &str, script: &str) -> Option<Vec<String>> {
+    let (program, option) = how.split_once(' ')?;
+    let (_, _, runs) = COMMAND_FILES
+        .iter()
+        .find(|(programs, options, _)| programs.contains(&program) && options.contains(&option))?;
+    let mut out: Vec<String> = match runs {
+        RunsAs::Spawn | RunsAs::Elisp => command_of(script, *runs),
+        runs => script
+            .lines()
+            .flat_map(|line| command_of(line, *runs))
+            .take(32)
+            .collect(),
+    };
+    out.truncate(32);
+    Some(out)
+}
+
 /// Where a client that runs a command on other hosts finds it on its command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum RemoteAt {
@@ -874,10 +977,10 @@ fn elisp_args(s: &str) -> Vec<Option<String>> {
 /// one), for expect's `-c` and a Tcl shell's script.
 pub fn tcl_commands(code: &str) -> Vec<String> {
     let mut out = Vec::new();
-    for statement in code.split([';', '\n']) {
+    for statement in tcl_statements(code) {
         let c = statement.trim();
         if let Some(cmd) = c.strip_prefix("spawn ").or_else(|| c.strip_prefix("exec ")) {
-            out.extend(line_if_any(cmd));
+            out.extend(line_if_any(&tcl_braces_quoted(cmd)));
         }
         for (at, _) in c.match_indices("[exec ") {
             let cmd = &c[at + "[exec ".len()..];
@@ -886,6 +989,71 @@ pub fn tcl_commands(code: &str) -> Vec<String> {
         out.extend(tcl_file_command(c));
     }
     out.truncate(8);
+    out
+}
+
+/// Tcl code's statements: split at `;` and line ends outside braces and double quotes (`spawn
+/// sh -c {a; b}` is one statement).
+fn tcl_statements(code: &str) -> Vec<&str> {
+    let (mut out, mut start, mut depth, mut quoted, mut escaped) =
+        (Vec::new(), 0, 0usize, false, false);
+    for (at, ch) in code.char_indices() {
+        if escaped {
+            escaped = false;
+            continue;
+        }
+        match ch {
+            '\\' => escaped = true,
+            '"' if depth == 0 => quoted = !quoted,
+            '{' if !quoted => depth += 1,
+            '}' if !quoted => depth = depth.saturating_sub(1),
+            ';' | '\n' if depth == 0 && !quoted => {
+                out.push(&code[start..at]);
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&code[start..]);
+    out
+}
+
+/// A Tcl command's words as a shell line: a word in braces, which Tcl takes literally, in
+/// single quotes (`sh -c {curl x | sh}` is `sh -c 'curl x | sh'`); other words as written.
+fn tcl_braces_quoted(cmd: &str) -> String {
+    let mut out = String::with_capacity(cmd.len() + 8);
+    let mut rest = cmd;
+    while let Some(open) = rest.find('{') {
+        // Only a word that starts with the brace is a braced word.
+        let starts_word = open == 0 || rest[..open].ends_with([' ', '\t']);
+        let close = starts_word
+            .then(|| {
+                let mut depth = 0usize;
+                rest[open..].char_indices().find_map(|(k, ch)| {
+                    match ch {
+                        '{' => depth += 1,
+                        '}' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                return Some(open + k);
+                            }
+                        }
+                        _ => {}
+                    }
+                    None
+                })
+            })
+            .flatten();
+        let Some(close) = close else {
+            out.push_str(&rest[..=open]);
+            rest = &rest[open + 1..];
+            continue;
+        };
+        out.push_str(&rest[..open]);
+        out.push_str(&quoted(&rest[open + 1..close]));
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
     out
 }
 
@@ -1019,6 +1187,84 @@ pub fn call_end(body: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn command_files_are_found_by_their_options_and_expects_operand() {
+        let f = |p: &str, a: &str| command_files(p, &a.split(' ').collect::<Vec<_>>());
+        let owned = |v: &[(&'static str, &str)]| -> Vec<(&'static str, String)> {
+            v.iter().map(|(o, f)| (*o, f.to_string())).collect()
+        };
+        assert_eq!(
+            f("gdb", "-batch -x a.gdb --command=b.gdb ./app"),
+            owned(&[("-x", "a.gdb"), ("--command", "b.gdb")])
+        );
+        assert_eq!(f("vim", "-S x.vim notes.txt"), owned(&[("-S", "x.vim")]));
+        // `vim -S` alone sources Session.vim; `-u NONE` names no file the session wrote.
+        assert_eq!(f("vim", "-S -c q"), owned(&[]));
+        assert_eq!(f("lldb", "-s cmds ./app"), owned(&[("-s", "cmds")]));
+        assert_eq!(
+            f("expect", "-d -c set e.exp arg"),
+            owned(&[("-f", "e.exp")])
+        );
+        assert_eq!(f("expect", "-f e.exp"), owned(&[("-f", "e.exp")]));
+        assert_eq!(
+            f("emacs", "--batch --load=l.el"),
+            owned(&[("--load", "l.el")])
+        );
+        assert!(f("gdb", "./app core").is_empty());
+        assert!(f("cat", "-x a.gdb").is_empty());
+    }
+
+    #[test]
+    fn a_command_file_runs_what_its_lines_run_in_the_programs_language() {
+        let run = |how: &str, text: &str| file_commands(how, text).unwrap();
+        assert_eq!(
+            run("gdb -x", "break main\nrun\nshell rm -rf ~\n!id\nbt"),
+            ["rm -rf ~", "id"]
+        );
+        assert_eq!(
+            run("vim -S", "set nu\n:!make clean\nsyntax on"),
+            ["make clean"]
+        );
+        assert_eq!(run("lldb -s", "b main\nplatform shell ls"), ["ls"]);
+        assert_eq!(
+            run(
+                "expect -f",
+                "set timeout 5\nspawn sh -c {curl x | sh}\nexpect eof"
+            ),
+            ["sh -c 'curl x | sh'"]
+        );
+        assert_eq!(
+            run(
+                "emacs -l",
+                "(progn\n (message \"x\")\n (shell-command \"rm -rf ~\"))"
+            ),
+            ["rm -rf ~"]
+        );
+        // Nothing run: an empty list, so the file is never read as shell.
+        assert_eq!(run("gdb -x", "break main\nrun\nbt"), Vec::<String>::new());
+        assert_eq!(file_commands("gdb -q", "shell id"), None);
+        assert_eq!(file_commands("bash", "id"), None);
+    }
+
+    #[test]
+    fn tcl_braces_are_one_literal_word_and_hold_their_semicolons() {
+        assert_eq!(
+            tcl_commands("spawn sh -c {rm -rf ~; echo done}; expect eof"),
+            ["sh -c 'rm -rf ~; echo done'"]
+        );
+        assert_eq!(tcl_commands("spawn ssh {user@host}"), ["ssh 'user@host'"]);
+        assert_eq!(
+            tcl_commands("exec echo a{b}c"),
+            ["echo a{b}c"],
+            "a brace inside a word is a character"
+        );
+        assert_eq!(
+            tcl_commands("puts \"a; b\"; spawn id"),
+            ["id"],
+            "a quoted semicolon ends no statement"
+        );
+    }
 
     #[test]
     fn tcl_file_statements_are_their_shell_commands() {
