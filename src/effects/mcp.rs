@@ -1224,6 +1224,10 @@ const CLIS: &[&str] = &[
     "redis-cli",
 ];
 
+/// Servers whose every command is one their CLI takes as its arguments: a `redis` tool's
+/// `command` is what `redis-cli` is given (`FLUSHALL`, `CONFIG SET dir …`).
+const SERVER_CLIS: &[(&str, &str)] = &[("redis", "redis-cli"), ("valkey", "valkey-cli")];
+
 /// The words of a tool's name and its server's (`mcp__redis-cli__exec` → `redis`, `cli`,
 /// `exec`).
 fn name_words(tool: &str) -> Vec<&str> {
@@ -1241,7 +1245,13 @@ fn cli_line(tool: &str, command: &str) -> Option<String> {
     let joined = tool.strip_prefix("mcp__").unwrap_or(tool).replace('_', "-");
     let cli = CLIS
         .iter()
-        .find(|c| words.contains(c) || (c.contains('-') && joined.contains(*c)))?;
+        .find(|c| words.contains(c) || (c.contains('-') && joined.contains(*c)))
+        .or_else(|| {
+            SERVER_CLIS
+                .iter()
+                .find(|(server, _)| words.contains(server))
+                .map(|(_, cli)| cli)
+        })?;
     // After the `cd DIR && ` a runner's directory puts in front (`with_directory`).
     let (cd, command) = match command.split_once(" && ") {
         Some((cd, rest)) if cd.starts_with("cd ") => (format!("{cd} && "), rest),
@@ -2114,6 +2124,14 @@ mod tests {
         assert_eq!(
             cli_line("mcp__redis-cli__exec", "FLUSHALL").as_deref(),
             Some("redis-cli FLUSHALL")
+        );
+        assert_eq!(
+            cli_line("mcp__redis__execute_command", "CONFIG SET dir /root/.ssh").as_deref(),
+            Some("redis-cli CONFIG SET dir /root/.ssh")
+        );
+        assert_eq!(
+            cli_line("mcp__valkey__run", "FLUSHDB").as_deref(),
+            Some("valkey-cli FLUSHDB")
         );
         // Already the CLI's line, or a tool named for none: as it is.
         assert_eq!(cli_line("mcp__docker__run", "docker ps"), None);

@@ -86,6 +86,8 @@ const SQL_CLIENTS: &[&str] = &[
     "mongo",
     "mongosh",
     "redis-cli",
+    "valkey-cli",
+    "keydb-cli",
     "cockroach",
     "snowsql",
     "bq",
@@ -197,12 +199,12 @@ fn destructive_sql(call: &Call, _: &Scope) -> Option<String> {
                 return Some(format!("`{}` runs `{call}` on every document", c.program));
             }
             // `redis-cli --scan | xargs redis-cli del`: keys not known in advance.
-            (c.program == "redis-cli"
+            (matches!(c.program.as_str(), "redis-cli" | "valkey-cli" | "keydb-cli")
                 && c.args_from_stdin
                 && c.operands().first().is_some_and(|o| {
                     o.text.eq_ignore_ascii_case("del") || o.text.eq_ignore_ascii_case("unlink")
                 }))
-            .then(|| "`redis-cli del` deletes keys listed by another command".to_string())
+            .then(|| format!("`{} del` deletes keys listed by another command", c.program))
         })
 }
 
@@ -535,6 +537,7 @@ pub static RULES: &[Rule] = &[
             Example::bash("echo 'DROP TABLE users;' | psql app"),
             Example::bash("psql app <<'SQL'\nDROP SCHEMA public CASCADE;\nSQL"),
             Example::bash("redis-cli FLUSHALL"),
+            Example::bash("valkey-cli -n 2 FLUSHDB"),
             Example::bash("docker exec db psql -U postgres -c 'DROP DATABASE app'"),
             Example::bash("psql -c 'DELETE FROM users -- WHERE id=1'"),
             Example::bash("psql -c 'UPDATE accounts SET balance=0'"),
@@ -547,6 +550,7 @@ pub static RULES: &[Rule] = &[
             Example::bash("sqlite3 app.db 'DELETE FROM logs WHERE (true)'"),
             Example::bash("mysql -e 'update users set admin=1; select 1' app"),
             Example::bash("redis-cli --scan --pattern 'sess:*' | xargs redis-cli del"),
+            Example::bash("keydb-cli --scan | xargs keydb-cli unlink"),
             Example::bash("mongosh app --eval 'db.dropDatabase()'"),
             Example::bash("mongosh app --eval \"db.getCollection('users').drop()\""),
             Example::bash("mongosh app --eval 'db.users.deleteMany({})'"),

