@@ -49,6 +49,9 @@ pub(super) struct Ctx {
     /// The assignments the command that runs this script carries (`x=v bash -c …`,
     /// `x=v eval …`): variables of the script, not of the line after it.
     pub script_env: Vec<(String, Word)>,
+    /// Variables a `while read VAR` loop fills from its input, in the loop's body: a command
+    /// given one takes its arguments from that input, as under `xargs`.
+    pub read_vars: Vec<String>,
 }
 
 /// One simple command before unwrapping.
@@ -1048,8 +1051,32 @@ impl Analyser<'_> {
                 last
             }
             C::WhileClause(w) | C::UntilClause(w) => self.walk_loop(ctx, |a, ctx| {
+                let before = a.out.commands.len();
                 a.walk_list(&w.0, ctx);
-                a.walk_list(&w.1.list, ctx)
+                let vars = a.read_vars_since(before);
+                if vars.is_empty() {
+                    return a.walk_list(&w.1.list, ctx);
+                }
+                let values = match vars.as_slice() {
+                    [_] => a.read_lines_since(before),
+                    _ => Vec::new(),
+                };
+                let outer = std::mem::replace(&mut ctx.read_vars, vars);
+                let mut last = None;
+                if values.is_empty() {
+                    last = a.walk_list(&w.1.list, ctx);
+                }
+                // `echo ~/.ssh/id_rsa | while read f`, `while read f; …; done <<< LIST`: the
+                // lines are known, and the body is walked with each, as a `for` loop's.
+                for v in &values {
+                    a.assign(
+                        &ctx.read_vars[0].clone(),
+                        Some(&Expanded::literal(v.clone())),
+                    );
+                    last = a.walk_list(&w.1.list, ctx).or(last);
+                }
+                ctx.read_vars = outer;
+                last
             }),
             // A coprocess runs in a subshell of its own, alongside the line.
             C::Coprocess(c) => {
@@ -1095,6 +1122,89 @@ impl Analyser<'_> {
         let twice = merged(end, &self.path_state(ctx));
         self.set_path_state(ctx, twice);
         last
+    }
+
+    /// The variables a `read` run since command `before` fills from a pipe, a file or a
+    /// here-string (`… | while read -r f`, `while read f; do …; done < list`): its operands,
+    /// past the options that take a value.
+    fn read_vars_since(&self, before: usize) -> Vec<String> {
+        let Some(read) = self.out.commands[before..]
+            .iter()
+            .find(|c| c.program == "read")
+        else {
+            return Vec::new();
+        };
+        let fed = read.stdin_from.is_some()
+            || read.stdin_text.is_some()
+            || read
+                .redirects
+                .iter()
+                .any(|r| r.kind == super::RedirectKind::Read && matches!(r.fd, None | Some(0)));
+        if !fed {
+            return Vec::new();
+        }
+        let mut vars = Vec::new();
+        let mut words = read.args.iter();
+        while let Some(w) = words.next() {
+            let t = w.text.as_str();
+            if let Some(flags) = t.strip_prefix('-') {
+                // `-d DELIM`, `-n N`, `-p PROMPT`…: the last letter of a cluster takes the next
+                // word unless glued to it; `-a NAME` fills an array, a variable all the same.
+                if let Some(at) = flags.find(['d', 'n', 'N', 'p', 't', 'u', 'a', 'i']) {
+                    let value_glued = at + 1 < flags.len();
+                    let name = if value_glued { None } else { words.next() };
+                    if flags[at..].starts_with('a')
+                        && let Some(n) = name
+                    {
+                        vars.push(n.text.clone());
+                    }
+                }
+            } else if !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                vars.push(t.to_string());
+            }
+        }
+        vars.truncate(8);
+        vars
+    }
+
+    /// The lines the `read` run since command `before` is given, when they are literal: a
+    /// here-string or here-document, or `echo` of static words feeding it; at most
+    /// `MAX_LOOP_VALUES`, trimmed as `read` trims them. Empty when not known.
+    fn read_lines_since(&self, before: usize) -> Vec<String> {
+        let Some(read) = self.out.commands[before..]
+            .iter()
+            .find(|c| c.program == "read")
+        else {
+            return Vec::new();
+        };
+        let text = match (&read.stdin_text, read.stdin_from) {
+            (Some(t), _) => t.clone(),
+            (None, Some(from)) => {
+                let Some(producer) = self.out.commands.get(from) else {
+                    return Vec::new();
+                };
+                if producer.program != "echo" || producer.args.iter().any(|w| w.dynamic) {
+                    return Vec::new();
+                }
+                let words: Vec<&str> = producer
+                    .args
+                    .iter()
+                    .map(|w| w.text.as_str())
+                    .skip_while(|t| matches!(*t, "-n" | "-e" | "-E"))
+                    .collect();
+                words.join(" ")
+            }
+            (None, None) => return Vec::new(),
+        };
+        let lines: Vec<String> = text
+            .lines()
+            .map(|l| l.trim().to_string())
+            .filter(|l| !l.is_empty())
+            .collect();
+        if lines.len() > MAX_LOOP_VALUES {
+            return Vec::new();
+        }
+        lines
     }
 
     /// Arithmetic text can hold command substitutions, which run.
@@ -1570,6 +1680,7 @@ impl Analyser<'_> {
             env.extend(inv.env);
             env
         };
+        let args_from_stdin = ctx.args_from_stdin || uses_any(&inv.args, &ctx.read_vars);
         self.out.commands.push(Command {
             program,
             program_path: program_word.text,
@@ -1580,7 +1691,7 @@ impl Analyser<'_> {
             stdin_text: inv.stdin_text.map(|t| t.word.text),
             wrappers: ctx.wrappers.clone(),
             privileged: ctx.privileged,
-            args_from_stdin: ctx.args_from_stdin,
+            args_from_stdin,
             in_substitution: ctx.in_substitution,
             cwd: ctx.cwd.clone(),
         });
@@ -1711,4 +1822,21 @@ fn written_times(text: &str, name: &str) -> usize {
             !part(text[..*at].chars().next_back()) && !part(text[at + name.len()..].chars().next())
         })
         .count()
+}
+
+/// Whether one of `args` expands one of `vars` (`"$f"`, `${f}`, `$f/x`).
+fn uses_any(args: &[Expanded], vars: &[String]) -> bool {
+    !vars.is_empty()
+        && args.iter().any(|a| {
+            let t = a.word.text.as_str();
+            vars.iter().any(|v| {
+                t.match_indices('$').any(|(at, _)| {
+                    let rest = &t[at + 1..];
+                    let name = rest.strip_prefix('{').unwrap_or(rest);
+                    name.strip_prefix(v.as_str()).is_some_and(|after| {
+                        !after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                    })
+                })
+            })
+        })
 }

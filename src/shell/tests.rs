@@ -2123,6 +2123,26 @@ fn code_substituted_from_a_file_runs_the_file() {
 }
 
 #[test]
+fn a_while_read_loop_gives_its_input_to_the_commands_using_the_variable() {
+    // Input not known: the commands given the variable take their arguments from it, as
+    // under `xargs`; the others do not.
+    let an = a("find ~/.ssh | while read -r f; do cat \"$f\"; echo done; done");
+    assert!(find(&an, "cat").args_from_stdin);
+    assert!(!find(&an, "echo").args_from_stdin);
+    let an = a("while IFS= read -r -d '' f; do rm -- \"${f}\"; done < list");
+    assert!(find(&an, "rm").args_from_stdin);
+    // A loop variable of a prefix's name is another variable.
+    let an = a("ls | while read f; do echo \"$fx\"; done");
+    assert!(!find(&an, "echo").args_from_stdin);
+    // A read from nothing the line gives (the terminal) fills nothing known.
+    let an = a("while read f; do cat \"$f\"; done");
+    assert!(!find(&an, "cat").args_from_stdin);
+    // Input known: the body is walked with each line, as a `for` loop's.
+    let an = a("echo /etc/shadow | while read f; do cat $f; done");
+    assert_eq!(args(find(&an, "cat")), vec!["/etc/shadow"]);
+}
+
+#[test]
 fn xargs_fed_by_echo_gets_the_echoed_words() {
     let an = a("echo / | xargs rm -rf");
     let rm = find(&an, "rm");
