@@ -1053,12 +1053,16 @@ impl Analyser<'_> {
             C::WhileClause(w) | C::UntilClause(w) => self.walk_loop(ctx, |a, ctx| {
                 let before = a.out.commands.len();
                 a.walk_list(&w.0, ctx);
-                let vars = a.read_vars_since(before);
-                if vars.is_empty() {
+                let read = a.out.commands[before..]
+                    .iter()
+                    .position(|c| c.program == "read")
+                    .map(|k| before + k);
+                let vars = read.map(|r| a.read_vars(r)).unwrap_or_default();
+                let (Some(read), false) = (read, vars.is_empty()) else {
                     return a.walk_list(&w.1.list, ctx);
-                }
+                };
                 let values = match vars.as_slice() {
-                    [_] => a.read_lines_since(before),
+                    [_] => a.read_lines(read),
                     _ => Vec::new(),
                 };
                 let outer = std::mem::replace(&mut ctx.read_vars, vars);
@@ -1124,16 +1128,11 @@ impl Analyser<'_> {
         last
     }
 
-    /// The variables a `read` run since command `before` fills from a pipe, a file or a
+    /// The variables `read` (command `at`) fills from a pipe, a file or a
     /// here-string (`… | while read -r f`, `while read f; do …; done < list`): its operands,
     /// past the options that take a value.
-    fn read_vars_since(&self, before: usize) -> Vec<String> {
-        let Some(read) = self.out.commands[before..]
-            .iter()
-            .find(|c| c.program == "read")
-        else {
-            return Vec::new();
-        };
+    fn read_vars(&self, at: usize) -> Vec<String> {
+        let read = &self.out.commands[at];
         let fed = read.stdin_from.is_some()
             || read.stdin_text.is_some()
             || read
@@ -1167,16 +1166,11 @@ impl Analyser<'_> {
         vars
     }
 
-    /// The lines the `read` run since command `before` is given, when they are literal: a
+    /// The lines `read` (command `at`) is given, when they are literal: a
     /// here-string or here-document, or `echo` of static words feeding it; at most
     /// `MAX_LOOP_VALUES`, trimmed as `read` trims them. Empty when not known.
-    fn read_lines_since(&self, before: usize) -> Vec<String> {
-        let Some(read) = self.out.commands[before..]
-            .iter()
-            .find(|c| c.program == "read")
-        else {
-            return Vec::new();
-        };
+    fn read_lines(&self, at: usize) -> Vec<String> {
+        let read = &self.out.commands[at];
         let text = match (&read.stdin_text, read.stdin_from) {
             (Some(t), _) => t.clone(),
             (None, Some(from)) => {
