@@ -2623,7 +2623,6 @@ fn command_executions(
         // `pwsh x.ps1`, `powershell -File x.ps1`: a PowerShell script file, whose lines the
         // shell analysis reads as PowerShell (as it reads `-Command` code, its own).
         "pwsh" | "powershell" | "pwsh.exe" | "powershell.exe" => {
-            let texts: Vec<&str> = cmd.args.iter().map(|w| w.text.as_str()).collect();
             if let crate::vocab::Source::File(at) = crate::shell::switches::pwsh_source(&texts) {
                 let mut e = exec(res(&cmd.args[at].text), program, i, Some(Language::Shell));
                 e.args = cmd.args[at + 1..]

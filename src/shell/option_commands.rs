@@ -37,6 +37,9 @@ enum RunsAs {
     IPython,
 }
 
+/// Vim and the programs that are Vim under another name.
+const VIM_FAMILY: &[&str] = &["vim", "vi", "nvim", "view", "ex", "vimdiff", "gvim", "rvim"];
+
 /// Options whose value is a command the program runs with a shell, by program: the unwrapper
 /// judges each as a script the program runs (`shell::unwrap`, `option_commands`).
 const OPTION_COMMANDS: &[(&[&str], &[&str], RunsAs)] = &[
@@ -74,11 +77,7 @@ const OPTION_COMMANDS: &[(&[&str], &[&str], RunsAs)] = &[
         &["-o"],
         RunsAs::SshOption,
     ),
-    (
-        &["vim", "vi", "nvim", "view", "ex", "vimdiff", "gvim", "rvim"],
-        &["-c", "--cmd", "+"],
-        RunsAs::EditorCommand,
-    ),
+    (VIM_FAMILY, &["-c", "--cmd", "+"], RunsAs::EditorCommand),
     (
         &["gdb"],
         &[
@@ -121,11 +120,7 @@ const OPTION_COMMANDS: &[(&[&str], &[&str], RunsAs)] = &[
 /// FILE` as `--eval`, `expect FILE` as `-c`): the ledger judges a session-written such file by
 /// the commands it runs (`file_commands`).
 const COMMAND_FILES: &[(&[&str], &[&str], RunsAs)] = &[
-    (
-        &["vim", "vi", "nvim", "view", "ex", "vimdiff", "gvim", "rvim"],
-        &["-S", "-u"],
-        RunsAs::EditorCommand,
-    ),
+    (VIM_FAMILY, &["-S", "-u"], RunsAs::EditorCommand),
     (
         &["gdb", "gdb-multiarch", "cgdb"],
         &[

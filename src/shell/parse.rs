@@ -1167,28 +1167,18 @@ impl Analyser<'_> {
     }
 
     /// The lines `read` (command `at`) is given, when they are literal: a
-    /// here-string or here-document, or `echo` of static words feeding it; at most
+    /// here-string or here-document, or what a literal `echo`/`printf` feeding it prints
+    /// (`printed_text`); at most
     /// `MAX_LOOP_VALUES`, trimmed as `read` trims them. Empty when not known.
     fn read_lines(&self, at: usize) -> Vec<String> {
         let read = &self.out.commands[at];
         let text = match (&read.stdin_text, read.stdin_from) {
-            (Some(t), _) => t.clone(),
-            (None, Some(from)) => {
-                let Some(producer) = self.out.commands.get(from) else {
-                    return Vec::new();
-                };
-                if producer.program != "echo" || producer.args.iter().any(|w| w.dynamic) {
-                    return Vec::new();
-                }
-                let words: Vec<&str> = producer
-                    .args
-                    .iter()
-                    .map(|w| w.text.as_str())
-                    .skip_while(|t| matches!(*t, "-n" | "-e" | "-E"))
-                    .collect();
-                words.join(" ")
-            }
-            (None, None) => return Vec::new(),
+            (Some(t), _) => Some(t.clone()),
+            (None, Some(from)) => self.out.commands.get(from).and_then(super::printed_text),
+            (None, None) => None,
+        };
+        let Some(text) = text else {
+            return Vec::new();
         };
         let lines: Vec<String> = text
             .lines()

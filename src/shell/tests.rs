@@ -2140,6 +2140,8 @@ fn a_while_read_loop_gives_its_input_to_the_commands_using_the_variable() {
     // Input known: the body is walked with each line, as a `for` loop's.
     let an = a("echo /etc/shadow | while read f; do cat $f; done");
     assert_eq!(args(find(&an, "cat")), vec!["/etc/shadow"]);
+    let an = a("printf '%s\\n' /etc/shadow | while read f; do cat \"$f\"; done");
+    assert_eq!(args(find(&an, "cat")), vec!["/etc/shadow"]);
 }
 
 #[test]
