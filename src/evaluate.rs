@@ -146,7 +146,10 @@ fn pushed_workflow_verdict(policy: &Policy, call: &Call, scope: &Scope) -> Optio
         let language = scan::detect(std::path::Path::new(path), content);
         // What runs without being named: a package's install scripts, a config's every command.
         let sections: Vec<String> = match language {
-            Language::CiWorkflow | Language::McpConfig | Language::CargoConfig => Vec::new(),
+            Language::CiWorkflow
+            | Language::McpConfig
+            | Language::EditorSettings
+            | Language::CargoConfig => Vec::new(),
             Language::PackageJson => crate::scan::INSTALL_SCRIPTS
                 .iter()
                 .map(|s| s.to_string())

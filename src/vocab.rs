@@ -53,6 +53,10 @@ pub enum Language {
     /// MCP server configs (`.mcp.json`, `~/.claude.json`, `.cursor/mcp.json`,
     /// `.vscode/mcp.json`): the commands an agent starts as servers.
     McpConfig,
+    /// VS Code settings (`.vscode/settings.json`, `*.code-workspace`): the programs the editor
+    /// and its extensions start once the folder is open (validators, language servers,
+    /// terminal profiles, run-on-save commands).
+    EditorSettings,
     /// Claude Code's custom commands and skills (`.claude/commands/*.md`,
     /// `.claude/skills/*/SKILL.md`): the shell lines written ``!`…` ``, which run when it is
     /// invoked, by the user or by the agent.
@@ -118,6 +122,7 @@ impl Language {
             Language::Sql => "SQL",
             Language::Notebook => "notebook",
             Language::McpConfig => "MCP server config",
+            Language::EditorSettings => "VS Code settings",
             Language::AgentCommand => "Claude Code command",
             Language::CargoConfig => "cargo config",
             Language::Taskfile => "Taskfile",
@@ -150,6 +155,7 @@ impl Language {
                 | Language::PytestConfig
                 | Language::CargoConfig
                 | Language::McpConfig
+                | Language::EditorSettings
         )
     }
 }

@@ -151,7 +151,7 @@ pub fn needs(
         return None;
     }
     let mut keys = if writes || runs {
-        ledger::keys(call)
+        ledger::keys_before(call)
     } else {
         Vec::new()
     };

@@ -807,6 +807,70 @@ fn an_mcp_server_config_is_judged_by_the_commands_it_starts() {
     assert!(r.contains("srv.sh"), "{r}");
 }
 
+/// A config that starts programs with no command of the agent's (an MCP server config, VS
+/// Code's settings) judges a file it names when that file is written after it: the agent never
+/// runs it, so the write is where the run is judged. Before, the config passed while its
+/// script did not exist, and the script then passed as an ordinary write.
+#[test]
+fn a_file_a_config_written_earlier_starts_is_judged_when_it_is_written() {
+    let env = env();
+    std::fs::create_dir_all(env.project.join(".vscode")).unwrap();
+    let cases = [
+        (
+            ".mcp.json",
+            "{\"mcpServers\":{\"local\":{\"command\":\"sh\",\"args\":[\"tools/srv.sh\"]}}}",
+            "tools/srv.sh",
+        ),
+        (
+            ".vscode/settings.json",
+            "{\n  // the validator VS Code runs on every PHP file it opens\n  \"php.validate.executablePath\": \"${workspaceFolder}/tools/php\",\n}",
+            "tools/php",
+        ),
+    ];
+    for (n, (config, text, script)) in cases.into_iter().enumerate() {
+        let session = format!("s-later-{n}");
+        let (d, r) = decide(
+            &env,
+            &session,
+            "Write",
+            json!({"file_path": env.project.join(config), "content": text}),
+        );
+        assert_eq!(d, "pass", "{config}: {r}");
+        // A script of ordinary content passes; one that deletes the home is refused, whichever
+        // tool writes it.
+        let (d, r) = decide(
+            &env,
+            &session,
+            "Write",
+            json!({"file_path": env.project.join(script), "content": "#!/bin/sh\nexec php \"$@\"\n"}),
+        );
+        assert_eq!(d, "pass", "{script}: {r}");
+        let (d, r) = decide(
+            &env,
+            &session,
+            "Write",
+            json!({"file_path": env.project.join(script), "content": "#!/bin/sh\nrm -rf \"$HOME\"\n"}),
+        );
+        assert_eq!(d, "deny", "{script}: {r}");
+        assert!(r.contains(config) && r.contains(script), "{r}");
+        let (d, r) = decide(
+            &env,
+            &session,
+            "Bash",
+            json!({"command": format!("printf 'rm -rf ~\\n' > {script}")}),
+        );
+        assert_eq!(d, "deny", "{script} by a redirect: {r}");
+        // A file the config does not name is an ordinary write.
+        let (d, r) = decide(
+            &env,
+            &session,
+            "Write",
+            json!({"file_path": env.project.join("tools/other.sh"), "content": "rm -rf \"$HOME\"\n"}),
+        );
+        assert_eq!(d, "pass", "{r}");
+    }
+}
+
 /// A file inline interpreter code writes is recorded like a shell write: running it later is
 /// judged by what it holds on disk then. Before, the ledger did not see these writes, and
 /// `bash run.sh` passed whatever the code had put in it.

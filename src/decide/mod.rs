@@ -234,11 +234,18 @@ fn ledger_check(
     patches: &[ledger::AppliedPatch],
     verdict: Verdict,
 ) -> Verdict {
-    if verdict.effect == Some(Effect::Deny) || !ledger::relevance(call).1 {
+    let (writes, runs) = ledger::relevance(call);
+    // A write is judged too: a config written earlier may run the file it writes.
+    if verdict.effect == Some(Effect::Deny) || !(writes || runs) {
         return verdict;
     }
     if let Some(e) = world.unreadable {
-        return ledger_failure(policy, e);
+        // A write alone fails closed where its recording is planned (`plan_ledger`).
+        return if runs {
+            ledger_failure(policy, e)
+        } else {
+            verdict
+        };
     }
     let lv = ledger::check(&world.session.ledger, call, world.scope, policy, patches);
     let mut v = verdict.stricter(lv.verdict);

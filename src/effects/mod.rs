@@ -196,10 +196,15 @@ pub const MCP_CONFIG_RUNNER: &str = "an agent starting its MCP servers";
 /// invoked (by the user, or by the agent's own tool for it).
 pub const AGENT_COMMAND_RUNNER: &str = "an agent running its custom command";
 
+/// Who runs the programs a VS Code settings file names: the editor and its extensions, once
+/// the folder is open, with no command of the agent's.
+pub const EDITOR_SETTINGS_RUNNER: &str = "an editor opening the project";
+
 /// Runs a write schedules without a later command of the agent, whatever tool wrote: an MCP
 /// server config (`.mcp.json`, `~/.claude.json`, `.cursor/mcp.json`, `.vscode/mcp.json`) names
 /// commands an agent starts as servers when it next loads it, and a custom command or skill
-/// (`.claude/commands/*.md`) shell lines it runs when invoked, so the ledger judges the
+/// (`.claude/commands/*.md`) shell lines it runs when invoked, and VS Code settings the
+/// programs the editor's extensions start once the folder is open, so the ledger judges the
 /// written content as that run. (An `.envrc` is not one: direnv refuses a changed `.envrc` until
 /// `direnv allow`, which the ledger judges.)
 pub fn deferred_runs(out: &mut Vec<Effect>) {
@@ -210,11 +215,7 @@ pub fn deferred_runs(out: &mut Vec<Effect>) {
                 return None;
             };
             let language = crate::scan::detect(path, "");
-            let program = match language {
-                vocab::Language::McpConfig => MCP_CONFIG_RUNNER,
-                vocab::Language::AgentCommand => AGENT_COMMAND_RUNNER,
-                _ => return None,
-            };
+            let program = deferred_runner(language)?;
             Some(Effect::Execute {
                 program: program.into(),
                 path: Some(path.clone()),
@@ -230,6 +231,16 @@ pub fn deferred_runs(out: &mut Vec<Effect>) {
         if !out.contains(&run) {
             out.push(run);
         }
+    }
+}
+
+/// Who runs a file of `language` with no command of the agent's (`deferred_runs`), if anyone.
+pub fn deferred_runner(language: vocab::Language) -> Option<&'static str> {
+    match language {
+        vocab::Language::McpConfig => Some(MCP_CONFIG_RUNNER),
+        vocab::Language::AgentCommand => Some(AGENT_COMMAND_RUNNER),
+        vocab::Language::EditorSettings => Some(EDITOR_SETTINGS_RUNNER),
+        _ => None,
     }
 }
 

@@ -440,7 +440,8 @@ fn check_planned(
     patches: &[AppliedPatch],
 ) -> LedgerVerdict {
     let execs = expand_directories(ledger, effects::file_runs(&call.effects));
-    if execs.is_empty() {
+    let later = configs_running_writes(ledger, call, scope);
+    if execs.is_empty() && later.is_empty() {
         return LedgerVerdict {
             verdict: Verdict::no_opinion(),
             links: Vec::new(),
@@ -477,11 +478,18 @@ fn check_planned(
     };
     let mut best: Option<Judged> = None;
     let mut links: Vec<ChainLink> = Vec::new();
-    for exec in &execs {
+    for (exec, later) in execs
+        .iter()
+        .map(|e| (e, false))
+        .chain(later.iter().map(|e| (e, true)))
+    {
         let mut trail = Vec::new();
-        if let Some(j) = judge_execution(ledger, exec, scope, engine, &mut trail, &mut links)
+        if let Some(mut j) = judge_execution(ledger, exec, scope, engine, &mut trail, &mut links)
             && best.as_ref().is_none_or(|b| j.effect > b.effect)
         {
+            if later {
+                j.reason = format!("what this call writes is run by {}: {}", exec.how, j.reason);
+            }
             best = Some(j);
         }
     }
@@ -491,6 +499,91 @@ fn check_planned(
     };
     verdict.chain = links.clone();
     LedgerVerdict { verdict, links }
+}
+
+/// The files that name commands run with no command of the agent's (`effects::deferred_runs`:
+/// MCP server configs, VS Code settings), by name wherever they are.
+fn deferred_configs() -> DirRun<'static> {
+    DirRun {
+        names: vec![".mcp.json", ".claude.json", "mcp.json", "settings.json"],
+        suffixes: vec![".code-workspace"],
+        affixes: Vec::new(),
+        direct: false,
+        skip: None,
+    }
+}
+
+/// The view's key of the session's deferred configs, fetched with the rows of a call that
+/// writes (`keys_before`), so the check needs no second pass.
+fn deferred_configs_key() -> String {
+    deferred_configs().key("/")
+}
+
+/// The ledger rows a call is likely to read before it runs: `keys`, and for a call that writes,
+/// the session's deferred configs (`configs_running_writes`).
+pub fn keys_before(call: &Call) -> Vec<String> {
+    let mut out = keys(call);
+    if relevance(call).0 {
+        out.push(deferred_configs_key());
+    }
+    out
+}
+
+/// Runs of configs the session wrote earlier that run a file this call writes: `.mcp.json`
+/// naming `./srv.sh`, then `srv.sh` written. Nothing of the agent's runs the file later (an
+/// agent starts its servers, an editor its tools), so the write is judged as that run, as
+/// writing the config after the file is (`effects::deferred_runs`). Only the configs' rows are
+/// read (by name, `deferred_configs`), and their commands only when the call writes.
+fn configs_running_writes(ledger: &Ledger, call: &Call, scope: &Scope) -> Vec<Execution> {
+    let written: Vec<&Path> = call
+        .effects
+        .iter()
+        .filter_map(|e| match e {
+            effects::Effect::Write { path, .. } => Some(path.as_path()),
+            _ => None,
+        })
+        .collect();
+    if written.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for entry in ledger.files_under(Path::new("/"), &deferred_configs()) {
+        let path = PathBuf::from(&entry.path);
+        let language = scan::detect(&path, "");
+        let Some(runner) = effects::deferred_runner(language) else {
+            continue;
+        };
+        // Written again by this call: its own deferred run judges it.
+        if written.contains(&path.as_path()) {
+            continue;
+        }
+        let text = read_text(scope, &path)
+            .or_else(|| entry.excerpt.clone().filter(|_| entry.excerpt_complete));
+        let Some(text) = text else {
+            continue;
+        };
+        let runs_written = scan::command_lines(language, &text, &[], &[])
+            .iter()
+            .any(|line| {
+                effects::file_runs(&shell_call(line, scope).effects)
+                    .iter()
+                    .any(|r| written.contains(&r.path.as_path()))
+            });
+        if runs_written {
+            out.push(Execution {
+                path,
+                how: runner.into(),
+                command: 0,
+                language: Some(language),
+                sections: Vec::new(),
+                defines: Vec::new(),
+                directory: false,
+                looked_up: false,
+                args: Vec::new(),
+            });
+        }
+    }
+    out
 }
 
 /// Runs of a directory become runs of each ledgered file under it that the runner takes

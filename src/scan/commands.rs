@@ -565,6 +565,7 @@ pub fn command_lines(
         | Language::Notebook
         | Language::CargoConfig
         | Language::McpConfig
+        | Language::EditorSettings
         | Language::AgentCommand
         | Language::Taskfile
         | Language::Justfile

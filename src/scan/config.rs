@@ -71,6 +71,7 @@ pub(super) fn commands(language: Language, text: &str) -> Vec<ConfigCommand> {
         Language::Sql => Some(sql(text)),
         Language::Notebook => notebook(text).map(|n| n.commands),
         Language::McpConfig => mcp_servers(text),
+        Language::EditorSettings => Some(super::editor_settings::commands(text)),
         Language::AgentCommand => Some(agent_command(text)),
         Language::CargoConfig => Some(cargo_config(text)),
         Language::Taskfile => yaml(text).map(|d| taskfile(&d, text)),
@@ -149,7 +150,7 @@ fn yaml(text: &str) -> Option<Yaml> {
 }
 
 /// The 1-based line of the first line of `needle` in `text`.
-fn line_of(text: &str, needle: &str) -> Option<usize> {
+pub(super) fn line_of(text: &str, needle: &str) -> Option<usize> {
     let first = needle.lines().map(str::trim).find(|l| !l.is_empty())?;
     let pos = text.find(first)?;
     Some(text[..pos].matches('\n').count() + 1)

@@ -6,6 +6,7 @@
 
 mod commands;
 mod config;
+mod editor_settings;
 mod environment;
 mod gates;
 mod literals;
@@ -144,6 +145,8 @@ fn config_language(path: &Path, name: &str) -> Option<Language> {
         _ if ext == "sql" => Language::Sql,
         _ if ext == "ipynb" => Language::Notebook,
         ".mcp.json" | ".claude.json" => Language::McpConfig,
+        "settings.json" if parent == ".vscode" => Language::EditorSettings,
+        _ if ext == "code-workspace" => Language::EditorSettings,
         _ if ext == "md" && agent_command(path) => Language::AgentCommand,
         "config.toml" | "config" if parent == ".cargo" => Language::CargoConfig,
         "mcp.json" if matches!(parent, ".cursor" | ".vscode" | ".gemini" | ".roo") => {
@@ -289,6 +292,7 @@ pub fn analyse_run(
         | Language::Notebook
         | Language::CargoConfig
         | Language::McpConfig
+        | Language::EditorSettings
         | Language::Ansible
         | Language::AgentCommand => config::findings(language, text, engine),
         Language::Other => Vec::new(),
@@ -576,6 +580,15 @@ mod tests {
         assert_ne!(d("/p/docs/commands/x.md", ""), Language::AgentCommand);
         assert_eq!(d("/p/.cargo/config.toml", ""), Language::CargoConfig);
         assert_eq!(d("/p/.cursor/mcp.json", "{}"), Language::McpConfig);
+        assert_eq!(
+            d("/p/.vscode/settings.json", "{}"),
+            Language::EditorSettings
+        );
+        assert_eq!(d("/p/app.code-workspace", "{}"), Language::EditorSettings);
+        assert_ne!(
+            d("/p/.claude/settings.json", "{}"),
+            Language::EditorSettings
+        );
         assert_eq!(d("/p/mcp.json", "{}"), Language::Other);
         assert_eq!(d("/p/Taskfile.yml", ""), Language::Taskfile);
         assert_eq!(d("/p/CMakeLists.txt", ""), Language::CMake);
