@@ -149,6 +149,7 @@ fn pushed_workflow_verdict(policy: &Policy, call: &Call, scope: &Scope) -> Optio
             Language::CiWorkflow
             | Language::McpConfig
             | Language::EditorSettings
+            | Language::DevContainer
             | Language::CargoConfig => Vec::new(),
             Language::PackageJson => crate::scan::INSTALL_SCRIPTS
                 .iter()

@@ -2448,6 +2448,27 @@ fn command_executions(
             compose_files(scope, i, cmd, 0, out);
             return;
         }
+        // The dev containers CLI runs a definition's commands: `up` its `initializeCommand` on
+        // this machine and the rest inside, `run-user-commands` the ones inside.
+        "devcontainer" if matches!(cmd.subcommand(), Some("up" | "run-user-commands")) => {
+            let named = cmd.option_value(None, &["config"]).map(|c| res(&c));
+            let dir = cmd
+                .option_value(None, &["workspace-folder"])
+                .map(|d| res(&d))
+                .unwrap_or_else(|| cwd_of(scope, cmd));
+            let how = format!("devcontainer {}", cmd.subcommand().unwrap_or(""));
+            let paths = match named {
+                Some(p) => vec![p],
+                None => vec![
+                    dir.join(".devcontainer/devcontainer.json"),
+                    dir.join(".devcontainer.json"),
+                ],
+            };
+            for p in paths {
+                out.push(exec(p, &how, i, Some(Language::DevContainer)));
+            }
+            return;
+        }
         "direnv" if matches!(cmd.subcommand(), Some("allow" | "exec" | "reload")) => {
             let dir = cmd
                 .operands()
@@ -4393,6 +4414,15 @@ pub(crate) mod tests {
             vec![p("/home/dev/project/ci.just")]
         );
         assert!(conv("direnv allow").contains(&p("/home/dev/project/.envrc")));
+        assert!(
+            conv("devcontainer up --workspace-folder .")
+                .contains(&p("/home/dev/project/.devcontainer/devcontainer.json"))
+        );
+        assert_eq!(
+            conv("devcontainer run-user-commands --config ci/dc.json"),
+            vec![p("/home/dev/project/ci/dc.json")]
+        );
+        assert!(conv("devcontainer read-configuration").is_empty());
         assert_eq!(
             conv("pip install -e ."),
             vec![p("/home/dev/project/setup.py")]

@@ -57,6 +57,10 @@ pub enum Language {
     /// and its extensions start once the folder is open (validators, language servers,
     /// terminal profiles, run-on-save commands).
     EditorSettings,
+    /// Dev container definitions (`.devcontainer/devcontainer.json`): the command the editor
+    /// runs on this machine first, the container's access to the host, and the commands run
+    /// inside it.
+    DevContainer,
     /// Claude Code's custom commands and skills (`.claude/commands/*.md`,
     /// `.claude/skills/*/SKILL.md`): the shell lines written ``!`…` ``, which run when it is
     /// invoked, by the user or by the agent.
@@ -123,6 +127,7 @@ impl Language {
             Language::Notebook => "notebook",
             Language::McpConfig => "MCP server config",
             Language::EditorSettings => "VS Code settings",
+            Language::DevContainer => "dev container definition",
             Language::AgentCommand => "Claude Code command",
             Language::CargoConfig => "cargo config",
             Language::Taskfile => "Taskfile",
@@ -156,6 +161,7 @@ impl Language {
                 | Language::CargoConfig
                 | Language::McpConfig
                 | Language::EditorSettings
+                | Language::DevContainer
         )
     }
 }

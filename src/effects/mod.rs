@@ -200,6 +200,10 @@ pub const AGENT_COMMAND_RUNNER: &str = "an agent running its custom command";
 /// the folder is open, with no command of the agent's.
 pub const EDITOR_SETTINGS_RUNNER: &str = "an editor opening the project";
 
+/// Who runs a dev container definition's commands: the editor (or the `devcontainer` CLI)
+/// opening the project in its container, on this machine first.
+pub const DEV_CONTAINER_RUNNER: &str = "an editor opening the project in its dev container";
+
 /// Runs a write schedules without a later command of the agent, whatever tool wrote: an MCP
 /// server config (`.mcp.json`, `~/.claude.json`, `.cursor/mcp.json`, `.vscode/mcp.json`) names
 /// commands an agent starts as servers when it next loads it, and a custom command or skill
@@ -240,6 +244,7 @@ pub fn deferred_runner(language: vocab::Language) -> Option<&'static str> {
         vocab::Language::McpConfig => Some(MCP_CONFIG_RUNNER),
         vocab::Language::AgentCommand => Some(AGENT_COMMAND_RUNNER),
         vocab::Language::EditorSettings => Some(EDITOR_SETTINGS_RUNNER),
+        vocab::Language::DevContainer => Some(DEV_CONTAINER_RUNNER),
         _ => None,
     }
 }

@@ -505,7 +505,14 @@ fn check_planned(
 /// MCP server configs, VS Code settings), by name wherever they are.
 fn deferred_configs() -> DirRun<'static> {
     DirRun {
-        names: vec![".mcp.json", ".claude.json", "mcp.json", "settings.json"],
+        names: vec![
+            ".mcp.json",
+            ".claude.json",
+            "mcp.json",
+            "settings.json",
+            "devcontainer.json",
+            ".devcontainer.json",
+        ],
         suffixes: vec![".code-workspace"],
         affixes: Vec::new(),
         direct: false,

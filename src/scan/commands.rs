@@ -566,6 +566,7 @@ pub fn command_lines(
         | Language::CargoConfig
         | Language::McpConfig
         | Language::EditorSettings
+        | Language::DevContainer
         | Language::AgentCommand
         | Language::Taskfile
         | Language::Justfile

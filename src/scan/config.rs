@@ -72,6 +72,7 @@ pub(super) fn commands(language: Language, text: &str) -> Vec<ConfigCommand> {
         Language::Notebook => notebook(text).map(|n| n.commands),
         Language::McpConfig => mcp_servers(text),
         Language::EditorSettings => Some(super::editor_settings::commands(text)),
+        Language::DevContainer => Some(super::editor_settings::dev_container(text)),
         Language::AgentCommand => Some(agent_command(text)),
         Language::CargoConfig => Some(cargo_config(text)),
         Language::Taskfile => yaml(text).map(|d| taskfile(&d, text)),
@@ -94,7 +95,7 @@ pub(super) fn findings(language: Language, text: &str, engine: &dyn ShellEngine)
     let mut out: Vec<Finding> = Vec::new();
     for c in commands(language, text) {
         let v = engine.judge(&c.command);
-        if language == Language::CiWorkflow && !matters_in_ci(&v) {
+        if !matters(language, c.section.as_deref(), &v) {
             continue;
         }
         if let Some(f) = from_verdict(&v, c.line, &c.command, c.section.as_deref()) {
@@ -128,6 +129,19 @@ pub(super) fn command_lines(language: Language, text: &str, sections: &[String])
         out.extend(script::commands_run(Language::Python, &nb.python));
     }
     out
+}
+
+/// Whether a verdict on a command of the file matters where the command runs: a CI workflow's
+/// steps and a dev container's own commands run away from this machine (`matters_in_ci`).
+fn matters(language: Language, section: Option<&str>, v: &Verdict) -> bool {
+    let away = match language {
+        Language::CiWorkflow => true,
+        Language::DevContainer => {
+            section.is_some_and(|s| super::editor_settings::CONTAINER_COMMANDS.contains(&s))
+        }
+        _ => false,
+    };
+    !away || matters_in_ci(v)
 }
 
 /// A workflow runs on a CI runner, not on this machine: what matters there is what leaves

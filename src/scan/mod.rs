@@ -147,6 +147,10 @@ fn config_language(path: &Path, name: &str) -> Option<Language> {
         ".mcp.json" | ".claude.json" => Language::McpConfig,
         "settings.json" if parent == ".vscode" => Language::EditorSettings,
         _ if ext == "code-workspace" => Language::EditorSettings,
+        ".devcontainer.json" => Language::DevContainer,
+        "devcontainer.json" if parent == ".devcontainer" || grandparent == ".devcontainer" => {
+            Language::DevContainer
+        }
         _ if ext == "md" && agent_command(path) => Language::AgentCommand,
         "config.toml" | "config" if parent == ".cargo" => Language::CargoConfig,
         "mcp.json" if matches!(parent, ".cursor" | ".vscode" | ".gemini" | ".roo") => {
@@ -293,6 +297,7 @@ pub fn analyse_run(
         | Language::CargoConfig
         | Language::McpConfig
         | Language::EditorSettings
+        | Language::DevContainer
         | Language::Ansible
         | Language::AgentCommand => config::findings(language, text, engine),
         Language::Other => Vec::new(),
@@ -589,6 +594,14 @@ mod tests {
             d("/p/.claude/settings.json", "{}"),
             Language::EditorSettings
         );
+        for dc in [
+            "/p/.devcontainer/devcontainer.json",
+            "/p/.devcontainer/gpu/devcontainer.json",
+            "/p/.devcontainer.json",
+        ] {
+            assert_eq!(d(dc, "{}"), Language::DevContainer, "{dc}");
+        }
+        assert_ne!(d("/p/docs/devcontainer.json", "{}"), Language::DevContainer);
         assert_eq!(d("/p/mcp.json", "{}"), Language::Other);
         assert_eq!(d("/p/Taskfile.yml", ""), Language::Taskfile);
         assert_eq!(d("/p/CMakeLists.txt", ""), Language::CMake);
