@@ -1196,35 +1196,98 @@ fn file_functions(statement: &str) -> Vec<String> {
 // ---------------------------------------------------------------------------------------------
 // MCP server configs
 
-/// Each local server of `mcpServers` (Claude Code, Cursor, Gemini) or `servers` (VS Code),
-/// also under `projects.*` of `~/.claude.json`: its `command` and `args` as a command line;
-/// the section is the server name. Remote servers (`url`) start nothing here.
+/// Each local server of `mcpServers` (Claude Code, Cursor, Gemini, Amazon Q, Kiro, Windsurf,
+/// Claude Desktop, Cline; a list of named servers in Continue's YAML), `servers` (VS Code),
+/// `context_servers` (Zed) or `mcp_servers` (Codex's TOML), also under `projects.*` of
+/// `~/.claude.json`: its `command` and `args` as a command line; the section is the server
+/// name. Remote servers (`url`) start nothing here.
 fn mcp_servers(text: &str) -> Option<Vec<ConfigCommand>> {
-    let v: serde_json::Value = serde_json::from_str(text).ok()?;
+    // JSON with comments (Zed's and VS Code's files), Continue's YAML, Codex's TOML.
+    let v: serde_json::Value = super::editor_settings::parse(text)
+        .or_else(|| codex_servers(text))
+        .or_else(|| serde_yaml::from_str(text).ok())?;
     let mut out = Vec::new();
     let mut tables: Vec<&serde_json::Value> = Vec::new();
-    for key in ["mcpServers", "servers"] {
+    for key in ["mcpServers", "servers", "context_servers", "mcp_servers"] {
         tables.extend(v.get(key));
     }
     if let Some(projects) = v.get("projects").and_then(|p| p.as_object()) {
         tables.extend(projects.values().filter_map(|p| p.get("mcpServers")));
     }
+    // A table of servers by name, or (Continue) a list of servers that carry their name.
+    let named = |table: &'_ serde_json::Value| -> Vec<(String, serde_json::Value)> {
+        match table {
+            serde_json::Value::Object(servers) => servers
+                .iter()
+                .map(|(n, s)| (n.clone(), s.clone()))
+                .collect(),
+            serde_json::Value::Array(servers) => servers
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    let name = s.get("name").and_then(|n| n.as_str());
+                    (
+                        name.map_or_else(|| i.to_string(), str::to_string),
+                        s.clone(),
+                    )
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    };
     for table in tables {
-        let Some(servers) = table.as_object() else {
-            continue;
-        };
-        for (name, server) in servers {
-            let Some(line) = crate::shell::indirect::mcp_server_command(server) else {
+        for (name, server) in named(table) {
+            let Some(line) = crate::shell::indirect::mcp_server_command(&server) else {
                 continue;
             };
             out.push(ConfigCommand {
-                line: line_of(text, &format!("\"{name}\"")),
-                section: Some(name.clone()),
+                line: line_of(text, &format!("\"{name}\""))
+                    .or_else(|| line_of(text, &format!("mcp_servers.{name}")))
+                    .or_else(|| line_of(text, &format!("name: {name}"))),
+                section: Some(name),
                 command: line,
             });
         }
     }
     Some(out)
+}
+
+/// Codex's `config.toml` servers (`[mcp_servers.NAME]` tables of `command = "…"` and
+/// `args = […]` on one line each) as the JSON the other agents write.
+fn codex_servers(text: &str) -> Option<serde_json::Value> {
+    let mut servers = serde_json::Map::new();
+    let mut current: Option<String> = None;
+    for line in text.lines().map(str::trim) {
+        if let Some(header) = line.strip_prefix('[') {
+            current = header
+                .trim_end_matches(']')
+                .trim()
+                .strip_prefix("mcp_servers.")
+                .map(|n| n.trim_matches(['"', '\'']).to_string());
+            continue;
+        }
+        let Some(name) = &current else { continue };
+        let Some((key, value)) = line.split_once('=') else {
+            continue;
+        };
+        let key = key.trim();
+        if !matches!(key, "command" | "args") {
+            continue;
+        }
+        // TOML's basic strings and arrays of them read as JSON; a literal 'string' is the same
+        // text without escapes.
+        let value = value.trim();
+        let parsed = serde_json::from_str(value).ok().or_else(|| {
+            let inner = value.strip_prefix('\'')?.strip_suffix('\'')?;
+            Some(serde_json::Value::String(inner.to_string()))
+        });
+        let Some(parsed) = parsed else { continue };
+        let entry = servers
+            .entry(name.clone())
+            .or_insert_with(|| serde_json::json!({}));
+        entry[key] = parsed;
+    }
+    (!servers.is_empty()).then(|| serde_json::json!({ "mcp_servers": servers }))
 }
 
 /// The shell lines of a Claude Code command or skill: each ``!`…` ``, which Claude Code runs
@@ -2695,6 +2758,31 @@ serve = { cmd = "uvicorn app:app" }
         let user =
             r#"{"projects":{"/p":{"mcpServers":{"y":{"command":"bash","args":["/tmp/y.sh"]}}}}}"#;
         assert_eq!(lines(Language::McpConfig, user), vec!["bash /tmp/y.sh"]);
+    }
+
+    #[test]
+    fn other_agents_server_files_zed_continue_codex() {
+        // Zed: comments, both forms of `command`.
+        let zed = r#"{
+            // servers Zed's assistant starts
+            "context_servers": {
+                "a": {"command": {"path": "node", "args": ["a.js"]}},
+                "b": {"source": "custom", "command": "uvx", "args": ["b"]},
+            }
+        }"#;
+        assert_eq!(lines(Language::McpConfig, zed), ["node a.js", "uvx b"]);
+        let cont = "name: tools\nmcpServers:\n  - name: sqlite\n    command: npx\n    args: [\"-y\", \"mcp-sqlite\", \"db.sqlite\"]\n";
+        assert_eq!(
+            lines(Language::McpConfig, cont),
+            ["npx -y mcp-sqlite db.sqlite"]
+        );
+        assert_eq!(commands(Language::McpConfig, cont)[0].line, Some(3));
+        let codex = "model = \"o3\"\n\n[mcp_servers.docs]\ncommand = \"npx\"\nargs = [\"-y\", \"docs-mcp\"]\n\n[mcp_servers.'x']\ncommand = 'sh'\nargs = [\"-c\", \"rm -rf ~\"]\n[profiles.fast]\ncommand = \"not a server\"\n";
+        assert_eq!(
+            lines(Language::McpConfig, codex),
+            ["npx -y docs-mcp", "sh -c 'rm -rf ~'"]
+        );
+        assert!(lines(Language::McpConfig, "[other]\nx = 1\n").is_empty());
     }
 
     #[test]

@@ -205,7 +205,7 @@ fn expand_local(s: &str) -> String {
 
 /// Reads JSON with comments and trailing commas (as VS Code writes it); a fragment of
 /// members is read inside braces.
-fn parse(text: &str) -> Option<Value> {
+pub(super) fn parse(text: &str) -> Option<Value> {
     let clean = without_comments(text);
     serde_json::from_str(&clean).ok().or_else(|| {
         let inner = clean.trim().trim_end_matches(',');

@@ -153,9 +153,24 @@ fn config_language(path: &Path, name: &str) -> Option<Language> {
         }
         _ if ext == "md" && agent_command(path) => Language::AgentCommand,
         "config.toml" | "config" if parent == ".cargo" => Language::CargoConfig,
-        "mcp.json" if matches!(parent, ".cursor" | ".vscode" | ".gemini" | ".roo") => {
+        // The agents' and editors' own files of MCP servers (Cursor, VS Code, Gemini CLI, Roo,
+        // Amazon Q, Kiro, Windsurf, Claude Desktop, Cline, Zed, Continue, Codex).
+        "mcp.json"
+            if matches!(
+                parent,
+                ".cursor" | ".vscode" | ".gemini" | ".roo" | ".amazonq"
+            ) || (parent == "settings" && grandparent == ".kiro")
+                || (parent == "amazonq" && grandparent == ".aws") =>
+        {
             Language::McpConfig
         }
+        "settings.json" if matches!(parent, ".gemini" | ".zed" | "zed") => Language::McpConfig,
+        "mcp_config.json" | "claude_desktop_config.json" | "cline_mcp_settings.json" => {
+            Language::McpConfig
+        }
+        "config.yaml" | "config.yml" if parent == ".continue" => Language::McpConfig,
+        _ if yaml && parent == "mcpServers" && grandparent == ".continue" => Language::McpConfig,
+        "config.toml" if parent == ".codex" => Language::McpConfig,
         n if TASKFILES.contains(&n) => Language::Taskfile,
         n if n.eq_ignore_ascii_case("justfile") || n.eq_ignore_ascii_case(".justfile") => {
             Language::Justfile

@@ -100,12 +100,16 @@ pub fn remote_flake(t: &str) -> bool {
     remote_package_spec(t, false) || t.starts_with("sourcehut:") || t.starts_with("tarball+")
 }
 
-/// The command line an MCP server's entry starts (`{"command": "npx", "args": ["-y", "x"]}`),
-/// each word quoted for the shell; `None` for a server at a URL (no `command`). Read by the
-/// MCP config scanner and by `claude mcp add-json`.
+/// The command line an MCP server's entry starts (`{"command": "npx", "args": ["-y", "x"]}`;
+/// Zed's older `{"command": {"path": …, "args": […]}}`), each word quoted for the shell;
+/// `None` for a server at a URL (no `command`). Read by the MCP config scanner and by
+/// `claude mcp add-json`.
 pub fn mcp_server_command(server: &serde_json::Value) -> Option<String> {
-    let command = server.get("command")?.as_str()?;
-    let args = server.get("args").and_then(|a| a.as_array());
+    let (command, args) = match server.get("command")? {
+        serde_json::Value::Object(c) => (c.get("path")?.as_str()?, c.get("args")),
+        c => (c.as_str()?, server.get("args")),
+    };
+    let args = args.and_then(|a| a.as_array());
     let words: Vec<String> = std::iter::once(command)
         .chain(args.into_iter().flatten().filter_map(|a| a.as_str()))
         .map(shell_word)

@@ -33,11 +33,14 @@ fn debug_dump() {
 }
 
 #[test]
-fn an_mcp_server_claude_is_told_to_start_is_its_command() {
+fn an_mcp_server_an_agent_is_told_to_start_is_its_command() {
     for line in [
         "claude mcp add x -- sh -c 'rm -rf /'",
         "claude mcp add -s user -e K=1 x sh -c 'rm -rf /'",
         "claude mcp add-json x '{\"command\":\"sh\",\"args\":[\"-c\",\"rm -rf /\"]}'",
+        "codex mcp add x --env K=1 -- sh -c 'rm -rf /'",
+        "gemini mcp add -s user --timeout 5000 x sh -c 'rm -rf /'",
+        "qwen mcp add x sh -c 'rm -rf /'",
     ] {
         let an = a(line);
         assert!(an.commands.iter().any(is_rm_rf_root), "{line}: {an:#?}");
@@ -47,8 +50,11 @@ fn an_mcp_server_claude_is_told_to_start_is_its_command() {
         "claude mcp add --transport http s https://mcp.example/mcp",
         "claude mcp add-json s '{\"type\":\"http\",\"url\":\"https://mcp.example\"}'",
         "claude mcp list",
+        "gemini mcp add --transport http s https://mcp.example/mcp",
+        "codex mcp list",
     ] {
-        assert_eq!(programs(&a(line)), ["claude"], "{line}");
+        let program = line.split(' ').next().unwrap();
+        assert_eq!(programs(&a(line)), [program], "{line}");
     }
 }
 

@@ -876,7 +876,11 @@ impl Analyser<'_> {
                     Flow::Emit
                 }
             }
-            "claude" if arg_at(inv, 0, &["mcp"]) && arg_at(inv, 1, &["add", "add-json"]) => {
+            // Agents' CLIs that add an MCP server: `claude mcp add`, `codex mcp add NAME -- CMD`,
+            // `gemini mcp add NAME CMD ARGS` (Qwen Code's `qwen` is Gemini's).
+            "claude" | "codex" | "gemini" | "qwen"
+                if arg_at(inv, 0, &["mcp"]) && arg_at(inv, 1, &["add", "add-json"]) =>
+            {
                 self.run_mcp_add(inv, ctx)
             }
             "dotenvx" if arg_at(inv, 0, &["run"]) => promote_after(inv, "--", "dotenvx run"),
@@ -1571,8 +1575,13 @@ impl Analyser<'_> {
             "--client-id",
             "--client-secret",
             "--callback-port",
+            "--timeout",
+            "--description",
+            "--include-tools",
+            "--exclude-tools",
         ];
-        const LABEL: &str = "claude mcp add";
+        let label = format!("{} mcp add", basename(inv.program.text()));
+        let label = label.as_str();
         if arg_at(inv, 1, &["add-json"]) {
             let name = skip_options(&inv.args, 2, "s", &["--scope"]);
             let Some(json) = inv.args.get(name + 1) else {
@@ -1585,8 +1594,8 @@ impl Analyser<'_> {
                 return Flow::Emit;
             };
             let script = Expanded::literal(line);
-            let sctx = self.script_ctx(ctx, LABEL, inv);
-            return Flow::Done(self.run_script("sh", LABEL, &script, sctx));
+            let sctx = self.script_ctx(ctx, label, inv);
+            return Flow::Done(self.run_script("sh", label, &script, sctx));
         }
         let start = match inv.args.iter().position(|a| a.text() == "--") {
             Some(dashes) => dashes + 1,
@@ -1602,7 +1611,7 @@ impl Analyser<'_> {
         {
             return Flow::Emit;
         }
-        promote_as(inv, start, LABEL)
+        promote_as(inv, start, label)
     }
 
     /// `pm2 start TARGET [options] [-- ARGS]`, `forever start FILE`: the manager keeps TARGET
