@@ -2539,6 +2539,10 @@ fn command_executions(
             maven_files(scope, i, cmd, out);
             return;
         }
+        "dotnet" | "msbuild" | "xbuild" => {
+            msbuild_files(scope, i, cmd, out);
+            return;
+        }
         "go" => {
             go_files(scope, i, cmd, out);
             return;
@@ -3065,6 +3069,63 @@ fn maven_files(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<Execution>)
         ));
     }
     out.push(directory_run(dir, how, i, Language::Maven));
+}
+
+/// MSBuild's runs (`dotnet build|test|run|pack|publish|restore|watch|msbuild|clean`,
+/// `msbuild`): the project or solution named (or found in the working directory) and every
+/// project and imported file the session wrote under its directory, and the
+/// `Directory.Build.props`/`.targets` MSBuild imports from the directories above, up to the
+/// project root.
+fn msbuild_files(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<Execution>) {
+    let res = |raw: &str| resolve_for(scope, cmd, raw);
+    let sub = if cmd.program == "dotnet" {
+        match cmd.subcommand() {
+            Some(
+                s @ ("build" | "test" | "run" | "pack" | "publish" | "restore" | "watch"
+                | "msbuild" | "clean"),
+            ) => s,
+            _ => return,
+        }
+    } else {
+        ""
+    };
+    let how = format!("{} {sub}", cmd.program).trim_end().to_string();
+    let named = cmd.option_value(None, &["project"]).or_else(|| {
+        cmd.operands()
+            .into_iter()
+            .map(|w| w.text.as_str())
+            .find(|t| {
+                [
+                    ".csproj", ".fsproj", ".vbproj", ".proj", ".targets", ".props", ".sln", ".slnx",
+                ]
+                .iter()
+                .any(|x| t.ends_with(x))
+                    || (t.starts_with(['.', '/']) && !t.contains('='))
+            })
+            .map(str::to_string)
+    });
+    let dir = match named {
+        Some(t) if t.ends_with("proj") || t.ends_with(".targets") || t.ends_with(".props") => {
+            let p = res(&t);
+            out.push(exec(p.clone(), &how, i, Some(Language::MsBuild)));
+            p.parent().map(Path::to_path_buf).unwrap_or(p)
+        }
+        Some(t) if t.ends_with(".sln") || t.ends_with(".slnx") => {
+            let p = res(&t);
+            p.parent().map(Path::to_path_buf).unwrap_or(p)
+        }
+        Some(t) => res(&t),
+        None => cwd_of(scope, cmd),
+    };
+    out.push(directory_run(dir.clone(), &how, i, Language::MsBuild));
+    for up in dir.ancestors().skip(1) {
+        if !up.starts_with(&scope.project_root) {
+            break;
+        }
+        for name in ["Directory.Build.props", "Directory.Build.targets"] {
+            out.push(looked_up(up.join(name), &how, i, Some(Language::MsBuild)));
+        }
+    }
 }
 
 /// `go test`, `go run` and `go generate` compile and run the Go files of the packages they
@@ -4423,6 +4484,13 @@ pub(crate) mod tests {
             vec![p("/home/dev/project/ci/dc.json")]
         );
         assert!(conv("devcontainer read-configuration").is_empty());
+        let built = conv("dotnet build src/App/App.csproj");
+        assert!(built.contains(&p("/home/dev/project/src/App/App.csproj")));
+        assert!(built.contains(&p("/home/dev/project/src/Directory.Build.props")));
+        assert!(built.contains(&p("/home/dev/project/Directory.Build.targets")));
+        assert!(conv("dotnet run --project src/App").contains(&p("/home/dev/project/src/App")));
+        assert!(conv("dotnet --info").is_empty());
+        assert!(conv("dotnet nuget list source").is_empty());
         assert_eq!(
             conv("pip install -e ."),
             vec![p("/home/dev/project/setup.py")]

@@ -83,6 +83,10 @@ pub enum Language {
     CMake,
     /// Maven's `pom.xml`: the programs `exec-maven-plugin` and `maven-antrun-plugin` start.
     Maven,
+    /// MSBuild project files (`*.csproj`, `*.fsproj`, `*.vbproj`, `*.proj`, `*.targets`,
+    /// `*.props`, `Directory.Build.*`): the `Exec` commands, deletes, downloads, copies and
+    /// file writes of their targets, run by `dotnet build|test|run…` and `msbuild`.
+    MsBuild,
     /// Gradle build scripts (`build.gradle` in Groovy, `build.gradle.kts` in Kotlin).
     Gradle,
     /// Go source files, compiled and run by `go test`, `go run` and `go generate`.
@@ -137,6 +141,7 @@ impl Language {
             Language::Requirements => "pip requirements file",
             Language::CMake => "CMake script",
             Language::Maven => "Maven POM",
+            Language::MsBuild => "MSBuild project",
             Language::Gradle => "Gradle build script",
             Language::Go => "Go",
             Language::C => "C",

@@ -72,6 +72,12 @@ impl DirRun<'static> {
             Language::Gradle => run(&[], &[".gradle", ".gradle.kts"]),
             // The POMs of the modules a build includes.
             Language::Maven => run(&["pom.xml"], &[]),
+            // The projects a build of the directory builds, and the files MSBuild imports by
+            // convention (`Directory.Build.props`, `Directory.Build.targets`).
+            Language::MsBuild => run(
+                &[],
+                &[".csproj", ".fsproj", ".vbproj", ".props", ".targets"],
+            ),
             // The Taskfiles a Taskfile includes.
             Language::Taskfile => run(crate::scan::TASKFILES, &[]),
             // The justfiles a justfile imports and the modules it loads.
@@ -202,6 +208,7 @@ mod tests {
         Language::CMake,
         Language::Gradle,
         Language::Maven,
+        Language::MsBuild,
         Language::Taskfile,
         Language::Go,
     ];

@@ -574,7 +574,8 @@ pub fn command_lines(
         | Language::Procfile
         | Language::Requirements
         | Language::CMake
-        | Language::Maven => super::config::command_lines(language, text, sections),
+        | Language::Maven
+        | Language::MsBuild => super::config::command_lines(language, text, sections),
         other => super::commands_run(other, text),
     }
 }

