@@ -1813,6 +1813,11 @@ const CONVENTION_FILES: &[(&[&str], &[&str], Language)] = &[
         &[".pnpmfile.cjs", ".pnpmfile.mjs"],
         Language::Node,
     ),
+    // Interpreters that run a start-up file of the working directory: R's `.Rprofile` (else
+    // the home's), irb's and pry's.
+    (&["R", "Rscript"], &[".Rprofile"], Language::R),
+    (&["irb"], &[".irbrc", "irb.rc", "_irbrc"], Language::Ruby),
+    (&["pry"], &[".pryrc"], Language::Ruby),
     (&["mix"], &["mix.exs"], Language::Elixir),
     (&["sbt"], &["build.sbt"], Language::Scala),
     (&["bundle", "bundler"], &["Gemfile"], Language::Ruby),
@@ -1823,6 +1828,14 @@ const CONVENTION_FILES: &[(&[&str], &[&str], Language)] = &[
         &["fastlane/Fastfile", "Fastfile"],
         Language::Ruby,
     ),
+];
+
+/// Options that make a program skip its convention files (`R --vanilla`, `irb -f`).
+const CONVENTION_SKIPS: &[(&str, &[&str])] = &[
+    ("R", &["--vanilla", "--no-init-file"]),
+    ("Rscript", &["--vanilla", "--no-init-file"]),
+    ("irb", &["-f"]),
+    ("pry", &["-f", "--no-pry-rc"]),
 ];
 
 /// What a program runs besides its operands: the files it loads by name from its
@@ -1839,8 +1852,11 @@ fn conventional_runs(scope: &Scope, i: usize, cmd: &Command, out: &mut Vec<Execu
     let dir = cwd_of(scope, cmd);
     // A program named by its path (`/usr/local/bin/jest`, `./node_modules/.bin/jest`) loads
     // the same files as one found on the search path.
+    let skipped = CONVENTION_SKIPS.iter().any(|(p, options)| {
+        *p == program && cmd.args.iter().any(|a| options.contains(&a.text.as_str()))
+    });
     for (programs, files, language) in CONVENTION_FILES {
-        if programs.contains(&program) {
+        if programs.contains(&program) && !skipped {
             for f in *files {
                 out.push(looked_up(dir.join(f), program, i, Some(*language)));
             }
@@ -4475,6 +4491,9 @@ pub(crate) mod tests {
             vec![p("/home/dev/project/ci.just")]
         );
         assert!(conv("direnv allow").contains(&p("/home/dev/project/.envrc")));
+        assert!(conv("Rscript run.R").contains(&p("/home/dev/project/.Rprofile")));
+        assert!(!conv("Rscript --vanilla run.R").contains(&p("/home/dev/project/.Rprofile")));
+        assert!(conv("irb").contains(&p("/home/dev/project/.irbrc")));
         assert!(
             conv("devcontainer up --workspace-folder .")
                 .contains(&p("/home/dev/project/.devcontainer/devcontainer.json"))
