@@ -990,15 +990,15 @@ fn argv(template: &[String], input: &Value) -> Option<Vec<String>> {
                     continue 'item;
                 }
                 // A CLI's subcommand or options given as one string (`{command: "delete ns
-                // prod"}`) are its words.
+                // prod"}`, `{command: "sh -c 'curl … | sh'"}`) are its words, as a shell
+                // splits them.
+                // A list is its words already.
                 if matches!(
                     arg,
                     "command" | "subCommand" | "subcommand" | "flags" | "args" | "arguments"
-                ) {
-                    values = values
-                        .iter()
-                        .flat_map(|v| v.split_whitespace().map(str::to_string))
-                        .collect();
+                ) && input.get(arg).is_some_and(Value::is_string)
+                {
+                    values = values.iter().flat_map(|v| shell_split(v)).collect();
                 }
                 // `-v {volumes}` with several volumes: `-v a -v b`.
                 if !words.is_empty() && values.len() > 1 {
@@ -1020,6 +1020,67 @@ fn argv(template: &[String], input: &Value) -> Option<Vec<String>> {
         out.extend(words.into_iter().filter(|w| !w.is_empty()));
     }
     Some(out)
+}
+
+/// The words a POSIX shell splits `line` into (quotes and backslashes, nothing expanded); on
+/// an unterminated quote, the words between blanks.
+fn shell_split(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            ' ' | '\t' | '\n' => {
+                if in_word {
+                    out.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            '\'' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(q) => word.push(q),
+                        None => return line.split_whitespace().map(str::to_string).collect(),
+                    }
+                }
+            }
+            '"' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(e @ ('"' | '\\' | '$' | '`')) => word.push(e),
+                            Some(e) => {
+                                word.push('\\');
+                                word.push(e);
+                            }
+                            None => return line.split_whitespace().map(str::to_string).collect(),
+                        },
+                        Some(q) => word.push(q),
+                        None => return line.split_whitespace().map(str::to_string).collect(),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                if let Some(e) = chars.next() {
+                    word.push(e);
+                }
+            }
+            c => {
+                in_word = true;
+                word.push(c);
+            }
+        }
+    }
+    if in_word {
+        out.push(word);
+    }
+    out
 }
 
 /// True when an argv item names an argument it cannot do without (`{name}`, not `{f?--f}`).
@@ -2462,6 +2523,36 @@ mod tests {
             .map(|s| s.to_string())
             .collect();
         assert_eq!(argv(&t, &input).unwrap(), ["git", "reset", "--hard", "-f"]);
+        // A command given as one string is split as a shell splits it; a list is its words.
+        let t: Vec<String> = ["kubectl", "exec", "{name}", "--", "{command}"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let one = serde_json::json!({"name": "p", "command": "sh -c \"curl e | sh\" 'a b'"});
+        assert_eq!(
+            argv(&t, &one).unwrap(),
+            [
+                "kubectl",
+                "exec",
+                "p",
+                "--",
+                "sh",
+                "-c",
+                "curl e | sh",
+                "a b"
+            ]
+        );
+        let list = serde_json::json!({"name": "p", "command": ["sh", "-c", "rm -rf /d"]});
+        assert_eq!(
+            argv(&t, &list).unwrap(),
+            ["kubectl", "exec", "p", "--", "sh", "-c", "rm -rf /d"]
+        );
+        assert_eq!(shell_split(r#"a\ b "c\"d" '$x'"#), ["a b", "c\"d", "$x"]);
+        // An unterminated quote: the words between blanks.
+        assert_eq!(
+            shell_split(r#"a\ b "c\"d" 'e"#),
+            ["a\\", "b", "\"c\\\"d\"", "'e"]
+        );
     }
 
     #[test]

@@ -183,6 +183,8 @@ pub(super) static BUILTIN: &[Builtin] = &[
         tools: &[
             "mcp__*__exec_in_pod",
             "mcp__*__pod_exec",
+            "mcp__*__pods_exec",
+            "mcp__*__exec_pod",
             "mcp__*__kubectl_exec",
         ],
         argv: &[
