@@ -277,6 +277,36 @@ fn rm_git_dir(call: &Call, _: &Scope) -> Option<String> {
     })
 }
 
+/// The same losses in Mercurial, Subversion and Fossil: work-tree changes discarded with no
+/// backup (`hg update -C`, `hg revert --no-backup`, `svn revert`), untracked files deleted
+/// (`hg purge`, `svn cleanup --remove-unversioned`, `fossil clean`), a forced push and
+/// `hg rollback`. `hg revert` without `--no-backup` keeps `.orig` copies, and Jujutsu's
+/// operation log undoes anything, so they pass.
+fn other_vcs_discard(c: &Command, _: &Scope) -> Option<String> {
+    let s = sub(c)?;
+    let dry = c.has_flag(Some('n'), &["dry-run", "print"]);
+    let what = match (c.program.as_str(), s) {
+        ("hg", "update" | "up" | "checkout" | "co") if c.has_flag(Some('C'), &["clean"]) => {
+            "`hg update --clean` discards uncommitted changes"
+        }
+        ("hg", "revert") if c.has_flag(Some('C'), &["no-backup"]) && !dry => {
+            "`hg revert --no-backup` discards uncommitted changes without a copy"
+        }
+        ("hg", "purge" | "clean") if !dry => "`hg purge` deletes untracked files for good",
+        ("hg", "rollback") if !dry => "`hg rollback` undoes the last commit or pull",
+        ("hg", "push") if c.has_flag(Some('f'), &["force"]) => {
+            "`hg push --force` pushes over the remote's heads"
+        }
+        ("svn", "revert") => "`svn revert` discards local changes without a copy",
+        ("svn", "cleanup") if c.has_flag(None, &["remove-unversioned", "remove-ignored"]) => {
+            "`svn cleanup --remove-unversioned` deletes untracked files for good"
+        }
+        ("fossil", "clean") if !dry => "`fossil clean` deletes untracked files for good",
+        _ => return None,
+    };
+    Some(what.into())
+}
+
 pub static RULES: &[Rule] = &[
     Rule {
         id: "force-push",
@@ -439,6 +469,36 @@ pub static RULES: &[Rule] = &[
             Example::bash("git gc"),
             Example::bash("git reflog"),
             Example::bash("git update-ref refs/remotes/origin/main abc123"),
+        ],
+    },
+    Rule {
+        id: "other-vcs-discard",
+        pack: PACK,
+        effect: Ask,
+        reason: "Discarding uncommitted work or untracked files cannot be undone",
+        programs: &["hg", "svn", "fossil"],
+        check: Check::Command(other_vcs_discard),
+        refused: &[
+            Example::bash("hg update -C"),
+            Example::bash("hg up --clean default"),
+            Example::bash("hg revert --all --no-backup"),
+            Example::bash("hg purge --all"),
+            Example::bash("hg rollback"),
+            Example::bash("hg push -f"),
+            Example::bash("svn revert -R ."),
+            Example::bash("svn revert src/main.c"),
+            Example::bash("svn cleanup --remove-unversioned"),
+            Example::bash("fossil clean --verily"),
+        ],
+        allowed: &[
+            Example::bash("hg update default"),
+            Example::bash("hg revert --all"),
+            Example::bash("hg purge --print"),
+            Example::bash("hg push"),
+            Example::bash("svn update"),
+            Example::bash("svn cleanup"),
+            Example::bash("fossil clean -n"),
+            Example::bash("hg status"),
         ],
     },
     Rule {
