@@ -94,6 +94,13 @@ fn publish(c: &Command, _: &Scope) -> Option<String> {
             matches!(first, "push" | "copy" | "cp")
                 && ops.get(2).is_some_and(|image| !local_registry(image))
         }
+        // An OCI artifact pushed (or copied) to a remote registry: `oras push REF FILE…`,
+        // `oras cp SRC DST`.
+        "oras" => match first {
+            "push" => ops.get(1).is_some_and(|r| !local_registry(r)),
+            "cp" | "copy" => ops.get(2).is_some_and(|r| !local_registry(r)),
+            _ => false,
+        },
         "maturin" => matches!(first, "publish" | "upload"),
         "deno" | "jsr" => first == "publish",
         "snapcraft" => matches!(first, "upload" | "push" | "release"),
@@ -208,6 +215,7 @@ pub static RULES: &[Rule] = &[
             "skopeo",
             "crane",
             "gcrane",
+            "oras",
             "maturin",
             "deno",
             "jsr",
@@ -250,6 +258,7 @@ pub static RULES: &[Rule] = &[
             Example::bash("cargo publish"),
             Example::bash("twine upload dist/*"),
             Example::bash("docker push ghcr.io/acme/app:1.0"),
+            Example::bash("oras push ghcr.io/acme/policy:1.0 policy.wasm"),
             Example::bash("gh release create v1.2.0"),
             Example::bash("git push origin v1.2.3"),
             Example::bash("git push --tags"),
@@ -286,6 +295,8 @@ pub static RULES: &[Rule] = &[
             Example::bash("cargo release --execute"),
         ],
         allowed: &[
+            Example::bash("oras pull ghcr.io/acme/policy:1.0"),
+            Example::bash("oras push localhost:5000/policy:dev policy.wasm"),
             Example::bash("gh api repos/acme/app --jq .visibility"),
             Example::bash("gh api -X PATCH repos/acme/app -f description='CLI tools'"),
             Example::bash("gh api -X PATCH repos/acme/app/issues/1 -f state=closed"),
