@@ -1888,32 +1888,37 @@ fn cmake_command_groups(args: &[String]) -> Vec<Vec<String>> {
 fn cmake_expand(arg: &str, vars: &HashMap<String, String>) -> String {
     static VAR: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"\$ENV\{(\w+)\}|\$\{(\w+)\}").expect("static regex"));
-    let mut text = arg.to_string();
+    settled(arg.to_string(), &VAR, |c: &regex::Captures| {
+        if let Some(env) = c.get(1) {
+            return format!("${{{}}}", env.as_str());
+        }
+        let name = &c[2];
+        if let Some(v) = vars.get(name) {
+            return v.clone();
+        }
+        match name {
+            "CMAKE_COMMAND" => "cmake".into(),
+            n if n.ends_with("SOURCE_DIR")
+                || n == "CMAKE_CURRENT_LIST_DIR"
+                || n == "CMAKE_HOME_DIRECTORY" =>
+            {
+                ".".into()
+            }
+            n if n.ends_with("BINARY_DIR") => "build".into(),
+            _ => c[0].to_string(),
+        }
+    })
+}
+
+/// `text` with the matches of `re` replaced by `with` until nothing changes: a variable may
+/// name another, and four rounds settle any file that is not circular.
+fn settled(mut text: String, re: &Regex, with: impl Fn(&regex::Captures) -> String) -> String {
     for _ in 0..4 {
-        if !text.contains('$') {
+        if !re.is_match(&text) {
             break;
         }
-        let next = VAR
-            .replace_all(&text, |c: &regex::Captures| {
-                if let Some(env) = c.get(1) {
-                    return format!("${{{}}}", env.as_str());
-                }
-                let name = &c[2];
-                if let Some(v) = vars.get(name) {
-                    return v.clone();
-                }
-                match name {
-                    "CMAKE_COMMAND" => "cmake".into(),
-                    n if n.ends_with("SOURCE_DIR")
-                        || n == "CMAKE_CURRENT_LIST_DIR"
-                        || n == "CMAKE_HOME_DIRECTORY" =>
-                    {
-                        ".".into()
-                    }
-                    n if n.ends_with("BINARY_DIR") => "build".into(),
-                    _ => c[0].to_string(),
-                }
-            })
+        let next = re
+            .replace_all(&text, |c: &regex::Captures| with(c))
             .into_owned();
         if next == text {
             break;
@@ -2321,24 +2326,14 @@ const MSBUILD_DEFAULTS: &[(&str, &str)] = &[
 fn msbuild_value(raw: &str, props: &HashMap<String, String>) -> String {
     static PROPERTY: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"\$\(([A-Za-z_][\w.]*)\)").expect("static regex"));
-    let mut text = percent_decoded(&xml_text(raw));
-    // A property may name another; a few rounds settle any file that is not circular.
-    for _ in 0..4 {
-        if !text.contains("$(") {
-            break;
-        }
-        let next = PROPERTY
-            .replace_all(&text, |c: &regex::Captures| match props.get(&c[1]) {
-                Some(v) => v.clone(),
-                None => format!("${{{}}}", &c[1]),
-            })
-            .into_owned();
-        if next == text {
-            break;
-        }
-        text = next;
-    }
-    text
+    settled(
+        percent_decoded(&xml_text(raw)),
+        &PROPERTY,
+        |c: &regex::Captures| match props.get(&c[1]) {
+            Some(v) => v.clone(),
+            None => format!("${{{}}}", &c[1]),
+        },
+    )
 }
 
 /// `%XX` hexadecimal escapes decoded (MSBuild's escaping of `;`, `$`, `@`, `%`…).
@@ -2396,32 +2391,19 @@ fn xml_text(s: &str) -> String {
 fn maven_expand(s: &str, props: &HashMap<String, String>) -> String {
     static PROP: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"\$\{([\w.-]+)\}").expect("static regex"));
-    let mut text = s.to_string();
-    for _ in 0..4 {
-        if !text.contains("${") {
-            break;
+    settled(s.to_string(), &PROP, |c: &regex::Captures| {
+        let name = &c[1];
+        if let Some(v) = props.get(name) {
+            return v.clone();
         }
-        let next = PROP
-            .replace_all(&text, |c: &regex::Captures| {
-                let name = &c[1];
-                if let Some(v) = props.get(name) {
-                    return v.clone();
-                }
-                match name {
-                    "user.home" => "${HOME}".into(),
-                    n if n.starts_with("env.") => format!("${{{}}}", &n[4..]),
-                    "basedir" | "project.basedir" => ".".into(),
-                    "project.build.directory" => "target".into(),
-                    n => format!("${{{}}}", n.replace(['.', '-'], "_")),
-                }
-            })
-            .into_owned();
-        if next == text {
-            break;
+        match name {
+            "user.home" => "${HOME}".into(),
+            n if n.starts_with("env.") => format!("${{{}}}", &n[4..]),
+            "basedir" | "project.basedir" => ".".into(),
+            "project.build.directory" => "target".into(),
+            n => format!("${{{}}}", n.replace(['.', '-'], "_")),
         }
-        text = next;
-    }
-    text
+    })
 }
 
 #[cfg(test)]
