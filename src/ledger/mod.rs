@@ -502,7 +502,8 @@ fn check_planned(
 }
 
 /// The files that name commands run with no command of the agent's (`effects::deferred_runs`:
-/// MCP server configs, VS Code settings), by name wherever they are.
+/// MCP server configs, VS Code settings, dev container definitions), by name wherever they
+/// are; rows of other files of these names are fetched too and skipped by language.
 fn deferred_configs() -> DirRun<'static> {
     DirRun {
         names: vec![
