@@ -26,6 +26,8 @@ extern crate musl_string;
 static ALLOCATOR: musl_malloc::Heap = musl_malloc::Heap::new();
 
 fn main() -> ExitCode {
+    // Before anything allocates: see `crash::arm_first`.
+    crash::arm_first();
     // The hook's recorded latency counts from here.
     let _ = *palisade::audit::PROCESS_START;
     // args_os: a non-UTF-8 argument must not panic before the hook's panic guard is set.
@@ -531,6 +533,47 @@ mod crash {
         ),
     ];
 
+    /// Arms the handlers before anything allocates. An allocation that failed this early (the
+    /// argument list, under an address-space limit just above the binary's size) aborted
+    /// before `run_hook` or `record` armed theirs, and SIGABRT ended the process unanswered
+    /// (`scripts/memlimit.sh` at 13,000 KB). A fresh image (`hand_over`) gets `deny_only` and
+    /// its fatal signals delivered, as `record` gives them; a hook call gets `on_fatal`. The
+    /// first argument is read from `/proc/self/cmdline` into a stack buffer; any other process,
+    /// or one whose arguments cannot be read so, is left as it was.
+    pub fn arm_first() {
+        if first_argument_is(RECORD_ARG.as_bytes()) {
+            arm_with(deny_only);
+            deliver_faults();
+        } else if first_argument_is(b"hook") {
+            arm();
+        }
+    }
+
+    /// Whether the process's first argument after the program is `want`, without allocating.
+    pub(super) fn first_argument_is(want: &[u8]) -> bool {
+        let mut buf = [0u8; 4096];
+        // SAFETY: a NUL-terminated path, a buffer of its length, the descriptor closed here.
+        let n = unsafe {
+            let fd = libc::open(
+                c"/proc/self/cmdline".as_ptr(),
+                libc::O_RDONLY | libc::O_CLOEXEC,
+            );
+            if fd < 0 {
+                return false;
+            }
+            let n = libc::read(fd, buf.as_mut_ptr().cast(), buf.len());
+            libc::close(fd);
+            n
+        };
+        let Ok(n) = usize::try_from(n) else {
+            return false;
+        };
+        // A program name longer than the buffer leaves no whole second argument: false.
+        let mut parts = buf[..n.min(buf.len())].split(|b| *b == 0);
+        parts.next();
+        parts.next() == Some(want) && buf[..n].iter().filter(|b| **b == 0).count() >= 2
+    }
+
     /// Installs the handler for every fatal signal.
     pub fn arm() {
         arm_with(on_fatal);
@@ -821,6 +864,16 @@ mod crash {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_first_argument_is_read_from_proc_as_std_reads_it() {
+        // The harness's own first argument (a filter when one is given), or none.
+        if let Some(first) = std::env::args_os().nth(1) {
+            assert!(super::crash::first_argument_is(first.as_encoded_bytes()));
+        }
+        assert!(!super::crash::first_argument_is(b"hook"));
+        assert!(!super::crash::first_argument_is(b"__record-crash"));
+    }
     use super::on_this_cpu;
 
     /// The CPUs a process's status file lists as allowed (`/proc/thread-self/status` for the
