@@ -541,17 +541,20 @@ mod crash {
     /// first argument is read from `/proc/self/cmdline` into a stack buffer; any other process,
     /// or one whose arguments cannot be read so, is left as it was.
     pub fn arm_first() {
-        if first_argument_is(RECORD_ARG.as_bytes()) {
-            arm_with(deny_only);
-            deliver_faults();
-        } else if first_argument_is(b"hook") {
-            arm();
+        let mut buf = [0u8; 4096];
+        match first_argument(&mut buf) {
+            Some(a) if a == RECORD_ARG.as_bytes() => {
+                arm_with(deny_only);
+                deliver_faults();
+            }
+            Some(b"hook") => arm(),
+            _ => {}
         }
     }
 
-    /// Whether the process's first argument after the program is `want`, without allocating.
-    pub(super) fn first_argument_is(want: &[u8]) -> bool {
-        let mut buf = [0u8; 4096];
+    /// The process's first argument after the program, read once from `/proc/self/cmdline`
+    /// into `buf`, without allocating; `None` when it cannot be read whole.
+    fn first_argument(buf: &mut [u8; 4096]) -> Option<&[u8]> {
         // SAFETY: a NUL-terminated path, a buffer of its length, the descriptor closed here.
         let n = unsafe {
             let fd = libc::open(
@@ -559,19 +562,25 @@ mod crash {
                 libc::O_RDONLY | libc::O_CLOEXEC,
             );
             if fd < 0 {
-                return false;
+                return None;
             }
             let n = libc::read(fd, buf.as_mut_ptr().cast(), buf.len());
             libc::close(fd);
             n
         };
-        let Ok(n) = usize::try_from(n) else {
-            return false;
-        };
-        // A program name longer than the buffer leaves no whole second argument: false.
-        let mut parts = buf[..n.min(buf.len())].split(|b| *b == 0);
-        parts.next();
-        parts.next() == Some(want) && buf[..n].iter().filter(|b| **b == 0).count() >= 2
+        let read = &buf[..usize::try_from(n).ok()?];
+        // A program name longer than the buffer leaves no whole second argument.
+        let program_end = read.iter().position(|b| *b == 0)?;
+        let rest = &read[program_end + 1..];
+        let end = rest.iter().position(|b| *b == 0)?;
+        Some(&rest[..end])
+    }
+
+    /// Whether the process's first argument after the program is `want`.
+    #[cfg(test)]
+    pub(super) fn first_argument_is(want: &[u8]) -> bool {
+        let mut buf = [0u8; 4096];
+        first_argument(&mut buf) == Some(want)
     }
 
     /// Installs the handler for every fatal signal.
